@@ -1,0 +1,18 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
+
+// The SPA lives in web/; the server serves the build from dist/web.
+export default defineConfig({
+  root: fileURLToPath(new URL('./web', import.meta.url)),
+  plugins: [react()],
+  resolve: {
+    alias: { '@shared': fileURLToPath(new URL('./src/shared', import.meta.url)) },
+  },
+  build: {
+    outDir: fileURLToPath(new URL('./dist/web', import.meta.url)),
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 1200,
+  },
+  server: { proxy: { '/api': 'http://localhost:5000' } },
+});
