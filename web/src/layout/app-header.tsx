@@ -1,0 +1,68 @@
+import { Box, Button, Container, Flex, HStack, Icon, Link, Text } from '@chakra-ui/react';
+import type { ApiUser } from '@shared/api-types.ts';
+import { LuLogOut } from 'react-icons/lu';
+import { Link as RouterLink } from 'react-router';
+import { CoinAmount } from '../components/coin-amount.tsx';
+import { Logo } from '../components/logo.tsx';
+import { Tooltip } from '../components/tooltip.tsx';
+import { UserAvatar } from '../components/user-avatar.tsx';
+import { useLogout } from '../lib/use-auth.ts';
+
+export function AppHeader({ user }: { user: ApiUser }) {
+  const { logout, isPending } = useLogout();
+  return (
+    <Box as="header" bg="bg.subtle" borderBottomWidth="1px" borderColor="border">
+      <Container maxW="7xl" px={{ base: '3', md: '6' }}>
+        <Flex h={{ base: '14', md: '16' }} align="center" justify="space-between" gap="2">
+          <Link asChild textDecoration="none" _hover={{ textDecoration: 'none' }} minW="0">
+            <RouterLink to="/">
+              <Logo />
+            </RouterLink>
+          </Link>
+          <HStack gap={{ base: '2', md: '3' }} minW="0">
+            <Tooltip content="Your coin balance">
+              <Box
+                px={{ base: '2.5', md: '3' }}
+                py="1.5"
+                borderRadius="full"
+                bg="gold.subtle"
+                borderWidth="1px"
+                borderColor="gold.emphasized"
+                aria-label={`Coin balance: ${user.coins}`}
+                data-testid="coin-balance"
+              >
+                <CoinAmount value={user.coins} size="sm" />
+              </Box>
+            </Tooltip>
+            <HStack gap="2" minW="0">
+              <UserAvatar username={user.discordUsername} avatarUrl={user.avatarUrl} size="sm" />
+              <Text
+                textStyle="sm"
+                fontWeight="medium"
+                truncate
+                maxW={{ base: '16', sm: '32', md: '40' }}
+                display={{ base: 'none', sm: 'block' }}
+              >
+                {user.discordUsername}
+              </Text>
+            </HStack>
+            <Button
+              size="sm"
+              variant="outline"
+              borderColor="border.emphasized"
+              onClick={logout}
+              loading={isPending}
+              aria-label="Logout"
+              px={{ base: '2', sm: '3' }}
+            >
+              <Icon as={LuLogOut} />
+              <Box as="span" display={{ base: 'none', sm: 'inline' }}>
+                Logout
+              </Box>
+            </Button>
+          </HStack>
+        </Flex>
+      </Container>
+    </Box>
+  );
+}

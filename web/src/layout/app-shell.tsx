@@ -1,0 +1,26 @@
+import { Box, Container, Flex } from '@chakra-ui/react';
+import type { ApiUser } from '@shared/api-types.ts';
+import { Suspense } from 'react';
+import { Outlet } from 'react-router';
+import { AppFooter } from './app-footer.tsx';
+import { AppHeader } from './app-header.tsx';
+import { NavTabs } from './nav-tabs.tsx';
+import { RouteLoading } from './page-loader.tsx';
+
+/** Signed-in layout: header, nav tabs, the routed page and the footer. */
+export function AppShell({ user }: { user: ApiUser }) {
+  return (
+    <Flex direction="column" minH="100dvh">
+      <Box position="sticky" top="0" zIndex="sticky">
+        <AppHeader user={user} />
+        <NavTabs />
+      </Box>
+      <Container as="main" maxW="7xl" px={{ base: '4', md: '6' }} py={{ base: '6', md: '10' }} flex="1">
+        <Suspense fallback={<RouteLoading />}>
+          <Outlet />
+        </Suspense>
+      </Container>
+      <AppFooter />
+    </Flex>
+  );
+}

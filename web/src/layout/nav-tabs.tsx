@@ -1,0 +1,49 @@
+import { Box, Container, Flex, Icon, Link } from '@chakra-ui/react';
+import { NavLink } from 'react-router';
+import { NAV_ITEMS } from './nav-items.ts';
+
+/** The eight app tabs; scrolls horizontally on narrow screens. Active tab: aria-current="page". */
+export function NavTabs() {
+  return (
+    <Box as="nav" aria-label="Main" borderBottomWidth="1px" borderColor="border" bg="bg/80" backdropFilter="blur(10px)">
+      <Container maxW="7xl" px={{ base: '2', md: '6' }}>
+        <Flex
+          as="ul"
+          gap="1"
+          overflowX="auto"
+          py="2"
+          listStyleType="none"
+          css={{ scrollbarWidth: 'none', '&::-webkit-scrollbar': { display: 'none' } }}
+        >
+          {NAV_ITEMS.map((item) => (
+            <Box as="li" key={item.to} flexShrink={0}>
+              <Link
+                asChild
+                display="inline-flex"
+                alignItems="center"
+                gap="2"
+                px="3"
+                py="2"
+                borderRadius="lg"
+                textStyle="sm"
+                fontWeight="medium"
+                color="fg.muted"
+                whiteSpace="nowrap"
+                textDecoration="none"
+                transition="background 150ms, color 150ms"
+                _hover={{ bg: 'bg.muted', color: 'fg', textDecoration: 'none' }}
+                _currentPage={{ bg: 'brand.solid', color: 'white', boxShadow: '0 4px 14px rgba(88,101,242,0.35)' }}
+                focusRingColor="brand.focusRing"
+              >
+                <NavLink to={item.to} end={item.to === '/'}>
+                  <Icon as={item.icon} boxSize="4" />
+                  {item.label}
+                </NavLink>
+              </Link>
+            </Box>
+          ))}
+        </Flex>
+      </Container>
+    </Box>
+  );
+}

@@ -1,0 +1,26 @@
+import { formatCoins, parseMoney } from '@shared/money.ts';
+
+export { formatCents, formatCoins, parseMoney, coinsToCents } from '@shared/money.ts';
+
+/** Signed ledger amount with 2 decimals: "2" → "+2.00", "-2" → "-2.00". */
+export function formatSignedCoins(value: string | null | undefined): string {
+  const text = formatCoins(value);
+  return (parseMoney(text) ?? 0) >= 0 ? `+${text}` : text;
+}
+
+/** True when a "12.50"-style amount is zero or positive (for green/red styling). */
+export function isNonNegative(value: string | null | undefined): boolean {
+  return (parseMoney(formatCoins(value)) ?? 0) >= 0;
+}
+
+/** Short date for lists, e.g. "Jan 5, 2026". */
+export function formatDate(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  return date.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+}
+
+/** Dollars from cents: 1000 → "$10.00". */
+export function formatUsd(cents: number): string {
+  return `$${(cents / 100).toFixed(2)}`;
+}

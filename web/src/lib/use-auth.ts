@@ -1,0 +1,37 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ApiUser, PublicConfig } from '@shared/api-types.ts';
+import { apiRequest, errorMessage, getQueryFn } from './api.ts';
+import { toast } from './toaster.tsx';
+
+export const AUTH_USER_KEY = ['/api/auth/user'] as const;
+export const CONFIG_KEY = ['/api/config'] as const;
+
+/** The signed-in user, or null when signed out (a failed auth call also counts as signed out). */
+export function useAuth(): { user: ApiUser | null; isLoading: boolean } {
+  const { data, isLoading } = useQuery<ApiUser | null>({
+    queryKey: AUTH_USER_KEY,
+    queryFn: getQueryFn<ApiUser | null>({ on401: 'returnNull' }),
+  });
+  return { user: data ?? null, isLoading };
+}
+
+export function useLogout() {
+  const queryClient = useQueryClient();
+  const mutation = useMutation({
+    mutationFn: () => apiRequest('POST', '/api/auth/logout'),
+    onSuccess: () => {
+      queryClient.clear();
+      window.location.href = '/';
+    },
+    onError: (err) => {
+      toast({ title: 'Error', description: errorMessage(err, 'Failed to log out'), variant: 'destructive' });
+    },
+  });
+  return { logout: () => mutation.mutate(), isPending: mutation.isPending };
+}
+
+/** Public, non-secret settings from the server (product name, Stripe publishable key, support URL). */
+export function usePublicConfig(): { config: PublicConfig | undefined; isLoading: boolean } {
+  const { data, isLoading } = useQuery<PublicConfig>({ queryKey: CONFIG_KEY });
+  return { config: data, isLoading };
+}

@@ -1,0 +1,104 @@
+import { createSystem, defaultConfig, defineConfig } from '@chakra-ui/react';
+
+// Dark-only theme: <html class="dark"> is set in index.html, and the semantic tokens below
+// carry dark values directly so nothing depends on a color-mode toggle.
+const config = defineConfig({
+  globalCss: {
+    'html, body': {
+      bg: 'bg',
+      color: 'fg',
+      colorScheme: 'dark',
+      minHeight: '100%',
+    },
+    body: {
+      backgroundImage:
+        'radial-gradient(1200px 600px at 10% -10%, rgba(88,101,242,0.14), transparent 60%), radial-gradient(900px 500px at 110% 0%, rgba(245,184,61,0.06), transparent 60%)',
+      backgroundAttachment: 'fixed',
+    },
+    '::selection': { bg: 'brand.500', color: 'white' },
+  },
+  theme: {
+    tokens: {
+      fonts: {
+        heading: {
+          value:
+            "'gg sans', 'Inter', 'Noto Sans', system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif",
+        },
+        body: {
+          value:
+            "'gg sans', 'Inter', 'Noto Sans', system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif",
+        },
+      },
+      colors: {
+        brand: {
+          50: { value: '#eef0fe' },
+          100: { value: '#dfe2fd' },
+          200: { value: '#c1c7fb' },
+          300: { value: '#9ea6f8' },
+          400: { value: '#7b86f5' },
+          500: { value: '#5865F2' },
+          600: { value: '#4752c4' },
+          700: { value: '#3c45a5' },
+          800: { value: '#2f3680' },
+          900: { value: '#23285e' },
+          950: { value: '#161a3d' },
+        },
+        gold: {
+          50: { value: '#fffaeb' },
+          100: { value: '#fef0c7' },
+          200: { value: '#fde08a' },
+          300: { value: '#fcd056' },
+          400: { value: '#f7c948' },
+          500: { value: '#f0b232' },
+          600: { value: '#d08c14' },
+          700: { value: '#a86a10' },
+          800: { value: '#7a4c0e' },
+          900: { value: '#4d300a' },
+          950: { value: '#2b1a05' },
+        },
+      },
+    },
+    semanticTokens: {
+      colors: {
+        bg: {
+          DEFAULT: { value: '#0f1117' },
+          subtle: { value: '#141720' },
+          panel: { value: '#171a24' },
+          muted: { value: '#1d2130' },
+          emphasized: { value: '#272c3e' },
+        },
+        fg: {
+          DEFAULT: { value: '#f2f3f5' },
+          muted: { value: '#a4aabb' },
+          subtle: { value: '#727a8e' },
+        },
+        border: {
+          DEFAULT: { value: '#262a38' },
+          muted: { value: '#1e2230' },
+          subtle: { value: '#191c27' },
+          emphasized: { value: '#353b4f' },
+        },
+        brand: {
+          solid: { value: '{colors.brand.500}' },
+          contrast: { value: '#ffffff' },
+          fg: { value: '{colors.brand.300}' },
+          muted: { value: '{colors.brand.900}' },
+          subtle: { value: '{colors.brand.950}' },
+          emphasized: { value: '{colors.brand.800}' },
+          focusRing: { value: '{colors.brand.400}' },
+        },
+        gold: {
+          solid: { value: '{colors.gold.500}' },
+          contrast: { value: '#1a1203' },
+          fg: { value: '{colors.gold.400}' },
+          muted: { value: '{colors.gold.900}' },
+          subtle: { value: '{colors.gold.950}' },
+          emphasized: { value: '{colors.gold.800}' },
+          focusRing: { value: '{colors.gold.400}' },
+        },
+      },
+    },
+  },
+});
+
+export const system = createSystem(defaultConfig, config);
