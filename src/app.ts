@@ -1,0 +1,97 @@
+import express, { type Express, type RequestHandler, type Router } from 'express';
+import helmet from 'helmet';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import type { PublicConfig } from './shared/api-types.ts';
+import type { AppContext } from './context.ts';
+import { apiNotFound, errorHandler } from './http/errors.ts';
+import { sameOriginOnly } from './http/guards.ts';
+import { authRoutes } from './auth/routes.ts';
+import { createPassport, type PassportInstance } from './auth/passport.ts';
+import { featureRoutes, rawBodyRoutes } from './features.ts';
+
+export const PRODUCT_NAME = 'CoinSync';
+const WEB_DIST = fileURLToPath(new URL('../dist/web', import.meta.url));
+
+export interface CreateAppOptions {
+  sessionMiddleware: RequestHandler;
+  /** Mounted before everything else (the Discord simulator in demo mode), outside our CSP. */
+  preRoutes?: { path: string; router: Router }[];
+  webDist?: string;
+}
+
+function contentSecurityPolicy(ctx: AppContext) {
+  const cdn = new URL(ctx.config.discord.cdnUrl).origin;
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: true,
+      directives: {
+        'default-src': ["'self'"],
+        'script-src': ["'self'", 'https://js.stripe.com', 'https://*.js.stripe.com'],
+        'frame-src': ["'self'", 'https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com'],
+        'connect-src': ["'self'", 'https://api.stripe.com'],
+        'img-src': ["'self'", 'data:', cdn, 'https://*.stripe.com'],
+        // Chakra (emotion) injects style tags at run time.
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'form-action': ["'self'"],
+        'upgrade-insecure-requests': ctx.config.production ? [] : null,
+      },
+    },
+    strictTransportSecurity: ctx.config.production,
+    crossOriginEmbedderPolicy: false,
+  });
+}
+
+export function createApp(ctx: AppContext, options: CreateAppOptions): { app: Express; passport: PassportInstance } {
+  const app = express();
+  app.disable('x-powered-by');
+  if (ctx.config.production) app.set('trust proxy', 1);
+
+  for (const pre of options.preRoutes ?? []) app.use(pre.path, pre.router);
+
+  app.use(contentSecurityPolicy(ctx));
+
+  app.get('/api/health', (_req, res) => {
+    ctx.sqlite.prepare('SELECT 1').get();
+    res.json({ status: 'ok' });
+  });
+
+  // Routes that must see the raw body (Stripe webhooks) come before the JSON parser.
+  for (const router of rawBodyRoutes(ctx)) app.use('/api', router);
+
+  app.use('/api', express.json({ limit: '32kb' }));
+  app.use('/api', sameOriginOnly([new URL(ctx.config.publicUrl).origin]));
+
+  app.get('/api/config', (_req, res) => {
+    const body: PublicConfig = {
+      productName: PRODUCT_NAME,
+      demoMode: ctx.config.demoMode,
+      stripePublishableKey: ctx.config.stripe.publishableKey ?? null,
+      supportUrl: ctx.config.supportUrl,
+    };
+    res.json(body);
+  });
+
+  app.use('/api', options.sessionMiddleware);
+  const passport = createPassport(ctx);
+  app.use('/api', passport.initialize());
+  app.use('/api', passport.session() as RequestHandler);
+  app.use('/api', authRoutes(ctx, passport));
+  for (const router of featureRoutes(ctx)) app.use('/api', router);
+  app.use('/api', apiNotFound);
+
+  const webDist = options.webDist ?? WEB_DIST;
+  if (existsSync(webDist)) {
+    app.use(express.static(webDist, { index: false, maxAge: '1h' }));
+    app.use('/assets', (_req, res) => res.status(404).end());
+    // History fallback: every other GET is the SPA.
+    app.get(/.*/, (_req, res) => {
+      res.setHeader('Cache-Control', 'no-cache');
+      res.sendFile(path.join(webDist, 'index.html'));
+    });
+  }
+
+  app.use(errorHandler(ctx.logger));
+  return { app, passport };
+}

@@ -1,0 +1,77 @@
+import passport from 'passport';
+import { Strategy as DiscordStrategy } from 'passport-discord';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import type { Clock } from '../clock.ts';
+import type { Logger } from '../logger.ts';
+import { DiscordApi } from '../discord/discord-api.ts';
+import { upsertUserFromDiscord } from '../users/users.ts';
+
+export const DISCORD_SCOPES = ['identify', 'email', 'guilds'];
+
+/** What the session holds about the signed-in user: the id only; handlers load the rest. */
+export interface SessionUser {
+  id: string;
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+    interface User extends SessionUser {}
+  }
+}
+
+/**
+ * A passport instance of our own (not the global singleton) so several apps can live in one process
+ * during tests. passport-discord fetches the profile from discord.com directly, so userProfile is
+ * replaced by a call through our Discord port, which honours the configured base URL.
+ */
+export function createPassport(deps: { config: Config; db: Db; clock: Clock; logger: Logger; discord: DiscordApi }) {
+  const { config, db, clock, logger, discord } = deps;
+  const instance = new passport.Authenticator();
+  const strategy = new DiscordStrategy(
+    {
+      clientID: config.discord.clientId,
+      clientSecret: config.discord.clientSecret,
+      callbackURL: `${config.publicUrl}/api/auth/discord/callback`,
+      authorizationURL: `${config.discord.baseUrl}/oauth2/authorize`,
+      tokenURL: `${config.discord.baseUrl}/api/oauth2/token`,
+      scope: DISCORD_SCOPES,
+      state: true,
+      pkce: true,
+    } as DiscordStrategy.StrategyOptions,
+    (_accessToken: string, _refreshToken: string, profile: DiscordStrategy.Profile, done: (err: unknown, user?: SessionUser) => void) => {
+      try {
+        const { user, created } = upsertUserFromDiscord(
+          db,
+          { id: profile.id, username: profile.username, avatar: profile.avatar ?? null, email: profile.email ?? null },
+          clock.now(),
+        );
+        if (created) logger.info('new user signed up', { userId: user.id, discordId: user.discordId });
+        done(null, { id: user.id });
+      } catch (err) {
+        done(err);
+      }
+    },
+  );
+  strategy.userProfile = (accessToken, done) => {
+    void discord.getCurrentUser(accessToken).then(
+      (me) =>
+        done(null, {
+          provider: 'discord',
+          id: me.id,
+          username: me.username,
+          avatar: me.avatar,
+          email: me.email ?? undefined,
+        }),
+      (err: unknown) => done(err instanceof Error ? err : new Error(String(err))),
+    );
+  };
+  instance.use(strategy);
+  instance.serializeUser<SessionUser>((user, done) => done(null, { id: user.id }));
+  instance.deserializeUser<SessionUser>((stored, done) => done(null, stored));
+  return instance;
+}
+
+export type PassportInstance = ReturnType<typeof createPassport>;

@@ -1,0 +1,62 @@
+import session from 'express-session';
+import { RedisStore } from 'connect-redis';
+import { createClient } from 'redis';
+import type { Database } from 'better-sqlite3';
+import type { RequestHandler } from 'express';
+import type { Config } from '../config.ts';
+import { SqliteSessionStore } from './sqlite-session-store.ts';
+
+export const SESSION_COOKIE = 'coinsync.sid';
+const THIRTY_DAYS = 30 * 24 * 60 * 60 * 1000;
+
+export interface SessionSetup {
+  middleware: RequestHandler;
+  store: session.Store;
+  kind: 'redis' | 'sqlite';
+  close(): Promise<void>;
+}
+
+/** Redis (connect-redis) when REDIS_URL is set, otherwise the persistent SQLite store. */
+export async function createSessionSetup(
+  config: Pick<Config, 'redisUrl' | 'sessionSecret' | 'production'>,
+  sqlite: Database,
+  options: { redisPrefix?: string } = {},
+): Promise<SessionSetup> {
+  let store: session.Store;
+  let close: () => Promise<void>;
+  let kind: SessionSetup['kind'];
+  if (config.redisUrl) {
+    const client = createClient({ url: config.redisUrl });
+    client.on('error', (err: unknown) => console.error('redis error', err));
+    await client.connect();
+    store = new RedisStore({ client, prefix: options.redisPrefix ?? 'coinsync:sess:' });
+    kind = 'redis';
+    close = async () => {
+      await client.close();
+    };
+  } else {
+    const sqliteStore = new SqliteSessionStore(sqlite);
+    store = sqliteStore;
+    kind = 'sqlite';
+    close = () => {
+      sqliteStore.close();
+      return Promise.resolve();
+    };
+  }
+  const middleware = session({
+    name: SESSION_COOKIE,
+    secret: config.sessionSecret,
+    store,
+    resave: false,
+    saveUninitialized: false,
+    rolling: false,
+    proxy: config.production,
+    cookie: {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: config.production,
+      maxAge: THIRTY_DAYS,
+    },
+  });
+  return { middleware, store, kind, close };
+}

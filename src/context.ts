@@ -1,0 +1,20 @@
+import type { Database } from 'better-sqlite3';
+import type { Config } from './config.ts';
+import type { Db } from './db/client.ts';
+import type { Clock } from './clock.ts';
+import type { Logger } from './logger.ts';
+import type { DiscordApi } from './discord/discord-api.ts';
+
+/** Everything a route or service needs from the outside world, built once in main.ts (or a test). */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  sqlite: Database;
+  clock: Clock;
+  logger: Logger;
+  discord: DiscordApi;
+  options: {
+    /** Sign-in attempts per IP per minute. */
+    signInRateLimit?: number;
+  };
+}

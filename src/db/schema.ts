@@ -1,0 +1,195 @@
+import { sql } from 'drizzle-orm';
+import { check, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+// Money columns are integer hundredths ("cents"); timestamps are epoch milliseconds.
+// Unique constraints back every exactly-once rule; the ledger module is the only writer of users.coins.
+
+const id = () =>
+  text('id')
+    .primaryKey()
+    .$defaultFn(() => crypto.randomUUID());
+const createdAt = () => integer('created_at').notNull();
+
+export const users = sqliteTable(
+  'users',
+  {
+    id: id(),
+    discordId: text('discord_id').notNull().unique(),
+    discordUsername: text('discord_username').notNull(),
+    discordAvatar: text('discord_avatar'),
+    email: text('email'),
+    coins: integer('coins').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [check('users_coins_range', sql`${t.coins} <= 9999999999 AND ${t.coins} >= -9999999999`)],
+);
+
+/** A server listed for members: one row per campaign (spec "Server / campaign"). */
+export const servers = sqliteTable(
+  'servers',
+  {
+    id: id(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id),
+    name: text('name').notNull(),
+    inviteLink: text('invite_link').notNull(),
+    inviteCode: text('invite_code'),
+    /** Discord guild id; null means a no-bot server. */
+    serverId: text('server_id'),
+    serverIcon: text('server_icon'),
+    coinReward: integer('coin_reward').notNull().default(50),
+    membersRemaining: integer('members_remaining').notNull().default(0),
+    initialMemberSlots: integer('initial_member_slots').notNull().default(0),
+    isFeatured: integer('is_featured', { mode: 'boolean' }).notNull().default(false),
+    featuredAt: integer('featured_at'),
+    completionNotificationSent: integer('completion_notification_sent', { mode: 'boolean' })
+      .notNull()
+      .default(false),
+    /** false when the invite stopped resolving; such campaigns leave Discover until fixed. */
+    inviteValid: integer('invite_valid', { mode: 'boolean' }).notNull().default(true),
+    canceledAt: integer('canceled_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('servers_active_idx').on(t.membersRemaining, t.canceledAt),
+    index('servers_owner_idx').on(t.ownerId),
+    index('servers_guild_idx').on(t.serverId),
+    check('servers_slots_non_negative', sql`${t.membersRemaining} >= 0`),
+  ],
+);
+
+export const serverJoins = sqliteTable(
+  'server_joins',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    serverId: text('server_id')
+      .notNull()
+      .references(() => servers.id),
+    /** When the member asked to join through the website. */
+    joinedAt: integer('joined_at').notNull(),
+    verified: integer('verified', { mode: 'boolean' }).notNull().default(false),
+    verifiedAt: integer('verified_at'),
+    coinsAwarded: integer('coins_awarded', { mode: 'boolean' }).notNull().default(false),
+    hasLeft: integer('has_left', { mode: 'boolean' }).notNull().default(false),
+    leftAt: integer('left_at'),
+    /** leave | kick | ban | guild_deleted, once hasLeft. */
+    leftReason: text('left_reason'),
+    penalized: integer('penalized', { mode: 'boolean' }).notNull().default(false),
+  },
+  (t) => [
+    uniqueIndex('server_joins_user_server_uq').on(t.userId, t.serverId),
+    index('server_joins_server_idx').on(t.serverId),
+  ],
+);
+
+export const socialTasks = sqliteTable('social_tasks', {
+  id: id(),
+  platform: text('platform').notNull(),
+  title: text('title').notNull(),
+  url: text('url').notNull(),
+  coins: integer('coins').notNull().default(200),
+  createdAt: createdAt(),
+});
+
+/** When a member opened a task's link; completion is accepted 15 s later at the earliest. */
+export const socialTaskStarts = sqliteTable(
+  'social_task_starts',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    taskId: text('task_id')
+      .notNull()
+      .references(() => socialTasks.id, { onDelete: 'cascade' }),
+    startedAt: integer('started_at').notNull(),
+  },
+  (t) => [uniqueIndex('social_task_starts_user_task_uq').on(t.userId, t.taskId)],
+);
+
+export const socialCompletions = sqliteTable(
+  'social_completions',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    taskId: text('task_id')
+      .notNull()
+      .references(() => socialTasks.id, { onDelete: 'cascade' }),
+    completedAt: integer('completed_at').notNull(),
+  },
+  (t) => [uniqueIndex('social_completions_user_task_uq').on(t.userId, t.taskId)],
+);
+
+export const hourlyRewards = sqliteTable('hourly_rewards', {
+  id: id(),
+  userId: text('user_id')
+    .notNull()
+    .unique()
+    .references(() => users.id),
+  /** 0 means never claimed. */
+  lastClaimDate: integer('last_claim_date').notNull().default(0),
+  lastBonusClaimDate: integer('last_bonus_claim_date'),
+  lastDailyClaimDate: integer('last_daily_claim_date'),
+});
+
+export const transactions = sqliteTable(
+  'transactions',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    amount: integer('amount').notNull(),
+    type: text('type').notNull(),
+    description: text('description'),
+    /** Makes a credit exactly-once where a business key exists (welcome bonus, a payment intent, ...). */
+    idempotencyKey: text('idempotency_key').unique(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('transactions_user_created_idx').on(t.userId, t.createdAt)],
+);
+
+export const payments = sqliteTable(
+  'payments',
+  {
+    /** Stripe PaymentIntent id. */
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    packId: text('pack_id').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    coins: integer('coins').notNull(),
+    /** created | succeeded | disputed | refunded */
+    status: text('status').notNull(),
+    fulfilledAt: integer('fulfilled_at'),
+    /** Coins (hundredths) taken back after disputes or refunds. */
+    reversedCoins: integer('reversed_coins').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index('payments_user_idx').on(t.userId)],
+);
+
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    sid: text('sid').primaryKey(),
+    sess: text('sess').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [index('sessions_expires_idx').on(t.expiresAt)],
+);
+
+export type User = typeof users.$inferSelect;
+export type Server = typeof servers.$inferSelect;
+export type ServerJoin = typeof serverJoins.$inferSelect;
+export type SocialTask = typeof socialTasks.$inferSelect;
+export type Transaction = typeof transactions.$inferSelect;
+export type Payment = typeof payments.$inferSelect;

@@ -1,0 +1,55 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { Logger } from '../logger.ts';
+
+// Services throw AppError with a code; one middleware maps codes to statuses and `{ message }` bodies.
+export const ERROR_STATUS = {
+  bad_request: 400,
+  unauthorized: 401,
+  insufficient_coins: 402,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_early: 425,
+  rate_limited: 429,
+  upstream: 502,
+  unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+export const apiNotFound: RequestHandler = (_req, res) => {
+  res.status(404).json({ message: 'Not found' });
+};
+
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (err: unknown, req, res, next) => {
+    if (res.headersSent) return next(err);
+    if (err instanceof AppError) {
+      res.status(err.status).json({ message: err.message });
+      return;
+    }
+    // body-parser and friends signal client mistakes with a 4xx status (e.g. malformed JSON).
+    const status = typeof err === 'object' && err && 'status' in err ? Number(err.status) : 0;
+    if (status >= 400 && status < 500) {
+      const message =
+        (err as { type?: string }).type === 'entity.parse.failed' ? 'Malformed JSON body' : 'Bad request';
+      res.status(status).json({ message });
+      return;
+    }
+    logger.error('unhandled error', { path: req.path, error: err instanceof Error ? err.stack : String(err) });
+    res.status(500).json({ message: 'Something went wrong on our side. Please try again.' });
+  };
+}

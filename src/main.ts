@@ -1,0 +1,24 @@
+import { ConfigError } from './config.ts';
+import { startServer } from './server.ts';
+
+try {
+  const running = await startServer();
+  const mode = running.config.demoMode ? 'demo mode (built-in Discord simulator)' : 'production Discord';
+  running.ctx.logger.info(`CoinSync listening on ${running.url} — ${mode}, sessions in ${running.sessions.kind}`);
+  if (running.simulator) running.ctx.logger.info(`Discord simulator at ${running.config.discord.baseUrl}/`);
+  const shutdown = (signal: string) => {
+    running.ctx.logger.info(`${signal} received, shutting down`);
+    running.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+} catch (err) {
+  if (err instanceof ConfigError) {
+    console.error(err.message);
+    process.exit(1);
+  }
+  throw err;
+}

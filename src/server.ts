@@ -1,0 +1,122 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadConfig, type Config } from './config.ts';
+import { openDatabase, type Database_ } from './db/client.ts';
+import { systemClock, type Clock } from './clock.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { DiscordApi } from './discord/discord-api.ts';
+import { createSessionSetup, type SessionSetup } from './auth/session.ts';
+import { createApp } from './app.ts';
+import type { AppContext } from './context.ts';
+import { createDiscordSimulator, type DiscordSimulator } from './discord-sim/index.ts';
+import { startBackground, type Background } from './background.ts';
+
+export interface RunningServer {
+  url: string;
+  config: Config;
+  ctx: AppContext;
+  http: http.Server;
+  database: Database_;
+  sessions: SessionSetup;
+  simulator: DiscordSimulator | undefined;
+  background: Background;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  env?: NodeJS.ProcessEnv;
+  clock?: Clock;
+  logger?: Logger;
+  /** Port to listen on; overrides PORT. 0 picks a free port (tests). */
+  port?: number;
+  host?: string;
+  signInRateLimit?: number;
+  redisPrefix?: string;
+  webDist?: string;
+  /** Set false to start without the bot and periodic jobs (some tests drive them by hand). */
+  background?: boolean;
+}
+
+/**
+ * Builds and starts the whole product in one process: database, sessions, API + SPA, the Discord
+ * simulator when in demo mode, and the bot and periodic jobs. Listening happens first so a random
+ * port (tests) is known before the OAuth callback URL is built.
+ */
+export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  const env = options.env ?? process.env;
+  const preliminary = loadConfig(env);
+  const server = http.createServer();
+  const port = options.port ?? preliminary.port;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, options.host ?? (preliminary.production ? '0.0.0.0' : '127.0.0.1'), () => resolve());
+  });
+  const actualPort = (server.address() as AddressInfo).port;
+  const config = loadConfig({
+    ...env,
+    PORT: String(actualPort),
+    PUBLIC_URL: env.PUBLIC_URL ?? (port === 0 ? `http://127.0.0.1:${actualPort}` : undefined),
+  });
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const clock = options.clock ?? systemClock;
+
+  const database = openDatabase(config.databasePath);
+  const sessions = await createSessionSetup(config, database.sqlite, { redisPrefix: options.redisPrefix });
+
+  let simulator: DiscordSimulator | undefined;
+  const preRoutes = [];
+  if (config.discord.simulatorPath) {
+    simulator = createDiscordSimulator({
+      publicUrl: config.discord.baseUrl,
+      clientId: config.discord.clientId,
+      clientSecret: config.discord.clientSecret,
+      botToken: config.discord.botToken,
+      statePath: config.databasePath === ':memory:' ? undefined : config.databasePath.replace(/\.db$/, '') + '.discord-sim.json',
+      log: (msg: string) => logger.debug(`[discord-sim] ${msg}`),
+    });
+    simulator.attachGateway(server);
+    preRoutes.push({ path: config.discord.simulatorPath, router: simulator.router });
+  }
+
+  const discord = new DiscordApi({ baseUrl: config.discord.baseUrl, botToken: config.discord.botToken });
+  const ctx: AppContext = {
+    config,
+    db: database.db,
+    sqlite: database.sqlite,
+    clock,
+    logger,
+    discord,
+    options: { signInRateLimit: options.signInRateLimit },
+  };
+  const { app } = createApp(ctx, { sessionMiddleware: sessions.middleware, preRoutes, webDist: options.webDist });
+  server.on('request', app);
+
+  if (config.demoSeed && simulator) {
+    const { seedDemo } = await import('./demo/seed.ts');
+    seedDemo(ctx, simulator);
+  }
+
+  const background = options.background === false ? { stop: () => Promise.resolve() } : await startBackground(ctx);
+
+  let closed = false;
+  return {
+    url: config.publicUrl,
+    config,
+    ctx,
+    http: server,
+    database,
+    sessions,
+    simulator,
+    background,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await background.stop();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await simulator?.close();
+      await sessions.close();
+      database.close();
+    },
+  };
+}

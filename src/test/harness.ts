@@ -1,0 +1,170 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ManualClock } from '../clock.ts';
+import { createLogger } from '../logger.ts';
+import { startServer, type RunningServer, type StartOptions } from '../server.ts';
+import { startDiscordSimulator, type DiscordSimulator } from '../discord-sim/index.ts';
+import { assertLedgerInvariant } from '../ledger/ledger.ts';
+import type { ApiUser } from '../shared/api-types.ts';
+
+// Starts the real product on a random port against a standalone Discord simulator, with a fresh
+// migrated SQLite file and a manual clock. Nothing is mocked: tests talk HTTP like a browser would.
+
+export const TEST_DISCORD = {
+  clientId: '910000000000000001',
+  clientSecret: 'test-client-secret',
+  botToken: 'test-bot-token',
+} as const;
+
+export interface TestApp {
+  url: string;
+  server: RunningServer;
+  sim: DiscordSimulator & { url: string };
+  clock: ManualClock;
+  logLines: string[];
+  /** Signs in through the simulator's OAuth2 flow (login_hint) and returns a cookie-carrying client. */
+  signIn(username: string): Promise<TestClient>;
+  anonymous(): TestClient;
+  assertLedger(): void;
+  close(): Promise<void>;
+}
+
+export interface TestResponse<T = unknown> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export class TestClient {
+  readonly cookies = new Map<string, string>();
+  user: ApiUser | undefined;
+
+  constructor(readonly baseUrl: string) {}
+
+  get cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  private remember(res: Response): void {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair = ''] = line.split(';');
+      const eq = pair.indexOf('=');
+      const name = pair.slice(0, eq).trim();
+      const value = pair.slice(eq + 1).trim();
+      if (/expires=Thu, 01 Jan 1970/i.test(line) || value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+
+  /** Raw request; never follows redirects so tests can see them. */
+  async raw(pathOrUrl: string, init: RequestInit = {}): Promise<Response> {
+    const url = pathOrUrl.startsWith('http') ? pathOrUrl : `${this.baseUrl}${pathOrUrl}`;
+    const headers = new Headers(init.headers);
+    if (this.cookies.size > 0 && url.startsWith(this.baseUrl)) headers.set('cookie', this.cookieHeader);
+    const res = await fetch(url, { ...init, headers, redirect: 'manual' });
+    if (url.startsWith(this.baseUrl)) this.remember(res);
+    return res;
+  }
+
+  async request<T = unknown>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<TestResponse<T>> {
+    const res = await this.raw(path, {
+      method,
+      headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      /* not JSON */
+    }
+    return { status: res.status, body: parsed as T, headers: res.headers };
+  }
+
+  get<T = unknown>(path: string) {
+    return this.request<T>('GET', path);
+  }
+  post<T = unknown>(path: string, body?: unknown) {
+    return this.request<T>('POST', path, body);
+  }
+  delete<T = unknown>(path: string) {
+    return this.request<T>('DELETE', path);
+  }
+
+  /** Current balance in hundredths, read through the API. */
+  async balanceCents(): Promise<number> {
+    const res = await this.get<ApiUser>('/api/auth/user');
+    if (res.status !== 200) throw new Error(`not signed in: ${res.status}`);
+    return Math.round(Number(res.body.coins) * 100);
+  }
+}
+
+/** Walks the authorization-code flow exactly as a browser does, following each redirect by hand. */
+export async function signInThroughSimulator(client: TestClient, username: string): Promise<ApiUser> {
+  const start = await client.raw('/api/auth/discord');
+  const authorize = start.headers.get('location');
+  if (start.status !== 302 || !authorize) throw new Error(`sign-in did not redirect: ${start.status}`);
+  const withHint = new URL(authorize);
+  withHint.searchParams.set('login_hint', username);
+  const consent = await client.raw(withHint.toString());
+  const callback = consent.headers.get('location');
+  if (!callback) throw new Error(`simulator did not redirect back: ${consent.status} ${await consent.text()}`);
+  const done = await client.raw(callback);
+  if (done.status !== 302 || done.headers.get('location') !== '/') {
+    throw new Error(`callback failed: ${done.status} ${done.headers.get('location')}`);
+  }
+  const me = await client.get<ApiUser>('/api/auth/user');
+  if (me.status !== 200) throw new Error(`not signed in after callback: ${me.status}`);
+  client.user = me.body;
+  return me.body;
+}
+
+export async function startTestApp(options: Omit<StartOptions, 'env' | 'clock' | 'port'> & { env?: Record<string, string> } = {}): Promise<TestApp> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'coinsync-test-'));
+  const sim = await startDiscordSimulator({ port: 0, ...TEST_DISCORD });
+  const clock = new ManualClock();
+  const logger = createLogger('silent');
+  const server = await startServer({
+    port: 0,
+    clock,
+    logger,
+    signInRateLimit: 10_000,
+    redisPrefix: `coinsync-test:${path.basename(dir)}:`,
+    background: false,
+    ...options,
+    env: {
+      NODE_ENV: 'test',
+      DATABASE_PATH: path.join(dir, 'test.db'),
+      DISCORD_CLIENT_ID: TEST_DISCORD.clientId,
+      DISCORD_CLIENT_SECRET: TEST_DISCORD.clientSecret,
+      DISCORD_BOT_TOKEN: TEST_DISCORD.botToken,
+      DISCORD_BASE_URL: sim.url,
+      DISCORD_CDN_URL: 'https://cdn.discordapp.com',
+      LOG_LEVEL: 'silent',
+      ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+      ...options.env,
+    },
+  });
+  const url = server.url;
+  return {
+    url,
+    server,
+    sim,
+    clock,
+    logLines: logger.lines,
+    async signIn(username) {
+      const client = new TestClient(url);
+      await signInThroughSimulator(client, username);
+      return client;
+    },
+    anonymous: () => new TestClient(url),
+    assertLedger: () => assertLedgerInvariant(server.ctx.db),
+    async close() {
+      await server.close();
+      await sim.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
