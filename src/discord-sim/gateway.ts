@@ -1,0 +1,256 @@
+// Discord gateway (v10, JSON encoding, no compression) over WebSocket.
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { guildCreatePayload, memberObject, userObject } from './payloads.ts';
+import type { SimEvent, SimState } from './state.ts';
+
+const Op = {
+  Dispatch: 0,
+  Heartbeat: 1,
+  Identify: 2,
+  PresenceUpdate: 3,
+  VoiceStateUpdate: 4,
+  Resume: 6,
+  RequestGuildMembers: 8,
+  InvalidSession: 9,
+  Hello: 10,
+  HeartbeatAck: 11,
+} as const;
+
+const Intent = { Guilds: 1 << 0, GuildMembers: 1 << 1, GuildPresences: 1 << 8 } as const;
+
+/** Close code that discord.js answers with a RESUME (4000 = unknown error). */
+const CLOSE_RESUMABLE = 4000;
+
+interface Session {
+  id: string;
+  seq: number;
+  intents: number;
+  socket: WebSocket | null;
+}
+
+interface Connection {
+  socket: WebSocket;
+  session: Session | null;
+}
+
+export interface Gateway {
+  attach(server: Server): void;
+  close(): Promise<void>;
+}
+
+export function createGateway(opts: {
+  state: SimState;
+  gatewayPath: string;
+  gatewayUrl: string;
+  botToken: string;
+  log: (msg: string) => void;
+}): Gateway {
+  const { state, log } = opts;
+  const wss = new WebSocketServer({ noServer: true });
+  const sessions = new Map<string, Session>();
+  const connections = new Set<Connection>();
+  const servers = new Set<Server>();
+
+  const send = (socket: WebSocket, payload: unknown): void => {
+    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(payload));
+  };
+
+  const dispatch = (session: Session, t: string, d: unknown): void => {
+    if (!session.socket) return;
+    session.seq += 1;
+    send(session.socket, { op: Op.Dispatch, t, s: session.seq, d });
+  };
+
+  const liveSessions = (): Session[] => [...sessions.values()].filter((s) => s.socket !== null);
+
+  const onStateEvent = (event: SimEvent): void => {
+    if (event.type === 'gatewayOnline') {
+      if (!event.online) {
+        log('gateway offline: closing all sockets');
+        for (const c of connections) c.socket.close(CLOSE_RESUMABLE, 'Simulated outage');
+      }
+      return;
+    }
+    const guild = state.guilds.get(event.guildId);
+    if (!guild?.botJoinedAt) return;
+    for (const session of liveSessions()) {
+      switch (event.type) {
+        case 'guildCreate':
+          if (session.intents & Intent.Guilds) {
+            dispatch(session, 'GUILD_CREATE', guildCreatePayload(state, guild, Boolean(session.intents & Intent.GuildPresences)));
+          }
+          break;
+        case 'guildDelete':
+          if (session.intents & Intent.Guilds) dispatch(session, 'GUILD_DELETE', { id: guild.id });
+          break;
+        case 'memberAdd': {
+          const member = memberObject(state, guild, event.userId);
+          if (member && session.intents & Intent.GuildMembers) {
+            dispatch(session, 'GUILD_MEMBER_ADD', { ...member, guild_id: guild.id });
+          }
+          break;
+        }
+        case 'memberRemove': {
+          const user = state.getUser(event.userId);
+          if (user && session.intents & Intent.GuildMembers) {
+            dispatch(session, 'GUILD_MEMBER_REMOVE', { guild_id: guild.id, user: userObject(user) });
+          }
+          break;
+        }
+      }
+    }
+  };
+  const unsubscribe = state.subscribe(onStateEvent);
+
+  const tokenOk = (token: unknown): boolean =>
+    typeof token === 'string' && (token === opts.botToken || token === `Bot ${opts.botToken}`);
+
+  const identify = (conn: Connection, d: Record<string, unknown>): void => {
+    if (!tokenOk(d.token)) {
+      conn.socket.close(4004, 'Authentication failed.');
+      return;
+    }
+    const intents = typeof d.intents === 'number' ? d.intents : 0;
+    const session: Session = { id: randomBytes(16).toString('hex'), seq: 0, intents, socket: conn.socket };
+    sessions.set(session.id, session);
+    conn.session = session;
+    const botGuilds = [...state.guilds.values()].filter((g) => g.botJoinedAt);
+    dispatch(session, 'READY', {
+      v: 10,
+      user_settings: {},
+      user: { ...userObject(state.botUser), verified: true, mfa_enabled: false, email: null },
+      guilds: botGuilds.map((g) => ({ id: g.id, unavailable: true })),
+      session_id: session.id,
+      session_type: 'normal',
+      resume_gateway_url: opts.gatewayUrl,
+      shard: [0, 1],
+      application: { id: state.botId, flags: 0 },
+      private_channels: [],
+      relationships: [],
+      presences: [],
+      guild_join_requests: [],
+      geo_ordered_rtc_regions: [],
+      auth: {},
+    });
+    log(`gateway: session ${session.id.slice(0, 8)} identified with intents ${intents}`);
+    if (intents & Intent.Guilds) {
+      const all = Boolean(intents & Intent.GuildPresences);
+      for (const g of botGuilds) dispatch(session, 'GUILD_CREATE', guildCreatePayload(state, g, all));
+    }
+  };
+
+  const resume = (conn: Connection, d: Record<string, unknown>): void => {
+    if (!tokenOk(d.token)) {
+      conn.socket.close(4004, 'Authentication failed.');
+      return;
+    }
+    const session = typeof d.session_id === 'string' ? sessions.get(d.session_id) : undefined;
+    if (!session) {
+      // Not resumable: the client identifies again.
+      send(conn.socket, { op: Op.InvalidSession, d: false });
+      return;
+    }
+    if (session.socket && session.socket !== conn.socket) session.socket.close(CLOSE_RESUMABLE, 'Resumed elsewhere');
+    session.socket = conn.socket;
+    conn.session = session;
+    // Events that happened while disconnected are not replayed (a simulated outage loses them).
+    dispatch(session, 'RESUMED', {});
+    log(`gateway: session ${session.id.slice(0, 8)} resumed`);
+  };
+
+  const requestMembers = (conn: Connection, d: Record<string, unknown>): void => {
+    const session = conn.session;
+    const guild = typeof d.guild_id === 'string' ? state.guilds.get(d.guild_id) : undefined;
+    if (!session || !guild?.botJoinedAt) return;
+    let ids = [...Object.keys(guild.members), state.botId];
+    const notFound: string[] = [];
+    if (Array.isArray(d.user_ids) || typeof d.user_ids === 'string') {
+      const wanted = ([] as unknown[]).concat(d.user_ids).map(String);
+      ids = wanted.filter((id) => ids.includes(id));
+      notFound.push(...wanted.filter((id) => !ids.includes(id)));
+    } else if (typeof d.query === 'string' && d.query) {
+      const q = d.query.toLowerCase();
+      ids = ids.filter((id) => state.getUser(id)?.username.startsWith(q));
+    }
+    const limit = typeof d.limit === 'number' && d.limit > 0 ? d.limit : ids.length;
+    dispatch(session, 'GUILD_MEMBERS_CHUNK', {
+      guild_id: guild.id,
+      members: ids.slice(0, limit).map((id) => memberObject(state, guild, id)).filter((m) => m !== null),
+      chunk_index: 0,
+      chunk_count: 1,
+      not_found: notFound,
+      ...(d.nonce !== undefined ? { nonce: d.nonce } : {}),
+    });
+  };
+
+  wss.on('connection', (socket: WebSocket) => {
+    if (!state.gatewayOnline) {
+      // Simulated outage: refuse before HELLO; discord.js keeps retrying with its session.
+      socket.close(CLOSE_RESUMABLE, 'Simulated outage');
+      return;
+    }
+    const conn: Connection = { socket, session: null };
+    connections.add(conn);
+    send(socket, { op: Op.Hello, d: { heartbeat_interval: 41250 } });
+    socket.on('message', (raw) => {
+      let payload: { op?: unknown; d?: unknown };
+      try {
+        payload = JSON.parse(raw.toString()) as { op?: unknown; d?: unknown };
+      } catch {
+        socket.close(4002, 'Error while decoding payload.');
+        return;
+      }
+      const d = (payload.d && typeof payload.d === 'object' ? payload.d : {}) as Record<string, unknown>;
+      switch (payload.op) {
+        case Op.Heartbeat:
+          send(socket, { op: Op.HeartbeatAck });
+          break;
+        case Op.Identify:
+          if (conn.session) socket.close(4005, 'Already authenticated.');
+          else identify(conn, d);
+          break;
+        case Op.Resume:
+          resume(conn, d);
+          break;
+        case Op.RequestGuildMembers:
+          requestMembers(conn, d);
+          break;
+        case Op.PresenceUpdate:
+        case Op.VoiceStateUpdate:
+          if (!conn.session) socket.close(4003, 'Not authenticated.');
+          break;
+        default:
+          socket.close(4001, 'Unknown opcode.');
+      }
+    });
+    socket.on('close', () => {
+      connections.delete(conn);
+      if (conn.session?.socket === socket) conn.session.socket = null;
+    });
+    socket.on('error', () => undefined);
+  });
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    const pathname = new URL(req.url ?? '/', 'http://localhost').pathname.replace(/\/+$/, '');
+    if (pathname !== opts.gatewayPath) return; // someone else's upgrade
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+  };
+
+  return {
+    attach(server: Server) {
+      servers.add(server);
+      server.on('upgrade', onUpgrade);
+    },
+    async close() {
+      unsubscribe();
+      for (const server of servers) server.off('upgrade', onUpgrade);
+      for (const c of connections) c.socket.terminate();
+      connections.clear();
+      sessions.clear();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}

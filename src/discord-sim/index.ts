@@ -1,0 +1,113 @@
+// A local stand-in for Discord speaking API v10: OAuth2, bot REST, gateway, demo pages, control API.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express, { type ErrorRequestHandler, type Router } from 'express';
+import { createControlRouter } from './control.ts';
+import { createGateway } from './gateway.ts';
+import { mountAuthorize } from './oauth.ts';
+import { createPagesRouter } from './pages.ts';
+import { createApiRouter } from './rest.ts';
+import { SimState } from './state.ts';
+
+export { SimState, SimError, AuditLogEvent } from './state.ts';
+export type { SimUser, SimGuild, SimInvite, SimMessage, SimAuditEntry, RemoveReason } from './state.ts';
+export { DEMO_USERS, DEMO_GUILDS } from './demo-data.ts';
+
+export interface SimulatorOptions {
+  /** Public base URL where the router is reachable, e.g. 'http://localhost:5000/discord-sim' or 'http://127.0.0.1:41234'. Used to build gateway URLs and links. */
+  publicUrl: string;
+  clientId: string; // OAuth2 application / bot id (a snowflake string)
+  clientSecret: string;
+  botToken: string; // the only token accepted as `Authorization: Bot <token>`
+  statePath?: string; // if set, state is loaded from / saved to this JSON file (debounced) so a demo survives restarts
+  log?: (msg: string) => void;
+}
+
+export interface DiscordSimulator {
+  router: Router; // mount at the path part of publicUrl (or '/' standalone)
+  attachGateway(server: Server): void; // handles WebSocket upgrades on `<path of publicUrl>/gateway` only
+  state: SimState; // programmatic control, same operations as the control API
+  close(): Promise<void>; // closes gateway sockets, flushes state file
+}
+
+export const DEFAULT_SIM_CLIENT_ID = '900000000000000001';
+export const DEFAULT_SIM_CLIENT_SECRET = 'sim-client-secret';
+export const DEFAULT_SIM_BOT_TOKEN = 'sim-bot-token';
+
+export function createDiscordSimulator(opts: SimulatorOptions): DiscordSimulator {
+  const log = opts.log ?? (() => undefined);
+  const base = new URL(opts.publicUrl);
+  const basePath = base.pathname.replace(/\/+$/, '');
+  const gatewayPath = `${basePath}/gateway`;
+  const gatewayUrl = `${base.protocol === 'https:' ? 'wss:' : 'ws:'}//${base.host}${gatewayPath}`;
+
+  const state = new SimState(opts.clientId, opts.statePath);
+  const gateway = createGateway({ state, gatewayPath, gatewayUrl, botToken: opts.botToken, log });
+  const oauthCfg = { state, clientId: opts.clientId, clientSecret: opts.clientSecret, log };
+
+  const router = express.Router();
+  router.use(express.urlencoded({ extended: false }));
+  router.use(express.json({ limit: '1mb' }));
+
+  const api = createApiRouter({ ...oauthCfg, botToken: opts.botToken, gatewayUrl });
+  router.use('/api/v10', api);
+  router.use('/api/v9', api);
+  router.use('/api', api);
+  router.use('/control', createControlRouter(state));
+  mountAuthorize(router, oauthCfg);
+  router.use(createPagesRouter(state));
+
+  const onError: ErrorRequestHandler = (err: unknown, _req, res, _next) => {
+    const status = (err as { status?: unknown }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      // body-parser errors (malformed JSON and such), shaped like Discord's
+      res.status(400).json({ message: '400: Bad Request', code: 0 });
+      return;
+    }
+    log(`error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    res.status(500).json({ message: '500: Internal Server Error', code: 0 });
+  };
+  router.use(onError);
+
+  return {
+    router,
+    state,
+    attachGateway: (server) => gateway.attach(server),
+    async close() {
+      await gateway.close();
+      state.flush();
+    },
+  };
+}
+
+/** Standalone on its own loopback port (port 0 = random); publicUrl is derived. */
+export async function startDiscordSimulator(
+  opts: Partial<SimulatorOptions> & { port?: number },
+): Promise<DiscordSimulator & { url: string }> {
+  const app = express();
+  const server = createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = opts.publicUrl?.replace(/\/+$/, '') ?? `http://127.0.0.1:${port}`;
+  const sim = createDiscordSimulator({
+    clientId: DEFAULT_SIM_CLIENT_ID,
+    clientSecret: DEFAULT_SIM_CLIENT_SECRET,
+    botToken: DEFAULT_SIM_BOT_TOKEN,
+    ...opts,
+    publicUrl: url,
+  });
+  app.use(new URL(url).pathname, sim.router);
+  sim.attachGateway(server);
+  return {
+    ...sim,
+    url,
+    async close() {
+      await sim.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,509 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { DEMO_GUILDS, DEMO_USERS } from './demo-data.ts';
+import { generateSnowflake } from './snowflake.ts';
+
+/** An error carrying Discord's HTTP status and JSON error code. */
+export class SimError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const AuditLogEvent = { MemberKick: 20, MemberBanAdd: 22 } as const;
+
+export interface SimUser {
+  id: string;
+  username: string;
+  globalName: string | null;
+  avatar: string | null;
+  email: string;
+  acceptsDms: boolean;
+  bot: boolean;
+}
+
+export interface SimMembership {
+  joinedAt: string;
+}
+
+export interface SimGuild {
+  id: string;
+  name: string;
+  icon: string | null;
+  ownerId: string;
+  /** The guild's one text channel ("general"). */
+  channelId: string;
+  botJoinedAt: string | null;
+  members: Record<string, SimMembership>;
+  bans: Record<string, { reason: string | null }>;
+}
+
+export interface SimInvite {
+  code: string;
+  guildId: string;
+  channelId: string;
+  maxAge: number;
+  createdAt: string;
+  expiresAt: string | null;
+}
+
+export interface SimAuditEntry {
+  id: string;
+  guildId: string;
+  actionType: number;
+  targetId: string;
+  userId: string;
+  reason: string | null;
+}
+
+export interface SimDmChannel {
+  id: string;
+  recipientId: string;
+}
+
+export interface SimMessage {
+  id: string;
+  channelId: string;
+  recipientId: string;
+  content: string;
+  embeds: unknown[];
+  createdAt: string;
+}
+
+export interface SimToken {
+  userId: string;
+  scope: string;
+  expiresAt: number;
+  refreshToken: string;
+}
+
+export interface SimAuthCode {
+  userId: string;
+  clientId: string;
+  redirectUri: string;
+  scope: string;
+  codeChallenge: string | null;
+  codeChallengeMethod: string | null;
+  expiresAt: number;
+}
+
+interface PersistedData {
+  users: SimUser[];
+  guilds: SimGuild[];
+  invites: SimInvite[];
+  audit: SimAuditEntry[];
+  dmChannels: SimDmChannel[];
+  messages: SimMessage[];
+  tokens: Record<string, SimToken>;
+}
+
+/** What the gateway is told about; it turns these into Discord dispatches. */
+export type SimEvent =
+  | { type: 'memberAdd'; guildId: string; userId: string }
+  | { type: 'memberRemove'; guildId: string; userId: string }
+  | { type: 'guildCreate'; guildId: string }
+  | { type: 'guildDelete'; guildId: string }
+  | { type: 'gatewayOnline'; online: boolean };
+
+export type RemoveReason = 'leave' | 'kick' | 'ban';
+
+const USERNAME_RE = /^[a-z0-9_.]{2,32}$/;
+
+export class SimState {
+  users = new Map<string, SimUser>();
+  guilds = new Map<string, SimGuild>();
+  invites = new Map<string, SimInvite>();
+  audit: SimAuditEntry[] = [];
+  dmChannels = new Map<string, SimDmChannel>();
+  messages: SimMessage[] = [];
+  /** access token -> grant */
+  tokens = new Map<string, SimToken>();
+  /** authorization codes live only in memory (10 minutes) */
+  codes = new Map<string, SimAuthCode>();
+  gatewayOnline = true;
+  readonly botUser: SimUser;
+
+  private listeners = new Set<(event: SimEvent) => void>();
+  private saveTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    readonly botId: string,
+    private readonly statePath?: string,
+  ) {
+    this.botUser = {
+      id: botId,
+      username: 'sim-bot',
+      globalName: 'Simulated Bot',
+      avatar: null,
+      email: '',
+      acceptsDms: false,
+      bot: true,
+    };
+    if (statePath) this.load(statePath);
+  }
+
+  // ---- events and persistence -------------------------------------------------------------
+
+  subscribe(listener: (event: SimEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(event: SimEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+
+  /** Marks state as changed; the file (if any) is written shortly after. */
+  changed(): void {
+    if (!this.statePath || this.saveTimer) return;
+    this.saveTimer = setTimeout(() => this.flush(), 200);
+    this.saveTimer.unref();
+  }
+
+  flush(): void {
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = null;
+    if (!this.statePath) return;
+    const data: PersistedData = {
+      users: [...this.users.values()],
+      guilds: [...this.guilds.values()],
+      invites: [...this.invites.values()],
+      audit: this.audit,
+      dmChannels: [...this.dmChannels.values()],
+      messages: this.messages,
+      tokens: Object.fromEntries(this.tokens),
+    };
+    const tmp = `${this.statePath}.tmp`;
+    writeFileSync(tmp, JSON.stringify(data, null, 1));
+    renameSync(tmp, this.statePath);
+  }
+
+  private load(path: string): void {
+    let data: PersistedData;
+    try {
+      data = JSON.parse(readFileSync(path, 'utf8')) as PersistedData;
+    } catch {
+      return; // no file yet (or unreadable): start empty
+    }
+    for (const u of data.users ?? []) this.users.set(u.id, u);
+    for (const g of data.guilds ?? []) this.guilds.set(g.id, g);
+    for (const i of data.invites ?? []) this.invites.set(i.code, i);
+    this.audit = data.audit ?? [];
+    for (const c of data.dmChannels ?? []) this.dmChannels.set(c.id, c);
+    this.messages = data.messages ?? [];
+    for (const [k, v] of Object.entries(data.tokens ?? {})) this.tokens.set(k, v);
+  }
+
+  // ---- users ------------------------------------------------------------------------------
+
+  createUser(input: {
+    username: string;
+    globalName?: string | null;
+    avatar?: string | null;
+    email?: string;
+    id?: string;
+  }): SimUser {
+    const username = input.username.trim().toLowerCase();
+    if (!USERNAME_RE.test(username)) {
+      throw new SimError(400, 50035, 'Invalid Form Body: username must be 2-32 of a-z 0-9 _ .');
+    }
+    const existing = this.findUserByUsername(username);
+    if (existing) return existing;
+    if (input.id && this.users.has(input.id)) {
+      throw new SimError(400, 50035, `Invalid Form Body: id ${input.id} already exists`);
+    }
+    const user: SimUser = {
+      id: input.id ?? generateSnowflake(),
+      username,
+      globalName: input.globalName ?? null,
+      avatar: input.avatar ?? null,
+      email: input.email ?? `${username}@users.discord-sim.test`,
+      acceptsDms: true,
+      bot: false,
+    };
+    this.users.set(user.id, user);
+    this.changed();
+    return user;
+  }
+
+  findUserByUsername(username: string): SimUser | undefined {
+    const wanted = username.trim().toLowerCase();
+    for (const user of this.users.values()) if (user.username === wanted) return user;
+    return undefined;
+  }
+
+  /** Humans by id, plus the bot. */
+  getUser(id: string): SimUser | undefined {
+    return id === this.botId ? this.botUser : this.users.get(id);
+  }
+
+  requireUser(id: string): SimUser {
+    const user = this.getUser(id);
+    if (!user) throw new SimError(404, 10013, 'Unknown User');
+    return user;
+  }
+
+  setAcceptsDms(userId: string, accepts: boolean): void {
+    const user = this.users.get(userId);
+    if (!user) throw new SimError(404, 10013, 'Unknown User');
+    user.acceptsDms = accepts;
+    this.changed();
+  }
+
+  // ---- guilds -----------------------------------------------------------------------------
+
+  createGuild(input: {
+    name: string;
+    ownerId: string;
+    icon?: string | null;
+    botMember?: boolean;
+    id?: string;
+    channelId?: string;
+  }): SimGuild {
+    const name = input.name.trim();
+    if (name.length < 2 || name.length > 100) {
+      throw new SimError(400, 50035, 'Invalid Form Body: name must be 2-100 characters');
+    }
+    if (!this.users.has(input.ownerId)) throw new SimError(404, 10013, 'Unknown User');
+    if (input.id && this.guilds.has(input.id)) {
+      throw new SimError(400, 50035, `Invalid Form Body: guild ${input.id} already exists`);
+    }
+    const now = new Date().toISOString();
+    const guild: SimGuild = {
+      id: input.id ?? generateSnowflake(),
+      name,
+      icon: input.icon ?? null,
+      ownerId: input.ownerId,
+      channelId: input.channelId ?? generateSnowflake(),
+      botJoinedAt: null,
+      members: { [input.ownerId]: { joinedAt: now } },
+      bans: {},
+    };
+    this.guilds.set(guild.id, guild);
+    this.changed();
+    if (input.botMember ?? true) this.setBotInGuild(guild.id, true);
+    return guild;
+  }
+
+  requireGuild(guildId: string): SimGuild {
+    const guild = this.guilds.get(guildId);
+    if (!guild) throw new SimError(404, 10004, 'Unknown Guild');
+    return guild;
+  }
+
+  /** Member count as Discord reports it: humans plus the bot when present. */
+  memberCount(guild: SimGuild): number {
+    return Object.keys(guild.members).length + (guild.botJoinedAt ? 1 : 0);
+  }
+
+  getMembership(guild: SimGuild, userId: string): SimMembership | undefined {
+    if (userId === this.botId) return guild.botJoinedAt ? { joinedAt: guild.botJoinedAt } : undefined;
+    return guild.members[userId];
+  }
+
+  deleteGuild(guildId: string): void {
+    const guild = this.requireGuild(guildId);
+    // Dispatch while the bot is still a member, so sessions still see it.
+    if (guild.botJoinedAt) this.emit({ type: 'guildDelete', guildId });
+    this.guilds.delete(guildId);
+    for (const [code, invite] of this.invites) if (invite.guildId === guildId) this.invites.delete(code);
+    this.changed();
+  }
+
+  setBotInGuild(guildId: string, present: boolean): void {
+    const guild = this.requireGuild(guildId);
+    if (present === Boolean(guild.botJoinedAt)) return;
+    if (present) {
+      guild.botJoinedAt = new Date().toISOString();
+      this.changed();
+      this.emit({ type: 'guildCreate', guildId });
+    } else {
+      this.emit({ type: 'guildDelete', guildId });
+      guild.botJoinedAt = null;
+      this.changed();
+    }
+  }
+
+  // ---- members ----------------------------------------------------------------------------
+
+  /** Returns true when the user was newly added. */
+  addMember(guildId: string, userId: string, opts: { redispatch?: boolean } = {}): boolean {
+    const guild = this.requireGuild(guildId);
+    if (userId === this.botId) {
+      const added = !guild.botJoinedAt;
+      this.setBotInGuild(guildId, true);
+      return added;
+    }
+    if (!this.users.has(userId)) throw new SimError(404, 10013, 'Unknown User');
+    if (guild.bans[userId]) throw new SimError(403, 40007, 'The user is banned from this guild.');
+    const already = Boolean(guild.members[userId]);
+    if (!already) {
+      guild.members[userId] = { joinedAt: new Date().toISOString() };
+      this.changed();
+    }
+    if (!already || opts.redispatch) this.emit({ type: 'memberAdd', guildId, userId });
+    return !already;
+  }
+
+  removeMember(
+    guildId: string,
+    userId: string,
+    opts: { reason: RemoveReason; actorId?: string; auditReason?: string | null },
+  ): void {
+    const guild = this.requireGuild(guildId);
+    if (userId === guild.ownerId && opts.reason !== 'leave') {
+      throw new SimError(403, 50013, 'Missing Permissions');
+    }
+    if (userId === this.botId) {
+      this.setBotInGuild(guildId, false);
+      return;
+    }
+    const wasMember = Boolean(guild.members[userId]);
+    if (!wasMember && opts.reason !== 'ban') throw new SimError(404, 10007, 'Unknown Member');
+    if (opts.reason === 'ban') {
+      if (!this.users.has(userId)) throw new SimError(404, 10013, 'Unknown User');
+      guild.bans[userId] = { reason: opts.auditReason ?? null };
+    }
+    delete guild.members[userId];
+    if (opts.reason !== 'leave') {
+      this.audit.push({
+        id: generateSnowflake(),
+        guildId,
+        actionType: opts.reason === 'kick' ? AuditLogEvent.MemberKick : AuditLogEvent.MemberBanAdd,
+        targetId: userId,
+        userId: opts.actorId ?? guild.ownerId,
+        reason: opts.auditReason ?? null,
+      });
+    }
+    this.changed();
+    if (wasMember) this.emit({ type: 'memberRemove', guildId, userId });
+  }
+
+  unban(guildId: string, userId: string): void {
+    const guild = this.requireGuild(guildId);
+    if (!guild.bans[userId]) throw new SimError(404, 10026, 'Unknown Ban');
+    delete guild.bans[userId];
+    this.changed();
+  }
+
+  listAudit(guildId: string, filter: { actionType?: number; userId?: string; limit?: number } = {}): SimAuditEntry[] {
+    return this.audit
+      .filter(
+        (e) =>
+          e.guildId === guildId &&
+          (filter.actionType === undefined || e.actionType === filter.actionType) &&
+          (filter.userId === undefined || e.userId === filter.userId),
+      )
+      .reverse()
+      .slice(0, filter.limit ?? 50);
+  }
+
+  // ---- invites ----------------------------------------------------------------------------
+
+  createInvite(guildId: string, opts: { code?: string; maxAge?: number } = {}): SimInvite {
+    const guild = this.requireGuild(guildId);
+    const code = opts.code ?? randomBytes(6).toString('base64url').replace(/[-_]/g, 'x').slice(0, 8);
+    if (!/^[A-Za-z0-9-]{2,64}$/.test(code)) throw new SimError(400, 50035, 'Invalid Form Body: code');
+    const maxAge = opts.maxAge ?? 86400;
+    const existing = this.invites.get(code);
+    if (existing) {
+      if (existing.guildId !== guildId) throw new SimError(400, 50035, `Invite code ${code} is taken`);
+      return existing;
+    }
+    const now = Date.now();
+    const invite: SimInvite = {
+      code,
+      guildId,
+      channelId: guild.channelId,
+      maxAge,
+      createdAt: new Date(now).toISOString(),
+      expiresAt: maxAge > 0 ? new Date(now + maxAge * 1000).toISOString() : null,
+    };
+    this.invites.set(code, invite);
+    this.changed();
+    return invite;
+  }
+
+  /** The invite if it exists, its guild exists and it has not expired. */
+  findInvite(code: string): SimInvite | undefined {
+    const invite = this.invites.get(code);
+    if (!invite || !this.guilds.has(invite.guildId)) return undefined;
+    if (invite.expiresAt && Date.parse(invite.expiresAt) <= Date.now()) return undefined;
+    return invite;
+  }
+
+  // ---- DMs --------------------------------------------------------------------------------
+
+  openDmChannel(recipientId: string): SimDmChannel {
+    const user = this.users.get(recipientId);
+    if (!user) throw new SimError(404, 10013, 'Unknown User');
+    for (const channel of this.dmChannels.values()) if (channel.recipientId === recipientId) return channel;
+    const channel = { id: generateSnowflake(), recipientId };
+    this.dmChannels.set(channel.id, channel);
+    this.changed();
+    return channel;
+  }
+
+  sendDm(channelId: string, input: { content?: string; embeds?: unknown[] }): SimMessage {
+    const channel = this.dmChannels.get(channelId);
+    if (!channel) throw new SimError(404, 10003, 'Unknown Channel');
+    const content = input.content ?? '';
+    const embeds = input.embeds ?? [];
+    if (!content && embeds.length === 0) throw new SimError(400, 50006, 'Cannot send an empty message');
+    if (content.length > 2000) throw new SimError(400, 50035, 'Invalid Form Body: content too long');
+    const user = this.users.get(channel.recipientId);
+    if (!user?.acceptsDms) throw new SimError(403, 50007, 'Cannot send messages to this user');
+    const message: SimMessage = {
+      id: generateSnowflake(),
+      channelId,
+      recipientId: channel.recipientId,
+      content,
+      embeds,
+      createdAt: new Date().toISOString(),
+    };
+    this.messages.push(message);
+    if (this.messages.length > 1000) this.messages.splice(0, this.messages.length - 1000);
+    this.changed();
+    return message;
+  }
+
+  listDms(filter: { userId?: string } = {}): SimMessage[] {
+    return this.messages.filter((m) => !filter.userId || m.recipientId === filter.userId);
+  }
+
+  // ---- gateway ----------------------------------------------------------------------------
+
+  setGatewayOnline(online: boolean): void {
+    if (this.gatewayOnline === online) return;
+    this.gatewayOnline = online;
+    this.emit({ type: 'gatewayOnline', online });
+  }
+
+  // ---- demo -------------------------------------------------------------------------------
+
+  /** Deterministic demo world; safe to call repeatedly. */
+  seedDemo(): void {
+    for (const u of DEMO_USERS) {
+      if (!this.users.has(u.id)) this.createUser({ id: u.id, username: u.username, globalName: u.globalName });
+    }
+    DEMO_GUILDS.forEach((g, index) => {
+      if (this.guilds.has(g.id)) return;
+      this.createGuild({
+        id: g.id,
+        channelId: `30000000000000000${index + 1}`,
+        name: g.name,
+        ownerId: g.ownerId,
+        botMember: g.botMember,
+      });
+      for (const username of g.memberUsernames) {
+        const user = this.findUserByUsername(username);
+        if (user) this.addMember(g.id, user.id);
+      }
+      this.createInvite(g.id, { code: g.inviteCode, maxAge: 0 });
+    });
+  }
+}
