@@ -29,7 +29,7 @@ export function LegalPage({ title, metaDescription, lastUpdated, intro, sections
           <Button asChild variant="ghost" size="sm" color="fg.muted">
             <RouterLink to="/">
               <LuArrowLeft />
-              Back
+              Back to Home
             </RouterLink>
           </Button>
           <Logo />

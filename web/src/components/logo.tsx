@@ -4,11 +4,11 @@ import { CoinIcon } from './coin-icon.tsx';
 
 /** Product mark: a blurple tile with a coin, plus the product name. */
 export function Logo({ size = 'md' }: { size?: 'md' | 'lg' }) {
-  const tile = size === 'lg' ? '12' : '9';
+  const large = size === 'lg';
   return (
-    <HStack gap="2.5">
+    <HStack gap={{ base: '2', md: '2.5' }} minW="0">
       <Box
-        boxSize={tile}
+        boxSize={large ? '12' : { base: '8', md: '9' }}
         borderRadius="xl"
         bgGradient="to-br"
         gradientFrom="brand.400"
@@ -16,7 +16,7 @@ export function Logo({ size = 'md' }: { size?: 'md' | 'lg' }) {
         display="grid"
         placeItems="center"
         boxShadow="0 6px 18px rgba(88,101,242,0.35)"
-        fontSize={size === 'lg' ? '2xl' : 'lg'}
+        fontSize={large ? '2xl' : { base: 'md', md: 'lg' }}
         flexShrink={0}
       >
         <CoinIcon />
@@ -25,8 +25,9 @@ export function Logo({ size = 'md' }: { size?: 'md' | 'lg' }) {
         as="span"
         fontWeight="extrabold"
         letterSpacing="tight"
-        textStyle={size === 'lg' ? '2xl' : { base: 'lg', md: 'xl' }}
+        textStyle={large ? '2xl' : { base: 'md', md: 'xl' }}
         color="fg"
+        truncate
       >
         {PRODUCT_NAME}
       </Text>

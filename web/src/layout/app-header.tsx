@@ -19,10 +19,10 @@ export function AppHeader({ user }: { user: ApiUser }) {
               <Logo />
             </RouterLink>
           </Link>
-          <HStack gap={{ base: '2', md: '3' }} minW="0">
+          <HStack gap={{ base: '1.5', md: '3' }} minW="0">
             <Tooltip content="Your coin balance">
               <Box
-                px={{ base: '2.5', md: '3' }}
+                px={{ base: '2', md: '3' }}
                 py="1.5"
                 borderRadius="full"
                 bg="gold.subtle"
@@ -34,14 +34,13 @@ export function AppHeader({ user }: { user: ApiUser }) {
                 <CoinAmount value={user.coins} size="sm" />
               </Box>
             </Tooltip>
-            <HStack gap="2" minW="0">
+            <HStack gap={{ base: '1.5', md: '2' }} minW="0">
               <UserAvatar username={user.discordUsername} avatarUrl={user.avatarUrl} size="sm" />
               <Text
                 textStyle="sm"
                 fontWeight="medium"
                 truncate
-                maxW={{ base: '16', sm: '32', md: '40' }}
-                display={{ base: 'none', sm: 'block' }}
+                maxW={{ base: '14', sm: '32', md: '40' }}
               >
                 {user.discordUsername}
               </Text>

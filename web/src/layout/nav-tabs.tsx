@@ -1,18 +1,33 @@
 import { Box, Container, Flex, Icon, Link } from '@chakra-ui/react';
-import { NavLink } from 'react-router';
+import { useEffect, useRef } from 'react';
+import { NavLink, useLocation } from 'react-router';
 import { NAV_ITEMS } from './nav-items.ts';
 
 /** The eight app tabs; scrolls horizontally on narrow screens. Active tab: aria-current="page". */
 export function NavTabs() {
+  const listRef = useRef<HTMLDivElement>(null) // typed as Flex's element; rendered as <ul>;
+  const { pathname } = useLocation();
+
+  // On phones the tab strip scrolls: keep the active tab in view after navigation.
+  useEffect(() => {
+    const list = listRef.current;
+    const active = list?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (!list || !active) return;
+    const parent = active.parentElement ?? active;
+    list.scrollLeft = parent.offsetLeft - (list.clientWidth - parent.clientWidth) / 2;
+  }, [pathname]);
+
   return (
     <Box as="nav" aria-label="Main" borderBottomWidth="1px" borderColor="border" bg="bg/80" backdropFilter="blur(10px)">
       <Container maxW="7xl" px={{ base: '2', md: '6' }}>
         <Flex
           as="ul"
+          ref={listRef}
           gap="1"
           overflowX="auto"
           py="2"
           listStyleType="none"
+          position="relative"
           css={{ scrollbarWidth: 'none', '&::-webkit-scrollbar': { display: 'none' } }}
         >
           {NAV_ITEMS.map((item) => (
