@@ -1,0 +1,60 @@
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import path from 'node:path';
+import { startTestApp, type TestApp } from '../../src/test/harness.ts';
+
+// Browser tests: the real product (built SPA + API) against the Discord simulator, in Debian's Chromium.
+// WEB_DIST lets a developer point at a private build; `npm test` builds dist/web first.
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export interface E2E {
+  app: TestApp;
+  browser: Browser;
+  close(): Promise<void>;
+  /** A fresh browser context (own cookies) with a page that fails the test on console errors. */
+  newPage(options?: { width?: number; height?: number }): Promise<{ page: Page; context: BrowserContext; errors: string[] }>;
+  /** Signs in through the simulator's authorize page, using login_hint to pick the user. */
+  signIn(page: Page, username: string): Promise<void>;
+}
+
+export async function startE2E(options: Parameters<typeof startTestApp>[0] = {}): Promise<E2E> {
+  const webDist = process.env.WEB_DIST ?? path.resolve('dist/web');
+  const app = await startTestApp({ webDist, ...options });
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  return {
+    app,
+    browser,
+    async close() {
+      await browser.close();
+      await app.close();
+    },
+    async newPage({ width = 1280, height = 900 } = {}) {
+      const context = await browser.newContext({ viewport: { width, height }, baseURL: app.url });
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('console', (msg) => {
+        // A 401 from /api/auth/user is how the app learns it is signed out; the browser logs it.
+        if (msg.type() === 'error' && !/401 \(Unauthorized\)/.test(msg.text())) errors.push(msg.text());
+      });
+      page.on('pageerror', (err) => errors.push(err.message));
+      return { page, context, errors };
+    },
+    async signIn(page, username) {
+      await page.goto('/');
+      await page.getByRole('button', { name: 'Continue with Discord' }).click();
+      await page.waitForURL((url) => url.pathname.endsWith('/oauth2/authorize'));
+      const authorize = new URL(page.url());
+      authorize.searchParams.set('login_hint', username);
+      await page.goto(authorize.toString());
+      await page.waitForURL(`${app.url}/`);
+      await page.getByText(username, { exact: true }).first().waitFor();
+    },
+  };
+}
