@@ -7,7 +7,11 @@ import { SimError, type SimState } from './state.ts';
 function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value ?? {});
   if (!result.success) {
-    throw new SimError(400, 50035, `Invalid Form Body: ${result.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
+    throw new SimError(
+      400,
+      50035,
+      `Invalid Form Body: ${result.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`,
+    );
   }
   return result.data;
 }

@@ -1,4 +1,12 @@
-import { Client, DiscordAPIError, Events, GatewayIntentBits, Partials, type GuildMember, type PartialGuildMember } from 'discord.js';
+import {
+  Client,
+  DiscordAPIError,
+  Events,
+  GatewayIntentBits,
+  Partials,
+  type GuildMember,
+  type PartialGuildMember,
+} from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_GUILDS, DEMO_USERS } from './demo-data.ts';
 import { startDiscordSimulator, type DiscordSimulator } from './index.ts';
@@ -55,7 +63,11 @@ describe('discord.js 14 against the simulator gateway', () => {
     expect(client.user?.id).toBe(sim.state.botId);
     expect(client.user?.bot).toBe(true);
     const ids = [...client.guilds.cache.keys()].sort();
-    expect(ids).toEqual(DEMO_GUILDS.filter((g) => g.botMember).map((g) => g.id).sort());
+    expect(ids).toEqual(
+      DEMO_GUILDS.filter((g) => g.botMember)
+        .map((g) => g.id)
+        .sort(),
+    );
     const guild = client.guilds.cache.get(pixel.id);
     expect(guild?.name).toBe('Pixel Raiders');
     expect(guild?.memberCount).toBe(4); // alex, sam, riley + bot
@@ -77,7 +89,9 @@ describe('discord.js 14 against the simulator gateway', () => {
     expect(member.joinedTimestamp).toBeGreaterThan(0);
 
     const removed = waitFor<[GuildMember | PartialGuildMember]>(client, Events.GuildMemberRemove);
-    const del = await fetch(`${sim.url}/control/guilds/${pixel.id}/members/${casey.id}?reason=kick`, { method: 'DELETE' });
+    const del = await fetch(`${sim.url}/control/guilds/${pixel.id}/members/${casey.id}?reason=kick`, {
+      method: 'DELETE',
+    });
     expect(del.status).toBe(204);
     const [gone] = await removed;
     expect(gone.id).toBe(casey.id);
@@ -108,9 +122,14 @@ describe('discord.js 14 against the simulator gateway', () => {
     const guild = client.guilds.cache.get(pixel.id)!;
     const member = await guild.members.fetch({ user: alex.id, force: true });
     expect(member.user.username).toBe('alex');
-    await expect(guild.members.fetch({ user: jordan.id, force: true })).rejects.toMatchObject({ code: 10007 });
+    await expect(guild.members.fetch({ user: jordan.id, force: true })).rejects.toMatchObject({
+      code: 10007,
+    });
 
-    const message = await client.users.send(jordan.id, { content: 'Hello from the bot', embeds: [{ title: 'Hi' }] });
+    const message = await client.users.send(jordan.id, {
+      content: 'Hello from the bot',
+      embeds: [{ title: 'Hi' }],
+    });
     expect(message.content).toBe('Hello from the bot');
     expect(sim.state.listDms({ userId: jordan.id })).toMatchObject([
       { recipientId: jordan.id, content: 'Hello from the bot', embeds: [{ title: 'Hi' }] },
@@ -125,7 +144,9 @@ describe('discord.js 14 against the simulator gateway', () => {
   it('fetches all members through the gateway (op 8)', async () => {
     const guild = client.guilds.cache.get(pixel.id)!;
     const members = await guild.members.fetch();
-    expect([...members.keys()].sort()).toEqual([...Object.keys(sim.state.requireGuild(pixel.id).members), sim.state.botId].sort());
+    expect([...members.keys()].sort()).toEqual(
+      [...Object.keys(sim.state.requireGuild(pixel.id).members), sim.state.botId].sort(),
+    );
   });
 
   it('gets GUILD_CREATE when the bot is added and GUILD_DELETE when removed', async () => {

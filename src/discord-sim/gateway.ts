@@ -80,7 +80,11 @@ export function createGateway(opts: {
       switch (event.type) {
         case 'guildCreate':
           if (session.intents & Intent.Guilds) {
-            dispatch(session, 'GUILD_CREATE', guildCreatePayload(state, guild, Boolean(session.intents & Intent.GuildPresences)));
+            dispatch(
+              session,
+              'GUILD_CREATE',
+              guildCreatePayload(state, guild, Boolean(session.intents & Intent.GuildPresences)),
+            );
           }
           break;
         case 'guildDelete':
@@ -153,7 +157,8 @@ export function createGateway(opts: {
       send(conn.socket, { op: Op.InvalidSession, d: false });
       return;
     }
-    if (session.socket && session.socket !== conn.socket) session.socket.close(CLOSE_RESUMABLE, 'Resumed elsewhere');
+    if (session.socket && session.socket !== conn.socket)
+      session.socket.close(CLOSE_RESUMABLE, 'Resumed elsewhere');
     session.socket = conn.socket;
     conn.session = session;
     // Events that happened while disconnected are not replayed (a simulated outage loses them).
@@ -178,7 +183,10 @@ export function createGateway(opts: {
     const limit = typeof d.limit === 'number' && d.limit > 0 ? d.limit : ids.length;
     dispatch(session, 'GUILD_MEMBERS_CHUNK', {
       guild_id: guild.id,
-      members: ids.slice(0, limit).map((id) => memberObject(state, guild, id)).filter((m) => m !== null),
+      members: ids
+        .slice(0, limit)
+        .map((id) => memberObject(state, guild, id))
+        .filter((m) => m !== null),
       chunk_index: 0,
       chunk_count: 1,
       not_found: notFound,
@@ -195,10 +203,14 @@ export function createGateway(opts: {
     const conn: Connection = { socket, session: null };
     connections.add(conn);
     send(socket, { op: Op.Hello, d: { heartbeat_interval: 41250 } });
-    socket.on('message', (raw) => {
+    socket.on('message', (raw, isBinary) => {
       let payload: { op?: unknown; d?: unknown };
       try {
-        payload = JSON.parse(raw.toString()) as { op?: unknown; d?: unknown };
+        if (isBinary) throw new Error('binary frames (ETF/compression) are not supported');
+        const text = Buffer.isBuffer(raw)
+          ? raw.toString('utf8')
+          : Buffer.concat(Array.isArray(raw) ? raw : [Buffer.from(raw)]).toString('utf8');
+        payload = JSON.parse(text) as { op?: unknown; d?: unknown };
       } catch {
         socket.close(4002, 'Error while decoding payload.');
         return;

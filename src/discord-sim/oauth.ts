@@ -74,7 +74,8 @@ function validate(p: AuthorizeParams, clientId: string): string | null {
       return 'Invalid OAuth2 redirect_uri.';
     }
   }
-  if (p.codeChallengeMethod && !p.codeChallenge) return 'code_challenge is required with code_challenge_method.';
+  if (p.codeChallengeMethod && !p.codeChallenge)
+    return 'code_challenge is required with code_challenge_method.';
   if (p.codeChallenge && (p.codeChallengeMethod ?? 'plain') !== 'S256' && p.codeChallengeMethod !== 'plain') {
     return 'Unsupported code_challenge_method: use S256.';
   }
@@ -82,7 +83,16 @@ function validate(p: AuthorizeParams, clientId: string): string | null {
 }
 
 function errorPage(res: Response, message: string): void {
-  res.status(400).type('html').send(page('Error', html`<h1>Something went wrong</h1><p class="error">${message}</p>`));
+  res
+    .status(400)
+    .type('html')
+    .send(
+      page(
+        'Error',
+        html`<h1>Something went wrong</h1>
+          <p class="error">${message}</p>`,
+      ),
+    );
 }
 
 function redirectWith(res: Response, redirectUri: string, params: Record<string, string | undefined>): void {
@@ -121,7 +131,10 @@ export function mountAuthorize(router: Router, cfg: OAuthConfig): void {
     if (!p.redirectUri) return null;
     const url = new URL(p.redirectUri);
     url.searchParams.set('error', 'access_denied');
-    url.searchParams.set('error_description', 'The resource owner or authorization server denied the request');
+    url.searchParams.set(
+      'error_description',
+      'The resource owner or authorization server denied the request',
+    );
     if (p.state !== undefined) url.searchParams.set('state', p.state);
     return url.toString();
   };
@@ -129,27 +142,36 @@ export function mountAuthorize(router: Router, cfg: OAuthConfig): void {
   const renderUserPage = (req: Request, res: Response, p: AuthorizeParams, error?: string): void => {
     const users = [...state.users.values()];
     const cancel = cancelUrl(p);
-    const body = html`
-      <h1>Sign in to the application</h1>
-      <p class="muted">It wants to access: ${p.scopes.join(', ')}. Pick which simulated Discord user you are.</p>
+    const body = html` <h1>Sign in to the application</h1>
+      <p class="muted">
+        It wants to access: ${p.scopes.join(', ')}. Pick which simulated Discord user you are.
+      </p>
       ${error ? html`<p class="error">${error}</p>` : ''}
       <form method="post" action="${req.originalUrl}">
         <ul>
           ${users.map(
-            (u) => html`<li><span class="row">${avatar(u.username)}${u.globalName ?? u.username}
-              <span class="muted">@${u.username}</span></span>
-              <button name="user_id" value="${u.id}">Continue as ${u.username}</button></li>`,
+            (u) =>
+              html`<li>
+                <span class="row"
+                  >${avatar(u.username)}${u.globalName ?? u.username}
+                  <span class="muted">@${u.username}</span></span
+                >
+                <button name="user_id" value="${u.id}">Continue as ${u.username}</button>
+              </li>`,
           )}
         </ul>
       </form>
       <h2>Or a new user</h2>
       <form method="post" action="${req.originalUrl}">
         <label for="username">Username</label>
-        <input id="username" name="username" required pattern="[A-Za-z0-9_.]{2,32}" autocomplete="off">
+        <input id="username" name="username" required pattern="[A-Za-z0-9_.]{2,32}" autocomplete="off" />
         <button type="submit">Create user and continue</button>
       </form>
       <p>${cancel ? html`<a class="button secondary" href="${cancel}">Cancel</a>` : ''}</p>`;
-    res.status(error ? 400 : 200).type('html').send(page('Authorize', body));
+    res
+      .status(error ? 400 : 200)
+      .type('html')
+      .send(page('Authorize', body));
   };
 
   const botGuildChoices = (p: AuthorizeParams) =>
@@ -158,30 +180,44 @@ export function mountAuthorize(router: Router, cfg: OAuthConfig): void {
   const renderBotPage = (req: Request, res: Response, p: AuthorizeParams, error?: string): void => {
     const preselectGuild = p.guildId ? state.guilds.get(p.guildId) : undefined;
     const asName = queryString(req, 'as') ?? p.loginHint;
-    const asUser = (asName && state.findUserByUsername(asName)) || (preselectGuild && state.users.get(preselectGuild.ownerId));
+    const asUser =
+      (asName && state.findUserByUsername(asName)) ||
+      (preselectGuild && state.users.get(preselectGuild.ownerId));
     const cancel = cancelUrl(p);
-    const body: RawHtml = html`
-      <h1>Add the bot to a server</h1>
-      <p class="muted">${state.botUser.globalName} wants to join a server (permissions ${p.permissions ?? '0'}).
-        You need to own the server.</p>
+    const body: RawHtml = html` <h1>Add the bot to a server</h1>
+      <p class="muted">
+        ${state.botUser.globalName} wants to join a server (permissions ${p.permissions ?? '0'}). You need to
+        own the server.
+      </p>
       ${error ? html`<p class="error">${error}</p>` : ''}
       <form method="post" action="${req.originalUrl}">
         <label for="user_id">You are</label>
         <select id="user_id" name="user_id">
           ${[...state.users.values()].map(
-            (u) => html`<option value="${u.id}" ${u.id === asUser?.id ? html`selected` : ''}>${u.username}</option>`,
+            (u) =>
+              html`<option value="${u.id}" ${u.id === asUser?.id ? html`selected` : ''}>
+                ${u.username}
+              </option>`,
           )}
         </select>
         <label for="guild_id">Server</label>
         <select id="guild_id" name="guild_id">
           ${botGuildChoices(p).map(
-            (g) => html`<option value="${g.id}" ${g.id === p.guildId ? html`selected` : ''}>${g.name}${g.botJoinedAt ? ' (bot already there)' : ''}</option>`,
+            (g) =>
+              html`<option value="${g.id}" ${g.id === p.guildId ? html`selected` : ''}>
+                ${g.name}${g.botJoinedAt ? ' (bot already there)' : ''}
+              </option>`,
           )}
         </select>
-        <div class="row"><button type="submit">Authorize</button>
-        ${cancel ? html`<a class="button secondary" href="${cancel}">Cancel</a>` : ''}</div>
+        <div class="row">
+          <button type="submit">Authorize</button>
+          ${cancel ? html`<a class="button secondary" href="${cancel}">Cancel</a>` : ''}
+        </div>
       </form>`;
-    res.status(error ? 400 : 200).type('html').send(page('Add bot', body));
+    res
+      .status(error ? 400 : 200)
+      .type('html')
+      .send(page('Add bot', body));
   };
 
   router.get('/oauth2/authorize', (req, res) => {
@@ -210,7 +246,8 @@ export function mountAuthorize(router: Router, cfg: OAuthConfig): void {
     try {
       user = userId ? state.users.get(userId) : username ? state.createUser({ username }) : undefined;
     } catch (err) {
-      if (err instanceof SimError && !p.scopes.includes('bot')) return renderUserPage(req, res, p, err.message);
+      if (err instanceof SimError && !p.scopes.includes('bot'))
+        return renderUserPage(req, res, p, err.message);
       throw err;
     }
     if (!p.scopes.includes('bot')) {
@@ -220,7 +257,12 @@ export function mountAuthorize(router: Router, cfg: OAuthConfig): void {
     const guild = state.guilds.get(bodyString(req, 'guild_id') ?? '');
     if (!user || !guild) return renderBotPage(req, res, p, 'Pick a user and a server.');
     if (guild.ownerId !== user.id) {
-      return renderBotPage(req, res, p, `${user.username} does not have Manage Server permission in ${guild.name}.`);
+      return renderBotPage(
+        req,
+        res,
+        p,
+        `${user.username} does not have Manage Server permission in ${guild.name}.`,
+      );
     }
     state.setBotInGuild(guild.id, true);
     cfg.log(`oauth: bot added to ${guild.name} by ${user.username}`);
@@ -233,8 +275,12 @@ export function mountAuthorize(router: Router, cfg: OAuthConfig): void {
       });
     }
     res.type('html').send(
-      page('Authorized', html`<h1>Authorized</h1><p>The bot was added to <strong>${guild.name}</strong>. You may close this page.</p>
-        <p><a href="../guilds/${guild.id}">Open ${guild.name}</a></p>`),
+      page(
+        'Authorized',
+        html`<h1>Authorized</h1>
+          <p>The bot was added to <strong>${guild.name}</strong>. You may close this page.</p>
+          <p><a href="../guilds/${guild.id}">Open ${guild.name}</a></p>`,
+      ),
     );
   });
 }
@@ -251,7 +297,10 @@ function clientCredentials(req: Request): { id?: string; secret?: string } {
     const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
     const sep = decoded.indexOf(':');
     if (sep >= 0) {
-      return { id: decodeURIComponent(decoded.slice(0, sep)), secret: decodeURIComponent(decoded.slice(sep + 1)) };
+      return {
+        id: decodeURIComponent(decoded.slice(0, sep)),
+        secret: decodeURIComponent(decoded.slice(sep + 1)),
+      };
     }
   }
   return { id: bodyString(req, 'client_id'), secret: bodyString(req, 'client_secret') };
@@ -263,9 +312,20 @@ export function mountToken(router: Router, cfg: OAuthConfig): void {
   const issueToken = (res: Response, userId: string, scope: string): void => {
     const access = randomBytes(20).toString('base64url');
     const refresh = randomBytes(20).toString('base64url');
-    state.tokens.set(access, { userId, scope, expiresAt: Date.now() + TOKEN_TTL_S * 1000, refreshToken: refresh });
+    state.tokens.set(access, {
+      userId,
+      scope,
+      expiresAt: Date.now() + TOKEN_TTL_S * 1000,
+      refreshToken: refresh,
+    });
     state.changed();
-    res.json({ access_token: access, token_type: 'Bearer', expires_in: TOKEN_TTL_S, refresh_token: refresh, scope });
+    res.json({
+      access_token: access,
+      token_type: 'Bearer',
+      expires_in: TOKEN_TTL_S,
+      refresh_token: refresh,
+      scope,
+    });
   };
 
   router.post('/oauth2/token', (req, res) => {
@@ -274,7 +334,8 @@ export function mountToken(router: Router, cfg: OAuthConfig): void {
       return oauthError(res, 400, 'unsupported_grant_type', 'Grant type None is not supported');
     }
     const client = clientCredentials(req);
-    if (client.id !== cfg.clientId || client.secret !== cfg.clientSecret) return oauthError(res, 401, 'invalid_client');
+    if (client.id !== cfg.clientId || client.secret !== cfg.clientSecret)
+      return oauthError(res, 401, 'invalid_client');
     const grantType = bodyString(req, 'grant_type');
     if (grantType === 'authorization_code') {
       const codeValue = bodyString(req, 'code') ?? '';
@@ -298,17 +359,25 @@ export function mountToken(router: Router, cfg: OAuthConfig): void {
     }
     if (grantType === 'refresh_token') {
       const refresh = bodyString(req, 'refresh_token');
-      const entry = refresh ? [...state.tokens.entries()].find(([, t]) => t.refreshToken === refresh) : undefined;
+      const entry = refresh
+        ? [...state.tokens.entries()].find(([, t]) => t.refreshToken === refresh)
+        : undefined;
       if (!entry) return oauthError(res, 400, 'invalid_grant', 'Invalid "refresh_token" in request.');
       state.tokens.delete(entry[0]);
       return issueToken(res, entry[1].userId, entry[1].scope);
     }
-    return oauthError(res, 400, 'unsupported_grant_type', `Grant type ${grantType ?? 'None'} is not supported`);
+    return oauthError(
+      res,
+      400,
+      'unsupported_grant_type',
+      `Grant type ${grantType ?? 'None'} is not supported`,
+    );
   });
 
   router.post('/oauth2/token/revoke', (req, res) => {
     const client = clientCredentials(req);
-    if (client.id !== cfg.clientId || client.secret !== cfg.clientSecret) return oauthError(res, 401, 'invalid_client');
+    if (client.id !== cfg.clientId || client.secret !== cfg.clientSecret)
+      return oauthError(res, 401, 'invalid_client');
     const token = bodyString(req, 'token');
     for (const [access, t] of state.tokens) {
       if (access === token || t.refreshToken === token) state.tokens.delete(access);

@@ -10,7 +10,16 @@ function rootPrefix(req: Request): string {
 }
 
 function notFound(res: Response, what: string): void {
-  res.status(404).type('html').send(page('Not found', html`<h1>${what}</h1><p class="muted">It may have expired or been deleted.</p>`));
+  res
+    .status(404)
+    .type('html')
+    .send(
+      page(
+        'Not found',
+        html`<h1>${what}</h1>
+          <p class="muted">It may have expired or been deleted.</p>`,
+      ),
+    );
 }
 
 export function createPagesRouter(state: SimState): Router {
@@ -22,33 +31,72 @@ export function createPagesRouter(state: SimState): Router {
     const guilds = [...state.guilds.values()];
     const invites = [...state.invites.values()];
     const dms = state.listDms().slice(-20).reverse();
-    const body = html`
-      <h1>Discord simulator</h1>
-      <p class="muted">Gateway ${state.gatewayOnline ? 'online' : 'OFFLINE'} · bot ${state.botUser.username} (${state.botId})</p>
+    const body = html` <h1>Discord simulator</h1>
+      <p class="muted">
+        Gateway ${state.gatewayOnline ? 'online' : 'OFFLINE'} · bot ${state.botUser.username} (${state.botId})
+      </p>
       <h2>Users (${users.length})</h2>
-      <table><tr><th>Username</th><th>Id</th><th>DMs</th></tr>
-        ${users.map((u) => html`<tr><td>${u.username}</td><td>${u.id}</td><td>${u.acceptsDms ? 'open' : 'closed'}</td></tr>`)}
+      <table>
+        <tr>
+          <th>Username</th>
+          <th>Id</th>
+          <th>DMs</th>
+        </tr>
+        ${users.map(
+          (u) =>
+            html`<tr>
+              <td>${u.username}</td>
+              <td>${u.id}</td>
+              <td>${u.acceptsDms ? 'open' : 'closed'}</td>
+            </tr>`,
+        )}
       </table>
       <h2>Servers (${guilds.length})</h2>
-      <table><tr><th>Name</th><th>Id</th><th>Members</th><th>Bot</th></tr>
+      <table>
+        <tr>
+          <th>Name</th>
+          <th>Id</th>
+          <th>Members</th>
+          <th>Bot</th>
+        </tr>
         ${guilds.map(
-          (g) => html`<tr><td><a href="${root}guilds/${g.id}">${g.name}</a></td><td>${g.id}</td>
-            <td>${state.memberCount(g)}</td><td>${g.botJoinedAt ? 'yes' : 'no'}</td></tr>`,
+          (g) =>
+            html`<tr>
+              <td><a href="${root}guilds/${g.id}">${g.name}</a></td>
+              <td>${g.id}</td>
+              <td>${state.memberCount(g)}</td>
+              <td>${g.botJoinedAt ? 'yes' : 'no'}</td>
+            </tr>`,
         )}
       </table>
       <h2>Invites (${invites.length})</h2>
-      <table><tr><th>Code</th><th>Server</th><th>Expires</th></tr>
+      <table>
+        <tr>
+          <th>Code</th>
+          <th>Server</th>
+          <th>Expires</th>
+        </tr>
         ${invites.map(
-          (i) => html`<tr><td><a href="${root}invite/${i.code}">${i.code}</a></td>
-            <td>${state.guilds.get(i.guildId)?.name ?? '?'}</td><td>${i.expiresAt ?? 'never'}</td></tr>`,
+          (i) =>
+            html`<tr>
+              <td><a href="${root}invite/${i.code}">${i.code}</a></td>
+              <td>${state.guilds.get(i.guildId)?.name ?? '?'}</td>
+              <td>${i.expiresAt ?? 'never'}</td>
+            </tr>`,
         )}
       </table>
       <h2>Recent DMs</h2>
       ${dms.length === 0 ? html`<p class="muted">No direct messages yet.</p>` : ''}
-      <table>${dms.map(
-        (m) => html`<tr><td>${state.users.get(m.recipientId)?.username ?? m.recipientId}</td>
-          <td>${m.content}${m.embeds.length ? ` [${m.embeds.length} embed(s)]` : ''}</td><td class="muted">${m.createdAt}</td></tr>`,
-      )}</table>`;
+      <table>
+        ${dms.map(
+          (m) =>
+            html`<tr>
+              <td>${state.users.get(m.recipientId)?.username ?? m.recipientId}</td>
+              <td>${m.content}${m.embeds.length ? ` [${m.embeds.length} embed(s)]` : ''}</td>
+              <td class="muted">${m.createdAt}</td>
+            </tr>`,
+        )}
+      </table>`;
     res.type('html').send(page('Overview', body, { wide: true }));
   });
 
@@ -58,15 +106,17 @@ export function createPagesRouter(state: SimState): Router {
     const guild = state.requireGuild(invite.guildId);
     const as = queryString(req, 'as');
     const selected = as ? state.findUserByUsername(as) : undefined;
-    const body = html`
-      <p class="muted">You've been invited to join</p>
+    const body = html` <p class="muted">You've been invited to join</p>
       <h1 class="row">${avatar(guild.name)}${guild.name}</h1>
       <p class="muted">${state.memberCount(guild)} Members</p>
       <form method="post">
         <label for="user_id">Join as</label>
         <select id="user_id" name="user_id" required>
           ${[...state.users.values()].map(
-            (u) => html`<option value="${u.id}" ${u.id === selected?.id ? html`selected` : ''}>${u.username}</option>`,
+            (u) =>
+              html`<option value="${u.id}" ${u.id === selected?.id ? html`selected` : ''}>
+                ${u.username}
+              </option>`,
           )}
         </select>
         <button type="submit" class="success">Accept Invite</button>
@@ -83,7 +133,16 @@ export function createPagesRouter(state: SimState): Router {
       state.addMember(guild.id, userId);
     } catch (err) {
       if (!(err instanceof SimError)) throw err;
-      res.status(err.status).type('html').send(page('Error', html`<h1>Could not join</h1><p class="error">${err.message}</p>`));
+      res
+        .status(err.status)
+        .type('html')
+        .send(
+          page(
+            'Error',
+            html`<h1>Could not join</h1>
+              <p class="error">${err.message}</p>`,
+          ),
+        );
       return;
     }
     const user = state.users.get(userId);
@@ -91,7 +150,8 @@ export function createPagesRouter(state: SimState): Router {
     res.type('html').send(
       page(
         `Joined ${guild.name}`,
-        html`<h1>You joined ${guild.name}</h1><p>Welcome, ${user?.username}!</p>
+        html`<h1>You joined ${guild.name}</h1>
+          <p>Welcome, ${user?.username}!</p>
           <p><a class="button" href="${root}guilds/${guild.id}">Open ${guild.name}</a></p>`,
       ),
     );
@@ -102,17 +162,23 @@ export function createPagesRouter(state: SimState): Router {
     if (!guild) return notFound(res, 'Unknown server');
     const root = rootPrefix(req);
     const ids = Object.keys(guild.members);
-    const body = html`
-      <p><a href="${root}">← Simulator overview</a></p>
+    const body = html` <p><a href="${root}">← Simulator overview</a></p>
       <h1 class="row">${avatar(guild.name)}${guild.name}</h1>
-      <p class="muted">${state.memberCount(guild)} members · bot ${guild.botJoinedAt ? 'present' : 'not in this server'}</p>
+      <p class="muted">
+        ${state.memberCount(guild)} members · bot ${guild.botJoinedAt ? 'present' : 'not in this server'}
+      </p>
       <ul>
         ${ids.map((id) => {
           const u = state.users.get(id);
           const name = u?.username ?? id;
-          return html`<li><span class="row">${avatar(name)}${name}${id === guild.ownerId ? html` <span class="muted">(owner)</span>` : ''}</span>
+          return html`<li>
+            <span class="row"
+              >${avatar(name)}${name}${id === guild.ownerId ? html` <span class="muted">(owner)</span>` : ''}</span
+            >
             <form method="post" action="${root}guilds/${guild.id}/members/${id}/leave">
-              <button class="danger" type="submit">Leave server</button></form></li>`;
+              <button class="danger" type="submit">Leave server</button>
+            </form>
+          </li>`;
         })}
       </ul>`;
     res.type('html').send(page(guild.name, body));
@@ -124,7 +190,16 @@ export function createPagesRouter(state: SimState): Router {
       state.removeMember(guildId, param(req, 'userId'), { reason: 'leave' });
     } catch (err) {
       if (!(err instanceof SimError)) throw err;
-      res.status(err.status).type('html').send(page('Error', html`<h1>Could not leave</h1><p class="error">${err.message}</p>`));
+      res
+        .status(err.status)
+        .type('html')
+        .send(
+          page(
+            'Error',
+            html`<h1>Could not leave</h1>
+              <p class="error">${err.message}</p>`,
+          ),
+        );
       return;
     }
     res.redirect(303, `${rootPrefix(req)}guilds/${guildId}`);

@@ -1,5 +1,13 @@
 // Discord API v10 JSON shapes built from simulator state.
-import type { SimAuditEntry, SimDmChannel, SimGuild, SimInvite, SimMessage, SimState, SimUser } from './state.ts';
+import type {
+  SimAuditEntry,
+  SimDmChannel,
+  SimGuild,
+  SimInvite,
+  SimMessage,
+  SimState,
+  SimUser,
+} from './state.ts';
 
 /** All permission bits Discord defines today, as its API returns for owners. */
 const ALL_PERMISSIONS = '2251799813685247';
@@ -34,7 +42,11 @@ export function currentUserObject(user: SimUser, scopes: string[]): Record<strin
   };
 }
 
-export function memberObject(state: SimState, guild: SimGuild, userId: string): Record<string, unknown> | null {
+export function memberObject(
+  state: SimState,
+  guild: SimGuild,
+  userId: string,
+): Record<string, unknown> | null {
   const membership = state.getMembership(guild, userId);
   const user = state.getUser(userId);
   if (!membership || !user) return null;
@@ -141,7 +153,11 @@ export function guildObject(state: SimState, guild: SimGuild, withCounts = false
  * GUILD_CREATE for a bot session. Real Discord only lists the bot itself (and voice users) in
  * `members` unless the session has the GUILD_PRESENCES intent, so we do the same.
  */
-export function guildCreatePayload(state: SimState, guild: SimGuild, allMembers: boolean): Record<string, unknown> {
+export function guildCreatePayload(
+  state: SimState,
+  guild: SimGuild,
+  allMembers: boolean,
+): Record<string, unknown> {
   const memberIds = allMembers ? [...Object.keys(guild.members), state.botId] : [state.botId];
   return {
     ...guildObject(state, guild),
@@ -160,7 +176,11 @@ export function guildCreatePayload(state: SimState, guild: SimGuild, allMembers:
   };
 }
 
-export function partialGuildForUser(state: SimState, guild: SimGuild, userId: string): Record<string, unknown> {
+export function partialGuildForUser(
+  state: SimState,
+  guild: SimGuild,
+  userId: string,
+): Record<string, unknown> {
   const owner = guild.ownerId === userId;
   return {
     id: guild.id,
@@ -179,7 +199,11 @@ export function presenceCount(state: SimState, guild: SimGuild): number {
   return Math.ceil(state.memberCount(guild) / 2);
 }
 
-export function inviteObject(state: SimState, invite: SimInvite, withCounts: boolean): Record<string, unknown> {
+export function inviteObject(
+  state: SimState,
+  invite: SimInvite,
+  withCounts: boolean,
+): Record<string, unknown> {
   const guild = state.requireGuild(invite.guildId);
   return {
     type: 0,

@@ -260,7 +260,10 @@ export function createApiRouter(cfg: RestConfig): Router {
       const userIds = new Set(entries.flatMap((e) => [e.userId, e.targetId]));
       res.json({
         audit_log_entries: entries.map(auditEntryObject),
-        users: [...userIds].map((id) => state.getUser(id)).filter((u) => u !== undefined).map(userObject),
+        users: [...userIds]
+          .map((id) => state.getUser(id))
+          .filter((u) => u !== undefined)
+          .map(userObject),
         integrations: [],
         webhooks: [],
         guild_scheduled_events: [],

@@ -390,7 +390,10 @@ export class SimState {
     this.changed();
   }
 
-  listAudit(guildId: string, filter: { actionType?: number; userId?: string; limit?: number } = {}): SimAuditEntry[] {
+  listAudit(
+    guildId: string,
+    filter: { actionType?: number; userId?: string; limit?: number } = {},
+  ): SimAuditEntry[] {
     return this.audit
       .filter(
         (e) =>
@@ -488,7 +491,8 @@ export class SimState {
   /** Deterministic demo world; safe to call repeatedly. */
   seedDemo(): void {
     for (const u of DEMO_USERS) {
-      if (!this.users.has(u.id)) this.createUser({ id: u.id, username: u.username, globalName: u.globalName });
+      if (!this.users.has(u.id))
+        this.createUser({ id: u.id, username: u.username, globalName: u.globalName });
     }
     DEMO_GUILDS.forEach((g, index) => {
       if (this.guilds.has(g.id)) return;
