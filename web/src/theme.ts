@@ -4,6 +4,8 @@ import { createSystem, defaultConfig, defineConfig } from '@chakra-ui/react';
 // carry dark values directly so nothing depends on a color-mode toggle.
 const config = defineConfig({
   globalCss: {
+    // Blurple is the default palette: a plain <Button> is a primary Discord-style button.
+    html: { colorPalette: 'brand' },
     'html, body': {
       bg: 'bg',
       color: 'fg',

@@ -25,6 +25,8 @@ export function AppHeader({ user }: { user: ApiUser }) {
                 px={{ base: '2', md: '3' }}
                 py="1.5"
                 borderRadius="full"
+                display="flex"
+                alignItems="center"
                 bg="gold.subtle"
                 borderWidth="1px"
                 borderColor="gold.emphasized"
@@ -48,6 +50,7 @@ export function AppHeader({ user }: { user: ApiUser }) {
             <Button
               size="sm"
               variant="outline"
+              colorPalette="gray"
               borderColor="border.emphasized"
               onClick={logout}
               loading={isPending}
