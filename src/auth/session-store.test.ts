@@ -1,0 +1,79 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { createClient } from 'redis';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startTestApp, TestClient, TEST_DISCORD, type TestApp } from '../test/harness.ts';
+import { startServer } from '../server.ts';
+import { createLogger } from '../logger.ts';
+import { SESSION_COOKIE } from './session.ts';
+
+const apps: TestApp[] = [];
+afterAll(async () => {
+  for (const app of apps) await app.close();
+});
+
+function decodeSid(cookieValue: string): string {
+  // express-session cookie: "s:<sid>.<signature>", URL-encoded.
+  return decodeURIComponent(cookieValue).slice(2).split('.')[0]!;
+}
+
+describe('session stores', () => {
+  it.skipIf(!process.env.REDIS_URL)('keeps sessions in Redis when REDIS_URL is set', async () => {
+    const app = await startTestApp();
+    apps.push(app);
+    expect(app.server.sessions.kind).toBe('redis');
+    const client = await app.signIn('redis_user');
+    const sid = decodeSid(client.cookies.get(SESSION_COOKIE)!);
+    const redis = createClient({ url: process.env.REDIS_URL });
+    await redis.connect();
+    try {
+      const keys = await redis.keys(`coinsync-test:*:${sid}`);
+      expect(keys).toHaveLength(1);
+      const stored = JSON.parse((await redis.get(keys[0]!))!) as { passport?: { user?: { id: string } } };
+      expect(stored.passport?.user?.id).toBe(client.user!.id);
+      await client.post('/api/auth/logout');
+      expect(await redis.exists(keys[0]!)).toBe(0);
+    } finally {
+      await redis.close();
+    }
+  });
+
+  it('keeps sessions in SQLite without Redis, and they survive a restart', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'coinsync-sess-'));
+    const dbPath = path.join(dir, 'app.db');
+    const app = await startTestApp({ env: { REDIS_URL: '', DATABASE_PATH: dbPath } });
+    apps.push(app);
+    expect(app.server.sessions.kind).toBe('sqlite');
+    const client = await app.signIn('sqlite_user');
+    const sid = decodeSid(client.cookies.get(SESSION_COOKIE)!);
+    const row = app.server.database.sqlite.prepare('SELECT sess FROM sessions WHERE sid = ?').get(sid) as { sess: string };
+    expect(JSON.parse(row.sess)).toMatchObject({ passport: { user: { id: client.user!.id } } });
+
+    // A second process over the same database file accepts the same cookie.
+    const restarted = await startServer({
+      port: 0,
+      logger: createLogger('silent'),
+      background: false,
+      env: {
+        NODE_ENV: 'test',
+        DATABASE_PATH: dbPath,
+        DISCORD_CLIENT_ID: TEST_DISCORD.clientId,
+        DISCORD_CLIENT_SECRET: TEST_DISCORD.clientSecret,
+        DISCORD_BOT_TOKEN: TEST_DISCORD.botToken,
+        DISCORD_BASE_URL: app.sim.url,
+        LOG_LEVEL: 'silent',
+      },
+    });
+    try {
+      const again = new TestClient(restarted.url);
+      again.cookies.set(SESSION_COOKIE, client.cookies.get(SESSION_COOKIE)!);
+      const me = await again.get<{ id: string }>('/api/auth/user');
+      expect(me.status).toBe(200);
+      expect(me.body.id).toBe(client.user!.id);
+    } finally {
+      await restarted.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
