@@ -120,6 +120,10 @@ export function createGateway(opts: {
     const intents = typeof d.intents === 'number' ? d.intents : 0;
     const session: Session = { id: randomBytes(16).toString('hex'), seq: 0, intents, socket: conn.socket };
     sessions.set(session.id, session);
+    if (sessions.size > 50) {
+      // Forget disconnected sessions so a long demo does not accumulate them forever.
+      for (const [id, s] of sessions) if (!s.socket) sessions.delete(id);
+    }
     conn.session = session;
     const botGuilds = [...state.guilds.values()].filter((g) => g.botJoinedAt);
     dispatch(session, 'READY', {
