@@ -1,0 +1,106 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
+import { createCampaign, findCampaign, findJoins } from '../test/factories.ts';
+import { transactions } from '../db/schema.ts';
+import type { ApiServer } from '../shared/api-types.ts';
+
+let app: TestApp;
+let owner: TestClient;
+let member: TestClient;
+const db = () => app.server.ctx.db;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  owner = await app.signIn('claim_owner');
+  member = await app.signIn('claim_member');
+});
+afterAll(() => app.close());
+afterEach(() => app.assertLedger());
+
+function nobotCampaign(slots = 10) {
+  return createCampaign(db(), { ownerId: owner.user!.id, kind: 'nobot', name: 'Quiet Corner', membersRemaining: slots });
+}
+
+describe('POST /api/servers/:id/claim-nobot', () => {
+  it('pays 0.20 ten seconds after the join, once, and takes one slot', async () => {
+    const campaign = nobotCampaign();
+    expect((await member.post(`/api/servers/${campaign.id}/join`)).status).toBe(200);
+    const before = await member.balanceCents();
+
+    app.clock.advance(9_000);
+    const early = await member.post(`/api/servers/${campaign.id}/claim-nobot`);
+    expect(early).toMatchObject({ status: 425, body: { message: 'Please wait a few more seconds before claiming.' } });
+    expect(await member.balanceCents()).toBe(before);
+
+    app.clock.advance(1_000);
+    const ok = await member.post(`/api/servers/${campaign.id}/claim-nobot`);
+    expect(ok).toMatchObject({ status: 200, body: { earned: '0.20' } });
+    expect(await member.balanceCents()).toBe(before + 20);
+    expect(findCampaign(db(), campaign.id)?.membersRemaining).toBe(9);
+    expect(findJoins(db(), campaign.id)[0]).toMatchObject({ coinsAwarded: true, verified: false });
+    const tx = db().select().from(transactions).where(eq(transactions.userId, member.user!.id)).all();
+    expect(tx.find((t) => t.type === 'nobot_reward')).toMatchObject({ amount: 20, description: 'Joined Quiet Corner' });
+
+    const twice = await member.post(`/api/servers/${campaign.id}/claim-nobot`);
+    expect(twice).toMatchObject({ status: 409, body: { message: 'Reward already claimed' } });
+    expect(await member.balanceCents()).toBe(before + 20);
+    // Claimed servers stay off the member's Discover list.
+    expect((await member.get<ApiServer[]>('/api/servers')).body.map((s) => s.id)).not.toContain(campaign.id);
+  });
+
+  it('pays once when 20 claims race', async () => {
+    const campaign = nobotCampaign();
+    const racer = await app.signIn('claim_racer');
+    await racer.post(`/api/servers/${campaign.id}/join`);
+    app.clock.advance(10_000);
+    const before = await racer.balanceCents();
+    const results = await Promise.all(Array.from({ length: 20 }, () => racer.post(`/api/servers/${campaign.id}/claim-nobot`)));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 409)).toHaveLength(19);
+    expect(await racer.balanceCents()).toBe(before + 20);
+    expect(findCampaign(db(), campaign.id)?.membersRemaining).toBe(9);
+  });
+
+  it('gives the last slot to exactly one of many members', async () => {
+    const campaign = nobotCampaign(1);
+    const members = await Promise.all(Array.from({ length: 6 }, (_, i) => app.signIn(`claim_last_${i}`)));
+    for (const m of members) expect((await m.post(`/api/servers/${campaign.id}/join`)).status).toBe(200);
+    app.clock.advance(10_000);
+    const before = await Promise.all(members.map((m) => m.balanceCents()));
+    const results = await Promise.all(members.map((m) => m.post(`/api/servers/${campaign.id}/claim-nobot`)));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    for (const r of results.filter((x) => x.status !== 200)) {
+      expect(r).toMatchObject({ status: 409, body: { message: 'This server has no member slots left' } });
+    }
+    const after = await Promise.all(members.map((m) => m.balanceCents()));
+    expect(after.reduce((a, b) => a + b, 0) - before.reduce((a, b) => a + b, 0)).toBe(20);
+    expect(findCampaign(db(), campaign.id)?.membersRemaining).toBe(0);
+    expect(findJoins(db(), campaign.id).filter((j) => j.coinsAwarded)).toHaveLength(1);
+  });
+
+  it('refuses bot servers, claims without a join and unknown campaigns', async () => {
+    const bot = createCampaign(db(), { ownerId: owner.user!.id });
+    await member.post(`/api/servers/${bot.id}/join`);
+    app.clock.advance(60_000);
+    const botClaim = await member.post(`/api/servers/${bot.id}/claim-nobot`);
+    expect(botClaim.status).toBe(400);
+    expect(findJoins(db(), bot.id)[0]?.coinsAwarded).toBe(false);
+
+    const notJoined = nobotCampaign();
+    expect((await member.post(`/api/servers/${notJoined.id}/claim-nobot`)).status).toBe(400);
+    expect(findCampaign(db(), notJoined.id)?.membersRemaining).toBe(10);
+
+    const unknown = await member.post('/api/servers/00000000-0000-4000-8000-000000000000/claim-nobot');
+    expect(unknown).toMatchObject({ status: 404, body: { message: 'Server not found' } });
+  });
+
+  it("does not let another member claim on someone else's join", async () => {
+    const campaign = nobotCampaign();
+    await member.post(`/api/servers/${campaign.id}/join`);
+    app.clock.advance(10_000);
+    const stranger = await app.signIn('claim_stranger');
+    expect((await stranger.post(`/api/servers/${campaign.id}/claim-nobot`)).status).toBe(400);
+    expect(findJoins(db(), campaign.id)[0]?.coinsAwarded).toBe(false);
+  });
+});

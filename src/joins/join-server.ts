@@ -1,0 +1,74 @@
+import { and, eq } from 'drizzle-orm';
+import type { AppContext } from '../context.ts';
+import { serverJoins, servers, users, type Server } from '../db/schema.ts';
+import type { DbOrTx } from '../db/client.ts';
+import { AppError } from '../http/errors.ts';
+import { DiscordApiError, DISCORD_ERROR } from '../discord/discord-api.ts';
+import { formatCents } from '../shared/money.ts';
+import { JOIN_MESSAGES, type JoinServerResponse } from '../shared/join-schemas.ts';
+
+/** A campaign a member may still join, or the refusal as an AppError. */
+function requireJoinable(db: DbOrTx, campaignId: string, userId: string): Server {
+  const server = db.select().from(servers).where(eq(servers.id, campaignId)).get();
+  if (!server || server.canceledAt !== null || !server.inviteValid) throw new AppError('not_found', JOIN_MESSAGES.notFound);
+  if (server.ownerId === userId) throw new AppError('bad_request', JOIN_MESSAGES.ownServer);
+  if (server.membersRemaining <= 0) throw new AppError('conflict', JOIN_MESSAGES.noSlots);
+  const joined = db
+    .select({ id: serverJoins.id })
+    .from(serverJoins)
+    .where(and(eq(serverJoins.userId, userId), eq(serverJoins.serverId, campaignId)))
+    .get();
+  if (joined) throw new AppError('conflict', JOIN_MESSAGES.alreadyJoined);
+  return server;
+}
+
+/** Whether Discord says the user is already in the guild; a Discord outage is a 502. */
+async function isAlreadyMember(ctx: AppContext, guildId: string, discordUserId: string): Promise<boolean> {
+  try {
+    return (await ctx.discord.getGuildMember(guildId, discordUserId)) !== null;
+  } catch (err) {
+    if (
+      err instanceof DiscordApiError &&
+      (err.code === DISCORD_ERROR.MISSING_ACCESS || err.code === DISCORD_ERROR.UNKNOWN_GUILD)
+    ) {
+      // The bot lost access to the guild: nothing to check against. The join is recorded as pending
+      // and only the bot's own verification can award coins, so nothing is given away here.
+      ctx.logger.warn('join: cannot read guild members', { guildId, code: err.code });
+      return false;
+    }
+    ctx.logger.warn('join: Discord unreachable', { guildId, error: err instanceof Error ? err.message : String(err) });
+    throw new AppError('upstream', JOIN_MESSAGES.discordDown);
+  }
+}
+
+/**
+ * Records a pending website join (spec §4): the bot verifies bot servers later; no-bot servers are
+ * claimed with claimNoBotReward after the delay. The unique (user, server) index makes concurrent
+ * double requests produce one row.
+ */
+export async function joinServer(ctx: AppContext, userId: string, campaignId: string): Promise<JoinServerResponse> {
+  const user = ctx.db.select({ discordId: users.discordId }).from(users).where(eq(users.id, userId)).get();
+  if (!user) throw new AppError('unauthorized', 'Not signed in');
+
+  const server = requireJoinable(ctx.db, campaignId, userId);
+  if (server.serverId !== null && (await isAlreadyMember(ctx, server.serverId, user.discordId))) {
+    throw new AppError('conflict', JOIN_MESSAGES.alreadyMember);
+  }
+
+  return ctx.db.transaction((tx) => {
+    // The Discord call awaited above; the campaign may have changed meanwhile.
+    const current = requireJoinable(tx, campaignId, userId);
+    const inserted = tx
+      .insert(serverJoins)
+      .values({ userId, serverId: campaignId, joinedAt: ctx.clock.now(), verified: false, coinsAwarded: false })
+      .onConflictDoNothing({ target: [serverJoins.userId, serverJoins.serverId] })
+      .returning({ id: serverJoins.id })
+      .get();
+    if (!inserted) throw new AppError('conflict', JOIN_MESSAGES.alreadyJoined);
+    return {
+      potentialReward: formatCents(current.coinReward),
+      inviteLink: current.inviteLink,
+      serverId: current.id,
+    };
+  });
+}

@@ -1,0 +1,78 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
+import { createCampaign } from '../test/factories.ts';
+import type { ApiServer } from '../shared/api-types.ts';
+
+let app: TestApp;
+let owner: TestClient;
+let member: TestClient;
+const db = () => app.server.ctx.db;
+const ids = (list: ApiServer[]) => list.map((s) => s.id);
+
+beforeAll(async () => {
+  app = await startTestApp();
+  owner = await app.signIn('list_owner');
+  member = await app.signIn('list_member');
+});
+afterAll(() => app.close());
+afterEach(() => app.assertLedger());
+
+describe('GET /api/servers and /api/servers/featured', () => {
+  it('lists what each member can still join, featured first then newest', async () => {
+    const ownerId = owner.user!.id;
+    const memberId = member.user!.id;
+    const t = Date.UTC(2026, 0, 1);
+    const older = createCampaign(db(), { ownerId, name: 'Older', createdAt: t + 1 });
+    const newer = createCampaign(db(), { ownerId, name: 'Newer', createdAt: t + 3 });
+    const featured = createCampaign(db(), { ownerId, kind: 'featured', name: 'Star', createdAt: t + 2 });
+    const nobot = createCampaign(db(), { ownerId, kind: 'nobot', name: 'No Bot Place', createdAt: t });
+    const membersOwn = createCampaign(db(), { ownerId: memberId, name: 'Member Own', createdAt: t + 4 });
+    const membersOwnFeatured = createCampaign(db(), { ownerId: memberId, kind: 'featured', name: 'Member Star', createdAt: t + 5 });
+    const full = createCampaign(db(), { ownerId, membersRemaining: 0, createdAt: t + 6 });
+    const canceled = createCampaign(db(), { ownerId, canceledAt: t, createdAt: t + 7 });
+    const brokenInvite = createCampaign(db(), { ownerId, inviteValid: false, createdAt: t + 8 });
+    const canceledFeatured = createCampaign(db(), { ownerId, kind: 'featured', canceledAt: t, createdAt: t + 9 });
+
+    const list = await member.get<ApiServer[]>('/api/servers');
+    expect(list.status).toBe(200);
+    // Own featured stays (the card says "Your Server"), own regular is hidden.
+    expect(ids(list.body)).toEqual([membersOwnFeatured.id, featured.id, newer.id, older.id, nobot.id]);
+    for (const hidden of [membersOwn, full, canceled, brokenInvite, canceledFeatured]) expect(ids(list.body)).not.toContain(hidden.id);
+
+    const star = list.body.find((s) => s.id === featured.id);
+    expect(star).toMatchObject({ name: 'Star', coinReward: '0.75', isFeatured: true, membersRemaining: 100, ownerId });
+    expect(list.body.find((s) => s.id === nobot.id)).toMatchObject({ serverId: null, coinReward: '0.20', iconUrl: null });
+    expect(list.body.find((s) => s.id === newer.id)?.createdAt).toBe(new Date(t + 3).toISOString());
+
+    // The owner sees the member's campaigns but not their own regular ones.
+    const ownersView = ids((await owner.get<ApiServer[]>('/api/servers')).body);
+    expect(ownersView).toEqual([membersOwnFeatured.id, featured.id, membersOwn.id]);
+
+    const featuredList = await member.get<ApiServer[]>('/api/servers/featured');
+    expect(featuredList.status).toBe(200);
+    expect(ids(featuredList.body).sort()).toEqual([membersOwnFeatured.id, featured.id].sort());
+    expect(featuredList.body.every((s) => s.isFeatured && s.membersRemaining > 0)).toBe(true);
+  });
+
+  it('hides a campaign from a member once they joined it, for that member only', async () => {
+    const campaign = createCampaign(db(), { ownerId: owner.user!.id, kind: 'featured', name: 'Join Me' });
+    const other = await app.signIn('list_other');
+    expect(ids((await member.get<ApiServer[]>('/api/servers')).body)).toContain(campaign.id);
+    expect((await member.post(`/api/servers/${campaign.id}/join`)).status).toBe(200);
+    expect(ids((await member.get<ApiServer[]>('/api/servers')).body)).not.toContain(campaign.id);
+    expect(ids((await other.get<ApiServer[]>('/api/servers')).body)).toContain(campaign.id);
+    // The featured list is the same for everyone and still shows it.
+    expect(ids((await member.get<ApiServer[]>('/api/servers/featured')).body)).toContain(campaign.id);
+  });
+
+  it('builds icon URLs from the guild id and icon hash', async () => {
+    const campaign = createCampaign(db(), { ownerId: owner.user!.id, guildId: '555000000000000001', serverIcon: 'abc123' });
+    const found = (await member.get<ApiServer[]>('/api/servers')).body.find((s) => s.id === campaign.id);
+    expect(found?.iconUrl).toBe('https://cdn.discordapp.com/icons/555000000000000001/abc123.png?size=128');
+  });
+
+  it('requires sign-in', async () => {
+    expect((await app.anonymous().get('/api/servers')).status).toBe(401);
+    expect((await app.anonymous().get('/api/servers/featured')).status).toBe(401);
+  });
+});

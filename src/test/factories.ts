@@ -1,0 +1,77 @@
+import type { Db } from '../db/client.ts';
+import { serverJoins, servers, users, type Server, type ServerJoin } from '../db/schema.ts';
+import { credit } from '../ledger/ledger.ts';
+import { eq } from 'drizzle-orm';
+
+// Test factories that write straight to the database (the campaign-submit API is not what these
+// tests are about). Balances only ever change through the ledger, so the invariant holds.
+
+export type CampaignKind = 'regular' | 'featured' | 'nobot';
+
+export interface CampaignInput {
+  ownerId: string;
+  kind?: CampaignKind;
+  name?: string;
+  /** Discord guild id; ignored for no-bot campaigns (always null). */
+  guildId?: string;
+  inviteLink?: string;
+  inviteCode?: string | null;
+  serverIcon?: string | null;
+  coinRewardCents?: number;
+  membersRemaining?: number;
+  initialMemberSlots?: number;
+  inviteValid?: boolean;
+  canceledAt?: number | null;
+  createdAt?: number;
+  featuredAt?: number | null;
+}
+
+const REWARD_CENTS: Record<CampaignKind, number> = { regular: 50, featured: 75, nobot: 20 };
+let counter = 0;
+
+/** A campaign row as the submit/promote flows would leave it, with test-friendly defaults. */
+export function createCampaign(db: Db, input: CampaignInput): Server {
+  counter += 1;
+  const kind = input.kind ?? 'regular';
+  const slots = input.membersRemaining ?? (kind === 'featured' ? 100 : 10);
+  const createdAt = input.createdAt ?? Date.UTC(2026, 0, 1) + counter;
+  const code = input.inviteCode === undefined ? `test-invite-${counter}` : input.inviteCode;
+  return db
+    .insert(servers)
+    .values({
+      ownerId: input.ownerId,
+      name: input.name ?? `Test Server ${counter}`,
+      inviteLink: input.inviteLink ?? `https://discord.gg/${code ?? `test-${counter}`}`,
+      inviteCode: code,
+      serverId: kind === 'nobot' ? null : (input.guildId ?? `4000000000000${String(counter).padStart(5, '0')}`),
+      serverIcon: input.serverIcon ?? null,
+      coinReward: input.coinRewardCents ?? REWARD_CENTS[kind],
+      membersRemaining: slots,
+      initialMemberSlots: input.initialMemberSlots ?? slots,
+      isFeatured: kind === 'featured',
+      featuredAt: kind === 'featured' ? (input.featuredAt ?? createdAt) : null,
+      inviteValid: input.inviteValid ?? true,
+      canceledAt: input.canceledAt ?? null,
+      createdAt,
+    })
+    .returning()
+    .get();
+}
+
+/** Credits coins (hundredths) through the ledger, as a purchase would. */
+export function giveCoins(db: Db, userId: string, cents: number, now = Date.UTC(2026, 0, 1)): void {
+  credit(db, { userId, cents, type: 'purchase', description: 'Test coins', now });
+}
+
+/** The user row for a Discord id (e.g. a TestClient's `user.discordId` → our id). */
+export function findUserByDiscordId(db: Db, discordId: string) {
+  return db.select().from(users).where(eq(users.discordId, discordId)).get();
+}
+
+export function findJoins(db: Db, campaignId: string): ServerJoin[] {
+  return db.select().from(serverJoins).where(eq(serverJoins.serverId, campaignId)).all();
+}
+
+export function findCampaign(db: Db, campaignId: string): Server | undefined {
+  return db.select().from(servers).where(eq(servers.id, campaignId)).get();
+}
