@@ -41,7 +41,10 @@ export async function startE2E(options: Parameters<typeof startTestApp>[0] = {})
       const errors: string[] = [];
       page.on('console', (msg) => {
         // A 401 from /api/auth/user is how the app learns it is signed out; the browser logs it.
-        if (msg.type() === 'error' && !/401 \(Unauthorized\)/.test(msg.text())) errors.push(msg.text());
+        // Only our app's pages count (the simulator's pages are not the product).
+        const where = msg.location().url || page.url();
+        if (!where.startsWith(app.url)) return;
+        if (msg.type() === 'error' && !/401 \(Unauthorized\)/.test(msg.text())) errors.push(`${msg.text()} @ ${where}`);
       });
       page.on('pageerror', (err) => errors.push(err.message));
       return { page, context, errors };

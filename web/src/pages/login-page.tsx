@@ -1,4 +1,5 @@
 import {
+  Alert,
   Badge,
   Box,
   Button,
@@ -115,6 +116,12 @@ function GetStartedCard() {
             Sign in with Discord to start earning coins in seconds.
           </Text>
         </Stack>
+        {new URLSearchParams(window.location.search).get('login') === 'failed' && (
+          <Alert.Root status="error" borderRadius="xl">
+            <Alert.Indicator />
+            <Alert.Description>Your Discord sign-in did not complete. Please try again.</Alert.Description>
+          </Alert.Root>
+        )}
         <Box bg="bg.subtle" borderRadius="xl" borderWidth="1px" borderColor="border" p="4">
           <Text textStyle="xs" fontWeight="semibold" color="fg.subtle" textTransform="uppercase" letterSpacing="wider" mb="3">
             What we access
