@@ -1,9 +1,12 @@
 import type { Router } from 'express';
 import type { AppContext } from './context.ts';
+import { rewardRoutes } from './rewards/routes.ts';
+import { socialRoutes } from './social/routes.ts';
 
 // Each feature contributes its routers here; they are mounted under /api (one line per feature).
 export function featureRoutes(ctx: AppContext): Router[] {
   const routers: Router[] = [];
+  routers.push(rewardRoutes(ctx), socialRoutes(ctx));
   void ctx;
   return routers;
 }

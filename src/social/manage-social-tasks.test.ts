@@ -1,0 +1,75 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../test/db.ts';
+import {
+  addSocialTask,
+  formatTaskLine,
+  listAllSocialTasks,
+  parseTasksCommand,
+  removeSocialTask,
+  UsageError,
+} from './manage-social-tasks.ts';
+
+const database = createTestDatabase();
+afterAll(() => database.dispose());
+
+function usageMessage(argv: string[]): string {
+  try {
+    parseTasksCommand(argv);
+  } catch (err) {
+    expect(err).toBeInstanceOf(UsageError);
+    return (err as Error).message.split('\n')[0] ?? '';
+  }
+  throw new Error(`expected a usage error for ${argv.join(' ')}`);
+}
+
+describe('parseTasksCommand', () => {
+  it('parses add with the default 2.00 coins and with explicit coins', () => {
+    expect(parseTasksCommand(['add', '--platform', 'youtube', '--title', ' Sub ', '--url', 'https://youtube.com/@x'])).toEqual({
+      kind: 'add',
+      task: { platform: 'youtube', title: 'Sub', url: 'https://youtube.com/@x', coins: 200 },
+    });
+    const withCoins = parseTasksCommand(['add', '--platform', 'twitter', '--title', 'T', '--url', 'http://x.com/a', '--coins', '1.5']);
+    expect(withCoins).toMatchObject({ kind: 'add', task: { coins: 150 } });
+  });
+
+  it('parses list and remove', () => {
+    expect(parseTasksCommand(['list'])).toEqual({ kind: 'list' });
+    expect(parseTasksCommand(['remove', 'abc'])).toEqual({ kind: 'remove', id: 'abc' });
+  });
+
+  it('gives clear usage errors', () => {
+    expect(usageMessage([])).toBe('Usage:');
+    expect(usageMessage(['frobnicate'])).toBe('Unknown command "frobnicate".');
+    expect(usageMessage(['remove'])).toBe('"remove" needs exactly one task id.');
+    expect(usageMessage(['remove', 'a', 'b'])).toBe('"remove" needs exactly one task id.');
+    expect(usageMessage(['list', 'x'])).toBe('"list" takes no arguments.');
+    expect(usageMessage(['add', '--title', 'T', '--url', 'https://a.b'])).toBe(
+      '--platform must be one of: youtube, discord, tiktok, instagram, twitter',
+    );
+    expect(usageMessage(['add', '--platform', 'myspace', '--title', 'T', '--url', 'https://a.b'])).toBe(
+      '--platform must be one of: youtube, discord, tiktok, instagram, twitter',
+    );
+    expect(usageMessage(['add', '--platform', 'youtube', '--url', 'https://a.b'])).toBe('--title is required');
+    expect(usageMessage(['add', '--platform', 'youtube', '--title', 'T', '--url', 'javascript:alert(1)'])).toMatch(/^--url must be an http\(s\) URL/);
+    expect(usageMessage(['add', '--platform', 'youtube', '--title', 'T'])).toBe('--url is required');
+    for (const coins of ['0', '-1', 'abc', '2.005', '100000']) {
+      expect(usageMessage(['add', '--platform', 'youtube', '--title', 'T', '--url', 'https://a.b', `--coins=${coins}`])).toBe(
+        '--coins must be an amount between 0.01 and 1000.00, e.g. 2.00',
+      );
+    }
+    expect(usageMessage(['add', '--platform', 'youtube', '--bogus', 'x'])).toMatch(/bogus/);
+  });
+});
+
+describe('task catalogue', () => {
+  it('adds, lists in creation order, and removes tasks', () => {
+    const a = addSocialTask(database.db, { platform: 'youtube', title: 'Sub', url: 'https://youtube.com/@x', coins: 200 }, 1000);
+    const b = addSocialTask(database.db, { platform: 'tiktok', title: 'Follow', url: 'https://tiktok.com/@x', coins: 350 }, 2000);
+    expect(listAllSocialTasks(database.db).map((t) => t.id)).toEqual([a.id, b.id]);
+    expect(formatTaskLine(b)).toContain('3.50');
+    expect(formatTaskLine(b)).toContain('tiktok');
+    expect(removeSocialTask(database.db, a.id)).toBe(true);
+    expect(removeSocialTask(database.db, a.id)).toBe(false);
+    expect(listAllSocialTasks(database.db).map((t) => t.id)).toEqual([b.id]);
+  });
+});
