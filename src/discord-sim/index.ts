@@ -43,7 +43,7 @@ export function createDiscordSimulator(opts: SimulatorOptions): DiscordSimulator
 
   const state = new SimState(opts.clientId, opts.statePath);
   const gateway = createGateway({ state, gatewayPath, gatewayUrl, botToken: opts.botToken, log });
-  const oauthCfg = { state, clientId: opts.clientId, clientSecret: opts.clientSecret, log };
+  const oauthCfg = { state, clientId: opts.clientId, clientSecret: opts.clientSecret, basePath, log };
 
   const router = express.Router();
   router.use(express.urlencoded({ extended: false }));

@@ -102,6 +102,15 @@ describe('authorize page', () => {
     }
   });
 
+  it('is also served under /api/oauth2/authorize (passport-discord default)', async () => {
+    const res = await fetch(
+      authorizeUrl({ login_hint: 'alex', state: 'q' }).replace('/oauth2/', '/api/oauth2/'),
+      { redirect: 'manual' },
+    );
+    expect(res.status).toBe(303);
+    expect(new URL(res.headers.get('location') ?? '').searchParams.get('state')).toBe('q');
+  });
+
   it('rejects a bad typed username on the page', async () => {
     const res = await fetch(authorizeUrl({}), {
       method: 'POST',

@@ -22,6 +22,8 @@ interface OAuthConfig {
   state: SimState;
   clientId: string;
   clientSecret: string;
+  /** Path part of publicUrl ('' when mounted at the root), for links back to simulator pages. */
+  basePath: string;
   log: (msg: string) => void;
 }
 
@@ -279,7 +281,7 @@ export function mountAuthorize(router: Router, cfg: OAuthConfig): void {
         'Authorized',
         html`<h1>Authorized</h1>
           <p>The bot was added to <strong>${guild.name}</strong>. You may close this page.</p>
-          <p><a href="../guilds/${guild.id}">Open ${guild.name}</a></p>`,
+          <p><a href="${cfg.basePath}/guilds/${guild.id}">Open ${guild.name}</a></p>`,
       ),
     );
   });

@@ -1,6 +1,6 @@
 // Discord REST API v10 (bot and OAuth2 bearer routes), served under /api/v10 and /api.
 import express, { type Request, type Router } from 'express';
-import { mountToken } from './oauth.ts';
+import { mountAuthorize, mountToken } from './oauth.ts';
 import {
   applicationObject,
   auditEntryObject,
@@ -30,6 +30,7 @@ export interface RestConfig {
   state: SimState;
   clientId: string;
   clientSecret: string;
+  basePath: string;
   botToken: string;
   gatewayUrl: string;
   log: (msg: string) => void;
@@ -74,6 +75,8 @@ export function createApiRouter(cfg: RestConfig): Router {
   };
 
   mountToken(router, cfg);
+  // Discord also serves the authorize page under /api (passport-discord's default URL uses it).
+  mountAuthorize(router, cfg);
 
   const gatewayInfo = handle((req, res) => {
     if (req.path.endsWith('/bot')) {
