@@ -1,0 +1,72 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { AppContext } from '../context.ts';
+import { servers, type Server } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+import { debit, getBalance } from '../ledger/ledger.ts';
+import { CAMPAIGN_MESSAGES, FEATURED_SLOTS, PROMOTE_COST_COINS } from '../shared/campaign-schemas.ts';
+import { coinsToCents } from '../shared/money.ts';
+import { requireBotInGuild } from './discord-checks.ts';
+import { ALREADY_FEATURED, ALREADY_FEATURED_ELSEWHERE, isGuildFeaturedElsewhere } from './featured-guard.ts';
+import { FEATURED_REWARD_CENTS } from './submit-server.ts';
+
+export const CAMPAIGN_CANCELED = 'This campaign was canceled and cannot be promoted.';
+export const NOBOT_NOT_PROMOTABLE = 'No-bot servers cannot be featured. Invite our bot and submit the server as a regular campaign.';
+
+function findOwnServer(ctx: AppContext, userId: string, serverId: string): Server {
+  const server = ctx.db
+    .select()
+    .from(servers)
+    .where(and(eq(servers.id, serverId), eq(servers.ownerId, userId)))
+    .get();
+  // Another user's server behaves like a missing one.
+  if (!server) throw new AppError('not_found', 'Server not found');
+  return server;
+}
+
+/**
+ * POST /api/servers/:id/promote: 100 coins buy 100 featured member slots at the featured reward.
+ * A regular campaign keeps its remaining slots and gains 100. A featured campaign whose slots ran out
+ * can be promoted again; an active featured one cannot.
+ */
+export async function promoteServer(ctx: AppContext, userId: string, serverId: string): Promise<Server> {
+  const found = findOwnServer(ctx, userId, serverId);
+  if (!found.serverId) throw new AppError('bad_request', NOBOT_NOT_PROMOTABLE);
+  // Featured members are verified by the bot, so it must still be there (a Discord call: outside the transaction).
+  await requireBotInGuild(ctx, found.serverId);
+
+  const now = ctx.clock.now();
+  return ctx.db.transaction((tx) => {
+    // Re-read inside the transaction: everything below is decided on current data.
+    const server = tx.select().from(servers).where(and(eq(servers.id, serverId), eq(servers.ownerId, userId))).get();
+    if (!server?.serverId) throw new AppError('not_found', 'Server not found');
+    if (server.canceledAt !== null) throw new AppError('conflict', CAMPAIGN_CANCELED);
+    if (server.isFeatured && server.membersRemaining > 0) throw new AppError('conflict', ALREADY_FEATURED);
+    if (isGuildFeaturedElsewhere(tx, server.serverId, server.id)) throw new AppError('conflict', ALREADY_FEATURED_ELSEWHERE);
+    const cost = coinsToCents(PROMOTE_COST_COINS);
+    if (getBalance(tx, userId) < cost) throw new AppError('insufficient_coins', CAMPAIGN_MESSAGES.promoteCost);
+
+    const updated = tx
+      .update(servers)
+      .set({
+        isFeatured: true,
+        featuredAt: now,
+        coinReward: FEATURED_REWARD_CENTS,
+        membersRemaining: sql`${servers.membersRemaining} + ${FEATURED_SLOTS}`,
+        initialMemberSlots: sql`${servers.initialMemberSlots} + ${FEATURED_SLOTS}`,
+        completionNotificationSent: false,
+      })
+      // Conditional on the state checked above, so a concurrent promotion cannot apply twice.
+      .where(and(eq(servers.id, server.id), eq(servers.membersRemaining, server.membersRemaining), eq(servers.isFeatured, server.isFeatured)))
+      .returning()
+      .get();
+    if (!updated) throw new AppError('conflict', ALREADY_FEATURED);
+    debit(tx, {
+      userId,
+      cents: cost,
+      type: 'promote',
+      description: `Featured: ${server.name} (${FEATURED_SLOTS} members)`,
+      now,
+    });
+    return updated;
+  });
+}

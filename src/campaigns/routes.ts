@@ -1,0 +1,81 @@
+import { Router, type NextFunction, type Request, type Response } from 'express';
+import { z } from 'zod';
+import type { AppContext } from '../context.ts';
+import { parseInput, requireUser } from '../http/guards.ts';
+import { toApiServer } from '../servers/server-view.ts';
+import { botInviteQuerySchema, submitNoBotSchema, submitServerSchema, type BotInviteResponse } from '../shared/campaign-schemas.ts';
+import { cancelCampaign } from './cancel-campaign.ts';
+import { BotMissingError, botInviteUrl } from './discord-checks.ts';
+import { listActiveCampaigns, listMyServers } from './list-campaigns.ts';
+import { listTransactions } from './list-transactions.ts';
+import { promoteServer } from './promote-server.ts';
+import { submitNoBotServer, submitServer } from './submit-server.ts';
+
+const idParams = z.object({ id: z.string().min(1).max(64) });
+
+/** The one error whose body carries more than a message: the web app offers Invite Bot from it. */
+function botMissingBody(err: unknown, _req: Request, res: Response, next: NextFunction): void {
+  if (err instanceof BotMissingError) {
+    res.status(err.status).json(err.toBody());
+    return;
+  }
+  next(err);
+}
+
+export function campaignRoutes(ctx: AppContext): Router {
+  const router = Router();
+  const cdn = ctx.config.discord.cdnUrl;
+
+  router.post('/servers', async (req, res) => {
+    const userId = requireUser(req);
+    const input = parseInput(submitServerSchema, req.body);
+    const server = await submitServer(ctx, userId, input);
+    res.status(201).json(toApiServer(server, cdn));
+  });
+
+  router.post('/servers/no-bot', async (req, res) => {
+    const userId = requireUser(req);
+    const input = parseInput(submitNoBotSchema, req.body);
+    const server = await submitNoBotServer(ctx, userId, input);
+    res.status(201).json(toApiServer(server, cdn));
+  });
+
+  router.get('/servers/mine', (req, res) => {
+    const userId = requireUser(req);
+    res.json(listMyServers(ctx, userId));
+  });
+
+  router.post('/servers/:id/promote', async (req, res) => {
+    const userId = requireUser(req);
+    const { id } = parseInput(idParams, req.params);
+    const server = await promoteServer(ctx, userId, id);
+    res.json(toApiServer(server, cdn));
+  });
+
+  router.get('/campaigns', (req, res) => {
+    const userId = requireUser(req);
+    res.json(listActiveCampaigns(ctx, userId));
+  });
+
+  router.delete('/campaigns/:id', (req, res) => {
+    const userId = requireUser(req);
+    const { id } = parseInput(idParams, req.params);
+    const server = cancelCampaign(ctx, userId, id);
+    res.json(toApiServer(server, cdn));
+  });
+
+  router.get('/transactions', (req, res) => {
+    const userId = requireUser(req);
+    res.json(listTransactions(ctx, userId));
+  });
+
+  router.get('/bot/invite', (req, res) => {
+    requireUser(req);
+    const { guildId } = parseInput(botInviteQuerySchema, req.query);
+    const body: BotInviteResponse = { inviteUrl: botInviteUrl(ctx, guildId) };
+    res.json(body);
+  });
+
+  router.use(botMissingBody);
+  return router;
+}

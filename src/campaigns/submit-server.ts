@@ -1,0 +1,117 @@
+import type { AppContext } from '../context.ts';
+import type { Server } from '../db/schema.ts';
+import { servers } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+import { debit, getBalance } from '../ledger/ledger.ts';
+import {
+  CAMPAIGN_MESSAGES,
+  PROMOTE_COST_COINS,
+  insufficientForNoBot,
+  insufficientForSubmit,
+  parseCampaignCoins,
+  parseMemberCount,
+  type SubmitNoBotInput,
+  type SubmitServerInput,
+} from '../shared/campaign-schemas.ts';
+import { coinsToCents, formatCents } from '../shared/money.ts';
+import { requireBotInGuild, resolvePermanentInvite } from './discord-checks.ts';
+import { ALREADY_FEATURED_ELSEWHERE, isGuildFeaturedElsewhere } from './featured-guard.ts';
+
+// Join rewards paid to members, in hundredths (spec §9).
+export const REGULAR_REWARD_CENTS = 50;
+export const FEATURED_REWARD_CENTS = 75;
+export const NOBOT_REWARD_CENTS = 20;
+
+/**
+ * POST /api/servers. A regular campaign debits its coins (1 coin per member slot) in the same
+ * transaction that inserts it. With isFeaturedIntent the row is created unfunded (0 slots) and the
+ * client promotes it next; promote is where the 100 coins are taken.
+ */
+export async function submitServer(ctx: AppContext, userId: string, input: SubmitServerInput): Promise<Server> {
+  let coins = 0;
+  if (!input.isFeaturedIntent) {
+    const parsed = parseCampaignCoins(input.coinReward);
+    if (!parsed.ok) throw new AppError('bad_request', parsed.message);
+    coins = parsed.coins;
+  }
+  const invite = await resolvePermanentInvite(ctx, input.inviteLink);
+  await requireBotInGuild(ctx, invite.guildId);
+
+  const now = ctx.clock.now();
+  return ctx.db.transaction((tx) => {
+    const balance = getBalance(tx, userId);
+    if (input.isFeaturedIntent) {
+      // Refused up front so a failed promotion does not leave an unfunded row behind.
+      if (balance < coinsToCents(PROMOTE_COST_COINS)) throw new AppError('insufficient_coins', CAMPAIGN_MESSAGES.promoteCost);
+      if (isGuildFeaturedElsewhere(tx, invite.guildId)) throw new AppError('conflict', ALREADY_FEATURED_ELSEWHERE);
+    } else if (balance < coinsToCents(coins)) {
+      throw new AppError('insufficient_coins', insufficientForSubmit(coins, formatCents(balance)));
+    }
+    const server = tx
+      .insert(servers)
+      .values({
+        ownerId: userId,
+        name: input.name,
+        inviteLink: invite.link,
+        inviteCode: invite.code,
+        serverId: invite.guildId,
+        serverIcon: invite.guildIcon,
+        coinReward: input.isFeaturedIntent ? FEATURED_REWARD_CENTS : REGULAR_REWARD_CENTS,
+        membersRemaining: coins,
+        initialMemberSlots: coins,
+        createdAt: now,
+      })
+      .returning()
+      .get();
+    if (coins > 0) {
+      // Conditional debit: a concurrent spend that got there first makes this throw and roll back.
+      debit(tx, {
+        userId,
+        cents: coinsToCents(coins),
+        type: 'campaign',
+        description: `Campaign: ${input.name} (${coins} ${coins === 1 ? 'member' : 'members'})`,
+        now,
+      });
+    }
+    return server;
+  });
+}
+
+/** POST /api/servers/no-bot: 1 coin per member, no bot required, so the guild id is not kept. */
+export async function submitNoBotServer(ctx: AppContext, userId: string, input: SubmitNoBotInput): Promise<Server> {
+  const members = parseMemberCount(input.memberCount);
+  if (members === null) throw new AppError('bad_request', CAMPAIGN_MESSAGES.memberCount);
+  const invite = await resolvePermanentInvite(ctx, input.inviteLink);
+
+  const now = ctx.clock.now();
+  return ctx.db.transaction((tx) => {
+    const balance = getBalance(tx, userId);
+    if (balance < coinsToCents(members)) {
+      throw new AppError('insufficient_coins', insufficientForNoBot(members, formatCents(balance)));
+    }
+    const server = tx
+      .insert(servers)
+      .values({
+        ownerId: userId,
+        name: input.name,
+        inviteLink: invite.link,
+        inviteCode: invite.code,
+        serverId: null,
+        serverIcon: null,
+        coinReward: NOBOT_REWARD_CENTS,
+        membersRemaining: members,
+        initialMemberSlots: members,
+        createdAt: now,
+      })
+      .returning()
+      .get();
+    debit(tx, {
+      userId,
+      cents: coinsToCents(members),
+      type: 'campaign',
+      description: `No-bot campaign: ${input.name} (${members} ${members === 1 ? 'member' : 'members'})`,
+      now,
+    });
+    return server;
+  });
+}

@@ -1,0 +1,152 @@
+import { z } from 'zod';
+import type { ApiServer } from './api-types.ts';
+
+// Request schemas for spending coins (submit, no-bot submit, bot invite), shared by the API and the
+// web forms so both refuse the same input with the same words. No server code is imported here.
+
+export const MIN_CAMPAIGN_COINS = 3;
+/** Whole coins; a decimal(10,2) balance can never exceed this anyway. */
+export const MAX_CAMPAIGN_COINS = 99_999_999;
+export const PROMOTE_COST_COINS = 100;
+export const FEATURED_SLOTS = 100;
+
+export const CAMPAIGN_MESSAGES = {
+  nameRequired: 'Server name is required',
+  nameTooShort: 'Server name must be at least 2 characters',
+  nameTooLong: 'Server name must be at most 100 characters',
+  inviteRequired: 'Invite link is required',
+  inviteInvalid: 'Please enter a valid Discord invite link (https://discord.gg/...)',
+  minimumCoins: 'Minimum 3 coins required',
+  maximumCoins: `Please enter at most ${MAX_CAMPAIGN_COINS} coins`,
+  memberCount: 'Please enter a valid number of members (minimum 3)',
+  missingInformation: 'Please fill in all fields',
+  promoteCost: 'You need 100 coins to promote a server.',
+} as const;
+
+export function insufficientForSubmit(coins: number, balance: string): string {
+  return `You need ${coins} coins to submit this server. You have ${balance} coins.`;
+}
+
+export function insufficientForNoBot(members: number, balance: string): string {
+  return `You need ${members} coins for ${members} members. You have ${balance} coins.`;
+}
+
+const INVITE_HOSTS: Record<string, 'short' | 'long'> = {
+  'discord.gg': 'short',
+  'www.discord.gg': 'short',
+  'discord.com': 'long',
+  'www.discord.com': 'long',
+  'discordapp.com': 'long',
+  'www.discordapp.com': 'long',
+};
+const INVITE_CODE = /^[A-Za-z0-9-]{2,64}$/;
+
+/**
+ * The invite code of a Discord invite URL (https://discord.gg/CODE, https://discord.com/invite/CODE,
+ * https://discordapp.com/invite/CODE), or null for anything else.
+ */
+export function parseInviteCode(link: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(link.trim());
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'https:' || url.username || url.password || url.port) return null;
+  const kind = INVITE_HOSTS[url.hostname.toLowerCase()];
+  if (!kind) return null;
+  const parts = url.pathname.split('/').filter((p) => p !== '');
+  const code = kind === 'short' ? (parts.length === 1 ? parts[0] : undefined) : parts.length === 2 && parts[0] === 'invite' ? parts[1] : undefined;
+  return code && INVITE_CODE.test(code) ? code : null;
+}
+
+const nameSchema = z
+  .string({ error: CAMPAIGN_MESSAGES.nameRequired })
+  .trim()
+  .min(1, CAMPAIGN_MESSAGES.nameRequired)
+  .min(2, CAMPAIGN_MESSAGES.nameTooShort)
+  .max(100, CAMPAIGN_MESSAGES.nameTooLong);
+
+const inviteLinkSchema = z
+  .string({ error: CAMPAIGN_MESSAGES.inviteRequired })
+  .trim()
+  .min(1, CAMPAIGN_MESSAGES.inviteRequired)
+  .max(200, CAMPAIGN_MESSAGES.inviteInvalid)
+  .refine((v) => parseInviteCode(v) !== null, CAMPAIGN_MESSAGES.inviteInvalid);
+
+/** "12" / 12 → 12; anything that is not a finite number → NaN. */
+function toNumber(value: string | number | undefined): number {
+  if (typeof value === 'number') return value;
+  if (value === undefined || value.trim() === '') return Number.NaN;
+  return Number(value.trim());
+}
+
+/** Whole coins to spend on a regular campaign: at least 3, rounded down (1 coin = 1 member). */
+export function parseCampaignCoins(value: string | number | undefined): { ok: true; coins: number } | { ok: false; message: string } {
+  const n = toNumber(value);
+  if (!Number.isFinite(n) || n < MIN_CAMPAIGN_COINS) return { ok: false, message: CAMPAIGN_MESSAGES.minimumCoins };
+  const coins = Math.floor(n);
+  if (coins > MAX_CAMPAIGN_COINS) return { ok: false, message: CAMPAIGN_MESSAGES.maximumCoins };
+  return { ok: true, coins };
+}
+
+/** Number of members for a no-bot campaign: an integer of at least 3. */
+export function parseMemberCount(value: string | number | undefined): number | null {
+  const text = typeof value === 'number' ? String(value) : (value ?? '').trim();
+  if (!/^\d{1,9}$/.test(text)) return null;
+  const n = Number(text);
+  return n >= MIN_CAMPAIGN_COINS && n <= MAX_CAMPAIGN_COINS ? n : null;
+}
+
+/** POST /api/servers: a regular campaign, or (isFeaturedIntent) a server row that promote then funds. */
+export const submitServerSchema = z
+  .object({
+    name: nameSchema,
+    inviteLink: inviteLinkSchema,
+    coinReward: z.union([z.string().max(32), z.number()]).optional(),
+    isFeaturedIntent: z.literal(true).optional(),
+  })
+  .superRefine((input, ctx) => {
+    if (input.isFeaturedIntent) return;
+    const parsed = parseCampaignCoins(input.coinReward);
+    if (!parsed.ok) ctx.addIssue({ code: 'custom', path: ['coinReward'], message: parsed.message });
+  });
+export type SubmitServerInput = z.infer<typeof submitServerSchema>;
+
+/** POST /api/servers/no-bot */
+export const submitNoBotSchema = z.object({
+  name: nameSchema,
+  inviteLink: inviteLinkSchema,
+  memberCount: z
+    .union([z.string().max(32), z.number()], { error: CAMPAIGN_MESSAGES.memberCount })
+    .refine((v) => parseMemberCount(v) !== null, CAMPAIGN_MESSAGES.memberCount),
+});
+export type SubmitNoBotInput = z.infer<typeof submitNoBotSchema>;
+
+/** GET /api/bot/invite?guildId= (optional) */
+export const botInviteQuerySchema = z.object({
+  guildId: z
+    .string()
+    .regex(/^\d{15,21}$/, 'guildId must be a Discord server id')
+    .optional(),
+});
+
+export interface BotInviteResponse {
+  inviteUrl: string;
+}
+
+/** Body of a 400 when our bot is not in the guild yet: the web app then offers Invite Bot. */
+export interface BotMissingBody {
+  message: string;
+  botMissing: true;
+  inviteUrl: string;
+}
+
+/** GET /api/servers/mine: every server the user submitted, for the Dashboard. */
+export interface ApiMyServer extends ApiServer {
+  /** Slots remain and it was not canceled. */
+  active: boolean;
+  canceled: boolean;
+  /** Another active campaign of the same Discord server is featured, so this one cannot be promoted. */
+  featuredElsewhere: boolean;
+}
