@@ -4,6 +4,7 @@ import type { Db } from './db/client.ts';
 import type { Clock } from './clock.ts';
 import type { Logger } from './logger.ts';
 import type { DiscordApi } from './discord/discord-api.ts';
+import type { Stripe } from './payments/stripe-client.ts';
 
 /** Everything a route or service needs from the outside world, built once in main.ts (or a test). */
 export interface AppContext {
@@ -13,6 +14,8 @@ export interface AppContext {
   clock: Clock;
   logger: Logger;
   discord: DiscordApi;
+  /** Stripe SDK pointed at config.stripe.apiUrl; null when payments are not configured. */
+  stripe: Stripe | null;
   options: {
     /** Sign-in attempts per IP per minute. */
     signInRateLimit?: number;

@@ -1,11 +1,13 @@
 import type { Router } from 'express';
 import type { AppContext } from './context.ts';
+import { paymentRoutes, stripeWebhookRoutes } from './payments/routes.ts';
 import { rewardRoutes } from './rewards/routes.ts';
 import { socialRoutes } from './social/routes.ts';
 
 // Each feature contributes its routers here; they are mounted under /api (one line per feature).
 export function featureRoutes(ctx: AppContext): Router[] {
   const routers: Router[] = [];
+  routers.push(paymentRoutes(ctx));
   routers.push(rewardRoutes(ctx), socialRoutes(ctx));
   void ctx;
   return routers;
@@ -14,6 +16,7 @@ export function featureRoutes(ctx: AppContext): Router[] {
 /** Routers that need the raw request body (mounted before the JSON parser). */
 export function rawBodyRoutes(ctx: AppContext): Router[] {
   const routers: Router[] = [];
+  routers.push(stripeWebhookRoutes(ctx));
   void ctx;
   return routers;
 }

@@ -5,6 +5,7 @@ import { openDatabase, type Database_ } from './db/client.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { DiscordApi } from './discord/discord-api.ts';
+import { createStripeClient } from './payments/stripe-client.ts';
 import { createSessionSetup, type SessionSetup } from './auth/session.ts';
 import { createApp } from './app.ts';
 import type { AppContext } from './context.ts';
@@ -86,6 +87,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     clock,
     logger,
     discord,
+    stripe: createStripeClient(config),
     options: { signInRateLimit: options.signInRateLimit },
   };
   const { app } = createApp(ctx, { sessionMiddleware: sessions.middleware, preRoutes, webDist: options.webDist });

@@ -1,0 +1,78 @@
+import { eq } from 'drizzle-orm';
+import type { AppContext } from '../context.ts';
+import { payments, type Payment } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+import { COIN_PACKS, type PackId } from '../shared/packs.ts';
+import { PAYMENTS_UNAVAILABLE_MESSAGE, type CreatePaymentIntentResponse } from '../shared/payment-schemas.ts';
+import type { Stripe } from './stripe-client.ts';
+
+/**
+ * Requests for the same user and pack within this window share one Stripe idempotency key, so a
+ * double click (or React's double effect) yields one PaymentIntent instead of two.
+ */
+export const INTENT_IDEMPOTENCY_WINDOW_MS = 5 * 60 * 1000;
+const MAX_KEY_ATTEMPTS = 5;
+
+export function requireStripe(ctx: AppContext): Stripe {
+  if (!ctx.stripe) throw new AppError('unavailable', PAYMENTS_UNAVAILABLE_MESSAGE);
+  return ctx.stripe;
+}
+
+function recordPayment(ctx: AppContext, intent: Stripe.PaymentIntent, userId: string, packId: PackId): Payment {
+  const pack = COIN_PACKS[packId];
+  return ctx.db.transaction((tx) => {
+    tx.insert(payments)
+      .values({
+        id: intent.id,
+        userId,
+        packId,
+        amountCents: pack.priceCents,
+        currency: 'usd',
+        coins: pack.coins * 100,
+        status: 'created',
+        createdAt: ctx.clock.now(),
+      })
+      .onConflictDoNothing({ target: payments.id })
+      .run();
+    const row = tx.select().from(payments).where(eq(payments.id, intent.id)).get();
+    if (!row || row.userId !== userId) throw new Error(`payment ${intent.id} belongs to another user`);
+    return row;
+  });
+}
+
+/**
+ * Starts a card payment for a coin pack: a PaymentIntent for the pack's price (the server's table,
+ * never the client's), with metadata that fulfilment checks later, and a `payments` row (created).
+ */
+export async function createPaymentIntent(ctx: AppContext, userId: string, packId: PackId): Promise<CreatePaymentIntentResponse> {
+  const stripe = requireStripe(ctx);
+  const pack = COIN_PACKS[packId];
+  const bucket = Math.floor(ctx.clock.now() / INTENT_IDEMPOTENCY_WINDOW_MS);
+
+  for (let attempt = 0; attempt < MAX_KEY_ATTEMPTS; attempt++) {
+    const idempotencyKey = `coinsync:pi:${userId}:${packId}:${bucket}${attempt > 0 ? `:${attempt}` : ''}`;
+    let intent: Stripe.PaymentIntent;
+    try {
+      intent = await stripe.paymentIntents.create(
+        {
+          amount: pack.priceCents,
+          currency: 'usd',
+          automatic_payment_methods: { enabled: true },
+          description: `${pack.name} (${pack.coins} coins)`,
+          metadata: { userId, packId, coins: String(pack.coins) },
+        },
+        { idempotencyKey },
+      );
+    } catch (err) {
+      ctx.logger.warn('stripe: creating a payment intent failed', { userId, packId, error: err instanceof Error ? err.message : String(err) });
+      throw new AppError('upstream', 'Could not start the payment. Please try again.');
+    }
+    if (!intent.client_secret) throw new AppError('upstream', 'Could not start the payment. Please try again.');
+    const payment = recordPayment(ctx, intent, userId, packId);
+    // The key replays an intent from this window that was already paid: a new purchase needs a new one.
+    if (payment.status === 'created' && payment.fulfilledAt === null) {
+      return { clientSecret: intent.client_secret, package: { coins: pack.coins, price: pack.priceCents / 100 } };
+    }
+  }
+  throw new AppError('conflict', 'Too many purchases in a short time. Please wait a few minutes and try again.');
+}

@@ -1,0 +1,400 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import Stripe from 'stripe';
+import { parseForm } from './form.ts';
+
+// A local stand-in for the slice of Stripe's HTTP API the product uses (PaymentIntents), plus
+// control helpers that move an intent through its life and deliver signed webhook events the way
+// Stripe does. Tests and the demo point the real SDK at it (STRIPE_API_URL); nothing leaves the machine.
+
+export interface FakePaymentIntent {
+  id: string;
+  object: 'payment_intent';
+  amount: number;
+  amount_received: number;
+  currency: string;
+  status: 'requires_payment_method' | 'requires_confirmation' | 'processing' | 'succeeded' | 'canceled';
+  client_secret: string;
+  metadata: Record<string, string>;
+  automatic_payment_methods: { enabled: boolean } | null;
+  latest_charge: string | null;
+  created: number;
+  livemode: false;
+  last_payment_error: { message: string; code: string; type: string } | null;
+}
+
+export interface FakeCharge {
+  id: string;
+  object: 'charge';
+  amount: number;
+  amount_refunded: number;
+  currency: string;
+  payment_intent: string;
+  refunded: boolean;
+  disputed: boolean;
+  status: 'succeeded';
+  metadata: Record<string, string>;
+  created: number;
+  refunds: { object: 'list'; data: FakeRefund[] };
+}
+
+export interface FakeRefund {
+  id: string;
+  object: 'refund';
+  amount: number;
+  charge: string;
+  payment_intent: string;
+  currency: string;
+  status: 'succeeded';
+  created: number;
+}
+
+export interface FakeDispute {
+  id: string;
+  object: 'dispute';
+  amount: number;
+  charge: string;
+  payment_intent: string;
+  currency: string;
+  reason: string;
+  status: 'needs_response';
+  created: number;
+}
+
+export interface DeliverOptions {
+  /** Sign with this secret instead of the configured one ("wrong secret" tests). */
+  secret?: string;
+  /** Seconds added to the signing timestamp (negative = an old, replayed delivery). */
+  timestampOffsetSeconds?: number;
+  /** Changes the body after signing ("altered body" tests). */
+  alterBody?: (body: string) => string;
+  /** Sends no Stripe-Signature header at all. */
+  omitSignature?: boolean;
+}
+
+export interface DeliveryResult {
+  status: number;
+  body: unknown;
+}
+
+export interface FakeStripe {
+  url: string;
+  intents: Map<string, FakePaymentIntent>;
+  charges: Map<string, FakeCharge>;
+  /** Every API request seen, for assertions (method, path, idempotency key). */
+  requests: { method: string; path: string; idempotencyKey: string | undefined }[];
+  /** Where webhooks go and which clock signs them; settable after the app started on a random port. */
+  connect(options: { webhookUrl?: string; webhookSecret?: string; now?: () => number }): void;
+  /** Marks an intent paid (as a successful confirmation would) and creates its charge. */
+  succeed(paymentIntentId: string): FakePaymentIntent;
+  /** Refunds part (or all, by default) of the intent's charge; returns the updated charge. */
+  refund(paymentIntentId: string, amount?: number): FakeCharge;
+  dispute(paymentIntentId: string): FakeDispute;
+  /** Builds an event (`evt_...`) around an object. */
+  event(type: string, object: object): Stripe.Event;
+  /** POSTs a signed event to the webhook URL, like Stripe's delivery. */
+  deliver(event: Stripe.Event, options?: DeliverOptions): Promise<DeliveryResult>;
+  close(): Promise<void>;
+}
+
+export interface StartFakeStripeOptions {
+  webhookUrl?: string;
+  webhookSecret?: string;
+  port?: number;
+  /** Clock used for `created` fields and webhook signature timestamps (ms). */
+  now?: () => number;
+}
+
+function newId(prefix: string): string {
+  return `${prefix}_${randomBytes(12).toString('base64url').replace(/[-_]/g, 'x')}`;
+}
+
+class StripeApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: { type: string; message: string; code?: string; param?: string; payment_intent?: unknown },
+  ) {
+    super(body.message);
+  }
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+const TEST_CARD_DECLINES: Record<string, string> = {
+  pm_card_chargeDeclined: 'Your card was declined.',
+  pm_card_visa_chargeDeclinedInsufficientFunds: 'Your card has insufficient funds.',
+};
+
+export async function startFakeStripe(options: StartFakeStripeOptions = {}): Promise<FakeStripe> {
+  let webhookUrl = options.webhookUrl;
+  let webhookSecret = options.webhookSecret;
+  let now = options.now ?? (() => Date.now());
+  const seconds = () => Math.floor(now() / 1000);
+
+  const intents = new Map<string, FakePaymentIntent>();
+  const charges = new Map<string, FakeCharge>();
+  const idempotent = new Map<string, { params: string; status: number; body: unknown }>();
+  const requests: FakeStripe['requests'] = [];
+
+  function getIntent(id: string): FakePaymentIntent {
+    const intent = intents.get(id);
+    if (!intent) {
+      throw new StripeApiError(404, {
+        type: 'invalid_request_error',
+        code: 'resource_missing',
+        param: 'intent',
+        message: `No such payment_intent: '${id}'`,
+      });
+    }
+    return intent;
+  }
+
+  function createIntent(params: Record<string, unknown>): FakePaymentIntent {
+    const amount = Number(params.amount);
+    if (!Number.isInteger(amount) || amount < 50) {
+      throw new StripeApiError(400, { type: 'invalid_request_error', param: 'amount', message: 'Amount must be at least $0.50 usd' });
+    }
+    const currency = typeof params.currency === 'string' ? params.currency.toLowerCase() : '';
+    if (!currency) throw new StripeApiError(400, { type: 'invalid_request_error', param: 'currency', message: 'Missing required param: currency.' });
+    const metadata: Record<string, string> = {};
+    if (params.metadata && typeof params.metadata === 'object') {
+      for (const [k, v] of Object.entries(params.metadata)) metadata[k] = String(v);
+    }
+    const apm = params.automatic_payment_methods as { enabled?: string } | undefined;
+    const id = newId('pi');
+    const intent: FakePaymentIntent = {
+      id,
+      object: 'payment_intent',
+      amount,
+      amount_received: 0,
+      currency,
+      status: 'requires_payment_method',
+      client_secret: `${id}_secret_${randomBytes(12).toString('base64url').replace(/[-_]/g, 'x')}`,
+      metadata,
+      automatic_payment_methods: apm ? { enabled: apm.enabled === 'true' } : null,
+      latest_charge: null,
+      created: seconds(),
+      livemode: false,
+      last_payment_error: null,
+    };
+    intents.set(id, intent);
+    return intent;
+  }
+
+  function succeed(id: string): FakePaymentIntent {
+    const intent = getIntent(id);
+    if (intent.status === 'succeeded') return intent;
+    const charge: FakeCharge = {
+      id: newId('ch'),
+      object: 'charge',
+      amount: intent.amount,
+      amount_refunded: 0,
+      currency: intent.currency,
+      payment_intent: intent.id,
+      refunded: false,
+      disputed: false,
+      status: 'succeeded',
+      metadata: { ...intent.metadata },
+      created: seconds(),
+      refunds: { object: 'list', data: [] },
+    };
+    charges.set(charge.id, charge);
+    intent.status = 'succeeded';
+    intent.amount_received = intent.amount;
+    intent.latest_charge = charge.id;
+    intent.last_payment_error = null;
+    return intent;
+  }
+
+  function chargeOf(paymentIntentId: string): FakeCharge {
+    const intent = getIntent(paymentIntentId);
+    const charge = intent.latest_charge ? charges.get(intent.latest_charge) : undefined;
+    if (!charge) throw new Error(`payment intent ${paymentIntentId} has no charge yet (call succeed first)`);
+    return charge;
+  }
+
+  function confirm(id: string, params: Record<string, unknown>): FakePaymentIntent {
+    const intent = getIntent(id);
+    if (intent.status === 'succeeded') {
+      throw new StripeApiError(400, {
+        type: 'invalid_request_error',
+        code: 'payment_intent_unexpected_state',
+        message: 'You cannot confirm this PaymentIntent because it has already succeeded after being previously confirmed.',
+      });
+    }
+    const paymentMethod = typeof params.payment_method === 'string' ? params.payment_method : 'pm_card_visa';
+    const decline = TEST_CARD_DECLINES[paymentMethod];
+    if (decline) {
+      intent.status = 'requires_payment_method';
+      intent.last_payment_error = { type: 'card_error', code: 'card_declined', message: decline };
+      throw new StripeApiError(402, { type: 'card_error', code: 'card_declined', message: decline, payment_intent: { ...intent } });
+    }
+    return succeed(id);
+  }
+
+  function route(req: http.IncomingMessage, raw: string): { status: number; body: unknown; replayed?: boolean } {
+    const url = new URL(req.url ?? '/', 'http://fake-stripe');
+    const auth = req.headers.authorization ?? '';
+    if (!/^Bearer sk_(test|live)_\S+$/.test(auth)) {
+      throw new StripeApiError(401, { type: 'invalid_request_error', message: 'Invalid API Key provided.' });
+    }
+    const params = parseForm(raw);
+    const key = typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : undefined;
+    requests.push({ method: req.method ?? 'GET', path: url.pathname, idempotencyKey: key });
+
+    if (req.method === 'POST' && key) {
+      const previous = idempotent.get(key);
+      const fingerprint = `${url.pathname}?${raw}`;
+      if (previous) {
+        if (previous.params !== fingerprint) {
+          throw new StripeApiError(400, {
+            type: 'idempotency_error',
+            message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
+          });
+        }
+        return { status: previous.status, body: previous.body, replayed: true };
+      }
+      const result = handle(req.method, url.pathname, params);
+      idempotent.set(key, { params: fingerprint, status: result.status, body: result.body });
+      return result;
+    }
+    return handle(req.method ?? 'GET', url.pathname, params);
+  }
+
+  function handle(method: string, pathname: string, params: Record<string, unknown>): { status: number; body: unknown } {
+    if (method === 'POST' && pathname === '/v1/payment_intents') return { status: 200, body: { ...createIntent(params) } };
+    const one = /^\/v1\/payment_intents\/([^/]+)$/.exec(pathname);
+    if (one?.[1] && method === 'GET') return { status: 200, body: { ...getIntent(one[1]) } };
+    const confirmMatch = /^\/v1\/payment_intents\/([^/]+)\/confirm$/.exec(pathname);
+    if (confirmMatch?.[1] && method === 'POST') return { status: 200, body: { ...confirm(confirmMatch[1], params) } };
+    const chargeMatch = /^\/v1\/charges\/([^/]+)$/.exec(pathname);
+    if (chargeMatch?.[1] && method === 'GET') {
+      const charge = charges.get(chargeMatch[1]);
+      if (charge) return { status: 200, body: { ...charge } };
+    }
+    throw new StripeApiError(404, { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${pathname}).` });
+  }
+
+  const server = http.createServer((req, res) => {
+    readBody(req)
+      .then((raw) => route(req, raw))
+      .then(
+        ({ status, body, replayed }) => {
+          res.writeHead(status, {
+            'content-type': 'application/json',
+            'request-id': newId('req'),
+            ...(replayed ? { 'idempotent-replayed': 'true' } : {}),
+          });
+          res.end(JSON.stringify(body));
+        },
+        (err: unknown) => {
+          const status = err instanceof StripeApiError ? err.status : 500;
+          const error = err instanceof StripeApiError ? err.body : { type: 'api_error', message: String(err) };
+          res.writeHead(status, { 'content-type': 'application/json', 'request-id': newId('req') });
+          res.end(JSON.stringify({ error }));
+        },
+      );
+  });
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url,
+    intents,
+    charges,
+    requests,
+    connect(next) {
+      if (next.webhookUrl !== undefined) webhookUrl = next.webhookUrl;
+      if (next.webhookSecret !== undefined) webhookSecret = next.webhookSecret;
+      if (next.now) now = next.now;
+    },
+    succeed,
+    refund(paymentIntentId, amount) {
+      const charge = chargeOf(paymentIntentId);
+      const refundAmount = Math.min(amount ?? charge.amount - charge.amount_refunded, charge.amount - charge.amount_refunded);
+      const refund: FakeRefund = {
+        id: newId('re'),
+        object: 'refund',
+        amount: refundAmount,
+        charge: charge.id,
+        payment_intent: paymentIntentId,
+        currency: charge.currency,
+        status: 'succeeded',
+        created: seconds(),
+      };
+      charge.refunds.data.unshift(refund);
+      charge.amount_refunded += refundAmount;
+      charge.refunded = charge.amount_refunded >= charge.amount;
+      return structuredClone(charge);
+    },
+    dispute(paymentIntentId) {
+      const charge = chargeOf(paymentIntentId);
+      charge.disputed = true;
+      return {
+        id: newId('dp'),
+        object: 'dispute',
+        amount: charge.amount,
+        charge: charge.id,
+        payment_intent: paymentIntentId,
+        currency: charge.currency,
+        reason: 'fraudulent',
+        status: 'needs_response',
+        created: seconds(),
+      };
+    },
+    event(type, object) {
+      return {
+        id: newId('evt'),
+        object: 'event',
+        api_version: Stripe.API_VERSION,
+        created: seconds(),
+        type,
+        livemode: false,
+        pending_webhooks: 1,
+        request: { id: null, idempotency_key: null },
+        data: { object: structuredClone(object) },
+      } as unknown as Stripe.Event;
+    },
+    async deliver(event, deliverOptions = {}) {
+      if (!webhookUrl) throw new Error('fake Stripe: no webhookUrl (call connect first)');
+      const secret = deliverOptions.secret ?? webhookSecret;
+      if (!secret) throw new Error('fake Stripe: no webhookSecret');
+      const payload = JSON.stringify(event, null, 2);
+      const header = Stripe.webhooks.generateTestHeaderString({
+        payload,
+        secret,
+        timestamp: seconds() + (deliverOptions.timestampOffsetSeconds ?? 0),
+      });
+      const body = deliverOptions.alterBody ? deliverOptions.alterBody(payload) : payload;
+      const res = await fetch(webhookUrl, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json; charset=utf-8',
+          'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
+          ...(deliverOptions.omitSignature ? {} : { 'stripe-signature': header }),
+        },
+        body,
+      });
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        /* not JSON */
+      }
+      return { status: res.status, body: parsed };
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

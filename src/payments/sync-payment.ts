@@ -1,0 +1,33 @@
+import { and, eq } from 'drizzle-orm';
+import type { AppContext } from '../context.ts';
+import { payments } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+import type { SyncPaymentResponse } from '../shared/payment-schemas.ts';
+import { requireStripe } from './create-payment-intent.ts';
+import { fulfilPaymentIntent } from './fulfil-payment.ts';
+import type { Stripe } from './stripe-client.ts';
+
+/**
+ * Called by the web app after a confirmed payment (and on the return URL): asks Stripe for the
+ * intent's state and fulfils under the same exactly-once key as the webhook, so whichever arrives
+ * first credits the coins and the other changes nothing.
+ */
+export async function syncPayment(ctx: AppContext, userId: string, paymentIntentId: string): Promise<SyncPaymentResponse> {
+  const stripe = requireStripe(ctx);
+  const payment = ctx.db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(eq(payments.id, paymentIntentId), eq(payments.userId, userId)))
+    .get();
+  if (!payment) throw new AppError('not_found', 'Payment not found');
+
+  let intent: Stripe.PaymentIntent;
+  try {
+    intent = await stripe.paymentIntents.retrieve(paymentIntentId);
+  } catch (err) {
+    ctx.logger.warn('stripe: retrieving a payment intent failed', { paymentIntentId, error: err instanceof Error ? err.message : String(err) });
+    throw new AppError('upstream', 'Could not reach the payment provider. Please try again.');
+  }
+  const result = fulfilPaymentIntent(ctx, intent, 'sync');
+  return { status: intent.status, credited: result.fulfilled };
+}

@@ -1,0 +1,57 @@
+import { eq } from 'drizzle-orm';
+import { payments, transactions, type Payment } from '../db/schema.ts';
+import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
+import type { CreatePaymentIntentResponse } from '../shared/payment-schemas.ts';
+import { startFakeStripe, type FakeStripe } from './fake-stripe/index.ts';
+
+// Shared setup for the payments tests: the real app talking to the local fake Stripe.
+
+export const WEBHOOK_SECRET = 'whsec_test';
+
+export interface PaymentsTestEnv {
+  app: TestApp;
+  stripe: FakeStripe;
+  close(): Promise<void>;
+}
+
+export async function startPaymentsTestApp(): Promise<PaymentsTestEnv> {
+  const stripe = await startFakeStripe({ webhookSecret: WEBHOOK_SECRET });
+  const app = await startTestApp({
+    env: {
+      STRIPE_SECRET_KEY: 'sk_test_fake',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_fake',
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_URL: stripe.url,
+    },
+  });
+  stripe.connect({ webhookUrl: `${app.url}/api/stripe/webhook`, now: () => app.clock.now() });
+  return {
+    app,
+    stripe,
+    async close() {
+      await app.close();
+      await stripe.close();
+    },
+  };
+}
+
+/** Creates a PaymentIntent through the API and returns its id (from the client secret). */
+export async function buyPack(client: TestClient, packageType: string): Promise<{ id: string; body: CreatePaymentIntentResponse }> {
+  const res = await client.post<CreatePaymentIntentResponse>('/api/create-payment-intent', { packageType });
+  if (res.status !== 200) throw new Error(`create-payment-intent failed: ${res.status} ${JSON.stringify(res.body)}`);
+  const id = res.body.clientSecret.split('_secret_')[0] ?? '';
+  return { id, body: res.body };
+}
+
+export function paymentRow(app: TestApp, id: string): Payment | undefined {
+  return app.server.ctx.db.select().from(payments).where(eq(payments.id, id)).get();
+}
+
+export function purchaseRows(app: TestApp, userId: string) {
+  return app.server.ctx.db
+    .select()
+    .from(transactions)
+    .where(eq(transactions.userId, userId))
+    .all()
+    .filter((t) => t.type === 'purchase' || t.type === 'purchase_reversal');
+}
