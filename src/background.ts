@@ -1,10 +1,37 @@
 import type { AppContext } from './context.ts';
+import { MINUTE } from './clock.ts';
+import { startBot, type Bot } from './bot/bot.ts';
+import { reconcile } from './bot/reconcile.ts';
+import { createSerialJob } from './bot/serial-job.ts';
+
+export const RECONCILE_EVERY_MS = 5 * MINUTE;
 
 export interface Background {
   stop(): Promise<void>;
+  /** The Discord bot, when config.botEnabled. */
+  bot?: Bot;
 }
 
-/** Starts what runs beside the HTTP server: the Discord bot and periodic jobs (added by features). */
-export function startBackground(_ctx: AppContext): Promise<Background> {
-  return Promise.resolve({ stop: () => Promise.resolve() });
+/**
+ * Starts what runs beside the HTTP server: the Discord bot and its periodic reconciliation. Only
+ * one process may run them (BOT_ENABLED=false on any other), since a DM is guarded in-process.
+ * Never blocks or fails start-up: the bot logs in in the background and retries on failure.
+ */
+export function startBackground(ctx: AppContext): Promise<Background> {
+  if (!ctx.config.botEnabled) {
+    ctx.logger.info('bot disabled (BOT_ENABLED=false)');
+    return Promise.resolve({ stop: () => Promise.resolve() });
+  }
+  const reconciler = createSerialJob('reconcile', ctx.logger, () => reconcile(ctx));
+  const bot = startBot(ctx, { onConnected: () => reconciler.trigger() });
+  const timer = setInterval(() => reconciler.trigger(), RECONCILE_EVERY_MS);
+  timer.unref();
+  return Promise.resolve({
+    bot,
+    async stop() {
+      clearInterval(timer);
+      await bot.stop();
+      await reconciler.idle();
+    },
+  });
 }

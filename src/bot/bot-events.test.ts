@@ -1,0 +1,257 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DAY, SECOND } from '../clock.ts';
+import type { TestApp, TestClient } from '../test/harness.ts';
+import { findCampaign } from '../test/factories.ts';
+import {
+  balanceOf,
+  createBotCampaign,
+  drain,
+  findJoin,
+  joinViaWebsite,
+  startBotTestApp,
+  transactionsOf,
+  waitFor,
+} from './bot-test-kit.ts';
+
+// Live gateway events: the real discord.js client connected to the simulator, the real API, SQLite.
+
+let app: TestApp;
+let owner: TestClient;
+let memberCount = 0;
+const newMember = () => app.signIn(`bot_member_${++memberCount}`);
+const discordId = (c: TestClient) => c.user!.discordId;
+
+beforeAll(async () => {
+  app = await startBotTestApp();
+  owner = await app.signIn('bot_owner');
+});
+afterAll(() => app.close());
+afterEach(() => app.assertLedger());
+
+/** A member who joined through the website and then the guild, with the reward paid. */
+async function verifiedMember(guildId: string, campaignId: string): Promise<TestClient> {
+  const member = await newMember();
+  await joinViaWebsite(member, campaignId);
+  app.sim.state.addMember(guildId, discordId(member));
+  await waitFor(() => findJoin(app, campaignId, member.user!.id)?.verified === true, 5000, 'verification');
+  return member;
+}
+
+describe('member joins', () => {
+  it('verifies a website join when the member arrives: 0.50 credited, one slot taken', async () => {
+    const { guild, campaign } = createBotCampaign(app, owner, { name: 'Pixel Raiders' });
+    const member = await newMember();
+    const before = balanceOf(app, member);
+    await joinViaWebsite(member, campaign.id);
+    expect(findJoin(app, campaign.id, member.user!.id)?.verified).toBe(false);
+
+    app.sim.state.addMember(guild.id, discordId(member));
+    await waitFor(() => findJoin(app, campaign.id, member.user!.id)?.verified === true);
+
+    expect(findJoin(app, campaign.id, member.user!.id)).toMatchObject({
+      verified: true,
+      verifiedAt: app.clock.now(),
+      coinsAwarded: true,
+      hasLeft: false,
+    });
+    expect(balanceOf(app, member) - before).toBe(50);
+    expect(await member.balanceCents()).toBe(before + 50);
+    expect(transactionsOf(app, member, 'join_reward')).toMatchObject([{ amount: 50, description: 'Joined Pixel Raiders' }]);
+    expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(9);
+  });
+
+  it('pays 0.75 for a featured campaign', async () => {
+    const { guild, campaign } = createBotCampaign(app, owner, { kind: 'featured' });
+    const member = await newMember();
+    const before = balanceOf(app, member);
+    await joinViaWebsite(member, campaign.id);
+    app.sim.state.addMember(guild.id, discordId(member));
+    await waitFor(() => findJoin(app, campaign.id, member.user!.id)?.coinsAwarded === true);
+    expect(balanceOf(app, member) - before).toBe(75);
+    expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(99);
+  });
+
+  it('ignores members who did not join through the website', async () => {
+    const { guild, campaign } = createBotCampaign(app, owner);
+    const stranger = await newMember();
+    const before = balanceOf(app, stranger);
+    app.sim.state.addMember(guild.id, discordId(stranger));
+    // A later event for a website joiner proves the first one was handled (events are processed in order).
+    const member = await verifiedMember(guild.id, campaign.id);
+    expect(balanceOf(app, stranger)).toBe(before);
+    expect(findJoin(app, campaign.id, stranger.user!.id)).toBeUndefined();
+    expect(findJoin(app, campaign.id, member.user!.id)?.coinsAwarded).toBe(true);
+    expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(9);
+  });
+
+  it('never pays twice for replayed member-add events', async () => {
+    const { guild, campaign } = createBotCampaign(app, owner);
+    const member = await verifiedMember(guild.id, campaign.id);
+    const after = balanceOf(app, member);
+    app.sim.state.addMember(guild.id, discordId(member), { redispatch: true });
+    app.sim.state.addMember(guild.id, discordId(member), { redispatch: true });
+    await verifiedMember(guild.id, campaign.id); // sentinel: processed after the replays
+    expect(balanceOf(app, member)).toBe(after);
+    expect(transactionsOf(app, member, 'join_reward')).toHaveLength(1);
+    expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(8);
+  });
+
+  it('gives exactly the last 10 slots to 50 members arriving at once', async () => {
+    const { guild, campaign } = createBotCampaign(app, owner, { slots: 10 });
+    const members = await Promise.all(Array.from({ length: 50 }, () => newMember()));
+    await Promise.all(members.map((m) => joinViaWebsite(m, campaign.id)));
+    const before = new Map(members.map((m) => [m.user!.id, balanceOf(app, m)]));
+    for (const m of members) app.sim.state.addMember(guild.id, discordId(m));
+    await waitFor(() => members.every((m) => findJoin(app, campaign.id, m.user!.id)?.verified), 10_000, '50 verifications');
+
+    const paid = members.filter((m) => findJoin(app, campaign.id, m.user!.id)?.coinsAwarded);
+    expect(paid).toHaveLength(10);
+    for (const m of members) {
+      const gained = balanceOf(app, m) - before.get(m.user!.id)!;
+      expect(gained).toBe(paid.includes(m) ? 50 : 0);
+    }
+    expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(0);
+    await waitFor(() => app.sim.state.listDms({ userId: discordId(owner) }).some((d) => d.content.includes(campaign.name)));
+    expect(app.sim.state.listDms({ userId: discordId(owner) }).filter((d) => d.content.includes(campaign.name))).toHaveLength(1);
+  }, 30_000);
+});
+
+describe('completion DM', () => {
+  it('tells the owner exactly once when the last slot is taken', async () => {
+    const { guild, campaign } = createBotCampaign(app, owner, { slots: 2, name: 'Lo-Fi Lounge' });
+    const dmsOf = () => app.sim.state.listDms({ userId: discordId(owner) }).filter((d) => d.content.includes('Lo-Fi Lounge'));
+    await verifiedMember(guild.id, campaign.id);
+    expect(dmsOf()).toHaveLength(0);
+    const last = await verifiedMember(guild.id, campaign.id);
+    await waitFor(() => findCampaign(app.server.ctx.db, campaign.id)?.completionNotificationSent === true);
+    expect(dmsOf()).toHaveLength(1);
+    expect(dmsOf()[0]!.content).toContain('2 new members');
+
+    // Nothing sends it again: replayed events, reconciliation runs.
+    app.sim.state.addMember(guild.id, discordId(last), { redispatch: true });
+    const { reconcile } = await import('./reconcile.ts');
+    await Promise.all([reconcile(app.server.ctx), reconcile(app.server.ctx)]);
+    expect(dmsOf()).toHaveLength(1);
+  });
+
+  it('retries a refused DM later and still sends it once', async () => {
+    const picky = await app.signIn('bot_picky_owner');
+    app.sim.state.setAcceptsDms(discordId(picky), false);
+    const { guild, campaign } = createBotCampaign(app, picky, { slots: 1 });
+    await verifiedMember(guild.id, campaign.id);
+    await waitFor(() => app.logLines.some((l) => l.includes('completion DM failed') && l.includes(campaign.id)));
+    expect(findCampaign(app.server.ctx.db, campaign.id)?.completionNotificationSent).toBe(false);
+
+    const { reconcile } = await import('./reconcile.ts');
+    await reconcile(app.server.ctx);
+    expect(app.sim.state.listDms({ userId: discordId(picky) })).toHaveLength(0);
+
+    app.sim.state.setAcceptsDms(discordId(picky), true);
+    await Promise.all([reconcile(app.server.ctx), reconcile(app.server.ctx)]);
+    await reconcile(app.server.ctx);
+    expect(app.sim.state.listDms({ userId: discordId(picky) })).toHaveLength(1);
+    expect(findCampaign(app.server.ctx.db, campaign.id)?.completionNotificationSent).toBe(true);
+  });
+});
+
+describe('members leaving', () => {
+  it('charges 2.00 for leaving inside the stay (balance may go negative) and returns the slot', async () => {
+    const { guild, campaign } = createBotCampaign(app, owner, { slots: 1 });
+    const member = await newMember();
+    drain(app, member);
+    await joinViaWebsite(member, campaign.id);
+    app.sim.state.addMember(guild.id, discordId(member));
+    await waitFor(() => findJoin(app, campaign.id, member.user!.id)?.coinsAwarded === true);
+    await waitFor(() => findCampaign(app.server.ctx.db, campaign.id)?.completionNotificationSent === true);
+    expect(balanceOf(app, member)).toBe(50);
+
+    app.clock.advance(2 * DAY - SECOND);
+    app.sim.state.removeMember(guild.id, discordId(member), { reason: 'leave' });
+    await waitFor(() => findJoin(app, campaign.id, member.user!.id)?.hasLeft === true);
+
+    expect(findJoin(app, campaign.id, member.user!.id)).toMatchObject({
+      hasLeft: true,
+      leftAt: app.clock.now(),
+      leftReason: 'leave',
+      penalized: true,
+    });
+    expect(balanceOf(app, member)).toBe(-150);
+    expect(await member.balanceCents()).toBe(-150);
+    expect(transactionsOf(app, member, 'leave_penalty')).toMatchObject([
+      { amount: -200, description: `Left ${campaign.name} early` },
+    ]);
+    // The completed campaign is active again; the owner was already told and is not told again.
+    expect(findCampaign(app.server.ctx.db, campaign.id)).toMatchObject({ membersRemaining: 1, completionNotificationSent: true });
+
+    // Coming back earns nothing: one reward per website join.
+    app.sim.state.addMember(guild.id, discordId(member));
+    await verifiedMember(guild.id, campaign.id); // sentinel, takes the returned slot
+    expect(balanceOf(app, member)).toBe(-150);
+    expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(0);
+    expect(app.sim.state.listDms({ userId: discordId(owner) }).filter((d) => d.content.includes(campaign.name))).toHaveLength(1);
+  });
+
+  it('does not charge a regular member who leaves after 2 days', async () => {
+    const { guild, campaign } = createBotCampaign(app, owner);
+    const member = await verifiedMember(guild.id, campaign.id);
+    const after = balanceOf(app, member);
+    app.clock.advance(2 * DAY + SECOND);
+    app.sim.state.removeMember(guild.id, discordId(member), { reason: 'leave' });
+    await waitFor(() => findJoin(app, campaign.id, member.user!.id)?.hasLeft === true);
+    expect(findJoin(app, campaign.id, member.user!.id)).toMatchObject({ leftReason: 'leave', penalized: false });
+    expect(balanceOf(app, member)).toBe(after);
+    expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(9);
+  });
+
+  it('holds featured members for 5 days', async () => {
+    const { guild, campaign } = createBotCampaign(app, owner, { kind: 'featured' });
+    const early = await verifiedMember(guild.id, campaign.id);
+    const late = await verifiedMember(guild.id, campaign.id);
+    const [earlyBefore, lateBefore] = [balanceOf(app, early), balanceOf(app, late)];
+
+    app.clock.advance(2 * DAY + SECOND);
+    app.sim.state.removeMember(guild.id, discordId(early), { reason: 'leave' });
+    await waitFor(() => findJoin(app, campaign.id, early.user!.id)?.hasLeft === true);
+    expect(balanceOf(app, early)).toBe(earlyBefore - 200);
+
+    app.clock.advance(3 * DAY);
+    app.sim.state.removeMember(guild.id, discordId(late), { reason: 'leave' });
+    await waitFor(() => findJoin(app, campaign.id, late.user!.id)?.hasLeft === true);
+    expect(balanceOf(app, late)).toBe(lateBefore);
+    expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(99);
+  });
+
+  it('does not charge members who were kicked or banned', async () => {
+    const { guild, campaign } = createBotCampaign(app, owner);
+    const kicked = await verifiedMember(guild.id, campaign.id);
+    const banned = await verifiedMember(guild.id, campaign.id);
+    const [kickedBefore, bannedBefore] = [balanceOf(app, kicked), balanceOf(app, banned)];
+    app.sim.state.removeMember(guild.id, discordId(kicked), { reason: 'kick' });
+    app.sim.state.removeMember(guild.id, discordId(banned), { reason: 'ban' });
+    await waitFor(() => findJoin(app, campaign.id, banned.user!.id)?.hasLeft === true);
+    await waitFor(() => findJoin(app, campaign.id, kicked.user!.id)?.hasLeft === true);
+    expect(findJoin(app, campaign.id, kicked.user!.id)).toMatchObject({ leftReason: 'kick', penalized: false });
+    expect(findJoin(app, campaign.id, banned.user!.id)).toMatchObject({ leftReason: 'ban', penalized: false });
+    expect(balanceOf(app, kicked)).toBe(kickedBefore);
+    expect(balanceOf(app, banned)).toBe(bannedBefore);
+    expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(8);
+  });
+
+  it('records members of a deleted guild without a penalty', async () => {
+    const { guild, campaign } = createBotCampaign(app, owner);
+    const member = await verifiedMember(guild.id, campaign.id);
+    const after = balanceOf(app, member);
+    app.sim.state.deleteGuild(guild.id);
+    await waitFor(() => findJoin(app, campaign.id, member.user!.id)?.hasLeft === true);
+    expect(findJoin(app, campaign.id, member.user!.id)).toMatchObject({ leftReason: 'guild_deleted', penalized: false });
+    expect(balanceOf(app, member)).toBe(after);
+  });
+
+  it('keeps joins open when only the bot is removed from the guild', async () => {
+    const { guild, campaign } = createBotCampaign(app, owner);
+    const member = await verifiedMember(guild.id, campaign.id);
+    app.sim.state.setBotInGuild(guild.id, false);
+    await waitFor(() => app.logLines.some((l) => l.includes('removed from a guild') && l.includes(guild.id)));
+    expect(findJoin(app, campaign.id, member.user!.id)).toMatchObject({ hasLeft: false, coinsAwarded: true });
+  });
+});

@@ -1,0 +1,132 @@
+import { Client, Events, GatewayIntentBits, Partials, type Guild, type GuildMember, type PartialGuildMember } from 'discord.js';
+import type { AppContext } from '../context.ts';
+import { DISCORD_ERROR, DiscordApiError } from '../discord/discord-api.ts';
+import { verifyJoin } from './verify-join.ts';
+import { findOpenPaidJoinSince, handleMemberRemoved } from './member-removed.ts';
+import { recordGuildDeleted } from './record-leave.ts';
+
+// The discord.js client. Handlers stay thin: they turn gateway events into plain data and call the
+// same services reconciliation uses. Time comes from ctx.clock (events carry no reliable time).
+
+export interface BotOptions {
+  /** Called whenever a gateway session starts or resumes: events may have been missed before it. */
+  onConnected?: () => void;
+  /** Discord writes the audit log entry of a kick/ban asynchronously; wait this long before reading it. */
+  auditLogDelayMs?: number;
+  /** First delay before retrying a failed login (doubles up to 5 minutes). */
+  loginRetryMs?: number;
+}
+
+export interface Bot {
+  /** Resolves when the first gateway session is ready. */
+  ready: Promise<void>;
+  readonly client: Client | null;
+  stop(): Promise<void>;
+}
+
+const MAX_LOGIN_RETRY_MS = 5 * 60 * 1000;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
+  const { logger } = ctx;
+  const auditLogDelayMs = options.auditLogDelayMs ?? (ctx.config.env === 'test' ? 0 : 1500);
+  const inFlight = new Set<Promise<unknown>>();
+  let client: Client | null = null;
+  let stopped = false;
+  let retryTimer: NodeJS.Timeout | null = null;
+  let retryMs = options.loginRetryMs ?? 5000;
+  let markReady: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+
+  /** Runs a handler's work; errors are logged, and stop() waits for it before the database closes. */
+  const track = (what: string, work: () => Promise<unknown>): void => {
+    const task = work()
+      .catch((err: unknown) => logger.error(`bot: ${what} failed`, { error: err instanceof Error ? err.stack : String(err) }))
+      .finally(() => inFlight.delete(task));
+    inFlight.add(task);
+  };
+
+  const onMemberAdd = (member: GuildMember): void => {
+    if (member.user.bot) return;
+    const event = { guildId: member.guild.id, discordUserId: member.id, at: ctx.clock.now() };
+    track('member add', () => verifyJoin(ctx, event));
+  };
+
+  const onMemberRemove = (member: GuildMember | PartialGuildMember): void => {
+    const event = { guildId: member.guild.id, discordUserId: member.id, at: ctx.clock.now() };
+    // Most removals are of people we never paid: skip the audit log for them.
+    if (findOpenPaidJoinSince(ctx, event.guildId, event.discordUserId) === null) return;
+    track('member remove', async () => {
+      if (auditLogDelayMs > 0) await sleep(auditLogDelayMs);
+      await handleMemberRemoved(ctx, event);
+    });
+  };
+
+  // discord.js emits guildDelete only when the guild is not merely unavailable (an outage). That is
+  // either a deleted guild or our bot being removed; REST tells them apart (10004 vs 50001).
+  const onGuildDelete = (guild: Guild): void => {
+    const at = ctx.clock.now();
+    track('guild delete', async () => {
+      try {
+        await ctx.discord.getGuildMember(guild.id, guild.client.user.id);
+        return;
+      } catch (err) {
+        if (err instanceof DiscordApiError && err.code === DISCORD_ERROR.UNKNOWN_GUILD) {
+          recordGuildDeleted(ctx, guild.id, at);
+          return;
+        }
+        logger.warn('bot: removed from a guild; its joins can no longer be verified', { guildId: guild.id, name: guild.name });
+      }
+    });
+  };
+
+  const connect = (): void => {
+    retryTimer = null;
+    if (stopped) return;
+    const next = new Client({
+      intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMembers],
+      // Members we never cached (most of them) arrive as partials on removal.
+      partials: [Partials.GuildMember, Partials.User],
+      rest: { api: `${ctx.config.discord.baseUrl}/api` },
+    });
+    next.once(Events.ClientReady, (c) => {
+      retryMs = options.loginRetryMs ?? 5000;
+      logger.info(`bot: connected as ${c.user.tag}`, { guilds: c.guilds.cache.size });
+      markReady();
+      options.onConnected?.();
+    });
+    next.on(Events.ShardResume, () => options.onConnected?.());
+    next.on(Events.GuildMemberAdd, onMemberAdd);
+    next.on(Events.GuildMemberRemove, onMemberRemove);
+    next.on(Events.GuildDelete, onGuildDelete);
+    next.on(Events.Error, (err) => logger.error('bot: client error', { error: err.message }));
+    client = next;
+    next.login(ctx.config.discord.botToken).catch(async (err: unknown) => {
+      logger.error(`bot: login failed; retrying in ${Math.round(retryMs / 1000)} s`, {
+        error: err instanceof Error ? err.message : String(err),
+      });
+      if (client === next) client = null;
+      await next.destroy().catch(() => undefined);
+      if (stopped) return;
+      retryTimer = setTimeout(connect, retryMs);
+      retryTimer.unref();
+      retryMs = Math.min(retryMs * 2, MAX_LOGIN_RETRY_MS);
+    });
+  };
+  connect();
+
+  return {
+    ready,
+    get client() {
+      return client;
+    },
+    async stop() {
+      stopped = true;
+      if (retryTimer) clearTimeout(retryTimer);
+      const current = client;
+      client = null;
+      await current?.destroy();
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}

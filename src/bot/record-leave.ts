@@ -1,0 +1,107 @@
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { AppContext } from '../context.ts';
+import { serverJoins, servers, users } from '../db/schema.ts';
+import { debit } from '../ledger/ledger.ts';
+import { LEAVE_PENALTY_CENTS, minimumStayMs, type LeaveReason } from './rules.ts';
+
+export interface LeaveEvent {
+  guildId: string;
+  discordUserId: string;
+  at: number;
+  reason: LeaveReason;
+}
+
+export interface RecordLeaveResult {
+  recorded: number;
+  penalized: number;
+}
+
+/**
+ * A paid member left the guild. Leaving on one's own before the minimum stay (counted from the
+ * verification) costs the penalty, which may take the balance below zero, and gives the campaign
+ * its slot back (a completed campaign becomes active again). Kicks, bans, deleted guilds and leaves
+ * after the stay are only recorded. The hasLeft flag is flipped conditionally, so a replayed event
+ * or a concurrent reconcile run records (and charges) once.
+ */
+export function recordLeave(ctx: AppContext, event: LeaveEvent): RecordLeaveResult {
+  return ctx.db.transaction((tx) => {
+    const result: RecordLeaveResult = { recorded: 0, penalized: 0 };
+    const user = tx.select({ id: users.id }).from(users).where(eq(users.discordId, event.discordUserId)).get();
+    if (!user) return result;
+
+    const open = tx
+      .select({
+        joinId: serverJoins.id,
+        verifiedAt: serverJoins.verifiedAt,
+        campaignId: servers.id,
+        name: servers.name,
+        isFeatured: servers.isFeatured,
+      })
+      .from(serverJoins)
+      .innerJoin(servers, eq(servers.id, serverJoins.serverId))
+      .where(
+        and(
+          eq(serverJoins.userId, user.id),
+          eq(servers.serverId, event.guildId),
+          eq(serverJoins.coinsAwarded, true),
+          eq(serverJoins.hasLeft, false),
+        ),
+      )
+      .all();
+
+    for (const join of open) {
+      const early = event.at < (join.verifiedAt ?? 0) + minimumStayMs(join.isFeatured);
+      const penalize = early && event.reason === 'leave';
+      const marked = tx
+        .update(serverJoins)
+        .set({ hasLeft: true, leftAt: event.at, leftReason: event.reason, penalized: penalize })
+        .where(and(eq(serverJoins.id, join.joinId), eq(serverJoins.hasLeft, false)))
+        .returning({ id: serverJoins.id })
+        .get();
+      if (!marked) continue;
+      result.recorded += 1;
+      if (!penalize) continue;
+      debit(tx, {
+        userId: user.id,
+        cents: LEAVE_PENALTY_CENTS,
+        type: 'leave_penalty',
+        description: `Left ${join.name} early`,
+        allowNegative: true,
+        idempotencyKey: `leave:${join.joinId}`,
+        now: event.at,
+      });
+      // The owner paid for a member who did not stay: the slot goes back (not to canceled campaigns).
+      tx.update(servers)
+        .set({ membersRemaining: sql`${servers.membersRemaining} + 1` })
+        .where(and(eq(servers.id, join.campaignId), isNull(servers.canceledAt)))
+        .run();
+      result.penalized += 1;
+    }
+    if (result.recorded > 0) ctx.logger.info('leave recorded', { ...event, ...result });
+    return result;
+  });
+}
+
+/** The guild is gone: every paid member still counted as present has left, without a penalty. */
+export function recordGuildDeleted(ctx: AppContext, guildId: string, at: number): number {
+  const campaignIds = ctx.db
+    .select({ id: servers.id })
+    .from(servers)
+    .where(eq(servers.serverId, guildId))
+    .all()
+    .map((s) => s.id);
+  if (campaignIds.length === 0) return 0;
+  const changed = ctx.db
+    .update(serverJoins)
+    .set({ hasLeft: true, leftAt: at, leftReason: 'guild_deleted' satisfies LeaveReason })
+    .where(
+      and(
+        inArray(serverJoins.serverId, campaignIds),
+        eq(serverJoins.coinsAwarded, true),
+        eq(serverJoins.hasLeft, false),
+      ),
+    )
+    .run().changes;
+  if (changed > 0) ctx.logger.info('guild deleted; joins recorded as left', { guildId, joins: changed });
+  return changed;
+}

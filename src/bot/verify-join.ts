@@ -1,0 +1,99 @@
+import { and, asc, eq, gt, gte, isNull, sql } from 'drizzle-orm';
+import type { AppContext } from '../context.ts';
+import { serverJoins, servers, users } from '../db/schema.ts';
+import { credit } from '../ledger/ledger.ts';
+import { PENDING_JOIN_MAX_AGE_MS } from './rules.ts';
+import { notifyCompletedCampaign } from './completion-notice.ts';
+
+export interface MemberEvent {
+  /** Discord guild id. */
+  guildId: string;
+  discordUserId: string;
+  /** When we learned about it (ctx.clock.now()). */
+  at: number;
+}
+
+export interface VerifyJoinResult {
+  /** The join that earned coins, if any. */
+  rewarded: { joinId: string; campaignId: string; cents: number } | null;
+  /** Pending joins closed without coins (no slot left, or another campaign of the guild paid). */
+  closedWithoutReward: number;
+  /** Campaign whose last slot this join took. */
+  completedCampaignId: string | null;
+}
+
+/**
+ * Confirms a website join when the member shows up in the guild (GUILD_MEMBER_ADD or a REST check).
+ * One Discord join pays one campaign: the member's oldest pending join of that guild whose campaign
+ * still has a slot. All reads and writes happen in one transaction, and the slot is taken with a
+ * conditional UPDATE, so replayed events and concurrent joins never double-pay or overdraw slots.
+ */
+export function recordVerifiedJoin(ctx: AppContext, event: MemberEvent): VerifyJoinResult {
+  return ctx.db.transaction((tx) => {
+    const result: VerifyJoinResult = { rewarded: null, closedWithoutReward: 0, completedCampaignId: null };
+    const user = tx.select({ id: users.id }).from(users).where(eq(users.discordId, event.discordUserId)).get();
+    if (!user) return result;
+
+    const pending = tx
+      .select({ joinId: serverJoins.id, campaignId: servers.id, name: servers.name, coinReward: servers.coinReward })
+      .from(serverJoins)
+      .innerJoin(servers, eq(servers.id, serverJoins.serverId))
+      .where(
+        and(
+          eq(serverJoins.userId, user.id),
+          eq(servers.serverId, event.guildId),
+          eq(serverJoins.verified, false),
+          eq(serverJoins.hasLeft, false),
+          isNull(servers.canceledAt),
+          gte(serverJoins.joinedAt, event.at - PENDING_JOIN_MAX_AGE_MS),
+        ),
+      )
+      .orderBy(asc(serverJoins.joinedAt), asc(serverJoins.id))
+      .all();
+
+    for (const join of pending) {
+      const slot =
+        result.rewarded === null
+          ? tx
+              .update(servers)
+              .set({ membersRemaining: sql`${servers.membersRemaining} - 1` })
+              .where(and(eq(servers.id, join.campaignId), gt(servers.membersRemaining, 0), isNull(servers.canceledAt)))
+              .returning({ membersRemaining: servers.membersRemaining })
+              .get()
+          : undefined;
+      const marked = tx
+        .update(serverJoins)
+        .set({ verified: true, verifiedAt: event.at, coinsAwarded: slot !== undefined })
+        .where(and(eq(serverJoins.id, join.joinId), eq(serverJoins.verified, false)))
+        .returning({ id: serverJoins.id })
+        .get();
+      // Cannot happen inside this transaction; throwing rolls the slot back if it ever did.
+      if (!marked) throw new Error(`join ${join.joinId} was verified concurrently`);
+      if (!slot) {
+        result.closedWithoutReward += 1;
+        continue;
+      }
+      credit(tx, {
+        userId: user.id,
+        cents: join.coinReward,
+        type: 'join_reward',
+        description: `Joined ${join.name}`,
+        idempotencyKey: `join:${join.joinId}`,
+        now: event.at,
+      });
+      result.rewarded = { joinId: join.joinId, campaignId: join.campaignId, cents: join.coinReward };
+      if (slot.membersRemaining === 0) result.completedCampaignId = join.campaignId;
+    }
+    return result;
+  });
+}
+
+/** recordVerifiedJoin, then the owner's completion DM when this join took the last slot. */
+export async function verifyJoin(ctx: AppContext, event: MemberEvent): Promise<VerifyJoinResult> {
+  const result = recordVerifiedJoin(ctx, event);
+  if (result.rewarded) {
+    ctx.logger.info('join verified', { guildId: event.guildId, discordUserId: event.discordUserId, ...result.rewarded });
+  }
+  if (result.completedCampaignId) await notifyCompletedCampaign(ctx, result.completedCampaignId);
+  return result;
+}
