@@ -1,7 +1,146 @@
-import { LuGift } from 'react-icons/lu';
-import { ComingSoon } from '../components/coming-soon.tsx';
+import { Alert, SimpleGrid, Spinner, Text, VStack } from '@chakra-ui/react';
+import type { RewardStatus } from '@shared/api-types.ts';
+import { REWARDS, REWARD_TYPES, type RewardType } from '@shared/rewards-schemas.ts';
+import { formatCents } from '@shared/money.ts';
+import { useEffect, useRef, useState } from 'react';
+import type { IconType } from 'react-icons';
+import { LuCalendarCheck, LuClock, LuZap } from 'react-icons/lu';
+import { PageHeader } from '../components/page-header.tsx';
+import { formatHoursMinutes, formatMinutes } from '../features/rewards/format-countdown.ts';
+import { RewardCard } from '../features/rewards/reward-card.tsx';
+import { useClaimReward } from '../features/rewards/use-claim-reward.ts';
+import { useNow } from '../features/rewards/use-now.ts';
+import { useRewardStatus } from '../features/rewards/use-reward-status.ts';
+import { errorMessage } from '../lib/api.ts';
+import { toast } from '../lib/toaster.tsx';
+import { useDocumentTitle } from '../lib/use-document-title.ts';
 
-// Placeholder: the feature engineer replaces this page (keep the default export for React.lazy).
+const HOUR_MS = 60 * 60 * 1000;
+const CONFIRMATION_MS = 3000;
+
+const CARDS: Record<
+  RewardType,
+  { title: string; cadence: string; claimLabel: string; toastTitle: string; icon: IconType; palette: 'brand' | 'purple' | 'gold'; format: (ms: number) => string; hoursKey: keyof RewardStatus }
+> = {
+  regular: {
+    title: 'Hourly Reward',
+    cadence: 'Claim every hour',
+    claimLabel: 'Claim Hourly Reward',
+    toastTitle: 'Hourly Reward Claimed!',
+    icon: LuClock,
+    palette: 'brand',
+    format: formatMinutes,
+    hoursKey: 'regularHoursRemaining',
+  },
+  bonus: {
+    title: 'Bonus Reward',
+    cadence: 'Claim every 6 hours',
+    claimLabel: 'Claim Bonus Reward',
+    toastTitle: 'Bonus Reward Claimed!',
+    icon: LuZap,
+    palette: 'purple',
+    format: formatHoursMinutes,
+    hoursKey: 'bonusHoursRemaining',
+  },
+  daily: {
+    title: 'Daily Reward',
+    cadence: 'Claim every 24 hours',
+    claimLabel: 'Claim Daily Reward',
+    toastTitle: 'Daily Reward Claimed!',
+    icon: LuCalendarCheck,
+    palette: 'gold',
+    format: formatHoursMinutes,
+    hoursKey: 'dailyHoursRemaining',
+  },
+};
+
 export default function RewardsPage() {
-  return <ComingSoon title="Rewards" subtitle="Claim your hourly, bonus and daily coins." icon={<LuGift />} />;
+  useDocumentTitle('Rewards', 'Claim your hourly, bonus and daily coins.');
+  const { data: status, dataUpdatedAt, isLoading, isError } = useRewardStatus();
+  const claim = useClaimReward();
+  const [confirmations, setConfirmations] = useState<Partial<Record<RewardType, string>>>({});
+  const timers = useRef(new Map<RewardType, number>());
+
+  useEffect(() => {
+    const pending = timers.current;
+    return () => pending.forEach((id) => window.clearTimeout(id));
+  }, []);
+
+  // The countdown ticks locally from the fetched status: due = fetch time + hours remaining.
+  const dueAt = (type: RewardType) => (status ? dataUpdatedAt + Number(status[CARDS[type].hoursKey]) * HOUR_MS : 0);
+  const anyWaiting = status ? REWARD_TYPES.some((type) => dueAt(type) > dataUpdatedAt) : false;
+  const now = useNow(anyWaiting);
+  const remaining = (type: RewardType) => Math.max(0, dueAt(type) - Math.max(now, dataUpdatedAt));
+
+  const onClaim = (type: RewardType) => {
+    claim.mutate(type, {
+      onSuccess: ({ earned }) => {
+        toast({ title: CARDS[type].toastTitle, description: `+${earned} coins added to your balance` });
+        setConfirmations((prev) => ({ ...prev, [type]: earned }));
+        window.clearTimeout(timers.current.get(type));
+        timers.current.set(
+          type,
+          window.setTimeout(() => setConfirmations(({ [type]: _done, ...rest }) => rest), CONFIRMATION_MS),
+        );
+      },
+      onError: (err) => {
+        toast({ title: 'Error', description: errorMessage(err, 'Failed to claim reward'), variant: 'destructive' });
+      },
+    });
+  };
+
+  const allClaimed = status !== undefined && REWARD_TYPES.every((type) => remaining(type) > 0);
+
+  return (
+    <>
+      <PageHeader title="Rewards" subtitle="Claim free coins every hour, every 6 hours and every day." />
+      {isLoading ? (
+        <VStack py="16" gap="3" color="fg.muted">
+          <Spinner color="brand.fg" size="lg" />
+          <Text>Loading rewards...</Text>
+        </VStack>
+      ) : isError || !status ? (
+        <Alert.Root status="error" borderRadius="xl">
+          <Alert.Indicator />
+          <Alert.Title>Could not load your rewards. Please refresh the page.</Alert.Title>
+        </Alert.Root>
+      ) : (
+        <VStack align="stretch" gap={{ base: '5', md: '6' }}>
+          {allClaimed ? (
+            <Alert.Root status="success" variant="surface" borderRadius="xl" data-testid="all-claimed">
+              <Alert.Indicator />
+              <Alert.Content>
+                <Alert.Title fontWeight="semibold">All Rewards Claimed</Alert.Title>
+                <Alert.Description>
+                  You've claimed every reward for now. Come back when a timer runs out to earn more coins.
+                </Alert.Description>
+              </Alert.Content>
+            </Alert.Root>
+          ) : null}
+          <SimpleGrid columns={{ base: 1, md: 3 }} gap={{ base: '4', md: '5' }}>
+            {REWARD_TYPES.map((type) => {
+              const card = CARDS[type];
+              const left = remaining(type);
+              return (
+                <RewardCard
+                  key={type}
+                  title={card.title}
+                  cadence={card.cadence}
+                  amount={formatCents(REWARDS[type].cents)}
+                  icon={card.icon}
+                  palette={card.palette}
+                  claimable={left === 0}
+                  countdown={left > 0 ? card.format(left) : null}
+                  claimLabel={card.claimLabel}
+                  claiming={claim.isPending && claim.variables === type}
+                  confirmation={confirmations[type] ?? null}
+                  onClaim={() => onClaim(type)}
+                />
+              );
+            })}
+          </SimpleGrid>
+        </VStack>
+      )}
+    </>
+  );
 }

@@ -1,0 +1,118 @@
+import { Badge, Box, Button, Card, Flex, HStack, Icon, Stack, Text } from '@chakra-ui/react';
+import type { IconType } from 'react-icons';
+import { LuCircleCheck, LuClock } from 'react-icons/lu';
+import { CoinAmount } from '../../components/coin-amount.tsx';
+
+export interface RewardCardProps {
+  title: string;
+  cadence: string;
+  amount: string;
+  icon: IconType;
+  palette: 'brand' | 'purple' | 'gold';
+  /** Claimable now (per the last fetched status and the local clock). */
+  claimable: boolean;
+  /** Text of the countdown when waiting, e.g. "42 minutes" or "5h 12m". */
+  countdown: string | null;
+  claimLabel: string;
+  claiming: boolean;
+  /** Earned amount while the 3-second confirmation shows. */
+  confirmation: string | null;
+  onClaim: () => void;
+}
+
+export function RewardCard(props: RewardCardProps) {
+  const { title, cadence, amount, icon, palette, claimable, countdown, claimLabel, claiming, confirmation, onClaim } = props;
+  const ready = claimable && !confirmation;
+  return (
+    <Card.Root
+      variant="outline"
+      bg="bg.panel"
+      borderRadius="2xl"
+      overflow="hidden"
+      colorPalette={palette}
+      borderColor={ready ? 'colorPalette.emphasized' : 'border'}
+      boxShadow={ready ? '0 18px 50px -24px var(--chakra-colors-color-palette-solid)' : undefined}
+      transition="border-color 200ms, box-shadow 200ms"
+      data-testid={`reward-card-${title.split(' ')[0]?.toLowerCase() ?? ''}`}
+    >
+      <Box h="1" bg={ready ? 'colorPalette.solid' : 'border.emphasized'} />
+      <Card.Body p={{ base: '5', md: '6' }} gap="5">
+        <Flex justify="space-between" align="flex-start" gap="3">
+          <HStack gap="3.5">
+            <Box
+              bg="colorPalette.subtle"
+              color="colorPalette.fg"
+              borderWidth="1px"
+              borderColor="colorPalette.muted"
+              borderRadius="xl"
+              boxSize="12"
+              display="grid"
+              placeItems="center"
+              fontSize="xl"
+              flexShrink={0}
+            >
+              <Icon as={icon} />
+            </Box>
+            <Stack gap="0.5">
+              <Text as="h2" fontWeight="semibold" textStyle="lg">
+                {title}
+              </Text>
+              <Text color="fg.muted" textStyle="sm">
+                {cadence}
+              </Text>
+            </Stack>
+          </HStack>
+          {ready ? (
+            <Badge colorPalette="green" variant="subtle" borderRadius="full" px="2.5">
+              Ready
+            </Badge>
+          ) : null}
+        </Flex>
+
+        <CoinAmount value={amount} showPlus suffix="coins" size="xl" />
+
+        <Box minH="4.5rem" display="flex" flexDirection="column" justifyContent="flex-end" gap="3">
+          {confirmation ? (
+            <HStack
+              role="status"
+              bg="green.subtle"
+              color="green.fg"
+              borderWidth="1px"
+              borderColor="green.muted"
+              borderRadius="xl"
+              px="4"
+              py="3"
+              gap="2.5"
+              minH="4.5rem"
+            >
+              <Icon as={LuCircleCheck} boxSize="5" />
+              <Stack gap="0">
+                <Text fontWeight="semibold">Reward claimed!</Text>
+                <Text textStyle="sm">+{confirmation} coins added to your balance</Text>
+              </Stack>
+            </HStack>
+          ) : claimable ? (
+            <Button size="lg" borderRadius="xl" colorPalette={palette} loading={claiming} loadingText="Claiming..." onClick={onClaim}>
+              {claimLabel}
+            </Button>
+          ) : (
+            <>
+              <HStack gap="2" color="fg.muted" textStyle="sm">
+                <Icon as={LuClock} />
+                <Text>
+                  Next claim in{' '}
+                  <Text as="span" color="fg" fontWeight="semibold" fontVariantNumeric="tabular-nums" data-testid="countdown">
+                    {countdown}
+                  </Text>
+                </Text>
+              </HStack>
+              <Button size="lg" borderRadius="xl" variant="subtle" disabled>
+                Come Back Later
+              </Button>
+            </>
+          )}
+        </Box>
+      </Card.Body>
+    </Card.Root>
+  );
+}

@@ -1,0 +1,90 @@
+import { Badge, Box, Button, Card, Flex, HStack, Icon, Stack, Text } from '@chakra-ui/react';
+import type { ApiSocialTask } from '@shared/api-types.ts';
+import { LuCircleCheck, LuExternalLink } from 'react-icons/lu';
+import { CoinAmount } from '../../components/coin-amount.tsx';
+import { platformStyle } from './platforms.ts';
+
+/** Label for a button whose claim is pending: a small countdown, then "Verifying...". */
+export function pendingLabel(seconds: number): string {
+  return seconds > 0 ? `Claiming in ${seconds}s` : 'Verifying...';
+}
+
+export function SocialTaskCard({
+  task,
+  pendingSeconds,
+  onStart,
+}: {
+  task: ApiSocialTask;
+  pendingSeconds: number | null;
+  onStart: (task: ApiSocialTask) => void;
+}) {
+  const style = platformStyle(task.platform);
+  const pending = pendingSeconds !== null;
+  return (
+    <Card.Root
+      variant="outline"
+      bg="bg.panel"
+      borderColor="border"
+      borderRadius="2xl"
+      transition="border-color 200ms, transform 200ms"
+      _hover={task.completed ? undefined : { borderColor: 'border.emphasized', transform: 'translateY(-2px)' }}
+      data-testid={`social-task-${task.platform}`}
+    >
+      <Card.Body p={{ base: '5', md: '6' }} gap="4">
+        <Flex justify="space-between" align="flex-start" gap="3">
+          <Box
+            boxSize="12"
+            borderRadius="xl"
+            display="grid"
+            placeItems="center"
+            fontSize="2xl"
+            bg={style.tint}
+            color={style.color}
+            flexShrink={0}
+          >
+            <Icon as={style.icon} />
+          </Box>
+          {task.completed ? (
+            <Badge colorPalette="green" variant="subtle" borderRadius="full" px="2.5">
+              <LuCircleCheck />
+              Done
+            </Badge>
+          ) : null}
+        </Flex>
+        <Stack gap="1" flex="1">
+          <Text textStyle="xs" fontWeight="semibold" color="fg.subtle" textTransform="uppercase" letterSpacing="wider">
+            {style.name}
+          </Text>
+          <Text as="h3" fontWeight="semibold" textStyle="md" lineClamp={2}>
+            {task.title}
+          </Text>
+        </Stack>
+        <HStack justify="space-between" gap="3" wrap="wrap">
+          <CoinAmount value={task.coins} showPlus suffix="coins" size="md" />
+          <Button
+            size="md"
+            borderRadius="lg"
+            colorPalette={task.completed ? 'green' : 'brand'}
+            variant={task.completed ? 'subtle' : 'solid'}
+            disabled={task.completed || pending}
+            onClick={() => onStart(task)}
+          >
+            {task.completed ? (
+              <>
+                <LuCircleCheck />
+                Completed
+              </>
+            ) : pending ? (
+              pendingLabel(pendingSeconds)
+            ) : (
+              <>
+                Follow & Earn
+                <LuExternalLink />
+              </>
+            )}
+          </Button>
+        </HStack>
+      </Card.Body>
+    </Card.Root>
+  );
+}

@@ -1,0 +1,110 @@
+import { Badge, Box, Button, Card, Flex, Heading, Icon, Stack, Text } from '@chakra-ui/react';
+import type { ApiSocialTask } from '@shared/api-types.ts';
+import { FaYoutube } from 'react-icons/fa6';
+import { LuCircleCheck, LuExternalLink, LuTriangleAlert } from 'react-icons/lu';
+import { CoinAmount } from '../../components/coin-amount.tsx';
+import { pendingLabel } from './social-task-card.tsx';
+
+/** The dedicated YouTube card (spec §2): Subscribe & Earn, +2.00 coins, Completed or Unavailable. */
+export function YouTubeCard({
+  task,
+  pendingSeconds,
+  onStart,
+}: {
+  task: ApiSocialTask | undefined;
+  pendingSeconds: number | null;
+  onStart: () => void;
+}) {
+  const completed = task?.completed ?? false;
+  const pending = pendingSeconds !== null;
+  return (
+    <Card.Root
+      variant="outline"
+      bg="bg.panel"
+      borderRadius="2xl"
+      overflow="hidden"
+      borderColor={task && !completed ? 'rgba(255,59,59,0.45)' : 'border'}
+      position="relative"
+      data-testid="youtube-card"
+    >
+      <Box
+        position="absolute"
+        inset="0"
+        pointerEvents="none"
+        bgImage="radial-gradient(600px 220px at 0% 0%, rgba(255,0,0,0.16), transparent 70%)"
+      />
+      <Card.Body p={{ base: '5', md: '8' }} position="relative">
+        <Flex direction={{ base: 'column', md: 'row' }} align={{ base: 'stretch', md: 'center' }} gap={{ base: '5', md: '8' }}>
+          <Box
+            boxSize={{ base: '14', md: '20' }}
+            borderRadius="2xl"
+            display="grid"
+            placeItems="center"
+            fontSize={{ base: '3xl', md: '5xl' }}
+            bg="rgba(255,0,0,0.14)"
+            color="#ff3b3b"
+            flexShrink={0}
+          >
+            <Icon as={FaYoutube} />
+          </Box>
+          <Stack gap="2" flex="1" minW="0">
+            <Flex gap="2" align="center" wrap="wrap">
+              <Heading as="h2" textStyle={{ base: 'xl', md: '2xl' }} fontWeight="bold">
+                Subscribe & Earn
+              </Heading>
+              {!task ? (
+                <Badge colorPalette="orange" variant="subtle" borderRadius="full" px="2.5">
+                  Unavailable
+                </Badge>
+              ) : completed ? (
+                <Badge colorPalette="green" variant="subtle" borderRadius="full" px="2.5">
+                  <LuCircleCheck />
+                  Completed
+                </Badge>
+              ) : null}
+            </Flex>
+            {task ? (
+              <Text color="fg.muted">{task.title}</Text>
+            ) : (
+              <Flex gap="2" align="center" color="orange.fg">
+                <Icon as={LuTriangleAlert} flexShrink={0} />
+                <Text>This task is currently unavailable. Please contact support.</Text>
+              </Flex>
+            )}
+            <CoinAmount value={task?.coins ?? '2.00'} showPlus suffix="coins" size="lg" mt="1" />
+          </Stack>
+          <Button
+            size="xl"
+            borderRadius="xl"
+            flexShrink={0}
+            minW={{ md: '52' }}
+            bg={completed ? undefined : '#e62117'}
+            color={completed ? undefined : 'white'}
+            _hover={completed ? undefined : { bg: '#c81c13' }}
+            colorPalette={completed ? 'green' : undefined}
+            variant={completed ? 'subtle' : 'solid'}
+            disabled={!task || completed || pending}
+            onClick={onStart}
+          >
+            {!task ? (
+              'Unavailable'
+            ) : completed ? (
+              <>
+                <LuCircleCheck />
+                Completed
+              </>
+            ) : pending ? (
+              pendingLabel(pendingSeconds)
+            ) : (
+              <>
+                <FaYoutube />
+                Subscribe & Earn
+                <LuExternalLink />
+              </>
+            )}
+          </Button>
+        </Flex>
+      </Card.Body>
+    </Card.Root>
+  );
+}
