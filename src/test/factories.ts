@@ -75,3 +75,9 @@ export function findJoins(db: Db, campaignId: string): ServerJoin[] {
 export function findCampaign(db: Db, campaignId: string): Server | undefined {
   return db.select().from(servers).where(eq(servers.id, campaignId)).get();
 }
+
+export function findCampaignByName(db: Db, name: string): Server {
+  const found = db.select().from(servers).where(eq(servers.name, name)).get();
+  if (!found) throw new Error(`no campaign named ${name}`);
+  return found;
+}
