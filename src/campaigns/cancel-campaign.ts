@@ -17,7 +17,11 @@ export function cancelCampaign(ctx: AppContext, userId: string, serverId: string
       .returning()
       .get();
     if (updated) return updated;
-    const own = tx.select({ id: servers.id }).from(servers).where(and(eq(servers.id, serverId), eq(servers.ownerId, userId))).get();
+    const own = tx
+      .select({ id: servers.id })
+      .from(servers)
+      .where(and(eq(servers.id, serverId), eq(servers.ownerId, userId)))
+      .get();
     // Another user's campaign behaves like a missing one; an own one that is already canceled is a 404 too (it is gone).
     throw new AppError('not_found', own ? 'Campaign already canceled' : 'Campaign not found');
   });

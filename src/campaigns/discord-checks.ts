@@ -7,7 +7,8 @@ import { parseInviteCode, CAMPAIGN_MESSAGES, type BotMissingBody } from '../shar
 
 export const DISCORD_UNREACHABLE = 'Could not reach Discord. Please try again.';
 export const INVITE_DEAD = 'This invite link is invalid or has expired. Please use a permanent invite link.';
-export const INVITE_EXPIRES = 'This invite link expires. Please create a permanent (never-expiring) invite link.';
+export const INVITE_EXPIRES =
+  'This invite link expires. Please create a permanent (never-expiring) invite link.';
 export const BOT_MISSING = 'Please invite our bot to your server first, then submit again.';
 
 /** View Audit Log (1 << 7) + Create Instant Invite (1 << 0) + View Channels (1 << 10) + Send Messages (1 << 11). */

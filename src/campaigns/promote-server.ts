@@ -10,7 +10,8 @@ import { ALREADY_FEATURED, ALREADY_FEATURED_ELSEWHERE, isGuildFeaturedElsewhere 
 import { FEATURED_REWARD_CENTS } from './submit-server.ts';
 
 export const CAMPAIGN_CANCELED = 'This campaign was canceled and cannot be promoted.';
-export const NOBOT_NOT_PROMOTABLE = 'No-bot servers cannot be featured. Invite our bot and submit the server as a regular campaign.';
+export const NOBOT_NOT_PROMOTABLE =
+  'No-bot servers cannot be featured. Invite our bot and submit the server as a regular campaign.';
 
 function findOwnServer(ctx: AppContext, userId: string, serverId: string): Server {
   const server = ctx.db
@@ -37,13 +38,19 @@ export async function promoteServer(ctx: AppContext, userId: string, serverId: s
   const now = ctx.clock.now();
   return ctx.db.transaction((tx) => {
     // Re-read inside the transaction: everything below is decided on current data.
-    const server = tx.select().from(servers).where(and(eq(servers.id, serverId), eq(servers.ownerId, userId))).get();
+    const server = tx
+      .select()
+      .from(servers)
+      .where(and(eq(servers.id, serverId), eq(servers.ownerId, userId)))
+      .get();
     if (!server?.serverId) throw new AppError('not_found', 'Server not found');
     if (server.canceledAt !== null) throw new AppError('conflict', CAMPAIGN_CANCELED);
     if (server.isFeatured && server.membersRemaining > 0) throw new AppError('conflict', ALREADY_FEATURED);
-    if (isGuildFeaturedElsewhere(tx, server.serverId, server.id)) throw new AppError('conflict', ALREADY_FEATURED_ELSEWHERE);
+    if (isGuildFeaturedElsewhere(tx, server.serverId, server.id))
+      throw new AppError('conflict', ALREADY_FEATURED_ELSEWHERE);
     const cost = coinsToCents(PROMOTE_COST_COINS);
-    if (getBalance(tx, userId) < cost) throw new AppError('insufficient_coins', CAMPAIGN_MESSAGES.promoteCost);
+    if (getBalance(tx, userId) < cost)
+      throw new AppError('insufficient_coins', CAMPAIGN_MESSAGES.promoteCost);
 
     const updated = tx
       .update(servers)
@@ -56,7 +63,13 @@ export async function promoteServer(ctx: AppContext, userId: string, serverId: s
         completionNotificationSent: false,
       })
       // Conditional on the state checked above, so a concurrent promotion cannot apply twice.
-      .where(and(eq(servers.id, server.id), eq(servers.membersRemaining, server.membersRemaining), eq(servers.isFeatured, server.isFeatured)))
+      .where(
+        and(
+          eq(servers.id, server.id),
+          eq(servers.membersRemaining, server.membersRemaining),
+          eq(servers.isFeatured, server.isFeatured),
+        ),
+      )
       .returning()
       .get();
     if (!updated) throw new AppError('conflict', ALREADY_FEATURED);

@@ -21,9 +21,19 @@ describe('recheckInvites', () => {
   it('marks a dead invite invalid, leaves live ones alone, and restores it once the invite works again', async () => {
     const live = createGuildWithInvite(app, owner);
     const dying = createGuildWithInvite(app, owner);
-    const a = (await owner.post<ApiServer>('/api/servers', { name: 'Alive', inviteLink: live.link, coinReward: '5' })).body;
-    const b = (await owner.post<ApiServer>('/api/servers', { name: 'Dying', inviteLink: dying.link, coinReward: '5' })).body;
-    const nobot = (await owner.post<ApiServer>('/api/servers/no-bot', { name: 'Dying Quiet', inviteLink: dying.link, memberCount: '3' })).body;
+    const a = (
+      await owner.post<ApiServer>('/api/servers', { name: 'Alive', inviteLink: live.link, coinReward: '5' })
+    ).body;
+    const b = (
+      await owner.post<ApiServer>('/api/servers', { name: 'Dying', inviteLink: dying.link, coinReward: '5' })
+    ).body;
+    const nobot = (
+      await owner.post<ApiServer>('/api/servers/no-bot', {
+        name: 'Dying Quiet',
+        inviteLink: dying.link,
+        memberCount: '3',
+      })
+    ).body;
 
     expect(await recheckInvites(app.server.ctx)).toMatchObject({ checked: 3, invalidated: 0, restored: 0 });
     expect([validity(a.id), validity(b.id), validity(nobot.id)]).toEqual([true, true, true]);
@@ -41,16 +51,27 @@ describe('recheckInvites', () => {
 
   it('skips canceled campaigns and changes nothing when Discord is unreachable', async () => {
     const g = createGuildWithInvite(app, owner);
-    const s = (await owner.post<ApiServer>('/api/servers', { name: 'Gone Soon', inviteLink: g.link, coinReward: '3' })).body;
+    const s = (
+      await owner.post<ApiServer>('/api/servers', { name: 'Gone Soon', inviteLink: g.link, coinReward: '3' })
+    ).body;
     await owner.delete(`/api/campaigns/${s.id}`);
     app.sim.state.invites.delete(g.code);
     await recheckInvites(app.server.ctx);
     expect(validity(s.id)).toBe(true);
 
     const other = createGuildWithInvite(app, owner);
-    const t = (await owner.post<ApiServer>('/api/servers', { name: 'Outage Safe', inviteLink: other.link, coinReward: '3' })).body;
+    const t = (
+      await owner.post<ApiServer>('/api/servers', {
+        name: 'Outage Safe',
+        inviteLink: other.link,
+        coinReward: '3',
+      })
+    ).body;
     app.sim.state.invites.delete(other.code);
-    const down = { ...app.server.ctx, discord: new DiscordApi({ baseUrl: 'http://127.0.0.1:9', botToken: 'x' }) };
+    const down = {
+      ...app.server.ctx,
+      discord: new DiscordApi({ baseUrl: 'http://127.0.0.1:9', botToken: 'x' }),
+    };
     const result = await recheckInvites(down);
     expect(result.failed).toBeGreaterThan(0);
     expect(result.invalidated).toBe(0);
@@ -59,7 +80,9 @@ describe('recheckInvites', () => {
 
   it('treats an invite that now points at another server as dead', async () => {
     const first = createGuildWithInvite(app, owner);
-    const s = (await owner.post<ApiServer>('/api/servers', { name: 'Moved', inviteLink: first.link, coinReward: '3' })).body;
+    const s = (
+      await owner.post<ApiServer>('/api/servers', { name: 'Moved', inviteLink: first.link, coinReward: '3' })
+    ).body;
     const elsewhere = createGuildWithInvite(app, owner);
     app.sim.state.invites.delete(first.code);
     app.sim.state.createInvite(elsewhere.guild.id, { code: first.code, maxAge: 0 });

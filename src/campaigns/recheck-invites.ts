@@ -45,7 +45,10 @@ export async function recheckInvites(ctx: AppContext): Promise<InviteRecheckResu
       invite = await ctx.discord.getInvite(code);
     } catch (err) {
       result.failed += 1;
-      ctx.logger.warn('invite recheck failed', { code, error: err instanceof Error ? err.message : String(err) });
+      ctx.logger.warn('invite recheck failed', {
+        code,
+        error: err instanceof Error ? err.message : String(err),
+      });
       continue;
     }
     for (const row of rows) {

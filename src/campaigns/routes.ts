@@ -3,11 +3,16 @@ import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { parseInput, requireUser } from '../http/guards.ts';
 import { toApiServer } from '../servers/server-view.ts';
-import { botInviteQuerySchema, submitNoBotSchema, submitServerSchema, type BotInviteResponse } from '../shared/campaign-schemas.ts';
+import {
+  botInviteQuerySchema,
+  submitNoBotSchema,
+  submitServerSchema,
+  type BotInviteResponse,
+} from '../shared/campaign-schemas.ts';
 import { cancelCampaign } from './cancel-campaign.ts';
 import { BotMissingError, botInviteUrl } from './discord-checks.ts';
 import { listActiveCampaigns, listMyServers } from './list-campaigns.ts';
-import { listTransactions } from './list-transactions.ts';
+import { listTransactions, summarizeTransactions } from './list-transactions.ts';
 import { promoteServer } from './promote-server.ts';
 import { submitNoBotServer, submitServer } from './submit-server.ts';
 
@@ -67,6 +72,11 @@ export function campaignRoutes(ctx: AppContext): Router {
   router.get('/transactions', (req, res) => {
     const userId = requireUser(req);
     res.json(listTransactions(ctx, userId));
+  });
+
+  router.get('/transactions/summary', (req, res) => {
+    const userId = requireUser(req);
+    res.json(summarizeTransactions(ctx, userId));
   });
 
   router.get('/bot/invite', (req, res) => {

@@ -4,7 +4,13 @@ import type { ApiServer } from '../shared/api-types.ts';
 import { DiscordApi } from '../discord/discord-api.ts';
 import { AppError } from '../http/errors.ts';
 import { submitServer } from './submit-server.ts';
-import { createGuildWithInvite, giveCoins, serversOf, signInWithCoins, transactionsOf } from './test-support.ts';
+import {
+  createGuildWithInvite,
+  giveCoins,
+  serversOf,
+  signInWithCoins,
+  transactionsOf,
+} from './test-support.ts';
 
 let app: TestApp;
 let owner: TestClient;
@@ -20,7 +26,11 @@ describe('POST /api/servers (regular)', () => {
   it('debits the coins, creates the campaign with 1 slot per coin (rounded down) and returns it', async () => {
     const { guild, link } = createGuildWithInvite(app, owner, { name: 'Pixel Raiders', icon: 'abc123' });
     const before = await owner.balanceCents();
-    const res = await owner.post<ApiServer>('/api/servers', { name: '  Pixel Raiders ', inviteLink: link, coinReward: '10.9' });
+    const res = await owner.post<ApiServer>('/api/servers', {
+      name: '  Pixel Raiders ',
+      inviteLink: link,
+      coinReward: '10.9',
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       name: 'Pixel Raiders',
@@ -41,7 +51,11 @@ describe('POST /api/servers (regular)', () => {
   it('accepts discord.com/invite and discordapp.com/invite links and stores a normalised link', async () => {
     for (const host of ['discord.com', 'discordapp.com']) {
       const { code } = createGuildWithInvite(app, owner);
-      const res = await owner.post<ApiServer>('/api/servers', { name: 'Long Link', inviteLink: `https://${host}/invite/${code}`, coinReward: '3' });
+      const res = await owner.post<ApiServer>('/api/servers', {
+        name: 'Long Link',
+        inviteLink: `https://${host}/invite/${code}`,
+        coinReward: '3',
+      });
       expect(res.status).toBe(201);
       expect(res.body.inviteLink).toBe(`https://discord.gg/${code}`);
     }
@@ -67,15 +81,36 @@ describe('POST /api/servers (regular)', () => {
   it.each([
     [{ inviteLink: 'https://discord.gg/abc', coinReward: '5' }, 'Server name is required'],
     [{ name: '   ', inviteLink: 'https://discord.gg/abc', coinReward: '5' }, 'Server name is required'],
-    [{ name: 'A', inviteLink: 'https://discord.gg/abc', coinReward: '5' }, 'Server name must be at least 2 characters'],
-    [{ name: 'x'.repeat(101), inviteLink: 'https://discord.gg/abc', coinReward: '5' }, 'Server name must be at most 100 characters'],
+    [
+      { name: 'A', inviteLink: 'https://discord.gg/abc', coinReward: '5' },
+      'Server name must be at least 2 characters',
+    ],
+    [
+      { name: 'x'.repeat(101), inviteLink: 'https://discord.gg/abc', coinReward: '5' },
+      'Server name must be at most 100 characters',
+    ],
     [{ name: 'Fine Name', coinReward: '5' }, 'Invite link is required'],
     [{ name: 'Fine Name', inviteLink: '', coinReward: '5' }, 'Invite link is required'],
-    [{ name: 'Fine Name', inviteLink: 'https://example.com/invite/abc', coinReward: '5' }, 'Please enter a valid Discord invite link (https://discord.gg/...)'],
-    [{ name: 'Fine Name', inviteLink: 'http://discord.gg/abc', coinReward: '5' }, 'Please enter a valid Discord invite link (https://discord.gg/...)'],
-    [{ name: 'Fine Name', inviteLink: 'https://discord.gg.evil.com/abc', coinReward: '5' }, 'Please enter a valid Discord invite link (https://discord.gg/...)'],
-    [{ name: 'Fine Name', inviteLink: 'https://discord.com/channels/1/2', coinReward: '5' }, 'Please enter a valid Discord invite link (https://discord.gg/...)'],
-    [{ name: 'Fine Name', inviteLink: 'not a url', coinReward: '5' }, 'Please enter a valid Discord invite link (https://discord.gg/...)'],
+    [
+      { name: 'Fine Name', inviteLink: 'https://example.com/invite/abc', coinReward: '5' },
+      'Please enter a valid Discord invite link (https://discord.gg/...)',
+    ],
+    [
+      { name: 'Fine Name', inviteLink: 'http://discord.gg/abc', coinReward: '5' },
+      'Please enter a valid Discord invite link (https://discord.gg/...)',
+    ],
+    [
+      { name: 'Fine Name', inviteLink: 'https://discord.gg.evil.com/abc', coinReward: '5' },
+      'Please enter a valid Discord invite link (https://discord.gg/...)',
+    ],
+    [
+      { name: 'Fine Name', inviteLink: 'https://discord.com/channels/1/2', coinReward: '5' },
+      'Please enter a valid Discord invite link (https://discord.gg/...)',
+    ],
+    [
+      { name: 'Fine Name', inviteLink: 'not a url', coinReward: '5' },
+      'Please enter a valid Discord invite link (https://discord.gg/...)',
+    ],
     [{ name: 42, inviteLink: 'https://discord.gg/abc', coinReward: '5' }, 'Server name is required'],
   ])('refuses %j with 400 %j', async (body, message) => {
     const res = await owner.post('/api/servers', body);
@@ -83,14 +118,22 @@ describe('POST /api/servers (regular)', () => {
   });
 
   it('refuses an unknown invite and an expiring one', async () => {
-    const unknown = await owner.post('/api/servers', { name: 'Ghost', inviteLink: 'https://discord.gg/doesnotexist', coinReward: '5' });
+    const unknown = await owner.post('/api/servers', {
+      name: 'Ghost',
+      inviteLink: 'https://discord.gg/doesnotexist',
+      coinReward: '5',
+    });
     expect(unknown).toMatchObject({
       status: 400,
       body: { message: 'This invite link is invalid or has expired. Please use a permanent invite link.' },
     });
     const { guild } = createGuildWithInvite(app, owner);
     app.sim.state.createInvite(guild.id, { code: 'expiring1', maxAge: 3600 });
-    const expiring = await owner.post('/api/servers', { name: 'Soon Gone', inviteLink: 'https://discord.gg/expiring1', coinReward: '5' });
+    const expiring = await owner.post('/api/servers', {
+      name: 'Soon Gone',
+      inviteLink: 'https://discord.gg/expiring1',
+      coinReward: '5',
+    });
     expect(expiring).toMatchObject({
       status: 400,
       body: { message: 'This invite link expires. Please create a permanent (never-expiring) invite link.' },
@@ -100,11 +143,14 @@ describe('POST /api/servers (regular)', () => {
   it('answers botMissing with the bot invite URL when our bot is not in the guild, and charges nothing', async () => {
     const { guild, link } = createGuildWithInvite(app, owner, { botMember: false });
     const before = await owner.balanceCents();
-    const res = await owner.post<{ message: string; botMissing: boolean; inviteUrl: string }>('/api/servers', {
-      name: 'No Bot Yet',
-      inviteLink: link,
-      coinReward: '5',
-    });
+    const res = await owner.post<{ message: string; botMissing: boolean; inviteUrl: string }>(
+      '/api/servers',
+      {
+        name: 'No Bot Yet',
+        inviteLink: link,
+        coinReward: '5',
+      },
+    );
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('Please invite our bot to your server first, then submit again.');
     expect(res.body.botMissing).toBe(true);
@@ -114,14 +160,19 @@ describe('POST /api/servers (regular)', () => {
 
     // Once the bot is invited, the same submission goes through.
     app.sim.state.setBotInGuild(guild.id, true);
-    expect((await owner.post('/api/servers', { name: 'No Bot Yet', inviteLink: link, coinReward: '5' })).status).toBe(201);
+    expect(
+      (await owner.post('/api/servers', { name: 'No Bot Yet', inviteLink: link, coinReward: '5' })).status,
+    ).toBe(201);
   });
 
   it('refuses an amount above the balance with the spec text and changes nothing', async () => {
     const poor = await signInWithCoins(app, 'submit_poor', 2); // 7.00
     const { link } = createGuildWithInvite(app, poor);
     const res = await poor.post('/api/servers', { name: 'Big Dreams', inviteLink: link, coinReward: '8' });
-    expect(res).toMatchObject({ status: 402, body: { message: 'You need 8 coins to submit this server. You have 7.00 coins.' } });
+    expect(res).toMatchObject({
+      status: 402,
+      body: { message: 'You need 8 coins to submit this server. You have 7.00 coins.' },
+    });
     expect(await poor.balanceCents()).toBe(700);
     expect(serversOf(app, poor)).toHaveLength(0);
     expect((await poor.get<unknown[]>('/api/campaigns')).body).toEqual([]);
@@ -131,7 +182,9 @@ describe('POST /api/servers (regular)', () => {
     const racer = await signInWithCoins(app, 'submit_racer', 45);
     const { link } = createGuildWithInvite(app, racer);
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => racer.post('/api/servers', { name: `Race ${i}`, inviteLink: link, coinReward: '10' })),
+      Array.from({ length: 20 }, (_, i) =>
+        racer.post('/api/servers', { name: `Race ${i}`, inviteLink: link, coinReward: '10' }),
+      ),
     );
     expect(results.filter((r) => r.status === 201)).toHaveLength(5);
     expect(results.filter((r) => r.status === 402)).toHaveLength(15);
@@ -141,16 +194,25 @@ describe('POST /api/servers (regular)', () => {
   });
 
   it('requires a session', async () => {
-    const res = await app.anonymous().post('/api/servers', { name: 'Anon', inviteLink: 'https://discord.gg/x1', coinReward: '5' });
+    const res = await app
+      .anonymous()
+      .post('/api/servers', { name: 'Anon', inviteLink: 'https://discord.gg/x1', coinReward: '5' });
     expect(res.status).toBe(401);
   });
 
   it('turns a Discord outage into a 502 with a friendly message and writes nothing', async () => {
     const { link } = createGuildWithInvite(app, owner);
     // The same app wiring, with Discord unreachable (nothing listens on port 9 of loopback).
-    const down = { ...app.server.ctx, discord: new DiscordApi({ baseUrl: 'http://127.0.0.1:9', botToken: 'x' }) };
+    const down = {
+      ...app.server.ctx,
+      discord: new DiscordApi({ baseUrl: 'http://127.0.0.1:9', botToken: 'x' }),
+    };
     const count = serversOf(app, owner).length;
-    const err = await submitServer(down, owner.user!.id, { name: 'Outage', inviteLink: link, coinReward: '5' }).catch((e: unknown) => e);
+    const err = await submitServer(down, owner.user!.id, {
+      name: 'Outage',
+      inviteLink: link,
+      coinReward: '5',
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
     expect(err).toMatchObject({ status: 502, message: 'Could not reach Discord. Please try again.' });
     expect(serversOf(app, owner)).toHaveLength(count);
@@ -161,9 +223,19 @@ describe('POST /api/servers/no-bot', () => {
   it('creates a no-bot campaign (no guild id, 0.20 reward) for 1 coin per member, without needing the bot', async () => {
     const client = await signInWithCoins(app, 'nobot_owner', 10); // 15.00
     const { link } = createGuildWithInvite(app, client, { botMember: false });
-    const res = await client.post<ApiServer>('/api/servers/no-bot', { name: 'Quiet Corner', inviteLink: link, memberCount: '12' });
+    const res = await client.post<ApiServer>('/api/servers/no-bot', {
+      name: 'Quiet Corner',
+      inviteLink: link,
+      memberCount: '12',
+    });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ serverId: null, coinReward: '0.20', membersRemaining: 12, initialMemberSlots: 12, isFeatured: false });
+    expect(res.body).toMatchObject({
+      serverId: null,
+      coinReward: '0.20',
+      membersRemaining: 12,
+      initialMemberSlots: 12,
+      isFeatured: false,
+    });
     expect(await client.balanceCents()).toBe(300);
     expect(transactionsOf(app, client).find((t) => t.type === 'campaign')).toMatchObject({
       amount: -1200,
@@ -172,22 +244,43 @@ describe('POST /api/servers/no-bot', () => {
   });
 
   it.each(['2', '3.5', 'abc', '', '-4', '1e3'])('refuses memberCount %j', async (memberCount) => {
-    const res = await owner.post('/api/servers/no-bot', { name: 'Quiet', inviteLink: 'https://discord.gg/abc', memberCount });
-    expect(res).toMatchObject({ status: 400, body: { message: 'Please enter a valid number of members (minimum 3)' } });
+    const res = await owner.post('/api/servers/no-bot', {
+      name: 'Quiet',
+      inviteLink: 'https://discord.gg/abc',
+      memberCount,
+    });
+    expect(res).toMatchObject({
+      status: 400,
+      body: { message: 'Please enter a valid number of members (minimum 3)' },
+    });
   });
 
   it('refuses above the balance with the spec text', async () => {
     const client = await signInWithCoins(app, 'nobot_poor', 0); // 5.00
     const { link } = createGuildWithInvite(app, client);
-    const res = await client.post('/api/servers/no-bot', { name: 'Quiet', inviteLink: link, memberCount: '6' });
-    expect(res).toMatchObject({ status: 402, body: { message: 'You need 6 coins for 6 members. You have 5.00 coins.' } });
+    const res = await client.post('/api/servers/no-bot', {
+      name: 'Quiet',
+      inviteLink: link,
+      memberCount: '6',
+    });
+    expect(res).toMatchObject({
+      status: 402,
+      body: { message: 'You need 6 coins for 6 members. You have 5.00 coins.' },
+    });
     expect(await client.balanceCents()).toBe(500);
     expect(serversOf(app, client)).toHaveLength(0);
   });
 
   it('still resolves the invite', async () => {
-    const res = await owner.post('/api/servers/no-bot', { name: 'Quiet', inviteLink: 'https://discord.gg/nope404', memberCount: '5' });
-    expect(res).toMatchObject({ status: 400, body: { message: 'This invite link is invalid or has expired. Please use a permanent invite link.' } });
+    const res = await owner.post('/api/servers/no-bot', {
+      name: 'Quiet',
+      inviteLink: 'https://discord.gg/nope404',
+      memberCount: '5',
+    });
+    expect(res).toMatchObject({
+      status: 400,
+      body: { message: 'This invite link is invalid or has expired. Please use a permanent invite link.' },
+    });
   });
 });
 
@@ -202,7 +295,9 @@ describe('GET /api/bot/invite', () => {
     expect(url.searchParams.get('permissions')).toBe('3201');
     expect(url.searchParams.has('guild_id')).toBe(false);
 
-    const withGuild = new URL((await owner.get<{ inviteUrl: string }>('/api/bot/invite?guildId=123456789012345678')).body.inviteUrl);
+    const withGuild = new URL(
+      (await owner.get<{ inviteUrl: string }>('/api/bot/invite?guildId=123456789012345678')).body.inviteUrl,
+    );
     expect(withGuild.searchParams.get('guild_id')).toBe('123456789012345678');
     expect(withGuild.searchParams.get('disable_guild_select')).toBe('true');
 
@@ -217,12 +312,25 @@ describe('GET /api/transactions', () => {
       app.clock.advance(1000);
       giveCoins(app, client, 1);
     }
-    const res = await client.get<{ amount: string; type: string; description: string | null; userId: string }[]>('/api/transactions');
+    const res =
+      await client.get<{ amount: string; type: string; description: string | null; userId: string }[]>(
+        '/api/transactions',
+      );
     expect(res.status).toBe(200);
     expect(res.body).toHaveLength(50);
     expect(res.body.every((t) => t.userId === client.user!.id)).toBe(true);
     expect(res.body[0]).toMatchObject({ amount: '1.00', type: 'purchase' });
     // The welcome bonus is the oldest entry and falls outside the latest 50.
     expect(res.body.some((t) => t.type === 'welcome')).toBe(false);
+  });
+
+  it('summarises lifetime earned and spent coins', async () => {
+    const client = await signInWithCoins(app, 'tx_summary', 20); // earned 25.00
+    const { link } = createGuildWithInvite(app, client);
+    expect(
+      (await client.post('/api/servers', { name: 'Summed', inviteLink: link, coinReward: '7' })).status,
+    ).toBe(201);
+    const res = await client.get('/api/transactions/summary');
+    expect(res).toMatchObject({ status: 200, body: { earned: '25.00', spent: '7.00' } });
   });
 });

@@ -27,7 +27,11 @@ export const NOBOT_REWARD_CENTS = 20;
  * transaction that inserts it. With isFeaturedIntent the row is created unfunded (0 slots) and the
  * client promotes it next; promote is where the 100 coins are taken.
  */
-export async function submitServer(ctx: AppContext, userId: string, input: SubmitServerInput): Promise<Server> {
+export async function submitServer(
+  ctx: AppContext,
+  userId: string,
+  input: SubmitServerInput,
+): Promise<Server> {
   let coins = 0;
   if (!input.isFeaturedIntent) {
     const parsed = parseCampaignCoins(input.coinReward);
@@ -42,8 +46,10 @@ export async function submitServer(ctx: AppContext, userId: string, input: Submi
     const balance = getBalance(tx, userId);
     if (input.isFeaturedIntent) {
       // Refused up front so a failed promotion does not leave an unfunded row behind.
-      if (balance < coinsToCents(PROMOTE_COST_COINS)) throw new AppError('insufficient_coins', CAMPAIGN_MESSAGES.promoteCost);
-      if (isGuildFeaturedElsewhere(tx, invite.guildId)) throw new AppError('conflict', ALREADY_FEATURED_ELSEWHERE);
+      if (balance < coinsToCents(PROMOTE_COST_COINS))
+        throw new AppError('insufficient_coins', CAMPAIGN_MESSAGES.promoteCost);
+      if (isGuildFeaturedElsewhere(tx, invite.guildId))
+        throw new AppError('conflict', ALREADY_FEATURED_ELSEWHERE);
     } else if (balance < coinsToCents(coins)) {
       throw new AppError('insufficient_coins', insufficientForSubmit(coins, formatCents(balance)));
     }
@@ -78,7 +84,11 @@ export async function submitServer(ctx: AppContext, userId: string, input: Submi
 }
 
 /** POST /api/servers/no-bot: 1 coin per member, no bot required, so the guild id is not kept. */
-export async function submitNoBotServer(ctx: AppContext, userId: string, input: SubmitNoBotInput): Promise<Server> {
+export async function submitNoBotServer(
+  ctx: AppContext,
+  userId: string,
+  input: SubmitNoBotInput,
+): Promise<Server> {
   const members = parseMemberCount(input.memberCount);
   if (members === null) throw new AppError('bad_request', CAMPAIGN_MESSAGES.memberCount);
   const invite = await resolvePermanentInvite(ctx, input.inviteLink);

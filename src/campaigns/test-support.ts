@@ -51,7 +51,12 @@ export function transactionsOf(app: TestApp, client: TestClient) {
 }
 
 /** A join row as the join/verification flow would leave it. */
-export function addJoin(app: TestApp, campaignId: string, member: TestClient, flags: { verified?: boolean; coinsAwarded?: boolean } = {}) {
+export function addJoin(
+  app: TestApp,
+  campaignId: string,
+  member: TestClient,
+  flags: { verified?: boolean; coinsAwarded?: boolean } = {},
+) {
   app.server.ctx.db
     .insert(serverJoins)
     .values({

@@ -56,7 +56,14 @@ export function parseInviteCode(link: string): string | null {
   const kind = INVITE_HOSTS[url.hostname.toLowerCase()];
   if (!kind) return null;
   const parts = url.pathname.split('/').filter((p) => p !== '');
-  const code = kind === 'short' ? (parts.length === 1 ? parts[0] : undefined) : parts.length === 2 && parts[0] === 'invite' ? parts[1] : undefined;
+  const code =
+    kind === 'short'
+      ? parts.length === 1
+        ? parts[0]
+        : undefined
+      : parts.length === 2 && parts[0] === 'invite'
+        ? parts[1]
+        : undefined;
   return code && INVITE_CODE.test(code) ? code : null;
 }
 
@@ -82,9 +89,12 @@ function toNumber(value: string | number | undefined): number {
 }
 
 /** Whole coins to spend on a regular campaign: at least 3, rounded down (1 coin = 1 member). */
-export function parseCampaignCoins(value: string | number | undefined): { ok: true; coins: number } | { ok: false; message: string } {
+export function parseCampaignCoins(
+  value: string | number | undefined,
+): { ok: true; coins: number } | { ok: false; message: string } {
   const n = toNumber(value);
-  if (!Number.isFinite(n) || n < MIN_CAMPAIGN_COINS) return { ok: false, message: CAMPAIGN_MESSAGES.minimumCoins };
+  if (!Number.isFinite(n) || n < MIN_CAMPAIGN_COINS)
+    return { ok: false, message: CAMPAIGN_MESSAGES.minimumCoins };
   const coins = Math.floor(n);
   if (coins > MAX_CAMPAIGN_COINS) return { ok: false, message: CAMPAIGN_MESSAGES.maximumCoins };
   return { ok: true, coins };
@@ -149,4 +159,10 @@ export interface ApiMyServer extends ApiServer {
   canceled: boolean;
   /** Another active campaign of the same Discord server is featured, so this one cannot be promoted. */
   featuredElsewhere: boolean;
+}
+
+/** GET /api/transactions/summary */
+export interface ApiTransactionSummary {
+  earned: string;
+  spent: string;
 }

@@ -1,7 +1,93 @@
-import { LuCirclePlus } from 'react-icons/lu';
-import { ComingSoon } from '../components/coming-soon.tsx';
+import { Card, Stack, Tabs, Text } from '@chakra-ui/react';
+import { parseMoney } from '@shared/money.ts';
+import { useState } from 'react';
+import { LuServer, LuStar, LuUnplug } from 'react-icons/lu';
+import { useSearchParams } from 'react-router';
+import { CoinAmount } from '../components/coin-amount.tsx';
+import { PageHeader } from '../components/page-header.tsx';
+import { BotInvitePanel } from '../features/campaigns/bot-invite-panel.tsx';
+import { FeaturedForm } from '../features/campaigns/featured-form.tsx';
+import { NoBotForm } from '../features/campaigns/nobot-form.tsx';
+import { RegularForm } from '../features/campaigns/regular-form.tsx';
+import { useAuth } from '../lib/use-auth.ts';
+import { useDocumentTitle } from '../lib/use-document-title.ts';
 
-// Placeholder: the feature engineer replaces this page (keep the default export for React.lazy).
+const TABS = ['regular', 'featured', 'nobot'] as const;
+type Tab = (typeof TABS)[number];
+
+const TAB_INTRO: Record<Tab, string> = {
+  regular:
+    'Listed on Discover until every member slot is filled. Members earn 0.50 coins for joining and staying 2 days.',
+  featured:
+    'Pinned to the top of Discover with 100 member slots. Members earn 0.75 coins for joining and staying 5 days.',
+  nobot:
+    'No bot needed: your server goes live on Discover right away and members earn 0.20 coins after joining.',
+};
+
 export default function SubmitPage() {
-  return <ComingSoon title="Submit" subtitle="Spend coins to bring new members to your server." icon={<LuCirclePlus />} />;
+  useDocumentTitle('Submit');
+  const { user } = useAuth();
+  const [params, setParams] = useSearchParams();
+  const requested = params.get('tab');
+  const tab: Tab = TABS.includes(requested as Tab) ? (requested as Tab) : 'regular';
+  const [missingInviteUrl, setMissingInviteUrl] = useState<string | null>(null);
+
+  const balanceText = user?.coins ?? '0.00';
+  const balanceCents = parseMoney(balanceText) ?? 0;
+  const formProps = { balanceCents, balanceText, onBotMissing: setMissingInviteUrl };
+
+  function selectTab(next: string) {
+    setMissingInviteUrl(null);
+    setParams(next === 'regular' ? {} : { tab: next }, { replace: true });
+  }
+
+  return (
+    <Stack gap="6" maxW="3xl" mx="auto">
+      <PageHeader
+        title="Submit Your Server"
+        subtitle="Spend coins to bring real members to your Discord server."
+        actions={
+          <Stack gap="0" align={{ base: 'flex-start', sm: 'flex-end' }}>
+            <Text textStyle="xs" color="fg.subtle" textTransform="uppercase" letterSpacing="wider">
+              Your balance
+            </Text>
+            <CoinAmount value={balanceText} size="lg" />
+          </Stack>
+        }
+      />
+      {tab !== 'nobot' ? <BotInvitePanel missingInviteUrl={missingInviteUrl} /> : null}
+      <Card.Root variant="outline" bg="bg.panel" borderColor="border" borderRadius="2xl" overflow="hidden">
+        <Tabs.Root
+          value={tab}
+          onValueChange={(e) => selectTab(e.value)}
+          variant="line"
+          colorPalette="brand"
+          fitted
+          lazyMount
+        >
+          <Tabs.List bg="bg.subtle" px={{ base: '1', md: '3' }}>
+            <Tabs.Trigger value="regular" py="6">
+              <LuServer /> Regular
+            </Tabs.Trigger>
+            <Tabs.Trigger value="featured" py="6">
+              <LuStar /> Featured
+            </Tabs.Trigger>
+            <Tabs.Trigger value="nobot" py="6">
+              <LuUnplug /> No Bot
+            </Tabs.Trigger>
+          </Tabs.List>
+          {TABS.map((value) => (
+            <Tabs.Content key={value} value={value} p={{ base: '4', md: '8' }} pt={{ base: '5', md: '6' }}>
+              <Text color="fg.muted" textStyle="sm" mb="6">
+                {TAB_INTRO[value]}
+              </Text>
+              {value === 'regular' ? <RegularForm {...formProps} /> : null}
+              {value === 'featured' ? <FeaturedForm {...formProps} /> : null}
+              {value === 'nobot' ? <NoBotForm balanceCents={balanceCents} balanceText={balanceText} /> : null}
+            </Tabs.Content>
+          ))}
+        </Tabs.Root>
+      </Card.Root>
+    </Stack>
+  );
 }

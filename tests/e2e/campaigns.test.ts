@@ -1,0 +1,196 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { eq } from 'drizzle-orm';
+import { startE2E, type E2E } from './support.ts';
+import { users } from '../../src/db/schema.ts';
+import { credit } from '../../src/ledger/ledger.ts';
+
+// Spending coins in the browser: submit each kind of campaign, promote from the Dashboard, see
+// every debit in Recent Transactions, cancel from My Campaigns.
+
+let e2e: E2E;
+let page: Page;
+let errors: string[];
+const USER = 'spender';
+
+function guildWithInvite(name: string, code: string, botMember = true) {
+  const owner = e2e.app.sim.state.findUserByUsername(USER);
+  if (!owner) throw new Error('owner not in simulator');
+  const guild = e2e.app.sim.state.createGuild({ name, ownerId: owner.id, botMember });
+  e2e.app.sim.state.createInvite(guild.id, { code, maxAge: 0 });
+  return { guild, link: `https://discord.gg/${code}` };
+}
+
+async function fillForm(form: string, fields: Record<string, string>) {
+  const scope = page.getByRole('form', { name: form });
+  for (const [label, value] of Object.entries(fields))
+    await scope.getByLabel(label, { exact: true }).fill(value);
+  return scope;
+}
+
+async function expectToast(title: string, description: string) {
+  const toasts = page.getByRole('region', { name: /^Notifications/ });
+  await toasts.getByText(title, { exact: true }).waitFor();
+  await toasts.getByText(description, { exact: true }).waitFor();
+}
+
+beforeAll(async () => {
+  e2e = await startE2E();
+  ({ page, errors } = await e2e.newPage());
+  await e2e.signIn(page, USER);
+  const db = e2e.app.server.ctx.db;
+  const user = db.select().from(users).where(eq(users.discordUsername, USER)).get();
+  if (!user) throw new Error('user not created by sign-in');
+  credit(db, {
+    userId: user.id,
+    cents: 30_000,
+    type: 'purchase',
+    description: 'Starter coins',
+    now: e2e.app.clock.now(),
+  });
+});
+afterAll(() => e2e.close());
+
+describe('spending coins in the browser', () => {
+  it('submits a regular campaign after client-side checks, and offers Invite Bot when the bot is missing', async () => {
+    await page.goto('/submit');
+    await page.getByRole('heading', { name: 'Submit Your Server' }).waitFor();
+    expect(await page.getByRole('link', { name: /Invite Bot/ }).getAttribute('href')).toContain(
+      '/oauth2/authorize?client_id=',
+    );
+
+    const { link } = guildWithInvite('Pixel Raiders', 'pixelraiders');
+    let form = await fillForm('Regular campaign', {
+      'Server Name': 'Pixel Raiders',
+      'Invite Link': link,
+      'Coins to Spend': '2',
+    });
+    await form.getByRole('button', { name: 'Submit Server' }).click();
+    await expectToast('Validation Error', 'Minimum 3 coins required');
+
+    await form.getByLabel('Coins to Spend').fill('400');
+    await form.getByRole('button', { name: 'Submit Server' }).click();
+    await expectToast(
+      'Insufficient Coins',
+      'You need 400 coins to submit this server. You have 305.00 coins.',
+    );
+
+    await form.getByLabel('Coins to Spend').fill('10');
+    await form.getByRole('button', { name: 'Submit Server' }).click();
+    await expectToast('Server Submitted!', "Your server has been added! You'll get 10 member(s).");
+    await page.getByTestId('coin-balance').getByText('295.00').waitFor();
+
+    const botless = guildWithInvite('Botless Club', 'botlessclub', false);
+    form = await fillForm('Regular campaign', {
+      'Server Name': 'Botless Club',
+      'Invite Link': botless.link,
+      'Coins to Spend': '5',
+    });
+    await form.getByRole('button', { name: 'Submit Server' }).click();
+    await expectToast('Error', 'Please invite our bot to your server first, then submit again.');
+    const invite = page.getByRole('alert').getByRole('link', { name: /Invite Bot/ });
+    expect(await invite.getAttribute('href')).toContain(`guild_id=${botless.guild.id}`);
+    expect(await invite.getAttribute('target')).toBe('_blank');
+    // The refused submission is the one console error the browser logs here (a failed request).
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/status of 400 .*\/api\/servers$/);
+    errors.length = 0;
+  });
+
+  it('submits a featured server (create, then promote) and a no-bot server', async () => {
+    await page.getByRole('tab', { name: 'Featured' }).click();
+    const { link } = guildWithInvite('Star Base', 'starbase');
+    const form = await fillForm('Featured campaign', { 'Server Name': 'Star Base', 'Invite Link': '' });
+    await form.getByRole('button', { name: /Submit & Promote/ }).click();
+    await expectToast('Missing Information', 'Please fill in all fields');
+    await form.getByLabel('Invite Link').fill(link);
+    await form.getByRole('button', { name: /Submit & Promote/ }).click();
+    await expectToast('Server Promoted!', 'Your server is now featured for 100 members');
+
+    await page.getByRole('tab', { name: 'No Bot' }).click();
+    const quiet = guildWithInvite('Quiet Corner', 'quietcorner', false);
+    const nobot = await fillForm('No-bot campaign', {
+      'Server Name': 'Quiet Corner',
+      'Invite Link': quiet.link,
+      'Number of Members': '2',
+    });
+    await nobot.getByRole('button', { name: 'Add Server' }).click();
+    await expectToast('Validation Error', 'Please enter a valid number of members (minimum 3)');
+    await nobot.getByLabel('Number of Members').fill('5');
+    await nobot.getByRole('button', { name: 'Add Server' }).click();
+    await expectToast('Server Added!', 'Your server is live on the discover page with 5 member(s).');
+    await page.getByTestId('coin-balance').getByText('190.00').waitFor();
+  });
+
+  it('promotes from the Dashboard and lists every debit in Recent Transactions', async () => {
+    await page.goto('/dashboard');
+    const pixel = page.getByTestId('my-server').filter({ hasText: 'Pixel Raiders' });
+    await pixel.getByRole('button', { name: /Promote/ }).click();
+    await expectToast('Server Promoted!', 'Your server is now featured for 100 members');
+    await pixel.getByText('Already Featured').waitFor();
+    await page.getByTestId('coin-balance').getByText('90.00').waitFor();
+    // The featured campaign submitted earlier cannot be promoted again.
+    await page
+      .getByTestId('my-server')
+      .filter({ hasText: 'Star Base' })
+      .getByText('Already Featured')
+      .waitFor();
+
+    const rows = page.getByTestId('transaction');
+    await rows.filter({ hasText: 'Featured: Pixel Raiders (100 members)' }).getByText('-100.00').waitFor();
+    const texts = await rows.allInnerTexts();
+    const flat = texts.map((t) => t.replace(/\s+/g, ' '));
+    expect(flat[0]).toContain('Featured: Pixel Raiders (100 members)');
+    expect(
+      flat.some((t) => t.includes('No-bot campaign: Quiet Corner (5 members)') && t.includes('-5.00')),
+    ).toBe(true);
+    expect(flat.some((t) => t.includes('Featured: Star Base (100 members)') && t.includes('-100.00'))).toBe(
+      true,
+    );
+    expect(flat.some((t) => t.includes('Campaign: Pixel Raiders (10 members)') && t.includes('-10.00'))).toBe(
+      true,
+    );
+    expect(flat.some((t) => t.includes('Starter coins') && t.includes('+300.00'))).toBe(true);
+    // Colour: debits red, credits green.
+    const debitColor = await rows
+      .filter({ hasText: 'No-bot campaign' })
+      .getByText('-5.00')
+      .evaluate((el) => getComputedStyle(el).color);
+    const creditColor = await rows
+      .filter({ hasText: 'Starter coins' })
+      .getByText('+300.00')
+      .evaluate((el) => getComputedStyle(el).color);
+    expect(debitColor).not.toBe(creditColor);
+    await page.getByText('Total Coins').waitFor();
+  });
+
+  it('cancels a campaign from My Campaigns after confirming', async () => {
+    await page.goto('/campaigns');
+    await page.getByRole('heading', { name: 'My Campaigns' }).waitFor();
+    await page.getByText('Manage your server growth campaigns and track member joins.').waitFor();
+    const cards = page.getByTestId('campaign-card');
+    await cards.first().waitFor();
+    expect(await cards.count()).toBe(3);
+    const pixel = cards.filter({ hasText: 'Pixel Raiders' });
+    expect(await pixel.getByRole('link').getAttribute('target')).toBe('_blank');
+    await pixel.getByText('110', { exact: true }).waitFor(); // 10 regular + 100 featured slots
+
+    await pixel.getByRole('button', { name: 'Cancel Pixel Raiders' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Cancel Campaign?' });
+    await dialog.getByText('Nothing will be refunded for this server').waitFor();
+    await dialog.getByText('Pixel Raiders').waitFor();
+    await dialog.getByRole('button', { name: 'No, Keep Campaign' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await cards.count()).toBe(3);
+
+    await pixel.getByRole('button', { name: 'Cancel Pixel Raiders' }).click();
+    await dialog.getByRole('button', { name: 'Yes, Cancel Campaign' }).click();
+    await expectToast('Campaign Canceled', 'Your campaign has been canceled successfully');
+    await dialog.waitFor({ state: 'hidden' });
+    await pixel.waitFor({ state: 'detached' });
+    expect(await cards.count()).toBe(2);
+    await page.getByTestId('coin-balance').getByText('90.00').waitFor();
+    e2e.app.assertLedger();
+    expect(errors).toEqual([]);
+  });
+});

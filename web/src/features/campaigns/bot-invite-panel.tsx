@@ -1,0 +1,61 @@
+import { Box, Button, Card, Flex, Heading, Stack, Text } from '@chakra-ui/react';
+import { LuBot, LuExternalLink, LuTriangleAlert } from 'react-icons/lu';
+import { useBotInvite } from './use-bot-invite.ts';
+
+/**
+ * Invite Bot: regular and featured campaigns need our bot in the server to verify joins. After a
+ * submit failed because the bot is missing, the panel turns into a warning with a link that
+ * pre-selects that server.
+ */
+export function BotInvitePanel({ missingInviteUrl }: { missingInviteUrl: string | null }) {
+  const { data } = useBotInvite();
+  const inviteUrl = missingInviteUrl ?? data?.inviteUrl;
+  const missing = missingInviteUrl !== null;
+  return (
+    <Card.Root
+      variant="outline"
+      bg={missing ? 'orange.subtle' : 'bg.panel'}
+      borderColor={missing ? 'orange.emphasized' : 'border'}
+      borderRadius="xl"
+      role={missing ? 'alert' : undefined}
+    >
+      <Card.Body p={{ base: '4', md: '5' }}>
+        <Flex gap="4" direction={{ base: 'column', sm: 'row' }} align={{ base: 'stretch', sm: 'center' }}>
+          <Box
+            colorPalette={missing ? 'orange' : 'brand'}
+            bg="colorPalette.muted"
+            color="colorPalette.fg"
+            borderRadius="lg"
+            p="2.5"
+            fontSize="xl"
+            alignSelf="flex-start"
+          >
+            {missing ? <LuTriangleAlert /> : <LuBot />}
+          </Box>
+          <Stack gap="1" flex="1" minW="0">
+            <Heading as="h2" textStyle="md" fontWeight="semibold">
+              {missing ? 'Our bot is not in your server yet' : 'Add our bot to your server'}
+            </Heading>
+            <Text textStyle="sm" color="fg.muted">
+              {missing
+                ? 'Please invite our bot to your server first, then submit again.'
+                : 'Regular and featured campaigns need our bot in your server to verify member joins. No-bot campaigns do not.'}
+            </Text>
+          </Stack>
+          {inviteUrl ? (
+            <Button
+              asChild
+              colorPalette={missing ? 'orange' : 'brand'}
+              variant={missing ? 'solid' : 'outline'}
+              flexShrink={0}
+            >
+              <a href={inviteUrl} target="_blank" rel="noopener noreferrer">
+                <LuBot /> Invite Bot <LuExternalLink />
+              </a>
+            </Button>
+          ) : null}
+        </Flex>
+      </Card.Body>
+    </Card.Root>
+  );
+}

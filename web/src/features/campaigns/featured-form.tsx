@@ -1,0 +1,80 @@
+import { Button, Stack, Text } from '@chakra-ui/react';
+import { CAMPAIGN_MESSAGES, PROMOTE_COST_COINS, submitServerSchema } from '@shared/campaign-schemas.ts';
+import { useState, type FormEvent } from 'react';
+import { LuStar } from 'react-icons/lu';
+import { CoinAmount } from '../../components/coin-amount.tsx';
+import { toast } from '../../lib/toaster.tsx';
+import { CostSummary } from './cost-summary.tsx';
+import { InviteLinkField, ServerNameField } from './form-fields.tsx';
+import type { SubmitFormProps } from './regular-form.tsx';
+import { useSubmitFeatured } from './use-submit-featured.ts';
+import { passesSchema } from './validate.ts';
+
+/** Featured campaign: the server is created, then promoted (100 coins, 100 member slots). */
+export function FeaturedForm({ balanceCents, onBotMissing }: SubmitFormProps) {
+  const [name, setName] = useState('');
+  const [inviteLink, setInviteLink] = useState('');
+  const submit = useSubmitFeatured({
+    onBotMissing,
+    onSuccess: () => {
+      setName('');
+      setInviteLink('');
+    },
+  });
+  const canAfford = balanceCents >= PROMOTE_COST_COINS * 100;
+
+  function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    if (name.trim() === '' || inviteLink.trim() === '') {
+      toast({
+        title: 'Missing Information',
+        description: CAMPAIGN_MESSAGES.missingInformation,
+        variant: 'destructive',
+      });
+      return;
+    }
+    if (!canAfford) {
+      toast({
+        title: 'Insufficient Coins',
+        description: CAMPAIGN_MESSAGES.promoteCost,
+        variant: 'destructive',
+      });
+      return;
+    }
+    const input = { name, inviteLink, isFeaturedIntent: true as const };
+    if (!passesSchema(submitServerSchema, input)) return;
+    submit.mutate({ name, inviteLink });
+  }
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label="Featured campaign">
+      <Stack gap="5">
+        <ServerNameField id="featured-name" value={name} onChange={setName} />
+        <InviteLinkField id="featured-invite" value={inviteLink} onChange={setInviteLink} />
+        <CostSummary
+          rows={[
+            { label: 'Placement', value: 'Top of Discover' },
+            { label: 'Members you get', value: 100 },
+            { label: 'Members earn per join', value: <CoinAmount value="0.75" size="sm" /> },
+            { label: 'Cost', value: <CoinAmount value={PROMOTE_COST_COINS} size="sm" /> },
+          ]}
+        />
+        {!canAfford ? (
+          <Text textStyle="sm" color="red.fg" role="status">
+            {CAMPAIGN_MESSAGES.promoteCost}
+          </Text>
+        ) : null}
+        <Button
+          type="submit"
+          colorPalette="purple"
+          size="lg"
+          disabled={!canAfford}
+          loading={submit.isPending}
+          loadingText="Promoting..."
+        >
+          <LuStar /> Submit &amp; Promote (100 coins)
+        </Button>
+      </Stack>
+    </form>
+  );
+}

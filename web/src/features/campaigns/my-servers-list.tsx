@@ -1,0 +1,148 @@
+import { Badge, Box, Button, Card, Flex, HStack, Heading, Skeleton, Stack, Text } from '@chakra-ui/react';
+import type { ApiMyServer } from '@shared/campaign-schemas.ts';
+import { PROMOTE_COST_COINS } from '@shared/campaign-schemas.ts';
+import { LuCircleCheck, LuStar } from 'react-icons/lu';
+import { Link as RouterLink } from 'react-router';
+import { EmptyState } from '../../components/empty-state.tsx';
+import { ServerAvatar } from '../../components/server-avatar.tsx';
+import { useMyServers } from './use-my-servers.ts';
+import { usePromoteServer } from './use-promote-server.ts';
+
+function statusBadge(server: ApiMyServer) {
+  if (server.canceled) return <Badge colorPalette="gray">Canceled</Badge>;
+  if (server.active) return <Badge colorPalette="green">Active</Badge>;
+  if (server.initialMemberSlots === 0) return <Badge colorPalette="orange">Not promoted yet</Badge>;
+  return <Badge colorPalette="blue">Completed</Badge>;
+}
+
+function ServerRow({
+  server,
+  canAfford,
+  promotePending,
+  onPromote,
+}: {
+  server: ApiMyServer;
+  canAfford: boolean;
+  promotePending: boolean;
+  onPromote: () => void;
+}) {
+  const featuredHere = server.isFeatured && server.active;
+  const noBot = server.serverId === null;
+  return (
+    <Flex
+      as="li"
+      gap="3"
+      align={{ base: 'stretch', sm: 'center' }}
+      direction={{ base: 'column', sm: 'row' }}
+      py="3.5"
+      borderBottomWidth="1px"
+      borderColor="border.muted"
+      _last={{ borderBottomWidth: 0 }}
+      data-testid="my-server"
+    >
+      <HStack gap="3" flex="1" minW="0">
+        <ServerAvatar name={server.name} iconUrl={server.iconUrl} size="md" />
+        <Box minW="0">
+          <Text fontWeight="semibold" truncate>
+            {server.name}
+          </Text>
+          <HStack gap="1.5" mt="1" wrap="wrap">
+            {statusBadge(server)}
+            {server.isFeatured ? (
+              <Badge colorPalette="purple">
+                <LuStar /> Featured
+              </Badge>
+            ) : null}
+            {noBot ? <Badge colorPalette="gray">No Bot</Badge> : null}
+            <Text as="span" textStyle="xs" color="fg.subtle">
+              {server.membersRemaining} of {server.initialMemberSlots} slots left
+            </Text>
+          </HStack>
+        </Box>
+      </HStack>
+      {noBot || server.canceled ? null : featuredHere || server.featuredElsewhere ? (
+        <HStack
+          color="purple.fg"
+          gap="1.5"
+          textStyle="sm"
+          fontWeight="medium"
+          flexShrink={0}
+          justify="center"
+        >
+          <LuCircleCheck /> Already Featured
+        </HStack>
+      ) : (
+        <Button
+          size="sm"
+          colorPalette="purple"
+          variant="subtle"
+          onClick={onPromote}
+          disabled={!canAfford || promotePending}
+          flexShrink={0}
+          aria-label={`Promote ${server.name} (100 coins)`}
+        >
+          <LuStar /> Promote (100 coins)
+        </Button>
+      )}
+    </Flex>
+  );
+}
+
+/** Dashboard "My Servers": every submitted server with a Promote (100 coins) button. */
+export function MyServersList({ balanceCents }: { balanceCents: number }) {
+  const { data, isLoading, isError } = useMyServers();
+  const promote = usePromoteServer();
+  const servers = (data ?? []).filter((s) => !s.canceled);
+  const canAfford = balanceCents >= PROMOTE_COST_COINS * 100;
+
+  return (
+    <Card.Root variant="outline" bg="bg.panel" borderColor="border" borderRadius="xl">
+      <Card.Header pb="0">
+        <Flex justify="space-between" align="center" gap="3">
+          <Heading as="h2" textStyle="lg" fontWeight="semibold">
+            My Servers
+          </Heading>
+          {!canAfford && servers.length > 0 ? (
+            <Text textStyle="xs" color="fg.subtle">
+              Promoting needs 100 coins
+            </Text>
+          ) : null}
+        </Flex>
+      </Card.Header>
+      <Card.Body pt="2">
+        {isLoading ? (
+          <Stack gap="3" py="2">
+            <Skeleton h="12" />
+            <Skeleton h="12" />
+          </Stack>
+        ) : isError ? (
+          <Text color="red.fg" textStyle="sm" py="4">
+            Could not load your servers.
+          </Text>
+        ) : servers.length === 0 ? (
+          <EmptyState
+            title="No servers yet"
+            description="Submit your server to start growing."
+            action={
+              <Button asChild colorPalette="brand" size="sm">
+                <RouterLink to="/submit">Submit a Server</RouterLink>
+              </Button>
+            }
+          />
+        ) : (
+          <Box as="ul" listStyleType="none">
+            {servers.map((server) => (
+              <ServerRow
+                key={server.id}
+                server={server}
+                canAfford={canAfford}
+                promotePending={promote.isPending}
+                onPromote={() => promote.mutate(server.id)}
+              />
+            ))}
+          </Box>
+        )}
+      </Card.Body>
+    </Card.Root>
+  );
+}

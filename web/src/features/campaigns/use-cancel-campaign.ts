@@ -1,0 +1,25 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest, errorMessage } from '../../lib/api.ts';
+import { toast } from '../../lib/toaster.tsx';
+import { invalidateAfterSpend } from './query-keys.ts';
+
+/** DELETE /api/campaigns/:id: irreversible, nothing refunded. */
+export function useCancelCampaign(options: { onSuccess?: () => void } = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (campaignId: string) =>
+      apiRequest('DELETE', `/api/campaigns/${encodeURIComponent(campaignId)}`),
+    onSuccess: async () => {
+      toast({ title: 'Campaign Canceled', description: 'Your campaign has been canceled successfully' });
+      options.onSuccess?.();
+      await invalidateAfterSpend(queryClient);
+    },
+    onError: (err) => {
+      toast({
+        title: 'Error',
+        description: errorMessage(err, 'Failed to cancel campaign'),
+        variant: 'destructive',
+      });
+    },
+  });
+}

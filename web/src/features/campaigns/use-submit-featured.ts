@@ -1,0 +1,62 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ApiServer } from '@shared/api-types.ts';
+import { apiJson, errorMessage } from '../../lib/api.ts';
+import { toast } from '../../lib/toaster.tsx';
+import { botMissingInviteUrl } from './bot-missing.ts';
+import { invalidateAfterSpend } from './query-keys.ts';
+
+export interface SubmitFeaturedVariables {
+  name: string;
+  inviteLink: string;
+}
+
+/** Which call of the two-step featured flow failed, so the toast names the right action. */
+class FeaturedStepError extends Error {
+  constructor(
+    readonly step: 'submit' | 'promote',
+    readonly original: unknown,
+  ) {
+    super(original instanceof Error ? original.message : String(original));
+  }
+}
+
+/** Featured submit (spec §4): create the server with isFeaturedIntent, then promote it (100 coins). */
+export function useSubmitFeatured(
+  options: { onSuccess?: (server: ApiServer) => void; onBotMissing?: (inviteUrl: string) => void } = {},
+) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (vars: SubmitFeaturedVariables) => {
+      let created: ApiServer;
+      try {
+        created = await apiJson<ApiServer>('POST', '/api/servers', {
+          ...vars,
+          coinReward: '100',
+          isFeaturedIntent: true,
+        });
+      } catch (err) {
+        throw new FeaturedStepError('submit', err);
+      }
+      try {
+        return await apiJson<ApiServer>('POST', `/api/servers/${encodeURIComponent(created.id)}/promote`);
+      } catch (err) {
+        throw new FeaturedStepError('promote', err);
+      }
+    },
+    onSuccess: async (server) => {
+      toast({ title: 'Server Promoted!', description: 'Your server is now featured for 100 members' });
+      options.onSuccess?.(server);
+      await invalidateAfterSpend(queryClient);
+    },
+    onError: async (err) => {
+      const step = err instanceof FeaturedStepError ? err.step : 'submit';
+      const original = err instanceof FeaturedStepError ? err.original : err;
+      const inviteUrl = botMissingInviteUrl(original);
+      if (inviteUrl) options.onBotMissing?.(inviteUrl);
+      const fallback = step === 'promote' ? 'Failed to promote server' : 'Failed to submit server';
+      toast({ title: 'Error', description: errorMessage(original, fallback), variant: 'destructive' });
+      // A server created before a failed promotion shows up on the Dashboard, ready to promote.
+      if (step === 'promote') await invalidateAfterSpend(queryClient);
+    },
+  });
+}

@@ -1,0 +1,40 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ApiServer } from '@shared/api-types.ts';
+import { apiJson, errorMessage } from '../../lib/api.ts';
+import { toast } from '../../lib/toaster.tsx';
+import { botMissingInviteUrl } from './bot-missing.ts';
+import { invalidateAfterSpend } from './query-keys.ts';
+
+export interface SubmitServerVariables {
+  name: string;
+  inviteLink: string;
+  /** Coins to spend, as typed (the API rounds down: 1 coin = 1 member). */
+  coinReward: string;
+}
+
+/** POST /api/servers: a regular campaign. `onBotMissing` gets the bot invite URL when the bot is absent. */
+export function useSubmitServer(
+  options: { onSuccess?: (server: ApiServer) => void; onBotMissing?: (inviteUrl: string) => void } = {},
+) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (vars: SubmitServerVariables) => apiJson<ApiServer>('POST', '/api/servers', vars),
+    onSuccess: async (server) => {
+      toast({
+        title: 'Server Submitted!',
+        description: `Your server has been added! You'll get ${server.initialMemberSlots} member(s).`,
+      });
+      options.onSuccess?.(server);
+      await invalidateAfterSpend(queryClient);
+    },
+    onError: (err) => {
+      const inviteUrl = botMissingInviteUrl(err);
+      if (inviteUrl) options.onBotMissing?.(inviteUrl);
+      toast({
+        title: 'Error',
+        description: errorMessage(err, 'Failed to submit server'),
+        variant: 'destructive',
+      });
+    },
+  });
+}
