@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DAY, SECOND } from '../clock.ts';
 import type { TestApp, TestClient } from '../test/harness.ts';
-import { findCampaign } from '../test/factories.ts';
+import { createCampaign, findCampaign } from '../test/factories.ts';
 import {
   balanceOf,
   createBotCampaign,
@@ -84,6 +84,23 @@ describe('member joins', () => {
     expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(9);
   });
 
+  it('pays one campaign per Discord join when the member clicked Join on two campaigns of one guild', async () => {
+    const { guild, campaign: first } = createBotCampaign(app, owner);
+    const second = createCampaign(app.server.ctx.db, { ownerId: owner.user!.id, kind: 'featured', guildId: guild.id });
+    const member = await newMember();
+    const before = balanceOf(app, member);
+    await joinViaWebsite(member, first.id);
+    app.clock.advance(SECOND);
+    await joinViaWebsite(member, second.id);
+    app.sim.state.addMember(guild.id, discordId(member));
+    await waitFor(() => findJoin(app, second.id, member.user!.id)?.verified === true);
+    expect(findJoin(app, first.id, member.user!.id)).toMatchObject({ verified: true, coinsAwarded: true });
+    expect(findJoin(app, second.id, member.user!.id)).toMatchObject({ verified: true, coinsAwarded: false });
+    expect(balanceOf(app, member) - before).toBe(50);
+    expect(findCampaign(app.server.ctx.db, first.id)?.membersRemaining).toBe(9);
+    expect(findCampaign(app.server.ctx.db, second.id)?.membersRemaining).toBe(100);
+  });
+
   it('never pays twice for replayed member-add events', async () => {
     const { guild, campaign } = createBotCampaign(app, owner);
     const member = await verifiedMember(guild.id, campaign.id);
@@ -102,6 +119,9 @@ describe('member joins', () => {
     await Promise.all(members.map((m) => joinViaWebsite(m, campaign.id)));
     const before = new Map(members.map((m) => [m.user!.id, balanceOf(app, m)]));
     for (const m of members) app.sim.state.addMember(guild.id, discordId(m));
+    // Reconciliation runs race the gateway events for the same slots.
+    const { reconcile } = await import('./reconcile.ts');
+    await Promise.all([reconcile(app.server.ctx), reconcile(app.server.ctx)]);
     await waitFor(() => members.every((m) => findJoin(app, campaign.id, m.user!.id)?.verified), 10_000, '50 verifications');
 
     const paid = members.filter((m) => findJoin(app, campaign.id, m.user!.id)?.coinsAwarded);

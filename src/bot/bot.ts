@@ -38,25 +38,38 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
   let markReady: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (markReady = resolve));
 
-  /** Runs a handler's work; errors are logged, and stop() waits for it before the database closes. */
-  const track = (what: string, work: () => Promise<unknown>): void => {
-    const task = work()
-      .catch((err: unknown) => logger.error(`bot: ${what} failed`, { error: err instanceof Error ? err.stack : String(err) }))
-      .finally(() => inFlight.delete(task));
+  // Events of one guild are handled one after the other, in arrival order: a removal waits for the
+  // audit log, and an arrival right after it must see the slot that removal gives back.
+  const guildQueues = new Map<string, Promise<void>>();
+
+  /** Queues a handler's work for its guild; errors are logged, and stop() waits for it. */
+  const track = (guildId: string, what: string, work: () => Promise<unknown>): void => {
+    const previous = guildQueues.get(guildId) ?? Promise.resolve();
+    const task: Promise<void> = previous
+      .then(work)
+      .then(
+        () => undefined,
+        (err: unknown) => logger.error(`bot: ${what} failed`, { error: err instanceof Error ? err.stack : String(err) }),
+      )
+      .finally(() => {
+        inFlight.delete(task);
+        if (guildQueues.get(guildId) === task) guildQueues.delete(guildId);
+      });
+    guildQueues.set(guildId, task);
     inFlight.add(task);
   };
 
   const onMemberAdd = (member: GuildMember): void => {
     if (member.user.bot) return;
     const event = { guildId: member.guild.id, discordUserId: member.id, at: ctx.clock.now() };
-    track('member add', () => verifyJoin(ctx, event));
+    track(event.guildId, 'member add', () => verifyJoin(ctx, event));
   };
 
   const onMemberRemove = (member: GuildMember | PartialGuildMember): void => {
     const event = { guildId: member.guild.id, discordUserId: member.id, at: ctx.clock.now() };
     // Most removals are of people we never paid: skip the audit log for them.
     if (findOpenPaidJoinSince(ctx, event.guildId, event.discordUserId) === null) return;
-    track('member remove', async () => {
+    track(event.guildId, 'member remove', async () => {
       if (auditLogDelayMs > 0) await sleep(auditLogDelayMs);
       await handleMemberRemoved(ctx, event);
     });
@@ -66,7 +79,7 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
   // either a deleted guild or our bot being removed; REST tells them apart (10004 vs 50001).
   const onGuildDelete = (guild: Guild): void => {
     const at = ctx.clock.now();
-    track('guild delete', async () => {
+    track(guild.id, 'guild delete', async () => {
       try {
         await ctx.discord.getGuildMember(guild.id, guild.client.user.id);
         return;

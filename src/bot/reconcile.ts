@@ -56,36 +56,8 @@ export async function reconcile(ctx: AppContext): Promise<ReconcileResult> {
   const guildProblems = new Map<string, Presence>();
   const startedAt = ctx.clock.now();
 
-  // 1. Pending website joins of bot campaigns: verify those who are in the guild now, in the order
-  //    they joined Discord (that is who live events would have given the last slots to).
-  const pending = ctx.db
-    .selectDistinct({ guildId: servers.serverId, discordUserId: users.discordId })
-    .from(serverJoins)
-    .innerJoin(servers, eq(servers.id, serverJoins.serverId))
-    .innerJoin(users, eq(users.id, serverJoins.userId))
-    .where(
-      and(
-        eq(serverJoins.verified, false),
-        eq(serverJoins.hasLeft, false),
-        isNotNull(servers.serverId),
-        isNull(servers.canceledAt),
-        gte(serverJoins.joinedAt, startedAt - PENDING_JOIN_MAX_AGE_MS),
-      ),
-    )
-    .all();
-  const arrived: { guildId: string; discordUserId: string; joinedAt: number }[] = [];
-  for (const { guildId, discordUserId } of pending) {
-    if (!guildId) continue;
-    const presence = await lookUpMember(ctx, guildId, discordUserId, guildProblems, result);
-    if (presence.kind === 'present') arrived.push({ guildId, discordUserId, joinedAt: presence.joinedAt });
-  }
-  arrived.sort((a, b) => a.joinedAt - b.joinedAt);
-  for (const { guildId, discordUserId } of arrived) {
-    const outcome = await verifyJoin(ctx, { guildId, discordUserId, at: ctx.clock.now() });
-    if (outcome.rewarded) result.verified += 1;
-  }
-
-  // 2. Paid members still inside their minimum stay: record those who are gone.
+  // 1. Paid members still inside their minimum stay: record those who are gone. Leaves first, as
+  //    they may give slots back that the arrivals below can take.
   const open = ctx.db
     .select({
       guildId: servers.serverId,
@@ -121,6 +93,35 @@ export async function reconcile(ctx: AppContext): Promise<ReconcileResult> {
     } else if (presence.kind === 'guild_deleted') {
       result.left += recordGuildDeleted(ctx, join.guildId, at);
     }
+  }
+
+  // 2. Pending website joins of bot campaigns: verify those who are in the guild now, in the order
+  //    they joined Discord (that is who live events would have given the last slots to).
+  const pending = ctx.db
+    .selectDistinct({ guildId: servers.serverId, discordUserId: users.discordId })
+    .from(serverJoins)
+    .innerJoin(servers, eq(servers.id, serverJoins.serverId))
+    .innerJoin(users, eq(users.id, serverJoins.userId))
+    .where(
+      and(
+        eq(serverJoins.verified, false),
+        eq(serverJoins.hasLeft, false),
+        isNotNull(servers.serverId),
+        isNull(servers.canceledAt),
+        gte(serverJoins.joinedAt, startedAt - PENDING_JOIN_MAX_AGE_MS),
+      ),
+    )
+    .all();
+  const arrived: { guildId: string; discordUserId: string; joinedAt: number }[] = [];
+  for (const { guildId, discordUserId } of pending) {
+    if (!guildId) continue;
+    const presence = await lookUpMember(ctx, guildId, discordUserId, guildProblems, result);
+    if (presence.kind === 'present') arrived.push({ guildId, discordUserId, joinedAt: presence.joinedAt });
+  }
+  arrived.sort((a, b) => a.joinedAt - b.joinedAt);
+  for (const { guildId, discordUserId } of arrived) {
+    const outcome = await verifyJoin(ctx, { guildId, discordUserId, at: ctx.clock.now() });
+    if (outcome.rewarded) result.verified += 1;
   }
 
   // 3. Finished campaigns whose owner has not been told (including DMs that failed before).

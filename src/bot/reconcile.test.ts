@@ -1,0 +1,152 @@
+import { Events } from 'discord.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DAY, HOUR } from '../clock.ts';
+import type { TestApp, TestClient } from '../test/harness.ts';
+import { createCampaign, findCampaign } from '../test/factories.ts';
+import { balanceOf, createBotCampaign, findJoin, joinViaWebsite, startBotTestApp, waitFor } from './bot-test-kit.ts';
+import { reconcile } from './reconcile.ts';
+import { recordVerifiedJoin } from './verify-join.ts';
+
+// Reconciliation must leave the database exactly as the missed gateway events would have.
+
+let app: TestApp;
+let count = 0;
+const signIn = (prefix: string) => app.signIn(`${prefix}_${++count}`);
+const discordId = (c: TestClient) => c.user!.discordId;
+
+beforeAll(async () => {
+  app = await startBotTestApp();
+});
+afterAll(() => app.close());
+afterEach(() => app.assertLedger());
+
+async function verifiedLive(guildId: string, campaignId: string, member: TestClient): Promise<void> {
+  await joinViaWebsite(member, campaignId);
+  app.sim.state.addMember(guildId, discordId(member));
+  await waitFor(() => findJoin(app, campaignId, member.user!.id)?.verified === true);
+}
+
+/**
+ * Three paid members (B, C, D) fill a 3-slot campaign; then B leaves inside the stay, C is kicked,
+ * A (a pending website join) arrives, E never arrives. With the gateway down, reconcile() has to
+ * find all of that out through REST.
+ */
+async function runScenario(mode: 'live' | 'offline') {
+  const owner = await signIn(`${mode}_owner`);
+  const { guild, campaign } = createBotCampaign(app, owner, { slots: 3, name: `Reconcile ${mode}` });
+  const [a, b, c, d, e] = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((r) => signIn(`${mode}_${r}`)));
+  const members = { a: a!, b: b!, c: c!, d: d!, e: e! };
+  // A and E click Join while slots remain, but only arrive (or never do) after the campaign filled up.
+  await joinViaWebsite(members.a, campaign.id);
+  await joinViaWebsite(members.e, campaign.id);
+  for (const m of [members.b, members.c, members.d]) await verifiedLive(guild.id, campaign.id, m);
+  await waitFor(() => findCampaign(app.server.ctx.db, campaign.id)?.completionNotificationSent === true);
+  const before = Object.fromEntries(Object.entries(members).map(([k, m]) => [k, balanceOf(app, m)]));
+  app.clock.advance(HOUR);
+
+  if (mode === 'offline') app.sim.state.setGatewayOnline(false);
+  app.sim.state.removeMember(guild.id, discordId(members.b), { reason: 'leave' });
+  app.sim.state.removeMember(guild.id, discordId(members.c), { reason: 'kick' });
+  app.sim.state.addMember(guild.id, discordId(members.a));
+
+  if (mode === 'live') {
+    await waitFor(() => findJoin(app, campaign.id, members.a.user!.id)?.verified === true);
+    await waitFor(() => findJoin(app, campaign.id, members.c.user!.id)?.hasLeft === true);
+  } else {
+    await new Promise((r) => setTimeout(r, 200)); // the events had their chance and were lost
+    expect(findJoin(app, campaign.id, members.a.user!.id)?.verified).toBe(false);
+    expect(findJoin(app, campaign.id, members.b.user!.id)?.hasLeft).toBe(false);
+    const result = await reconcile(app.server.ctx);
+    expect(result).toMatchObject({ verified: 1, left: 2, failed: 0 });
+    const bot = app.server.background.bot!;
+    const resumed = new Promise((r) => bot.client!.once(Events.ShardResume, r));
+    app.sim.state.setGatewayOnline(true);
+    await resumed;
+  }
+
+  const outcome = Object.fromEntries(
+    Object.entries(members).map(([k, m]) => {
+      const join = findJoin(app, campaign.id, m.user!.id)!;
+      const { verified, coinsAwarded, hasLeft, leftReason, penalized } = join;
+      return [k, { verified, coinsAwarded, hasLeft, leftReason, penalized, gained: balanceOf(app, m) - before[k]! }];
+    }),
+  );
+  const row = findCampaign(app.server.ctx.db, campaign.id)!;
+  const dms = app.sim.state.listDms({ userId: discordId(owner) }).length;
+  return { outcome, membersRemaining: row.membersRemaining, completionNotificationSent: row.completionNotificationSent, dms };
+}
+
+describe('reconcile()', () => {
+  it('after an outage gives the same result as live events', async () => {
+    const live = await runScenario('live');
+    expect(live).toEqual({
+      outcome: {
+        a: { verified: true, coinsAwarded: true, hasLeft: false, leftReason: null, penalized: false, gained: 50 },
+        b: { verified: true, coinsAwarded: true, hasLeft: true, leftReason: 'leave', penalized: true, gained: -200 },
+        c: { verified: true, coinsAwarded: true, hasLeft: true, leftReason: 'kick', penalized: false, gained: 0 },
+        d: { verified: true, coinsAwarded: true, hasLeft: false, leftReason: null, penalized: false, gained: 0 },
+        e: { verified: false, coinsAwarded: false, hasLeft: false, leftReason: null, penalized: false, gained: 0 },
+      },
+      membersRemaining: 0,
+      completionNotificationSent: true,
+      dms: 1,
+    });
+    expect(await runScenario('offline')).toEqual(live);
+  }, 30_000);
+
+  it('sends a completion DM the bot missed, once', async () => {
+    const owner = await signIn('missed_owner');
+    const { guild, campaign } = createBotCampaign(app, owner, { slots: 1 });
+    const member = await signIn('missed_member');
+    await joinViaWebsite(member, campaign.id);
+    app.sim.state.setGatewayOnline(false);
+    app.sim.state.addMember(guild.id, discordId(member));
+    await Promise.all([reconcile(app.server.ctx), reconcile(app.server.ctx)]);
+    await reconcile(app.server.ctx);
+    expect(findJoin(app, campaign.id, member.user!.id)).toMatchObject({ verified: true, coinsAwarded: true });
+    expect(findCampaign(app.server.ctx.db, campaign.id)).toMatchObject({ membersRemaining: 0, completionNotificationSent: true });
+    expect(app.sim.state.listDms({ userId: discordId(owner) })).toHaveLength(1);
+    const resumed = new Promise((r) => app.server.background.bot!.client!.once(Events.ShardResume, r));
+    app.sim.state.setGatewayOnline(true);
+    await resumed;
+  });
+
+  it('leaves pending joins older than 7 days and members past their stay alone', async () => {
+    const owner = await signIn('old_owner');
+    const { guild, campaign } = createBotCampaign(app, owner);
+    const stale = await signIn('old_stale');
+    const settled = await signIn('old_settled');
+    await joinViaWebsite(stale, campaign.id);
+    await verifiedLive(guild.id, campaign.id, settled);
+    app.clock.advance(7 * DAY + HOUR);
+    app.sim.state.setGatewayOnline(false);
+    app.sim.state.addMember(guild.id, discordId(stale));
+    app.sim.state.removeMember(guild.id, discordId(settled), { reason: 'leave' });
+    const before = balanceOf(app, settled);
+    await reconcile(app.server.ctx);
+    expect(findJoin(app, campaign.id, stale.user!.id)).toMatchObject({ verified: false, coinsAwarded: false });
+    expect(findJoin(app, campaign.id, settled.user!.id)).toMatchObject({ hasLeft: false, penalized: false });
+    expect(balanceOf(app, settled)).toBe(before);
+    const resumed = new Promise((r) => app.server.background.bot!.client!.once(Events.ShardResume, r));
+    app.sim.state.setGatewayOnline(true);
+    await resumed;
+  });
+
+  it('records paid members of a guild Discord no longer knows as left, without a penalty', async () => {
+    const owner = await signIn('gone_owner');
+    const member = await signIn('gone_member');
+    // A guild id the simulator has never heard of: Discord answers 10004 Unknown Guild.
+    const campaign = createCampaign(app.server.ctx.db, { ownerId: owner.user!.id, guildId: '499999999999999999' });
+    await joinViaWebsite(member, campaign.id).catch(() => undefined);
+    const result = recordVerifiedJoin(app.server.ctx, {
+      guildId: '499999999999999999',
+      discordUserId: discordId(member),
+      at: app.clock.now(),
+    });
+    expect(result.rewarded?.cents).toBe(50);
+    const before = balanceOf(app, member);
+    await reconcile(app.server.ctx);
+    expect(findJoin(app, campaign.id, member.user!.id)).toMatchObject({ hasLeft: true, leftReason: 'guild_deleted', penalized: false });
+    expect(balanceOf(app, member)).toBe(before);
+  });
+});
