@@ -21,6 +21,13 @@ function unexpected(errors: string[]): string[] {
   return errors.filter((e) => !EXPECTED_CONSOLE.test(e));
 }
 
+/** localStorage entries holding pending social claims (evaluated in the page; the test runs under Node types). */
+async function storedPendingClaims(page: Page): Promise<[string, string][]> {
+  return page.evaluate<[string, string][]>(
+    "Object.entries(window.localStorage).filter(([key]) => key.startsWith('coinsync:pending-social-claims:'))",
+  );
+}
+
 async function balance(page: Page): Promise<string | null> {
   return page.getByTestId('coin-balance').textContent();
 }
@@ -105,12 +112,10 @@ describe('socials page', () => {
     const pendingButton = card.getByRole('button', { name: /Claiming in|Verifying/ });
     await pendingButton.waitFor();
     expect(await pendingButton.isDisabled()).toBe(true);
-    const stored = await page.evaluate(() =>
-      Object.entries(localStorage).filter(([key]) => key.startsWith('coinsync:pending-social-claims:')),
-    );
+    const stored = await storedPendingClaims(page);
     expect(stored).toHaveLength(1);
     // claimAt starts as the server's claimableAt; after a 425 the page moves it a few seconds ahead.
-    expect(JSON.parse(stored[0]![1] as string)).toEqual([{ taskId: tiktok.id, claimAt: expect.any(Number) }]);
+    expect(JSON.parse(stored[0]![1])).toEqual([{ taskId: tiktok.id, claimAt: expect.any(Number) }]);
 
     // Reload before the server's 15 s have passed: the claim is still pending (the server said 425).
     await page.reload();
@@ -123,7 +128,7 @@ describe('socials page', () => {
     await page.getByText('Task Completed!').waitFor();
     await page.getByText('+2.50 coins added to your balance').waitFor();
     await expect.poll(() => balance(page)).toContain('7.50');
-    expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('coinsync:pending-social-claims:')))).toEqual([]);
+    expect(await storedPendingClaims(page)).toEqual([]);
 
     const rows = ctx.sqlite.prepare("SELECT amount FROM transactions WHERE type = 'social'").all();
     expect(rows).toEqual([{ amount: 250 }]);
