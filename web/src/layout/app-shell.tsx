@@ -6,9 +6,11 @@ import { AppFooter } from './app-footer.tsx';
 import { AppHeader } from './app-header.tsx';
 import { NavTabs } from './nav-tabs.tsx';
 import { RouteLoading } from './page-loader.tsx';
+import { usePaymentReturn } from '../features/payments/use-payment-return.ts';
 
 /** Signed-in layout: header, nav tabs, the routed page and the footer. */
 export function AppShell({ user }: { user: ApiUser }) {
+  usePaymentReturn();
   return (
     <Flex direction="column" minH="100dvh">
       <Box position="sticky" top="0" zIndex="sticky">

@@ -1,0 +1,113 @@
+import { Badge, Box, Button, Card, Flex, HStack, Icon, Stack, Text } from '@chakra-ui/react';
+import type { IconType } from 'react-icons';
+import { LuCrown, LuGem, LuRocket, LuSprout } from 'react-icons/lu';
+import { useNavigate } from 'react-router';
+import { CoinIcon } from '../../components/coin-icon.tsx';
+import { formatPrice, pricePer100, type PackView } from './pack-display.ts';
+
+const ICONS: Record<PackView['id'], IconType> = { small: LuSprout, medium: LuRocket, large: LuGem, xlarge: LuCrown };
+
+/** One coin pack: name, coins, bonus, price, price per 100 coins and Purchase Now. */
+export function PackCard({ pack }: { pack: PackView }) {
+  const navigate = useNavigate();
+  return (
+    <Card.Root
+      data-testid={`pack-${pack.id}`}
+      position="relative"
+      bg="bg.panel"
+      borderWidth={pack.popular ? '2px' : '1px'}
+      borderColor={pack.popular ? 'brand.solid' : 'border'}
+      borderRadius="2xl"
+      overflow="visible"
+      boxShadow={pack.popular ? '0 20px 50px -24px rgba(88,101,242,0.7)' : undefined}
+      transition="transform 200ms, border-color 200ms"
+      _hover={{ transform: 'translateY(-3px)', borderColor: pack.popular ? 'brand.solid' : 'border.emphasized' }}
+    >
+      {pack.popular ? (
+        <Badge
+          position="absolute"
+          top="-3"
+          left="50%"
+          transform="translateX(-50%)"
+          colorPalette="brand"
+          variant="solid"
+          borderRadius="full"
+          px="3"
+          py="1"
+          textTransform="uppercase"
+          letterSpacing="wider"
+          fontSize="2xs"
+        >
+          Most Popular
+        </Badge>
+      ) : null}
+      <Card.Body gap="5" p={{ base: '5', md: '6' }}>
+        <Flex justify="space-between" align="center">
+          <HStack gap="3">
+            <Box
+              colorPalette={pack.popular ? 'brand' : 'gold'}
+              bg="colorPalette.subtle"
+              color="colorPalette.fg"
+              borderWidth="1px"
+              borderColor="colorPalette.muted"
+              borderRadius="xl"
+              boxSize="10"
+              display="grid"
+              placeItems="center"
+              fontSize="lg"
+            >
+              <Icon as={ICONS[pack.id]} />
+            </Box>
+            <Text as="h3" fontWeight="semibold" textStyle="lg">
+              {pack.name}
+            </Text>
+          </HStack>
+        </Flex>
+
+        <Stack gap="2">
+          <HStack gap="2" align="center">
+            <CoinIcon boxSize="7" />
+            <Text textStyle="4xl" fontWeight="black" letterSpacing="tight" lineHeight="1" fontVariantNumeric="tabular-nums">
+              {pack.coins.toLocaleString('en-US')}
+            </Text>
+            <Text color="fg.muted" alignSelf="flex-end" pb="0.5">
+              coins
+            </Text>
+          </HStack>
+          <Box minH="6">
+            {pack.note ? (
+              <Badge colorPalette="green" variant="subtle" borderRadius="full" px="2.5">
+                {pack.note}
+              </Badge>
+            ) : (
+              <Text textStyle="sm" color="fg.subtle">
+                A great way to start
+              </Text>
+            )}
+          </Box>
+        </Stack>
+
+        <Box borderTopWidth="1px" borderColor="border" pt="4">
+          <Text textStyle="3xl" fontWeight="bold" lineHeight="1">
+            {formatPrice(pack.priceCents / 100)}
+          </Text>
+          <Text mt="1.5" textStyle="sm" color="fg.muted">
+            {pricePer100(pack)} per 100 coins
+          </Text>
+        </Box>
+
+        <Button
+          colorPalette="brand"
+          variant={pack.popular ? 'solid' : 'outline'}
+          size="lg"
+          borderRadius="xl"
+          fontWeight="semibold"
+          onClick={() => void navigate(`/checkout?package=${pack.id}`)}
+          aria-label={`Purchase Now: ${pack.name}`}
+        >
+          Purchase Now
+        </Button>
+      </Card.Body>
+    </Card.Root>
+  );
+}

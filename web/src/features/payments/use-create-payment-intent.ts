@@ -1,0 +1,19 @@
+import { useQuery } from '@tanstack/react-query';
+import type { CreatePaymentIntentResponse } from '@shared/payment-schemas.ts';
+import { apiJson } from '../../lib/api.ts';
+
+export const createPaymentIntentKey = (packageType: string) => ['/api/create-payment-intent', packageType] as const;
+
+/**
+ * POST /api/create-payment-intent when the checkout opens. A query (not a mutation) so a remount or
+ * React's double effect shares one request; never cached, so each visit starts a fresh session
+ * (the server's idempotency key still folds a quick double visit into one PaymentIntent).
+ */
+export function useCreatePaymentIntent(packageType: string, enabled: boolean) {
+  return useQuery<CreatePaymentIntentResponse>({
+    queryKey: createPaymentIntentKey(packageType),
+    queryFn: () => apiJson<CreatePaymentIntentResponse>('POST', '/api/create-payment-intent', { packageType }),
+    enabled,
+    gcTime: 0,
+  });
+}
