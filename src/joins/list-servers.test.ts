@@ -1,6 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
-import { createCampaign } from '../test/factories.ts';
+import { createCampaign, findCampaign } from '../test/factories.ts';
+import { toApiServer } from '../servers/server-view.ts';
+import { servers } from '../db/schema.ts';
+import { eq } from 'drizzle-orm';
 import type { ApiServer } from '../shared/api-types.ts';
 
 let app: TestApp;
@@ -69,6 +72,36 @@ describe('GET /api/servers and /api/servers/featured', () => {
     const campaign = createCampaign(db(), { ownerId: owner.user!.id, guildId: '555000000000000001', serverIcon: 'abc123' });
     const found = (await member.get<ApiServer[]>('/api/servers')).body.find((s) => s.id === campaign.id);
     expect(found?.iconUrl).toBe('https://cdn.discordapp.com/icons/555000000000000001/abc123.png?size=128');
+  });
+
+  it('builds exactly the wire shape of toApiServer in SQL', async () => {
+    const ownerId = owner.user!.id;
+    const made = [
+      createCampaign(db(), { ownerId, name: 'Quote "q" \\ émoji 🎮', guildId: '555000000000000002', serverIcon: 'a_anim', createdAt: Date.UTC(2026, 1, 3, 4, 5, 6, 7) }),
+      createCampaign(db(), { ownerId, kind: 'featured', coinRewardCents: 12_345, createdAt: Date.UTC(2026, 11, 31, 23, 59, 59, 999) }),
+      createCampaign(db(), { ownerId, kind: 'nobot', serverIcon: 'ignored-without-guild', createdAt: Date.UTC(2026, 5, 1) }),
+    ];
+    db().update(servers).set({ completionNotificationSent: true }).where(eq(servers.id, made[1]!.id)).run();
+    const listed = [
+      ...(await member.get<ApiServer[]>('/api/servers')).body,
+      ...(await member.get<ApiServer[]>('/api/servers/featured')).body,
+    ];
+    for (const campaign of made) {
+      const expected = toApiServer(findCampaign(db(), campaign.id)!, 'https://cdn.discordapp.com');
+      for (const found of listed.filter((s) => s.id === campaign.id)) expect(found).toStrictEqual(expected);
+      expect(listed.some((s) => s.id === campaign.id)).toBe(true);
+    }
+  });
+
+  it('answers an empty array when nothing is listed', async () => {
+    const local = await startTestApp();
+    try {
+      const lonely = await local.signIn('lonely');
+      expect((await lonely.get('/api/servers')).body).toEqual([]);
+      expect((await lonely.get('/api/servers/featured')).body).toEqual([]);
+    } finally {
+      await local.close();
+    }
   });
 
   it('requires sign-in', async () => {

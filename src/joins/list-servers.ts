@@ -1,51 +1,55 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { ApiServer } from '../shared/api-types.ts';
-import { formatCents } from '../shared/money.ts';
-import { guildIconUrl } from '../discord/discord-api.ts';
 
-// Discover is the hottest read in the product: one prepared statement per list, no ORM layer and no
-// per-row queries. "Already joined" is an anti-join on the (user_id, server_id) unique index.
+// Discover is the hottest read in the product. Each list is one prepared statement that filters with
+// the indexes (servers_active_idx; "already joined" is an anti-join on the (user_id, server_id)
+// unique index) and lets SQLite build the JSON body itself: no ORM layer, no per-row JavaScript
+// objects, no JSON.stringify. The object built here must stay identical to toApiServer()
+// (src/servers/server-view.ts); list-servers.test.ts compares the two.
 
 /** Discover shows at most this many campaigns (featured first, then newest). */
 export const DISCOVER_LIMIT = 500;
 
-interface ServerRow {
-  id: string;
-  owner_id: string;
-  name: string;
-  invite_link: string;
-  server_id: string | null;
-  server_icon: string | null;
-  coin_reward: number;
-  members_remaining: number;
-  initial_member_slots: number;
-  is_featured: number;
-  completion_notification_sent: number;
-  created_at: number;
-}
-
-const COLUMNS = `s.id, s.owner_id, s.name, s.invite_link, s.server_id, s.server_icon, s.coin_reward,
-  s.members_remaining, s.initial_member_slots, s.is_featured, s.completion_notification_sent, s.created_at`;
+const API_SERVER_JSON = `json_object(
+  'id', s.id,
+  'ownerId', s.owner_id,
+  'name', s.name,
+  'inviteLink', s.invite_link,
+  'serverId', s.server_id,
+  'serverIcon', s.server_icon,
+  'iconUrl', CASE WHEN s.server_id IS NOT NULL AND s.server_icon IS NOT NULL
+    THEN @cdnUrl || '/icons/' || s.server_id || '/' || s.server_icon || '.png?size=128' END,
+  'coinReward', printf('%d.%02d', s.coin_reward / 100, s.coin_reward % 100),
+  'membersRemaining', s.members_remaining,
+  'initialMemberSlots', s.initial_member_slots,
+  'isFeatured', json(CASE WHEN s.is_featured THEN 'true' ELSE 'false' END),
+  'completionNotificationSent', json(CASE WHEN s.completion_notification_sent THEN 'true' ELSE 'false' END),
+  'createdAt', strftime('%Y-%m-%dT%H:%M:%S', s.created_at / 1000, 'unixepoch') || printf('.%03dZ', s.created_at % 1000)
+)`;
 
 const ACTIVE = `s.members_remaining > 0 AND s.canceled_at IS NULL AND s.invite_valid = 1`;
 
+// json_group_array keeps the order of its input rows (the ordered, limited subquery).
 const DISCOVER_SQL = `
-  SELECT ${COLUMNS} FROM servers s
-  WHERE ${ACTIVE}
-    AND (s.is_featured = 1 OR s.owner_id <> @userId)
-    AND NOT EXISTS (SELECT 1 FROM server_joins j WHERE j.user_id = @userId AND j.server_id = s.id)
-  ORDER BY s.is_featured DESC, s.created_at DESC, s.id
-  LIMIT ${DISCOVER_LIMIT}`;
+  SELECT json_group_array(${API_SERVER_JSON}) FROM (
+    SELECT * FROM servers s
+    WHERE ${ACTIVE}
+      AND (s.is_featured = 1 OR s.owner_id <> @userId)
+      AND NOT EXISTS (SELECT 1 FROM server_joins j WHERE j.user_id = @userId AND j.server_id = s.id)
+    ORDER BY s.is_featured DESC, s.created_at DESC, s.id
+    LIMIT ${DISCOVER_LIMIT}
+  ) s`;
 
 const FEATURED_SQL = `
-  SELECT ${COLUMNS} FROM servers s
-  WHERE ${ACTIVE} AND s.is_featured = 1
-  ORDER BY COALESCE(s.featured_at, s.created_at) DESC, s.id
-  LIMIT ${DISCOVER_LIMIT}`;
+  SELECT json_group_array(${API_SERVER_JSON}) FROM (
+    SELECT * FROM servers s
+    WHERE ${ACTIVE} AND s.is_featured = 1
+    ORDER BY COALESCE(s.featured_at, s.created_at) DESC, s.id
+    LIMIT ${DISCOVER_LIMIT}
+  ) s`;
 
 interface Statements {
-  discover: Statement<{ userId: string }, ServerRow>;
-  featured: Statement<[], ServerRow>;
+  discover: Statement<{ userId: string; cdnUrl: string }, string>;
+  featured: Statement<{ cdnUrl: string }, string>;
 }
 
 const cache = new WeakMap<Database, Statements>();
@@ -54,45 +58,24 @@ function statements(sqlite: Database): Statements {
   let found = cache.get(sqlite);
   if (!found) {
     found = {
-      discover: sqlite.prepare<{ userId: string }, ServerRow>(DISCOVER_SQL),
-      featured: sqlite.prepare<[], ServerRow>(FEATURED_SQL),
+      discover: sqlite.prepare<{ userId: string; cdnUrl: string }, string>(DISCOVER_SQL).pluck(),
+      featured: sqlite.prepare<{ cdnUrl: string }, string>(FEATURED_SQL).pluck(),
     };
     cache.set(sqlite, found);
   }
   return found;
 }
 
-function toApi(row: ServerRow, cdnUrl: string): ApiServer {
-  return {
-    id: row.id,
-    ownerId: row.owner_id,
-    name: row.name,
-    inviteLink: row.invite_link,
-    serverId: row.server_id,
-    serverIcon: row.server_icon,
-    iconUrl: guildIconUrl(cdnUrl, row.server_id, row.server_icon),
-    coinReward: formatCents(row.coin_reward),
-    membersRemaining: row.members_remaining,
-    initialMemberSlots: row.initial_member_slots,
-    isFeatured: row.is_featured === 1,
-    completionNotificationSent: row.completion_notification_sent === 1,
-    createdAt: new Date(row.created_at).toISOString(),
-  };
-}
-
 /**
- * Active campaigns a member can still join: slots left, not canceled, invite working, not joined
- * before, and not the member's own (own featured campaigns stay: the card shows "Your Server").
+ * JSON array (ApiServer[]) of active campaigns a member can still join: slots left, not canceled,
+ * invite working, not joined before, and not the member's own, except own featured campaigns
+ * (their card shows "Your Server").
  */
-export function findDiscoverServers(sqlite: Database, userId: string, cdnUrl: string): ApiServer[] {
-  return statements(sqlite)
-    .discover.all({ userId })
-    .map((row) => toApi(row, cdnUrl));
+export function findDiscoverServersJson(sqlite: Database, userId: string, cdnUrl: string): string {
+  return statements(sqlite).discover.get({ userId, cdnUrl }) ?? '[]';
 }
 
-/** Active featured campaigns, the member's own included. */
-export function findFeaturedServers(sqlite: Database, cdnUrl: string): ApiServer[] {
-  return statements(sqlite)
-    .featured.all()
-    .map((row) => toApi(row, cdnUrl));
+/** JSON array (ApiServer[]) of active featured campaigns, the member's own included. */
+export function findFeaturedServersJson(sqlite: Database, cdnUrl: string): string {
+  return statements(sqlite).featured.get({ cdnUrl }) ?? '[]';
 }

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { AppContext } from '../context.ts';
 import { parseInput, requireUser } from '../http/guards.ts';
 import { serverIdParamsSchema } from '../shared/join-schemas.ts';
-import { findDiscoverServers, findFeaturedServers } from './list-servers.ts';
+import { findDiscoverServersJson, findFeaturedServersJson } from './list-servers.ts';
 import { joinServer } from './join-server.ts';
 import { claimNoBotReward } from './claim-nobot-reward.ts';
 
@@ -12,12 +12,12 @@ export function joinRoutes(ctx: AppContext): Router {
 
   router.get('/servers', (req, res) => {
     const userId = requireUser(req);
-    res.json(findDiscoverServers(ctx.sqlite, userId, cdnUrl));
+    res.type('application/json').send(findDiscoverServersJson(ctx.sqlite, userId, cdnUrl));
   });
 
   router.get('/servers/featured', (req, res) => {
     requireUser(req);
-    res.json(findFeaturedServers(ctx.sqlite, cdnUrl));
+    res.type('application/json').send(findFeaturedServersJson(ctx.sqlite, cdnUrl));
   });
 
   router.post('/servers/:id/join', async (req, res) => {
