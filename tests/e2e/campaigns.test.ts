@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { eq } from 'drizzle-orm';
 import { startE2E, type E2E } from './support.ts';
 import { users } from '../../src/db/schema.ts';
@@ -32,6 +32,14 @@ async function expectToast(title: string, description: string) {
   const toasts = page.getByRole('region', { name: /^Notifications/ });
   await toasts.getByText(title, { exact: true }).waitFor();
   await toasts.getByText(description, { exact: true }).waitFor();
+}
+
+/** The computed text colour as r, g, b (this file is type-checked without DOM types). */
+async function colorOf(locator: Locator): Promise<{ r: number; g: number; b: number }> {
+  type Styles = { getComputedStyle(el: unknown): { color: string } };
+  const css = await locator.evaluate((el) => (globalThis as unknown as Styles).getComputedStyle(el).color);
+  const [r = 0, g = 0, b = 0] = (css.match(/\d+(\.\d+)?/g) ?? []).map(Number);
+  return { r, g, b };
 }
 
 beforeAll(async () => {
@@ -152,15 +160,10 @@ describe('spending coins in the browser', () => {
     );
     expect(flat.some((t) => t.includes('Starter coins') && t.includes('+300.00'))).toBe(true);
     // Colour: debits red, credits green.
-    const debitColor = await rows
-      .filter({ hasText: 'No-bot campaign' })
-      .getByText('-5.00')
-      .evaluate((el) => getComputedStyle(el).color);
-    const creditColor = await rows
-      .filter({ hasText: 'Starter coins' })
-      .getByText('+300.00')
-      .evaluate((el) => getComputedStyle(el).color);
-    expect(debitColor).not.toBe(creditColor);
+    const debit = await colorOf(rows.filter({ hasText: 'No-bot campaign' }).getByText('-5.00'));
+    const gain = await colorOf(rows.filter({ hasText: 'Starter coins' }).getByText('+300.00'));
+    expect(debit.r).toBeGreaterThan(debit.g);
+    expect(gain.g).toBeGreaterThan(gain.r);
     await page.getByText('Total Coins').waitFor();
   });
 
