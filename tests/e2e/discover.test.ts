@@ -144,4 +144,33 @@ describe('Discover page', () => {
     e2e.app.assertLedger();
     expect(errors).toEqual([]);
   });
+
+  it('reschedules a claim the server finds too early instead of dropping it', async () => {
+    const slowOwner = await e2e.app.signIn('slow_owner');
+    const { inviteLink } = simGuild('Slow Clock Club', 'slow_owner', 'e2e-slow', false);
+    createCampaign(db(), { ownerId: slowOwner.user!.id, kind: 'nobot', name: 'Slow Clock Club', inviteLink });
+    const { page, context, errors } = await e2e.newPage();
+    await page.clock.install();
+    await e2e.signIn(page, 'skewed_joiner');
+    const popup = context.waitForEvent('page');
+    await card(page, 'Slow Clock Club').getByRole('button', { name: 'Join Slow Clock Club' }).click();
+    await popup;
+    await page.getByText('Your +0.20 coins arrive in about 10 seconds.').waitFor();
+
+    // The browser's 10 s pass but the server's clock has not moved: the server answers 425.
+    const tooEarly = page.waitForResponse((res) => res.url().endsWith('/claim-nobot'));
+    await page.clock.runFor(10_000);
+    expect((await tooEarly).status()).toBe(425);
+    expect(await page.getByText('Claim Failed').count()).toBe(0);
+
+    // Once the server agrees, the rescheduled attempt pays.
+    e2e.app.clock.advance(10_000);
+    const paid = page.waitForResponse((res) => res.url().endsWith('/claim-nobot'));
+    await page.clock.runFor(2_000);
+    expect((await paid).status()).toBe(200);
+    await page.getByText('+0.20 coins added to your balance').waitFor();
+    await card(page, 'Slow Clock Club').waitFor({ state: 'detached' });
+    e2e.app.assertLedger();
+    expect(errors.filter((e) => !/425/.test(e))).toEqual([]);
+  });
 });
