@@ -78,11 +78,9 @@ export function YouTubeCard({
             borderRadius="xl"
             flexShrink={0}
             minW={{ md: '52' }}
-            bg={completed ? undefined : '#e62117'}
-            color={completed ? undefined : 'white'}
-            _hover={completed ? undefined : { bg: '#c81c13' }}
-            colorPalette={completed ? 'green' : undefined}
-            variant={completed ? 'subtle' : 'solid'}
+            {...(task && !completed
+              ? { bg: '#e62117', color: 'white', _hover: { bg: '#c81c13' }, variant: 'solid' as const }
+              : { colorPalette: completed ? 'green' : 'gray', variant: 'subtle' as const })}
             disabled={!task || completed || pending}
             onClick={onStart}
           >
