@@ -56,8 +56,7 @@ export function handleStripeEvent(ctx: AppContext, event: Stripe.Event): void {
         kind: 'dispute',
         paymentIntentId,
         reference: dispute.id,
-        // A dispute's amount may be partial, but the whole payment is contested: compare with the pack price.
-        chargeAmount: dispute.amount,
+        chargeAmount: null,
         currency: dispute.currency,
         amount: dispute.amount,
       });

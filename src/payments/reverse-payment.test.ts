@@ -88,6 +88,14 @@ describe('disputes', () => {
     expect(purchaseRows(env.app, userId).filter((t) => t.type === 'purchase_reversal')).toHaveLength(1);
   });
 
+  test('a partial dispute takes the disputed share', async () => {
+    const { client, id } = await fulfilled('partial_dispute', 'medium');
+    const dispute = { ...env.stripe.dispute(id), amount: 250 }; // a quarter of $10
+    await env.stripe.deliver(env.stripe.event('charge.dispute.created', dispute));
+    expect(await client.balanceCents()).toBe(WELCOME + 55_000 - 13_750);
+    expect(paymentRow(env.app, id)).toMatchObject({ status: 'disputed', reversedCoins: 13_750 });
+  });
+
   test('a dispute after a full refund takes nothing more', async () => {
     const { client, id } = await fulfilled('refund_then_dispute', 'small');
     await env.stripe.deliver(env.stripe.event('charge.refunded', env.stripe.refund(id)));

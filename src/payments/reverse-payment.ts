@@ -9,7 +9,8 @@ export interface Reversal {
   paymentIntentId: string;
   /** Identifies this refund state / dispute, so a redelivered event takes nothing twice. */
   reference: string;
-  chargeAmount: number;
+  /** The charge's amount, checked against the payment record (null for disputes, which carry none). */
+  chargeAmount: number | null;
   currency: string;
   /** Cumulative amount refunded on the charge (refunds); the disputed amount (disputes). */
   amount: number;
@@ -35,7 +36,8 @@ export function reversePayment(ctx: AppContext, reversal: Reversal): ReversalRes
       });
       return { takenCents: 0 };
     }
-    if (reversal.chargeAmount !== payment.amountCents || reversal.currency.toLowerCase() !== payment.currency) {
+    const amountMismatch = reversal.chargeAmount !== null && reversal.chargeAmount !== payment.amountCents;
+    if (amountMismatch || reversal.currency.toLowerCase() !== payment.currency) {
       ctx.logger.warn(`stripe: ${reversal.kind} does not match its payment record, nothing recorded`, {
         paymentIntentId: payment.id,
         chargeAmount: reversal.chargeAmount,
@@ -55,7 +57,7 @@ export function reversePayment(ctx: AppContext, reversal: Reversal): ReversalRes
     if (seen) return { takenCents: 0 };
 
     const share = Math.min(Math.max(reversal.amount, 0), payment.amountCents);
-    const due = reversal.kind === 'dispute' ? payment.coins : Math.floor((payment.coins * share) / payment.amountCents);
+    const due = Math.floor((payment.coins * share) / payment.amountCents);
     const remaining = Math.max(0, due - payment.reversedCoins);
     const taken = Math.min(remaining, Math.max(0, getBalance(tx, payment.userId)));
     if (taken > 0) {

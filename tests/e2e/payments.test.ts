@@ -147,6 +147,7 @@ describe('with Stripe (local fake, Stripe.js stubbed)', () => {
     fake.succeed(id);
     await page.goto(`/dashboard?payment_intent=${id}&payment_intent_client_secret=${clientSecret}&redirect_status=succeeded`);
     await page.waitForURL((url) => url.pathname === '/dashboard' && url.search === '');
+    await page.getByText('Payment Successful').waitFor();
     await page.getByText('555.00').first().waitFor();
     await page.reload();
     await page.getByText('555.00').first().waitFor();

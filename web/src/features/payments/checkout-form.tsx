@@ -17,6 +17,7 @@ export function CheckoutForm({ price }: { price: number }) {
   const queryClient = useQueryClient();
   const [ready, setReady] = useState(false);
   const [submitting, setSubmitting] = useState(false);
+  const [loadError, setLoadError] = useState<string | null>(null);
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -62,8 +63,17 @@ export function CheckoutForm({ price }: { price: number }) {
                   <Skeleton h="11" borderRadius="lg" />
                 </Stack>
               )}
-              <PaymentElement options={{ layout: 'tabs' }} onReady={() => setReady(true)} />
+              <PaymentElement
+                options={{ layout: 'tabs' }}
+                onReady={() => setReady(true)}
+                onLoadError={(event) => setLoadError(event.error.message ?? 'The payment form could not load.')}
+              />
             </Box>
+            {loadError ? (
+              <Text role="alert" color="red.400" textStyle="sm">
+                {loadError} Please refresh the page and try again.
+              </Text>
+            ) : null}
             <Button
               type="submit"
               colorPalette="brand"

@@ -1,12 +1,13 @@
 import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { toast } from '../../lib/toaster.tsx';
 import { useSyncPayment } from './use-sync-payment.ts';
 
 /**
  * Stripe sends the browser back to /dashboard?payment_intent=pi_...&payment_intent_client_secret=...
  * after a redirect-based payment method. Mounted once in the app shell: it asks the server to sync
- * that payment (credits exactly once, even if the webhook already did), refreshes the balance and
- * removes the Stripe parameters from the address bar.
+ * that payment (credits exactly once, even if the webhook already did), refreshes the balance,
+ * confirms with the success toast and removes the Stripe parameters from the address bar.
  */
 export function usePaymentReturn(): void {
   const location = useLocation();
@@ -20,7 +21,11 @@ export function usePaymentReturn(): void {
     const paymentIntentId = params.get('payment_intent');
     if (!paymentIntentId || handled.current === paymentIntentId) return;
     handled.current = paymentIntentId;
-    mutate(paymentIntentId);
+    mutate(paymentIntentId, {
+      onSuccess: (result) => {
+        if (result.credited) toast({ title: 'Payment Successful', description: 'Your coins have been added!' });
+      },
+    });
     for (const key of ['payment_intent', 'payment_intent_client_secret', 'redirect_status']) params.delete(key);
     const search = params.toString();
     void navigate({ pathname: location.pathname, search: search ? `?${search}` : '' }, { replace: true });
