@@ -67,9 +67,10 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
 
   const onMemberRemove = (member: GuildMember | PartialGuildMember): void => {
     const event = { guildId: member.guild.id, discordUserId: member.id, at: ctx.clock.now() };
-    // Most removals are of people we never paid: skip the audit log for them.
-    if (findOpenPaidJoinSince(ctx, event.guildId, event.discordUserId) === null) return;
     track(event.guildId, 'member remove', async () => {
+      // Most removals are of people we never paid: no audit log wait for them. Checked in the queue,
+      // after any earlier arrival of the same member has been verified.
+      if (findOpenPaidJoinSince(ctx, event.guildId, event.discordUserId) === null) return;
       if (auditLogDelayMs > 0) await sleep(auditLogDelayMs);
       await handleMemberRemoved(ctx, event);
     });
@@ -102,13 +103,19 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
       partials: [Partials.GuildMember, Partials.User],
       rest: { api: `${ctx.config.discord.baseUrl}/api` },
     });
+    let readyOnce = false;
     next.once(Events.ClientReady, (c) => {
+      readyOnce = true;
       retryMs = options.loginRetryMs ?? 5000;
       logger.info(`bot: connected as ${c.user.tag}`, { guilds: c.guilds.cache.size });
       markReady();
       options.onConnected?.();
     });
+    // After an outage: a resumed session, or a new one when Discord would not resume the old.
     next.on(Events.ShardResume, () => options.onConnected?.());
+    next.on(Events.ShardReady, () => {
+      if (readyOnce) options.onConnected?.();
+    });
     next.on(Events.GuildMemberAdd, onMemberAdd);
     next.on(Events.GuildMemberRemove, onMemberRemove);
     next.on(Events.GuildDelete, onGuildDelete);

@@ -150,3 +150,15 @@ describe('reconcile()', () => {
     expect(balanceOf(app, member)).toBe(before);
   });
 });
+
+describe('reconcile() completion notices', () => {
+  it('tells owners of finished no-bot campaigns too, but never of canceled ones', async () => {
+    const owner = await signIn('nobot_owner');
+    const finished = createCampaign(app.server.ctx.db, { ownerId: owner.user!.id, kind: 'nobot', name: 'Quiet Library', membersRemaining: 0, initialMemberSlots: 3 });
+    createCampaign(app.server.ctx.db, { ownerId: owner.user!.id, name: 'Called Off', membersRemaining: 0, initialMemberSlots: 7, canceledAt: app.clock.now() });
+    await reconcile(app.server.ctx);
+    const dms = app.sim.state.listDms({ userId: discordId(owner) });
+    expect(dms.map((d) => d.content)).toEqual([expect.stringContaining('**Quiet Library** is complete: 3 new members')]);
+    expect(findCampaign(app.server.ctx.db, finished.id)?.completionNotificationSent).toBe(true);
+  });
+});
