@@ -121,6 +121,7 @@ describe('Discover page', () => {
     await card(page, 'Quiet Library').getByRole('button', { name: 'Join Quiet Library' }).click();
     await (await popup).waitForURL(/\/invite\/e2e-quiet$/);
     await page.getByText('Your +0.20 coins arrive in about 10 seconds.').waitFor();
+    await card(page, 'Quiet Library').getByText('Claiming...').waitFor();
 
     // Browser-side code as strings: the server tsconfig has no DOM types.
     const stored = await page.evaluate<[string, string][]>(
@@ -162,6 +163,7 @@ describe('Discover page', () => {
     await page.clock.runFor(10_000);
     expect((await tooEarly).status()).toBe(425);
     expect(await page.getByText('Claim Failed').count()).toBe(0);
+    await card(page, 'Slow Clock Club').getByText('Claiming...').waitFor();
 
     // Once the server agrees, the rescheduled attempt pays.
     e2e.app.clock.advance(10_000);

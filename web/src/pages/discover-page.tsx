@@ -43,6 +43,8 @@ export default function DiscoverPage() {
   const { user } = useAuth();
   const userId = user?.id ?? '';
   const [search, setSearch] = useState('');
+  // No-bot servers joined in this visit: their card waits as "Claiming..." until the claim refetches the lists.
+  const [claiming, setClaiming] = useState<ReadonlySet<string>>(() => new Set());
   const servers = useServers();
   const featured = useFeaturedServers();
   const join = useJoinServer();
@@ -58,6 +60,7 @@ export default function DiscoverPage() {
 
   const cardState = (server: ApiServer): ServerCardState => {
     if (server.ownerId === userId) return 'own';
+    if (claiming.has(server.id)) return 'claiming';
     // The featured list also carries campaigns this member already joined; Discover's list does not.
     if (servers.data && !joinableIds.has(server.id)) return 'joined';
     return 'joinable';
@@ -71,6 +74,7 @@ export default function DiscoverPage() {
         tab.go(result.inviteLink);
         if (noBot) {
           addPendingClaim(result.serverId);
+          setClaiming((previous) => new Set(previous).add(server.id));
           toast({
             title: 'Stay for a moment',
             description: `Your +${result.potentialReward} coins arrive in about 10 seconds.`,
@@ -188,7 +192,7 @@ export default function DiscoverPage() {
                   <ServerCard
                     key={server.id}
                     server={server}
-                    state="joinable"
+                    state={cardState(server)}
                     joining={join.isPending && join.variables?.id === server.id}
                     onJoin={handleJoin}
                   />

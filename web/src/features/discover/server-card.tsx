@@ -5,7 +5,7 @@ import { LuCrown, LuStar, LuUserPlus, LuUsers } from 'react-icons/lu';
 import { CoinAmount } from '../../components/coin-amount.tsx';
 import { ServerAvatar } from '../../components/server-avatar.tsx';
 
-export type ServerCardState = 'joinable' | 'own' | 'joined';
+export type ServerCardState = 'joinable' | 'own' | 'joined' | 'claiming';
 
 export interface ServerCardProps {
   server: ApiServer;
@@ -71,6 +71,10 @@ export function ServerCard({ server, state, joining, onJoin }: ServerCardProps) 
           <Button variant="subtle" colorPalette="gold" disabled width="full" borderRadius="lg">
             <LuCrown />
             Your Server
+          </Button>
+        ) : state === 'claiming' ? (
+          <Button variant="subtle" colorPalette="brand" disabled width="full" borderRadius="lg" loading loadingText="Claiming...">
+            Claiming...
           </Button>
         ) : state === 'joined' ? (
           <Button variant="subtle" disabled width="full" borderRadius="lg">

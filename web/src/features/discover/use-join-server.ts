@@ -4,12 +4,17 @@ import type { JoinServerResponse } from '@shared/join-schemas.ts';
 import { apiJson } from '../../lib/api.ts';
 import { invalidateAfterJoin } from './invalidate-after-join.ts';
 
-/** POST /api/servers/:id/join: records a pending join and returns the invite link to open. */
+/**
+ * POST /api/servers/:id/join: records a pending join and returns the invite link to open.
+ * After a successful no-bot join the server lists are refetched by the claim instead, so the card
+ * stays on screen (as "Claiming...") until the reward arrives.
+ */
 export function useJoinServer() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (server: ApiServer) =>
       apiJson<JoinServerResponse>('POST', `/api/servers/${encodeURIComponent(server.id)}/join`),
-    onSettled: () => invalidateAfterJoin(queryClient),
+    onSettled: (_data, error, server) =>
+      invalidateAfterJoin(queryClient, { keepServers: !error && server.serverId === null }),
   });
 }
