@@ -1,0 +1,115 @@
+import Database from 'better-sqlite3';
+import type { BenchResults } from './results.ts';
+
+// Ledger check after the run, the targets, and the printed table.
+
+export interface LedgerCheck {
+  users: number;
+  transactions: number;
+  mismatches: number;
+  ok: boolean;
+}
+
+/** balance == sum(transactions) for every user, by SQL on the database file (product stopped). */
+export function checkLedger(databasePath: string): LedgerCheck {
+  const sqlite = new Database(databasePath, { readonly: true, fileMustExist: true });
+  try {
+    const mismatches = sqlite
+      .prepare<[], { n: number }>(
+        `SELECT COUNT(*) AS n FROM (
+           SELECT u.id FROM users u LEFT JOIN transactions t ON t.user_id = u.id
+           GROUP BY u.id HAVING u.coins != COALESCE(SUM(t.amount), 0))`,
+      )
+      .get()!.n;
+    const users = sqlite.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM users').get()!.n;
+    const transactions = sqlite.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM transactions').get()!.n;
+    return { users, transactions, mismatches, ok: mismatches === 0 };
+  } finally {
+    sqlite.close();
+  }
+}
+
+export interface Target {
+  name: string;
+  goal: string;
+  actual: string;
+  met: boolean;
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(0)} %`;
+const ms = (x: number) => `${x.toFixed(1)} ms`;
+const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
+
+export function evaluateTargets(r: BenchResults): Target[] {
+  const d = r.discover;
+  const c = r.claims;
+  return [
+    {
+      name: 'Discover vs bare Express',
+      goal: '≥ 60 % req/s, p99 ≤ 25 ms @32',
+      actual: `${pct(d.ratioToExpress)}, p99 ${ms(d.product.p99)}`,
+      met: d.ratioToExpress >= 0.6 && d.product.p99 <= 25,
+    },
+    {
+      name: 'Reward claims vs raw SQLite',
+      goal: '≥ 25 %',
+      actual: pct(c.ratioToRawSqlite),
+      met: c.ratioToRawSqlite >= 0.25,
+    },
+    {
+      name: 'Member add → credited p99',
+      goal: '≤ 50 ms',
+      actual: ms(r.joinPath.p99Ms),
+      met: r.joinPath.p99Ms <= 50,
+    },
+    {
+      name: 'First-load JS (login)',
+      goal: '≤ 200 kB gzip',
+      actual: kb(r.web.login.jsGzip),
+      met: r.web.login.jsGzip <= 200_000,
+    },
+    {
+      name: 'RSS after the run',
+      goal: '≤ 300 MB',
+      actual: r.memory.afterRunMb === null ? 'n/a' : `${r.memory.afterRunMb.toFixed(0)} MB`,
+      met: r.memory.afterRunMb !== null && r.memory.afterRunMb <= 300,
+    },
+  ];
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, col) => Math.max(...rows.map((row) => [...(row[col] ?? '')].length)));
+  return rows.map((row) => row.map((cell, col) => cell.padEnd(widths[col]!)).join('  ').trimEnd()).join('\n');
+}
+
+export function formatReport(r: BenchResults, targets: Target[]): string {
+  const d = r.discover;
+  const rows: string[][] = [
+    ['measurement', 'req/s (ops/s)', 'p50', 'p99', 'notes'],
+    ['Discover GET /api/servers (product)', d.product.rps.toFixed(0), ms(d.product.p50), ms(d.product.p99), `${d.connections} conns, ${d.seconds} s, ${kb(d.bodyBytes)} body`],
+    ['  same bytes, bare Express 5', d.express.rps.toFixed(0), ms(d.express.p50), ms(d.express.p99), `product = ${pct(d.ratioToExpress)}`],
+    ['  same bytes, raw node:http', d.raw.rps.toFixed(0), ms(d.raw.p50), ms(d.raw.p99), `product = ${pct(d.ratioToRaw)}`],
+    ['Hourly claim POST /api/hourly/claim', r.claims.product.rps.toFixed(0), ms(r.claims.product.p50), ms(r.claims.product.p99), `${r.claims.product.requests} distinct users, ${r.claims.product.non2xx} non-2xx`],
+    ['  same transaction, raw better-sqlite3', r.claims.rawSqlite.opsPerSecond.toFixed(0), '', ms(r.claims.rawSqlite.p99Ms), `product = ${pct(r.claims.ratioToRawSqlite)}`],
+    ['Member add → credited (gateway, bot)', '', ms(r.joinPath.p50Ms), ms(r.joinPath.p99Ms), `${r.joinPath.credited}/${r.joinPath.joins} joins, max ${ms(r.joinPath.maxMs)}`],
+    ['Sign-in through the simulator', r.signIn.perSecond.toFixed(0), '', '', `${r.signIn.users} users`],
+  ];
+  const mem = r.memory;
+  const web = r.web;
+  const lines = [
+    '',
+    `CoinSync bench (${r.mode}) — ${r.machine.cpus} × ${r.machine.cpuModel}, Node ${r.machine.node}, sessions in ${r.sessions}, load average ${r.machine.loadAverage1m.before} → ${r.machine.loadAverage1m.after}`,
+    `Data: ${r.data.users} users, ${r.data.activeCampaigns} active campaigns (+${r.data.inactiveCampaigns} inactive), ${r.data.transactions} transactions, ${r.data.joins} joins; seeded in ${(r.data.seedMs / 1000).toFixed(1)} s`,
+    '',
+    table(rows),
+    '',
+    `Memory (product RSS): at rest ${mem.atRestMb?.toFixed(0) ?? 'n/a'} MB, after the run ${mem.afterRunMb?.toFixed(0) ?? 'n/a'} MB`,
+    `Web first load (gzip): login JS ${kb(web.login.jsGzip)} + CSS ${kb(web.login.cssGzip)}; Discover JS ${kb(web.discover.jsGzip)} + CSS ${kb(web.discover.cssGzip)}`,
+    `Ledger: ${r.ledger.ok ? 'balance == sum(transactions) for all' : `BROKEN for ${r.ledger.mismatches} of`} ${r.ledger.users} users (${r.ledger.transactions} transactions)`,
+    '',
+    'Targets:',
+    ...targets.map((t) => `  ${t.met ? '✓' : '✗'} ${t.name}: ${t.actual} (goal ${t.goal})`),
+    '',
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,65 @@
+import type { LoadResult } from './load.ts';
+import type { BaselineResult } from './claim-baseline.ts';
+import type { JoinPathResult } from './join-path.ts';
+import type { WebSizes } from './web-size.ts';
+import type { LedgerCheck, Target } from './report.ts';
+
+/** The shape of bench/results.json (the bench-quick test checks these keys). */
+export interface BenchResults {
+  mode: 'full' | 'quick';
+  startedAt: string;
+  durationSeconds: number;
+  machine: {
+    cpus: number;
+    cpuModel: string;
+    memoryMb: number;
+    node: string;
+    platform: string;
+    /** 1-minute load average when the run started and ended (other processes skew the numbers). */
+    loadAverage1m: { before: number; after: number };
+  };
+  sessions: 'sqlite' | 'redis';
+  data: {
+    users: number;
+    activeCampaigns: number;
+    inactiveCampaigns: number;
+    transactions: number;
+    joins: number;
+    seedMs: number;
+  };
+  signIn: { users: number; seconds: number; perSecond: number };
+  discover: {
+    connections: number;
+    seconds: number;
+    bodyBytes: number;
+    product: LoadResult;
+    express: LoadResult;
+    raw: LoadResult;
+    ratioToExpress: number;
+    ratioToRaw: number;
+  };
+  claims: {
+    product: LoadResult;
+    rawSqlite: BaselineResult;
+    ratioToRawSqlite: number;
+  };
+  joinPath: JoinPathResult;
+  memory: { atRestMb: number | null; afterRunMb: number | null };
+  web: WebSizes;
+  ledger: LedgerCheck;
+  targets: Target[];
+}
+
+export const RESULT_KEYS = [
+  'mode',
+  'machine',
+  'data',
+  'signIn',
+  'discover',
+  'claims',
+  'joinPath',
+  'memory',
+  'web',
+  'ledger',
+  'targets',
+] as const satisfies readonly (keyof BenchResults)[];
