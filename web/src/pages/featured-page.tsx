@@ -29,7 +29,7 @@ export default function FeaturedPage() {
     <Stack gap="8">
       <PageHeader
         title="Featured Servers"
-        subtitle="The spotlight of Discover: hand-picked by their owners, joined first by members."
+        subtitle="The spotlight of Discover: servers promoted by their owners, shown above every other listing."
       />
 
       <Card.Root

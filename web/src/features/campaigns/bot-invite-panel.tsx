@@ -1,4 +1,5 @@
 import { Box, Button, Card, Flex, Heading, Stack, Text } from '@chakra-ui/react';
+import { useEffect, useRef } from 'react';
 import { LuBot, LuExternalLink, LuTriangleAlert } from 'react-icons/lu';
 import { useBotInvite } from './use-bot-invite.ts';
 
@@ -11,8 +12,14 @@ export function BotInvitePanel({ missingInviteUrl }: { missingInviteUrl: string 
   const { data } = useBotInvite();
   const inviteUrl = missingInviteUrl ?? data?.inviteUrl;
   const missing = missingInviteUrl !== null;
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    // The failed form is below; bring the way out into view.
+    if (missing) ref.current?.scrollIntoView({ behavior: 'smooth', block: 'center' });
+  }, [missing, missingInviteUrl]);
   return (
     <Card.Root
+      ref={ref}
       variant="outline"
       bg={missing ? 'orange.subtle' : 'bg.panel'}
       borderColor={missing ? 'orange.emphasized' : 'border'}

@@ -58,6 +58,7 @@ export function CampaignCard({ campaign, onCancel }: { campaign: ApiCampaign; on
                 </Badge>
               ) : null}
               <Badge colorPalette="green">Active</Badge>
+              {campaign.serverId === null ? <Badge colorPalette="gray">No Bot</Badge> : null}
             </HStack>
           </Stack>
         </Flex>

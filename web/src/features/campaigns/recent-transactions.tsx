@@ -62,7 +62,7 @@ export function RecentTransactions() {
                     {positive ? <LuArrowDownLeft /> : <LuArrowUpRight />}
                   </Box>
                   <Box flex="1" minW="0">
-                    <Text textStyle="sm" fontWeight="medium" truncate>
+                    <Text textStyle="sm" fontWeight="medium" lineClamp={2} wordBreak="break-word">
                       {t.description ?? t.type}
                     </Text>
                     <Text textStyle="xs" color="fg.subtle">
