@@ -131,12 +131,23 @@ describe('spending coins in the browser', () => {
   });
 
   it('promotes from the Dashboard and lists every debit in Recent Transactions', async () => {
+    // One more small campaign, through the API with the browser's session.
+    const tiny = guildWithInvite('Tiny Town', 'tinytown');
+    const created = await page.request.post('/api/servers', {
+      data: { name: 'Tiny Town', inviteLink: tiny.link, coinReward: '3' },
+    });
+    expect(created.status()).toBe(201);
+
     await page.goto('/dashboard');
     const pixel = page.getByTestId('my-server').filter({ hasText: 'Pixel Raiders' });
+    const tinyRow = page.getByTestId('my-server').filter({ hasText: 'Tiny Town' });
+    expect(await tinyRow.getByRole('button', { name: /Promote/ }).isEnabled()).toBe(true);
     await pixel.getByRole('button', { name: /Promote/ }).click();
     await expectToast('Server Promoted!', 'Your server is now featured for 100 members');
     await pixel.getByText('Already Featured').waitFor();
-    await page.getByTestId('coin-balance').getByText('90.00').waitFor();
+    await page.getByTestId('coin-balance').getByText('87.00').waitFor();
+    // Below 100 coins the remaining Promote button is disabled.
+    expect(await tinyRow.getByRole('button', { name: /Promote/ }).isDisabled()).toBe(true);
     // The featured campaign submitted earlier cannot be promoted again.
     await page
       .getByTestId('my-server')
@@ -173,7 +184,7 @@ describe('spending coins in the browser', () => {
     await page.getByText('Manage your server growth campaigns and track member joins.').waitFor();
     const cards = page.getByTestId('campaign-card');
     await cards.first().waitFor();
-    expect(await cards.count()).toBe(3);
+    expect(await cards.count()).toBe(4);
     const pixel = cards.filter({ hasText: 'Pixel Raiders' });
     expect(await pixel.getByRole('link').getAttribute('target')).toBe('_blank');
     await pixel.getByText('110', { exact: true }).waitFor(); // 10 regular + 100 featured slots
@@ -184,15 +195,15 @@ describe('spending coins in the browser', () => {
     await dialog.getByText('Pixel Raiders').waitFor();
     await dialog.getByRole('button', { name: 'No, Keep Campaign' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    expect(await cards.count()).toBe(3);
+    expect(await cards.count()).toBe(4);
 
     await pixel.getByRole('button', { name: 'Cancel Pixel Raiders' }).click();
     await dialog.getByRole('button', { name: 'Yes, Cancel Campaign' }).click();
     await expectToast('Campaign Canceled', 'Your campaign has been canceled successfully');
     await dialog.waitFor({ state: 'hidden' });
     await pixel.waitFor({ state: 'detached' });
-    expect(await cards.count()).toBe(2);
-    await page.getByTestId('coin-balance').getByText('90.00').waitFor();
+    expect(await cards.count()).toBe(3);
+    await page.getByTestId('coin-balance').getByText('87.00').waitFor();
     e2e.app.assertLedger();
     expect(errors).toEqual([]);
   });
