@@ -3,11 +3,13 @@ import type { AppContext } from './context.ts';
 import { paymentRoutes, stripeWebhookRoutes } from './payments/routes.ts';
 import { rewardRoutes } from './rewards/routes.ts';
 import { socialRoutes } from './social/routes.ts';
+import { campaignRoutes } from './campaigns/routes.ts';
 
 // Each feature contributes its routers here; they are mounted under /api (one line per feature).
 export function featureRoutes(ctx: AppContext): Router[] {
   const routers: Router[] = [];
   routers.push(paymentRoutes(ctx));
+  routers.push(campaignRoutes(ctx));
   routers.push(rewardRoutes(ctx), socialRoutes(ctx));
   void ctx;
   return routers;
