@@ -19,7 +19,12 @@ afterAll(() => app.close());
 afterEach(() => app.assertLedger());
 
 function nobotCampaign(slots = 10) {
-  return createCampaign(db(), { ownerId: owner.user!.id, kind: 'nobot', name: 'Quiet Corner', membersRemaining: slots });
+  return createCampaign(db(), {
+    ownerId: owner.user!.id,
+    kind: 'nobot',
+    name: 'Quiet Corner',
+    membersRemaining: slots,
+  });
 }
 
 describe('POST /api/servers/:id/claim-nobot', () => {
@@ -30,7 +35,10 @@ describe('POST /api/servers/:id/claim-nobot', () => {
 
     app.clock.advance(9_000);
     const early = await member.post(`/api/servers/${campaign.id}/claim-nobot`);
-    expect(early).toMatchObject({ status: 425, body: { message: 'Please wait a few more seconds before claiming.' } });
+    expect(early).toMatchObject({
+      status: 425,
+      body: { message: 'Please wait a few more seconds before claiming.' },
+    });
     expect(await member.balanceCents()).toBe(before);
 
     app.clock.advance(1_000);
@@ -40,7 +48,10 @@ describe('POST /api/servers/:id/claim-nobot', () => {
     expect(findCampaign(db(), campaign.id)?.membersRemaining).toBe(9);
     expect(findJoins(db(), campaign.id)[0]).toMatchObject({ coinsAwarded: true, verified: false });
     const tx = db().select().from(transactions).where(eq(transactions.userId, member.user!.id)).all();
-    expect(tx.find((t) => t.type === 'nobot_reward')).toMatchObject({ amount: 20, description: 'Joined Quiet Corner' });
+    expect(tx.find((t) => t.type === 'nobot_reward')).toMatchObject({
+      amount: 20,
+      description: 'Joined Quiet Corner',
+    });
 
     const twice = await member.post(`/api/servers/${campaign.id}/claim-nobot`);
     expect(twice).toMatchObject({ status: 409, body: { message: 'Reward already claimed' } });
@@ -55,7 +66,9 @@ describe('POST /api/servers/:id/claim-nobot', () => {
     await racer.post(`/api/servers/${campaign.id}/join`);
     app.clock.advance(10_000);
     const before = await racer.balanceCents();
-    const results = await Promise.all(Array.from({ length: 20 }, () => racer.post(`/api/servers/${campaign.id}/claim-nobot`)));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => racer.post(`/api/servers/${campaign.id}/claim-nobot`)),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 409)).toHaveLength(19);
     expect(await racer.balanceCents()).toBe(before + 20);

@@ -70,7 +70,8 @@ function ensureOwner(ctx: AppContext, discordId: string, now: number): string {
   if (!userId) {
     const demoUser = DEMO_USERS.find((u) => u.id === discordId);
     if (!demoUser) throw new Error(`unknown demo user ${discordId}`);
-    userId = upsertUserFromDiscord(ctx.db, { id: discordId, username: demoUser.username, avatar: null }, now).user.id;
+    userId = upsertUserFromDiscord(ctx.db, { id: discordId, username: demoUser.username, avatar: null }, now)
+      .user.id;
   }
   // Keyed, so a restart never pays twice (and a crash between the two steps is repaired).
   credit(ctx.db, {
@@ -84,9 +85,15 @@ function ensureOwner(ctx: AppContext, discordId: string, now: number): string {
   return userId;
 }
 
-function describeCampaign(kind: Kind, name: string, slots: number): { type: TransactionType; text: string; cents: number } {
-  if (kind === 'featured') return { type: 'promote', text: `Promoted: ${name} (${slots} members)`, cents: FEATURED_COST_CENTS };
-  if (kind === 'nobot') return { type: 'campaign', text: `No-bot campaign: ${name} (${slots} members)`, cents: slots * 100 };
+function describeCampaign(
+  kind: Kind,
+  name: string,
+  slots: number,
+): { type: TransactionType; text: string; cents: number } {
+  if (kind === 'featured')
+    return { type: 'promote', text: `Promoted: ${name} (${slots} members)`, cents: FEATURED_COST_CENTS };
+  if (kind === 'nobot')
+    return { type: 'campaign', text: `No-bot campaign: ${name} (${slots} members)`, cents: slots * 100 };
   return { type: 'campaign', text: `Campaign: ${name} (${slots} members)`, cents: slots * 100 };
 }
 
@@ -100,7 +107,11 @@ export function seedDiscoverDemo(ctx: AppContext, simulator: DiscordSimulator): 
     const guild = guilds.find((g) => g.id === campaign.guildId);
     if (!guild) throw new Error(`unknown demo guild ${campaign.guildId}`);
     const inviteLink = `${ctx.config.discord.baseUrl}/invite/${guild.inviteCode}`;
-    const existing = ctx.db.select({ inviteLink: servers.inviteLink }).from(servers).where(eq(servers.id, campaign.id)).get();
+    const existing = ctx.db
+      .select({ inviteLink: servers.inviteLink })
+      .from(servers)
+      .where(eq(servers.id, campaign.id))
+      .get();
     if (existing) {
       if (existing.inviteLink !== inviteLink) {
         ctx.db.update(servers).set({ inviteLink }).where(eq(servers.id, campaign.id)).run();

@@ -19,14 +19,27 @@ afterEach(() => app.assertLedger());
 
 describe('POST /api/servers/:id/join', () => {
   it('records a pending join and returns the reward, invite and campaign id', async () => {
-    const campaign = createCampaign(db(), { ownerId: id(owner), name: 'Pixel Test', inviteLink: 'https://discord.gg/pixel' });
+    const campaign = createCampaign(db(), {
+      ownerId: id(owner),
+      name: 'Pixel Test',
+      inviteLink: 'https://discord.gg/pixel',
+    });
     const before = await member.balanceCents();
     const res = await member.post<JoinServerResponse>(`/api/servers/${campaign.id}/join`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ potentialReward: '0.50', inviteLink: 'https://discord.gg/pixel', serverId: campaign.id });
+    expect(res.body).toEqual({
+      potentialReward: '0.50',
+      inviteLink: 'https://discord.gg/pixel',
+      serverId: campaign.id,
+    });
     const [join, ...rest] = findJoins(db(), campaign.id);
     expect(rest).toHaveLength(0);
-    expect(join).toMatchObject({ userId: id(member), joinedAt: app.clock.now(), verified: false, coinsAwarded: false });
+    expect(join).toMatchObject({
+      userId: id(member),
+      joinedAt: app.clock.now(),
+      verified: false,
+      coinsAwarded: false,
+    });
     // Nothing is paid and no slot is taken until the bot (or the no-bot claim) confirms the join.
     expect(await member.balanceCents()).toBe(before);
     expect(findCampaign(db(), campaign.id)?.membersRemaining).toBe(10);
@@ -35,8 +48,12 @@ describe('POST /api/servers/:id/join', () => {
   it('reports the stored reward of featured and no-bot campaigns', async () => {
     const featured = createCampaign(db(), { ownerId: id(owner), kind: 'featured' });
     const nobot = createCampaign(db(), { ownerId: id(owner), kind: 'nobot' });
-    expect((await member.post<JoinServerResponse>(`/api/servers/${featured.id}/join`)).body.potentialReward).toBe('0.75');
-    expect((await member.post<JoinServerResponse>(`/api/servers/${nobot.id}/join`)).body.potentialReward).toBe('0.20');
+    expect(
+      (await member.post<JoinServerResponse>(`/api/servers/${featured.id}/join`)).body.potentialReward,
+    ).toBe('0.75');
+    expect(
+      (await member.post<JoinServerResponse>(`/api/servers/${nobot.id}/join`)).body.potentialReward,
+    ).toBe('0.20');
   });
 
   it('refuses the owner, also for their featured server', async () => {
@@ -65,7 +82,9 @@ describe('POST /api/servers/:id/join', () => {
 
   it('turns concurrent double requests into one join', async () => {
     const campaign = createCampaign(db(), { ownerId: id(owner) });
-    const results = await Promise.all(Array.from({ length: 8 }, () => member.post(`/api/servers/${campaign.id}/join`)));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => member.post(`/api/servers/${campaign.id}/join`)),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     for (const r of results.filter((x) => x.status !== 200)) {
       expect(r).toMatchObject({ status: 409, body: { message: 'You have already joined this server' } });
@@ -113,12 +132,18 @@ describe('POST /api/servers/:id/join while Discord is down', () => {
       const localOwner = await local.signIn('down_owner');
       const localMember = await local.signIn('down_member');
       const guild = local.sim.state.createGuild({ name: 'Down Guild', ownerId: localOwner.user!.discordId });
-      const campaign = createCampaign(local.server.ctx.db, { ownerId: localOwner.user!.id, guildId: guild.id });
+      const campaign = createCampaign(local.server.ctx.db, {
+        ownerId: localOwner.user!.id,
+        guildId: guild.id,
+      });
       const nobot = createCampaign(local.server.ctx.db, { ownerId: localOwner.user!.id, kind: 'nobot' });
       await local.sim.close();
 
       const res = await localMember.post(`/api/servers/${campaign.id}/join`);
-      expect(res).toMatchObject({ status: 502, body: { message: 'Could not reach Discord. Please try again.' } });
+      expect(res).toMatchObject({
+        status: 502,
+        body: { message: 'Could not reach Discord. Please try again.' },
+      });
       expect(findJoins(local.server.ctx.db, campaign.id)).toHaveLength(0);
       // No-bot servers need no Discord check.
       expect((await localMember.post(`/api/servers/${nobot.id}/join`)).status).toBe(200);

@@ -10,7 +10,8 @@ import { JOIN_MESSAGES, type JoinServerResponse } from '../shared/join-schemas.t
 /** A campaign a member may still join, or the refusal as an AppError. */
 function requireJoinable(db: DbOrTx, campaignId: string, userId: string): Server {
   const server = db.select().from(servers).where(eq(servers.id, campaignId)).get();
-  if (!server || server.canceledAt !== null || !server.inviteValid) throw new AppError('not_found', JOIN_MESSAGES.notFound);
+  if (!server || server.canceledAt !== null || !server.inviteValid)
+    throw new AppError('not_found', JOIN_MESSAGES.notFound);
   if (server.ownerId === userId) throw new AppError('bad_request', JOIN_MESSAGES.ownServer);
   if (server.membersRemaining <= 0) throw new AppError('conflict', JOIN_MESSAGES.noSlots);
   const joined = db
@@ -36,7 +37,10 @@ async function isAlreadyMember(ctx: AppContext, guildId: string, discordUserId: 
       ctx.logger.warn('join: cannot read guild members', { guildId, code: err.code });
       return false;
     }
-    ctx.logger.warn('join: Discord unreachable', { guildId, error: err instanceof Error ? err.message : String(err) });
+    ctx.logger.warn('join: Discord unreachable', {
+      guildId,
+      error: err instanceof Error ? err.message : String(err),
+    });
     throw new AppError('upstream', JOIN_MESSAGES.discordDown);
   }
 }
@@ -46,7 +50,11 @@ async function isAlreadyMember(ctx: AppContext, guildId: string, discordUserId: 
  * claimed with claimNoBotReward after the delay. The unique (user, server) index makes concurrent
  * double requests produce one row.
  */
-export async function joinServer(ctx: AppContext, userId: string, campaignId: string): Promise<JoinServerResponse> {
+export async function joinServer(
+  ctx: AppContext,
+  userId: string,
+  campaignId: string,
+): Promise<JoinServerResponse> {
   const user = ctx.db.select({ discordId: users.discordId }).from(users).where(eq(users.id, userId)).get();
   if (!user) throw new AppError('unauthorized', 'Not signed in');
 
@@ -60,7 +68,13 @@ export async function joinServer(ctx: AppContext, userId: string, campaignId: st
     const current = requireJoinable(tx, campaignId, userId);
     const inserted = tx
       .insert(serverJoins)
-      .values({ userId, serverId: campaignId, joinedAt: ctx.clock.now(), verified: false, coinsAwarded: false })
+      .values({
+        userId,
+        serverId: campaignId,
+        joinedAt: ctx.clock.now(),
+        verified: false,
+        coinsAwarded: false,
+      })
       .onConflictDoNothing({ target: [serverJoins.userId, serverJoins.serverId] })
       .returning({ id: serverJoins.id })
       .get();

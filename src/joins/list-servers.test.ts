@@ -30,21 +30,42 @@ describe('GET /api/servers and /api/servers/featured', () => {
     const featured = createCampaign(db(), { ownerId, kind: 'featured', name: 'Star', createdAt: t + 2 });
     const nobot = createCampaign(db(), { ownerId, kind: 'nobot', name: 'No Bot Place', createdAt: t });
     const membersOwn = createCampaign(db(), { ownerId: memberId, name: 'Member Own', createdAt: t + 4 });
-    const membersOwnFeatured = createCampaign(db(), { ownerId: memberId, kind: 'featured', name: 'Member Star', createdAt: t + 5 });
+    const membersOwnFeatured = createCampaign(db(), {
+      ownerId: memberId,
+      kind: 'featured',
+      name: 'Member Star',
+      createdAt: t + 5,
+    });
     const full = createCampaign(db(), { ownerId, membersRemaining: 0, createdAt: t + 6 });
     const canceled = createCampaign(db(), { ownerId, canceledAt: t, createdAt: t + 7 });
     const brokenInvite = createCampaign(db(), { ownerId, inviteValid: false, createdAt: t + 8 });
-    const canceledFeatured = createCampaign(db(), { ownerId, kind: 'featured', canceledAt: t, createdAt: t + 9 });
+    const canceledFeatured = createCampaign(db(), {
+      ownerId,
+      kind: 'featured',
+      canceledAt: t,
+      createdAt: t + 9,
+    });
 
     const list = await member.get<ApiServer[]>('/api/servers');
     expect(list.status).toBe(200);
     // Own featured stays (the card says "Your Server"), own regular is hidden.
     expect(ids(list.body)).toEqual([membersOwnFeatured.id, featured.id, newer.id, older.id, nobot.id]);
-    for (const hidden of [membersOwn, full, canceled, brokenInvite, canceledFeatured]) expect(ids(list.body)).not.toContain(hidden.id);
+    for (const hidden of [membersOwn, full, canceled, brokenInvite, canceledFeatured])
+      expect(ids(list.body)).not.toContain(hidden.id);
 
     const star = list.body.find((s) => s.id === featured.id);
-    expect(star).toMatchObject({ name: 'Star', coinReward: '0.75', isFeatured: true, membersRemaining: 100, ownerId });
-    expect(list.body.find((s) => s.id === nobot.id)).toMatchObject({ serverId: null, coinReward: '0.20', iconUrl: null });
+    expect(star).toMatchObject({
+      name: 'Star',
+      coinReward: '0.75',
+      isFeatured: true,
+      membersRemaining: 100,
+      ownerId,
+    });
+    expect(list.body.find((s) => s.id === nobot.id)).toMatchObject({
+      serverId: null,
+      coinReward: '0.20',
+      iconUrl: null,
+    });
     expect(list.body.find((s) => s.id === newer.id)?.createdAt).toBe(new Date(t + 3).toISOString());
 
     // The owner sees the member's campaigns but not their own regular ones.
@@ -69,7 +90,11 @@ describe('GET /api/servers and /api/servers/featured', () => {
   });
 
   it('builds icon URLs from the guild id and icon hash', async () => {
-    const campaign = createCampaign(db(), { ownerId: owner.user!.id, guildId: '555000000000000001', serverIcon: 'abc123' });
+    const campaign = createCampaign(db(), {
+      ownerId: owner.user!.id,
+      guildId: '555000000000000001',
+      serverIcon: 'abc123',
+    });
     const found = (await member.get<ApiServer[]>('/api/servers')).body.find((s) => s.id === campaign.id);
     expect(found?.iconUrl).toBe('https://cdn.discordapp.com/icons/555000000000000001/abc123.png?size=128');
   });
@@ -77,9 +102,25 @@ describe('GET /api/servers and /api/servers/featured', () => {
   it('builds exactly the wire shape of toApiServer in SQL', async () => {
     const ownerId = owner.user!.id;
     const made = [
-      createCampaign(db(), { ownerId, name: 'Quote "q" \\ émoji 🎮', guildId: '555000000000000002', serverIcon: 'a_anim', createdAt: Date.UTC(2026, 1, 3, 4, 5, 6, 7) }),
-      createCampaign(db(), { ownerId, kind: 'featured', coinRewardCents: 12_345, createdAt: Date.UTC(2026, 11, 31, 23, 59, 59, 999) }),
-      createCampaign(db(), { ownerId, kind: 'nobot', serverIcon: 'ignored-without-guild', createdAt: Date.UTC(2026, 5, 1) }),
+      createCampaign(db(), {
+        ownerId,
+        name: 'Quote "q" \\ émoji 🎮',
+        guildId: '555000000000000002',
+        serverIcon: 'a_anim',
+        createdAt: Date.UTC(2026, 1, 3, 4, 5, 6, 7),
+      }),
+      createCampaign(db(), {
+        ownerId,
+        kind: 'featured',
+        coinRewardCents: 12_345,
+        createdAt: Date.UTC(2026, 11, 31, 23, 59, 59, 999),
+      }),
+      createCampaign(db(), {
+        ownerId,
+        kind: 'nobot',
+        serverIcon: 'ignored-without-guild',
+        createdAt: Date.UTC(2026, 5, 1),
+      }),
     ];
     db().update(servers).set({ completionNotificationSent: true }).where(eq(servers.id, made[1]!.id)).run();
     const listed = [

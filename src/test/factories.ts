@@ -43,7 +43,8 @@ export function createCampaign(db: Db, input: CampaignInput): Server {
       name: input.name ?? `Test Server ${counter}`,
       inviteLink: input.inviteLink ?? `https://discord.gg/${code ?? `test-${counter}`}`,
       inviteCode: code,
-      serverId: kind === 'nobot' ? null : (input.guildId ?? `4000000000000${String(counter).padStart(5, '0')}`),
+      serverId:
+        kind === 'nobot' ? null : (input.guildId ?? `4000000000000${String(counter).padStart(5, '0')}`),
       serverIcon: input.serverIcon ?? null,
       coinReward: input.coinRewardCents ?? REWARD_CENTS[kind],
       membersRemaining: slots,

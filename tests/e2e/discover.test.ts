@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startE2E, type E2E } from './support.ts';
-import { createCampaign, findCampaignByName, findJoins, findUserByDiscordId } from '../../src/test/factories.ts';
+import {
+  createCampaign,
+  findCampaignByName,
+  findJoins,
+  findUserByDiscordId,
+} from '../../src/test/factories.ts';
 
 let e2e: E2E;
 const db = () => e2e.app.server.ctx.db;
@@ -42,7 +47,14 @@ describe('Discover page', () => {
     await e2e.signIn(page, 'disco_owner');
     const ownerId = ourUserId('disco_owner');
     const pixel = simGuild('Pixel Raiders', 'disco_owner', 'e2e-pixel');
-    createCampaign(db(), { ownerId, kind: 'featured', name: 'Pixel Raiders', guildId: pixel.guild.id, inviteLink: pixel.inviteLink, membersRemaining: 42 });
+    createCampaign(db(), {
+      ownerId,
+      kind: 'featured',
+      name: 'Pixel Raiders',
+      guildId: pixel.guild.id,
+      inviteLink: pixel.inviteLink,
+      membersRemaining: 42,
+    });
     await page.reload();
 
     // Only featured campaigns so far: the regular grid says so, and the owner sees "Your Server".
@@ -56,8 +68,17 @@ describe('Discover page', () => {
 
     const someoneElse = await e2e.app.signIn('disco_other');
     const otherId = someoneElse.user!.id;
-    createCampaign(db(), { ownerId: otherId, name: 'Code Crafters', inviteLink: simGuild('Code Crafters', 'disco_other', 'e2e-code').inviteLink });
-    createCampaign(db(), { ownerId: otherId, kind: 'nobot', name: 'Quiet Library', inviteLink: simGuild('Quiet Library', 'disco_other', 'e2e-quiet', false).inviteLink });
+    createCampaign(db(), {
+      ownerId: otherId,
+      name: 'Code Crafters',
+      inviteLink: simGuild('Code Crafters', 'disco_other', 'e2e-code').inviteLink,
+    });
+    createCampaign(db(), {
+      ownerId: otherId,
+      kind: 'nobot',
+      name: 'Quiet Library',
+      inviteLink: simGuild('Quiet Library', 'disco_other', 'e2e-quiet', false).inviteLink,
+    });
     createCampaign(db(), { ownerId: otherId, name: 'Sold Out', membersRemaining: 0 });
     createCampaign(db(), { ownerId, name: 'Owner Regular' });
     await page.reload();
@@ -92,7 +113,9 @@ describe('Discover page', () => {
     await joiner.getByRole('button', { name: 'Join Code Crafters' }).click();
     const tab = await popup;
     await tab.waitForURL(/\/invite\/e2e-code$/);
-    await page.getByText('Join the server in Discord — your coins arrive once our bot sees you join').waitFor();
+    await page
+      .getByText('Join the server in Discord — your coins arrive once our bot sees you join')
+      .waitFor();
     await joiner.waitFor({ state: 'detached' });
     const joins = findJoins(db(), findCampaignByName(db(), 'Code Crafters').id);
     expect(joins.map((j) => j.userId)).toEqual([ourUserId('bot_joiner')]);

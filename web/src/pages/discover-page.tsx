@@ -1,4 +1,18 @@
-import { Alert, Box, Button, Field, Flex, Heading, HStack, Input, InputGroup, SimpleGrid, Spinner, Stack, Text } from '@chakra-ui/react';
+import {
+  Alert,
+  Box,
+  Button,
+  Field,
+  Flex,
+  Heading,
+  HStack,
+  Input,
+  InputGroup,
+  SimpleGrid,
+  Spinner,
+  Stack,
+  Text,
+} from '@chakra-ui/react';
 import type { ApiServer } from '@shared/api-types.ts';
 import { useMemo, useState, type ReactNode } from 'react';
 import { LuCompass, LuPlus, LuSearch, LuSparkles, LuStar } from 'react-icons/lu';
@@ -22,7 +36,17 @@ function matches(server: ApiServer, query: string): boolean {
   return server.membersRemaining > 0 && server.name.toLowerCase().includes(query);
 }
 
-function SectionHeading({ id, icon, title, count }: { id: string; icon: ReactNode; title: string; count: number }) {
+function SectionHeading({
+  id,
+  icon,
+  title,
+  count,
+}: {
+  id: string;
+  icon: ReactNode;
+  title: string;
+  count: number;
+}) {
   return (
     <HStack gap="2.5" mb="4">
       <Box color="brand.fg" fontSize="lg" aria-hidden="true">
@@ -52,7 +76,10 @@ export default function DiscoverPage() {
 
   const query = search.trim().toLowerCase();
   const joinableIds = useMemo(() => new Set((servers.data ?? []).map((s) => s.id)), [servers.data]);
-  const featuredList = useMemo(() => (featured.data ?? []).filter((s) => matches(s, query)), [featured.data, query]);
+  const featuredList = useMemo(
+    () => (featured.data ?? []).filter((s) => matches(s, query)),
+    [featured.data, query],
+  );
   const regularList = useMemo(
     () => (servers.data ?? []).filter((s) => !s.isFeatured && s.ownerId !== userId && matches(s, query)),
     [servers.data, query, userId],
@@ -89,9 +116,17 @@ export default function DiscoverPage() {
       onError: (err) => {
         tab.close();
         if (noBot) {
-          toast({ title: 'Join Failed', description: 'Failed to join server. Please try again.', variant: 'destructive' });
+          toast({
+            title: 'Join Failed',
+            description: 'Failed to join server. Please try again.',
+            variant: 'destructive',
+          });
         } else {
-          toast({ title: 'Error', description: errorMessage(err, 'Failed to join server'), variant: 'destructive' });
+          toast({
+            title: 'Error',
+            description: errorMessage(err, 'Failed to join server'),
+            variant: 'destructive',
+          });
         }
       },
     });
@@ -131,9 +166,15 @@ export default function DiscoverPage() {
       ) : failed ? (
         <EmptyState
           title="Could not load servers"
-          description={errorMessage(servers.error ?? featured.error, 'Please check your connection and try again.')}
+          description={errorMessage(
+            servers.error ?? featured.error,
+            'Please check your connection and try again.',
+          )}
           action={
-            <Button variant="outline" onClick={() => void Promise.all([servers.refetch(), featured.refetch()])}>
+            <Button
+              variant="outline"
+              onClick={() => void Promise.all([servers.refetch(), featured.refetch()])}
+            >
               Try again
             </Button>
           }
@@ -155,7 +196,12 @@ export default function DiscoverPage() {
         <Stack gap={{ base: '10', md: '12' }}>
           {featuredList.length > 0 ? (
             <Box as="section" aria-labelledby="featured-servers">
-              <SectionHeading id="featured-servers" icon={<LuStar />} title="Featured Servers" count={featuredList.length} />
+              <SectionHeading
+                id="featured-servers"
+                icon={<LuStar />}
+                title="Featured Servers"
+                count={featuredList.length}
+              />
               <Alert.Root status="warning" variant="subtle" borderRadius="lg" mb="5" colorPalette="gold">
                 <Alert.Indicator>
                   <LuSparkles />
@@ -163,8 +209,8 @@ export default function DiscoverPage() {
                 <Alert.Content>
                   <Alert.Title>Featured servers pay more</Alert.Title>
                   <Alert.Description>
-                    Earn +0.75 coins per join. Stay at least 5 days in a featured server (2 days for regular ones) or a
-                    2.00-coin early-leave penalty applies.
+                    Earn +0.75 coins per join. Stay at least 5 days in a featured server (2 days for regular
+                    ones) or a 2.00-coin early-leave penalty applies.
                   </Alert.Description>
                 </Alert.Content>
               </Alert.Root>
@@ -183,7 +229,12 @@ export default function DiscoverPage() {
           ) : null}
 
           <Box as="section" aria-labelledby="more-servers">
-            <SectionHeading id="more-servers" icon={<LuCompass />} title="More Servers" count={regularList.length} />
+            <SectionHeading
+              id="more-servers"
+              icon={<LuCompass />}
+              title="More Servers"
+              count={regularList.length}
+            />
             {regularList.length === 0 ? (
               <EmptyState title="No regular servers available." />
             ) : (

@@ -45,7 +45,8 @@ export class NobotClaimScheduler {
   resume(userId: string): void {
     this.switchUser(userId);
     for (const claim of readPendingClaims(userId)) {
-      if (!this.timers.has(claim.serverId) && !this.inFlight.has(claim.serverId)) this.schedule(claim.serverId, claim.claimAt);
+      if (!this.timers.has(claim.serverId) && !this.inFlight.has(claim.serverId))
+        this.schedule(claim.serverId, claim.claimAt);
     }
   }
 
@@ -90,7 +91,8 @@ export class NobotClaimScheduler {
       if (status === 425) {
         const tries = (this.tooEarly.get(serverId) ?? 0) + 1;
         this.tooEarly.set(serverId, tries);
-        if (tries <= MAX_TOO_EARLY_RETRIES && this.userId === userId) this.schedule(serverId, this.now() + TOO_EARLY_RETRY_MS);
+        if (tries <= MAX_TOO_EARLY_RETRIES && this.userId === userId)
+          this.schedule(serverId, this.now() + TOO_EARLY_RETRY_MS);
         return;
       }
       const definitive = status !== null && status >= 400 && status < 500 && status !== 401 && status !== 429;

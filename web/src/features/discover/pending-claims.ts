@@ -16,7 +16,12 @@ function storageKey(userId: string): string {
 function isPendingClaim(value: unknown): value is PendingClaim {
   if (!value || typeof value !== 'object') return false;
   const v = value as Record<string, unknown>;
-  return typeof v.serverId === 'string' && v.serverId !== '' && typeof v.claimAt === 'number' && Number.isFinite(v.claimAt);
+  return (
+    typeof v.serverId === 'string' &&
+    v.serverId !== '' &&
+    typeof v.claimAt === 'number' &&
+    Number.isFinite(v.claimAt)
+  );
 }
 
 /** Stored claims; anything unreadable (private mode, a hand-edited value) counts as none. */
@@ -39,9 +44,15 @@ function writePendingClaims(userId: string, claims: PendingClaim[]): void {
 }
 
 export function savePendingClaim(userId: string, claim: PendingClaim): void {
-  writePendingClaims(userId, [...readPendingClaims(userId).filter((c) => c.serverId !== claim.serverId), claim]);
+  writePendingClaims(userId, [
+    ...readPendingClaims(userId).filter((c) => c.serverId !== claim.serverId),
+    claim,
+  ]);
 }
 
 export function removePendingClaim(userId: string, serverId: string): void {
-  writePendingClaims(userId, readPendingClaims(userId).filter((c) => c.serverId !== serverId));
+  writePendingClaims(
+    userId,
+    readPendingClaims(userId).filter((c) => c.serverId !== serverId),
+  );
 }

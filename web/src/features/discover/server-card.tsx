@@ -66,34 +66,55 @@ export function ServerCard({ server, state, joining, onJoin }: ServerCardProps) 
           ) : null}
         </Flex>
 
-        <Box mt="auto" />
-        {state === 'own' ? (
-          <Button variant="subtle" colorPalette="gold" disabled width="full" borderRadius="lg">
-            <LuCrown />
-            Your Server
-          </Button>
-        ) : state === 'claiming' ? (
-          <Button variant="subtle" colorPalette="brand" disabled width="full" borderRadius="lg" loading loadingText="Claiming...">
-            Claiming...
-          </Button>
-        ) : state === 'joined' ? (
-          <Button variant="subtle" disabled width="full" borderRadius="lg">
-            Joined
-          </Button>
-        ) : (
-          <Button
-            colorPalette="brand"
-            width="full"
-            borderRadius="lg"
-            loading={joining}
-            loadingText="Joining..."
-            onClick={() => onJoin(server)}
-            aria-label={`Join ${server.name}`}
-          >
-            <LuUserPlus />
-            Join
-          </Button>
-        )}
+        <Box mt="auto">
+          {state === 'own' ? (
+            <Flex
+              h="10"
+              align="center"
+              justify="center"
+              gap="2"
+              borderRadius="lg"
+              borderWidth="1px"
+              borderColor="gold.muted"
+              bg="gold.subtle"
+              color="gold.fg"
+              fontWeight="semibold"
+              textStyle="sm"
+            >
+              <LuCrown aria-hidden="true" />
+              Your Server
+            </Flex>
+          ) : state === 'claiming' ? (
+            <Button
+              variant="subtle"
+              colorPalette="brand"
+              disabled
+              width="full"
+              borderRadius="lg"
+              loading
+              loadingText="Claiming..."
+            >
+              Claiming...
+            </Button>
+          ) : state === 'joined' ? (
+            <Button variant="subtle" disabled width="full" borderRadius="lg">
+              Joined
+            </Button>
+          ) : (
+            <Button
+              colorPalette="brand"
+              width="full"
+              borderRadius="lg"
+              loading={joining}
+              loadingText="Joining..."
+              onClick={() => onJoin(server)}
+              aria-label={`Join ${server.name}`}
+            >
+              <LuUserPlus />
+              Join
+            </Button>
+          )}
+        </Box>
       </Card.Body>
     </Card.Root>
   );

@@ -18,7 +18,10 @@ const scheduler = new NobotClaimScheduler({
     void invalidateAfterJoin(queryClient);
     toast({
       title: 'Claim Failed',
-      description: errorMessage(error, 'Failed to claim coins. The reward will retry when you refresh the page.'),
+      description: errorMessage(
+        error,
+        'Failed to claim coins. The reward will retry when you refresh the page.',
+      ),
       variant: 'destructive',
     });
   },
