@@ -26,7 +26,7 @@ export function CancelCampaignDialog({
       size={{ base: 'xs', sm: 'md' }}
     >
       <Portal>
-        <Dialog.Backdrop />
+        <Dialog.Backdrop bg="blackAlpha.700" backdropFilter="blur(2px)" />
         <Dialog.Positioner px="4">
           <Dialog.Content bg="bg.panel" borderWidth="1px" borderColor="border.emphasized" borderRadius="2xl">
             <Dialog.Header>
