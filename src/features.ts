@@ -1,17 +1,18 @@
 import type { Router } from 'express';
 import type { AppContext } from './context.ts';
-import { paymentRoutes, stripeWebhookRoutes } from './payments/routes.ts';
 import { rewardRoutes } from './rewards/routes.ts';
 import { socialRoutes } from './social/routes.ts';
+import { joinRoutes } from './joins/routes.ts';
 import { campaignRoutes } from './campaigns/routes.ts';
+import { paymentRoutes, stripeWebhookRoutes } from './payments/routes.ts';
 
 // Each feature contributes its routers here; they are mounted under /api (one line per feature).
 export function featureRoutes(ctx: AppContext): Router[] {
   const routers: Router[] = [];
-  routers.push(paymentRoutes(ctx));
+  routers.push(joinRoutes(ctx));
   routers.push(campaignRoutes(ctx));
   routers.push(rewardRoutes(ctx), socialRoutes(ctx));
-  void ctx;
+  routers.push(paymentRoutes(ctx));
   return routers;
 }
 
@@ -19,6 +20,5 @@ export function featureRoutes(ctx: AppContext): Router[] {
 export function rawBodyRoutes(ctx: AppContext): Router[] {
   const routers: Router[] = [];
   routers.push(stripeWebhookRoutes(ctx));
-  void ctx;
   return routers;
 }
