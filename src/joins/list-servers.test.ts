@@ -4,6 +4,7 @@ import { createCampaign, findCampaign } from '../test/factories.ts';
 import { toApiServer } from '../servers/server-view.ts';
 import { servers } from '../db/schema.ts';
 import { eq } from 'drizzle-orm';
+import Database from 'better-sqlite3';
 import type { ApiServer } from '../shared/api-types.ts';
 
 let app: TestApp;
@@ -48,6 +49,7 @@ describe('GET /api/servers and /api/servers/featured', () => {
 
     const list = await member.get<ApiServer[]>('/api/servers');
     expect(list.status).toBe(200);
+    expect(list.headers.get('content-type')).toBe('application/json; charset=utf-8');
     // Own featured stays (the card says "Your Server"), own regular is hidden.
     expect(ids(list.body)).toEqual([membersOwnFeatured.id, featured.id, newer.id, older.id, nobot.id]);
     for (const hidden of [membersOwn, full, canceled, brokenInvite, canceledFeatured])
@@ -142,6 +144,30 @@ describe('GET /api/servers and /api/servers/featured', () => {
       expect((await lonely.get('/api/servers/featured')).body).toEqual([]);
     } finally {
       await local.close();
+    }
+  });
+
+  it('sees every change to campaigns, from this process and from other connections', async () => {
+    const campaign = createCampaign(db(), { ownerId: owner.user!.id, name: 'Changing', membersRemaining: 3 });
+    const find = async () =>
+      (await member.get<ApiServer[]>('/api/servers')).body.find((s) => s.id === campaign.id);
+    expect((await find())?.membersRemaining).toBe(3);
+    db()
+      .update(servers)
+      .set({ membersRemaining: 2, name: 'Changed' })
+      .where(eq(servers.id, campaign.id))
+      .run();
+    expect(await find()).toMatchObject({ membersRemaining: 2, name: 'Changed' });
+
+    // A second connection (another process, a maintenance script) commits to the same file.
+    const other = new Database(app.server.config.databasePath);
+    try {
+      other.prepare('UPDATE servers SET members_remaining = 0 WHERE id = ?').run(campaign.id);
+      expect(await find()).toBeUndefined();
+      other.prepare('UPDATE servers SET members_remaining = 7 WHERE id = ?').run(campaign.id);
+      expect((await find())?.membersRemaining).toBe(7);
+    } finally {
+      other.close();
     }
   });
 

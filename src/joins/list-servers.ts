@@ -1,10 +1,13 @@
 import type { Database, Statement } from 'better-sqlite3';
 
-// Discover is the hottest read in the product. Each list is one prepared statement that filters with
-// the indexes (servers_active_idx; "already joined" is an anti-join on the (user_id, server_id)
-// unique index) and lets SQLite build the JSON body itself: no ORM layer, no per-row JavaScript
-// objects, no JSON.stringify. The object built here must stay identical to toApiServer()
-// (src/servers/server-view.ts); list-servers.test.ts compares the two.
+// Discover is the hottest read in the product. The ordered list of active campaigns is the same for
+// everyone, so it is kept in memory as one pre-encoded JSON Buffer per campaign and rebuilt only
+// when `servers` changes. A request then costs one indexed read of the member's joins, a filter and
+// a Buffer.concat. Change detection needs no help from the services that write campaigns:
+//  - TEMP triggers (this connection only, no migration) bump a counter on any write to `servers`;
+//  - PRAGMA data_version changes when another connection commits to the file.
+// The JSON object built here must stay identical to toApiServer() (src/servers/server-view.ts);
+// list-servers.test.ts compares the two.
 
 /** Discover shows at most this many campaigns (featured first, then newest). */
 export const DISCOVER_LIMIT = 500;
@@ -28,42 +31,124 @@ const API_SERVER_JSON = `json_object(
 
 const ACTIVE = `s.members_remaining > 0 AND s.canceled_at IS NULL AND s.invite_valid = 1`;
 
-// json_group_array keeps the order of its input rows (the ordered, limited subquery).
-const DISCOVER_SQL = `
-  SELECT json_group_array(${API_SERVER_JSON}) FROM (
-    SELECT * FROM servers s
-    WHERE ${ACTIVE}
-      AND (s.is_featured = 1 OR s.owner_id <> @userId)
-      AND NOT EXISTS (SELECT 1 FROM server_joins j WHERE j.user_id = @userId AND j.server_id = s.id)
-    ORDER BY s.is_featured DESC, s.created_at DESC, s.id
-    LIMIT ${DISCOVER_LIMIT}
-  ) s`;
+const ACTIVE_SQL = `
+  SELECT s.id, s.owner_id AS ownerId, s.is_featured AS isFeatured, ${API_SERVER_JSON} AS json
+  FROM servers s
+  WHERE ${ACTIVE}
+  ORDER BY s.is_featured DESC, s.created_at DESC, s.id`;
 
 const FEATURED_SQL = `
-  SELECT json_group_array(${API_SERVER_JSON}) FROM (
-    SELECT * FROM servers s
-    WHERE ${ACTIVE} AND s.is_featured = 1
-    ORDER BY COALESCE(s.featured_at, s.created_at) DESC, s.id
-    LIMIT ${DISCOVER_LIMIT}
-  ) s`;
+  SELECT ${API_SERVER_JSON} AS json
+  FROM servers s
+  WHERE ${ACTIVE} AND s.is_featured = 1
+  ORDER BY COALESCE(s.featured_at, s.created_at) DESC, s.id
+  LIMIT ${DISCOVER_LIMIT}`;
 
-interface Statements {
-  discover: Statement<{ userId: string; cdnUrl: string }, string>;
-  featured: Statement<{ cdnUrl: string }, string>;
+const VERSION_SETUP = `
+  CREATE TEMP TABLE IF NOT EXISTS discover_servers_version (v INTEGER NOT NULL);
+  INSERT INTO discover_servers_version (v) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM discover_servers_version);
+  CREATE TEMP TRIGGER IF NOT EXISTS discover_servers_ins AFTER INSERT ON main.servers
+    BEGIN UPDATE discover_servers_version SET v = v + 1; END;
+  CREATE TEMP TRIGGER IF NOT EXISTS discover_servers_upd AFTER UPDATE ON main.servers
+    BEGIN UPDATE discover_servers_version SET v = v + 1; END;
+  CREATE TEMP TRIGGER IF NOT EXISTS discover_servers_del AFTER DELETE ON main.servers
+    BEGIN UPDATE discover_servers_version SET v = v + 1; END;`;
+
+interface ActiveRow {
+  id: string;
+  ownerId: string;
+  isFeatured: number;
+  json: string;
 }
 
-const cache = new WeakMap<Database, Statements>();
+interface Entry {
+  id: string;
+  ownerId: string;
+  isFeatured: boolean;
+  json: Buffer;
+}
 
-function statements(sqlite: Database): Statements {
-  let found = cache.get(sqlite);
-  if (!found) {
-    found = {
-      discover: sqlite.prepare<{ userId: string; cdnUrl: string }, string>(DISCOVER_SQL).pluck(),
-      featured: sqlite.prepare<{ cdnUrl: string }, string>(FEATURED_SQL).pluck(),
-    };
-    cache.set(sqlite, found);
+const OPEN = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']');
+
+function encodeArray(parts: Buffer[]): Buffer {
+  const chunks: Buffer[] = [OPEN];
+  parts.forEach((part, i) => {
+    if (i > 0) chunks.push(COMMA);
+    chunks.push(part);
+  });
+  chunks.push(CLOSE);
+  return Buffer.concat(chunks);
+}
+
+class DiscoverCache {
+  private readonly version: Statement<[], number>;
+  private readonly dataVersion: Statement<[], number>;
+  private readonly active: Statement<{ cdnUrl: string }, ActiveRow>;
+  private readonly featured: Statement<{ cdnUrl: string }, string>;
+  private readonly joined: Statement<[string], string>;
+  private key = '';
+  private entries: Entry[] = [];
+  private featuredBody: Buffer = encodeArray([]);
+
+  constructor(
+    sqlite: Database,
+    private readonly cdnUrl: string,
+  ) {
+    sqlite.exec(VERSION_SETUP);
+    this.version = sqlite.prepare<[], number>('SELECT v FROM temp.discover_servers_version').pluck();
+    this.dataVersion = sqlite.prepare<[], number>('PRAGMA main.data_version').pluck();
+    this.active = sqlite.prepare<{ cdnUrl: string }, ActiveRow>(ACTIVE_SQL);
+    this.featured = sqlite.prepare<{ cdnUrl: string }, string>(FEATURED_SQL).pluck();
+    this.joined = sqlite
+      .prepare<[string], string>('SELECT server_id FROM server_joins WHERE user_id = ?')
+      .pluck();
   }
-  return found;
+
+  private refresh(): void {
+    const key = `${this.version.get() ?? 0}:${this.dataVersion.get() ?? 0}`;
+    if (key === this.key) return;
+    this.entries = this.active.all({ cdnUrl: this.cdnUrl }).map((row) => ({
+      id: row.id,
+      ownerId: row.ownerId,
+      isFeatured: row.isFeatured === 1,
+      json: Buffer.from(row.json),
+    }));
+    this.featuredBody = encodeArray(
+      this.featured.all({ cdnUrl: this.cdnUrl }).map((json) => Buffer.from(json)),
+    );
+    this.key = key;
+  }
+
+  discover(userId: string): Buffer {
+    this.refresh();
+    const joined = new Set(this.joined.all(userId));
+    const parts: Buffer[] = [];
+    for (const entry of this.entries) {
+      if (parts.length >= DISCOVER_LIMIT) break;
+      if (joined.has(entry.id)) continue;
+      if (!entry.isFeatured && entry.ownerId === userId) continue;
+      parts.push(entry.json);
+    }
+    return encodeArray(parts);
+  }
+
+  featuredList(): Buffer {
+    this.refresh();
+    return this.featuredBody;
+  }
+}
+
+const caches = new WeakMap<Database, DiscoverCache>();
+
+function cacheFor(sqlite: Database, cdnUrl: string): DiscoverCache {
+  let cache = caches.get(sqlite);
+  if (!cache) {
+    cache = new DiscoverCache(sqlite, cdnUrl);
+    caches.set(sqlite, cache);
+  }
+  return cache;
 }
 
 /**
@@ -71,11 +156,11 @@ function statements(sqlite: Database): Statements {
  * invite working, not joined before, and not the member's own, except own featured campaigns
  * (their card shows "Your Server").
  */
-export function findDiscoverServersJson(sqlite: Database, userId: string, cdnUrl: string): string {
-  return statements(sqlite).discover.get({ userId, cdnUrl }) ?? '[]';
+export function findDiscoverServersJson(sqlite: Database, userId: string, cdnUrl: string): Buffer {
+  return cacheFor(sqlite, cdnUrl).discover(userId);
 }
 
 /** JSON array (ApiServer[]) of active featured campaigns, the member's own included. */
-export function findFeaturedServersJson(sqlite: Database, cdnUrl: string): string {
-  return statements(sqlite).featured.get({ cdnUrl }) ?? '[]';
+export function findFeaturedServersJson(sqlite: Database, cdnUrl: string): Buffer {
+  return cacheFor(sqlite, cdnUrl).featuredList();
 }

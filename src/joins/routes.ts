@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type Response } from 'express';
 import type { AppContext } from '../context.ts';
 import { parseInput, requireUser } from '../http/guards.ts';
 import { serverIdParamsSchema } from '../shared/join-schemas.ts';
@@ -6,18 +6,28 @@ import { findDiscoverServersJson, findFeaturedServersJson } from './list-servers
 import { joinServer } from './join-server.ts';
 import { claimNoBotReward } from './claim-nobot-reward.ts';
 
+/**
+ * Sends a pre-encoded JSON body as is: the lists change with every join, so a per-response ETag
+ * (a SHA-1 over ~200 kB with express's res.send) would cost more than building the body.
+ */
+function sendJsonBuffer(res: Response, body: Buffer): void {
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', body.length);
+  res.end(body);
+}
+
 export function joinRoutes(ctx: AppContext): Router {
   const router = Router();
   const cdnUrl = ctx.config.discord.cdnUrl;
 
   router.get('/servers', (req, res) => {
     const userId = requireUser(req);
-    res.type('application/json').send(findDiscoverServersJson(ctx.sqlite, userId, cdnUrl));
+    sendJsonBuffer(res, findDiscoverServersJson(ctx.sqlite, userId, cdnUrl));
   });
 
   router.get('/servers/featured', (req, res) => {
     requireUser(req);
-    res.type('application/json').send(findFeaturedServersJson(ctx.sqlite, cdnUrl));
+    sendJsonBuffer(res, findFeaturedServersJson(ctx.sqlite, cdnUrl));
   });
 
   router.post('/servers/:id/join', async (req, res) => {
