@@ -3,8 +3,11 @@ import { MINUTE } from './clock.ts';
 import { startBot, type Bot } from './bot/bot.ts';
 import { reconcile } from './bot/reconcile.ts';
 import { createSerialJob } from './bot/serial-job.ts';
+import { recheckInvites } from './campaigns/recheck-invites.ts';
 
 export const RECONCILE_EVERY_MS = 5 * MINUTE;
+/** Dead invites take a campaign off Discover until the owner fixes it. */
+export const INVITE_RECHECK_EVERY_MS = 30 * MINUTE;
 
 export interface Background {
   stop(): Promise<void>;
@@ -26,12 +29,19 @@ export function startBackground(ctx: AppContext): Promise<Background> {
   const bot = startBot(ctx, { onConnected: () => reconciler.trigger() });
   const timer = setInterval(() => reconciler.trigger(), RECONCILE_EVERY_MS);
   timer.unref();
+  const inviteChecker = createSerialJob('invite recheck', ctx.logger, async () => {
+    await recheckInvites(ctx);
+  });
+  const inviteTimer = setInterval(() => inviteChecker.trigger(), INVITE_RECHECK_EVERY_MS);
+  inviteTimer.unref();
   return Promise.resolve({
     bot,
     async stop() {
       clearInterval(timer);
+      clearInterval(inviteTimer);
       await bot.stop();
       await reconciler.idle();
+      await inviteChecker.idle();
     },
   });
 }

@@ -43,6 +43,7 @@ export async function createSessionSetup(
       return Promise.resolve();
     };
   }
+  throttleTouches(store);
   const middleware = session({
     name: SESSION_COOKIE,
     secret: config.sessionSecret,
@@ -59,4 +60,27 @@ export async function createSessionSetup(
     },
   });
   return { middleware, store, kind, close };
+}
+
+const TOUCH_EVERY_MS = 60 * 60 * 1000;
+
+/**
+ * express-session touches the store on every request to extend the expiry. With 30-day sessions, moving
+ * the expiry at most once an hour per session is plenty, and it spares the hot read routes a write each.
+ */
+function throttleTouches(store: session.Store): void {
+  const touch = store.touch?.bind(store);
+  if (!touch) return;
+  const lastTouch = new Map<string, number>();
+  store.touch = (sid, sess, cb) => {
+    const now = Date.now();
+    const last = lastTouch.get(sid);
+    if (last !== undefined && now - last < TOUCH_EVERY_MS) {
+      cb?.();
+      return;
+    }
+    if (lastTouch.size > 100_000) lastTouch.clear();
+    lastTouch.set(sid, now);
+    touch(sid, sess, cb);
+  };
 }

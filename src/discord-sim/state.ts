@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { rename, writeFile } from 'node:fs/promises';
 import { DEMO_GUILDS, DEMO_USERS } from './demo-data.ts';
 import { generateSnowflake } from './snowflake.ts';
 
@@ -160,15 +161,25 @@ export class SimState {
   /** Marks state as changed; the file (if any) is written shortly after. */
   changed(): void {
     if (!this.statePath || this.saveTimer) return;
-    this.saveTimer = setTimeout(() => this.flush(), 200);
+    // Batched and written off the event loop: the simulator shares its process with the product in demo mode.
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = null;
+      this.writing = this.writing.then(() => this.writeAsync()).catch(() => undefined);
+    }, 2000);
     this.saveTimer.unref();
   }
 
-  flush(): void {
-    if (this.saveTimer) clearTimeout(this.saveTimer);
-    this.saveTimer = null;
+  private writing: Promise<void> = Promise.resolve();
+
+  private async writeAsync(): Promise<void> {
     if (!this.statePath) return;
-    const data: PersistedData = {
+    const tmp = `${this.statePath}.tmp`;
+    await writeFile(tmp, JSON.stringify(this.snapshot()));
+    await rename(tmp, this.statePath);
+  }
+
+  private snapshot(): PersistedData {
+    return {
       users: [...this.users.values()],
       guilds: [...this.guilds.values()],
       invites: [...this.invites.values()],
@@ -177,8 +188,15 @@ export class SimState {
       messages: this.messages,
       tokens: Object.fromEntries(this.tokens),
     };
-    const tmp = `${this.statePath}.tmp`;
-    writeFileSync(tmp, JSON.stringify(data, null, 1));
+  }
+
+  /** Writes the state file now (on close). */
+  flush(): void {
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = null;
+    if (!this.statePath) return;
+    const tmp = `${this.statePath}.flush.tmp`;
+    writeFileSync(tmp, JSON.stringify(this.snapshot()));
     renameSync(tmp, this.statePath);
   }
 

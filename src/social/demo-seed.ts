@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { socialTasks } from '../db/schema.ts';
 import type { SocialPlatform } from '../shared/social-schemas.ts';
@@ -11,18 +10,15 @@ const DEMO_TASKS: { platform: SocialPlatform; title: string; url: string; coins:
   { platform: 'twitter', title: 'Follow us on Twitter', url: 'https://twitter.com/coinsync', coins: 200 },
 ];
 
-/** One task per platform for demo mode. Idempotent: a task is added only when none exists for its platform. */
+/**
+ * One task per platform for demo mode, seeded only into an empty table so tasks an operator removed with
+ * the CLI stay removed across restarts.
+ */
 export function seedSocialTasks(ctx: Pick<AppContext, 'db' | 'clock'>): void {
   const now = ctx.clock.now();
   ctx.db.transaction((tx) => {
-    DEMO_TASKS.forEach((task, index) => {
-      const existing = tx
-        .select({ id: socialTasks.id })
-        .from(socialTasks)
-        .where(eq(socialTasks.platform, task.platform))
-        .get();
-      // createdAt spaced by 1 ms keeps the listing order stable (YouTube first).
-      if (!existing) tx.insert(socialTasks).values({ ...task, createdAt: now + index }).run();
-    });
+    if (tx.select({ id: socialTasks.id }).from(socialTasks).limit(1).get()) return;
+    // createdAt spaced by 1 ms keeps the listing order stable (YouTube first).
+    DEMO_TASKS.forEach((task, index) => tx.insert(socialTasks).values({ ...task, createdAt: now + index }).run());
   });
 }
