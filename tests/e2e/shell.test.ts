@@ -46,13 +46,13 @@ describe('app shell', () => {
     const { page, errors } = await e2e.newPage({ width: 390, height: 844 });
     await page.goto('/terms');
     await page.getByText(/October 19, 2025/).first().waitFor();
-    await page.waitForFunction("document.title.includes('Terms of Service')");
+    await expect.poll(() => page.title()).toMatch(/Terms of Service/);
     await page.getByText(/13/).first().waitFor();
     await page.getByRole('link', { name: /back/i }).first().click();
     await page.waitForURL(`${e2e.app.url}/`);
     await page.getByRole('button', { name: 'Continue with Discord' }).waitFor();
     await page.goto('/privacy');
-    await page.waitForFunction("document.title.includes('Privacy Policy')");
+    await expect.poll(() => page.title()).toMatch(/Privacy Policy/);
     await page.getByText(/72 hours/).first().waitFor();
     expect(errors).toEqual([]);
   });

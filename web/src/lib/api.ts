@@ -56,7 +56,7 @@ export function errorMessage(err: unknown, fallback: string): string {
   try {
     const body: unknown = JSON.parse(match[1]);
     if (body && typeof body === 'object' && 'message' in body) {
-      const { message } = body as { message: unknown };
+      const { message } = body;
       if (typeof message === 'string' && message.trim() !== '') return message;
     }
   } catch {
