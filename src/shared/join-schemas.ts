@@ -22,21 +22,4 @@ export type JoinServerResponse = z.infer<typeof joinServerResponseSchema>;
 export const claimNoBotResponseSchema = z.object({ earned: z.string() });
 export type ClaimNoBotResponse = z.infer<typeof claimNoBotResponseSchema>;
 
-/** Seconds a member waits after a no-bot join before the reward can be claimed (spec §9). */
-export const NOBOT_CLAIM_DELAY_MS = 10_000;
-
-/** Shown for a campaign without a stored reward (spec §9). */
-export const DEFAULT_JOIN_REWARD = '0.50';
-
-export const JOIN_MESSAGES = {
-  notFound: 'Server not found',
-  ownServer: 'You cannot join your own server',
-  noSlots: 'This server has no member slots left',
-  alreadyJoined: 'You have already joined this server',
-  alreadyMember: 'You are already a member of this server. Only new members earn coins.',
-  discordDown: 'Could not reach Discord. Please try again.',
-  tooEarly: 'Please wait a few more seconds before claiming.',
-  alreadyClaimed: 'Reward already claimed',
-  notJoined: 'Join this server before claiming its reward',
-  botServer: 'Coins for this server arrive once our bot sees you join',
-} as const;
+export { DEFAULT_JOIN_REWARD, JOIN_MESSAGES, NOBOT_CLAIM_DELAY_MS } from './join-constants.ts';

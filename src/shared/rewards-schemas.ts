@@ -1,16 +1,9 @@
 import { z } from 'zod';
+import { REWARD_TYPES, type RewardType } from './rewards-constants.ts';
 
-// Timed rewards (spec §9): amounts in hundredths and cooldowns in ms, shared by API and web app.
-export const REWARD_TYPES = ['regular', 'bonus', 'daily'] as const;
-export type RewardType = (typeof REWARD_TYPES)[number];
-
-const HOUR_MS = 60 * 60 * 1000;
-
-export const REWARDS: Record<RewardType, { cents: number; periodMs: number; label: string }> = {
-  regular: { cents: 100, periodMs: HOUR_MS, label: 'hourly' },
-  bonus: { cents: 300, periodMs: 6 * HOUR_MS, label: 'bonus' },
-  daily: { cents: 500, periodMs: 24 * HOUR_MS, label: 'daily' },
-};
+// Timed rewards (spec §9), shared by API and web app. The amounts and cooldowns live in
+// rewards-constants.ts (zod-free, imported by the web app) and are re-exported here.
+export { REWARD_TYPES, REWARDS, type RewardType } from './rewards-constants.ts';
 
 /** POST /api/hourly/claim */
 export const claimRewardSchema = z.object({

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 
 // Social follow tasks: shared request/response shapes and rules (spec §3, §9).
-export const SOCIAL_PLATFORMS = ['youtube', 'discord', 'tiktok', 'instagram', 'twitter'] as const;
-export type SocialPlatform = (typeof SOCIAL_PLATFORMS)[number];
-
-/** Completion is accepted this long after the member opened the task's link. */
-export const SOCIAL_CLAIM_DELAY_MS = 15_000;
-export const DEFAULT_SOCIAL_TASK_CENTS = 200;
+// The zod-free constants live in social-constants.ts (imported by the web app) and are re-exported here.
+export {
+  DEFAULT_SOCIAL_TASK_CENTS,
+  SOCIAL_CLAIM_DELAY_MS,
+  SOCIAL_PLATFORMS,
+  type SocialPlatform,
+} from './social-constants.ts';
 
 /** Route parameter of /api/social/:taskId/start and /complete. */
 export const socialTaskParamsSchema = z.object({

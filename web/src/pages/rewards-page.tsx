@@ -1,6 +1,6 @@
 import { Alert, SimpleGrid, Spinner, Text, VStack } from '@chakra-ui/react';
 import type { RewardStatus } from '@shared/api-types.ts';
-import { REWARDS, REWARD_TYPES, type RewardType } from '@shared/rewards-schemas.ts';
+import { REWARDS, REWARD_TYPES, type RewardType } from '@shared/rewards-constants.ts';
 import { formatCents } from '@shared/money.ts';
 import { useEffect, useRef, useState } from 'react';
 import type { IconType } from 'react-icons';

@@ -1,6 +1,6 @@
 import { Badge, Box, Button, Card, Flex, HStack, Heading, Stack, Text } from '@chakra-ui/react';
 import type { ApiServer } from '@shared/api-types.ts';
-import { DEFAULT_JOIN_REWARD } from '@shared/join-schemas.ts';
+import { DEFAULT_JOIN_REWARD } from '@shared/join-constants.ts';
 import { LuCrown, LuStar, LuUserPlus, LuUsers } from 'react-icons/lu';
 import { CoinAmount } from '../../components/coin-amount.tsx';
 import { ServerAvatar } from '../../components/server-avatar.tsx';

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { NOBOT_CLAIM_DELAY_MS } from '@shared/join-schemas.ts';
+import { NOBOT_CLAIM_DELAY_MS } from '@shared/join-constants.ts';
 import { errorMessage } from '../../lib/api.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { toast } from '../../lib/toaster.tsx';

@@ -1,4 +1,4 @@
-import { SOCIAL_CLAIM_DELAY_MS } from '@shared/social-schemas.ts';
+import { SOCIAL_CLAIM_DELAY_MS } from '@shared/social-constants.ts';
 
 // Pending social claims survive reloads in localStorage (spec §3: taskId + claimAt timestamp).
 

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { ApiSocialTask } from '@shared/api-types.ts';
-import { SOCIAL_CLAIM_DELAY_MS } from '@shared/social-schemas.ts';
+import { SOCIAL_CLAIM_DELAY_MS } from '@shared/social-constants.ts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorMessage, errorStatus } from '../../lib/api.ts';
 import { AUTH_USER_KEY } from '../../lib/use-auth.ts';

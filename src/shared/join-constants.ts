@@ -1,0 +1,21 @@
+// Zod-free constants of the join endpoints (spec §7, §9), so the web app can use them without
+// bundling zod. join-schemas.ts re-exports them for the API.
+
+/** Seconds a member waits after a no-bot join before the reward can be claimed (spec §9). */
+export const NOBOT_CLAIM_DELAY_MS = 10_000;
+
+/** Shown for a campaign without a stored reward (spec §9). */
+export const DEFAULT_JOIN_REWARD = '0.50';
+
+export const JOIN_MESSAGES = {
+  notFound: 'Server not found',
+  ownServer: 'You cannot join your own server',
+  noSlots: 'This server has no member slots left',
+  alreadyJoined: 'You have already joined this server',
+  alreadyMember: 'You are already a member of this server. Only new members earn coins.',
+  discordDown: 'Could not reach Discord. Please try again.',
+  tooEarly: 'Please wait a few more seconds before claiming.',
+  alreadyClaimed: 'Reward already claimed',
+  notJoined: 'Join this server before claiming its reward',
+  botServer: 'Coins for this server arrive once our bot sees you join',
+} as const;
