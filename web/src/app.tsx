@@ -1,24 +1,43 @@
 import { lazy, Suspense } from 'react';
 import { Route, Routes } from 'react-router';
-import { AppShell } from './layout/app-shell.tsx';
 import { FullPageLoading } from './layout/page-loader.tsx';
 import { useAuth } from './lib/use-auth.ts';
 import LoginPage from './pages/login-page.tsx';
-import NotFoundPage from './pages/not-found-page.tsx';
 
-// Feature and legal pages load on demand, so the login bundle carries no feature or Stripe code.
-// Each page module default-exports its component.
-const DiscoverPage = lazy(() => import('./pages/discover-page.tsx'));
-const FeaturedPage = lazy(() => import('./pages/featured-page.tsx'));
-const SocialsPage = lazy(() => import('./pages/socials-page.tsx'));
-const RewardsPage = lazy(() => import('./pages/rewards-page.tsx'));
-const BuyCoinsPage = lazy(() => import('./pages/buy-coins-page.tsx'));
-const CheckoutPage = lazy(() => import('./pages/checkout-page.tsx'));
-const DashboardPage = lazy(() => import('./pages/dashboard-page.tsx'));
-const SubmitPage = lazy(() => import('./pages/submit-page.tsx'));
-const CampaignsPage = lazy(() => import('./pages/campaigns-page.tsx'));
+// The signed-in shell, feature and legal pages load on demand, so the login bundle carries no shell,
+// feature or Stripe code. Each page module default-exports its component.
+const pageLoaders = {
+  '/': () => import('./pages/discover-page.tsx'),
+  '/featured': () => import('./pages/featured-page.tsx'),
+  '/socials': () => import('./pages/socials-page.tsx'),
+  '/daily': () => import('./pages/rewards-page.tsx'),
+  '/buy-coins': () => import('./pages/buy-coins-page.tsx'),
+  '/checkout': () => import('./pages/checkout-page.tsx'),
+  '/dashboard': () => import('./pages/dashboard-page.tsx'),
+  '/submit': () => import('./pages/submit-page.tsx'),
+  '/campaigns': () => import('./pages/campaigns-page.tsx'),
+};
+
+const DiscoverPage = lazy(pageLoaders['/']);
+const FeaturedPage = lazy(pageLoaders['/featured']);
+const SocialsPage = lazy(pageLoaders['/socials']);
+const RewardsPage = lazy(pageLoaders['/daily']);
+const BuyCoinsPage = lazy(pageLoaders['/buy-coins']);
+const CheckoutPage = lazy(pageLoaders['/checkout']);
+const DashboardPage = lazy(pageLoaders['/dashboard']);
+const SubmitPage = lazy(pageLoaders['/submit']);
+const CampaignsPage = lazy(pageLoaders['/campaigns']);
+const NotFoundPage = lazy(() => import('./pages/not-found-page.tsx'));
 const TermsPage = lazy(() => import('./pages/terms-page.tsx'));
 const PrivacyPage = lazy(() => import('./pages/privacy-page.tsx'));
+
+// The shell and the first page download in parallel: loading the shell also starts the current
+// route's page, instead of waiting for the shell to render its <Outlet />.
+const AppShell = lazy(() => {
+  const path = window.location.pathname as keyof typeof pageLoaders;
+  if (Object.hasOwn(pageLoaders, path)) void pageLoaders[path]();
+  return import('./layout/app-shell.tsx').then((m) => ({ default: m.AppShell }));
+});
 
 export function App() {
   const { user, isLoading } = useAuth();

@@ -1,4 +1,5 @@
-import { Toaster as ChakraToaster, Portal, Stack, Toast, createToaster } from '@chakra-ui/react';
+import { createToaster } from '@chakra-ui/react';
+import { lazy, Suspense } from 'react';
 
 // Spec §9: one toast at a time, 5 s display, removal delay 1000000 ms, hotkey F8.
 export const toaster = createToaster({
@@ -29,25 +30,15 @@ export function toast({ title, description, variant = 'default' }: ToastInput): 
   });
 }
 
+// The toast UI (zag's toast machines, ~5 kB gzip) renders nothing until a toast exists, so it loads in
+// its own chunk after first render. The store above is static: a toast created before the chunk
+// arrives is shown once it mounts (the group machine reads the store's visible toasts on start).
+const ToasterView = lazy(() => import('./toaster-view.tsx'));
+
 export function Toaster() {
   return (
-    <Portal>
-      <ChakraToaster toaster={toaster} insetInline={{ mdDown: '4' }}>
-        {(t) => (
-          <Toast.Root
-            width={{ md: 'sm' }}
-            borderWidth="1px"
-            borderColor={t.type === 'error' ? 'red.500' : 'border.emphasized'}
-          >
-            {t.type === 'error' && <Toast.Indicator />}
-            <Stack gap="1" flex="1" maxWidth="100%">
-              {t.title && <Toast.Title>{t.title}</Toast.Title>}
-              {t.description && <Toast.Description>{t.description}</Toast.Description>}
-            </Stack>
-            <Toast.CloseTrigger aria-label="Close notification" />
-          </Toast.Root>
-        )}
-      </ChakraToaster>
-    </Portal>
+    <Suspense fallback={null}>
+      <ToasterView />
+    </Suspense>
   );
 }
