@@ -1,5 +1,6 @@
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import helmet from 'helmet';
+import compression from 'compression';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -83,6 +84,13 @@ export function createApp(ctx: AppContext, options: CreateAppOptions): { app: Ex
 
   const webDist = options.webDist ?? WEB_DIST;
   if (existsSync(webDist)) {
+    // The SPA's JS and CSS shrink ~4x with gzip; API JSON is left to the reverse proxy so the hot API
+    // routes don't pay for compression in this process.
+    app.use(compression());
+    app.use(
+      '/assets',
+      express.static(path.join(webDist, 'assets'), { index: false, immutable: true, maxAge: '1y', fallthrough: true }),
+    );
     app.use(express.static(webDist, { index: false, maxAge: '1h' }));
     app.use('/assets', (_req, res) => res.status(404).end());
     // History fallback: every other GET is the SPA.
