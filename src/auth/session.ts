@@ -72,6 +72,12 @@ function throttleTouches(store: session.Store): void {
   const touch = store.touch?.bind(store);
   if (!touch) return;
   const lastTouch = new Map<string, number>();
+  // A save also moves the expiry, so the first requests after sign-in need no touch either.
+  const set = store.set.bind(store);
+  store.set = (sid, sess, cb) => {
+    lastTouch.set(sid, Date.now());
+    set(sid, sess, cb);
+  };
   store.touch = (sid, sess, cb) => {
     const now = Date.now();
     const last = lastTouch.get(sid);
