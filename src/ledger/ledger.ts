@@ -1,7 +1,8 @@
-import { and, eq, gte, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import type { Database, Statement } from 'better-sqlite3';
 import { formatCents, MAX_CENTS } from '../shared/money.ts';
 import type { DbOrTx } from '../db/client.ts';
-import { transactions, users } from '../db/schema.ts';
+import { users } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 
 // The only code that changes a balance. Every change writes its transaction row inside the same
@@ -44,78 +45,103 @@ function assertAmount(cents: number): void {
 }
 
 /**
+ * The ledger runs on every earning and spending path, so its four statements are prepared once per
+ * connection (drizzle's query builder would rebuild and re-prepare them on every call). They run on
+ * the same better-sqlite3 connection as the caller's drizzle transaction, inside a better-sqlite3
+ * transaction function, which nests as a savepoint when a transaction is already open.
+ */
+interface LedgerStatements {
+  insertEntry: Statement<[string, string, number, string, string | null, string | null, number], { id: string }>;
+  addCoins: Statement<[number, string, number, number], { coins: number }>;
+  takeCoins: Statement<[number, string, number], { coins: number }>;
+  takeCoinsAllowNegative: Statement<[number, string], { coins: number }>;
+  balanceOf: Statement<[string], { coins: number }>;
+  credit: (entry: LedgerEntry) => LedgerResult | null;
+  debit: (entry: LedgerEntry & { allowNegative?: boolean }) => LedgerResult;
+}
+
+const statementCache = new WeakMap<Database, LedgerStatements>();
+
+/** The better-sqlite3 connection behind a drizzle database or transaction handle. */
+function connectionOf(db: DbOrTx): Database {
+  return (db as unknown as { session: { client: Database } }).session.client;
+}
+
+function ledgerFor(db: DbOrTx): LedgerStatements {
+  const client = connectionOf(db);
+  const cached = statementCache.get(client);
+  if (cached) return cached;
+  const s = {
+    insertEntry: client.prepare(
+      `INSERT INTO transactions (id, user_id, amount, type, description, idempotency_key, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id`,
+    ),
+    addCoins: client.prepare('UPDATE users SET coins = coins + ? WHERE id = ? AND coins + ? <= ? RETURNING coins'),
+    takeCoins: client.prepare('UPDATE users SET coins = coins - ? WHERE id = ? AND coins >= ? RETURNING coins'),
+    takeCoinsAllowNegative: client.prepare('UPDATE users SET coins = coins - ? WHERE id = ? RETURNING coins'),
+    balanceOf: client.prepare('SELECT coins FROM users WHERE id = ?'),
+  } as Omit<LedgerStatements, 'credit' | 'debit'>;
+  const insert = (entry: LedgerEntry, amount: number) =>
+    s.insertEntry.get(
+      crypto.randomUUID(),
+      entry.userId,
+      amount,
+      entry.type,
+      entry.description ?? null,
+      entry.idempotencyKey ?? null,
+      entry.now,
+    );
+  const statements: LedgerStatements = {
+    ...s,
+    credit: client.transaction((entry: LedgerEntry) => {
+      const inserted = insert(entry, entry.cents);
+      if (!inserted) return null;
+      const updated = s.addCoins.get(entry.cents, entry.userId, entry.cents, MAX_CENTS);
+      if (!updated) {
+        if (!s.balanceOf.get(entry.userId)) throw new AppError('not_found', 'User not found');
+        // Throwing rolls back the savepoint, including the transaction row.
+        throw new AppError('bad_request', 'This would take the balance above the maximum of 99999999.99 coins.');
+      }
+      return { transactionId: inserted.id, balance: updated.coins };
+    }),
+    debit: client.transaction((entry: LedgerEntry & { allowNegative?: boolean }) => {
+      const updated = entry.allowNegative
+        ? s.takeCoinsAllowNegative.get(entry.cents, entry.userId)
+        : s.takeCoins.get(entry.cents, entry.userId, entry.cents);
+      if (!updated) {
+        const user = s.balanceOf.get(entry.userId);
+        if (!user) throw new AppError('not_found', 'User not found');
+        throw new AppError(
+          'insufficient_coins',
+          `Insufficient coins: you need ${formatCents(entry.cents)} coins and you have ${formatCents(user.coins)}.`,
+        );
+      }
+      const inserted = insert(entry, -entry.cents);
+      if (!inserted) throw new AppError('conflict', 'This operation was already recorded.');
+      return { transactionId: inserted.id, balance: updated.coins };
+    }),
+  };
+  statementCache.set(client, statements);
+  return statements;
+}
+
+/**
  * Adds coins. Returns null (and changes nothing) when an entry with the same idempotency key exists.
  * Refuses a credit that would overflow decimal(10,2).
  */
 export function credit(db: DbOrTx, entry: LedgerEntry): LedgerResult | null {
   assertAmount(entry.cents);
-  return db.transaction((tx) => {
-    const inserted = tx
-      .insert(transactions)
-      .values({
-        userId: entry.userId,
-        amount: entry.cents,
-        type: entry.type,
-        description: entry.description ?? null,
-        idempotencyKey: entry.idempotencyKey ?? null,
-        createdAt: entry.now,
-      })
-      .onConflictDoNothing({ target: transactions.idempotencyKey })
-      .returning({ id: transactions.id })
-      .get();
-    if (!inserted) return null;
-    const updated = tx
-      .update(users)
-      .set({ coins: sql`${users.coins} + ${entry.cents}` })
-      .where(and(eq(users.id, entry.userId), sql`${users.coins} + ${entry.cents} <= ${MAX_CENTS}`))
-      .returning({ coins: users.coins })
-      .get();
-    if (!updated) {
-      // Rolls back the savepoint, including the transaction row.
-      throw new AppError('bad_request', 'This would take the balance above the maximum of 99999999.99 coins.');
-    }
-    return { transactionId: inserted.id, balance: updated.coins };
-  });
+  return ledgerFor(db).credit(entry);
 }
 
 /**
  * Takes coins only if the balance covers them; otherwise throws `insufficient_coins` and writes nothing.
  * `allowNegative` exists for penalties alone (a debt that later earnings repay).
+ * A keyed debit whose key was already used throws `conflict` and writes nothing.
  */
 export function debit(db: DbOrTx, entry: LedgerEntry & { allowNegative?: boolean }): LedgerResult {
   assertAmount(entry.cents);
-  return db.transaction((tx) => {
-    const condition = entry.allowNegative
-      ? eq(users.id, entry.userId)
-      : and(eq(users.id, entry.userId), gte(users.coins, entry.cents));
-    const updated = tx
-      .update(users)
-      .set({ coins: sql`${users.coins} - ${entry.cents}` })
-      .where(condition)
-      .returning({ coins: users.coins })
-      .get();
-    if (!updated) {
-      const user = tx.select({ coins: users.coins }).from(users).where(eq(users.id, entry.userId)).get();
-      if (!user) throw new AppError('not_found', 'User not found');
-      throw new AppError(
-        'insufficient_coins',
-        `Insufficient coins: you need ${formatCents(entry.cents)} coins and you have ${formatCents(user.coins)}.`,
-      );
-    }
-    const inserted = tx
-      .insert(transactions)
-      .values({
-        userId: entry.userId,
-        amount: -entry.cents,
-        type: entry.type,
-        description: entry.description ?? null,
-        idempotencyKey: entry.idempotencyKey ?? null,
-        createdAt: entry.now,
-      })
-      .returning({ id: transactions.id })
-      .get();
-    return { transactionId: inserted.id, balance: updated.coins };
-  });
+  return ledgerFor(db).debit(entry);
 }
 
 export function getBalance(db: DbOrTx, userId: string): number {

@@ -1,4 +1,4 @@
-import { and, eq, isNull, lte, or } from 'drizzle-orm';
+import { and, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { hourlyRewards } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
@@ -6,7 +6,7 @@ import { credit } from '../ledger/ledger.ts';
 import { formatCents } from '../shared/money.ts';
 import { REWARDS, type ClaimRewardResponse, type RewardType } from '../shared/rewards-schemas.ts';
 import { msUntilClaimable } from './get-reward-status.ts';
-import { LAST_CLAIM_COLUMN } from './reward-columns.ts';
+import { LAST_CLAIM_COLUMN, LAST_CLAIM_KEY } from './reward-columns.ts';
 
 const TRANSACTION_TYPE = { regular: 'hourly', bonus: 'bonus', daily: 'daily' } as const;
 const DESCRIPTION = { regular: 'Hourly reward', bonus: 'Bonus reward', daily: 'Daily reward' } as const;
@@ -28,15 +28,10 @@ export function formatWait(ms: number): string {
  */
 export function claimReward(db: Db, userId: string, type: RewardType, now: number): ClaimRewardResponse {
   const reward = REWARDS[type];
-  const column = LAST_CLAIM_COLUMN[type];
+  const statements = claimStatementsFor(db)[type];
   return db.transaction((tx) => {
-    tx.insert(hourlyRewards).values({ userId, lastClaimDate: 0 }).onConflictDoNothing({ target: hourlyRewards.userId }).run();
-    const claimed = tx
-      .update(hourlyRewards)
-      .set(lastClaimUpdate(type, now))
-      .where(and(eq(hourlyRewards.userId, userId), or(isNull(column), lte(column, now - reward.periodMs))))
-      .returning({ id: hourlyRewards.id })
-      .get();
+    statements.ensureRow.run({ id: crypto.randomUUID(), userId });
+    const claimed = statements.claim.get({ userId, now, cutoff: now - reward.periodMs });
     if (!claimed) {
       const row = tx.select().from(hourlyRewards).where(eq(hourlyRewards.userId, userId)).get();
       const wait = msUntilClaimable(row, type, now);
@@ -47,8 +42,38 @@ export function claimReward(db: Db, userId: string, type: RewardType, now: numbe
   });
 }
 
-function lastClaimUpdate(type: RewardType, now: number): Partial<typeof hourlyRewards.$inferInsert> {
-  if (type === 'regular') return { lastClaimDate: now };
-  if (type === 'bonus') return { lastBonusClaimDate: now };
-  return { lastDailyClaimDate: now };
+// The claim is the hottest write: its two statements are prepared once per database handle. They run
+// on the same connection, so they take part in the transaction claimReward opens.
+function prepareClaimStatements(db: Db, type: RewardType) {
+  const column = LAST_CLAIM_COLUMN[type];
+  const userId = sql.placeholder('userId');
+  return {
+    ensureRow: db
+      .insert(hourlyRewards)
+      .values({ id: sql.placeholder('id'), userId, lastClaimDate: 0 })
+      .onConflictDoNothing({ target: hourlyRewards.userId })
+      .prepare(),
+    claim: db
+      .update(hourlyRewards)
+      .set({ [LAST_CLAIM_KEY[type]]: sql.placeholder('now') })
+      .where(and(eq(hourlyRewards.userId, userId), or(isNull(column), lte(column, sql.placeholder('cutoff')))))
+      .returning({ id: hourlyRewards.id })
+      .prepare(),
+  };
+}
+
+type ClaimStatements = Record<RewardType, ReturnType<typeof prepareClaimStatements>>;
+const claimStatementCache = new WeakMap<Db, ClaimStatements>();
+
+function claimStatementsFor(db: Db): ClaimStatements {
+  let statements = claimStatementCache.get(db);
+  if (!statements) {
+    statements = {
+      regular: prepareClaimStatements(db, 'regular'),
+      bonus: prepareClaimStatements(db, 'bonus'),
+      daily: prepareClaimStatements(db, 'daily'),
+    };
+    claimStatementCache.set(db, statements);
+  }
+  return statements;
 }
