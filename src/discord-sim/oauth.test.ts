@@ -288,3 +288,17 @@ describe('bot authorization flow', () => {
     expect(sim.state.requireGuild('200000000000000005').botJoinedAt).not.toBeNull();
   });
 });
+
+describe('signed-in browser', () => {
+  it('remembers who signed in, so invite pages join as that user by default', async () => {
+    const res = await fetch(authorizeUrl({ login_hint: 'casey', state: 's' }), { redirect: 'manual' });
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('discord_sim_user='));
+    expect(cookie).toMatch(/HttpOnly/i);
+    const casey = sim.state.findUserByUsername('casey')!;
+    const invite = [...sim.state.invites.values()][0]!;
+    const page = await (await fetch(`${sim.url}/invite/${invite.code}`, { headers: { cookie: cookie!.split(';')[0]! } })).text();
+    expect(page).toMatch(new RegExp(`<option value="${casey.id}" selected`));
+    const anonymous = await (await fetch(`${sim.url}/invite/${invite.code}`)).text();
+    expect(anonymous).not.toMatch(/selected/);
+  });
+});

@@ -107,6 +107,9 @@ function s256(verifier: string): string {
   return createHash('sha256').update(verifier).digest('base64url');
 }
 
+/** Remembers which simulated user this browser last signed in as. */
+export const SIM_USER_COOKIE = 'discord_sim_user';
+
 export function mountAuthorize(router: Router, cfg: OAuthConfig): void {
   const { state } = cfg;
 
@@ -126,6 +129,8 @@ export function mountAuthorize(router: Router, cfg: OAuthConfig): void {
 
   const completeUserFlow = (res: Response, p: AuthorizeParams, user: SimUser): void => {
     cfg.log(`oauth: ${user.username} authorized ${p.scopes.join(' ')}`);
+    // Like a browser signed in to discord.com: the simulator's invite pages then know who you are.
+    res.cookie(SIM_USER_COOKIE, user.id, { httpOnly: true, sameSite: 'lax', path: '/' });
     redirectWith(res, p.redirectUri ?? '', { code: issueCode(p, user), state: p.state });
   };
 

@@ -2,6 +2,7 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { avatar, html, page } from './html.ts';
 import { bodyString, param, queryString } from './http-util.ts';
+import { SIM_USER_COOKIE } from './oauth.ts';
 import { SimError, type SimState } from './state.ts';
 
 /** Absolute link prefix of the simulator root (works under any mount path). */
@@ -105,7 +106,7 @@ export function createPagesRouter(state: SimState): Router {
     if (!invite) return notFound(res, 'Invite Invalid');
     const guild = state.requireGuild(invite.guildId);
     const as = queryString(req, 'as');
-    const selected = as ? state.findUserByUsername(as) : undefined;
+    const selected = as ? state.findUserByUsername(as) : state.users.get(signedInUserId(req) ?? '');
     const body = html` <p class="muted">You've been invited to join</p>
       <h1 class="row">${avatar(guild.name)}${guild.name}</h1>
       <p class="muted">${state.memberCount(guild)} Members</p>
@@ -206,4 +207,14 @@ export function createPagesRouter(state: SimState): Router {
   });
 
   return router;
+}
+
+/** The simulated user this browser last signed in as through the authorize page (cookie set there). */
+function signedInUserId(req: Request): string | undefined {
+  const cookies = req.headers.cookie ?? '';
+  for (const part of cookies.split(';')) {
+    const [name, value] = part.trim().split('=');
+    if (name === SIM_USER_COOKIE && value) return decodeURIComponent(value);
+  }
+  return undefined;
 }

@@ -1,7 +1,12 @@
 import { Box, Container, Flex, Icon, Link } from '@chakra-ui/react';
 import { useEffect, useRef } from 'react';
-import { NavLink, useLocation } from 'react-router';
-import { NAV_ITEMS } from './nav-items.ts';
+import { Link as RouterLink, useLocation } from 'react-router';
+import { NAV_ITEMS, type NavItem } from './nav-items.ts';
+
+function isActive(item: NavItem, pathname: string): boolean {
+  if (item.to === '/') return pathname === '/';
+  return pathname === item.to || pathname.startsWith(`${item.to}/`) || (item.alsoActiveOn ?? []).includes(pathname);
+}
 
 /** The eight app tabs; scrolls horizontally on narrow screens. Active tab: aria-current="page". */
 export function NavTabs() {
@@ -50,10 +55,10 @@ export function NavTabs() {
                 _currentPage={{ bg: 'brand.solid', color: 'white', boxShadow: '0 4px 14px rgba(88,101,242,0.35)' }}
                 focusRingColor="brand.focusRing"
               >
-                <NavLink to={item.to} end={item.to === '/'}>
+                <RouterLink to={item.to} aria-current={isActive(item, pathname) ? 'page' : undefined}>
                   <Icon as={item.icon} boxSize="4" />
                   {item.label}
-                </NavLink>
+                </RouterLink>
               </Link>
             </Box>
           ))}
