@@ -9,6 +9,14 @@ describe('config', () => {
     expect(config.discord.baseUrl).toBe('http://localhost:5000/discord-sim');
     expect(config.discord.simulatorPath).toBe('/discord-sim');
     expect(config.redisUrl).toBeUndefined();
+    expect(config.host).toBe('127.0.0.1');
+  });
+
+  it('listens on all interfaces in production unless HOST says otherwise', () => {
+    const secret = { NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32) } as const;
+    expect(loadConfig(secret).host).toBe('0.0.0.0');
+    expect(loadConfig({ ...secret, HOST: '127.0.0.1' }).host).toBe('127.0.0.1');
+    expect(loadConfig({ HOST: '::' }).host).toBe('::');
   });
 
   it('reads PORT and uses real Discord when credentials are configured', () => {

@@ -13,6 +13,7 @@ const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     PORT: z.coerce.number().int().min(0).max(65535).default(5000),
+    HOST: optionalString,
     PUBLIC_URL: optionalString.pipe(z.url().optional()),
     DATABASE_PATH: z.string().default('data/coinsync.db'),
     SESSION_SECRET: optionalString,
@@ -55,6 +56,8 @@ export interface Config {
   env: Env['NODE_ENV'];
   production: boolean;
   port: number;
+  /** Interface to listen on: all interfaces in production, loopback otherwise, unless HOST says. */
+  host: string;
   /** Origin the browser uses, e.g. http://localhost:5000 (no trailing slash). */
   publicUrl: string;
   databasePath: string;
@@ -110,6 +113,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     env: env.NODE_ENV,
     production: env.NODE_ENV === 'production',
     port: env.PORT,
+    host: env.HOST ?? (env.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1'),
     publicUrl,
     databasePath: env.DATABASE_PATH,
     sessionSecret: env.SESSION_SECRET ?? DEV_SESSION_SECRET,

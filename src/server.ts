@@ -50,7 +50,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const port = options.port ?? preliminary.port;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, options.host ?? (preliminary.production ? '0.0.0.0' : '127.0.0.1'), () => resolve());
+    server.listen(port, options.host ?? preliminary.host, () => resolve());
   });
   const actualPort = (server.address() as AddressInfo).port;
   const config = loadConfig({
