@@ -3,12 +3,11 @@ import type { ApiSocialTask } from '@shared/api-types.ts';
 import { SOCIAL_CLAIM_DELAY_MS } from '@shared/social-constants.ts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorMessage, errorStatus } from '../../lib/api.ts';
-import { AUTH_USER_KEY } from '../../lib/use-auth.ts';
+import { refetchAfterChange } from '../../lib/refetch-after-change.ts';
 import { toast } from '../../lib/toaster.tsx';
 import { delayUntil, readPendingClaims, writePendingClaims, type PendingSocialClaim } from './pending-claims.ts';
 import { useCompleteSocialTask } from './use-complete-social-task.ts';
 import { useStartSocialTask } from './use-start-social-task.ts';
-import { SOCIAL_TASKS_KEY } from './use-social-tasks.ts';
 
 /** A refused-too-early claim is retried after this long (the server's clock is the judge). */
 const TOO_EARLY_RETRY_MS = 3000;
@@ -65,10 +64,8 @@ export function useSocialClaims(userId: string, tasks: ApiSocialTask[] | undefin
           upsert({ taskId, claimAt: Date.now() + TOO_EARLY_RETRY_MS });
         } else if (status === 409) {
           remove(taskId);
-          await Promise.all([
-            queryClient.invalidateQueries({ queryKey: SOCIAL_TASKS_KEY }),
-            queryClient.invalidateQueries({ queryKey: AUTH_USER_KEY }),
-          ]);
+          // Already completed (e.g. in another tab): show the fresh state.
+          await refetchAfterChange(queryClient);
         } else if (status !== null && status >= 400 && status < 500) {
           remove(taskId);
           toast({ title: 'Error', description: errorMessage(err, COMPLETE_FAILED), variant: 'destructive' });
