@@ -26,5 +26,7 @@ export function refetchAfterChange(
   { keepServerLists = false }: { keepServerLists?: boolean } = {},
 ): Promise<void> {
   const keys = keepServerLists ? ACCOUNT_KEYS : [SERVER_LISTS_KEY, ...ACCOUNT_KEYS];
-  return Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey }))).then(() => undefined);
+  return Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey }))).then(
+    () => undefined,
+  );
 }
