@@ -58,6 +58,21 @@ describe('rewards page', () => {
     await page.getByTestId('reward-card-daily').getByRole('button', { name: 'Claim Daily Reward' }).click();
     await page.getByText('Daily Reward Claimed!').waitFor();
     await page.getByText('All Rewards Claimed').waitFor();
+
+    // Spec §9: a toast swiped at least 50 px to the right is dismissed.
+    const toast = page
+      .locator('[data-scope="toast"][data-part="root"]')
+      .filter({ hasText: 'Daily Reward Claimed!' });
+    await page.waitForTimeout(600); // let the 400 ms slide-in transition finish
+    const box = await toast.boundingBox();
+    if (!box) throw new Error('toast not visible');
+    const y = box.y + box.height / 2;
+    await page.mouse.move(box.x + 40, y);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 70, y, { steps: 4 });
+    await page.mouse.move(box.x + 110, y, { steps: 4 });
+    await page.mouse.up();
+    await expect.poll(() => toast.getAttribute('data-state'), { timeout: 1500 }).toBe('closed');
     await page.getByTestId('reward-card-daily').getByTestId('countdown').waitFor({ timeout: 6000 });
     expect(await page.getByTestId('reward-card-daily').getByTestId('countdown').textContent()).toMatch(/^(24h 0m|23h 59m)$/);
     await expect.poll(() => balance(page)).toContain('14.00');
