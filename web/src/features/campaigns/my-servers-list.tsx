@@ -69,7 +69,7 @@ function ServerRow({
           flexShrink={0}
           justify="center"
         >
-          <LuCircleCheck /> Already Featured
+          <LuCircleCheck /> {featuredHere ? 'Already Featured' : 'Already featured (another campaign)'}
         </HStack>
       ) : (
         <Button
