@@ -169,6 +169,34 @@ describe('Discover page', () => {
     expect(errors).toEqual([]);
   });
 
+  it('finishes a pending no-bot claim on whichever page is loaded next', async () => {
+    const owner = await e2e.app.signIn('reading_owner');
+    const { inviteLink } = simGuild('Reading Room', 'reading_owner', 'e2e-reading', false);
+    createCampaign(db(), { ownerId: owner.user!.id, kind: 'nobot', name: 'Reading Room', inviteLink });
+    const { page, context, errors } = await e2e.newPage();
+    await e2e.signIn(page, 'dashboard_joiner');
+    const popup = context.waitForEvent('page');
+    await card(page, 'Reading Room').getByRole('button', { name: 'Join Reading Room' }).click();
+    await popup;
+    await page.getByText('Your +0.20 coins arrive in about 10 seconds.').waitFor();
+    const stored = await page.evaluate<[string, string][]>(
+      "Object.entries(localStorage).filter(([key]) => key.startsWith('coinsync:pending-nobot-claims:'))",
+    );
+    const [key, value] = stored[0]!;
+    const [pending] = JSON.parse(value) as { serverId: string; claimAt: number }[];
+
+    e2e.app.clock.advance(10_000);
+    const due = JSON.stringify([{ ...pending, claimAt: Date.now() - 1 }]);
+    await page.evaluate(`localStorage.setItem(${JSON.stringify(key)}, ${JSON.stringify(due)})`);
+    // A fresh load of the Dashboard, not Discover, picks the claim up.
+    await page.goto('/dashboard');
+    await page.getByText('+0.20 coins added to your balance').waitFor();
+    await page.getByText('5.20').first().waitFor();
+    expect(await page.evaluate(`localStorage.getItem(${JSON.stringify(key)})`)).toBeNull();
+    e2e.app.assertLedger();
+    expect(errors).toEqual([]);
+  });
+
   it('reschedules a claim the server finds too early instead of dropping it', async () => {
     const slowOwner = await e2e.app.signIn('slow_owner');
     const { inviteLink } = simGuild('Slow Clock Club', 'slow_owner', 'e2e-slow', false);

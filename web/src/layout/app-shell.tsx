@@ -7,10 +7,13 @@ import { AppHeader } from './app-header.tsx';
 import { NavTabs } from './nav-tabs.tsx';
 import { RouteLoading } from './page-loader.tsx';
 import { usePaymentReturn } from '../features/payments/use-payment-return.ts';
+import { useNobotClaims } from '../features/discover/use-nobot-claims.ts';
 
 /** Signed-in layout: header, nav tabs, the routed page and the footer. */
 export function AppShell({ user }: { user: ApiUser }) {
   usePaymentReturn();
+  // Spec §4: pending no-bot claims are retried on page load, whichever page that is.
+  useNobotClaims(user.id);
   return (
     <Flex direction="column" minH="100dvh">
       <Box position="sticky" top="0" zIndex="sticky">
