@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { TestApp, TestClient } from '../test/harness.ts';
 import { serverJoins, servers, transactions, type Server } from '../db/schema.ts';
-import { credit } from '../ledger/ledger.ts';
+import { giveCoins as giveCoinsToUser } from '../test/factories.ts';
 
 // Test-only helpers for campaign tests: coins go through the ledger, Discord guilds through the simulator.
 
@@ -14,14 +14,9 @@ export async function signInWithCoins(app: TestApp, username: string, coins = 0)
   return client;
 }
 
+/** Whole coins for a signed-in client, through the shared factory (and so the ledger). */
 export function giveCoins(app: TestApp, client: TestClient, coins: number): void {
-  credit(app.server.ctx.db, {
-    userId: client.user!.id,
-    cents: coins * 100,
-    type: 'purchase',
-    description: 'Test coins',
-    now: app.clock.now(),
-  });
+  giveCoinsToUser(app.server.ctx.db, client.user!.id, coins * 100, app.clock.now());
 }
 
 /** A guild owned by the client's Discord user with a permanent invite; the bot is in it unless told otherwise. */
