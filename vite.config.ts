@@ -14,5 +14,12 @@ export default defineConfig({
     emptyOutDir: true,
     chunkSizeWarningLimit: 1200,
   },
-  server: { proxy: { '/api': 'http://localhost:5000' } },
+  // Development: `PUBLIC_URL=http://localhost:5173 npm run dev` beside `npx vite`; the API and, in demo
+  // mode, the Discord simulator (with its gateway WebSocket) are proxied to the server on :5000.
+  server: {
+    proxy: {
+      '/api': 'http://localhost:5000',
+      '/discord-sim': { target: 'http://localhost:5000', ws: true },
+    },
+  },
 });

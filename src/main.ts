@@ -4,7 +4,9 @@ import { startServer } from './server.ts';
 try {
   const running = await startServer();
   const mode = running.config.demoMode ? 'demo mode (built-in Discord simulator)' : 'production Discord';
-  running.ctx.logger.info(`CoinSync listening on ${running.url} — ${mode}, sessions in ${running.sessions.kind}`);
+  running.ctx.logger.info(
+    `CoinSync listening on ${running.config.host}:${running.config.port}, open ${running.url} — ${mode}, sessions in ${running.sessions.kind}`,
+  );
   if (running.simulator) running.ctx.logger.info(`Discord simulator at ${running.config.discord.baseUrl}/`);
   const shutdown = (signal: string) => {
     running.ctx.logger.info(`${signal} received, shutting down`);
