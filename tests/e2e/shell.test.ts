@@ -11,7 +11,7 @@ describe('app shell', () => {
   it('signs a new user in through the simulator page, shows 5.00 and their name, then logs out', async () => {
     const { page, errors } = await e2e.newPage();
     await page.goto('/');
-    await expect(page.getByRole('heading', { name: 'CoinSync' }).first().isVisible()).resolves.toBe(true);
+    await page.getByRole('heading', { name: 'CoinSync' }).first().waitFor();
     await page.getByText('Free to start').waitFor();
     await page.getByRole('button', { name: 'Continue with Discord' }).click();
 
