@@ -31,6 +31,9 @@ const envSchema = z
     DEMO_SEED: z.enum(['true', 'false']).default('true'),
     BOT_ENABLED: z.enum(['true', 'false']).default('true'),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+    /** Reconciliation safety valve: share of a guild's in-stay members / count that may be charged in one run. */
+    RECONCILE_MAX_CHARGE_SHARE: z.coerce.number().min(0).max(1).default(0.2),
+    RECONCILE_MAX_CHARGES: z.coerce.number().int().min(0).default(50),
   })
   .superRefine((env, ctx) => {
     const demo = !env.DISCORD_CLIENT_ID;
@@ -42,11 +45,16 @@ const envSchema = z
     }
     if (!demo) {
       for (const key of ['DISCORD_CLIENT_SECRET', 'DISCORD_BOT_TOKEN'] as const) {
-        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when DISCORD_CLIENT_ID is set' });
+        if (!env[key])
+          ctx.addIssue({ code: 'custom', path: [key], message: 'is required when DISCORD_CLIENT_ID is set' });
       }
     }
     if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
-      ctx.addIssue({ code: 'custom', path: ['STRIPE_WEBHOOK_SECRET'], message: 'is required when STRIPE_SECRET_KEY is set' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['STRIPE_WEBHOOK_SECRET'],
+        message: 'is required when STRIPE_SECRET_KEY is set',
+      });
     }
   });
 
@@ -68,6 +76,8 @@ export interface Config {
   botEnabled: boolean;
   logLevel: Env['LOG_LEVEL'];
   supportUrl: string;
+  /** See src/bot/reconcile.ts: a run that would charge more than this in one guild charges nothing and alerts. */
+  reconcileSafetyValve: { maxShare: number; maxCount: number; minCountForShare: number };
   discord: {
     clientId: string;
     clientSecret: string;
@@ -102,7 +112,9 @@ export class ConfigError extends Error {}
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(source);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  - ${issue.path.join('.') || 'env'}: ${issue.message}`);
+    const lines = parsed.error.issues.map(
+      (issue) => `  - ${issue.path.join('.') || 'env'}: ${issue.message}`,
+    );
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const env = parsed.data;
@@ -123,12 +135,18 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     botEnabled: env.BOT_ENABLED === 'true',
     logLevel: env.LOG_LEVEL,
     supportUrl: env.SUPPORT_URL,
+    reconcileSafetyValve: {
+      maxShare: env.RECONCILE_MAX_CHARGE_SHARE,
+      maxCount: env.RECONCILE_MAX_CHARGES,
+      minCountForShare: 5,
+    },
     discord: {
       clientId: env.DISCORD_CLIENT_ID ?? DEMO_DISCORD.clientId,
       clientSecret: env.DISCORD_CLIENT_SECRET ?? DEMO_DISCORD.clientSecret,
       botToken: env.DISCORD_BOT_TOKEN ?? DEMO_DISCORD.botToken,
       baseUrl: (
-        env.DISCORD_BASE_URL ?? (demoMode ? `${publicUrl}${DEMO_DISCORD.simulatorPath}` : 'https://discord.com')
+        env.DISCORD_BASE_URL ??
+        (demoMode ? `${publicUrl}${DEMO_DISCORD.simulatorPath}` : 'https://discord.com')
       ).replace(/\/+$/, ''),
       cdnUrl: env.DISCORD_CDN_URL.replace(/\/+$/, ''),
       simulatorPath,

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DAY, SECOND } from '../clock.ts';
 import type { TestApp, TestClient } from '../test/harness.ts';
 import { createCampaign, findCampaign } from '../test/factories.ts';
+import { COMPLETION_DM_MAX_ATTEMPTS } from './completion-notice.ts';
 import {
   balanceOf,
   createBotCampaign,
@@ -56,7 +57,9 @@ describe('member joins', () => {
     });
     expect(balanceOf(app, member) - before).toBe(50);
     expect(await member.balanceCents()).toBe(before + 50);
-    expect(transactionsOf(app, member, 'join_reward')).toMatchObject([{ amount: 50, description: 'Joined Pixel Raiders' }]);
+    expect(transactionsOf(app, member, 'join_reward')).toMatchObject([
+      { amount: 50, description: 'Joined Pixel Raiders' },
+    ]);
     expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(9);
   });
 
@@ -86,7 +89,11 @@ describe('member joins', () => {
 
   it('pays one campaign per Discord join when the member clicked Join on two campaigns of one guild', async () => {
     const { guild, campaign: first } = createBotCampaign(app, owner);
-    const second = createCampaign(app.server.ctx.db, { ownerId: owner.user!.id, kind: 'featured', guildId: guild.id });
+    const second = createCampaign(app.server.ctx.db, {
+      ownerId: owner.user!.id,
+      kind: 'featured',
+      guildId: guild.id,
+    });
     const member = await newMember();
     const before = balanceOf(app, member);
     await joinViaWebsite(member, first.id);
@@ -122,7 +129,11 @@ describe('member joins', () => {
     // Reconciliation runs race the gateway events for the same slots.
     const { reconcile } = await import('./reconcile.ts');
     await Promise.all([reconcile(app.server.ctx), reconcile(app.server.ctx)]);
-    await waitFor(() => members.every((m) => findJoin(app, campaign.id, m.user!.id)?.verified), 10_000, '50 verifications');
+    await waitFor(
+      () => members.every((m) => findJoin(app, campaign.id, m.user!.id)?.verified),
+      10_000,
+      '50 verifications',
+    );
 
     const paid = members.filter((m) => findJoin(app, campaign.id, m.user!.id)?.coinsAwarded);
     expect(paid).toHaveLength(10);
@@ -131,15 +142,20 @@ describe('member joins', () => {
       expect(gained).toBe(paid.includes(m) ? 50 : 0);
     }
     expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(0);
-    await waitFor(() => app.sim.state.listDms({ userId: discordId(owner) }).some((d) => d.content.includes(campaign.name)));
-    expect(app.sim.state.listDms({ userId: discordId(owner) }).filter((d) => d.content.includes(campaign.name))).toHaveLength(1);
+    await waitFor(() =>
+      app.sim.state.listDms({ userId: discordId(owner) }).some((d) => d.content.includes(campaign.name)),
+    );
+    expect(
+      app.sim.state.listDms({ userId: discordId(owner) }).filter((d) => d.content.includes(campaign.name)),
+    ).toHaveLength(1);
   }, 30_000);
 });
 
 describe('completion DM', () => {
   it('tells the owner exactly once when the last slot is taken', async () => {
     const { guild, campaign } = createBotCampaign(app, owner, { slots: 2, name: 'Lo-Fi Lounge' });
-    const dmsOf = () => app.sim.state.listDms({ userId: discordId(owner) }).filter((d) => d.content.includes('Lo-Fi Lounge'));
+    const dmsOf = () =>
+      app.sim.state.listDms({ userId: discordId(owner) }).filter((d) => d.content.includes('Lo-Fi Lounge'));
     await verifiedMember(guild.id, campaign.id);
     expect(dmsOf()).toHaveLength(0);
     const last = await verifiedMember(guild.id, campaign.id);
@@ -154,23 +170,63 @@ describe('completion DM', () => {
     expect(dmsOf()).toHaveLength(1);
   });
 
-  it('retries a refused DM later and still sends it once', async () => {
+  it('records an owner who cannot be reached (50007) and never retries the DM', async () => {
     const picky = await app.signIn('bot_picky_owner');
     app.sim.state.setAcceptsDms(discordId(picky), false);
     const { guild, campaign } = createBotCampaign(app, picky, { slots: 1 });
     await verifiedMember(guild.id, campaign.id);
-    await waitFor(() => app.logLines.some((l) => l.includes('completion DM failed') && l.includes(campaign.id)));
-    expect(findCampaign(app.server.ctx.db, campaign.id)?.completionNotificationSent).toBe(false);
+    await waitFor(
+      () => findCampaign(app.server.ctx.db, campaign.id)?.ownerUnreachableAt != null,
+      5000,
+      'owner unreachable',
+    );
+    expect(findCampaign(app.server.ctx.db, campaign.id)).toMatchObject({
+      completionNotificationSent: false,
+      completionDmAttempts: 1,
+    });
 
+    // Reconciliation does not try again, even once the owner opens their DMs: the site shows it instead.
+    app.sim.state.setAcceptsDms(discordId(picky), true);
     const { reconcile } = await import('./reconcile.ts');
     await reconcile(app.server.ctx);
     expect(app.sim.state.listDms({ userId: discordId(picky) })).toHaveLength(0);
+    expect(findCampaign(app.server.ctx.db, campaign.id)?.completionDmAttempts).toBe(1);
+    const mine = await picky.get<{ id: string; ownerUnreachable: boolean }[]>('/api/servers/mine');
+    expect(mine.body.find((s) => s.id === campaign.id)).toMatchObject({ ownerUnreachable: true });
+  });
 
-    app.sim.state.setAcceptsDms(discordId(picky), true);
-    await Promise.all([reconcile(app.server.ctx), reconcile(app.server.ctx)]);
-    await reconcile(app.server.ctx);
-    expect(app.sim.state.listDms({ userId: discordId(picky) })).toHaveLength(1);
-    expect(findCampaign(app.server.ctx.db, campaign.id)?.completionNotificationSent).toBe(true);
+  it('retries a DM that failed for another reason a few times, with growing waits, then gives up', async () => {
+    const owner2 = await app.signIn('bot_flaky_dm_owner');
+    const { guild, campaign } = createBotCampaign(app, owner2, { slots: 1 });
+    const member = await newMember();
+    await joinViaWebsite(member, campaign.id);
+    // Discord answers 5xx to everything for a while (@discordjs/rest retries each call, then gives up).
+    // Rate limits off here: every retry would otherwise wait for its bucket, which is not the point.
+    app.sim.state.rateLimits.configure({ enabled: false });
+    app.sim.state.unreliable.configure({ rate: 1, faults: ['server-error'], seed: 7 });
+    try {
+      app.sim.state.addMember(guild.id, discordId(member));
+      await waitFor(
+        () => (findCampaign(app.server.ctx.db, campaign.id)?.completionDmAttempts ?? 0) >= 1,
+        10_000,
+        'first attempt',
+      );
+      const { reconcile } = await import('./reconcile.ts');
+      // Not due yet: nothing is sent and no attempt is made.
+      await reconcile(app.server.ctx);
+      expect(findCampaign(app.server.ctx.db, campaign.id)?.completionDmAttempts).toBe(1);
+      for (let i = 0; i < 5; i++) {
+        app.clock.advance(2 * 60 * 60 * 1000);
+        await reconcile(app.server.ctx);
+      }
+    } finally {
+      app.sim.state.unreliable.reset();
+      app.sim.state.rateLimits.configure({ enabled: true });
+    }
+    const row = findCampaign(app.server.ctx.db, campaign.id)!;
+    expect(row.completionDmAttempts).toBe(COMPLETION_DM_MAX_ATTEMPTS);
+    expect(row.ownerUnreachableAt).not.toBeNull();
+    expect(row.completionNotificationSent).toBe(false);
   });
 });
 
@@ -201,14 +257,19 @@ describe('members leaving', () => {
       { amount: -200, description: `Left ${campaign.name} early` },
     ]);
     // The completed campaign is active again; the owner was already told and is not told again.
-    expect(findCampaign(app.server.ctx.db, campaign.id)).toMatchObject({ membersRemaining: 1, completionNotificationSent: true });
+    expect(findCampaign(app.server.ctx.db, campaign.id)).toMatchObject({
+      membersRemaining: 1,
+      completionNotificationSent: true,
+    });
 
     // Coming back earns nothing: one reward per website join.
     app.sim.state.addMember(guild.id, discordId(member));
     await verifiedMember(guild.id, campaign.id); // sentinel, takes the returned slot
     expect(balanceOf(app, member)).toBe(-150);
     expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(0);
-    expect(app.sim.state.listDms({ userId: discordId(owner) }).filter((d) => d.content.includes(campaign.name))).toHaveLength(1);
+    expect(
+      app.sim.state.listDms({ userId: discordId(owner) }).filter((d) => d.content.includes(campaign.name)),
+    ).toHaveLength(1);
   });
 
   it('does not charge a regular member who leaves after 2 days', async () => {
@@ -218,7 +279,10 @@ describe('members leaving', () => {
     app.clock.advance(2 * DAY + SECOND);
     app.sim.state.removeMember(guild.id, discordId(member), { reason: 'leave' });
     await waitFor(() => findJoin(app, campaign.id, member.user!.id)?.hasLeft === true);
-    expect(findJoin(app, campaign.id, member.user!.id)).toMatchObject({ leftReason: 'leave', penalized: false });
+    expect(findJoin(app, campaign.id, member.user!.id)).toMatchObject({
+      leftReason: 'leave',
+      penalized: false,
+    });
     expect(balanceOf(app, member)).toBe(after);
     expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(9);
   });
@@ -250,8 +314,14 @@ describe('members leaving', () => {
     app.sim.state.removeMember(guild.id, discordId(banned), { reason: 'ban' });
     await waitFor(() => findJoin(app, campaign.id, banned.user!.id)?.hasLeft === true);
     await waitFor(() => findJoin(app, campaign.id, kicked.user!.id)?.hasLeft === true);
-    expect(findJoin(app, campaign.id, kicked.user!.id)).toMatchObject({ leftReason: 'kick', penalized: false });
-    expect(findJoin(app, campaign.id, banned.user!.id)).toMatchObject({ leftReason: 'ban', penalized: false });
+    expect(findJoin(app, campaign.id, kicked.user!.id)).toMatchObject({
+      leftReason: 'kick',
+      penalized: false,
+    });
+    expect(findJoin(app, campaign.id, banned.user!.id)).toMatchObject({
+      leftReason: 'ban',
+      penalized: false,
+    });
     expect(balanceOf(app, kicked)).toBe(kickedBefore);
     expect(balanceOf(app, banned)).toBe(bannedBefore);
     expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(8);
@@ -263,15 +333,63 @@ describe('members leaving', () => {
     const after = balanceOf(app, member);
     app.sim.state.deleteGuild(guild.id);
     await waitFor(() => findJoin(app, campaign.id, member.user!.id)?.hasLeft === true);
-    expect(findJoin(app, campaign.id, member.user!.id)).toMatchObject({ leftReason: 'guild_deleted', penalized: false });
+    expect(findJoin(app, campaign.id, member.user!.id)).toMatchObject({
+      leftReason: 'guild_deleted',
+      penalized: false,
+    });
     expect(balanceOf(app, member)).toBe(after);
   });
 
-  it('keeps joins open when only the bot is removed from the guild', async () => {
+  it('pauses the campaign when the bot is removed and resumes it when the bot returns; joins stay open', async () => {
+    const { guild, campaign } = createBotCampaign(app, owner, { name: 'Bot Kicked Guild' });
+    const member = await verifiedMember(guild.id, campaign.id);
+    const waiting = await newMember();
+    await joinViaWebsite(waiting, campaign.id);
+    const viewer = await newMember();
+    const onDiscover = async () =>
+      ((await viewer.get<{ id: string }[]>('/api/servers')).body ?? []).some((s) => s.id === campaign.id);
+    expect(await onDiscover()).toBe(true);
+
+    app.sim.state.setBotInGuild(guild.id, false); // GUILD_DELETE without `unavailable`; the invite still works
+    await waitFor(() => findCampaign(app.server.ctx.db, campaign.id)?.botRemovedAt != null, 5000, 'paused');
+    expect(await onDiscover()).toBe(false);
+    const list =
+      await owner.get<{ id: string; botRemoved: boolean; botInviteUrl: string | null }[]>('/api/campaigns');
+    const card = list.body.find((c) => c.id === campaign.id)!;
+    expect(card.botRemoved).toBe(true);
+    expect(card.botInviteUrl).toContain(`guild_id=${guild.id}`);
+    const late = await newMember();
+    expect((await late.post(`/api/servers/${campaign.id}/join`)).status).toBe(404);
+    // Nothing is closed: the paid member keeps their join, the waiting one stays pending.
+    expect(findJoin(app, campaign.id, member.user!.id)).toMatchObject({ hasLeft: false, coinsAwarded: true });
+    expect(findJoin(app, campaign.id, waiting.user!.id)).toMatchObject({ verified: false, hasLeft: false });
+    // A guild outage (GUILD_DELETE with unavailable: true) is not a removal.
+    app.sim.state.setBotInGuild(guild.id, true);
+    await waitFor(() => findCampaign(app.server.ctx.db, campaign.id)?.botRemovedAt === null, 5000, 'resumed');
+    app.sim.state.setGuildUnavailable(guild.id);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(findCampaign(app.server.ctx.db, campaign.id)?.botRemovedAt).toBeNull();
+    expect(await onDiscover()).toBe(true);
+    // The pending join is verified once the member arrives.
+    app.sim.state.addMember(guild.id, discordId(waiting));
+    await waitFor(
+      () => findJoin(app, campaign.id, waiting.user!.id)?.coinsAwarded === true,
+      5000,
+      'verified after resume',
+    );
+  });
+
+  it('takes the guild as deleted only when GUILD_DELETE and a dead invite agree', async () => {
     const { guild, campaign } = createBotCampaign(app, owner);
     const member = await verifiedMember(guild.id, campaign.id);
+    for (const invite of [...app.sim.state.invites.values()].filter((i) => i.guildId === guild.id)) {
+      app.sim.state.invites.delete(invite.code);
+    }
     app.sim.state.setBotInGuild(guild.id, false);
-    await waitFor(() => app.logLines.some((l) => l.includes('removed from a guild') && l.includes(guild.id)));
-    expect(findJoin(app, campaign.id, member.user!.id)).toMatchObject({ hasLeft: false, coinsAwarded: true });
+    await waitFor(() => findJoin(app, campaign.id, member.user!.id)?.hasLeft === true, 5000, 'closed');
+    expect(findJoin(app, campaign.id, member.user!.id)).toMatchObject({
+      leftReason: 'guild_deleted',
+      penalized: false,
+    });
   });
 });

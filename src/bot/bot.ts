@@ -1,9 +1,22 @@
-import { Client, Events, GatewayIntentBits, Partials, type Guild, type GuildMember, type PartialGuildMember } from 'discord.js';
+import {
+  Client,
+  DiscordjsErrorCodes,
+  Events,
+  GatewayIntentBits,
+  Partials,
+  type Guild,
+  type GuildAuditLogsEntry,
+  type GuildBan,
+  type GuildMember,
+  type PartialGuildMember,
+} from 'discord.js';
+import { and, eq, isNull, lte } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
-import { DISCORD_ERROR, DiscordApiError } from '../discord/discord-api.ts';
+import { servers } from '../db/schema.ts';
 import { verifyJoin } from './verify-join.ts';
-import { findOpenPaidJoinSince, handleMemberRemoved } from './member-removed.ts';
-import { recordGuildDeleted } from './record-leave.ts';
+import { findOpenPaidJoin, recordAuditEntry, recordModerationFact, removalSince } from './member-removed.ts';
+import { handleBotRemoved, resumeGuildCampaigns } from './bot-presence.ts';
+import { RemovalBatcher } from './removal-batcher.ts';
 
 // The discord.js client. Handlers stay thin: they turn gateway events into plain data and call the
 // same services reconciliation uses. Time comes from ctx.clock (events carry no reliable time).
@@ -11,8 +24,10 @@ import { recordGuildDeleted } from './record-leave.ts';
 export interface BotOptions {
   /** Called whenever a gateway session starts or resumes: events may have been missed before it. */
   onConnected?: () => void;
-  /** Discord writes the audit log entry of a kick/ban asynchronously; wait this long before reading it. */
+  /** Discord writes audit-log entries asynchronously: first look this long after a removal. */
   auditLogDelayMs?: number;
+  /** Second look for removals the first did not explain, before charging them as leaves. */
+  auditLogRecheckMs?: number;
   /** First delay before retrying a failed login (doubles up to 5 minutes). */
   loginRetryMs?: number;
 }
@@ -21,15 +36,55 @@ export interface Bot {
   /** Resolves when the first gateway session is ready. */
   ready: Promise<void>;
   readonly client: Client | null;
+  /** Waits until queued event work and open removal batches are done (tests, shutdown). */
+  idle(): Promise<void>;
   stop(): Promise<void>;
 }
 
 const MAX_LOGIN_RETRY_MS = 5 * 60 * 1000;
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Intents: Guilds, GuildMembers (privileged: member add/remove, member lists), GuildModeration (kicks, bans). */
+export const BOT_INTENTS = [
+  GatewayIntentBits.Guilds,
+  GatewayIntentBits.GuildMembers,
+  GatewayIntentBits.GuildModeration,
+];
+
+/** The one clear line an operator needs for a gateway refusal that retrying cannot fix. */
+export function explainGatewayFailure(codeOrMessage: number | string): string | null {
+  const text = String(codeOrMessage);
+  if (
+    text === '4014' ||
+    text === String(DiscordjsErrorCodes.DisallowedIntents) ||
+    /disallowed intents|not enabled or whitelisted/i.test(text)
+  ) {
+    return (
+      'bot: Discord refused the Server Members Intent (gateway close 4014). Enable it in the Discord Developer ' +
+      'Portal → your application → Bot → Privileged Gateway Intents → "Server Members Intent", then the bot connects on its next retry.'
+    );
+  }
+  if (text === '4004' || text === String(DiscordjsErrorCodes.TokenInvalid) || /invalid token/i.test(text)) {
+    return (
+      'bot: Discord rejected the bot token (gateway close 4004 / 401). Set DISCORD_BOT_TOKEN to the token shown in the ' +
+      'Discord Developer Portal → your application → Bot → Reset Token.'
+    );
+  }
+  if (text === '4011' || text === String(DiscordjsErrorCodes.ShardingRequired)) {
+    return 'bot: Discord requires sharding (gateway close 4011); the bot uses shards: "auto", so this should clear on the next retry.';
+  }
+  if (text === '4013' || text === String(DiscordjsErrorCodes.InvalidIntents)) {
+    return 'bot: Discord says the requested intents are invalid (gateway close 4013); this is a bug in the bot.';
+  }
+  return null;
+}
 
 export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
   const { logger } = ctx;
-  const auditLogDelayMs = options.auditLogDelayMs ?? (ctx.config.env === 'test' ? 0 : 1500);
+  const test = ctx.config.env === 'test';
+  const removals = new RemovalBatcher(ctx, logger, {
+    firstLookMs: options.auditLogDelayMs ?? (test ? 0 : 1500),
+    secondLookMs: options.auditLogRecheckMs ?? (test ? 0 : 15_000),
+  });
   const inFlight = new Set<Promise<unknown>>();
   let client: Client | null = null;
   let stopped = false;
@@ -37,9 +92,22 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
   let retryMs = options.loginRetryMs ?? 5000;
   let markReady: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (markReady = resolve));
+  const explained = new Set<string>();
 
-  // Events of one guild are handled one after the other, in arrival order: a removal waits for the
-  // audit log, and an arrival right after it must see the slot that removal gives back.
+  /** Logs the operator line for a fatal gateway refusal once per process (not on every retry). */
+  const explain = (codeOrMessage: number | string): boolean => {
+    const line = explainGatewayFailure(codeOrMessage);
+    if (!line) return false;
+    if (!explained.has(line)) {
+      explained.add(line);
+      logger.error(line);
+    }
+    return true;
+  };
+
+  // Events of one guild are handled one after the other, in arrival order (an arrival right after a
+  // member's own earlier event must see its outcome). Removals only pass through the queue to be
+  // recognised; their audit-log wait happens in the batcher, beside the queue.
   const guildQueues = new Map<string, Promise<void>>();
 
   /** Queues a handler's work for its guild; errors are logged, and stop() waits for it. */
@@ -49,7 +117,8 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
       .then(work)
       .then(
         () => undefined,
-        (err: unknown) => logger.error(`bot: ${what} failed`, { error: err instanceof Error ? err.stack : String(err) }),
+        (err: unknown) =>
+          logger.error(`bot: ${what} failed`, { error: err instanceof Error ? err.stack : String(err) }),
       )
       .finally(() => {
         inFlight.delete(task);
@@ -59,38 +128,64 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
     inFlight.add(task);
   };
 
+  /** Whether a campaign of the guild is out of slots (then a pending removal may free one). */
+  const guildIsFull = (guildId: string): boolean =>
+    ctx.db
+      .select({ id: servers.id })
+      .from(servers)
+      .where(and(eq(servers.serverId, guildId), lte(servers.membersRemaining, 0), isNull(servers.canceledAt)))
+      .get() !== undefined;
+
   const onMemberAdd = (member: GuildMember): void => {
     if (member.user.bot) return;
-    const event = { guildId: member.guild.id, discordUserId: member.id, at: ctx.clock.now() };
-    track(event.guildId, 'member add', () => verifyJoin(ctx, event));
-  };
-
-  const onMemberRemove = (member: GuildMember | PartialGuildMember): void => {
-    const event = { guildId: member.guild.id, discordUserId: member.id, at: ctx.clock.now() };
-    track(event.guildId, 'member remove', async () => {
-      // Most removals are of people we never paid: no audit log wait for them. Checked in the queue,
-      // after any earlier arrival of the same member has been verified.
-      if (findOpenPaidJoinSince(ctx, event.guildId, event.discordUserId) === null) return;
-      if (auditLogDelayMs > 0) await sleep(auditLogDelayMs);
-      await handleMemberRemoved(ctx, event);
+    const event = {
+      guildId: member.guild.id,
+      discordUserId: member.id,
+      at: ctx.clock.now(),
+      discordJoinedAt: member.joinedTimestamp ?? undefined,
+    };
+    track(event.guildId, 'member add', async () => {
+      if (removals.hasPending(event.guildId) && guildIsFull(event.guildId))
+        await removals.pending(event.guildId);
+      await verifyJoin(ctx, event);
     });
   };
 
-  // discord.js emits guildDelete only when the guild is not merely unavailable (an outage). That is
-  // either a deleted guild or our bot being removed; REST tells them apart (10004 vs 50001).
+  const onMemberRemove = (member: GuildMember | PartialGuildMember): void => {
+    const guildId = member.guild.id;
+    const discordUserId = member.id;
+    const at = ctx.clock.now();
+    track(guildId, 'member remove', () => {
+      // Most removals are of people we never paid: no audit log for them. Checked in the queue, after
+      // any earlier arrival of the same member has been verified.
+      const join = findOpenPaidJoin(ctx, guildId, discordUserId);
+      if (join) removals.add(guildId, { discordUserId, at, since: removalSince(join) });
+      return Promise.resolve();
+    });
+  };
+
+  const onAuditLogEntry = (entry: GuildAuditLogsEntry, guild: Guild): void => {
+    recordAuditEntry(ctx, guild.id, { id: entry.id, action_type: entry.action, target_id: entry.targetId });
+  };
+
+  const onBanAdd = (ban: GuildBan): void => {
+    recordModerationFact(ctx, ban.guild.id, { action: 'ban', userId: ban.user.id, at: Date.now() });
+  };
+
+  // discord.js emits guildDelete only without `unavailable` (an outage emits guildUnavailable): the bot
+  // was removed, or the guild deleted — the same event. Campaigns pause; see bot-presence.ts.
   const onGuildDelete = (guild: Guild): void => {
     const at = ctx.clock.now();
     track(guild.id, 'guild delete', async () => {
-      try {
-        await ctx.discord.getGuildMember(guild.id, guild.client.user.id);
-        return;
-      } catch (err) {
-        if (err instanceof DiscordApiError && err.code === DISCORD_ERROR.UNKNOWN_GUILD) {
-          recordGuildDeleted(ctx, guild.id, at);
-          return;
-        }
-        logger.warn('bot: removed from a guild; its joins can no longer be verified', { guildId: guild.id, name: guild.name });
-      }
+      const outcome = await handleBotRemoved(ctx, guild.id, at);
+      logger.warn(`bot: removed from guild ${guild.id}`, { name: guild.name, outcome });
+    });
+  };
+
+  const onGuildBack = (guild: Guild): void => {
+    track(guild.id, 'guild create', () => {
+      resumeGuildCampaigns(ctx, guild.id);
+      return Promise.resolve();
     });
   };
 
@@ -98,16 +193,22 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
     retryTimer = null;
     if (stopped) return;
     const next = new Client({
-      intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMembers],
+      intents: BOT_INTENTS,
       // Members we never cached (most of them) arrive as partials on removal.
       partials: [Partials.GuildMember, Partials.User],
       rest: { api: `${ctx.config.discord.baseUrl}/api` },
+      // One process, as many shards as Discord recommends (GET /gateway/bot): works past 2,500 guilds.
+      shards: 'auto',
     });
     let readyOnce = false;
     next.once(Events.ClientReady, (c) => {
       readyOnce = true;
       retryMs = options.loginRetryMs ?? 5000;
-      logger.info(`bot: connected as ${c.user.tag}`, { guilds: c.guilds.cache.size });
+      explained.clear();
+      logger.info(`bot: connected as ${c.user.tag}`, {
+        guilds: c.guilds.cache.size,
+        shards: c.ws.shards.size,
+      });
       markReady();
       options.onConnected?.();
     });
@@ -116,15 +217,27 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
     next.on(Events.ShardReady, () => {
       if (readyOnce) options.onConnected?.();
     });
+    next.on(Events.ShardDisconnect, (event, shardId) => {
+      if (!explain(event.code))
+        logger.warn('bot: shard disconnected for good', { shardId, code: event.code });
+    });
     next.on(Events.GuildMemberAdd, onMemberAdd);
     next.on(Events.GuildMemberRemove, onMemberRemove);
+    next.on(Events.GuildAuditLogEntryCreate, onAuditLogEntry);
+    next.on(Events.GuildBanAdd, onBanAdd);
     next.on(Events.GuildDelete, onGuildDelete);
+    next.on(Events.GuildCreate, onGuildBack);
+    next.on(Events.GuildAvailable, onGuildBack);
     next.on(Events.Error, (err) => logger.error('bot: client error', { error: err.message }));
     client = next;
     next.login(ctx.config.discord.botToken).catch(async (err: unknown) => {
-      logger.error(`bot: login failed; retrying in ${Math.round(retryMs / 1000)} s`, {
-        error: err instanceof Error ? err.message : String(err),
-      });
+      const message = err instanceof Error ? err.message : String(err);
+      const code = (err as { code?: unknown }).code;
+      if (!explain(typeof code === 'string' ? code : message)) {
+        logger.error(`bot: login failed; retrying in ${Math.round(retryMs / 1000)} s`, { error: message });
+      } else {
+        logger.warn(`bot: login failed; retrying in ${Math.round(retryMs / 1000)} s`, { error: message });
+      }
       if (client === next) client = null;
       await next.destroy().catch(() => undefined);
       if (stopped) return;
@@ -140,6 +253,11 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
     get client() {
       return client;
     },
+    async idle() {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+      await removals.idle();
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
     async stop() {
       stopped = true;
       if (retryTimer) clearTimeout(retryTimer);
@@ -147,6 +265,7 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
       client = null;
       await current?.destroy();
       await Promise.allSettled([...inFlight]);
+      await removals.idle();
     },
   };
 }

@@ -1,7 +1,13 @@
-import { and, asc, eq, gt, isNull } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { servers, users } from '../db/schema.ts';
 import { PRODUCT_NAME } from '../app.ts';
+import { DISCORD_ERROR, DiscordApiError } from '../discord/discord-api.ts';
+import { MINUTE } from '../clock.ts';
+
+/** Attempts at the completion DM, and the wait before each retry: a few, then the site shows it instead. */
+export const COMPLETION_DM_RETRY_DELAYS_MS = [1 * MINUTE, 10 * MINUTE, 60 * MINUTE] as const;
+export const COMPLETION_DM_MAX_ATTEMPTS = COMPLETION_DM_RETRY_DELAYS_MS.length + 1;
 
 // Campaigns whose DM is being sent right now: an event and a reconcile run (or two events) finishing
 // the same campaign at the same moment must not both send it. One process runs the bot.
@@ -14,7 +20,10 @@ export function completionMessage(campaignName: string, membersDelivered: number
 
 /**
  * Sends the owner's "campaign complete" DM once. The flag is set only after Discord accepted the
- * message, so a failure (e.g. 50007, DMs closed) is retried by the next reconcile run.
+ * message. A failure is retried a few times with growing waits (by reconciliation); 50007 — DMs
+ * closed, or the owner shares no server with the bot (always so for a no-bot campaign's owner) — and
+ * a last failed attempt record "owner could not be reached" instead, which My Campaigns and the
+ * Dashboard show. Nothing is retried forever.
  */
 export async function notifyCompletedCampaign(ctx: AppContext, campaignId: string): Promise<boolean> {
   if (notifying.has(campaignId)) return false;
@@ -30,6 +39,7 @@ export async function notifyCompletedCampaign(ctx: AppContext, campaignId: strin
           eq(servers.membersRemaining, 0),
           isNull(servers.canceledAt),
           eq(servers.completionNotificationSent, false),
+          isNull(servers.ownerUnreachableAt),
         ),
       )
       .get();
@@ -39,10 +49,7 @@ export async function notifyCompletedCampaign(ctx: AppContext, campaignId: strin
         content: completionMessage(campaign.name, campaign.slots),
       });
     } catch (err) {
-      ctx.logger.warn('completion DM failed; will retry', {
-        campaignId,
-        error: err instanceof Error ? err.message : String(err),
-      });
+      recordFailedAttempt(ctx, campaignId, err);
       return false;
     }
     ctx.db.update(servers).set({ completionNotificationSent: true }).where(eq(servers.id, campaignId)).run();
@@ -53,7 +60,40 @@ export async function notifyCompletedCampaign(ctx: AppContext, campaignId: strin
   }
 }
 
-/** Every finished, not canceled campaign whose owner has not been told yet (bot and no-bot alike). */
+function recordFailedAttempt(ctx: AppContext, campaignId: string, err: unknown): void {
+  const now = ctx.clock.now();
+  const row = ctx.db
+    .update(servers)
+    .set({ completionDmAttempts: sql`${servers.completionDmAttempts} + 1` })
+    .where(eq(servers.id, campaignId))
+    .returning({ attempts: servers.completionDmAttempts })
+    .get();
+  const attempts = row?.attempts ?? COMPLETION_DM_MAX_ATTEMPTS;
+  const unreachable = err instanceof DiscordApiError && err.code === DISCORD_ERROR.CANNOT_DM_USER;
+  const error = err instanceof Error ? err.message : String(err);
+  if (unreachable || attempts >= COMPLETION_DM_MAX_ATTEMPTS) {
+    ctx.db
+      .update(servers)
+      .set({ ownerUnreachableAt: now, completionDmRetryAt: null })
+      .where(eq(servers.id, campaignId))
+      .run();
+    ctx.logger.warn('completion DM: owner could not be reached; the site shows the completion instead', {
+      campaignId,
+      attempts,
+      error,
+    });
+    return;
+  }
+  const wait = COMPLETION_DM_RETRY_DELAYS_MS[attempts - 1] ?? COMPLETION_DM_RETRY_DELAYS_MS.at(-1)!;
+  ctx.db
+    .update(servers)
+    .set({ completionDmRetryAt: now + wait })
+    .where(eq(servers.id, campaignId))
+    .run();
+  ctx.logger.warn('completion DM failed; will retry', { campaignId, attempts, retryInMs: wait, error });
+}
+
+/** Every finished, not canceled campaign whose owner has not been told yet and is due an attempt (bot and no-bot alike). */
 export async function notifyPendingCompletions(ctx: AppContext): Promise<number> {
   const due = ctx.db
     .select({ id: servers.id })
@@ -64,6 +104,8 @@ export async function notifyPendingCompletions(ctx: AppContext): Promise<number>
         gt(servers.initialMemberSlots, 0),
         isNull(servers.canceledAt),
         eq(servers.completionNotificationSent, false),
+        isNull(servers.ownerUnreachableAt),
+        or(isNull(servers.completionDmRetryAt), lte(servers.completionDmRetryAt, ctx.clock.now())),
       ),
     )
     .orderBy(asc(servers.createdAt))

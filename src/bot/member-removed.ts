@@ -1,9 +1,21 @@
 import { and, eq, min } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { serverJoins, servers, users } from '../db/schema.ts';
-import { AUDIT_LOG_ACTION, DISCORD_ERROR, DiscordApiError } from '../discord/discord-api.ts';
+import { AUDIT_LOG_ACTION } from '../discord/discord-api.ts';
 import { AUDIT_CLOCK_SKEW_MS, type LeaveReason } from './rules.ts';
-import { recordGuildDeleted, recordLeave } from './record-leave.ts';
+import { recordLeave } from './record-leave.ts';
+
+// GUILD_MEMBER_REMOVE is `{guild_id, user}` — the same for a leave, a kick and a ban. What tells them
+// apart, best first:
+//   1. GUILD_AUDIT_LOG_ENTRY_CREATE / GUILD_BAN_ADD (GuildModeration intent, not privileged), kept in
+//      a short in-memory log per guild;
+//   2. the audit-log REST call (View Audit Log), read once per *batch* of removals of a guild, not once
+//      per removal, so a raid or a mass leave costs a few requests and never holds up arrivals;
+//   3. nothing: when the audit log cannot be read, the reason is `unknown` — no penalty and no slot
+//      back (fail safe for the member, never in the owner's favour).
+// A prune (action 21) has no target, only a count: removals it may explain count as kicks.
+// An entry excuses only a removal *newer* than the membership it ends: it must be younger than the
+// Discord joined_at of the join (issue 12 "kick window").
 
 const DISCORD_EPOCH = 1420070400000;
 
@@ -12,10 +24,68 @@ export function snowflakeTime(id: string): number {
   return Number((BigInt(id) >> 22n) + BigInt(DISCORD_EPOCH));
 }
 
-/** Earliest verification among the member's paid, still-present joins of this guild; null when none. */
-export function findOpenPaidJoinSince(ctx: AppContext, guildId: string, discordUserId: string): number | null {
+/** A snowflake for a moment (for `after=` queries). */
+export function snowflakeAt(ms: number): string {
+  return ((BigInt(Math.max(ms, DISCORD_EPOCH)) - BigInt(DISCORD_EPOCH)) << 22n).toString();
+}
+
+/** Moderation facts learned from the gateway, kept ten minutes. */
+export interface ModerationFact {
+  action: 'kick' | 'ban' | 'prune';
+  /** null for a prune. */
+  userId: string | null;
+  /** Discord time of the action (entry snowflake, or receipt of GUILD_BAN_ADD). */
+  at: number;
+}
+
+const FACT_TTL_MS = 10 * 60 * 1000;
+
+const ACTION_KIND = new Map<number, ModerationFact['action']>([
+  [AUDIT_LOG_ACTION.MEMBER_KICK, 'kick'],
+  [AUDIT_LOG_ACTION.MEMBER_PRUNE, 'prune'],
+  [AUDIT_LOG_ACTION.MEMBER_BAN_ADD, 'ban'],
+]);
+const logs = new WeakMap<AppContext, Map<string, ModerationFact[]>>();
+
+function guildFacts(ctx: AppContext, guildId: string): ModerationFact[] {
+  let byGuild = logs.get(ctx);
+  if (!byGuild) logs.set(ctx, (byGuild = new Map<string, ModerationFact[]>()));
+  let facts = byGuild.get(guildId);
+  if (!facts) byGuild.set(guildId, (facts = []));
+  return facts;
+}
+
+/** Remembers a kick / ban / prune seen on the gateway. */
+export function recordModerationFact(ctx: AppContext, guildId: string, fact: ModerationFact): void {
+  const facts = guildFacts(ctx, guildId);
+  const cutoff = Date.now() - FACT_TTL_MS;
+  while (facts.length > 0 && (facts[0]?.at ?? 0) < cutoff) facts.shift();
+  facts.push(fact);
+}
+
+/** GUILD_AUDIT_LOG_ENTRY_CREATE: kicks, bans and prunes matter here. */
+export function recordAuditEntry(
+  ctx: AppContext,
+  guildId: string,
+  entry: { id: string; action_type: number; target_id: string | null },
+): void {
+  const kind = ACTION_KIND.get(entry.action_type);
+  if (!kind || (kind !== 'prune' && !entry.target_id)) return;
+  recordModerationFact(ctx, guildId, {
+    action: kind,
+    userId: kind === 'prune' ? null : entry.target_id,
+    at: snowflakeTime(entry.id),
+  });
+}
+
+/** The member's paid, still-present joins of this guild: when the oldest was verified, and its Discord joined_at. */
+export function findOpenPaidJoin(
+  ctx: AppContext,
+  guildId: string,
+  discordUserId: string,
+): { verifiedAt: number; discordJoinedAt: number | null } | null {
   const row = ctx.db
-    .select({ since: min(serverJoins.verifiedAt) })
+    .select({ verifiedAt: min(serverJoins.verifiedAt), discordJoinedAt: min(serverJoins.discordJoinedAt) })
     .from(serverJoins)
     .innerJoin(servers, eq(servers.id, serverJoins.serverId))
     .innerJoin(users, eq(users.id, serverJoins.userId))
@@ -28,52 +98,145 @@ export function findOpenPaidJoinSince(ctx: AppContext, guildId: string, discordU
       ),
     )
     .get();
-  return row?.since ?? null;
+  if (row?.verifiedAt === null || row?.verifiedAt === undefined) return null;
+  return { verifiedAt: row.verifiedAt, discordJoinedAt: row.discordJoinedAt };
 }
 
-/**
- * GUILD_MEMBER_REMOVE is the same for a leave, a kick and a ban; the guild's audit log tells them
- * apart. Only entries about this user made after the join was verified count (an old kick followed by
- * a rejoin must not excuse a later leave). When the audit log cannot be read, it counts as a leave.
- */
-export async function findRemovalReason(
+/** Back-compat helper: earliest verification of the member's open paid joins, or null. */
+export function findOpenPaidJoinSince(
   ctx: AppContext,
   guildId: string,
   discordUserId: string,
-  since: number,
-): Promise<LeaveReason> {
-  const checks = [
-    [AUDIT_LOG_ACTION.MEMBER_BAN_ADD, 'ban'],
-    [AUDIT_LOG_ACTION.MEMBER_KICK, 'kick'],
-  ] as const;
-  for (const [action, reason] of checks) {
-    try {
-      const entries = await ctx.discord.getAuditLog(guildId, action, 20);
-      const found = entries.some(
-        (e) => e.target_id === discordUserId && snowflakeTime(e.id) >= since - AUDIT_CLOCK_SKEW_MS,
-      );
-      if (found) return reason;
-    } catch (err) {
-      if (err instanceof DiscordApiError && err.code === DISCORD_ERROR.UNKNOWN_GUILD) return 'guild_deleted';
-      ctx.logger.warn('audit log unreadable; treating the removal as a leave', {
-        guildId,
-        error: err instanceof Error ? err.message : String(err),
-      });
-      return 'leave';
-    }
-  }
-  return 'leave';
+): number | null {
+  return findOpenPaidJoin(ctx, guildId, discordUserId)?.verifiedAt ?? null;
 }
 
-/** A member is no longer in the guild (event or reconcile): find out why and record it. */
+export interface Removal {
+  discordUserId: string;
+  /** When we learned of it (ctx.clock). */
+  at: number;
+  /** Entries must be newer than this (Discord time): the membership's joined_at, else verification. */
+  since: number;
+}
+
+/** The moment from which an audit entry can be about the membership this join ended. */
+export function removalSince(join: { verifiedAt: number; discordJoinedAt: number | null }): number {
+  return join.discordJoinedAt ?? join.verifiedAt - AUDIT_CLOCK_SKEW_MS;
+}
+
+/** What the moderation facts say about one removal; null when they say nothing. */
+function reasonFromFacts(facts: ModerationFact[], removal: Removal): LeaveReason | null {
+  let reason: LeaveReason | null = null;
+  for (const f of facts) {
+    if (f.at <= removal.since) continue;
+    if (f.action === 'ban' && f.userId === removal.discordUserId) return 'ban';
+    if (f.action === 'kick' && f.userId === removal.discordUserId) reason = 'kick';
+    if (f.action === 'prune' && reason === null) reason = 'kick';
+  }
+  return reason;
+}
+
+/** Audit-log pages (100 entries each) read for one batch at most. */
+const MAX_AUDIT_PAGES = 5;
+
+/**
+ * Reads kicks, bans and prunes newer than `since` from the audit log: one request for the newest 100
+ * entries of any kind (so one call covers all three actions), paged back with `before` while the page
+ * is full and still newer than `since`. Throws when the audit log cannot be read.
+ */
+async function readAuditFacts(ctx: AppContext, guildId: string, since: number): Promise<ModerationFact[]> {
+  const facts: ModerationFact[] = [];
+  let before: string | undefined;
+  for (let page = 0; page < MAX_AUDIT_PAGES; page++) {
+    const entries = await ctx.discord.getAuditLog(guildId, { before, limit: 100 });
+    let oldest: string | undefined;
+    for (const e of entries) {
+      if (oldest === undefined || BigInt(e.id) < BigInt(oldest)) oldest = e.id;
+      const kind = ACTION_KIND.get(e.action_type);
+      if (!kind) continue;
+      facts.push({
+        action: kind,
+        userId: kind === 'prune' ? null : (e.target_id ?? null),
+        at: snowflakeTime(e.id),
+      });
+    }
+    if (entries.length < 100 || oldest === undefined || snowflakeTime(oldest) <= since) break;
+    before = oldest;
+  }
+  return facts;
+}
+
+/**
+ * Decides why each removal of one guild happened, with one audit-log read for the whole batch.
+ * `final` is the last look: what is still unexplained then is a voluntary leave (if the audit log was
+ * readable) or unknown (if it was not). Not final: unexplained removals are returned as null, for a
+ * second look later (audit entries can be written after the removal event).
+ */
+export async function classifyRemovals(
+  ctx: AppContext,
+  guildId: string,
+  removals: Removal[],
+  final: boolean,
+): Promise<Map<string, LeaveReason | null>> {
+  const out = new Map<string, LeaveReason | null>();
+  const facts = guildFacts(ctx, guildId);
+  const unexplained: Removal[] = [];
+  for (const r of removals) {
+    const reason = reasonFromFacts(facts, r);
+    if (reason) out.set(r.discordUserId, reason);
+    else unexplained.push(r);
+  }
+  if (unexplained.length === 0) return out;
+  let restFacts: ModerationFact[] | null = null;
+  try {
+    restFacts = await readAuditFacts(ctx, guildId, Math.min(...unexplained.map((r) => r.since)));
+  } catch (err) {
+    ctx.logger.warn('audit log unreadable; removals without a known reason are not charged', {
+      guildId,
+      removals: unexplained.length,
+      error: err instanceof Error ? err.message : String(err),
+    });
+  }
+  for (const r of unexplained) {
+    const reason = restFacts ? reasonFromFacts(restFacts, r) : null;
+    if (reason) out.set(r.discordUserId, reason);
+    else if (!final) out.set(r.discordUserId, null);
+    else out.set(r.discordUserId, restFacts ? 'leave' : 'unknown');
+  }
+  return out;
+}
+
+/** Classifies and records a batch of removals of one guild; returns those recorded with their reason. */
+export async function settleRemovals(
+  ctx: AppContext,
+  guildId: string,
+  removals: Removal[],
+  final = true,
+): Promise<{ settled: Map<string, LeaveReason>; deferred: Removal[] }> {
+  const reasons = await classifyRemovals(ctx, guildId, removals, final);
+  const settled = new Map<string, LeaveReason>();
+  const deferred: Removal[] = [];
+  for (const r of removals) {
+    const reason = reasons.get(r.discordUserId);
+    if (!reason) {
+      deferred.push(r);
+      continue;
+    }
+    recordLeave(ctx, { guildId, discordUserId: r.discordUserId, at: r.at, reason });
+    settled.set(r.discordUserId, reason);
+  }
+  return { settled, deferred };
+}
+
+/** One removal, settled at once (reconciliation and tests). */
 export async function handleMemberRemoved(
   ctx: AppContext,
   event: { guildId: string; discordUserId: string; at: number },
 ): Promise<LeaveReason | null> {
-  const since = findOpenPaidJoinSince(ctx, event.guildId, event.discordUserId);
-  if (since === null) return null; // not someone we paid (or already recorded): no audit log calls
-  const reason = await findRemovalReason(ctx, event.guildId, event.discordUserId, since);
-  if (reason === 'guild_deleted') recordGuildDeleted(ctx, event.guildId, event.at);
-  else recordLeave(ctx, { ...event, reason });
-  return reason;
+  const join = findOpenPaidJoin(ctx, event.guildId, event.discordUserId);
+  if (!join) return null; // not someone we paid (or already recorded): no audit log calls
+  const { settled } = await settleRemovals(ctx, event.guildId, [
+    { discordUserId: event.discordUserId, at: event.at, since: removalSince(join) },
+  ]);
+  return settled.get(event.discordUserId) ?? null;
 }

@@ -1,68 +1,111 @@
 import { and, eq, gte, isNotNull, isNull } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { serverJoins, servers, users } from '../db/schema.ts';
-import { DISCORD_ERROR, DiscordApiError } from '../discord/discord-api.ts';
+import { MEMBER_PAGE_SIZE } from '../discord/discord-api.ts';
 import { MIN_STAY_MS, PENDING_JOIN_MAX_AGE_MS, minimumStayMs } from './rules.ts';
 import { verifyJoin } from './verify-join.ts';
-import { handleMemberRemoved } from './member-removed.ts';
-import { recordGuildDeleted } from './record-leave.ts';
+import { findOpenPaidJoin, removalSince, settleRemovals, type Removal } from './member-removed.ts';
+import { pausedGuildIds, syncBotPresence } from './bot-presence.ts';
 import { notifyPendingCompletions } from './completion-notice.ts';
 
 // Gateway events get lost (outages, restarts, Discord's limited replay). Reconciliation asks Discord
 // over REST about every join whose outcome is still open and applies the same services the events
 // use, so the result is the one the missed events would have produced.
+//
+// Paced and batched the way Discord allows: the bot's guild list first (200 per page), then per guild
+// either a few single-member lookups or the member list (1,000 per page, only the id range needed).
+// Every request goes through @discordjs/rest, which waits for buckets and the global limit; a guild
+// that still fails is left for the next run, never concluded from.
+//
+// Safety valve (issue 12 item 5, issue 13 item 5): a run that would charge more than a share of a
+// guild's in-stay members, or more than a set number at once, charges nothing in that guild, logs an
+// alert and waits for the next run. A truncated member list or a Discord incident must not turn into
+// a wave of penalties.
 
 export interface ReconcileResult {
   verified: number;
   left: number;
   notified: number;
-  /** Lookups that failed (left for the next run). */
+  /** Guilds whose lookups failed (left for the next run). */
   failed: number;
+  /** Guilds where the safety valve held back the charges. */
+  heldBack: number;
+  paused: number;
+  resumed: number;
 }
 
-type Presence = { kind: 'present'; joinedAt: number } | { kind: 'absent' } | { kind: 'guild_deleted' } | { kind: 'skip' };
+export interface ReconcileOptions {
+  /** Guilds checked at the same time (each has its own rate-limit bucket). */
+  concurrency?: number;
+  /** Up to this many members of a guild are looked up one by one; more, and the member list is paged. */
+  singleLookupMax?: number;
+}
 
-/** Looks a member up; guild-wide failures are remembered for the rest of the run. */
-async function lookUpMember(
+export interface SafetyValve {
+  /** Share (0..1) of a guild's in-stay members that may be found absent in one run. */
+  maxShare: number;
+  /** Absent in-stay members of one guild that may be charged in one run. */
+  maxCount: number;
+  /** The share rule applies only from this many absent members on (one leaver of three is normal). */
+  minCountForShare: number;
+}
+
+export const DEFAULT_SAFETY_VALVE: SafetyValve = { maxShare: 0.2, maxCount: 50, minCountForShare: 5 };
+
+interface GuildWork {
+  guildId: string;
+  /** Paid members inside their stay: Discord user id -> their open join. */
+  inStay: Map<string, { verifiedAt: number; discordJoinedAt: number | null }>;
+  /** Discord user ids with a pending website join. */
+  pending: Set<string>;
+}
+
+/** Which of `userIds` are members of the guild now, with their joined_at; throws when Discord cannot say. */
+async function lookUpMembers(
   ctx: AppContext,
   guildId: string,
-  discordUserId: string,
-  guildProblems: Map<string, Presence>,
-  result: ReconcileResult,
-): Promise<Presence> {
-  const known = guildProblems.get(guildId);
-  if (known) return known;
-  try {
-    const member = await ctx.discord.getGuildMember(guildId, discordUserId);
-    if (!member) return { kind: 'absent' };
-    const joinedAt = Date.parse(member.joined_at);
-    return { kind: 'present', joinedAt: Number.isNaN(joinedAt) ? 0 : joinedAt };
-  } catch (err) {
-    let presence: Presence = { kind: 'skip' };
-    if (err instanceof DiscordApiError && err.code === DISCORD_ERROR.UNKNOWN_GUILD) presence = { kind: 'guild_deleted' };
-    else result.failed += 1;
-    // Unknown guild, no access (bot removed) or Discord unreachable: the same for every member.
-    guildProblems.set(guildId, presence);
-    ctx.logger.warn('reconcile: member lookup failed', {
-      guildId,
-      error: err instanceof Error ? err.message : String(err),
-    });
-    return presence;
+  userIds: string[],
+  singleLookupMax: number,
+): Promise<Map<string, number>> {
+  const found = new Map<string, number>();
+  if (userIds.length <= singleLookupMax) {
+    for (const id of userIds) {
+      const member = await ctx.discord.getGuildMember(guildId, id);
+      if (member) found.set(id, Date.parse(member.joined_at ?? ''));
+    }
+    return found;
+  }
+  // Member list pages are sorted by user id: start just below the smallest id wanted and stop once
+  // past the largest, so only the needed range is read.
+  const sorted = userIds.map((id) => BigInt(id)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const wanted = new Set(userIds);
+  const last = sorted.at(-1) ?? 0n;
+  let after = ((sorted[0] ?? 1n) - 1n).toString();
+  for (;;) {
+    const page = await ctx.discord.listGuildMembers(guildId, after, MEMBER_PAGE_SIZE);
+    for (const m of page) {
+      if (m.user && wanted.has(m.user.id)) found.set(m.user.id, Date.parse(m.joined_at ?? ''));
+    }
+    const tail = page.at(-1)?.user?.id;
+    if (page.length < MEMBER_PAGE_SIZE || !tail || BigInt(tail) >= last) return found;
+    after = tail;
   }
 }
 
-export async function reconcile(ctx: AppContext): Promise<ReconcileResult> {
-  const result: ReconcileResult = { verified: 0, left: 0, notified: 0, failed: 0 };
-  const guildProblems = new Map<string, Presence>();
-  const startedAt = ctx.clock.now();
-
-  // 1. Paid members still inside their minimum stay: record those who are gone. Leaves first, as
-  //    they may give slots back that the arrivals below can take.
+function collectWork(ctx: AppContext, startedAt: number): Map<string, GuildWork> {
+  const work = new Map<string, GuildWork>();
+  const of = (guildId: string): GuildWork => {
+    let w = work.get(guildId);
+    if (!w) work.set(guildId, (w = { guildId, inStay: new Map(), pending: new Set() }));
+    return w;
+  };
+  // Paid members still inside their minimum stay: those who are gone have left.
   const open = ctx.db
     .select({
       guildId: servers.serverId,
       discordUserId: users.discordId,
       verifiedAt: serverJoins.verifiedAt,
+      discordJoinedAt: serverJoins.discordJoinedAt,
       isFeatured: servers.isFeatured,
     })
     .from(serverJoins)
@@ -77,26 +120,15 @@ export async function reconcile(ctx: AppContext): Promise<ReconcileResult> {
       ),
     )
     .all();
-  const checked = new Set<string>();
   for (const join of open) {
     if (!join.guildId || join.verifiedAt === null) continue;
     if (join.verifiedAt + minimumStayMs(join.isFeatured) <= startedAt) continue;
-    const key = `${join.guildId}:${join.discordUserId}`;
-    if (checked.has(key)) continue;
-    checked.add(key);
-    const presence = await lookUpMember(ctx, join.guildId, join.discordUserId, guildProblems, result);
-    const at = ctx.clock.now();
-    if (presence.kind === 'absent') {
-      if (await handleMemberRemoved(ctx, { guildId: join.guildId, discordUserId: join.discordUserId, at })) {
-        result.left += 1;
-      }
-    } else if (presence.kind === 'guild_deleted') {
-      result.left += recordGuildDeleted(ctx, join.guildId, at);
-    }
+    of(join.guildId).inStay.set(join.discordUserId, {
+      verifiedAt: join.verifiedAt,
+      discordJoinedAt: join.discordJoinedAt,
+    });
   }
-
-  // 2. Pending website joins of bot campaigns: verify those who are in the guild now, in the order
-  //    they joined Discord (that is who live events would have given the last slots to).
+  // Pending website joins of bot campaigns: verify those who are in the guild now.
   const pending = ctx.db
     .selectDistinct({ guildId: servers.serverId, discordUserId: users.discordId })
     .from(serverJoins)
@@ -112,19 +144,112 @@ export async function reconcile(ctx: AppContext): Promise<ReconcileResult> {
       ),
     )
     .all();
-  const arrived: { guildId: string; discordUserId: string; joinedAt: number }[] = [];
-  for (const { guildId, discordUserId } of pending) {
-    if (!guildId) continue;
-    const presence = await lookUpMember(ctx, guildId, discordUserId, guildProblems, result);
-    if (presence.kind === 'present') arrived.push({ guildId, discordUserId, joinedAt: presence.joinedAt });
+  for (const p of pending) if (p.guildId) of(p.guildId).pending.add(p.discordUserId);
+  return work;
+}
+
+/** Whether the valve holds: too many of the guild's in-stay members are absent at once. */
+export function valveHolds(valve: SafetyValve, absent: number, inStay: number): boolean {
+  if (absent > valve.maxCount) return true;
+  return absent >= valve.minCountForShare && absent > inStay * valve.maxShare;
+}
+
+export async function reconcile(ctx: AppContext, options: ReconcileOptions = {}): Promise<ReconcileResult> {
+  const result: ReconcileResult = {
+    verified: 0,
+    left: 0,
+    notified: 0,
+    failed: 0,
+    heldBack: 0,
+    paused: 0,
+    resumed: 0,
+  };
+  const startedAt = ctx.clock.now();
+  const valve = ctx.config.reconcileSafetyValve;
+
+  // 0. Where is the bot? Its own guild list pauses and resumes campaigns (a missed GUILD_DELETE or
+  //    GUILD_CREATE). If Discord cannot say, campaigns keep their state.
+  try {
+    const presence = syncBotPresence(ctx, await ctx.discord.listBotGuildIds(), startedAt);
+    result.paused = presence.paused;
+    result.resumed = presence.resumed;
+  } catch (err) {
+    ctx.logger.warn('reconcile: could not list the bot guilds', {
+      error: err instanceof Error ? err.message : String(err),
+    });
   }
-  arrived.sort((a, b) => a.joinedAt - b.joinedAt);
-  for (const { guildId, discordUserId } of arrived) {
-    const outcome = await verifyJoin(ctx, { guildId, discordUserId, at: ctx.clock.now() });
+
+  const work = collectWork(ctx, startedAt);
+  const paused = pausedGuildIds(ctx, [...work.keys()]);
+  const guilds = [...work.values()].filter((w) => !paused.has(w.guildId));
+  const arrived: { guildId: string; discordUserId: string; joinedAt: number }[] = [];
+
+  const checkGuild = async (w: GuildWork): Promise<void> => {
+    let members: Map<string, number>;
+    try {
+      members = await lookUpMembers(
+        ctx,
+        w.guildId,
+        [...new Set([...w.inStay.keys(), ...w.pending])],
+        options.singleLookupMax ?? 10,
+      );
+    } catch (err) {
+      // 10004 included: Discord sends it for a guild the bot has left, and sometimes by mistake (#8445).
+      result.failed += 1;
+      ctx.logger.warn('reconcile: member lookup failed; guild left for the next run', {
+        guildId: w.guildId,
+        error: err instanceof Error ? err.message : String(err),
+      });
+      return;
+    }
+    // 1. Leaves first: they may give slots back that the arrivals below can take.
+    const absent = [...w.inStay.keys()].filter((id) => !members.has(id));
+    if (valveHolds(valve, absent.length, w.inStay.size)) {
+      result.heldBack += 1;
+      ctx.logger.error(
+        'ALERT reconcile safety valve: too many members absent at once; nothing charged, waiting for the next run',
+        {
+          guildId: w.guildId,
+          absent: absent.length,
+          inStay: w.inStay.size,
+          valve,
+        },
+      );
+    } else if (absent.length > 0) {
+      const at = ctx.clock.now();
+      const removals: Removal[] = [];
+      for (const id of absent) {
+        const join = findOpenPaidJoin(ctx, w.guildId, id); // re-read: an event may have settled it meanwhile
+        if (join) removals.push({ discordUserId: id, at, since: removalSince(join) });
+      }
+      const { settled } = await settleRemovals(ctx, w.guildId, removals, true);
+      result.left += settled.size;
+    }
+    for (const id of w.pending) {
+      const joinedAt = members.get(id);
+      if (joinedAt !== undefined) arrived.push({ guildId: w.guildId, discordUserId: id, joinedAt });
+    }
+  };
+
+  const queue = [...guilds];
+  const workers = Array.from({ length: Math.max(1, options.concurrency ?? 4) }, async () => {
+    for (let w = queue.shift(); w; w = queue.shift()) await checkGuild(w);
+  });
+  await Promise.all(workers);
+
+  // 2. Arrivals in the order they joined Discord (who live events would have given the last slots to).
+  arrived.sort((a, b) => (a.joinedAt || 0) - (b.joinedAt || 0));
+  for (const { guildId, discordUserId, joinedAt } of arrived) {
+    const outcome = await verifyJoin(ctx, {
+      guildId,
+      discordUserId,
+      at: ctx.clock.now(),
+      discordJoinedAt: Number.isNaN(joinedAt) ? undefined : joinedAt,
+    });
     if (outcome.rewarded) result.verified += 1;
   }
 
-  // 3. Finished campaigns whose owner has not been told (including DMs that failed before).
+  // 3. Finished campaigns whose owner has not been told (DMs due for another attempt included).
   result.notified = await notifyPendingCompletions(ctx);
   return result;
 }

@@ -19,14 +19,18 @@ export interface RecordLeaveResult {
 /**
  * A paid member left the guild. Leaving on one's own before the minimum stay (counted from the
  * verification) costs the penalty, which may take the balance below zero, and gives the campaign
- * its slot back (a completed campaign becomes active again). Kicks, bans, deleted guilds and leaves
- * after the stay are only recorded. The hasLeft flag is flipped conditionally, so a replayed event
+ * its slot back (a completed campaign becomes active again). Kicks, bans, removals of unknown reason,
+ * deleted guilds, leaves of canceled campaigns and leaves after the stay are only recorded. The hasLeft flag is flipped conditionally, so a replayed event
  * or a concurrent reconcile run records (and charges) once.
  */
 export function recordLeave(ctx: AppContext, event: LeaveEvent): RecordLeaveResult {
   return ctx.db.transaction((tx) => {
     const result: RecordLeaveResult = { recorded: 0, penalized: 0 };
-    const user = tx.select({ id: users.id }).from(users).where(eq(users.discordId, event.discordUserId)).get();
+    const user = tx
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.discordId, event.discordUserId))
+      .get();
     if (!user) return result;
 
     const open = tx
@@ -36,6 +40,7 @@ export function recordLeave(ctx: AppContext, event: LeaveEvent): RecordLeaveResu
         campaignId: servers.id,
         name: servers.name,
         isFeatured: servers.isFeatured,
+        canceledAt: servers.canceledAt,
       })
       .from(serverJoins)
       .innerJoin(servers, eq(servers.id, serverJoins.serverId))
@@ -51,7 +56,8 @@ export function recordLeave(ctx: AppContext, event: LeaveEvent): RecordLeaveResu
 
     for (const join of open) {
       const early = event.at < (join.verifiedAt ?? 0) + minimumStayMs(join.isFeatured);
-      const penalize = early && event.reason === 'leave';
+      // Leaving a canceled campaign costs nothing: the penalty would help nobody (issue 12 item 4).
+      const penalize = early && event.reason === 'leave' && join.canceledAt === null;
       const marked = tx
         .update(serverJoins)
         .set({ hasLeft: true, leftAt: event.at, leftReason: event.reason, penalized: penalize })

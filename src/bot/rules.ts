@@ -11,10 +11,17 @@ export const LEAVE_PENALTY_CENTS = 200;
 /** A website join is waited for this long; older pending joins are neither verified nor reconciled. */
 export const PENDING_JOIN_MAX_AGE_MS = 7 * DAY;
 
-/** Audit log entries up to this long before the join was verified still count (Discord vs our clock). */
-export const AUDIT_CLOCK_SKEW_MS = 5 * 60 * 1000;
+/**
+ * For joins verified without Discord's joined_at (older rows): audit entries up to this long before the
+ * verification still count (Discord's clock vs ours). Short, so an old kick cannot excuse a new leave.
+ */
+export const AUDIT_CLOCK_SKEW_MS = 2 * 1000;
 
-export type LeaveReason = 'leave' | 'kick' | 'ban' | 'guild_deleted';
+/** Discord's joined_at may be this much before our website join and still count as joining after it (clock skew). */
+export const JOINED_AT_CLOCK_SKEW_MS = 2 * 60 * 1000;
+
+/** unknown: the removal's reason could not be established — no penalty, and no slot back. */
+export type LeaveReason = 'leave' | 'kick' | 'ban' | 'unknown' | 'guild_deleted';
 
 export function minimumStayMs(isFeatured: boolean): number {
   return isFeatured ? MIN_STAY_MS.featured : MIN_STAY_MS.regular;

@@ -1,8 +1,8 @@
-import { and, asc, eq, gt, gte, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, inArray, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { serverJoins, servers, users } from '../db/schema.ts';
 import { credit } from '../ledger/ledger.ts';
-import { PENDING_JOIN_MAX_AGE_MS } from './rules.ts';
+import { JOINED_AT_CLOCK_SKEW_MS, PENDING_JOIN_MAX_AGE_MS } from './rules.ts';
 import { notifyCompletedCampaign } from './completion-notice.ts';
 
 export interface MemberEvent {
@@ -11,6 +11,8 @@ export interface MemberEvent {
   discordUserId: string;
   /** When we learned about it (ctx.clock.now()). */
   at: number;
+  /** Discord's joined_at of this membership (ms), when known. */
+  discordJoinedAt?: number;
 }
 
 export interface VerifyJoinResult {
@@ -31,11 +33,20 @@ export interface VerifyJoinResult {
 export function recordVerifiedJoin(ctx: AppContext, event: MemberEvent): VerifyJoinResult {
   return ctx.db.transaction((tx) => {
     const result: VerifyJoinResult = { rewarded: null, closedWithoutReward: 0, completedCampaignId: null };
-    const user = tx.select({ id: users.id }).from(users).where(eq(users.discordId, event.discordUserId)).get();
+    const user = tx
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.discordId, event.discordUserId))
+      .get();
     if (!user) return result;
 
     const pending = tx
-      .select({ joinId: serverJoins.id, campaignId: servers.id, name: servers.name, coinReward: servers.coinReward })
+      .select({
+        joinId: serverJoins.id,
+        campaignId: servers.id,
+        name: servers.name,
+        coinReward: servers.coinReward,
+      })
       .from(serverJoins)
       .innerJoin(servers, eq(servers.id, serverJoins.serverId))
       .where(
@@ -57,7 +68,13 @@ export function recordVerifiedJoin(ctx: AppContext, event: MemberEvent): VerifyJ
           ? tx
               .update(servers)
               .set({ membersRemaining: sql`${servers.membersRemaining} - 1` })
-              .where(and(eq(servers.id, join.campaignId), gt(servers.membersRemaining, 0), isNull(servers.canceledAt)))
+              .where(
+                and(
+                  eq(servers.id, join.campaignId),
+                  gt(servers.membersRemaining, 0),
+                  isNull(servers.canceledAt),
+                ),
+              )
               .returning({ membersRemaining: servers.membersRemaining })
               .get()
           : undefined;
@@ -88,11 +105,72 @@ export function recordVerifiedJoin(ctx: AppContext, event: MemberEvent): VerifyJ
   });
 }
 
+/**
+ * A member whose Discord joined_at precedes their website join was already in the guild: those
+ * pending joins are closed without coins (issue 12 item 5), at join time and in reconciliation.
+ */
+export function closeJoinsOfEarlierMembers(ctx: AppContext, event: MemberEvent): number {
+  if (event.discordJoinedAt === undefined || Number.isNaN(event.discordJoinedAt)) return 0;
+  const user = ctx.db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.discordId, event.discordUserId))
+    .get();
+  if (!user) return 0;
+  const campaignIds = ctx.db
+    .select({ id: servers.id })
+    .from(servers)
+    .where(eq(servers.serverId, event.guildId))
+    .all()
+    .map((r) => r.id);
+  if (campaignIds.length === 0) return 0;
+  const closed = ctx.db
+    .update(serverJoins)
+    .set({
+      verified: true,
+      verifiedAt: event.at,
+      coinsAwarded: false,
+      discordJoinedAt: event.discordJoinedAt,
+    })
+    .where(
+      and(
+        eq(serverJoins.userId, user.id),
+        inArray(serverJoins.serverId, campaignIds),
+        eq(serverJoins.verified, false),
+        eq(serverJoins.hasLeft, false),
+        gt(serverJoins.joinedAt, event.discordJoinedAt + JOINED_AT_CLOCK_SKEW_MS),
+      ),
+    )
+    .run().changes;
+  if (closed > 0) {
+    ctx.logger.info('join not paid: the member was in the guild before joining through the website', {
+      guildId: event.guildId,
+      discordUserId: event.discordUserId,
+      joins: closed,
+    });
+  }
+  return closed;
+}
+
 /** recordVerifiedJoin, then the owner's completion DM when this join took the last slot. */
 export async function verifyJoin(ctx: AppContext, event: MemberEvent): Promise<VerifyJoinResult> {
+  const earlier = closeJoinsOfEarlierMembers(ctx, event);
   const result = recordVerifiedJoin(ctx, event);
+  result.closedWithoutReward += earlier;
+  if (result.rewarded && event.discordJoinedAt !== undefined && !Number.isNaN(event.discordJoinedAt)) {
+    // Audit entries older than this membership are not about it (the "kick window", issue 12 item 4).
+    ctx.db
+      .update(serverJoins)
+      .set({ discordJoinedAt: event.discordJoinedAt })
+      .where(eq(serverJoins.id, result.rewarded.joinId))
+      .run();
+  }
   if (result.rewarded) {
-    ctx.logger.info('join verified', { guildId: event.guildId, discordUserId: event.discordUserId, ...result.rewarded });
+    ctx.logger.info('join verified', {
+      guildId: event.guildId,
+      discordUserId: event.discordUserId,
+      ...result.rewarded,
+    });
   }
   if (result.completedCampaignId) await notifyCompletedCampaign(ctx, result.completedCampaignId);
   return result;

@@ -11,8 +11,11 @@ export const INVITE_EXPIRES =
   'This invite link expires. Please create a permanent (never-expiring) invite link.';
 export const BOT_MISSING = 'Please invite our bot to your server first, then submit again.';
 
-/** View Audit Log (1 << 7) + Create Instant Invite (1 << 0) + View Channels (1 << 10) + Send Messages (1 << 11). */
-export const BOT_PERMISSIONS = (1n << 7n) | (1n << 0n) | (1n << 10n) | (1n << 11n);
+/**
+ * View Audit Log (1 << 7) only: it tells kicks and bans from voluntary leaves. Member events and member
+ * lists need the Server Members intent, not a permission; the completion DM needs none either. See README.
+ */
+export const BOT_PERMISSIONS = 1n << 7n;
 
 /** A 400 whose body also carries `botMissing` and the bot invite URL (see routes.ts). */
 export class BotMissingError extends AppError {

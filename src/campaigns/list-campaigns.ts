@@ -1,9 +1,10 @@
 import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
-import { serverJoins, servers } from '../db/schema.ts';
-import type { ApiCampaign } from '../shared/api-types.ts';
+import { serverJoins, servers, type Server } from '../db/schema.ts';
+import type { ApiCampaign, ApiCampaignHealth } from '../shared/api-types.ts';
 import type { ApiMyServer } from '../shared/campaign-schemas.ts';
 import { toApiServer } from '../servers/server-view.ts';
+import { botInviteUrl } from './discord-checks.ts';
 
 /**
  * Joins that count for the owner: members verified through the website, or for no-bot servers
@@ -24,6 +25,10 @@ function countJoins(ctx: AppContext, ids: string[]): Map<string, number> {
   return new Map(rows.map((r) => [r.serverId, Number(r.count ?? 0)]));
 }
 
+function campaignHealth(r: Server): ApiCampaignHealth {
+  return { botRemoved: r.botRemovedAt !== null, ownerUnreachable: r.ownerUnreachableAt !== null };
+}
+
 /** GET /api/campaigns: the user's active campaigns (slots left, not canceled), newest first. */
 export function listActiveCampaigns(ctx: AppContext, userId: string): ApiCampaign[] {
   const rows = ctx.db
@@ -36,7 +41,12 @@ export function listActiveCampaigns(ctx: AppContext, userId: string): ApiCampaig
     ctx,
     rows.map((r) => r.id),
   );
-  return rows.map((r) => ({ ...toApiServer(r, ctx.config.discord.cdnUrl), joinCount: joins.get(r.id) ?? 0 }));
+  return rows.map((r) => ({
+    ...toApiServer(r, ctx.config.discord.cdnUrl),
+    joinCount: joins.get(r.id) ?? 0,
+    ...campaignHealth(r),
+    botInviteUrl: r.botRemovedAt !== null && r.serverId !== null ? botInviteUrl(ctx, r.serverId) : null,
+  }));
 }
 
 /** GET /api/servers/mine: every server the user submitted, newest first, with what the Dashboard needs. */
@@ -66,6 +76,7 @@ export function listMyServers(ctx: AppContext, userId: string): ApiMyServer[] {
           .all();
   return rows.map((r) => ({
     ...toApiServer(r, ctx.config.discord.cdnUrl),
+    ...campaignHealth(r),
     active: r.membersRemaining > 0 && r.canceledAt === null,
     canceled: r.canceledAt !== null,
     featuredElsewhere: r.serverId !== null && featured.some((f) => f.guildId === r.serverId && f.id !== r.id),

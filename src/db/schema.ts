@@ -48,6 +48,13 @@ export const servers = sqliteTable(
       .default(false),
     /** false when the invite stopped resolving; such campaigns leave Discover until fixed. */
     inviteValid: integer('invite_valid', { mode: 'boolean' }).notNull().default(true),
+    /** Set while our bot is not in the guild (GUILD_DELETE): the campaign is paused, off Discover. */
+    botRemovedAt: integer('bot_removed_at'),
+    /** Completion DM attempts so far, and when the next may be made (backoff); a few, never forever. */
+    completionDmAttempts: integer('completion_dm_attempts').notNull().default(0),
+    completionDmRetryAt: integer('completion_dm_retry_at'),
+    /** The completion DM could not be delivered (50007 or attempts used up): the owner sees it on the site. */
+    ownerUnreachableAt: integer('owner_unreachable_at'),
     canceledAt: integer('canceled_at'),
     createdAt: createdAt(),
   },
@@ -76,8 +83,10 @@ export const serverJoins = sqliteTable(
     coinsAwarded: integer('coins_awarded', { mode: 'boolean' }).notNull().default(false),
     hasLeft: integer('has_left', { mode: 'boolean' }).notNull().default(false),
     leftAt: integer('left_at'),
-    /** leave | kick | ban | guild_deleted, once hasLeft. */
+    /** leave | kick | ban | unknown | guild_deleted, once hasLeft. */
     leftReason: text('left_reason'),
+    /** Discord's joined_at (ms) of the membership that verified this join; audit entries older than it are not about it. */
+    discordJoinedAt: integer('discord_joined_at'),
     penalized: integer('penalized', { mode: 'boolean' }).notNull().default(false),
   },
   (t) => [

@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { guildCreatePayload, memberObject, userObject } from './payloads.ts';
-import type { SimEvent, SimState } from './state.ts';
+import { auditEntryObject, guildCreatePayload, memberObject, userObject } from './payloads.ts';
+import { PRIVILEGED_INTENTS, type SimEvent, type SimGuild, type SimState } from './state.ts';
 
 const Op = {
   Dispatch: 0,
@@ -14,12 +14,20 @@ const Op = {
   VoiceStateUpdate: 4,
   Resume: 6,
   RequestGuildMembers: 8,
+  Reconnect: 7,
   InvalidSession: 9,
   Hello: 10,
   HeartbeatAck: 11,
 } as const;
 
-const Intent = { Guilds: 1 << 0, GuildMembers: 1 << 1, GuildPresences: 1 << 8 } as const;
+const Intent = {
+  Guilds: 1 << 0,
+  GuildMembers: 1 << 1,
+  GuildModeration: 1 << 2,
+  GuildPresences: 1 << 8,
+} as const;
+/** Every intent bit Discord defines today (up to DirectMessagePolls, 1 << 25). */
+const ALL_INTENTS = (1 << 26) - 1;
 
 /** Close code that discord.js answers with a RESUME (4000 = unknown error). */
 const CLOSE_RESUMABLE = 4000;
@@ -29,7 +37,17 @@ interface Session {
   seq: number;
   intents: number;
   socket: WebSocket | null;
+  /** [shard_id, num_shards] from IDENTIFY ([0, 1] without sharding). */
+  shard: [number, number];
 }
+
+/** Discord's rule: a guild lives on shard (guild_id >> 22) % num_shards. */
+export function shardOf(guildId: string, numShards: number): number {
+  return Number((BigInt(guildId) >> 22n) % BigInt(numShards));
+}
+
+const onShard = (guild: SimGuild, session: Session): boolean =>
+  shardOf(guild.id, session.shard[1]) === session.shard[0];
 
 interface Connection {
   socket: WebSocket;
@@ -54,8 +72,9 @@ export function createGateway(opts: {
   const connections = new Set<Connection>();
   const servers = new Set<Server>();
 
-  const send = (socket: WebSocket, payload: unknown): void => {
-    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(payload));
+  const send = (socket: WebSocket, payload: { op: number; d: unknown; s?: number; t?: string }): void => {
+    // Real frames carry s and t as null on non-dispatch ops.
+    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ s: null, t: null, ...payload }));
   };
 
   const dispatch = (session: Session, t: string, d: unknown): void => {
@@ -74,9 +93,21 @@ export function createGateway(opts: {
       }
       return;
     }
+    if (event.type === 'reconnect') {
+      for (const c of connections) send(c.socket, { op: Op.Reconnect, d: null });
+      return;
+    }
     const guild = state.guilds.get(event.guildId);
     if (!guild?.botJoinedAt) return;
+    // Unreliable mode loses some member and moderation events (never READY or guild events).
+    const droppable =
+      event.type === 'memberAdd' ||
+      event.type === 'memberRemove' ||
+      event.type === 'auditEntry' ||
+      event.type === 'banAdd';
+    if (droppable && state.unreliable.dropEvent()) return;
     for (const session of liveSessions()) {
+      if (!onShard(guild, session)) continue;
       switch (event.type) {
         case 'guildCreate':
           if (session.intents & Intent.Guilds) {
@@ -88,8 +119,32 @@ export function createGateway(opts: {
           }
           break;
         case 'guildDelete':
-          if (session.intents & Intent.Guilds) dispatch(session, 'GUILD_DELETE', { id: guild.id });
+          if (session.intents & Intent.Guilds) {
+            dispatch(
+              session,
+              'GUILD_DELETE',
+              event.unavailable ? { id: guild.id, unavailable: true } : { id: guild.id },
+            );
+          }
           break;
+        case 'auditEntry': {
+          const entry = state.findAuditEntry(event.entryId);
+          // Needs the GuildModeration intent and View Audit Log in the guild.
+          if (entry && session.intents & Intent.GuildModeration && guild.botCanViewAuditLog !== false) {
+            dispatch(session, 'GUILD_AUDIT_LOG_ENTRY_CREATE', {
+              ...auditEntryObject(entry),
+              guild_id: guild.id,
+            });
+          }
+          break;
+        }
+        case 'banAdd': {
+          const user = state.getUser(event.userId);
+          if (user && session.intents & Intent.GuildModeration) {
+            dispatch(session, 'GUILD_BAN_ADD', { guild_id: guild.id, user: userObject(user) });
+          }
+          break;
+        }
         case 'memberAdd': {
           const member = memberObject(state, guild, event.userId);
           if (member && session.intents & Intent.GuildMembers) {
@@ -117,15 +172,54 @@ export function createGateway(opts: {
       conn.socket.close(4004, 'Authentication failed.');
       return;
     }
-    const intents = typeof d.intents === 'number' ? d.intents : 0;
-    const session: Session = { id: randomBytes(16).toString('hex'), seq: 0, intents, socket: conn.socket };
+    const intents = d.intents;
+    if (
+      typeof intents !== 'number' ||
+      !Number.isInteger(intents) ||
+      intents < 0 ||
+      (intents & ~ALL_INTENTS) !== 0
+    ) {
+      conn.socket.close(4013, 'Invalid intent(s).');
+      return;
+    }
+    if (intents & PRIVILEGED_INTENTS & ~state.gateway.allowedPrivilegedIntents) {
+      conn.socket.close(4014, 'Disallowed intent(s).');
+      return;
+    }
+    let shard: [number, number] = [0, 1];
+    if (d.shard !== undefined) {
+      const [shardId, count] = Array.isArray(d.shard) ? (d.shard as unknown[]) : [];
+      if (
+        !Number.isInteger(shardId) ||
+        !Number.isInteger(count) ||
+        (count as number) < 1 ||
+        (shardId as number) < 0 ||
+        (shardId as number) >= (count as number)
+      ) {
+        conn.socket.close(4010, 'Invalid shard.');
+        return;
+      }
+      shard = [shardId as number, count as number];
+    }
+    const probe = { shard } as Session;
+    const botGuilds = [...state.guilds.values()].filter((g) => g.botJoinedAt && onShard(g, probe));
+    if (botGuilds.length > state.gateway.maxGuildsPerShard) {
+      conn.socket.close(4011, 'Sharding required.');
+      return;
+    }
+    const session: Session = {
+      id: randomBytes(16).toString('hex'),
+      seq: 0,
+      intents,
+      socket: conn.socket,
+      shard,
+    };
     sessions.set(session.id, session);
     if (sessions.size > 50) {
       // Forget disconnected sessions so a long demo does not accumulate them forever.
       for (const [id, s] of sessions) if (!s.socket) sessions.delete(id);
     }
     conn.session = session;
-    const botGuilds = [...state.guilds.values()].filter((g) => g.botJoinedAt);
     dispatch(session, 'READY', {
       v: 10,
       user_settings: {},
@@ -134,7 +228,7 @@ export function createGateway(opts: {
       session_id: session.id,
       session_type: 'normal',
       resume_gateway_url: opts.gatewayUrl,
-      shard: [0, 1],
+      shard,
       application: { id: state.botId, flags: 0 },
       private_channels: [],
       relationships: [],
@@ -143,7 +237,9 @@ export function createGateway(opts: {
       geo_ordered_rtc_regions: [],
       auth: {},
     });
-    log(`gateway: session ${session.id.slice(0, 8)} identified with intents ${intents}`);
+    log(
+      `gateway: session ${session.id.slice(0, 8)} identified with intents ${intents}, shard ${shard.join('/')}`,
+    );
     if (intents & Intent.Guilds) {
       const all = Boolean(intents & Intent.GuildPresences);
       for (const g of botGuilds) dispatch(session, 'GUILD_CREATE', guildCreatePayload(state, g, all));
@@ -173,7 +269,16 @@ export function createGateway(opts: {
   const requestMembers = (conn: Connection, d: Record<string, unknown>): void => {
     const session = conn.session;
     const guild = typeof d.guild_id === 'string' ? state.guilds.get(d.guild_id) : undefined;
-    if (!session || !guild?.botJoinedAt) return;
+    if (!session || !guild?.botJoinedAt || !onShard(guild, session)) return;
+    // Member queries need the privileged GuildMembers intent (user_ids included).
+    if (!(session.intents & Intent.GuildMembers)) {
+      conn.socket.close(4013, 'Invalid intent(s).');
+      return;
+    }
+    if (Array.isArray(d.user_ids) && d.user_ids.length > 100) {
+      conn.socket.close(4002, 'Error while decoding payload.');
+      return;
+    }
     let ids = [...Object.keys(guild.members), state.botId];
     const notFound: string[] = [];
     if (Array.isArray(d.user_ids) || typeof d.user_ids === 'string') {
@@ -222,7 +327,7 @@ export function createGateway(opts: {
       const d = (payload.d && typeof payload.d === 'object' ? payload.d : {}) as Record<string, unknown>;
       switch (payload.op) {
         case Op.Heartbeat:
-          send(socket, { op: Op.HeartbeatAck });
+          send(socket, { op: Op.HeartbeatAck, d: null });
           break;
         case Op.Identify:
           if (conn.session) socket.close(4005, 'Already authenticated.');

@@ -1,4 +1,5 @@
 // Discord API v10 JSON shapes built from simulator state.
+import type { APIAuditLogEntry } from 'discord-api-types/v10';
 import type {
   SimAuditEntry,
   SimDmChannel,
@@ -234,15 +235,15 @@ export function inviteObject(
   };
 }
 
-export function auditEntryObject(entry: SimAuditEntry): Record<string, unknown> {
+export function auditEntryObject(entry: SimAuditEntry): APIAuditLogEntry {
   return {
     id: entry.id,
     action_type: entry.actionType,
     target_id: entry.targetId,
     user_id: entry.userId,
-    reason: entry.reason ?? undefined,
+    ...(entry.reason ? { reason: entry.reason } : {}),
     changes: [],
-    options: undefined,
+    ...(entry.options ? { options: entry.options } : {}),
   };
 }
 

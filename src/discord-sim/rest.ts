@@ -49,6 +49,14 @@ function intQuery(req: Request, name: string, def: number, min: number, max: num
 export function createApiRouter(cfg: RestConfig): Router {
   const { state, botToken } = cfg;
   const router = express.Router();
+  // @discordjs/rest percent-encodes path segments ('@me' arrives as '%40me'); Discord decodes them.
+  router.use((req, _res, next) => {
+    if (req.url.includes('%40')) req.url = req.url.replace(/%40me(?=\/|\?|$)/gi, '@me');
+    next();
+  });
+  // Rate limits first (every response carries the headers), then injected faults (unreliable mode).
+  router.use(state.rateLimits.middleware());
+  router.use(state.unreliable.middleware());
 
   const bot = (req: Request): void => requireBot(req, state, botToken);
   const bearer = (req: Request, scope: string): SimToken => {
@@ -62,11 +70,14 @@ export function createApiRouter(cfg: RestConfig): Router {
     if (!auth) throw unauthorized();
     return auth;
   };
-  /** A guild the bot can see: 404 10004 if unknown, 403 50001 if the bot is not in it. */
+  /**
+   * A guild the bot can see. Since 2023 Discord answers 404 10004 Unknown Guild both for a guild that
+   * does not exist and for one the bot is not in (discord-api-docs #5840), so the two look the same.
+   */
   const botGuild = (req: Request): SimGuild => {
     bot(req);
     const guild = state.requireGuild(param(req, 'guildId'));
-    if (!guild.botJoinedAt) throw new SimError(403, 50001, 'Missing Access');
+    if (!guild.botJoinedAt) throw new SimError(404, 10004, 'Unknown Guild');
     return guild;
   };
   const auditReason = (req: Request): string | null => {
@@ -81,10 +92,16 @@ export function createApiRouter(cfg: RestConfig): Router {
   const gatewayInfo = handle((req, res) => {
     if (req.path.endsWith('/bot')) {
       bot(req);
+      const guilds = [...state.guilds.values()].filter((g) => g.botJoinedAt).length;
       res.json({
         url: cfg.gatewayUrl,
-        shards: 1,
-        session_start_limit: { total: 1000, remaining: 999, reset_after: 86400000, max_concurrency: 1 },
+        shards: Math.max(1, Math.ceil(guilds / state.gateway.guildsPerRecommendedShard)),
+        session_start_limit: {
+          total: 1000,
+          remaining: 999,
+          reset_after: 86400000,
+          max_concurrency: state.gateway.maxConcurrency,
+        },
       });
     } else {
       res.json({ url: cfg.gatewayUrl });
@@ -108,7 +125,23 @@ export function createApiRouter(cfg: RestConfig): Router {
     handle((req, res) => {
       const auth = anyAuth(req);
       const userId = auth.kind === 'bot' ? state.botId : bearer(req, 'guilds').userId;
-      const guilds = [...state.guilds.values()].filter((g) => state.getMembership(g, userId));
+      // Paged like Discord: sorted by id, `after` / `before` a guild id, `limit` 1-200 (default 200).
+      const limit = intQuery(req, 'limit', 200, 1, 200);
+      const after = queryString(req, 'after');
+      const before = queryString(req, 'before');
+      for (const [name, value] of [
+        ['after', after],
+        ['before', before],
+      ] as const) {
+        if (value !== undefined && !/^\d{1,20}$/.test(value))
+          throw new SimError(400, 50035, `Invalid Form Body: ${name}`);
+      }
+      let guilds = [...state.guilds.values()]
+        .filter((g) => state.getMembership(g, userId))
+        .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+      if (after !== undefined) guilds = guilds.filter((g) => BigInt(g.id) > BigInt(after));
+      if (before !== undefined) guilds = guilds.filter((g) => BigInt(g.id) < BigInt(before));
+      guilds = before !== undefined && after === undefined ? guilds.slice(-limit) : guilds.slice(0, limit);
       res.json(guilds.map((g) => partialGuildForUser(state, g, userId)));
     }),
   );
@@ -254,13 +287,24 @@ export function createApiRouter(cfg: RestConfig): Router {
     '/guilds/:guildId/audit-logs',
     handle((req, res) => {
       const guild = botGuild(req);
+      // Needs View Audit Log (128); an owner can take it away from the bot's role.
+      if (guild.botCanViewAuditLog === false) throw new SimError(403, 50013, 'Missing Permissions');
       const actionRaw = queryString(req, 'action_type');
+      const snowflakeQuery = (name: string): string | undefined => {
+        const value = queryString(req, name);
+        if (value !== undefined && !/^\d{1,20}$/.test(value))
+          throw new SimError(400, 50035, `Invalid Form Body: ${name}`);
+        return value;
+      };
       const entries = state.listAudit(guild.id, {
-        actionType: actionRaw === undefined ? undefined : Number(actionRaw),
-        userId: queryString(req, 'user_id'),
+        actionType: actionRaw === undefined ? undefined : intQuery(req, 'action_type', 0, 1, 255),
+        userId: snowflakeQuery('user_id'),
+        targetId: snowflakeQuery('target_id'),
+        before: snowflakeQuery('before'),
+        after: snowflakeQuery('after'),
         limit: intQuery(req, 'limit', 50, 1, 100),
       });
-      const userIds = new Set(entries.flatMap((e) => [e.userId, e.targetId]));
+      const userIds = new Set(entries.flatMap((e) => (e.targetId ? [e.userId, e.targetId] : [e.userId])));
       res.json({
         audit_log_entries: entries.map(auditEntryObject),
         users: [...userIds]

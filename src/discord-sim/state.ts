@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { DEMO_GUILDS, DEMO_USERS } from './demo-data.ts';
 import { generateSnowflake } from './snowflake.ts';
+import { RateLimiter } from './rate-limits.ts';
+import { Unreliable } from './unreliable.ts';
 
 /** An error carrying Discord's HTTP status and JSON error code. */
 export class SimError extends Error {
@@ -15,7 +17,24 @@ export class SimError extends Error {
   }
 }
 
-export const AuditLogEvent = { MemberKick: 20, MemberBanAdd: 22 } as const;
+export const AuditLogEvent = { MemberKick: 20, MemberPrune: 21, MemberBanAdd: 22 } as const;
+
+/** The simulator will not start over a state file it cannot read (it would replace the demo world). */
+export class SimStateFileError extends Error {}
+
+export interface GatewaySettings {
+  /** Discord closes with 4011 when one shard would hold more guilds than this (Discord: 2,500). */
+  maxGuildsPerShard: number;
+  /** Privileged intents enabled in the developer portal (bits); others close with 4014. */
+  allowedPrivilegedIntents: number;
+  /** `session_start_limit.max_concurrency` of GET /gateway/bot. */
+  maxConcurrency: number;
+  /** Guilds per shard Discord recommends in GET /gateway/bot (Discord: about 1,000). */
+  guildsPerRecommendedShard: number;
+}
+
+/** GuildMembers (1 << 1), GuildPresences (1 << 8), MessageContent (1 << 15). */
+export const PRIVILEGED_INTENTS = (1 << 1) | (1 << 8) | (1 << 15);
 
 export interface SimUser {
   id: string;
@@ -39,6 +58,8 @@ export interface SimGuild {
   /** The guild's one text channel ("general"). */
   channelId: string;
   botJoinedAt: string | null;
+  /** Whether the bot's role grants View Audit Log (128) here; default true. */
+  botCanViewAuditLog?: boolean;
   members: Record<string, SimMembership>;
   bans: Record<string, { reason: string | null }>;
 }
@@ -56,9 +77,13 @@ export interface SimAuditEntry {
   id: string;
   guildId: string;
   actionType: number;
-  targetId: string;
+  /** null for a prune (action 21): Discord gives only the count, in options. */
+  targetId: string | null;
   userId: string;
   reason: string | null;
+  options?: { delete_member_days: string; members_removed: string };
+  /** Epoch ms from which the entry is visible (late entries; see Unreliable.auditDelayMs). */
+  visibleAt?: number;
 }
 
 export interface SimDmChannel {
@@ -107,7 +132,10 @@ export type SimEvent =
   | { type: 'memberAdd'; guildId: string; userId: string }
   | { type: 'memberRemove'; guildId: string; userId: string }
   | { type: 'guildCreate'; guildId: string }
-  | { type: 'guildDelete'; guildId: string }
+  | { type: 'guildDelete'; guildId: string; unavailable?: boolean }
+  | { type: 'auditEntry'; guildId: string; entryId: string }
+  | { type: 'banAdd'; guildId: string; userId: string }
+  | { type: 'reconnect' }
   | { type: 'gatewayOnline'; online: boolean };
 
 export type RemoveReason = 'leave' | 'kick' | 'ban';
@@ -127,6 +155,14 @@ export class SimState {
   codes = new Map<string, SimAuthCode>();
   gatewayOnline = true;
   readonly botUser: SimUser;
+  readonly rateLimits = new RateLimiter();
+  readonly unreliable = new Unreliable();
+  gateway: GatewaySettings = {
+    maxGuildsPerShard: 2500,
+    allowedPrivilegedIntents: PRIVILEGED_INTENTS,
+    maxConcurrency: 1,
+    guildsPerRecommendedShard: 1000,
+  };
 
   private listeners = new Set<(event: SimEvent) => void>();
   private saveTimer: NodeJS.Timeout | null = null;
@@ -201,11 +237,20 @@ export class SimState {
   }
 
   private load(path: string): void {
+    if (!existsSync(path)) return; // first start: empty world
     let data: PersistedData;
     try {
       data = JSON.parse(readFileSync(path, 'utf8')) as PersistedData;
-    } catch {
-      return; // no file yet (or unreadable): start empty
+      if (!data || typeof data !== 'object' || !Array.isArray(data.users) || !Array.isArray(data.guilds)) {
+        throw new Error('not a simulator state file');
+      }
+    } catch (err) {
+      // Starting empty would overwrite it on the next save, and the app would then see every member
+      // "gone" (issue 13: one run charged 160 penalties). Refuse, loudly, and leave the file alone.
+      throw new SimStateFileError(
+        `Discord simulator: cannot read its state file ${path} (${err instanceof Error ? err.message : String(err)}). ` +
+          'Refusing to start over it: restore the file or move it away to start with a fresh demo world.',
+      );
     }
     for (const u of data.users ?? []) this.users.set(u.id, u);
     for (const g of data.guilds ?? []) this.guilds.set(g.id, g);
@@ -349,7 +394,11 @@ export class SimState {
   // ---- members ----------------------------------------------------------------------------
 
   /** Returns true when the user was newly added. */
-  addMember(guildId: string, userId: string, opts: { redispatch?: boolean } = {}): boolean {
+  addMember(
+    guildId: string,
+    userId: string,
+    opts: { redispatch?: boolean; joinedAt?: string } = {},
+  ): boolean {
     const guild = this.requireGuild(guildId);
     if (userId === this.botId) {
       const added = !guild.botJoinedAt;
@@ -360,7 +409,7 @@ export class SimState {
     if (guild.bans[userId]) throw new SimError(403, 40007, 'The user is banned from this guild.');
     const already = Boolean(guild.members[userId]);
     if (!already) {
-      guild.members[userId] = { joinedAt: new Date().toISOString() };
+      guild.members[userId] = { joinedAt: opts.joinedAt ?? new Date().toISOString() };
       this.changed();
     }
     if (!already || opts.redispatch) this.emit({ type: 'memberAdd', guildId, userId });
@@ -387,8 +436,12 @@ export class SimState {
       guild.bans[userId] = { reason: opts.auditReason ?? null };
     }
     delete guild.members[userId];
+    this.changed();
+    // Discord sends GUILD_MEMBER_REMOVE at once; the audit entry (and its gateway event) can follow later.
+    if (wasMember) this.emit({ type: 'memberRemove', guildId, userId });
+    if (opts.reason === 'ban') this.emit({ type: 'banAdd', guildId, userId });
     if (opts.reason !== 'leave') {
-      this.audit.push({
+      this.addAuditEntry({
         id: generateSnowflake(),
         guildId,
         actionType: opts.reason === 'kick' ? AuditLogEvent.MemberKick : AuditLogEvent.MemberBanAdd,
@@ -397,8 +450,39 @@ export class SimState {
         reason: opts.auditReason ?? null,
       });
     }
+  }
+
+  /** A prune: members removed for inactivity; one audit entry (21) without targets, only a count. */
+  pruneMembers(guildId: string, userIds: string[], actorId?: string): void {
+    const guild = this.requireGuild(guildId);
+    const removed = userIds.filter((id) => id !== guild.ownerId && guild.members[id]);
+    for (const userId of removed) delete guild.members[userId];
     this.changed();
-    if (wasMember) this.emit({ type: 'memberRemove', guildId, userId });
+    for (const userId of removed) this.emit({ type: 'memberRemove', guildId, userId });
+    this.addAuditEntry({
+      id: generateSnowflake(),
+      guildId,
+      actionType: AuditLogEvent.MemberPrune,
+      targetId: null,
+      userId: actorId ?? guild.ownerId,
+      reason: null,
+      options: { delete_member_days: '7', members_removed: String(removed.length) },
+    });
+  }
+
+  private addAuditEntry(entry: SimAuditEntry): void {
+    const delay = this.unreliable.config.auditDelayMs;
+    entry.visibleAt = Date.now() + delay;
+    this.audit.push(entry);
+    if (this.audit.length > 5000) this.audit.splice(0, this.audit.length - 5000);
+    this.changed();
+    const announce = () => this.emit({ type: 'auditEntry', guildId: entry.guildId, entryId: entry.id });
+    if (delay > 0) setTimeout(announce, delay).unref();
+    else announce();
+  }
+
+  findAuditEntry(entryId: string): SimAuditEntry | undefined {
+    return this.audit.find((e) => e.id === entryId);
   }
 
   unban(guildId: string, userId: string): void {
@@ -410,17 +494,31 @@ export class SimState {
 
   listAudit(
     guildId: string,
-    filter: { actionType?: number; userId?: string; limit?: number } = {},
+    filter: {
+      actionType?: number;
+      userId?: string;
+      targetId?: string;
+      before?: string;
+      after?: string;
+      limit?: number;
+    } = {},
   ): SimAuditEntry[] {
-    return this.audit
-      .filter(
-        (e) =>
-          e.guildId === guildId &&
-          (filter.actionType === undefined || e.actionType === filter.actionType) &&
-          (filter.userId === undefined || e.userId === filter.userId),
-      )
-      .reverse()
-      .slice(0, filter.limit ?? 50);
+    const now = Date.now();
+    const before = filter.before ? BigInt(filter.before) : null;
+    const after = filter.after ? BigInt(filter.after) : null;
+    const matching = this.audit.filter(
+      (e) =>
+        e.guildId === guildId &&
+        (e.visibleAt ?? 0) <= now &&
+        (filter.actionType === undefined || e.actionType === filter.actionType) &&
+        (filter.userId === undefined || e.userId === filter.userId) &&
+        (filter.targetId === undefined || e.targetId === filter.targetId) &&
+        (before === null || BigInt(e.id) < before) &&
+        (after === null || BigInt(e.id) > after),
+    );
+    // Discord: newest first, except with `after` alone, which pages forward (oldest first).
+    const ordered = after !== null && before === null ? matching : matching.reverse();
+    return ordered.slice(0, filter.limit ?? 50);
   }
 
   // ---- invites ----------------------------------------------------------------------------
@@ -478,6 +576,9 @@ export class SimState {
     if (content.length > 2000) throw new SimError(400, 50035, 'Invalid Form Body: content too long');
     const user = this.users.get(channel.recipientId);
     if (!user?.acceptsDms) throw new SimError(403, 50007, 'Cannot send messages to this user');
+    // Discord refuses a bot's DM to a user it shares no guild with.
+    if (!this.sharesGuildWithBot(user.id))
+      throw new SimError(403, 50007, 'Cannot send messages to this user');
     const message: SimMessage = {
       id: generateSnowflake(),
       channelId,
@@ -492,11 +593,27 @@ export class SimState {
     return message;
   }
 
+  sharesGuildWithBot(userId: string): boolean {
+    for (const guild of this.guilds.values()) if (guild.botJoinedAt && guild.members[userId]) return true;
+    return false;
+  }
+
   listDms(filter: { userId?: string } = {}): SimMessage[] {
     return this.messages.filter((m) => !filter.userId || m.recipientId === filter.userId);
   }
 
   // ---- gateway ----------------------------------------------------------------------------
+
+  /** Sends op 7 Reconnect on every socket (Discord does this in normal operation). */
+  requestReconnect(): void {
+    this.emit({ type: 'reconnect' });
+  }
+
+  /** A guild outage: GUILD_DELETE with unavailable: true (the bot is still in the guild). */
+  setGuildUnavailable(guildId: string): void {
+    this.requireGuild(guildId);
+    this.emit({ type: 'guildDelete', guildId, unavailable: true });
+  }
 
   setGatewayOnline(online: boolean): void {
     if (this.gatewayOnline === online) return;

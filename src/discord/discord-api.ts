@@ -1,33 +1,46 @@
 // The port to Discord's HTTP API. The base URL comes from config: https://discord.com in production,
 // the project's Discord simulator in demo mode and tests. Only URLs differ between the two.
+//
+// Every call goes through @discordjs/rest, the REST client discord.js itself uses: it queues requests
+// per rate-limit bucket (route + major parameter), reads X-RateLimit-* and Retry-After, honours the
+// global limit (50/s) and sublimits, retries 5xx and timeouts a few times, and never parses an HTML
+// error page as JSON. No retry or back-off logic of our own lives here.
+import {
+  DiscordAPIError,
+  HTTPError,
+  REST,
+  RESTEvents,
+  type RateLimitData,
+  type ResponseLike,
+} from '@discordjs/rest';
+import {
+  Routes,
+  type APIAuditLog,
+  type APIAuditLogEntry,
+  type APIChannel,
+  type APIGuildMember,
+  type APIInvite,
+  type APIPartialGuild,
+  type APIUser,
+  type RESTGetAPIGuildMembersResult,
+  type RESTPostAPIChannelMessageJSONBody,
+} from 'discord-api-types/v10';
 
-export interface DiscordUser {
-  id: string;
-  username: string;
+export type DiscordUser = Pick<APIUser, 'id' | 'username' | 'avatar'> & {
   global_name?: string | null;
-  avatar: string | null;
   email?: string | null;
-}
+};
+export type DiscordInvite = Pick<APIInvite, 'code' | 'approximate_member_count'> & {
+  expires_at?: string | null;
+  guild?: Pick<APIPartialGuild, 'id' | 'name' | 'icon'>;
+};
+export type DiscordGuildMember = Pick<APIGuildMember, 'user' | 'joined_at'>;
+export type DiscordAuditLogEntry = Pick<
+  APIAuditLogEntry,
+  'id' | 'action_type' | 'target_id' | 'user_id' | 'options'
+>;
 
-export interface DiscordInvite {
-  code: string;
-  expires_at: string | null;
-  guild?: { id: string; name: string; icon: string | null };
-  approximate_member_count?: number;
-}
-
-export interface DiscordGuildMember {
-  user?: DiscordUser;
-  joined_at: string;
-}
-
-export interface DiscordAuditLogEntry {
-  id: string;
-  action_type: number;
-  target_id: string | null;
-  user_id: string | null;
-}
-
+/** A Discord answer other than success: status, Discord's JSON error code (0 when none, e.g. HTML). */
 export class DiscordApiError extends Error {
   constructor(
     readonly status: number,
@@ -48,85 +61,181 @@ export const DISCORD_ERROR = {
   CANNOT_DM_USER: 50007,
 } as const;
 
-export const AUDIT_LOG_ACTION = { MEMBER_KICK: 20, MEMBER_BAN_ADD: 22 } as const;
+export const AUDIT_LOG_ACTION = { MEMBER_KICK: 20, MEMBER_PRUNE: 21, MEMBER_BAN_ADD: 22 } as const;
+
+/** Discord's maximum page of GET /guilds/{id}/members. */
+export const MEMBER_PAGE_SIZE = 1000;
+/** Discord's maximum page of GET /users/@me/guilds. */
+export const GUILD_PAGE_SIZE = 200;
 
 export interface DiscordApiOptions {
   baseUrl: string;
   botToken: string;
-  fetch?: typeof fetch;
+  /** Request timeout per attempt (ms). */
+  timeoutMs?: number;
+  /** Attempts after the first on 5xx / timeouts (@discordjs/rest's `retries`). */
+  retries?: number;
+}
+
+export interface DiscordApiStats {
+  /** HTTP responses received (every attempt). */
+  responses: number;
+  /** 429 responses received (each one counts toward Discord's invalid-request limit unless shared). */
+  rateLimited: number;
+  /** Times @discordjs/rest held a request back because a bucket or the global limit was exhausted. */
+  waitedForBucket: number;
+  /** 401, 403 and 429 (non-shared) responses: what Discord's 10,000-per-10-minutes ban counts. */
+  invalid: number;
+}
+
+type Listener = (
+  event: { kind: 'response'; status: number; route: string } | { kind: 'rateLimited'; data: RateLimitData },
+) => void;
+
+/** Turns @discordjs/rest's errors into DiscordApiError; anything else (network) passes through. */
+function translate(err: unknown): unknown {
+  if (err instanceof DiscordAPIError) {
+    return new DiscordApiError(err.status, typeof err.code === 'number' ? err.code : 0, err.message);
+  }
+  if (err instanceof HTTPError) return new DiscordApiError(err.status, 0, err.message);
+  return err;
 }
 
 export class DiscordApi {
   readonly apiUrl: string;
-  private readonly doFetch: typeof fetch;
+  /** The bot's REST client (Authorization: Bot). */
+  readonly rest: REST;
+  /** User (OAuth2 bearer) calls: their own client so their buckets never hold up the bot's. */
+  private readonly userRest: REST;
+  private readonly counters: DiscordApiStats = {
+    responses: 0,
+    rateLimited: 0,
+    waitedForBucket: 0,
+    invalid: 0,
+  };
+  private readonly listeners = new Set<Listener>();
 
-  constructor(private readonly options: DiscordApiOptions) {
+  constructor(options: DiscordApiOptions) {
     this.apiUrl = `${options.baseUrl}/api/v10`;
-    this.doFetch = options.fetch ?? fetch;
+    const restOptions = {
+      api: `${options.baseUrl}/api`,
+      version: '10',
+      timeout: options.timeoutMs ?? 10_000,
+      retries: options.retries ?? 3,
+    };
+    this.rest = new REST(restOptions).setToken(options.botToken);
+    this.userRest = new REST({ ...restOptions, authPrefix: 'Bearer' });
+    for (const rest of [this.rest, this.userRest]) {
+      rest.on(RESTEvents.Response, (request, response: ResponseLike) => {
+        this.counters.responses += 1;
+        const status = response.status;
+        if (status === 429) this.counters.rateLimited += 1;
+        const scope = response.headers.get('x-ratelimit-scope');
+        if (status === 401 || status === 403 || (status === 429 && scope !== 'shared'))
+          this.counters.invalid += 1;
+        for (const l of this.listeners) l({ kind: 'response', status, route: request.route });
+      });
+      rest.on(RESTEvents.RateLimited, (data) => {
+        this.counters.waitedForBucket += 1;
+        for (const l of this.listeners) l({ kind: 'rateLimited', data });
+      });
+    }
   }
 
-  private async request<T>(method: string, path: string, init: { body?: unknown; auth?: string } = {}): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
-      const res = await this.doFetch(`${this.apiUrl}${path}`, {
-        method,
-        headers: {
-          authorization: init.auth ?? `Bot ${this.options.botToken}`,
-          ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
-          'user-agent': 'DiscordBot (https://github.com/coinsync, 1.0)',
-        },
-        body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
-        signal: AbortSignal.timeout(10_000),
-      });
-      if (res.status === 429 && attempt < 2) {
-        const body = (await res.json().catch(() => ({}))) as { retry_after?: number };
-        await new Promise((r) => setTimeout(r, Math.min(5, body.retry_after ?? 1) * 1000));
-        continue;
-      }
-      if (res.status === 204) return undefined as T;
-      const text = await res.text();
-      const json = text ? (JSON.parse(text) as unknown) : undefined;
-      if (!res.ok) {
-        const err = (json ?? {}) as { code?: number; message?: string };
-        throw new DiscordApiError(res.status, err.code ?? 0, err.message ?? res.statusText);
-      }
-      return json as T;
+  stats(): DiscordApiStats {
+    return { ...this.counters };
+  }
+
+  /** Observes responses and rate-limit waits (metrics). */
+  onEvent(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private async call<T>(run: () => Promise<unknown>): Promise<T> {
+    try {
+      return (await run()) as T;
+    } catch (err) {
+      throw translate(err);
     }
   }
 
   /** The signed-in user, with a user's OAuth2 access token. */
   getCurrentUser(accessToken: string): Promise<DiscordUser> {
-    return this.request('GET', '/users/@me', { auth: `Bearer ${accessToken}` });
+    return this.call(() =>
+      this.userRest.get(Routes.user('@me'), {
+        auth: false,
+        headers: { Authorization: `Bearer ${accessToken}` },
+      }),
+    );
   }
 
-  /** Resolves an invite code; null when Discord does not know it. */
+  /** Resolves an invite code; null when Discord does not know it (10006). */
   async getInvite(code: string): Promise<DiscordInvite | null> {
     try {
-      return await this.request<DiscordInvite>('GET', `/invites/${encodeURIComponent(code)}?with_counts=true`);
+      return await this.call<DiscordInvite>(() =>
+        this.rest.get(Routes.invite(encodeURIComponent(code)), {
+          auth: false,
+          query: new URLSearchParams({ with_counts: 'true' }),
+        }),
+      );
     } catch (err) {
       if (err instanceof DiscordApiError && err.code === DISCORD_ERROR.UNKNOWN_INVITE) return null;
       throw err;
     }
   }
 
-  /** The member, or null when the user is not in the guild. */
+  /** The member, or null when the user is not in the guild (10007). */
   async getGuildMember(guildId: string, userId: string): Promise<DiscordGuildMember | null> {
     try {
-      return await this.request<DiscordGuildMember>('GET', `/guilds/${guildId}/members/${userId}`);
+      return await this.call<DiscordGuildMember>(() => this.rest.get(Routes.guildMember(guildId, userId)));
     } catch (err) {
       if (err instanceof DiscordApiError && err.code === DISCORD_ERROR.UNKNOWN_MEMBER) return null;
       throw err;
     }
   }
 
-  /** Whether our bot is in the guild (it can read the guild). */
+  /** One page of the guild's members, in id order after `after` (needs the GuildMembers intent). */
+  listGuildMembers(
+    guildId: string,
+    after = '0',
+    limit = MEMBER_PAGE_SIZE,
+  ): Promise<RESTGetAPIGuildMembersResult> {
+    return this.call(() =>
+      this.rest.get(Routes.guildMembers(guildId), {
+        query: new URLSearchParams({ limit: String(limit), after }),
+      }),
+    );
+  }
+
+  /** Every guild the bot is in (paged by 200, as Discord requires). */
+  async listBotGuildIds(): Promise<Set<string>> {
+    const ids = new Set<string>();
+    let after = '0';
+    for (;;) {
+      const page = await this.call<APIPartialGuild[]>(() =>
+        this.rest.get(Routes.userGuilds(), {
+          query: new URLSearchParams({ limit: String(GUILD_PAGE_SIZE), after }),
+        }),
+      );
+      for (const g of page) ids.add(g.id);
+      const last = page.at(-1);
+      if (page.length < GUILD_PAGE_SIZE || !last) return ids;
+      after = last.id;
+    }
+  }
+
+  /** Whether our bot is in the guild. 10004 means "no" (Discord answers it for absent bots too). */
   async isBotInGuild(guildId: string): Promise<boolean> {
     try {
-      await this.request('GET', `/guilds/${guildId}`);
+      await this.call(() => this.rest.get(Routes.guild(guildId)));
       return true;
     } catch (err) {
       if (
         err instanceof DiscordApiError &&
-        (err.code === DISCORD_ERROR.MISSING_ACCESS || err.code === DISCORD_ERROR.UNKNOWN_GUILD || err.status === 403)
+        (err.code === DISCORD_ERROR.MISSING_ACCESS ||
+          err.code === DISCORD_ERROR.UNKNOWN_GUILD ||
+          err.status === 403)
       ) {
         return false;
       }
@@ -134,17 +243,25 @@ export class DiscordApi {
     }
   }
 
-  async getAuditLog(guildId: string, actionType: number, limit = 25): Promise<DiscordAuditLogEntry[]> {
-    const body = await this.request<{ audit_log_entries: DiscordAuditLogEntry[] }>(
-      'GET',
-      `/guilds/${guildId}/audit-logs?action_type=${actionType}&limit=${limit}`,
-    );
+  /** Audit-log entries, newest first (needs View Audit Log; 403 50013 without it). */
+  async getAuditLog(
+    guildId: string,
+    filter: { actionType?: number; targetId?: string; before?: string; after?: string; limit?: number } = {},
+  ): Promise<DiscordAuditLogEntry[]> {
+    const query = new URLSearchParams({ limit: String(filter.limit ?? 50) });
+    if (filter.actionType !== undefined) query.set('action_type', String(filter.actionType));
+    if (filter.targetId !== undefined) query.set('target_id', filter.targetId);
+    if (filter.before !== undefined) query.set('before', filter.before);
+    if (filter.after !== undefined) query.set('after', filter.after);
+    const body = await this.call<APIAuditLog>(() => this.rest.get(Routes.guildAuditLog(guildId), { query }));
     return body.audit_log_entries;
   }
 
-  async sendDirectMessage(userId: string, message: { content: string; embeds?: unknown[] }): Promise<void> {
-    const channel = await this.request<{ id: string }>('POST', '/users/@me/channels', { body: { recipient_id: userId } });
-    await this.request('POST', `/channels/${channel.id}/messages`, { body: message });
+  async sendDirectMessage(userId: string, message: RESTPostAPIChannelMessageJSONBody): Promise<void> {
+    const channel = await this.call<APIChannel>(() =>
+      this.rest.post(Routes.userChannels(), { body: { recipient_id: userId } }),
+    );
+    await this.call(() => this.rest.post(Routes.channelMessages(channel.id), { body: message }));
   }
 }
 

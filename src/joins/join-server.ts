@@ -10,7 +10,7 @@ import { JOIN_MESSAGES, type JoinServerResponse } from '../shared/join-schemas.t
 /** A campaign a member may still join, or the refusal as an AppError. */
 function requireJoinable(db: DbOrTx, campaignId: string, userId: string): Server {
   const server = db.select().from(servers).where(eq(servers.id, campaignId)).get();
-  if (!server || server.canceledAt !== null || !server.inviteValid)
+  if (!server || server.canceledAt !== null || !server.inviteValid || server.botRemovedAt !== null)
     throw new AppError('not_found', JOIN_MESSAGES.notFound);
   if (server.ownerId === userId) throw new AppError('bad_request', JOIN_MESSAGES.ownServer);
   if (server.membersRemaining <= 0) throw new AppError('conflict', JOIN_MESSAGES.noSlots);

@@ -29,7 +29,8 @@ const API_SERVER_JSON = `json_object(
   'createdAt', strftime('%Y-%m-%dT%H:%M:%S', s.created_at / 1000, 'unixepoch') || printf('.%03dZ', s.created_at % 1000)
 )`;
 
-const ACTIVE = `s.members_remaining > 0 AND s.canceled_at IS NULL AND s.invite_valid = 1`;
+// Paused campaigns (our bot removed from the guild: nothing could verify a join) are hidden too.
+const ACTIVE = `s.members_remaining > 0 AND s.canceled_at IS NULL AND s.invite_valid = 1 AND s.bot_removed_at IS NULL`;
 
 const ACTIVE_SQL = `
   SELECT s.id, s.owner_id AS ownerId, s.is_featured AS isFeatured, ${API_SERVER_JSON} AS json

@@ -36,8 +36,18 @@ export interface ApiServer {
   createdAt: string;
 }
 
-export interface ApiCampaign extends ApiServer {
+/** What an owner sees about a campaign's health (My Campaigns, Dashboard). */
+export interface ApiCampaignHealth {
+  /** Our bot was removed from the guild: the campaign is paused (off Discover) until it is invited again. */
+  botRemoved: boolean;
+  /** The completion DM could not be delivered (the owner's DMs are closed or they share no server with the bot). */
+  ownerUnreachable: boolean;
+}
+
+export interface ApiCampaign extends ApiServer, ApiCampaignHealth {
   joinCount: number;
+  /** When paused (botRemoved): the link that adds the bot back to this guild. */
+  botInviteUrl: string | null;
 }
 
 export interface ApiTransaction {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ApiServer } from './api-types.ts';
+import type { ApiCampaignHealth, ApiServer } from './api-types.ts';
 
 // Request schemas for spending coins (submit, no-bot submit, bot invite), shared by the API and the
 // web forms so both refuse the same input with the same words. No server code is imported here.
@@ -153,7 +153,7 @@ export interface BotMissingBody {
 }
 
 /** GET /api/servers/mine: every server the user submitted, for the Dashboard. */
-export interface ApiMyServer extends ApiServer {
+export interface ApiMyServer extends ApiServer, ApiCampaignHealth {
   /** Slots remain and it was not canceled. */
   active: boolean;
   canceled: boolean;

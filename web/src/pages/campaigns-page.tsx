@@ -8,6 +8,8 @@ import { PageHeader } from '../components/page-header.tsx';
 import { CampaignCard } from '../features/campaigns/campaign-card.tsx';
 import { CancelCampaignDialog } from '../features/campaigns/cancel-campaign-dialog.tsx';
 import { useCampaigns } from '../features/campaigns/use-campaigns.ts';
+import { completionNotice } from '../features/campaigns/my-servers-list.tsx';
+import { useMyServers } from '../features/campaigns/use-my-servers.ts';
 import { errorMessage } from '../lib/api.ts';
 import { useDocumentTitle } from '../lib/use-document-title.ts';
 
@@ -17,6 +19,10 @@ export default function CampaignsPage() {
   const [toCancel, setToCancel] = useState<ApiCampaign | null>(null);
   const [dialogOpen, setDialogOpen] = useState(false);
   const campaigns = (data ?? []).filter((c) => c.membersRemaining > 0);
+  // Completed campaigns whose owner Discord would not let us DM: the notice lives here instead.
+  const unreachable = (useMyServers().data ?? []).filter(
+    (s) => !s.active && !s.canceled && s.ownerUnreachable,
+  );
 
   return (
     <Stack gap="0">
@@ -31,6 +37,24 @@ export default function CampaignsPage() {
           </Button>
         }
       />
+      {unreachable.length > 0 ? (
+        <Stack gap="2" mb="4" role="status">
+          {unreachable.map((s) => (
+            <Text
+              key={s.id}
+              textStyle="sm"
+              bg="bg.panel"
+              borderWidth="1px"
+              borderColor="border"
+              borderRadius="lg"
+              px="4"
+              py="3"
+            >
+              <Text as="strong">{s.name}</Text> — {completionNotice(s)}
+            </Text>
+          ))}
+        </Stack>
+      ) : null}
       {isLoading ? (
         <SimpleGrid columns={{ base: 1, md: 2, xl: 3 }} gap="4">
           <Skeleton h="72" borderRadius="xl" />

@@ -12,7 +12,7 @@ import {
   Text,
 } from '@chakra-ui/react';
 import type { ApiCampaign } from '@shared/api-types.ts';
-import { LuExternalLink, LuStar } from 'react-icons/lu';
+import { LuBot, LuExternalLink, LuStar } from 'react-icons/lu';
 import { ServerAvatar } from '../../components/server-avatar.tsx';
 import { formatCoins } from '../../lib/format.ts';
 
@@ -57,11 +57,40 @@ export function CampaignCard({ campaign, onCancel }: { campaign: ApiCampaign; on
                   <LuStar /> Featured
                 </Badge>
               ) : null}
-              <Badge colorPalette="green">Active</Badge>
+              {campaign.botRemoved ? (
+                <Badge colorPalette="orange">Paused</Badge>
+              ) : (
+                <Badge colorPalette="green">Active</Badge>
+              )}
               {campaign.serverId === null ? <Badge colorPalette="gray">No Bot</Badge> : null}
             </HStack>
           </Stack>
         </Flex>
+        {campaign.botRemoved ? (
+          <Flex
+            role="status"
+            gap="3"
+            align={{ base: 'stretch', sm: 'center' }}
+            direction={{ base: 'column', sm: 'row' }}
+            bg="orange.subtle"
+            borderWidth="1px"
+            borderColor="orange.emphasized"
+            borderRadius="lg"
+            px="3"
+            py="2.5"
+          >
+            <Text textStyle="sm" color="orange.fg" flex="1">
+              Bot removed — invite the bot again to resume
+            </Text>
+            {campaign.botInviteUrl ? (
+              <Button asChild size="sm" colorPalette="orange" flexShrink={0}>
+                <a href={campaign.botInviteUrl} target="_blank" rel="noopener noreferrer">
+                  <LuBot /> Invite Bot <LuExternalLink />
+                </a>
+              </Button>
+            ) : null}
+          </Flex>
+        ) : null}
         <SimpleGrid columns={2} gap="2">
           <Figure label="Joins via Website" value={campaign.joinCount} />
           <Figure label="Slots Remaining" value={campaign.membersRemaining} />

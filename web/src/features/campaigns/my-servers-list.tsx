@@ -10,9 +10,16 @@ import { usePromoteServer } from './use-promote-server.ts';
 
 function statusBadge(server: ApiMyServer) {
   if (server.canceled) return <Badge colorPalette="gray">Canceled</Badge>;
+  if (server.active && server.botRemoved) return <Badge colorPalette="orange">Paused</Badge>;
   if (server.active) return <Badge colorPalette="green">Active</Badge>;
   if (server.initialMemberSlots === 0) return <Badge colorPalette="orange">Not promoted yet</Badge>;
   return <Badge colorPalette="blue">Completed</Badge>;
+}
+
+/** Shown instead of the completion DM when Discord would not deliver it to the owner. */
+export function completionNotice(server: ApiMyServer): string {
+  const n = server.initialMemberSlots;
+  return `Campaign complete: ${n} new member${n === 1 ? '' : 's'} joined. We could not reach you by Discord DM, so we tell you here.`;
 }
 
 function ServerRow({
@@ -58,6 +65,16 @@ function ServerRow({
               {server.membersRemaining} of {server.initialMemberSlots} slots left
             </Text>
           </HStack>
+          {server.active && server.botRemoved ? (
+            <Text textStyle="xs" color="orange.fg" mt="1">
+              Bot removed — invite the bot again to resume
+            </Text>
+          ) : null}
+          {!server.active && !server.canceled && server.ownerUnreachable ? (
+            <Text textStyle="xs" color="fg.muted" mt="1">
+              {completionNotice(server)}
+            </Text>
+          ) : null}
         </Box>
       </HStack>
       {noBot || server.canceled ? null : featuredHere || server.featuredElsewhere ? (
