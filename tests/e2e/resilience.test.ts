@@ -38,8 +38,9 @@ describe('resilience', () => {
     await e2e.signIn(page, 'expiring_user');
     await page.goto('/');
     await page.getByTestId('coin-balance').waitFor();
-    await page.evaluate(() => window.location.reload());
+    await page.reload();
     await page.getByTestId('coin-balance').waitFor();
+    expect(await page.getByText('Your session has ended — sign in again').count()).toBe(0);
   });
 
   it('a page chunk that fails to download reloads once, then shows the error boundary with the shell intact', async () => {
@@ -69,16 +70,14 @@ describe('resilience', () => {
     await e2e.signIn(page, 'keyboard_user');
     await page.keyboard.press('Tab');
     const skip = page.getByRole('link', { name: 'Skip to content' });
-    expect(await skip.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await skip.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
     await page.keyboard.press('Enter');
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main-content');
+    expect(await page.evaluate<string>('document.activeElement?.id')).toBe('main-content');
 
     await page.getByRole('link', { name: 'Rewards', exact: true }).click();
     await expect
       .poll(() =>
-        page.evaluate(
-          () => (document.activeElement?.tagName ?? '') + ':' + (document.activeElement?.textContent ?? ''),
-        ),
+        page.evaluate<string>('`${document.activeElement?.tagName}:${document.activeElement?.textContent}`'),
       )
       .toMatch(/^H1:/);
     expect(errors).toEqual([]);
