@@ -8,6 +8,8 @@ import type { PublicConfig } from './shared/api-types.ts';
 import type { AppContext } from './context.ts';
 import { apiNotFound, errorHandler } from './http/errors.ts';
 import { sameOriginOnly } from './http/guards.ts';
+import { requestContext } from './http/request-context.ts';
+import { metricsHandler } from './http/metrics-route.ts';
 import { authRoutes } from './auth/routes.ts';
 import { createPassport, type PassportInstance } from './auth/passport.ts';
 import { featureRoutes, rawBodyRoutes } from './features.ts';
@@ -52,6 +54,8 @@ export function createApp(ctx: AppContext, options: CreateAppOptions): { app: Ex
   // Off unless TRUST_PROXY names the proxy: otherwise anyone reaching the port directly could forge
   // X-Forwarded-For (rate limits) and X-Forwarded-Proto.
   app.set('trust proxy', ctx.config.trustProxy);
+  app.use(requestContext(ctx.logger));
+  app.get('/metrics', metricsHandler(ctx.config.metricsToken));
 
   for (const pre of options.preRoutes ?? []) app.use(pre.path, pre.router);
 

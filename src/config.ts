@@ -70,6 +70,8 @@ const envSchema = z
     BOT_ENABLED: z.enum(['true', 'false']).default('true'),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
     WRITE_LIMITS: z.enum(['on', 'off']).default('on'),
+    LOG_FORMAT: z.enum(['json', 'text']).optional(),
+    METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   })
   .superRefine((env, ctx) => {
     const demo = !env.DISCORD_CLIENT_ID;
@@ -125,6 +127,10 @@ export interface Config {
   logLevel: Env['LOG_LEVEL'];
   /** Per-user write limits (src/http/write-limits.ts); WRITE_LIMITS=off is for load tests only. */
   writeLimits: boolean;
+  /** JSON lines in production unless LOG_FORMAT says otherwise; readable text elsewhere. */
+  logFormat: 'json' | 'text';
+  /** Bearer token for GET /metrics; unset → served to direct loopback connections only. */
+  metricsToken: string | undefined;
   supportUrl: string;
   discord: {
     clientId: string;
@@ -196,6 +202,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     botEnabled: env.BOT_ENABLED === 'true',
     logLevel: env.LOG_LEVEL,
     writeLimits: env.WRITE_LIMITS === 'on',
+    logFormat: env.LOG_FORMAT ?? (env.NODE_ENV === 'production' ? 'json' : 'text'),
+    metricsToken: env.METRICS_TOKEN,
     supportUrl: env.SUPPORT_URL,
     discord: {
       clientId: env.DISCORD_CLIENT_ID ?? DEMO_DISCORD.clientId,
