@@ -341,7 +341,8 @@ describe('members leaving', () => {
   });
 
   it('pauses the campaign when the bot is removed and resumes it when the bot returns; joins stay open', async () => {
-    const { guild, campaign } = createBotCampaign(app, owner, { name: 'Bot Kicked Guild' });
+    const pausedOwner = await app.signIn('bot_paused_owner'); // a fresh session: earlier tests moved the clock by days
+    const { guild, campaign } = createBotCampaign(app, pausedOwner, { name: 'Bot Kicked Guild' });
     const member = await verifiedMember(guild.id, campaign.id);
     const waiting = await newMember();
     await joinViaWebsite(waiting, campaign.id);
@@ -354,7 +355,8 @@ describe('members leaving', () => {
     await waitFor(() => findCampaign(app.server.ctx.db, campaign.id)?.botRemovedAt != null, 5000, 'paused');
     expect(await onDiscover()).toBe(false);
     const list =
-      await owner.get<{ id: string; botRemoved: boolean; botInviteUrl: string | null }[]>('/api/campaigns');
+      await pausedOwner.get<{ id: string; botRemoved: boolean; botInviteUrl: string | null }[]>('/api/campaigns');
+    expect(list.status, JSON.stringify(list.body)).toBe(200);
     const card = list.body.find((c) => c.id === campaign.id)!;
     expect(card.botRemoved).toBe(true);
     expect(card.botInviteUrl).toContain(`guild_id=${guild.id}`);

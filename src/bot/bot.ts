@@ -4,6 +4,7 @@ import {
   Events,
   GatewayIntentBits,
   Partials,
+  RESTEvents,
   type Guild,
   type GuildAuditLogsEntry,
   type GuildBan,
@@ -17,6 +18,7 @@ import { verifyJoin } from './verify-join.ts';
 import { findOpenPaidJoin, recordAuditEntry, recordModerationFact, removalSince } from './member-removed.ts';
 import { handleBotRemoved, resumeGuildCampaigns } from './bot-presence.ts';
 import { RemovalBatcher } from './removal-batcher.ts';
+import { recordBotEvent, recordDiscordRateLimit } from '../metrics.ts';
 
 // The discord.js client. Handlers stay thin: they turn gateway events into plain data and call the
 // same services reconciliation uses. Time comes from ctx.clock (events carry no reliable time).
@@ -116,9 +118,11 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
     const task: Promise<void> = previous
       .then(work)
       .then(
-        () => undefined,
-        (err: unknown) =>
-          logger.error(`bot: ${what} failed`, { error: err instanceof Error ? err.stack : String(err) }),
+        () => recordBotEvent(what.replace(/ /g, '_'), 'ok'),
+        (err: unknown) => {
+          recordBotEvent(what.replace(/ /g, '_'), 'failed');
+          logger.error(`bot: ${what} failed`, { error: err instanceof Error ? err.stack : String(err) });
+        },
       )
       .finally(() => {
         inFlight.delete(task);
@@ -229,6 +233,10 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
     next.on(Events.GuildCreate, onGuildBack);
     next.on(Events.GuildAvailable, onGuildBack);
     next.on(Events.Error, (err) => logger.error('bot: client error', { error: err.message }));
+    next.rest.on(RESTEvents.RateLimited, (info) => {
+      recordDiscordRateLimit('bot', info.route);
+      logger.warn('bot: Discord rate limit', { route: info.route, retryAfterMs: info.retryAfter, global: info.global });
+    });
     client = next;
     next.login(ctx.config.discord.botToken).catch(async (err: unknown) => {
       const message = err instanceof Error ? err.message : String(err);

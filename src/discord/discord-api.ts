@@ -25,6 +25,7 @@ import {
   type RESTGetAPIGuildMembersResult,
   type RESTPostAPIChannelMessageJSONBody,
 } from 'discord-api-types/v10';
+import { recordDiscordRateLimit } from '../metrics.ts';
 
 export type DiscordUser = Pick<APIUser, 'id' | 'username' | 'avatar'> & {
   global_name?: string | null;
@@ -75,6 +76,8 @@ export interface DiscordApiOptions {
   timeoutMs?: number;
   /** Attempts after the first on 5xx / timeouts (@discordjs/rest's `retries`). */
   retries?: number;
+  /** The HTTP call itself (tests); @discordjs/rest's undici request by default. */
+  fetch?: typeof fetch;
 }
 
 export interface DiscordApiStats {
@@ -101,6 +104,12 @@ function translate(err: unknown): unknown {
   return err;
 }
 
+/** Adapts a fetch function to @discordjs/rest's makeRequest (which passes undici's RequestInit). */
+function wrapFetch(doFetch: typeof fetch) {
+  return (url: string, init: Record<string, unknown>): Promise<ResponseLike> =>
+    doFetch(url, init);
+}
+
 export class DiscordApi {
   readonly apiUrl: string;
   /** The bot's REST client (Authorization: Bot). */
@@ -122,6 +131,7 @@ export class DiscordApi {
       version: '10',
       timeout: options.timeoutMs ?? 10_000,
       retries: options.retries ?? 3,
+      ...(options.fetch ? { makeRequest: wrapFetch(options.fetch) } : {}),
     };
     this.rest = new REST(restOptions).setToken(options.botToken);
     this.userRest = new REST({ ...restOptions, authPrefix: 'Bearer' });
@@ -129,7 +139,10 @@ export class DiscordApi {
       rest.on(RESTEvents.Response, (request, response: ResponseLike) => {
         this.counters.responses += 1;
         const status = response.status;
-        if (status === 429) this.counters.rateLimited += 1;
+        if (status === 429) {
+          this.counters.rateLimited += 1;
+          recordDiscordRateLimit('rest', request.route);
+        }
         const scope = response.headers.get('x-ratelimit-scope');
         if (status === 401 || status === 403 || (status === 429 && scope !== 'shared'))
           this.counters.invalid += 1;

@@ -4,6 +4,7 @@ import { formatCents, MAX_CENTS } from '../shared/money.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { recordLedgerWrite } from '../metrics.ts';
 
 // The only code that changes a balance. Every change writes its transaction row inside the same
 // database transaction (nested calls become savepoints), so balance == sum(transactions) always holds.
@@ -131,17 +132,33 @@ function ledgerFor(db: DbOrTx): LedgerStatements {
  */
 export function credit(db: DbOrTx, entry: LedgerEntry): LedgerResult | null {
   assertAmount(entry.cents);
-  return ledgerFor(db).credit(entry);
+  let result: LedgerResult | null;
+  try {
+    result = ledgerFor(db).credit(entry);
+  } catch (err) {
+    recordLedgerWrite(entry.type, 'credit', 'refused');
+    throw err;
+  }
+  recordLedgerWrite(entry.type, 'credit', result ? 'ok' : 'duplicate');
+  return result;
 }
 
 /**
  * Takes coins only if the balance covers them; otherwise throws `insufficient_coins` and writes nothing.
- * `allowNegative` exists for penalties alone (a debt that later earnings repay).
+ * `allowNegative` exists for debts that later earnings repay: the early-leave penalty and chargebacks
+ * (a refunded or disputed coin pack whose coins were already spent).
  * A keyed debit whose key was already used throws `conflict` and writes nothing.
  */
 export function debit(db: DbOrTx, entry: LedgerEntry & { allowNegative?: boolean }): LedgerResult {
   assertAmount(entry.cents);
-  return ledgerFor(db).debit(entry);
+  try {
+    const result = ledgerFor(db).debit(entry);
+    recordLedgerWrite(entry.type, 'debit', 'ok');
+    return result;
+  } catch (err) {
+    recordLedgerWrite(entry.type, 'debit', 'refused');
+    throw err;
+  }
 }
 
 export function getBalance(db: DbOrTx, userId: string): number {
