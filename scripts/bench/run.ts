@@ -239,6 +239,7 @@ async function main(): Promise<number> {
       }));
       const joined = await profiled('join', () => runJoinPath({
         baseUrl: product.url,
+        simUrl: product.simUrl,
         databasePath,
         actors: joinActors,
         concurrency: plan.joinConcurrency,
