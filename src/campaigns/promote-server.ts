@@ -26,7 +26,7 @@ function findOwnServer(ctx: AppContext, userId: string, serverId: string): Serve
 
 /**
  * POST /api/servers/:id/promote: 100 coins buy 100 featured member slots at the featured reward.
- * A regular campaign keeps its remaining slots and gains 100. A featured campaign whose slots ran out
+ * A regular campaign keeps its remaining slots (at the regular reward) and gains 100 featured ones, taken first. A featured campaign whose slots ran out
  * can be promoted again; an active featured one cannot.
  */
 export async function promoteServer(ctx: AppContext, userId: string, serverId: string): Promise<Server> {
@@ -45,7 +45,7 @@ export async function promoteServer(ctx: AppContext, userId: string, serverId: s
       .get();
     if (!server?.serverId) throw new AppError('not_found', 'Server not found');
     if (server.canceledAt !== null) throw new AppError('conflict', CAMPAIGN_CANCELED);
-    if (server.isFeatured && server.membersRemaining > 0) throw new AppError('conflict', ALREADY_FEATURED);
+    if (server.isFeatured && server.featuredRemaining > 0) throw new AppError('conflict', ALREADY_FEATURED);
     if (isGuildFeaturedElsewhere(tx, server.serverId, server.id))
       throw new AppError('conflict', ALREADY_FEATURED_ELSEWHERE);
     const cost = coinsToCents(PROMOTE_COST_COINS);
@@ -58,7 +58,10 @@ export async function promoteServer(ctx: AppContext, userId: string, serverId: s
         isFeatured: true,
         featuredAt: now,
         coinReward: FEATURED_REWARD_CENTS,
+        // 100 featured slots on top: the regular slots left keep the regular reward and stay, and members
+        // verified earlier keep the terms frozen on their join rows.
         membersRemaining: sql`${servers.membersRemaining} + ${FEATURED_SLOTS}`,
+        featuredRemaining: sql`${servers.featuredRemaining} + ${FEATURED_SLOTS}`,
         initialMemberSlots: sql`${servers.initialMemberSlots} + ${FEATURED_SLOTS}`,
         completionNotificationSent: false,
       })
@@ -67,6 +70,7 @@ export async function promoteServer(ctx: AppContext, userId: string, serverId: s
         and(
           eq(servers.id, server.id),
           eq(servers.membersRemaining, server.membersRemaining),
+          eq(servers.featuredRemaining, server.featuredRemaining),
           eq(servers.isFeatured, server.isFeatured),
         ),
       )

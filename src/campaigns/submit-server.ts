@@ -17,10 +17,9 @@ import { coinsToCents, formatCents } from '../shared/money.ts';
 import { requireBotInGuild, resolvePermanentInvite } from './discord-checks.ts';
 import { ALREADY_FEATURED_ELSEWHERE, isGuildFeaturedElsewhere } from './featured-guard.ts';
 
-// Join rewards paid to members, in hundredths (spec §9).
-export const REGULAR_REWARD_CENTS = 50;
-export const FEATURED_REWARD_CENTS = 75;
-export const NOBOT_REWARD_CENTS = 20;
+// Join rewards paid to members live with the other join rules (frozen onto each join when verified).
+export { FEATURED_REWARD_CENTS, NOBOT_REWARD_CENTS, REGULAR_REWARD_CENTS } from '../bot/rules.ts';
+import { FEATURED_REWARD_CENTS, NOBOT_REWARD_CENTS, REGULAR_REWARD_CENTS } from '../bot/rules.ts';
 
 /**
  * POST /api/servers. A regular campaign debits its coins (1 coin per member slot) in the same
@@ -61,6 +60,7 @@ export async function submitServer(
         inviteLink: invite.link,
         inviteCode: invite.code,
         serverId: invite.guildId,
+        inviteGuildId: invite.guildId,
         serverIcon: invite.guildIcon,
         coinReward: input.isFeaturedIntent ? FEATURED_REWARD_CENTS : REGULAR_REWARD_CENTS,
         membersRemaining: coins,
@@ -83,7 +83,7 @@ export async function submitServer(
   });
 }
 
-/** POST /api/servers/no-bot: 1 coin per member, no bot required, so the guild id is not kept. */
+/** POST /api/servers/no-bot: 1 coin per member, no bot required; the invite's guild is kept to check members' own guild lists. */
 export async function submitNoBotServer(
   ctx: AppContext,
   userId: string,
@@ -107,6 +107,7 @@ export async function submitNoBotServer(
         inviteLink: invite.link,
         inviteCode: invite.code,
         serverId: null,
+        inviteGuildId: invite.guildId,
         serverIcon: null,
         coinReward: NOBOT_REWARD_CENTS,
         membersRemaining: members,
