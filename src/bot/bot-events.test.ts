@@ -56,9 +56,7 @@ describe('member joins', () => {
     });
     expect(balanceOf(app, member) - before).toBe(50);
     expect(await member.balanceCents()).toBe(before + 50);
-    expect(transactionsOf(app, member, 'join_reward')).toMatchObject([
-      { amount: 50, description: 'Joined Pixel Raiders' },
-    ]);
+    expect(transactionsOf(app, member, 'join_reward')).toMatchObject([{ amount: 50, description: 'Joined Pixel Raiders' }]);
     expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(9);
   });
 
@@ -88,11 +86,7 @@ describe('member joins', () => {
 
   it('pays one campaign per Discord join when the member clicked Join on two campaigns of one guild', async () => {
     const { guild, campaign: first } = createBotCampaign(app, owner);
-    const second = createCampaign(app.server.ctx.db, {
-      ownerId: owner.user!.id,
-      kind: 'featured',
-      guildId: guild.id,
-    });
+    const second = createCampaign(app.server.ctx.db, { ownerId: owner.user!.id, kind: 'featured', guildId: guild.id });
     const member = await newMember();
     const before = balanceOf(app, member);
     await joinViaWebsite(member, first.id);
@@ -128,11 +122,7 @@ describe('member joins', () => {
     // Reconciliation runs race the gateway events for the same slots.
     const { reconcile } = await import('./reconcile.ts');
     await Promise.all([reconcile(app.server.ctx), reconcile(app.server.ctx)]);
-    await waitFor(
-      () => members.every((m) => findJoin(app, campaign.id, m.user!.id)?.verified),
-      10_000,
-      '50 verifications',
-    );
+    await waitFor(() => members.every((m) => findJoin(app, campaign.id, m.user!.id)?.verified), 10_000, '50 verifications');
 
     const paid = members.filter((m) => findJoin(app, campaign.id, m.user!.id)?.coinsAwarded);
     expect(paid).toHaveLength(10);
@@ -141,20 +131,15 @@ describe('member joins', () => {
       expect(gained).toBe(paid.includes(m) ? 50 : 0);
     }
     expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(0);
-    await waitFor(() =>
-      app.sim.state.listDms({ userId: discordId(owner) }).some((d) => d.content.includes(campaign.name)),
-    );
-    expect(
-      app.sim.state.listDms({ userId: discordId(owner) }).filter((d) => d.content.includes(campaign.name)),
-    ).toHaveLength(1);
+    await waitFor(() => app.sim.state.listDms({ userId: discordId(owner) }).some((d) => d.content.includes(campaign.name)));
+    expect(app.sim.state.listDms({ userId: discordId(owner) }).filter((d) => d.content.includes(campaign.name))).toHaveLength(1);
   }, 30_000);
 });
 
 describe('completion DM', () => {
   it('tells the owner exactly once when the last slot is taken', async () => {
     const { guild, campaign } = createBotCampaign(app, owner, { slots: 2, name: 'Lo-Fi Lounge' });
-    const dmsOf = () =>
-      app.sim.state.listDms({ userId: discordId(owner) }).filter((d) => d.content.includes('Lo-Fi Lounge'));
+    const dmsOf = () => app.sim.state.listDms({ userId: discordId(owner) }).filter((d) => d.content.includes('Lo-Fi Lounge'));
     await verifiedMember(guild.id, campaign.id);
     expect(dmsOf()).toHaveLength(0);
     const last = await verifiedMember(guild.id, campaign.id);
@@ -174,9 +159,7 @@ describe('completion DM', () => {
     app.sim.state.setAcceptsDms(discordId(picky), false);
     const { guild, campaign } = createBotCampaign(app, picky, { slots: 1 });
     await verifiedMember(guild.id, campaign.id);
-    await waitFor(() =>
-      app.logLines.some((l) => l.includes('completion DM failed') && l.includes(campaign.id)),
-    );
+    await waitFor(() => app.logLines.some((l) => l.includes('completion DM failed') && l.includes(campaign.id)));
     expect(findCampaign(app.server.ctx.db, campaign.id)?.completionNotificationSent).toBe(false);
 
     const { reconcile } = await import('./reconcile.ts');
@@ -218,19 +201,14 @@ describe('members leaving', () => {
       { amount: -200, description: `Left ${campaign.name} early` },
     ]);
     // The completed campaign is active again; the owner was already told and is not told again.
-    expect(findCampaign(app.server.ctx.db, campaign.id)).toMatchObject({
-      membersRemaining: 1,
-      completionNotificationSent: true,
-    });
+    expect(findCampaign(app.server.ctx.db, campaign.id)).toMatchObject({ membersRemaining: 1, completionNotificationSent: true });
 
     // Coming back earns nothing: one reward per website join.
     app.sim.state.addMember(guild.id, discordId(member));
     await verifiedMember(guild.id, campaign.id); // sentinel, takes the returned slot
     expect(balanceOf(app, member)).toBe(-150);
     expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(0);
-    expect(
-      app.sim.state.listDms({ userId: discordId(owner) }).filter((d) => d.content.includes(campaign.name)),
-    ).toHaveLength(1);
+    expect(app.sim.state.listDms({ userId: discordId(owner) }).filter((d) => d.content.includes(campaign.name))).toHaveLength(1);
   });
 
   it('does not charge a regular member who leaves after 2 days', async () => {
@@ -240,10 +218,7 @@ describe('members leaving', () => {
     app.clock.advance(2 * DAY + SECOND);
     app.sim.state.removeMember(guild.id, discordId(member), { reason: 'leave' });
     await waitFor(() => findJoin(app, campaign.id, member.user!.id)?.hasLeft === true);
-    expect(findJoin(app, campaign.id, member.user!.id)).toMatchObject({
-      leftReason: 'leave',
-      penalized: false,
-    });
+    expect(findJoin(app, campaign.id, member.user!.id)).toMatchObject({ leftReason: 'leave', penalized: false });
     expect(balanceOf(app, member)).toBe(after);
     expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(9);
   });
@@ -275,14 +250,8 @@ describe('members leaving', () => {
     app.sim.state.removeMember(guild.id, discordId(banned), { reason: 'ban' });
     await waitFor(() => findJoin(app, campaign.id, banned.user!.id)?.hasLeft === true);
     await waitFor(() => findJoin(app, campaign.id, kicked.user!.id)?.hasLeft === true);
-    expect(findJoin(app, campaign.id, kicked.user!.id)).toMatchObject({
-      leftReason: 'kick',
-      penalized: false,
-    });
-    expect(findJoin(app, campaign.id, banned.user!.id)).toMatchObject({
-      leftReason: 'ban',
-      penalized: false,
-    });
+    expect(findJoin(app, campaign.id, kicked.user!.id)).toMatchObject({ leftReason: 'kick', penalized: false });
+    expect(findJoin(app, campaign.id, banned.user!.id)).toMatchObject({ leftReason: 'ban', penalized: false });
     expect(balanceOf(app, kicked)).toBe(kickedBefore);
     expect(balanceOf(app, banned)).toBe(bannedBefore);
     expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(8);
@@ -294,10 +263,7 @@ describe('members leaving', () => {
     const after = balanceOf(app, member);
     app.sim.state.deleteGuild(guild.id);
     await waitFor(() => findJoin(app, campaign.id, member.user!.id)?.hasLeft === true);
-    expect(findJoin(app, campaign.id, member.user!.id)).toMatchObject({
-      leftReason: 'guild_deleted',
-      penalized: false,
-    });
+    expect(findJoin(app, campaign.id, member.user!.id)).toMatchObject({ leftReason: 'guild_deleted', penalized: false });
     expect(balanceOf(app, member)).toBe(after);
   });
 

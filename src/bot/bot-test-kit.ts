@@ -65,13 +65,7 @@ export function balanceOf(app: TestApp, client: TestClient): number {
 export function drain(app: TestApp, client: TestClient): void {
   const balance = balanceOf(app, client);
   if (balance > 0) {
-    debit(app.server.ctx.db, {
-      userId: client.user!.id,
-      cents: balance,
-      type: 'campaign',
-      description: 'Test spend',
-      now: app.clock.now(),
-    });
+    debit(app.server.ctx.db, { userId: client.user!.id, cents: balance, type: 'campaign', description: 'Test spend', now: app.clock.now() });
   }
 }
 

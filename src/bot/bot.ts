@@ -1,12 +1,4 @@
-import {
-  Client,
-  Events,
-  GatewayIntentBits,
-  Partials,
-  type Guild,
-  type GuildMember,
-  type PartialGuildMember,
-} from 'discord.js';
+import { Client, Events, GatewayIntentBits, Partials, type Guild, type GuildMember, type PartialGuildMember } from 'discord.js';
 import type { AppContext } from '../context.ts';
 import { DISCORD_ERROR, DiscordApiError } from '../discord/discord-api.ts';
 import { verifyJoin } from './verify-join.ts';
@@ -57,8 +49,7 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
       .then(work)
       .then(
         () => undefined,
-        (err: unknown) =>
-          logger.error(`bot: ${what} failed`, { error: err instanceof Error ? err.stack : String(err) }),
+        (err: unknown) => logger.error(`bot: ${what} failed`, { error: err instanceof Error ? err.stack : String(err) }),
       )
       .finally(() => {
         inFlight.delete(task);
@@ -98,10 +89,7 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
           recordGuildDeleted(ctx, guild.id, at);
           return;
         }
-        logger.warn('bot: removed from a guild; its joins can no longer be verified', {
-          guildId: guild.id,
-          name: guild.name,
-        });
+        logger.warn('bot: removed from a guild; its joins can no longer be verified', { guildId: guild.id, name: guild.name });
       }
     });
   };

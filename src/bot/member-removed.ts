@@ -13,11 +13,7 @@ export function snowflakeTime(id: string): number {
 }
 
 /** Earliest verification among the member's paid, still-present joins of this guild; null when none. */
-export function findOpenPaidJoinSince(
-  ctx: AppContext,
-  guildId: string,
-  discordUserId: string,
-): number | null {
+export function findOpenPaidJoinSince(ctx: AppContext, guildId: string, discordUserId: string): number | null {
   const row = ctx.db
     .select({ since: min(serverJoins.verifiedAt) })
     .from(serverJoins)

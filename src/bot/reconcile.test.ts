@@ -3,14 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DAY, HOUR } from '../clock.ts';
 import type { TestApp, TestClient } from '../test/harness.ts';
 import { createCampaign, findCampaign } from '../test/factories.ts';
-import {
-  balanceOf,
-  createBotCampaign,
-  findJoin,
-  joinViaWebsite,
-  startBotTestApp,
-  waitFor,
-} from './bot-test-kit.ts';
+import { balanceOf, createBotCampaign, findJoin, joinViaWebsite, startBotTestApp, waitFor } from './bot-test-kit.ts';
 import { reconcile } from './reconcile.ts';
 import { recordVerifiedJoin } from './verify-join.ts';
 
@@ -75,20 +68,12 @@ async function runScenario(mode: 'live' | 'offline') {
     Object.entries(members).map(([k, m]) => {
       const join = findJoin(app, campaign.id, m.user!.id)!;
       const { verified, coinsAwarded, hasLeft, leftReason, penalized } = join;
-      return [
-        k,
-        { verified, coinsAwarded, hasLeft, leftReason, penalized, gained: balanceOf(app, m) - before[k]! },
-      ];
+      return [k, { verified, coinsAwarded, hasLeft, leftReason, penalized, gained: balanceOf(app, m) - before[k]! }];
     }),
   );
   const row = findCampaign(app.server.ctx.db, campaign.id)!;
   const dms = app.sim.state.listDms({ userId: discordId(owner) }).length;
-  return {
-    outcome,
-    membersRemaining: row.membersRemaining,
-    completionNotificationSent: row.completionNotificationSent,
-    dms,
-  };
+  return { outcome, membersRemaining: row.membersRemaining, completionNotificationSent: row.completionNotificationSent, dms };
 }
 
 describe('reconcile()', () => {
@@ -96,46 +81,11 @@ describe('reconcile()', () => {
     const live = await runScenario('live');
     expect(live).toEqual({
       outcome: {
-        a: {
-          verified: true,
-          coinsAwarded: true,
-          hasLeft: false,
-          leftReason: null,
-          penalized: false,
-          gained: 50,
-        },
-        b: {
-          verified: true,
-          coinsAwarded: true,
-          hasLeft: true,
-          leftReason: 'leave',
-          penalized: true,
-          gained: -200,
-        },
-        c: {
-          verified: true,
-          coinsAwarded: true,
-          hasLeft: true,
-          leftReason: 'kick',
-          penalized: false,
-          gained: 0,
-        },
-        d: {
-          verified: true,
-          coinsAwarded: true,
-          hasLeft: false,
-          leftReason: null,
-          penalized: false,
-          gained: 0,
-        },
-        e: {
-          verified: false,
-          coinsAwarded: false,
-          hasLeft: false,
-          leftReason: null,
-          penalized: false,
-          gained: 0,
-        },
+        a: { verified: true, coinsAwarded: true, hasLeft: false, leftReason: null, penalized: false, gained: 50 },
+        b: { verified: true, coinsAwarded: true, hasLeft: true, leftReason: 'leave', penalized: true, gained: -200 },
+        c: { verified: true, coinsAwarded: true, hasLeft: true, leftReason: 'kick', penalized: false, gained: 0 },
+        d: { verified: true, coinsAwarded: true, hasLeft: false, leftReason: null, penalized: false, gained: 0 },
+        e: { verified: false, coinsAwarded: false, hasLeft: false, leftReason: null, penalized: false, gained: 0 },
       },
       membersRemaining: 0,
       completionNotificationSent: true,
@@ -154,10 +104,7 @@ describe('reconcile()', () => {
     await Promise.all([reconcile(app.server.ctx), reconcile(app.server.ctx)]);
     await reconcile(app.server.ctx);
     expect(findJoin(app, campaign.id, member.user!.id)).toMatchObject({ verified: true, coinsAwarded: true });
-    expect(findCampaign(app.server.ctx.db, campaign.id)).toMatchObject({
-      membersRemaining: 0,
-      completionNotificationSent: true,
-    });
+    expect(findCampaign(app.server.ctx.db, campaign.id)).toMatchObject({ membersRemaining: 0, completionNotificationSent: true });
     expect(app.sim.state.listDms({ userId: discordId(owner) })).toHaveLength(1);
     const resumed = new Promise((r) => app.server.background.bot!.client!.once(Events.ShardResume, r));
     app.sim.state.setGatewayOnline(true);
@@ -177,10 +124,7 @@ describe('reconcile()', () => {
     app.sim.state.removeMember(guild.id, discordId(settled), { reason: 'leave' });
     const before = balanceOf(app, settled);
     await reconcile(app.server.ctx);
-    expect(findJoin(app, campaign.id, stale.user!.id)).toMatchObject({
-      verified: false,
-      coinsAwarded: false,
-    });
+    expect(findJoin(app, campaign.id, stale.user!.id)).toMatchObject({ verified: false, coinsAwarded: false });
     expect(findJoin(app, campaign.id, settled.user!.id)).toMatchObject({ hasLeft: false, penalized: false });
     expect(balanceOf(app, settled)).toBe(before);
     const resumed = new Promise((r) => app.server.background.bot!.client!.once(Events.ShardResume, r));
@@ -192,10 +136,7 @@ describe('reconcile()', () => {
     const owner = await signIn('gone_owner');
     const member = await signIn('gone_member');
     // A guild id the simulator has never heard of: Discord answers 10004 Unknown Guild.
-    const campaign = createCampaign(app.server.ctx.db, {
-      ownerId: owner.user!.id,
-      guildId: '499999999999999999',
-    });
+    const campaign = createCampaign(app.server.ctx.db, { ownerId: owner.user!.id, guildId: '499999999999999999' });
     await joinViaWebsite(member, campaign.id).catch(() => undefined);
     const result = recordVerifiedJoin(app.server.ctx, {
       guildId: '499999999999999999',
@@ -205,11 +146,7 @@ describe('reconcile()', () => {
     expect(result.rewarded?.cents).toBe(50);
     const before = balanceOf(app, member);
     await reconcile(app.server.ctx);
-    expect(findJoin(app, campaign.id, member.user!.id)).toMatchObject({
-      hasLeft: true,
-      leftReason: 'guild_deleted',
-      penalized: false,
-    });
+    expect(findJoin(app, campaign.id, member.user!.id)).toMatchObject({ hasLeft: true, leftReason: 'guild_deleted', penalized: false });
     expect(balanceOf(app, member)).toBe(before);
   });
 });
@@ -217,25 +154,11 @@ describe('reconcile()', () => {
 describe('reconcile() completion notices', () => {
   it('tells owners of finished no-bot campaigns too, but never of canceled ones', async () => {
     const owner = await signIn('nobot_owner');
-    const finished = createCampaign(app.server.ctx.db, {
-      ownerId: owner.user!.id,
-      kind: 'nobot',
-      name: 'Quiet Library',
-      membersRemaining: 0,
-      initialMemberSlots: 3,
-    });
-    createCampaign(app.server.ctx.db, {
-      ownerId: owner.user!.id,
-      name: 'Called Off',
-      membersRemaining: 0,
-      initialMemberSlots: 7,
-      canceledAt: app.clock.now(),
-    });
+    const finished = createCampaign(app.server.ctx.db, { ownerId: owner.user!.id, kind: 'nobot', name: 'Quiet Library', membersRemaining: 0, initialMemberSlots: 3 });
+    createCampaign(app.server.ctx.db, { ownerId: owner.user!.id, name: 'Called Off', membersRemaining: 0, initialMemberSlots: 7, canceledAt: app.clock.now() });
     await reconcile(app.server.ctx);
     const dms = app.sim.state.listDms({ userId: discordId(owner) });
-    expect(dms.map((d) => d.content)).toEqual([
-      expect.stringContaining('**Quiet Library** is complete: 3 new members'),
-    ]);
+    expect(dms.map((d) => d.content)).toEqual([expect.stringContaining('**Quiet Library** is complete: 3 new members')]);
     expect(findCampaign(app.server.ctx.db, finished.id)?.completionNotificationSent).toBe(true);
   });
 });

@@ -20,8 +20,7 @@ export interface ReconcileResult {
   failed: number;
 }
 
-type Presence =
-  { kind: 'present'; joinedAt: number } | { kind: 'absent' } | { kind: 'guild_deleted' } | { kind: 'skip' };
+type Presence = { kind: 'present'; joinedAt: number } | { kind: 'absent' } | { kind: 'guild_deleted' } | { kind: 'skip' };
 
 /** Looks a member up; guild-wide failures are remembered for the rest of the run. */
 async function lookUpMember(
@@ -40,8 +39,7 @@ async function lookUpMember(
     return { kind: 'present', joinedAt: Number.isNaN(joinedAt) ? 0 : joinedAt };
   } catch (err) {
     let presence: Presence = { kind: 'skip' };
-    if (err instanceof DiscordApiError && err.code === DISCORD_ERROR.UNKNOWN_GUILD)
-      presence = { kind: 'guild_deleted' };
+    if (err instanceof DiscordApiError && err.code === DISCORD_ERROR.UNKNOWN_GUILD) presence = { kind: 'guild_deleted' };
     else result.failed += 1;
     // Unknown guild, no access (bot removed) or Discord unreachable: the same for every member.
     guildProblems.set(guildId, presence);

@@ -15,8 +15,7 @@ export function createSerialJob(name: string, logger: Logger, run: () => Promise
     current = run()
       .then(
         (outcome) => logger.debug(`${name} finished`, { outcome }),
-        (err: unknown) =>
-          logger.error(`${name} failed`, { error: err instanceof Error ? err.stack : String(err) }),
+        (err: unknown) => logger.error(`${name} failed`, { error: err instanceof Error ? err.stack : String(err) }),
       )
       .finally(() => {
         current = null;

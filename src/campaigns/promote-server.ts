@@ -26,8 +26,8 @@ function findOwnServer(ctx: AppContext, userId: string, serverId: string): Serve
 
 /**
  * POST /api/servers/:id/promote: 100 coins buy 100 featured member slots at the featured reward.
- * A regular campaign keeps its remaining slots (at the regular reward) and gains 100 featured ones, taken first. A featured campaign whose slots ran out
- * can be promoted again; an active featured one cannot.
+ * A regular campaign keeps its remaining slots (at the regular reward) and gains 100 featured ones,
+ * taken first. A campaign whose featured slots ran out can be promoted again; an active featured one cannot.
  */
 export async function promoteServer(ctx: AppContext, userId: string, serverId: string): Promise<Server> {
   const found = findOwnServer(ctx, userId, serverId);
