@@ -37,6 +37,23 @@ describe('config', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SESSION_SECRET: is required in production/);
   });
 
+  it('needs TOKEN_ENCRYPTION_KEY (32 bytes) in production with real Discord, and derives one otherwise', () => {
+    const real = {
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'x'.repeat(32),
+      DISCORD_CLIENT_ID: '1',
+      DISCORD_CLIENT_SECRET: 's',
+      DISCORD_BOT_TOKEN: 't',
+    } as const;
+    expect(() => loadConfig(real)).toThrow(/TOKEN_ENCRYPTION_KEY: is required in production/);
+    expect(() => loadConfig({ ...real, TOKEN_ENCRYPTION_KEY: 'abcd' })).toThrow(/TOKEN_ENCRYPTION_KEY: must be 32 bytes/);
+    const key = 'ab'.repeat(32);
+    expect(loadConfig({ ...real, TOKEN_ENCRYPTION_KEY: key }).tokenEncryptionKey.toString('hex')).toBe(key);
+    expect(loadConfig({}).tokenEncryptionKey).toHaveLength(32);
+    expect(loadConfig({ MIN_DISCORD_ACCOUNT_AGE_DAYS: '0' }).minAccountAgeMs).toBe(0);
+    expect(loadConfig({}).minAccountAgeMs).toBe(7 * 24 * 3600 * 1000);
+  });
+
   it('refuses bad values with a clear message', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ REDIS_URL: 'not a url' })).toThrow(/REDIS_URL/);

@@ -6,6 +6,7 @@ import { debit, getBalance } from '../ledger/ledger.ts';
 import { CAMPAIGN_MESSAGES, FEATURED_SLOTS, PROMOTE_COST_COINS } from '../shared/campaign-schemas.ts';
 import { coinsToCents } from '../shared/money.ts';
 import { requireBotInGuild } from './discord-checks.ts';
+import { requireGuildManager } from '../auth/user-guilds.ts';
 import { ALREADY_FEATURED, ALREADY_FEATURED_ELSEWHERE, isGuildFeaturedElsewhere } from './featured-guard.ts';
 import { FEATURED_REWARD_CENTS } from './submit-server.ts';
 
@@ -32,6 +33,8 @@ function findOwnServer(ctx: AppContext, userId: string, serverId: string): Serve
 export async function promoteServer(ctx: AppContext, userId: string, serverId: string): Promise<Server> {
   const found = findOwnServer(ctx, userId, serverId);
   if (!found.serverId) throw new AppError('bad_request', NOBOT_NOT_PROMOTABLE);
+  // Having listed it once is not enough: the owner may have lost Manage Server since.
+  await requireGuildManager(ctx, userId, { id: found.serverId, name: found.name }, 'feature');
   // Featured members are verified by the bot, so it must still be there (a Discord call: outside the transaction).
   await requireBotInGuild(ctx, found.serverId);
 

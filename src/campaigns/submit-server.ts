@@ -15,6 +15,7 @@ import {
 } from '../shared/campaign-schemas.ts';
 import { coinsToCents, formatCents } from '../shared/money.ts';
 import { requireBotInGuild, resolvePermanentInvite } from './discord-checks.ts';
+import { requireGuildManager } from '../auth/user-guilds.ts';
 import { ALREADY_FEATURED_ELSEWHERE, isGuildFeaturedElsewhere } from './featured-guard.ts';
 
 // Join rewards paid to members live with the other join rules (frozen onto each join when verified).
@@ -38,6 +39,8 @@ export async function submitServer(
     coins = parsed.coins;
   }
   const invite = await resolvePermanentInvite(ctx, input.inviteLink);
+  // Only the guild's owner or managers may list it (their own Discord guild list says so).
+  await requireGuildManager(ctx, userId, { id: invite.guildId, name: invite.guildName }, 'list');
   await requireBotInGuild(ctx, invite.guildId);
 
   const now = ctx.clock.now();
@@ -92,6 +95,7 @@ export async function submitNoBotServer(
   const members = parseMemberCount(input.memberCount);
   if (members === null) throw new AppError('bad_request', CAMPAIGN_MESSAGES.memberCount);
   const invite = await resolvePermanentInvite(ctx, input.inviteLink);
+  await requireGuildManager(ctx, userId, { id: invite.guildId, name: invite.guildName }, 'list');
 
   const now = ctx.clock.now();
   return ctx.db.transaction((tx) => {

@@ -29,6 +29,8 @@ export interface SimUser {
 
 export interface SimMembership {
   joinedAt: string;
+  /** Has a role with Manage Server (the owner has every permission anyway). */
+  manageGuild?: boolean;
 }
 
 export interface SimGuild {
@@ -365,6 +367,14 @@ export class SimState {
     }
     if (!already || opts.redispatch) this.emit({ type: 'memberAdd', guildId, userId });
     return !already;
+  }
+
+  /** Gives or takes a member's Manage Server permission (a role with it, in real Discord). */
+  setManageGuild(guildId: string, userId: string, on: boolean): void {
+    const membership = this.requireGuild(guildId).members[userId];
+    if (!membership) throw new SimError(404, 10007, 'Unknown Member');
+    membership.manageGuild = on;
+    this.changed();
   }
 
   removeMember(
