@@ -114,6 +114,9 @@ export type SimEvent =
 
 export type RemoveReason = 'leave' | 'kick' | 'ban';
 
+/** New simulated users stand for existing Discord accounts, which are rarely brand new. */
+const DEFAULT_ACCOUNT_AGE_MS = 30 * 24 * 60 * 60 * 1000;
+
 const USERNAME_RE = /^[a-z0-9_.]{2,32}$/;
 
 export class SimState {
@@ -226,6 +229,8 @@ export class SimState {
     avatar?: string | null;
     email?: string;
     id?: string;
+    /** How old the Discord account is (its id encodes the creation time); 30 days unless told. */
+    accountAgeMs?: number;
   }): SimUser {
     const username = input.username.trim().toLowerCase();
     if (!USERNAME_RE.test(username)) {
@@ -237,7 +242,7 @@ export class SimState {
       throw new SimError(400, 50035, `Invalid Form Body: id ${input.id} already exists`);
     }
     const user: SimUser = {
-      id: input.id ?? generateSnowflake(),
+      id: input.id ?? generateSnowflake(Date.now() - (input.accountAgeMs ?? DEFAULT_ACCOUNT_AGE_MS)),
       username,
       globalName: input.globalName ?? null,
       avatar: input.avatar ?? null,

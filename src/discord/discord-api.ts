@@ -61,6 +61,15 @@ export function canManageGuild(guild: DiscordPartialGuild): boolean {
   return (bits & (PERMISSION.ADMINISTRATOR | PERMISSION.MANAGE_GUILD)) !== 0n;
 }
 
+/** When a Discord account (or any object) was created: the top bits of its snowflake id. */
+export function snowflakeCreatedAt(id: string): number {
+  try {
+    return Number((BigInt(id) >> 22n) + 1420070400000n);
+  } catch {
+    return Number.NaN;
+  }
+}
+
 export class DiscordApiError extends Error {
   constructor(
     readonly status: number,
