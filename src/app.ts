@@ -8,6 +8,8 @@ import type { PublicConfig } from './shared/api-types.ts';
 import type { AppContext } from './context.ts';
 import { apiNotFound, errorHandler } from './http/errors.ts';
 import { sameOriginOnly } from './http/guards.ts';
+import { requestContext } from './http/request-context.ts';
+import { metricsHandler } from './http/metrics-route.ts';
 import { authRoutes } from './auth/routes.ts';
 import { createPassport, type PassportInstance } from './auth/passport.ts';
 import { featureRoutes, rawBodyRoutes } from './features.ts';
@@ -48,6 +50,8 @@ export function createApp(ctx: AppContext, options: CreateAppOptions): { app: Ex
   const app = express();
   app.disable('x-powered-by');
   if (ctx.config.production) app.set('trust proxy', 1);
+  app.use(requestContext(ctx.logger));
+  app.get('/metrics', metricsHandler(ctx.config.metricsToken));
 
   for (const pre of options.preRoutes ?? []) app.use(pre.path, pre.router);
 

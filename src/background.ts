@@ -4,6 +4,7 @@ import { startBot, type Bot } from './bot/bot.ts';
 import { reconcile } from './bot/reconcile.ts';
 import { createSerialJob } from './bot/serial-job.ts';
 import { recheckInvites } from './campaigns/recheck-invites.ts';
+import { recordReconciliation } from './metrics.ts';
 
 export const RECONCILE_EVERY_MS = 5 * MINUTE;
 /** Dead invites take a campaign off Discover until the owner fixes it. */
@@ -25,7 +26,16 @@ export function startBackground(ctx: AppContext): Promise<Background> {
     ctx.logger.info('bot disabled (BOT_ENABLED=false)');
     return Promise.resolve({ stop: () => Promise.resolve() });
   }
-  const reconciler = createSerialJob('reconcile', ctx.logger, () => reconcile(ctx));
+  const reconciler = createSerialJob('reconcile', ctx.logger, async () => {
+    try {
+      const result = await reconcile(ctx);
+      recordReconciliation('success', { ...result });
+      return result;
+    } catch (err) {
+      recordReconciliation('failure');
+      throw err;
+    }
+  });
   const bot = startBot(ctx, { onConnected: () => reconciler.trigger() });
   const timer = setInterval(() => reconciler.trigger(), RECONCILE_EVERY_MS);
   timer.unref();

@@ -36,6 +36,8 @@ const envSchema = z
     DEMO_SEED: z.enum(['true', 'false']).default('true'),
     BOT_ENABLED: z.enum(['true', 'false']).default('true'),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+    LOG_FORMAT: z.enum(['json', 'text']).optional(),
+    METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   })
   .superRefine((env, ctx) => {
     const demo = !env.DISCORD_CLIENT_ID;
@@ -88,6 +90,10 @@ export interface Config {
   demoSeed: boolean;
   botEnabled: boolean;
   logLevel: Env['LOG_LEVEL'];
+  /** JSON lines in production unless LOG_FORMAT says otherwise; readable text elsewhere. */
+  logFormat: 'json' | 'text';
+  /** Bearer token for GET /metrics; unset → served to direct loopback connections only. */
+  metricsToken: string | undefined;
   supportUrl: string;
   discord: {
     clientId: string;
@@ -147,6 +153,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     demoSeed: demoMode && env.DEMO_SEED === 'true',
     botEnabled: env.BOT_ENABLED === 'true',
     logLevel: env.LOG_LEVEL,
+    logFormat: env.LOG_FORMAT ?? (env.NODE_ENV === 'production' ? 'json' : 'text'),
+    metricsToken: env.METRICS_TOKEN,
     supportUrl: env.SUPPORT_URL,
     discord: {
       clientId: env.DISCORD_CLIENT_ID ?? DEMO_DISCORD.clientId,

@@ -1,9 +1,10 @@
-import { Client, Events, GatewayIntentBits, Partials, type Guild, type GuildMember, type PartialGuildMember } from 'discord.js';
+import { Client, Events, GatewayIntentBits, Partials, RESTEvents, type Guild, type GuildMember, type PartialGuildMember } from 'discord.js';
 import type { AppContext } from '../context.ts';
 import { DISCORD_ERROR, DiscordApiError } from '../discord/discord-api.ts';
 import { verifyJoin } from './verify-join.ts';
 import { findOpenPaidJoinSince, handleMemberRemoved } from './member-removed.ts';
 import { recordGuildDeleted } from './record-leave.ts';
+import { recordBotEvent, recordDiscordRateLimit } from '../metrics.ts';
 
 // The discord.js client. Handlers stay thin: they turn gateway events into plain data and call the
 // same services reconciliation uses. Time comes from ctx.clock (events carry no reliable time).
@@ -48,8 +49,11 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
     const task: Promise<void> = previous
       .then(work)
       .then(
-        () => undefined,
-        (err: unknown) => logger.error(`bot: ${what} failed`, { error: err instanceof Error ? err.stack : String(err) }),
+        () => recordBotEvent(what.replace(/ /g, '_'), 'ok'),
+        (err: unknown) => {
+          recordBotEvent(what.replace(/ /g, '_'), 'failed');
+          logger.error(`bot: ${what} failed`, { error: err instanceof Error ? err.stack : String(err) });
+        },
       )
       .finally(() => {
         inFlight.delete(task);
@@ -120,6 +124,10 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
     next.on(Events.GuildMemberRemove, onMemberRemove);
     next.on(Events.GuildDelete, onGuildDelete);
     next.on(Events.Error, (err) => logger.error('bot: client error', { error: err.message }));
+    next.rest.on(RESTEvents.RateLimited, (info) => {
+      recordDiscordRateLimit('bot', info.route);
+      logger.warn('bot: Discord rate limit', { route: info.route, retryAfterMs: info.retryAfter, global: info.global });
+    });
     client = next;
     next.login(ctx.config.discord.botToken).catch(async (err: unknown) => {
       logger.error(`bot: login failed; retrying in ${Math.round(retryMs / 1000)} s`, {

@@ -1,4 +1,5 @@
 import type { Logger } from '../logger.ts';
+import { recordJobRun } from '../metrics.ts';
 
 export interface SerialJob {
   /** Runs the job now, or once more right after the current run when one is in progress. */
@@ -14,8 +15,14 @@ export function createSerialJob(name: string, logger: Logger, run: () => Promise
   const start = (): void => {
     current = run()
       .then(
-        (outcome) => logger.debug(`${name} finished`, { outcome }),
-        (err: unknown) => logger.error(`${name} failed`, { error: err instanceof Error ? err.stack : String(err) }),
+        (outcome) => {
+          recordJobRun(name, 'success');
+          logger.debug(`${name} finished`, { outcome });
+        },
+        (err: unknown) => {
+          recordJobRun(name, 'failure');
+          logger.error(`${name} failed`, { error: err instanceof Error ? err.stack : String(err) });
+        },
       )
       .finally(() => {
         current = null;

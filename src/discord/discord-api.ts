@@ -1,5 +1,6 @@
 // The port to Discord's HTTP API. The base URL comes from config: https://discord.com in production,
 // the project's Discord simulator in demo mode and tests. Only URLs differ between the two.
+import { discordRouteTemplate, recordDiscordRateLimit } from '../metrics.ts';
 
 export interface DiscordUser {
   id: string;
@@ -119,6 +120,7 @@ export class DiscordApi {
         body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
         signal: AbortSignal.timeout(10_000),
       });
+      if (res.status === 429) recordDiscordRateLimit('rest', discordRouteTemplate(path));
       if (res.status === 429 && attempt < 2) {
         const body = (await res.json().catch(() => ({}))) as { retry_after?: number };
         await new Promise((r) => setTimeout(r, Math.min(5, body.retry_after ?? 1) * 1000));

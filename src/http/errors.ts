@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '../logger.ts';
+import { requestIdOf } from './request-context.ts';
 
 // Services throw AppError with a code; one middleware maps codes to statuses and `{ message }` bodies.
 export const ERROR_STATUS = {
@@ -49,7 +50,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.status(status).json({ message });
       return;
     }
-    logger.error('unhandled error', { path: req.path, error: err instanceof Error ? err.stack : String(err) });
+    logger.error('unhandled error', { requestId: requestIdOf(res), method: req.method, path: req.path, error: err instanceof Error ? err.stack : String(err) });
     res.status(500).json({ message: 'Something went wrong on our side. Please try again.' });
   };
 }

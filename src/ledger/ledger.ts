@@ -4,6 +4,7 @@ import { formatCents, MAX_CENTS } from '../shared/money.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { recordLedgerWrite } from '../metrics.ts';
 
 // The only code that changes a balance. Every change writes its transaction row inside the same
 // database transaction (nested calls become savepoints), so balance == sum(transactions) always holds.
@@ -131,7 +132,15 @@ function ledgerFor(db: DbOrTx): LedgerStatements {
  */
 export function credit(db: DbOrTx, entry: LedgerEntry): LedgerResult | null {
   assertAmount(entry.cents);
-  return ledgerFor(db).credit(entry);
+  let result: LedgerResult | null;
+  try {
+    result = ledgerFor(db).credit(entry);
+  } catch (err) {
+    recordLedgerWrite(entry.type, 'credit', 'refused');
+    throw err;
+  }
+  recordLedgerWrite(entry.type, 'credit', result ? 'ok' : 'duplicate');
+  return result;
 }
 
 /**
@@ -141,7 +150,14 @@ export function credit(db: DbOrTx, entry: LedgerEntry): LedgerResult | null {
  */
 export function debit(db: DbOrTx, entry: LedgerEntry & { allowNegative?: boolean }): LedgerResult {
   assertAmount(entry.cents);
-  return ledgerFor(db).debit(entry);
+  try {
+    const result = ledgerFor(db).debit(entry);
+    recordLedgerWrite(entry.type, 'debit', 'ok');
+    return result;
+  } catch (err) {
+    recordLedgerWrite(entry.type, 'debit', 'refused');
+    throw err;
+  }
 }
 
 export function getBalance(db: DbOrTx, userId: string): number {

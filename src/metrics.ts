@@ -1,0 +1,137 @@
+import client from 'prom-client';
+
+// Every counter an operator scrapes lives in this one registry, exposed at GET /metrics in Prometheus
+// text format. Other modules call the small record* helpers below rather than touching prom-client,
+// so label names stay consistent and cardinality stays bounded (route templates, never raw paths).
+// The registry is process-wide: several test servers in one process share it, so tests compare
+// deltas, never absolute values.
+
+export const registry = new client.Registry();
+client.collectDefaultMetrics({ register: registry, prefix: 'coinsync_' });
+
+const httpRequests = new client.Counter({
+  name: 'coinsync_http_requests_total',
+  help: 'HTTP requests answered, by method, route template and status code.',
+  labelNames: ['method', 'route', 'status'] as const,
+  registers: [registry],
+});
+
+const httpDuration = new client.Histogram({
+  name: 'coinsync_http_request_duration_seconds',
+  help: 'Time from request arrival to the last byte of the response, by method, route template and status class.',
+  labelNames: ['method', 'route', 'status_class'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [registry],
+});
+
+const ledgerWrites = new client.Counter({
+  name: 'coinsync_ledger_writes_total',
+  help: 'Ledger writes by transaction type, direction (credit/debit) and outcome (ok, duplicate, refused).',
+  labelNames: ['type', 'direction', 'outcome'] as const,
+  registers: [registry],
+});
+
+const botEvents = new client.Counter({
+  name: 'coinsync_bot_events_total',
+  help: 'Discord gateway events handled by the bot, by event and outcome (ok, failed).',
+  labelNames: ['event', 'outcome'] as const,
+  registers: [registry],
+});
+
+const reconciliationRuns = new client.Counter({
+  name: 'coinsync_reconciliation_runs_total',
+  help: 'Reconciliation runs by outcome (success, failure).',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});
+
+const reconciliationItems = new client.Counter({
+  name: 'coinsync_reconciliation_items_total',
+  help: 'Joins settled by reconciliation, by result (verified, left, notified, failed lookups, ...).',
+  labelNames: ['result'] as const,
+  registers: [registry],
+});
+
+const reconciliationLastSuccess = new client.Gauge({
+  name: 'coinsync_reconciliation_last_success_timestamp_seconds',
+  help: 'Unix time of the last successful reconciliation run (0 = none yet in this process).',
+  registers: [registry],
+});
+
+const discordRateLimits = new client.Counter({
+  name: 'coinsync_discord_rate_limited_total',
+  help: 'HTTP 429 answers (or rate-limit waits) met when calling Discord, by source (rest = our client, bot = discord.js).',
+  labelNames: ['source', 'route'] as const,
+  registers: [registry],
+});
+
+const jobRuns = new client.Counter({
+  name: 'coinsync_background_job_runs_total',
+  help: 'Background job and timer runs by job and outcome (success, failure).',
+  labelNames: ['job', 'outcome'] as const,
+  registers: [registry],
+});
+
+const readyGauge = new client.Gauge({
+  name: 'coinsync_ready',
+  help: 'Result of the last readiness check (1 ready, 0 not ready), by check.',
+  labelNames: ['check'] as const,
+  registers: [registry],
+});
+
+export type LedgerDirection = 'credit' | 'debit';
+export type LedgerOutcome = 'ok' | 'duplicate' | 'refused';
+
+export function recordHttpRequest(method: string, route: string, status: number, seconds: number): void {
+  httpRequests.inc({ method, route, status: String(status) });
+  httpDuration.observe({ method, route, status_class: `${Math.floor(status / 100)}xx` }, seconds);
+}
+
+export function recordLedgerWrite(type: string, direction: LedgerDirection, outcome: LedgerOutcome): void {
+  ledgerWrites.inc({ type, direction, outcome });
+}
+
+/** A gateway event the bot handled: `event` is e.g. member_add, member_remove, guild_delete. */
+export function recordBotEvent(event: string, outcome: 'ok' | 'failed'): void {
+  botEvents.inc({ event, outcome });
+}
+
+/**
+ * One reconciliation run. `counts` are the run's result numbers (e.g. { verified: 3, left: 1 });
+ * `at` is the wall-clock time in ms of a successful run.
+ */
+export function recordReconciliation(outcome: 'success' | 'failure', counts: Record<string, number> = {}, at = Date.now()): void {
+  reconciliationRuns.inc({ outcome });
+  for (const [result, n] of Object.entries(counts)) if (typeof n === 'number' && n > 0) reconciliationItems.inc({ result }, n);
+  if (outcome === 'success') reconciliationLastSuccess.set(Math.floor(at / 1000));
+}
+
+/** A Discord API path as a label: ids and invite codes become :id / :code, the query is dropped. */
+export function discordRouteTemplate(path: string): string {
+  return (path.split('?')[0] ?? '')
+    .replace(/\/invites\/[^/]+/, '/invites/:code')
+    .replace(/\/\d{5,}(?=\/|$)/g, '/:id');
+}
+
+/** A 429 from Discord. `route` should be a template (e.g. /guilds/:id/members/:id), not a raw path. */
+export function recordDiscordRateLimit(source: 'rest' | 'bot', route = 'unknown'): void {
+  discordRateLimits.inc({ source, route });
+}
+
+export function recordJobRun(job: string, outcome: 'success' | 'failure'): void {
+  jobRuns.inc({ job, outcome });
+}
+
+export function recordReadiness(check: string, ok: boolean): void {
+  readyGauge.set({ check }, ok ? 1 : 0);
+}
+
+/** Current value of one series (tests and the readiness report). */
+export async function readMetric(name: string, labels: Record<string, string> = {}): Promise<number> {
+  const metric = registry.getSingleMetric(name);
+  if (!metric) return 0;
+  const { values } = await metric.get();
+  return values
+    .filter((v) => Object.entries(labels).every(([k, want]) => String((v.labels as Record<string, unknown>)[k]) === want))
+    .reduce((sum, v) => sum + v.value, 0);
+}
