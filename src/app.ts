@@ -13,6 +13,8 @@ import { metricsHandler } from './http/metrics-route.ts';
 import { authRoutes } from './auth/routes.ts';
 import { createPassport, type PassportInstance } from './auth/passport.ts';
 import { featureRoutes, rawBodyRoutes } from './features.ts';
+import { sessionPolicy } from './auth/session-policy.ts';
+import { writeLimits } from './http/write-limits.ts';
 
 export const PRODUCT_NAME = 'CoinSync';
 const WEB_DIST = fileURLToPath(new URL('../dist/web', import.meta.url));
@@ -49,13 +51,20 @@ function contentSecurityPolicy(ctx: AppContext) {
 export function createApp(ctx: AppContext, options: CreateAppOptions): { app: Express; passport: PassportInstance } {
   const app = express();
   app.disable('x-powered-by');
-  if (ctx.config.production) app.set('trust proxy', 1);
+  // Off unless TRUST_PROXY names the proxy: otherwise anyone reaching the port directly could forge
+  // X-Forwarded-For (rate limits) and X-Forwarded-Proto.
+  app.set('trust proxy', ctx.config.trustProxy);
   app.use(requestContext(ctx.logger));
   app.get('/metrics', metricsHandler(ctx.config.metricsToken));
 
   for (const pre of options.preRoutes ?? []) app.use(pre.path, pre.router);
 
   app.use(contentSecurityPolicy(ctx));
+  // API answers are per user and change with every write: no browser or proxy may keep them.
+  app.use('/api', (_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
 
   app.get('/api/health', (_req, res) => {
     ctx.sqlite.prepare('SELECT 1').get();
@@ -82,6 +91,8 @@ export function createApp(ctx: AppContext, options: CreateAppOptions): { app: Ex
   const passport = createPassport(ctx);
   app.use('/api', passport.initialize());
   app.use('/api', passport.session() as RequestHandler);
+  app.use('/api', sessionPolicy(ctx));
+  app.use('/api', writeLimits(ctx, ctx.config.writeLimits ? ctx.options.writeLimits : false));
   app.use('/api', authRoutes(ctx, passport));
   for (const router of featureRoutes(ctx)) app.use('/api', router);
   app.use('/api', apiNotFound);

@@ -6,30 +6,57 @@ import type { RequestHandler } from 'express';
 import type { Config } from '../config.ts';
 import { SqliteSessionStore } from './sqlite-session-store.ts';
 
+/** Cookie name outside production; production uses `__Host-coinsync.sid` (config.session.cookieName). */
 export const SESSION_COOKIE = 'coinsync.sid';
-const THIRTY_DAYS = 30 * 24 * 60 * 60 * 1000;
+
+function connectRedis(url: string) {
+  return createClient({ url });
+}
+export type RedisClient = ReturnType<typeof connectRedis>;
+
+const MINUTE = 60 * 1000;
+const DAY = 24 * 60 * MINUTE;
+
+/**
+ * Session lifetimes (decision 008). A session that only carries the OAuth2 state of a sign-in that
+ * has not finished lives 10 minutes. A signed-in session ends after 7 days without a request (idle)
+ * and 30 days after sign-in whatever happens (absolute); signing in again starts a new one.
+ */
+export const SESSION_LIFETIMES = {
+  preLoginMs: 10 * MINUTE,
+  idleMs: 7 * DAY,
+  absoluteMs: 30 * DAY,
+} as const;
 
 export interface SessionSetup {
   middleware: RequestHandler;
   store: session.Store;
   kind: 'redis' | 'sqlite';
+  /** The connected Redis client when REDIS_URL is set (shared with the write limits). */
+  redis: RedisClient | null;
+  /** Key prefix of session entries in Redis. */
+  redisPrefix: string;
+  cookieName: string;
   close(): Promise<void>;
 }
 
 /** Redis (connect-redis) when REDIS_URL is set, otherwise the persistent SQLite store. */
 export async function createSessionSetup(
-  config: Pick<Config, 'redisUrl' | 'sessionSecret' | 'production'>,
+  config: Pick<Config, 'redisUrl' | 'sessionSecret' | 'production'> & { session: Config['session'] },
   sqlite: Database,
   options: { redisPrefix?: string } = {},
 ): Promise<SessionSetup> {
   let store: session.Store;
   let close: () => Promise<void>;
   let kind: SessionSetup['kind'];
+  let redis: RedisClient | null = null;
+  const redisPrefix = options.redisPrefix ?? 'coinsync:sess:';
   if (config.redisUrl) {
-    const client = createClient({ url: config.redisUrl });
+    const client = connectRedis(config.redisUrl);
     client.on('error', (err: unknown) => console.error('redis error', err));
     await client.connect();
-    store = new RedisStore({ client, prefix: options.redisPrefix ?? 'coinsync:sess:' });
+    redis = client;
+    store = new RedisStore({ client, prefix: redisPrefix });
     kind = 'redis';
     close = async () => {
       await client.close();
@@ -45,28 +72,30 @@ export async function createSessionSetup(
   }
   throttleTouches(store);
   const middleware = session({
-    name: SESSION_COOKIE,
+    name: config.session.cookieName,
     secret: config.sessionSecret,
     store,
     resave: false,
     saveUninitialized: false,
     rolling: false,
-    proxy: config.production,
+    // No `proxy` option: express-session then follows the app's "trust proxy" (TRUST_PROXY).
     cookie: {
       httpOnly: true,
       sameSite: 'lax',
       secure: config.production,
-      maxAge: THIRTY_DAYS,
+      path: '/',
+      maxAge: SESSION_LIFETIMES.idleMs,
     },
   });
-  return { middleware, store, kind, close };
+  return { middleware, store, kind, redis, redisPrefix, cookieName: config.session.cookieName, close };
 }
 
 const TOUCH_EVERY_MS = 60 * 60 * 1000;
 
 /**
- * express-session touches the store on every request to extend the expiry. With 30-day sessions, moving
- * the expiry at most once an hour per session is plenty, and it spares the hot read routes a write each.
+ * express-session touches the store on every request to extend the expiry. Moving the expiry at most
+ * once an hour per session is plenty for a 7-day idle timeout, and it spares the hot read routes a
+ * write each.
  */
 function throttleTouches(store: session.Store): void {
   const touch = store.touch?.bind(store);
