@@ -87,7 +87,8 @@ describe('OAuth tokens at rest', () => {
     const member = await signInWithCoins(app, 'own_refresh', 50);
     const before = tokenRow(member)!;
     const oldAccess = decryptToken(app.server.ctx.config.tokenEncryptionKey, before.accessTokenEnc)!;
-    app.clock.advance(8 * DAY);
+    // Inside the session's 7-day idle limit, inside the token's last minute (refreshed ahead of expiry).
+    app.clock.advance(7 * DAY - 30_000);
     const { link } = createGuildWithInvite(app, member, { name: 'Fresh Token' });
     expect((await member.post('/api/servers', { name: 'Fresh Token', inviteLink: link, coinReward: '3' })).status).toBe(201);
     const after = tokenRow(member)!;
