@@ -2,7 +2,7 @@ import { and, eq, gte, isNotNull, isNull } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { serverJoins, servers, users } from '../db/schema.ts';
 import { MEMBER_PAGE_SIZE } from '../discord/discord-api.ts';
-import { MIN_STAY_MS, PENDING_JOIN_MAX_AGE_MS, minimumStayMs } from './rules.ts';
+import { MIN_STAY_MS, PENDING_JOIN_MAX_AGE_MS, frozenMinStayMs } from './rules.ts';
 import { verifyJoin } from './verify-join.ts';
 import { findOpenPaidJoin, removalSince, settleRemovals, type Removal } from './member-removed.ts';
 import { pausedGuildIds, syncBotPresence } from './bot-presence.ts';
@@ -106,6 +106,7 @@ function collectWork(ctx: AppContext, startedAt: number): Map<string, GuildWork>
       discordUserId: users.discordId,
       verifiedAt: serverJoins.verifiedAt,
       discordJoinedAt: serverJoins.discordJoinedAt,
+      minStayMs: serverJoins.minStayMs,
       isFeatured: servers.isFeatured,
     })
     .from(serverJoins)
@@ -122,7 +123,7 @@ function collectWork(ctx: AppContext, startedAt: number): Map<string, GuildWork>
     .all();
   for (const join of open) {
     if (!join.guildId || join.verifiedAt === null) continue;
-    if (join.verifiedAt + minimumStayMs(join.isFeatured) <= startedAt) continue;
+    if (join.verifiedAt + frozenMinStayMs(join, join.isFeatured) <= startedAt) continue;
     of(join.guildId).inStay.set(join.discordUserId, {
       verifiedAt: join.verifiedAt,
       discordJoinedAt: join.discordJoinedAt,

@@ -41,6 +41,45 @@ export type DiscordAuditLogEntry = Pick<
   'id' | 'action_type' | 'target_id' | 'user_id' | 'options'
 >;
 
+/** An entry of GET /users/@me/guilds (the `guilds` scope). */
+export type DiscordPartialGuild = Pick<APIPartialGuild, 'id' | 'name' | 'icon'> & {
+  owner: boolean;
+  /** Permission bits of the user in that guild, as a decimal string. */
+  permissions: string;
+};
+
+export interface DiscordTokenResponse {
+  access_token: string;
+  token_type: string;
+  expires_in: number;
+  refresh_token?: string;
+  scope: string;
+}
+
+/** Manage Server (1 << 5) and Administrator (1 << 3). */
+export const PERMISSION = { ADMINISTRATOR: 1n << 3n, MANAGE_GUILD: 1n << 5n } as const;
+
+/** Whether a guild-list entry lets its user manage the guild (owner, Administrator or Manage Server). */
+export function canManageGuild(guild: DiscordPartialGuild): boolean {
+  if (guild.owner) return true;
+  let bits: bigint;
+  try {
+    bits = BigInt(guild.permissions);
+  } catch {
+    return false;
+  }
+  return (bits & (PERMISSION.ADMINISTRATOR | PERMISSION.MANAGE_GUILD)) !== 0n;
+}
+
+/** When a Discord account (or any object) was created: the top bits of its snowflake id. */
+export function snowflakeCreatedAt(id: string): number {
+  try {
+    return Number((BigInt(id) >> 22n) + 1420070400000n);
+  } catch {
+    return Number.NaN;
+  }
+}
+
 /** A Discord answer other than success: status, Discord's JSON error code (0 when none, e.g. HTML). */
 export class DiscordApiError extends Error {
   constructor(
@@ -179,6 +218,32 @@ export class DiscordApi {
       this.userRest.get(Routes.user('@me'), {
         auth: false,
         headers: { Authorization: `Bearer ${accessToken}` },
+      }),
+    );
+  }
+
+  /** The guilds the user is in, with their owner flag and permissions (user token, `guilds` scope; at most 200). */
+  getCurrentUserGuilds(accessToken: string): Promise<DiscordPartialGuild[]> {
+    return this.call(() =>
+      this.userRest.get(Routes.userGuilds(), {
+        auth: false,
+        headers: { Authorization: `Bearer ${accessToken}` },
+        query: new URLSearchParams({ limit: String(GUILD_PAGE_SIZE) }),
+      }),
+    );
+  }
+
+  /** Exchanges a refresh token for a new token pair (the old refresh token stops working). */
+  refreshUserToken(client: { id: string; secret: string }, refreshToken: string): Promise<DiscordTokenResponse> {
+    return this.call(() =>
+      this.userRest.post(Routes.oauth2TokenExchange(), {
+        auth: false,
+        passThroughBody: true,
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }).toString(),
+        headers: {
+          'Content-Type': 'application/x-www-form-urlencoded',
+          Authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`,
+        },
       }),
     );
   }
