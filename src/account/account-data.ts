@@ -9,8 +9,10 @@ import {
   socialTaskStarts,
   socialTasks,
   transactions,
+  userAddresses,
   users,
 } from '../db/schema.ts';
+import { deleteOAuthTokens } from '../auth/oauth-tokens.ts';
 import { AppError } from '../http/errors.ts';
 import { debit } from '../ledger/ledger.ts';
 import { formatCents } from '../shared/money.ts';
@@ -121,7 +123,7 @@ export const DELETED_USERNAME = 'Deleted user';
 /**
  * Deletes the account by anonymising it. The user row stays, so ledger rows, joins and payments keep a
  * valid owner (the ledger invariant and the 7-year transaction retention both hold), but nothing in it
- * identifies the person any more. Active campaigns end (not refunded, as any cancellation), a positive
+ * identifies the person any more (Discord tokens and address hashes are deleted). Active campaigns end (not refunded, as any cancellation), a positive
  * balance is forfeited through the ledger, pending social claims are dropped, and the Discord id is
  * released: signing in again with the same Discord account starts a new, empty account.
  * The caller ends every session afterwards.
@@ -148,6 +150,8 @@ export function anonymiseAccount(ctx: AppContext, userId: string, confirmUsernam
       });
     }
     tx.delete(socialTaskStarts).where(eq(socialTaskStarts.userId, userId)).run();
+    deleteOAuthTokens(tx, userId);
+    tx.delete(userAddresses).where(eq(userAddresses.userId, userId)).run();
     tx.update(users)
       .set({
         discordId: sql`'deleted:' || ${users.id}`,

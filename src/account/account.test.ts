@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { startTestApp, type TestApp } from '../test/harness.ts';
 import { createCampaign, giveCoins } from '../test/factories.ts';
-import { servers, transactions, users } from '../db/schema.ts';
+import { oauthTokens, servers, transactions, users } from '../db/schema.ts';
 import { credit } from '../ledger/ledger.ts';
 import type { ApiTransaction, ApiUser } from '../shared/api-types.ts';
 import type { EarningsDay } from '../shared/history-schemas.ts';
@@ -114,6 +114,17 @@ describe('account', () => {
     const userId = client.user!.id;
     giveCoins(db, userId, 1234);
     const campaign = createCampaign(db, { ownerId: userId, name: 'Leaving Server' });
+    db.insert(oauthTokens)
+      .values({
+        userId,
+        accessTokenEnc: 'x',
+        refreshTokenEnc: 'y',
+        scope: 'identify',
+        expiresAt: 1,
+        updatedAt: 1,
+      })
+      .onConflictDoNothing()
+      .run();
 
     const wrong = await client.request<{ message: string }>('DELETE', '/api/account', {
       confirmUsername: 'someone',
@@ -146,10 +157,10 @@ describe('account', () => {
     expect((await client.get('/api/auth/user')).status).toBe(401);
     expect((await secondDevice.get('/api/auth/user')).status).toBe(401);
 
-    // The same Discord account signing in again starts a new, empty account.
+    // The same Discord account signing in again starts a new account.
     const again = await app.signIn('leaver');
     const me = await again.get<ApiUser>('/api/auth/user');
     expect(me.body.id).not.toBe(userId);
-    expect(me.body.coins).toBe('5.00');
+    expect(me.body.discordUsername).toBe('leaver');
   });
 });
