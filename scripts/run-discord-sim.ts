@@ -3,6 +3,7 @@
 //
 //   node --import tsx scripts/run-discord-sim.ts [--port 0] [--state file.json]
 // Credentials come from SIM_CLIENT_ID, SIM_CLIENT_SECRET and SIM_BOT_TOKEN (defaults: the simulator's).
+// SIM_RATE_LIMITS=off turns Discord's rate limits off (on by default, as on Discord).
 import { parseArgs } from 'node:util';
 import { startDiscordSimulator } from '../src/discord-sim/index.ts';
 
@@ -14,6 +15,8 @@ const sim = await startDiscordSimulator({
   ...(process.env.SIM_BOT_TOKEN ? { botToken: process.env.SIM_BOT_TOKEN } : {}),
   ...(values.state ? { statePath: values.state } : {}),
 });
+// The server benches measure our process, not Discord's per-route limits: they may turn them off.
+if (process.env.SIM_RATE_LIMITS === 'off') sim.state.rateLimits.configure({ enabled: false });
 console.log(`Discord simulator listening on ${sim.url}`);
 const stop = () => {
   sim.close().then(

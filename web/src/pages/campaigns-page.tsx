@@ -1,4 +1,4 @@
-import { Button, SimpleGrid, Skeleton, Stack } from '@chakra-ui/react';
+import { Button, SimpleGrid, Skeleton, Stack, Text } from '@chakra-ui/react';
 import type { ApiCampaign } from '@shared/api-types.ts';
 import { useState } from 'react';
 import { LuCirclePlus, LuMegaphone } from 'react-icons/lu';
