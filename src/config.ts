@@ -18,6 +18,7 @@ const envSchema = z
     DATABASE_PATH: z.string().default('data/coinsync.db'),
     SESSION_SECRET: optionalString,
     REDIS_URL: optionalString.pipe(z.url().optional()),
+    REDIS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(1500),
     DISCORD_CLIENT_ID: optionalString,
     DISCORD_CLIENT_SECRET: optionalString,
     DISCORD_BOT_TOKEN: optionalString,
@@ -65,6 +66,8 @@ export interface Config {
   databasePath: string;
   sessionSecret: string;
   redisUrl: string | undefined;
+  /** Connect timeout, and time limit of each session operation on Redis before answering 503. */
+  redisTimeoutMs: number;
   demoMode: boolean;
   demoSeed: boolean;
   botEnabled: boolean;
@@ -124,6 +127,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     databasePath: env.DATABASE_PATH,
     sessionSecret: env.SESSION_SECRET ?? DEV_SESSION_SECRET,
     redisUrl: env.REDIS_URL,
+    redisTimeoutMs: env.REDIS_TIMEOUT_MS,
     demoMode,
     demoSeed: demoMode && env.DEMO_SEED === 'true',
     botEnabled: env.BOT_ENABLED === 'true',

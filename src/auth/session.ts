@@ -1,10 +1,13 @@
 import session from 'express-session';
 import { RedisStore } from 'connect-redis';
-import { createClient } from 'redis';
 import type { Database } from 'better-sqlite3';
 import type { RequestHandler } from 'express';
 import type { Config } from '../config.ts';
 import { SqliteSessionStore } from './sqlite-session-store.ts';
+import type { Logger } from '../logger.ts';
+import { connectRedis, createRedisClient, guardSessionStore } from '../ops/redis.ts';
+import type { JobMonitor } from '../ops/job-monitor.ts';
+import { startSafeInterval } from '../ops/safe-interval.ts';
 
 export const SESSION_COOKIE = 'coinsync.sid';
 const THIRTY_DAYS = 30 * 24 * 60 * 60 * 1000;
@@ -13,32 +16,57 @@ export interface SessionSetup {
   middleware: RequestHandler;
   store: session.Store;
   kind: 'redis' | 'sqlite';
+  /** Answers when the session store's Redis answers PING (readiness); absent with SQLite sessions. */
+  pingRedis?: () => Promise<unknown>;
   close(): Promise<void>;
 }
+
+export interface SessionSetupOptions {
+  redisPrefix?: string;
+  logger?: Logger;
+  /** Connect timeout and time limit of every session store operation on Redis. */
+  redisTimeoutMs?: number;
+  /** Told why start-up is still waiting for Redis (shown by the start-up responder). */
+  onWaiting?: (reason: string) => void;
+  jobs?: JobMonitor;
+}
+
+const SESSION_PRUNE_EVERY_MS = 15 * 60 * 1000;
+const silentLogger: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
 /** Redis (connect-redis) when REDIS_URL is set, otherwise the persistent SQLite store. */
 export async function createSessionSetup(
   config: Pick<Config, 'redisUrl' | 'sessionSecret' | 'production'>,
   sqlite: Database,
-  options: { redisPrefix?: string } = {},
+  options: SessionSetupOptions = {},
 ): Promise<SessionSetup> {
+  const logger = options.logger ?? silentLogger;
   let store: session.Store;
   let close: () => Promise<void>;
   let kind: SessionSetup['kind'];
+  let pingRedis: SessionSetup['pingRedis'];
   if (config.redisUrl) {
-    const client = createClient({ url: config.redisUrl });
-    client.on('error', (err: unknown) => console.error('redis error', err));
-    await client.connect();
-    store = new RedisStore({ client, prefix: options.redisPrefix ?? 'coinsync:sess:' });
+    const timeoutMs = options.redisTimeoutMs ?? 1500;
+    const client = createRedisClient(config.redisUrl, timeoutMs);
+    await connectRedis(client, config.redisUrl, logger, options.onWaiting);
+    store = guardSessionStore(new RedisStore({ client, prefix: options.redisPrefix ?? 'coinsync:sess:' }), timeoutMs, logger);
     kind = 'redis';
+    pingRedis = () => client.ping();
     close = async () => {
-      await client.close();
+      // close() waits for pending replies, which never come from a hung Redis.
+      if (client.isReady) await Promise.race([client.close(), new Promise((r) => setTimeout(r, timeoutMs))]);
+      if (client.isOpen) client.destroy();
     };
   } else {
-    const sqliteStore = new SqliteSessionStore(sqlite);
+    const sqliteStore = new SqliteSessionStore(sqlite, Date.now, 0);
+    const prune = startSafeInterval('session prune', SESSION_PRUNE_EVERY_MS, () => sqliteStore.prune(), {
+      logger,
+      jobs: options.jobs,
+    });
     store = sqliteStore;
     kind = 'sqlite';
     close = () => {
+      prune.stop();
       sqliteStore.close();
       return Promise.resolve();
     };
@@ -59,7 +87,7 @@ export async function createSessionSetup(
       maxAge: THIRTY_DAYS,
     },
   });
-  return { middleware, store, kind, close };
+  return { middleware, store, kind, pingRedis, close };
 }
 
 const TOUCH_EVERY_MS = 60 * 60 * 1000;

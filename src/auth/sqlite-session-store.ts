@@ -17,7 +17,7 @@ export class SqliteSessionStore extends session.Store {
   private readonly destroyStmt;
   private readonly touchStmt;
   private readonly pruneStmt;
-  private readonly timer: NodeJS.Timeout;
+  private readonly timer: NodeJS.Timeout | undefined;
   private readonly cache = new Map<string, { sess: string; expiresAt: number }>();
 
   constructor(
@@ -35,8 +35,17 @@ export class SqliteSessionStore extends session.Store {
     this.destroyStmt = sqlite.prepare<[string]>('DELETE FROM sessions WHERE sid = ?');
     this.touchStmt = sqlite.prepare<[number, string]>('UPDATE sessions SET expires_at = ? WHERE sid = ?');
     this.pruneStmt = sqlite.prepare<[number]>('DELETE FROM sessions WHERE expires_at <= ?');
-    this.timer = setInterval(() => this.prune(), pruneEveryMs);
-    this.timer.unref();
+    // 0: the owner runs prune() (session.ts does, through startSafeInterval, so an error is logged, not fatal).
+    if (pruneEveryMs > 0) {
+      this.timer = setInterval(() => {
+        try {
+          this.prune();
+        } catch {
+          // A failed prune (e.g. disk full) is retried next time; it must never end the process.
+        }
+      }, pruneEveryMs);
+      this.timer.unref();
+    }
   }
 
   private expiry(sess: session.SessionData): number {
