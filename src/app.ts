@@ -1,7 +1,7 @@
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import helmet from 'helmet';
 import compression from 'compression';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import type { PublicConfig } from './shared/api-types.ts';
@@ -15,6 +15,8 @@ import type { ReadinessCheck } from './ops/readiness.ts';
 import { authRoutes } from './auth/routes.ts';
 import { createPassport, type PassportInstance } from './auth/passport.ts';
 import { featureRoutes, rawBodyRoutes } from './features.ts';
+import { sessionPolicy } from './auth/session-policy.ts';
+import { writeLimits } from './http/write-limits.ts';
 
 export const PRODUCT_NAME = 'CoinSync';
 const WEB_DIST = fileURLToPath(new URL('../dist/web', import.meta.url));
@@ -53,13 +55,20 @@ function contentSecurityPolicy(ctx: AppContext) {
 export function createApp(ctx: AppContext, options: CreateAppOptions): { app: Express; passport: PassportInstance } {
   const app = express();
   app.disable('x-powered-by');
-  if (ctx.config.production) app.set('trust proxy', 1);
+  // Off unless TRUST_PROXY names the proxy: otherwise anyone reaching the port directly could forge
+  // X-Forwarded-For (rate limits) and X-Forwarded-Proto.
+  app.set('trust proxy', ctx.config.trustProxy);
   app.use(requestContext(ctx.logger));
   app.get('/metrics', metricsHandler(ctx.config.metricsToken));
 
   for (const pre of options.preRoutes ?? []) app.use(pre.path, pre.router);
 
   app.use(contentSecurityPolicy(ctx));
+  // API answers are per user and change with every write: no browser or proxy may keep them.
+  app.use('/api', (_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
 
   app.use('/api', healthRoutes(options.readiness));
 
@@ -83,6 +92,8 @@ export function createApp(ctx: AppContext, options: CreateAppOptions): { app: Ex
   const passport = createPassport(ctx);
   app.use('/api', passport.initialize());
   app.use('/api', passport.session() as RequestHandler);
+  app.use('/api', sessionPolicy(ctx));
+  app.use('/api', writeLimits(ctx, ctx.config.writeLimits ? ctx.options.writeLimits : false));
   app.use('/api', authRoutes(ctx, passport));
   for (const router of featureRoutes(ctx)) app.use('/api', router);
   app.use('/api', apiNotFound);
@@ -98,10 +109,20 @@ export function createApp(ctx: AppContext, options: CreateAppOptions): { app: Ex
     );
     app.use(express.static(webDist, { index: false, maxAge: '1h' }));
     app.use('/assets', (_req, res) => res.status(404).end());
-    // History fallback: every other GET is the SPA.
+    // A path that names a file (robots.txt, favicon.ico, a stale chunk) and was not found above is a
+    // real 404: answering it with the SPA's HTML would hand crawlers and browsers a page for an icon.
+    app.get(/\/[^/]*\.[a-z0-9]{1,12}$/i, (_req, res) => {
+      res.status(404).type('text/plain').send('Not found');
+    });
+    // History fallback: every other GET is the SPA. Share-card meta tags need absolute URLs, so the
+    // page carries the configured public origin (read once; the build does not change under a process).
+    const indexHtml = readFileSync(path.join(webDist, 'index.html'), 'utf8').replaceAll(
+      '__PUBLIC_ORIGIN__',
+      ctx.config.publicUrl.replace(/\/$/, ''),
+    );
     app.get(/.*/, (_req, res) => {
       res.setHeader('Cache-Control', 'no-cache');
-      res.sendFile(path.join(webDist, 'index.html'));
+      res.type('html').send(indexHtml);
     });
   }
 

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
 
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  SESSION_SECRET: 'x'.repeat(32),
+  PUBLIC_URL: 'https://coins.example.com',
+  DISCORD_CLIENT_ID: '123456789012345678',
+  DISCORD_CLIENT_SECRET: 'real-secret',
+  DISCORD_BOT_TOKEN: 'real-token',
+} as const;
+
 describe('config', () => {
   it('defaults to demo mode on port 5000 with the embedded simulator', () => {
     const config = loadConfig({});
@@ -12,11 +21,42 @@ describe('config', () => {
     expect(config.host).toBe('127.0.0.1');
   });
 
-  it('listens on all interfaces in production unless HOST says otherwise', () => {
-    const secret = { NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32) } as const;
-    expect(loadConfig(secret).host).toBe('0.0.0.0');
-    expect(loadConfig({ ...secret, HOST: '127.0.0.1' }).host).toBe('127.0.0.1');
+  it('listens on loopback unless HOST says otherwise, in production too', () => {
+    expect(loadConfig(PRODUCTION).host).toBe('127.0.0.1');
+    expect(loadConfig({ ...PRODUCTION, HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
     expect(loadConfig({ HOST: '::' }).host).toBe('::');
+  });
+
+  it('starts production only with real Discord credentials: never the simulator, the demo seed or demo secrets', () => {
+    const config = loadConfig(PRODUCTION);
+    expect(config.demoMode).toBe(false);
+    expect(config.demoSeed).toBe(false);
+    expect(config.discord.simulatorPath).toBeUndefined();
+    expect(config.discord.clientSecret).toBe('real-secret');
+    expect(config.session.cookieName).toBe('__Host-coinsync.sid');
+    expect(loadConfig({}).session.cookieName).toBe('coinsync.sid');
+  });
+
+  it('refuses production with a missing or empty variable, naming each one', () => {
+    const { DISCORD_CLIENT_ID: _id, ...withoutId } = PRODUCTION;
+    expect(() => loadConfig(withoutId)).toThrow(/DISCORD_CLIENT_ID: is required in production/);
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
+      /SESSION_SECRET[^\n]*\n.*PUBLIC_URL[^\n]*\n.*DISCORD_CLIENT_ID[^\n]*\n.*DISCORD_CLIENT_SECRET[^\n]*\n.*DISCORD_BOT_TOKEN/,
+    );
+    expect(() => loadConfig({ ...PRODUCTION, DISCORD_CLIENT_ID: '' })).toThrow(/DISCORD_CLIENT_ID: is set but empty/);
+    expect(() => loadConfig({ ...PRODUCTION, DISCORD_BOT_TOKEN: '  ' })).toThrow(/DISCORD_BOT_TOKEN: is set but empty/);
+    expect(() => loadConfig({ ...PRODUCTION, STRIPE_SECRET_KEY: '' })).toThrow(/STRIPE_SECRET_KEY: is set but empty/);
+    // Outside production an empty variable still means "unset" (tests switch Redis off that way).
+    expect(loadConfig({ REDIS_URL: '' }).redisUrl).toBeUndefined();
+  });
+
+  it('trusts no proxy unless TRUST_PROXY names one', () => {
+    expect(loadConfig(PRODUCTION).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8 ,::1' }).trustProxy).toEqual(['loopback', '10.0.0.0/8', '::1']);
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY: .*forged/);
+    expect(() => loadConfig({ TRUST_PROXY: 'proxy.local' })).toThrow(/TRUST_PROXY: "proxy.local" is not/);
+    expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/33' })).toThrow(/TRUST_PROXY/);
   });
 
   it('reads PORT and uses real Discord when credentials are configured', () => {
@@ -33,8 +73,9 @@ describe('config', () => {
   });
 
   it('refuses production without SESSION_SECRET, naming the variable', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
-    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SESSION_SECRET: is required in production/);
+    const { SESSION_SECRET: _s, ...withoutSecret } = PRODUCTION;
+    expect(() => loadConfig(withoutSecret)).toThrow(ConfigError);
+    expect(() => loadConfig(withoutSecret)).toThrow(/SESSION_SECRET: is required in production/);
   });
 
   it('refuses bad values with a clear message', () => {

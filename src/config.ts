@@ -1,7 +1,9 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
-// Configuration is read once, at start-up, and validated here. Demo mode is "no DISCORD_CLIENT_ID":
-// the process then mounts the built-in Discord simulator and points every Discord URL at it.
+// Configuration is read once, at start-up, and validated here. Demo mode is "no DISCORD_CLIENT_ID"
+// outside production: the process then mounts the built-in Discord simulator and points every Discord
+// URL at it. Production never runs as a demo: it refuses to start until the real settings are there.
 
 const optionalString = z
   .string()
@@ -9,11 +11,47 @@ const optionalString = z
   .transform((v) => (v === '' ? undefined : v))
   .optional();
 
+/** What production cannot run without; each one missing or empty is named in the start-up error. */
+export const PRODUCTION_REQUIRED = [
+  'SESSION_SECRET',
+  'PUBLIC_URL',
+  'DISCORD_CLIENT_ID',
+  'DISCORD_CLIENT_SECRET',
+  'DISCORD_BOT_TOKEN',
+] as const;
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY: unset/"false"/"0" trusts no proxy (X-Forwarded-* ignored); a number trusts that many
+ * hops; otherwise a comma-separated list of proxy addresses, CIDR ranges or express's names
+ * (loopback, linklocal, uniquelocal). "true" (trust anything) is refused: it lets any client forge
+ * its address.
+ */
+export function parseTrustProxy(value: string | undefined): { ok: true; value: false | number | string[] } | { ok: false; message: string } {
+  const text = value?.trim() ?? '';
+  if (text === '' || text === 'false' || text === '0') return { ok: true, value: false };
+  if (/^\d{1,2}$/.test(text)) return { ok: true, value: Number(text) };
+  if (text === 'true')
+    return { ok: false, message: 'must be a hop count or the proxy addresses; "true" would trust forged X-Forwarded-For' };
+  const parts = text.split(',').map((p) => p.trim());
+  for (const part of parts) {
+    const [address = '', bits, extra] = part.split('/');
+    const ok =
+      extra === undefined &&
+      (PROXY_NAMES.has(part) ||
+        (isIP(address) !== 0 && (bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (isIP(address) === 4 ? 32 : 128)))));
+    if (!ok) return { ok: false, message: `"${part}" is not a hop count, an IP address, a CIDR range or loopback/linklocal/uniquelocal` };
+  }
+  return { ok: true, value: parts };
+}
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     PORT: z.coerce.number().int().min(0).max(65535).default(5000),
     HOST: optionalString,
+    TRUST_PROXY: optionalString,
     PUBLIC_URL: optionalString.pipe(z.url().optional()),
     DATABASE_PATH: z.string().default('data/coinsync.db'),
     SESSION_SECRET: optionalString,
@@ -32,26 +70,42 @@ const envSchema = z
     DEMO_SEED: z.enum(['true', 'false']).default('true'),
     BOT_ENABLED: z.enum(['true', 'false']).default('true'),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+    WRITE_LIMITS: z.enum(['on', 'off']).default('on'),
     LOG_FORMAT: z.enum(['json', 'text']).optional(),
     METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   })
   .superRefine((env, ctx) => {
     const demo = !env.DISCORD_CLIENT_ID;
-    if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
-      ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required in production' });
+    if (env.NODE_ENV === 'production') {
+      for (const key of PRODUCTION_REQUIRED) {
+        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required in production (production never runs the demo)' });
+      }
     }
     if (env.SESSION_SECRET && env.SESSION_SECRET.length < 32) {
       ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'must be at least 32 characters' });
     }
     if (!demo) {
       for (const key of ['DISCORD_CLIENT_SECRET', 'DISCORD_BOT_TOKEN'] as const) {
-        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when DISCORD_CLIENT_ID is set' });
+        if (!env[key] && env.NODE_ENV !== 'production')
+          ctx.addIssue({ code: 'custom', path: [key], message: 'is required when DISCORD_CLIENT_ID is set' });
       }
     }
     if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['STRIPE_WEBHOOK_SECRET'], message: 'is required when STRIPE_SECRET_KEY is set' });
     }
+    const trust = parseTrustProxy(env.TRUST_PROXY);
+    if (!trust.ok) ctx.addIssue({ code: 'custom', path: ['TRUST_PROXY'], message: trust.message });
   });
+
+/**
+ * In production a variable that is present but empty ("DISCORD_CLIENT_ID=") is a mistake, not
+ * "unset": it is how a half-filled .env or a missing secret in a deploy template looks.
+ */
+function emptyVariables(source: NodeJS.ProcessEnv): string[] {
+  if (source.NODE_ENV?.trim() !== 'production') return [];
+  const keys = Object.keys(envSchema.shape) as (keyof typeof envSchema.shape)[];
+  return keys.filter((key) => typeof source[key] === 'string' && source[key].trim() === '');
+}
 
 export type Env = z.infer<typeof envSchema>;
 
@@ -59,8 +113,10 @@ export interface Config {
   env: Env['NODE_ENV'];
   production: boolean;
   port: number;
-  /** Interface to listen on: all interfaces in production, loopback otherwise, unless HOST says. */
+  /** Interface to listen on: loopback unless HOST says otherwise (e.g. 0.0.0.0 in a container). */
   host: string;
+  /** express "trust proxy": false (X-Forwarded-* ignored), a hop count, or the proxies' addresses. */
+  trustProxy: false | number | string[];
   /** Origin the browser uses, e.g. http://localhost:5000 (no trailing slash). */
   publicUrl: string;
   databasePath: string;
@@ -72,6 +128,8 @@ export interface Config {
   demoSeed: boolean;
   botEnabled: boolean;
   logLevel: Env['LOG_LEVEL'];
+  /** Per-user write limits (src/http/write-limits.ts); WRITE_LIMITS=off is for load tests only. */
+  writeLimits: boolean;
   /** JSON lines in production unless LOG_FORMAT says otherwise; readable text elsewhere. */
   logFormat: 'json' | 'text';
   /** Bearer token for GET /metrics; unset → served to direct loopback connections only. */
@@ -86,6 +144,10 @@ export interface Config {
     cdnUrl: string;
     /** Where the built-in simulator is mounted (demo mode only). */
     simulatorPath: string | undefined;
+  };
+  session: {
+    /** __Host-coinsync.sid in production (Secure, Path=/, no Domain), coinsync.sid otherwise. */
+    cookieName: string;
   };
   stripe: {
     secretKey: string | undefined;
@@ -110,19 +172,30 @@ export class ConfigError extends Error {}
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(source);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  - ${issue.path.join('.') || 'env'}: ${issue.message}`);
+  const empty = emptyVariables(source);
+  if (!parsed.success || empty.length > 0) {
+    const lines = empty.map((key) => `  - ${key}: is set but empty (remove the line or give it a value)`);
+    const issues = parsed.success ? [] : parsed.error.issues;
+    for (const issue of issues) {
+      const key = issue.path.join('.') || 'env';
+      if (!empty.includes(key)) lines.push(`  - ${key}: ${issue.message}`);
+    }
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
+  if (!parsed.success) throw new ConfigError('Invalid configuration');
   const env = parsed.data;
-  const demoMode = !env.DISCORD_CLIENT_ID;
+  const production = env.NODE_ENV === 'production';
+  // Belt and braces: the schema already refuses production without DISCORD_CLIENT_ID.
+  const demoMode = !production && !env.DISCORD_CLIENT_ID;
+  const trustProxy = parseTrustProxy(env.TRUST_PROXY);
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
   const simulatorPath = demoMode && !env.DISCORD_BASE_URL ? DEMO_DISCORD.simulatorPath : undefined;
   return {
     env: env.NODE_ENV,
-    production: env.NODE_ENV === 'production',
+    production,
     port: env.PORT,
-    host: env.HOST ?? (env.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1'),
+    host: env.HOST ?? '127.0.0.1',
+    trustProxy: trustProxy.ok ? trustProxy.value : false,
     publicUrl,
     databasePath: env.DATABASE_PATH,
     sessionSecret: env.SESSION_SECRET ?? DEV_SESSION_SECRET,
@@ -132,6 +205,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     demoSeed: demoMode && env.DEMO_SEED === 'true',
     botEnabled: env.BOT_ENABLED === 'true',
     logLevel: env.LOG_LEVEL,
+    writeLimits: env.WRITE_LIMITS === 'on',
     logFormat: env.LOG_FORMAT ?? (env.NODE_ENV === 'production' ? 'json' : 'text'),
     metricsToken: env.METRICS_TOKEN,
     supportUrl: env.SUPPORT_URL,
@@ -145,6 +219,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       cdnUrl: env.DISCORD_CDN_URL.replace(/\/+$/, ''),
       simulatorPath,
     },
+    session: { cookieName: production ? '__Host-coinsync.sid' : 'coinsync.sid' },
     stripe: {
       secretKey: env.STRIPE_SECRET_KEY,
       publishableKey: env.STRIPE_PUBLISHABLE_KEY,

@@ -5,6 +5,8 @@ import type { Clock } from './clock.ts';
 import type { Logger } from './logger.ts';
 import type { DiscordApi } from './discord/discord-api.ts';
 import type { Stripe } from './payments/stripe-client.ts';
+import type { SessionRegistry } from './auth/sign-out-everywhere.ts';
+import type { WriteLimitOptions } from './http/write-limits.ts';
 
 /** Everything a route or service needs from the outside world, built once in main.ts (or a test). */
 export interface AppContext {
@@ -16,8 +18,12 @@ export interface AppContext {
   discord: DiscordApi;
   /** Stripe SDK pointed at config.stripe.apiUrl; null when payments are not configured. */
   stripe: Stripe | null;
+  /** Where sessions are kept (for sign out everywhere) and the shared Redis client, if any. */
+  sessions: SessionRegistry;
   options: {
     /** Sign-in attempts per IP per minute. */
     signInRateLimit?: number;
+    /** Per-user write limits (src/http/write-limits.ts); false turns them off. */
+    writeLimits?: WriteLimitOptions | false;
   };
 }

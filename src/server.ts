@@ -11,6 +11,7 @@ import { createApp } from './app.ts';
 import type { AppContext } from './context.ts';
 import { createDiscordSimulator, type DiscordSimulator } from './discord-sim/index.ts';
 import { JOB, RECONCILE_EVERY_MS, startBackground, type Background } from './background.ts';
+import type { WriteLimitOptions } from './http/write-limits.ts';
 import { JobMonitor } from './ops/job-monitor.ts';
 import { createReadiness } from './ops/readiness.ts';
 import { startingResponder } from './ops/starting.ts';
@@ -37,6 +38,7 @@ export interface StartOptions {
   port?: number;
   host?: string;
   signInRateLimit?: number;
+  writeLimits?: WriteLimitOptions | false;
   redisPrefix?: string;
   webDist?: string;
   /** Set false to start without the bot and periodic jobs (some tests drive them by hand). */
@@ -95,7 +97,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 
   let simulator: DiscordSimulator | undefined;
   const preRoutes = [];
-  if (config.discord.simulatorPath) {
+  // Production never mounts the simulator nor seeds demo data (loadConfig refuses production without
+  // real Discord credentials; this is the second lock).
+  if (config.discord.simulatorPath && !config.production) {
     simulator = createDiscordSimulator({
       publicUrl: config.discord.baseUrl,
       clientId: config.discord.clientId,
@@ -117,7 +121,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     logger,
     discord,
     stripe: createStripeClient(config),
-    options: { signInRateLimit: options.signInRateLimit },
+    sessions: { kind: sessions.kind, redis: sessions.redis, redisPrefix: sessions.redisPrefix, cookieName: sessions.cookieName },
+    options: { signInRateLimit: options.signInRateLimit, writeLimits: options.writeLimits },
   };
   // Readiness reads the bot, which starts after the app is built.
   const started: { background?: Background } = {};
@@ -140,7 +145,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   server.off('request', starting);
   server.on('request', app);
 
-  if (config.demoSeed && simulator) {
+  if (config.demoSeed && simulator && !config.production) {
     const { seedDemo } = await import('./demo/seed.ts');
     seedDemo(ctx, simulator);
   }

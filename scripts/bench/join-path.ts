@@ -25,6 +25,7 @@ export interface JoinPathResult {
 
 export async function runJoinPath(options: {
   baseUrl: string;
+  simUrl: string;
   databasePath: string;
   actors: JoinActor[];
   concurrency: number;
@@ -96,7 +97,7 @@ export async function runJoinPath(options: {
         if (join.status !== 200) throw new Error(`join ${campaign.id}: ${join.status} ${await join.text()}`);
         const t0 = performance.now();
         const credit = waitForCredit(actor.userId);
-        const add = await fetch(`${baseUrl}/discord-sim/control/guilds/${campaign.guildId}/members`, {
+        const add = await fetch(`${options.simUrl}/control/guilds/${campaign.guildId}/members`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ userId: actor.discordId }),

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { DEFAULT_SIM_BOT_TOKEN, DEFAULT_SIM_CLIENT_ID, DEFAULT_SIM_CLIENT_SECRET } from '../../src/discord-sim/index.ts';
 
 // Child processes of the bench: the real product and the reference servers. Every child is
 // registered so one call (finally, SIGINT, SIGTERM) stops them all.
@@ -52,6 +53,8 @@ export function rssBytes(pid: number | undefined): number | null {
 
 export interface ProductProcess {
   child: ChildProcess;
+  /** The Discord simulator, a separate process as real Discord would be. */
+  simUrl: string;
   url: string;
   /** Everything the product printed (last lines kept), for diagnostics. */
   output: string[];
@@ -67,9 +70,33 @@ export interface ProductOptions {
   nodeFlags?: string[];
 }
 
-/** Starts `node --import tsx src/main.ts` as it runs in production, in demo mode, on loopback. */
+/** Starts the Discord simulator (scripts/run-discord-sim.ts) over the seeded state file; resolves with its URL. */
+async function startSimulator(statePath: string): Promise<string> {
+  const child = track(
+    spawn(process.execPath, ['--import', 'tsx', 'scripts/run-discord-sim.ts', '--state', statePath], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      seen += chunk.toString('utf8');
+      const match = /listening on (\S+)/.exec(seen);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`Discord simulator exited (${code}) before listening: ${seen}`)));
+  });
+}
+
+/**
+ * Starts `node --import tsx src/main.ts` as it runs in production (NODE_ENV=production, real-mode
+ * configuration) on loopback, pointed at a Discord simulator in its own process, behind the reverse
+ * proxy it trusts (TRUST_PROXY=loopback: the bench clients send X-Forwarded-For).
+ */
 export async function startProduct(options: ProductOptions): Promise<ProductProcess> {
   const url = `http://127.0.0.1:${options.port}`;
+  const simUrl = await startSimulator(options.databasePath.replace(/\.db$/, '') + '.discord-sim.json');
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
@@ -78,7 +105,13 @@ export async function startProduct(options: ProductOptions): Promise<ProductProc
     PUBLIC_URL: url,
     SESSION_SECRET: 'bench-session-secret-0123456789-abcdefghijklmnopqrstuvwxyz',
     DATABASE_PATH: options.databasePath,
-    DEMO_SEED: 'false',
+    DISCORD_CLIENT_ID: DEFAULT_SIM_CLIENT_ID,
+    DISCORD_CLIENT_SECRET: DEFAULT_SIM_CLIENT_SECRET,
+    DISCORD_BOT_TOKEN: DEFAULT_SIM_BOT_TOKEN,
+    DISCORD_BASE_URL: simUrl,
+    TRUST_PROXY: 'loopback',
+    // The bench measures the claim and join paths themselves, many times per user per minute.
+    WRITE_LIMITS: 'off',
     // The production default: the bench waits for "listening" and "bot: connected" info lines.
     LOG_LEVEL: 'info',
     ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
@@ -134,5 +167,5 @@ export async function startProduct(options: ProductOptions): Promise<ProductProc
     });
 
   await waitForLine(/CoinSync listening on/, 60_000);
-  return { child, url, output, waitForLine };
+  return { child, simUrl, url, output, waitForLine };
 }

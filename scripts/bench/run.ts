@@ -143,6 +143,7 @@ async function main(): Promise<number> {
     }));
     const joinPath = await runJoinPath({
       baseUrl: product.url,
+      simUrl: product.simUrl,
       databasePath,
       actors: joinActors,
       concurrency: plan.joinConcurrency,

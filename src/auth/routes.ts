@@ -1,9 +1,11 @@
-import { Router, type RequestHandler } from 'express';
+import { Router, type Response, type RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import type { AppContext } from '../context.ts';
 import { requireUser } from '../http/guards.ts';
+import { addressKey, createLimitStore } from '../http/write-limits.ts';
 import { getUserById, toApiUser } from '../users/users.ts';
-import { SESSION_COOKIE } from './session.ts';
+import { SESSION_LIFETIMES } from './session.ts';
+import { registerSession, signOutEverywhere } from './sign-out-everywhere.ts';
 import type { PassportInstance } from './passport.ts';
 
 export function authRoutes(ctx: AppContext, passport: PassportInstance): Router {
@@ -13,10 +15,28 @@ export function authRoutes(ctx: AppContext, passport: PassportInstance): Router 
     limit: ctx.options.signInRateLimit ?? 30,
     standardHeaders: 'draft-8',
     legacyHeaders: false,
+    keyGenerator: addressKey,
+    store: createLimitStore(ctx, 'sign-in'),
     message: { message: 'Too many sign-in attempts. Please wait a minute and try again.' },
+    validate: { xForwardedForHeader: false },
   });
 
-  router.get('/auth/discord', signInLimiter, passport.authenticate('discord') as RequestHandler);
+  const clearSessionCookie = (res: Response) =>
+    res.clearCookie(ctx.sessions.cookieName, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: ctx.config.production,
+    });
+
+  // The session made here only carries the OAuth2 state (and PKCE verifier) until the callback:
+  // it lives minutes, not the 7 days of a signed-in session.
+  const shortPreLoginSession: RequestHandler = (req, _res, next) => {
+    if (!req.user) req.session.cookie.maxAge = SESSION_LIFETIMES.preLoginMs;
+    next();
+  };
+
+  router.get('/auth/discord', signInLimiter, shortPreLoginSession, passport.authenticate('discord') as RequestHandler);
 
   // Any failure (missing or forged state, denied consent, Discord unreachable) lands on the login
   // page with a flag; nothing is created and no session is established.
@@ -29,16 +49,30 @@ export function authRoutes(ctx: AppContext, passport: PassportInstance): Router 
     (
       passport.authenticate('discord', (err: unknown, user: Express.User | false, info: unknown) => {
         if (err || !user) return fail(err instanceof Error ? err.message : JSON.stringify(info ?? null));
-        // passport 0.7 regenerates the session id on login (session fixation defence).
+        // passport 0.7 regenerates the session id on login (session fixation defence); the new
+        // session gets the signed-in lifetime.
         req.logIn(user, (loginErr) => {
           if (loginErr) return next(loginErr);
-          res.redirect('/');
+          const now = ctx.clock.now();
+          req.session.signedInAt = now;
+          req.session.lastSeenAt = now;
+          registerSession(ctx, user.id, req.sessionID).then(
+            () => res.redirect('/'),
+            (regErr: unknown) => next(regErr),
+          );
         });
       }) as RequestHandler
     )(req, res, next);
   });
 
   router.get('/auth/user', (req, res) => {
+    // The web app asks "who am I, if anyone?" with ?optional=1: signed out is an answer there (null),
+    // not a failure, so a signed-out visit logs no 401 in the browser console. Without the flag the
+    // spec's contract holds: 401 when signed out.
+    if (req.query.optional === '1' && !req.user?.id) {
+      res.json(null);
+      return;
+    }
     const userId = requireUser(req);
     res.json(toApiUser(getUserById(ctx.db, userId), ctx.config.discord.cdnUrl));
   });
@@ -48,9 +82,21 @@ export function authRoutes(ctx: AppContext, passport: PassportInstance): Router 
       if (err) return next(err);
       req.session.destroy((destroyErr) => {
         if (destroyErr) return next(destroyErr);
-        res.clearCookie(SESSION_COOKIE, { path: '/' });
+        clearSessionCookie(res);
         res.json({ ok: true });
       });
+    });
+  });
+
+  // Ends every session of the signed-in user (other browsers and devices included), this one too.
+  router.post('/auth/sign-out-everywhere', async (req, res, next) => {
+    const userId = requireUser(req);
+    const ended = await signOutEverywhere(ctx, userId);
+    // The row is gone already; destroying drops it from this request so nothing saves it again.
+    req.session.destroy((err) => {
+      if (err) return next(err);
+      clearSessionCookie(res);
+      res.json({ ok: true, sessionsEnded: ended });
     });
   });
 

@@ -53,6 +53,7 @@ describe('session stores', () => {
     // A second process over the same database file accepts the same cookie.
     const restarted = await startServer({
       port: 0,
+      clock: app.clock,
       logger: createLogger('silent'),
       background: false,
       env: {

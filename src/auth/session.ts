@@ -9,8 +9,25 @@ import { connectRedis, createRedisClient, guardSessionStore } from '../ops/redis
 import type { JobMonitor } from '../ops/job-monitor.ts';
 import { startSafeInterval } from '../ops/safe-interval.ts';
 
+/** Cookie name outside production; production uses `__Host-coinsync.sid` (config.session.cookieName). */
 export const SESSION_COOKIE = 'coinsync.sid';
-const THIRTY_DAYS = 30 * 24 * 60 * 60 * 1000;
+
+import type { RedisClient } from '../ops/redis.ts';
+export type { RedisClient };
+
+const MINUTE = 60 * 1000;
+const DAY = 24 * 60 * MINUTE;
+
+/**
+ * Session lifetimes (decision 008). A session that only carries the OAuth2 state of a sign-in that
+ * has not finished lives 10 minutes. A signed-in session ends after 7 days without a request (idle)
+ * and 30 days after sign-in whatever happens (absolute); signing in again starts a new one.
+ */
+export const SESSION_LIFETIMES = {
+  preLoginMs: 10 * MINUTE,
+  idleMs: 7 * DAY,
+  absoluteMs: 30 * DAY,
+} as const;
 
 export interface SessionSetup {
   middleware: RequestHandler;
@@ -18,6 +35,11 @@ export interface SessionSetup {
   kind: 'redis' | 'sqlite';
   /** Answers when the session store's Redis answers PING (readiness); absent with SQLite sessions. */
   pingRedis?: () => Promise<unknown>;
+  /** The connected Redis client when REDIS_URL is set (shared with the write limits). */
+  redis: RedisClient | null;
+  /** Key prefix of session entries in Redis. */
+  redisPrefix: string;
+  cookieName: string;
   close(): Promise<void>;
 }
 
@@ -36,7 +58,7 @@ const silentLogger: Logger = { debug: () => undefined, info: () => undefined, wa
 
 /** Redis (connect-redis) when REDIS_URL is set, otherwise the persistent SQLite store. */
 export async function createSessionSetup(
-  config: Pick<Config, 'redisUrl' | 'sessionSecret' | 'production'>,
+  config: Pick<Config, 'redisUrl' | 'sessionSecret' | 'production'> & { session: Config['session'] },
   sqlite: Database,
   options: SessionSetupOptions = {},
 ): Promise<SessionSetup> {
@@ -45,11 +67,14 @@ export async function createSessionSetup(
   let close: () => Promise<void>;
   let kind: SessionSetup['kind'];
   let pingRedis: SessionSetup['pingRedis'];
+  let redis: RedisClient | null = null;
+  const redisPrefix = options.redisPrefix ?? 'coinsync:sess:';
   if (config.redisUrl) {
     const timeoutMs = options.redisTimeoutMs ?? 1500;
     const client = createRedisClient(config.redisUrl, timeoutMs);
     await connectRedis(client, config.redisUrl, logger, options.onWaiting);
-    store = guardSessionStore(new RedisStore({ client, prefix: options.redisPrefix ?? 'coinsync:sess:' }), timeoutMs, logger);
+    redis = client;
+    store = guardSessionStore(new RedisStore({ client, prefix: redisPrefix }), timeoutMs, logger);
     kind = 'redis';
     pingRedis = () => client.ping();
     close = async () => {
@@ -73,28 +98,30 @@ export async function createSessionSetup(
   }
   throttleTouches(store);
   const middleware = session({
-    name: SESSION_COOKIE,
+    name: config.session.cookieName,
     secret: config.sessionSecret,
     store,
     resave: false,
     saveUninitialized: false,
     rolling: false,
-    proxy: config.production,
+    // No `proxy` option: express-session then follows the app's "trust proxy" (TRUST_PROXY).
     cookie: {
       httpOnly: true,
       sameSite: 'lax',
       secure: config.production,
-      maxAge: THIRTY_DAYS,
+      path: '/',
+      maxAge: SESSION_LIFETIMES.idleMs,
     },
   });
-  return { middleware, store, kind, pingRedis, close };
+  return { middleware, store, kind, pingRedis, redis, redisPrefix, cookieName: config.session.cookieName, close };
 }
 
 const TOUCH_EVERY_MS = 60 * 60 * 1000;
 
 /**
- * express-session touches the store on every request to extend the expiry. With 30-day sessions, moving
- * the expiry at most once an hour per session is plenty, and it spares the hot read routes a write each.
+ * express-session touches the store on every request to extend the expiry. Moving the expiry at most
+ * once an hour per session is plenty for a 7-day idle timeout, and it spares the hot read routes a
+ * write each.
  */
 function throttleTouches(store: session.Store): void {
   const touch = store.touch?.bind(store);

@@ -42,7 +42,7 @@ it('forgets destroyed sessions, and reads sessions written by an earlier process
   expect(await get('c')).toMatchObject({ passport: { user: { id: 'u3' } } });
 });
 
-it('extends the expiry on touch, in the database and in memory', async () => {
+it('extends the expiry on touch', async () => {
   store.set('d', sessionFor('u4', now + 1000));
   store.touch('d', sessionFor('u4', now + 120_000));
   now += 60_000;
@@ -51,4 +51,11 @@ it('extends the expiry on touch, in the database and in memory', async () => {
     e: number;
   };
   expect(row.e).toBe(now + 60_000);
+});
+
+it('ends a session as soon as its row is deleted by anything else (no in-process copy)', async () => {
+  store.set('e', sessionFor('u5', now + 60_000));
+  expect(await get('e')).toMatchObject({ passport: { user: { id: 'u5' } } });
+  database.sqlite.prepare('DELETE FROM sessions WHERE sid = ?').run('e');
+  expect(await get('e')).toBeNull();
 });

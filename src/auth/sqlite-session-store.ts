@@ -3,13 +3,11 @@ import type { Database } from 'better-sqlite3';
 
 const DEFAULT_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
-const CACHE_LIMIT = 20_000;
-
 /**
  * express-session store over the project's own SQLite database, used when REDIS_URL is not set,
- * so a demo keeps its sessions across restarts. Every signed-in request reads its session, so reads
- * are served from an in-process copy of what this process last wrote or read (one process owns the
- * database: see decision 005); writes go to SQLite first, then to the copy.
+ * so a demo keeps its sessions across restarts. Every request reads its row (a primary-key lookup):
+ * there is deliberately no in-process copy, so deleting a row (sign out everywhere, an operator
+ * during an incident) ends that session on its very next request.
  */
 export class SqliteSessionStore extends session.Store {
   private readonly getStmt;
@@ -18,7 +16,6 @@ export class SqliteSessionStore extends session.Store {
   private readonly touchStmt;
   private readonly pruneStmt;
   private readonly timer: NodeJS.Timeout | undefined;
-  private readonly cache = new Map<string, { sess: string; expiresAt: number }>();
 
   constructor(
     sqlite: Database,
@@ -35,13 +32,14 @@ export class SqliteSessionStore extends session.Store {
     this.destroyStmt = sqlite.prepare<[string]>('DELETE FROM sessions WHERE sid = ?');
     this.touchStmt = sqlite.prepare<[number, string]>('UPDATE sessions SET expires_at = ? WHERE sid = ?');
     this.pruneStmt = sqlite.prepare<[number]>('DELETE FROM sessions WHERE expires_at <= ?');
-    // 0: the owner runs prune() (session.ts does, through startSafeInterval, so an error is logged, not fatal).
+    // 0: the owner runs prune() — session.ts does, through startSafeInterval (logged, counted in
+    // readiness). A store running its own timer still never lets a failed prune end the process.
     if (pruneEveryMs > 0) {
       this.timer = setInterval(() => {
         try {
           this.prune();
         } catch {
-          // A failed prune (e.g. disk full) is retried next time; it must never end the process.
+          // e.g. disk full: retried at the next tick.
         }
       }, pruneEveryMs);
       this.timer.unref();
@@ -53,23 +51,10 @@ export class SqliteSessionStore extends session.Store {
     return expires ? new Date(expires).getTime() : this.now() + DEFAULT_TTL_MS;
   }
 
-  private remember(sid: string, sess: string, expiresAt: number): void {
-    if (this.cache.size >= CACHE_LIMIT && !this.cache.has(sid)) this.cache.clear();
-    this.cache.set(sid, { sess, expiresAt });
-  }
-
   override get(sid: string, cb: (err: unknown, session?: session.SessionData | null) => void): void {
     try {
-      const now = this.now();
-      const cached = this.cache.get(sid);
-      if (cached && cached.expiresAt > now) {
-        cb(null, JSON.parse(cached.sess) as session.SessionData);
-        return;
-      }
-      this.cache.delete(sid);
-      const row = this.getStmt.get(sid, now);
+      const row = this.getStmt.get(sid, this.now());
       if (!row) return cb(null, null);
-      this.remember(sid, row.sess, row.expiresAt);
       cb(null, JSON.parse(row.sess) as session.SessionData);
     } catch (err) {
       cb(err);
@@ -81,7 +66,6 @@ export class SqliteSessionStore extends session.Store {
       const json = JSON.stringify(sess);
       const expiresAt = this.expiry(sess);
       this.setStmt.run(sid, json, expiresAt);
-      this.remember(sid, json, expiresAt);
       cb?.();
     } catch (err) {
       cb?.(err);
@@ -90,7 +74,6 @@ export class SqliteSessionStore extends session.Store {
 
   override destroy(sid: string, cb?: (err?: unknown) => void): void {
     try {
-      this.cache.delete(sid);
       this.destroyStmt.run(sid);
       cb?.();
     } catch (err) {
@@ -102,8 +85,6 @@ export class SqliteSessionStore extends session.Store {
     try {
       const expiresAt = this.expiry(sess);
       this.touchStmt.run(expiresAt, sid);
-      const cached = this.cache.get(sid);
-      if (cached) cached.expiresAt = expiresAt;
       cb?.();
     } catch (err) {
       cb?.(err);
@@ -111,9 +92,7 @@ export class SqliteSessionStore extends session.Store {
   }
 
   prune(): void {
-    const now = this.now();
-    for (const [sid, entry] of this.cache) if (entry.expiresAt <= now) this.cache.delete(sid);
-    this.pruneStmt.run(now);
+    this.pruneStmt.run(this.now());
   }
 
   close(): void {

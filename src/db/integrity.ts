@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 
-/** The database file is damaged: the process must not start on it (decision 008). */
+/** The database file is damaged: the process must not start on it (decision 010). */
 export class DatabaseIntegrityError extends Error {
   constructor(path: string, problems: string[]) {
     super(

@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import { findLedgerMismatches } from '../ledger/ledger.ts';
 import type { Db } from '../db/client.ts';
 
-// Online backups and restores of the SQLite database (decision 008). A copy of the database file
+// Online backups and restores of the SQLite database (decision 010). A copy of the database file
 // alone is not a backup: in WAL mode recent commits live in the -wal file until a checkpoint, so a
 // bare copy can miss them or (taken mid-write) be torn. VACUUM INTO writes a consistent snapshot —
 // one read transaction — into a new standalone file while the app keeps writing.

@@ -3,7 +3,7 @@ import { Status, type Client } from 'discord.js';
 import { recordReadiness } from '../metrics.ts';
 import { FAILURES_BEFORE_UNREADY, type JobMonitor } from './job-monitor.ts';
 
-// What /api/ready checks (decision 008). Each check answers { ok, detail }; the report is ready only
+// What /api/ready checks (decision 010). Each check answers { ok, detail }; the report is ready only
 // when every check is ok, and names each failing check with its reason.
 
 export interface CheckResult {

@@ -1,9 +1,9 @@
 import session from 'express-session';
-import { createClient } from 'redis';
+import { createClient, ErrorReply } from 'redis';
 import { AppError } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 
-// Redis faults (decision 008): Redis down at start-up → we wait, saying so every 30 s, while the port
+// Redis faults (decision 010): Redis down at start-up → we wait, saying so every 30 s, while the port
 // answers 503 "starting"; Redis dead later → commands fail at once (no offline queue) → 503; Redis hung
 // (accepts the connection, never answers) → every session operation gives up after the timeout → 503.
 
@@ -143,4 +143,24 @@ export function guardSessionStore(store: session.Store, timeoutMs: number, logge
     };
   }
   return store;
+}
+
+/**
+ * A Redis call that gives up after `timeoutMs`. A timeout or a connection failure becomes
+ * AppError('unavailable') → 503 with SESSIONS_UNAVAILABLE; an error reply from a reachable Redis
+ * (e.g. NOSCRIPT, which rate-limit-redis answers by reloading its script) is passed on unchanged.
+ */
+export function redisWithin<T>(call: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Redis: no answer within ${timeoutMs} ms`)), timeoutMs);
+  });
+  return Promise.race([call, timeout])
+    .catch((err: unknown) => {
+      call.catch(() => undefined); // a late rejection must not go unhandled
+      throw err instanceof AppError || err instanceof ErrorReply
+        ? err
+        : new AppError('unavailable', SESSIONS_UNAVAILABLE);
+    })
+    .finally(() => clearTimeout(timer));
 }

@@ -131,6 +131,12 @@ export async function startTestApp(options: Omit<StartOptions, 'env' | 'clock' |
     clock,
     logger,
     signInRateLimit: 10_000,
+    // The limiters stay in the path (and in Redis when set) but out of the way of tests that race
+    // dozens of writes; src/http/write-limits.test.ts sets small numbers.
+    writeLimits: {
+      perUser: { submit: 10_000, promote: 10_000, join: 10_000, claim: 10_000, social: 10_000 },
+      perAddress: 100_000,
+    },
     redisPrefix: `coinsync-test:${path.basename(dir)}:`,
     background: false,
     ...options,

@@ -1,0 +1,25 @@
+// Runs the Discord simulator as its own process, for a production-mode product pointed at it with
+// DISCORD_BASE_URL (the production-mode test and the bench). Prints one line with its URL.
+//
+//   node --import tsx scripts/run-discord-sim.ts [--port 0] [--state file.json]
+// Credentials come from SIM_CLIENT_ID, SIM_CLIENT_SECRET and SIM_BOT_TOKEN (defaults: the simulator's).
+import { parseArgs } from 'node:util';
+import { startDiscordSimulator } from '../src/discord-sim/index.ts';
+
+const { values } = parseArgs({ options: { port: { type: 'string', default: '0' }, state: { type: 'string' } } });
+const sim = await startDiscordSimulator({
+  port: Number(values.port),
+  ...(process.env.SIM_CLIENT_ID ? { clientId: process.env.SIM_CLIENT_ID } : {}),
+  ...(process.env.SIM_CLIENT_SECRET ? { clientSecret: process.env.SIM_CLIENT_SECRET } : {}),
+  ...(process.env.SIM_BOT_TOKEN ? { botToken: process.env.SIM_BOT_TOKEN } : {}),
+  ...(values.state ? { statePath: values.state } : {}),
+});
+console.log(`Discord simulator listening on ${sim.url}`);
+const stop = () => {
+  sim.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
+};
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);

@@ -1,0 +1,48 @@
+import type { AppContext } from '../context.ts';
+import { redisWithin } from '../ops/redis.ts';
+import { SESSION_LIFETIMES } from './session.ts';
+
+/**
+ * Where sessions live, for the code that must find all of one user's sessions. Redis has no query by
+ * user, so each sign-in also adds its session id to a per-user set (`<prefix>user:<userId>`).
+ */
+export interface SessionRegistry {
+  kind: 'redis' | 'sqlite';
+  redis: import('./session.ts').RedisClient | null;
+  redisPrefix: string;
+  cookieName: string;
+}
+
+function userSetKey(registry: SessionRegistry, userId: string): string {
+  return `${registry.redisPrefix}user:${userId}`;
+}
+
+/** Remembers a fresh signed-in session under its user (Redis only; SQLite rows are found by query). */
+export async function registerSession(ctx: AppContext, userId: string, sid: string): Promise<void> {
+  const { redis } = ctx.sessions;
+  if (!redis) return;
+  const key = userSetKey(ctx.sessions, userId);
+  await redisWithin(redis.multi().sAdd(key, sid).pExpire(key, SESSION_LIFETIMES.absoluteMs).exec(), ctx.config.redisTimeoutMs);
+}
+
+/**
+ * Ends every session of the user, in both stores (Redis and the SQLite table, which may still hold
+ * sessions from before Redis was configured). Takes effect on each session's next request.
+ * Returns how many sessions were removed. Account deletion calls this too.
+ */
+export async function signOutEverywhere(ctx: AppContext, userId: string): Promise<number> {
+  const fromSqlite = ctx.sqlite
+    .prepare<[string]>("DELETE FROM sessions WHERE json_extract(sess, '$.passport.user.id') = ?")
+    .run(userId).changes;
+  let fromRedis = 0;
+  const { redis } = ctx.sessions;
+  if (redis) {
+    const key = userSetKey(ctx.sessions, userId);
+    const within = ctx.config.redisTimeoutMs;
+    const sids = await redisWithin(redis.sMembers(key), within);
+    if (sids.length > 0) fromRedis = await redisWithin(redis.del(sids.map((sid) => `${ctx.sessions.redisPrefix}${sid}`)), within);
+    await redisWithin(redis.del(key), within);
+  }
+  ctx.logger.info('signed out everywhere', { userId, sessions: fromSqlite + fromRedis });
+  return fromSqlite + fromRedis;
+}

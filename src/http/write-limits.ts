@@ -1,0 +1,100 @@
+import { Router, type Request, type RequestHandler } from 'express';
+import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
+import { RedisStore } from 'rate-limit-redis';
+import { redisWithin } from '../ops/redis.ts';
+import type { AppContext } from '../context.ts';
+
+// Per-user (and per-address) limits on the routes that write: every write costs a transaction and some
+// also call Discord, so a script cannot make thousands of rows or hammer the bot. One minute windows;
+// the numbers sit far above what a person clicking through the site can reach. Counters live in Redis
+// when REDIS_URL is set (they then survive a restart), otherwise in memory.
+
+export type WriteAction = 'submit' | 'promote' | 'join' | 'claim' | 'social';
+
+export const WRITE_LIMIT_WINDOW_MS = 60_000;
+
+/** Requests per user per minute, per kind of write. */
+export const WRITE_LIMITS: Record<WriteAction, number> = {
+  submit: 10,
+  promote: 10,
+  join: 30,
+  claim: 30,
+  social: 30,
+};
+
+/** All the writes above from one address per minute (several people can share an address). */
+export const WRITE_LIMIT_PER_ADDRESS = 300;
+
+export const TOO_MANY_WRITES = 'Too many requests. Please wait a minute and try again.';
+
+const ROUTES: Record<WriteAction, string[]> = {
+  submit: ['/servers', '/servers/no-bot'],
+  promote: ['/servers/:id/promote'],
+  join: ['/servers/:id/join'],
+  claim: ['/hourly/claim', '/servers/:id/claim-nobot'],
+  social: ['/social/:taskId/start', '/social/:taskId/complete'],
+};
+
+export interface WriteLimitOptions {
+  /** Overrides per action (tests use small numbers); `false` turns the limits off (the bench). */
+  perUser?: Partial<Record<WriteAction, number>>;
+  perAddress?: number;
+}
+
+/** A rate-limit store: Redis (shared prefix with the sessions) when configured, else in memory. */
+export function createLimitStore(ctx: AppContext, name: string): Store | undefined {
+  const { redis, redisPrefix } = ctx.sessions;
+  if (!redis) return undefined;
+  const { redisTimeoutMs } = ctx.config;
+  return new RedisStore({
+    // Bounded: a hung Redis must not hang the request (decision 010).
+    sendCommand: (...args: string[]) => redisWithin(redis.sendCommand(args), redisTimeoutMs),
+    prefix: `${redisPrefix}rl:${name}:`,
+  });
+}
+
+/** The client's address as express sees it: the socket peer unless TRUST_PROXY names the proxy. */
+export function addressKey(req: Request): string {
+  return ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+}
+
+function limiter(ctx: AppContext, name: string, limit: number, key: (req: Request) => string, skip?: (req: Request) => boolean): RequestHandler {
+  return rateLimit({
+    windowMs: WRITE_LIMIT_WINDOW_MS,
+    limit,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    keyGenerator: key,
+    skip,
+    store: createLimitStore(ctx, name),
+    // Redis unavailable: let the request through uncounted (express-rate-limit logs it) rather than
+    // fail it; signed-in requests have already answered 503 at the session store by then.
+    passOnStoreError: true,
+    message: { message: TOO_MANY_WRITES },
+    // Without TRUST_PROXY an X-Forwarded-For header is ignored on purpose; no warning for it.
+    validate: { xForwardedForHeader: false },
+  });
+}
+
+/**
+ * Mounted under /api after the session (so the user is known) and before the feature routes.
+ * Unsigned requests are only counted per address; the route answers them 401 anyway.
+ */
+export function writeLimits(ctx: AppContext, options: WriteLimitOptions | false = {}): Router {
+  const router = Router();
+  if (options === false) return router;
+  const perAddress = limiter(ctx, 'address', options.perAddress ?? WRITE_LIMIT_PER_ADDRESS, addressKey);
+  const allPaths = Object.values(ROUTES).flat();
+  router.post(allPaths, perAddress);
+  for (const action of Object.keys(ROUTES) as WriteAction[]) {
+    const perUser = limiter(
+      ctx,
+      action,
+      options.perUser?.[action] ?? WRITE_LIMITS[action],
+      (req) => `user:${req.user?.id ?? ''}`,
+      (req) => !req.user,
+    );
+    router.post(ROUTES[action], perUser);
+  }
+  return router;
+}
