@@ -5,6 +5,7 @@ import { reconcile } from './bot/reconcile.ts';
 import { createSerialJob } from './bot/serial-job.ts';
 import { recheckInvites } from './campaigns/recheck-invites.ts';
 import { recordReconciliation } from './metrics.ts';
+import { INVITE_STATS_EVERY_MS, refreshInviteStats } from './joins/invite-stats.ts';
 
 export const RECONCILE_EVERY_MS = 5 * MINUTE;
 /** Dead invites take a campaign off Discover until the owner fixes it. */
@@ -44,14 +45,23 @@ export function startBackground(ctx: AppContext): Promise<Background> {
   });
   const inviteTimer = setInterval(() => inviteChecker.trigger(), INVITE_RECHECK_EVERY_MS);
   inviteTimer.unref();
+  // Member and online counts for Discover cards: first shortly after start, then every minute.
+  const inviteStats = createSerialJob('invite stats', ctx.logger, () => refreshInviteStats(ctx));
+  const statsStart = setTimeout(() => inviteStats.trigger(), 5_000);
+  statsStart.unref();
+  const statsTimer = setInterval(() => inviteStats.trigger(), INVITE_STATS_EVERY_MS);
+  statsTimer.unref();
   return Promise.resolve({
     bot,
     async stop() {
       clearInterval(timer);
       clearInterval(inviteTimer);
+      clearTimeout(statsStart);
+      clearInterval(statsTimer);
       await bot.stop();
       await reconciler.idle();
       await inviteChecker.idle();
+      await inviteStats.idle();
     },
   });
 }
