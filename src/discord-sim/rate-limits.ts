@@ -31,7 +31,7 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
     'guild-members-list': { limit: 10, windowMs: 10_000 },
     'guild-audit-log': { limit: 5, windowMs: 5000 },
     guild: { limit: 5, windowMs: 1000 },
-    invite: { limit: 20, windowMs: 10_000 },
+    invite: { limit: 40, windowMs: 1000 },
     'dm-open': { limit: 5, windowMs: 5000 },
     'channel-messages': { limit: 5, windowMs: 5000 },
     'current-user-guilds': { limit: 5, windowMs: 5000 },

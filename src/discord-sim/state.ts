@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
-import { DEMO_GUILDS, DEMO_USERS } from './demo-data.ts';
+import { DEMO_GUILDS, DEMO_USERS, type DemoGuild } from './demo-data.ts';
 import { generateSnowflake } from './snowflake.ts';
 import { RateLimiter } from './rate-limits.ts';
 import { Unreliable } from './unreliable.ts';
@@ -64,6 +64,9 @@ export interface SimGuild {
   botCanViewAuditLog?: boolean;
   members: Record<string, SimMembership>;
   bans: Record<string, { reason: string | null }>;
+  /** Community servers can have a description and (boosted ones) a banner hash; absent = null. */
+  description?: string | null;
+  banner?: string | null;
 }
 
 export interface SimInvite {
@@ -333,6 +336,8 @@ export class SimState {
     botMember?: boolean;
     id?: string;
     channelId?: string;
+    description?: string | null;
+    banner?: string | null;
   }): SimGuild {
     const name = input.name.trim();
     if (name.length < 2 || name.length > 100) {
@@ -352,6 +357,8 @@ export class SimState {
       botJoinedAt: null,
       members: { [input.ownerId]: { joinedAt: now } },
       bans: {},
+      description: input.description ?? null,
+      banner: input.banner ?? null,
     };
     this.guilds.set(guild.id, guild);
     this.changed();
@@ -652,6 +659,7 @@ export class SimState {
         name: g.name,
         ownerId: g.ownerId,
         botMember: g.botMember,
+        description: (g as DemoGuild).description ?? null,
       });
       for (const username of g.memberUsernames) {
         const user = this.findUserByUsername(username);

@@ -31,9 +31,9 @@ export type DiscordUser = Pick<APIUser, 'id' | 'username' | 'avatar'> & {
   global_name?: string | null;
   email?: string | null;
 };
-export type DiscordInvite = Pick<APIInvite, 'code' | 'approximate_member_count'> & {
+export type DiscordInvite = Pick<APIInvite, 'code' | 'approximate_member_count' | 'approximate_presence_count'> & {
   expires_at?: string | null;
-  guild?: Pick<APIPartialGuild, 'id' | 'name' | 'icon'>;
+  guild?: Pick<APIPartialGuild, 'id' | 'name' | 'icon' | 'description' | 'banner'>;
 };
 export type DiscordGuildMember = Pick<APIGuildMember, 'user' | 'joined_at'>;
 export type DiscordAuditLogEntry = Pick<
