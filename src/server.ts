@@ -33,6 +33,8 @@ export interface StartOptions {
   port?: number;
   host?: string;
   signInRateLimit?: number;
+  /** See AppContext.options.membershipGraceMs (tests: 0). */
+  membershipGraceMs?: number;
   writeLimits?: WriteLimitOptions | false;
   redisPrefix?: string;
   webDist?: string;
@@ -93,7 +95,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     discord,
     stripe: createStripeClient(config),
     sessions: { kind: sessions.kind, redis: sessions.redis, redisPrefix: sessions.redisPrefix, cookieName: sessions.cookieName },
-    options: { signInRateLimit: options.signInRateLimit, writeLimits: options.writeLimits },
+    options: {
+      signInRateLimit: options.signInRateLimit,
+      writeLimits: options.writeLimits,
+      membershipGraceMs: options.membershipGraceMs,
+    },
   };
   const { app } = createApp(ctx, { sessionMiddleware: sessions.middleware, preRoutes, webDist: options.webDist });
   server.on('request', app);

@@ -5,6 +5,7 @@ import type { DbOrTx } from '../db/client.ts';
 import { AppError } from '../http/errors.ts';
 import { DiscordApiError, DISCORD_ERROR, snowflakeCreatedAt } from '../discord/discord-api.ts';
 import { formatCents } from '../shared/money.ts';
+import { isInGuild, noBotGuildId } from './guild-membership.ts';
 import { JOIN_MESSAGES, accountTooNewMessage, type JoinServerResponse } from '../shared/join-schemas.ts';
 
 /** A campaign a member may still join, or the refusal as an AppError. */
@@ -72,6 +73,11 @@ export async function joinServer(
   const server = requireJoinable(ctx.db, campaignId, userId);
   if (server.serverId !== null && (await isAlreadyMember(ctx, server.serverId, user.discordId))) {
     throw new AppError('conflict', JOIN_MESSAGES.alreadyMember);
+  }
+  if (server.serverId === null) {
+    // No bot in the guild: the member's own guild list says whether they are in it already.
+    const guildId = await noBotGuildId(ctx, server);
+    if (guildId && (await isInGuild(ctx, userId, guildId))) throw new AppError('conflict', JOIN_MESSAGES.alreadyMember);
   }
 
   return ctx.db.transaction((tx) => {

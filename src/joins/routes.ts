@@ -36,10 +36,10 @@ export function joinRoutes(ctx: AppContext): Router {
     res.json(await joinServer(ctx, userId, id));
   });
 
-  router.post('/servers/:id/claim-nobot', (req, res) => {
+  router.post('/servers/:id/claim-nobot', async (req, res) => {
     const userId = requireUser(req);
     const { id } = parseInput(serverIdParamsSchema, req.params);
-    res.json(claimNoBotReward(ctx, userId, id));
+    res.json(await claimNoBotReward(ctx, userId, id));
   });
 
   return router;
