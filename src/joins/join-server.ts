@@ -16,11 +16,13 @@ function requireJoinable(db: DbOrTx, campaignId: string, userId: string): Server
   if (server.ownerId === userId) throw new AppError('bad_request', JOIN_MESSAGES.ownServer);
   if (server.membersRemaining <= 0) throw new AppError('conflict', JOIN_MESSAGES.noSlots);
   const joined = db
-    .select({ id: serverJoins.id })
+    .select({ verified: serverJoins.verified, coinsAwarded: serverJoins.coinsAwarded, hasLeft: serverJoins.hasLeft })
     .from(serverJoins)
     .where(and(eq(serverJoins.userId, userId), eq(serverJoins.serverId, campaignId)))
     .get();
-  if (joined) throw new AppError('conflict', JOIN_MESSAGES.alreadyJoined);
+  // A join that never completed (invite not accepted, or expired) may be tried again.
+  if (joined && (joined.verified || joined.coinsAwarded || joined.hasLeft))
+    throw new AppError('conflict', JOIN_MESSAGES.alreadyJoined);
   return server;
 }
 
@@ -95,7 +97,24 @@ export async function joinServer(
       .onConflictDoNothing({ target: [serverJoins.userId, serverJoins.serverId] })
       .returning({ id: serverJoins.id })
       .get();
-    if (!inserted) throw new AppError('conflict', JOIN_MESSAGES.alreadyJoined);
+    if (!inserted) {
+      // Retry of a pending or expired join: its clock starts again (the 7-day wait, the no-bot 10 s).
+      const retried = tx
+        .update(serverJoins)
+        .set({ joinedAt: ctx.clock.now() })
+        .where(
+          and(
+            eq(serverJoins.userId, userId),
+            eq(serverJoins.serverId, campaignId),
+            eq(serverJoins.verified, false),
+            eq(serverJoins.coinsAwarded, false),
+            eq(serverJoins.hasLeft, false),
+          ),
+        )
+        .returning({ id: serverJoins.id })
+        .get();
+      if (!retried) throw new AppError('conflict', JOIN_MESSAGES.alreadyJoined);
+    }
     return {
       potentialReward: formatCents(current.coinReward),
       inviteLink: current.inviteLink,

@@ -102,7 +102,10 @@ class DiscoverCache {
     this.active = sqlite.prepare<{ cdnUrl: string }, ActiveRow>(ACTIVE_SQL);
     this.featured = sqlite.prepare<{ cdnUrl: string }, string>(FEATURED_SQL).pluck();
     this.joined = sqlite
-      .prepare<[string], string>('SELECT server_id FROM server_joins WHERE user_id = ?')
+      // Only completed joins hide a campaign: a pending one is offered again (retry).
+      .prepare<[string], string>(
+        'SELECT server_id FROM server_joins WHERE user_id = ? AND (verified = 1 OR coins_awarded = 1 OR has_left = 1)',
+      )
       .pluck();
   }
 

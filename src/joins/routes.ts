@@ -5,6 +5,7 @@ import { serverIdParamsSchema } from '../shared/join-schemas.ts';
 import { findDiscoverServersJson, findFeaturedServersJson } from './list-servers.ts';
 import { joinServer } from './join-server.ts';
 import { claimNoBotReward } from './claim-nobot-reward.ts';
+import { listMyJoins } from './list-my-joins.ts';
 
 /**
  * Sends a pre-encoded JSON body as is: the lists change with every join, so a per-response ETag
@@ -34,6 +35,11 @@ export function joinRoutes(ctx: AppContext): Router {
     const userId = requireUser(req);
     const { id } = parseInput(serverIdParamsSchema, req.params);
     res.json(await joinServer(ctx, userId, id));
+  });
+
+  router.get('/joins', (req, res) => {
+    const userId = requireUser(req);
+    res.json(listMyJoins(ctx, userId));
   });
 
   router.post('/servers/:id/claim-nobot', async (req, res) => {
