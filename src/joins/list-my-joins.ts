@@ -21,7 +21,8 @@ export function listMyJoins(ctx: AppContext, userId: string): ApiJoin[] {
     .all();
   return rows.map(({ join, server }) => {
     const noBot = server.serverId === null;
-    const safeToLeaveAt = join.verifiedAt !== null && join.coinsAwarded ? join.verifiedAt + (join.minStayMs ?? 0) : null;
+    const safeToLeaveAt =
+      join.verifiedAt !== null && join.coinsAwarded ? join.verifiedAt + (join.minStayMs ?? 0) : null;
     let state: ApiJoinState;
     if (join.hasLeft) state = join.penalized ? 'left_early' : 'left';
     else if (join.coinsAwarded) state = safeToLeaveAt !== null && now < safeToLeaveAt ? 'verified' : 'stayed';
@@ -43,7 +44,11 @@ export function listMyJoins(ctx: AppContext, userId: string): ApiJoin[] {
       safeToLeaveAt: iso(safeToLeaveAt),
       leftAt: iso(join.leftAt),
       canRetry: (state === 'waiting' || state === 'expired') && open,
-      canClaim: noBot && state === 'waiting' && now - join.joinedAt >= NOBOT_CLAIM_DELAY_MS && server.canceledAt === null,
+      canClaim:
+        noBot &&
+        state === 'waiting' &&
+        now - join.joinedAt >= NOBOT_CLAIM_DELAY_MS &&
+        server.canceledAt === null,
     };
   });
 }

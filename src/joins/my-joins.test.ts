@@ -2,7 +2,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DAY, SECOND } from '../clock.ts';
 import type { ApiJoin, ApiServer } from '../shared/api-types.ts';
 import type { TestApp, TestClient } from '../test/harness.ts';
-import { createBotCampaign, findJoin, joinViaWebsite, startBotTestApp, waitFor } from '../bot/bot-test-kit.ts';
+import {
+  createBotCampaign,
+  findJoin,
+  joinViaWebsite,
+  startBotTestApp,
+  waitFor,
+} from '../bot/bot-test-kit.ts';
 
 // Issue 12 item 6: GET /api/joins lists every join with its state, frozen terms and safe-to-leave date.
 
@@ -69,7 +75,9 @@ describe('GET /api/joins', () => {
     app.clock.advance(DAY + SECOND);
     expect(await joinsOf(member)).toMatchObject([{ state: 'expired', canRetry: true }]);
     await joinViaWebsite(member, campaign.id);
-    expect(await joinsOf(member)).toMatchObject([{ state: 'waiting', joinedAt: new Date(app.clock.now()).toISOString() }]);
+    expect(await joinsOf(member)).toMatchObject([
+      { state: 'waiting', joinedAt: new Date(app.clock.now()).toISOString() },
+    ]);
   });
 
   it("shows only the member's own joins", async () => {

@@ -18,6 +18,7 @@ const pageLoaders = {
   '/dashboard': () => import('./pages/dashboard-page.tsx'),
   '/submit': () => import('./pages/submit-page.tsx'),
   '/campaigns': () => import('./pages/campaigns-page.tsx'),
+  '/joins': () => import('./pages/my-joins-page.tsx'),
 };
 
 const DiscoverPage = lazyPage(pageLoaders['/']);
@@ -29,6 +30,7 @@ const CheckoutPage = lazyPage(pageLoaders['/checkout']);
 const DashboardPage = lazyPage(pageLoaders['/dashboard']);
 const SubmitPage = lazyPage(pageLoaders['/submit']);
 const CampaignsPage = lazyPage(pageLoaders['/campaigns']);
+const MyJoinsPage = lazyPage(pageLoaders['/joins']);
 const NotFoundPage = lazyPage(() => import('./pages/not-found-page.tsx'));
 const TermsPage = lazyPage(() => import('./pages/terms-page.tsx'));
 const PrivacyPage = lazyPage(() => import('./pages/privacy-page.tsx'));
@@ -65,6 +67,7 @@ export function App() {
               <Route path="/dashboard" element={<DashboardPage />} />
               <Route path="/submit" element={<SubmitPage />} />
               <Route path="/campaigns" element={<CampaignsPage />} />
+              <Route path="/joins" element={<MyJoinsPage />} />
               <Route path="*" element={<NotFoundPage />} />
             </Route>
           ) : (

@@ -4,6 +4,7 @@ import {
   LuCompass,
   LuGift,
   LuLayoutDashboard,
+  LuListChecks,
   LuMegaphone,
   LuShare2,
   LuShoppingCart,
@@ -31,7 +32,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
 ];
 
 /** Pages beyond the spec's tabs: reached from the account menu on desktop and "More" on a phone. */
-export const ACCOUNT_ITEMS: readonly NavItem[] = [];
+export const ACCOUNT_ITEMS: readonly NavItem[] = [{ to: '/joins', label: 'My Joins', icon: LuListChecks }];
 
 /** The phone's bottom bar: the destinations used most; everything else sits behind "More". */
 export const PHONE_BAR_PATHS: readonly string[] = ['/', '/daily', '/socials', '/dashboard'];

@@ -69,6 +69,9 @@ export default function DiscoverPage() {
   const [search, setSearch] = useState('');
   // No-bot servers joined in this visit: their card waits as "Claiming..." until the claim refetches the lists.
   const [claiming, setClaiming] = useState<ReadonlySet<string>>(() => new Set());
+  // Bot servers joined in this visit leave the list; the server keeps offering a join that is still
+  // pending, so after a reload they come back and Join tries again (My Joins shows why).
+  const [joinedNow, setJoinedNow] = useState<ReadonlySet<string>>(() => new Set());
   const servers = useServers();
   const featured = useFeaturedServers();
   const join = useJoinServer();
@@ -81,15 +84,18 @@ export default function DiscoverPage() {
     [featured.data, query],
   );
   const regularList = useMemo(
-    () => (servers.data ?? []).filter((s) => !s.isFeatured && s.ownerId !== userId && matches(s, query)),
-    [servers.data, query, userId],
+    () =>
+      (servers.data ?? []).filter(
+        (s) => !s.isFeatured && s.ownerId !== userId && !joinedNow.has(s.id) && matches(s, query),
+      ),
+    [servers.data, query, userId, joinedNow],
   );
 
   const cardState = (server: ApiServer): ServerCardState => {
     if (server.ownerId === userId) return 'own';
     if (claiming.has(server.id)) return 'claiming';
     // The featured list also carries campaigns this member already joined; Discover's list does not.
-    if (servers.data && !joinableIds.has(server.id)) return 'joined';
+    if (joinedNow.has(server.id) || (servers.data && !joinableIds.has(server.id))) return 'joined';
     return 'joinable';
   };
 
@@ -107,6 +113,7 @@ export default function DiscoverPage() {
             description: `Your +${result.potentialReward} coins arrive in about 10 seconds.`,
           });
         } else {
+          setJoinedNow((previous) => new Set(previous).add(server.id));
           toast({
             title: 'Almost there!',
             description: 'Join the server in Discord — your coins arrive once our bot sees you join',
