@@ -99,7 +99,8 @@ describe('Discover page', () => {
     await card(page, 'Quiet Library').waitFor({ state: 'detached' });
     await card(page, 'Pixel Raiders').waitFor({ state: 'detached' });
     await search.fill('nothing like this');
-    await page.getByText('No servers found. Be the first to submit one!').waitFor();
+    await page.getByText('No servers match “nothing like this”').waitFor();
+    expect(await page.getByText('No servers found. Be the first to submit one!').count()).toBe(0);
     await search.fill('');
     await card(page, 'Pixel Raiders').waitFor();
     expect(errors).toEqual([]);

@@ -179,6 +179,17 @@ export default function DiscoverPage() {
             </Button>
           }
         />
+      ) : nothing && query !== '' ? (
+        <EmptyState
+          icon={<LuCompass />}
+          title={`No servers match “${search.trim()}”`}
+          description="Check the spelling or try a shorter name."
+          action={
+            <Button size="sm" variant="outline" colorPalette="gray" onClick={() => setSearch('')}>
+              Clear search
+            </Button>
+          }
+        />
       ) : nothing ? (
         <EmptyState
           icon={<LuCompass />}
