@@ -7,6 +7,7 @@ import { recheckInvites } from './campaigns/recheck-invites.ts';
 import { recordReconciliation } from './metrics.ts';
 import { JobMonitor } from './ops/job-monitor.ts';
 import { startSafeInterval } from './ops/safe-interval.ts';
+import { INVITE_STATS_EVERY_MS, refreshInviteStats } from './joins/invite-stats.ts';
 
 export const RECONCILE_EVERY_MS = 5 * MINUTE;
 /** Dead invites take a campaign off Discover until the owner fixes it. */
@@ -62,14 +63,22 @@ export function startBackground(ctx: AppContext, options: { jobs?: JobMonitor } 
   const inviteTimer = startSafeInterval('invite recheck timer', INVITE_RECHECK_EVERY_MS, () => inviteChecker.trigger(), {
     logger,
   });
+  // Member and online counts for Discover cards: first shortly after start, then every minute.
+  const inviteStats = createSerialJob('invite stats', logger, () => refreshInviteStats(ctx));
+  const statsStart = setTimeout(() => inviteStats.trigger(), 5_000);
+  statsStart.unref();
+  const statsTimer = startSafeInterval('invite stats timer', INVITE_STATS_EVERY_MS, () => inviteStats.trigger(), { logger });
   return Promise.resolve({
     bot,
     async stop() {
       reconcileTimer.stop();
       inviteTimer.stop();
+      clearTimeout(statsStart);
+      statsTimer.stop();
       await bot.stop();
       await reconciler.idle();
       await inviteChecker.idle();
+      await inviteStats.idle();
     },
   });
 }
