@@ -5,10 +5,14 @@ import { reconcile } from './bot/reconcile.ts';
 import { createSerialJob } from './bot/serial-job.ts';
 import { recheckInvites } from './campaigns/recheck-invites.ts';
 import { recordReconciliation } from './metrics.ts';
+import { pruneExpiredIntentsJob } from './campaigns/featured-intent.ts';
 
 export const RECONCILE_EVERY_MS = 5 * MINUTE;
 /** Dead invites take a campaign off Discover until the owner fixes it. */
 export const INVITE_RECHECK_EVERY_MS = 30 * MINUTE;
+
+/** Unpromoted featured intents older than FEATURED_INTENT_TTL_MS are deleted this often. */
+export const INTENT_PRUNE_EVERY_MS = 5 * MINUTE;
 
 export interface Background {
   stop(): Promise<void>;
@@ -44,14 +48,22 @@ export function startBackground(ctx: AppContext): Promise<Background> {
   });
   const inviteTimer = setInterval(() => inviteChecker.trigger(), INVITE_RECHECK_EVERY_MS);
   inviteTimer.unref();
+  const intentPruner = createSerialJob('featured intent prune', ctx.logger, () => {
+    pruneExpiredIntentsJob(ctx);
+    return Promise.resolve();
+  });
+  const intentTimer = setInterval(() => intentPruner.trigger(), INTENT_PRUNE_EVERY_MS);
+  intentTimer.unref();
   return Promise.resolve({
     bot,
     async stop() {
       clearInterval(timer);
       clearInterval(inviteTimer);
+      clearInterval(intentTimer);
       await bot.stop();
       await reconciler.idle();
       await inviteChecker.idle();
+      await intentPruner.idle();
     },
   });
 }
