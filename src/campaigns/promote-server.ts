@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import { servers, type Server } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { debit, getBalance } from '../ledger/ledger.ts';
+import { assertCanSpend } from '../payments/spend-guard.ts';
 import { CAMPAIGN_MESSAGES, FEATURED_SLOTS, PROMOTE_COST_COINS } from '../shared/campaign-schemas.ts';
 import { coinsToCents } from '../shared/money.ts';
 import { requireBotInGuild } from './discord-checks.ts';
@@ -50,6 +51,7 @@ export async function promoteServer(ctx: AppContext, userId: string, serverId: s
     if (server.isFeatured && server.membersRemaining > 0) throw new AppError('conflict', ALREADY_FEATURED);
     if (isGuildFeaturedElsewhere(tx, server.serverId, server.id))
       throw new AppError('conflict', ALREADY_FEATURED_ELSEWHERE);
+    assertCanSpend(tx, userId);
     const cost = coinsToCents(PROMOTE_COST_COINS);
     if (getBalance(tx, userId) < cost)
       throw new AppError('insufficient_coins', CAMPAIGN_MESSAGES.promoteCost);

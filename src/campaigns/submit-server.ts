@@ -3,6 +3,7 @@ import type { Server } from '../db/schema.ts';
 import { servers } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { debit, getBalance } from '../ledger/ledger.ts';
+import { assertCanSpend } from '../payments/spend-guard.ts';
 import {
   CAMPAIGN_MESSAGES,
   PROMOTE_COST_COINS,
@@ -43,6 +44,7 @@ export async function submitServer(
 
   const now = ctx.clock.now();
   return ctx.db.transaction((tx) => {
+    assertCanSpend(tx, userId);
     const balance = getBalance(tx, userId);
     if (input.isFeaturedIntent) {
       // Refused up front so a failed promotion does not leave an unfunded row behind.
@@ -95,6 +97,7 @@ export async function submitNoBotServer(
 
   const now = ctx.clock.now();
   return ctx.db.transaction((tx) => {
+    assertCanSpend(tx, userId);
     const balance = getBalance(tx, userId);
     if (balance < coinsToCents(members)) {
       throw new AppError('insufficient_coins', insufficientForNoBot(members, formatCents(balance)));

@@ -170,11 +170,40 @@ export const payments = sqliteTable(
     /** created | succeeded | disputed | refunded */
     status: text('status').notNull(),
     fulfilledAt: integer('fulfilled_at'),
-    /** Coins (hundredths) taken back after disputes or refunds. */
+    /** Coins (hundredths) taken back after disputes or refunds, net of what was restored. */
     reversedCoins: integer('reversed_coins').notNull().default(0),
+    /** Highest `amount_refunded` (cents) seen on the charge's charge.refunded events. */
+    chargeRefundedCents: integer('charge_refunded_cents').notNull().default(0),
+    /** The charge's dispute (a charge has at most one): id, disputed cents and open | won | lost. */
+    disputeId: text('dispute_id'),
+    disputeCents: integer('dispute_cents').notNull().default(0),
+    disputeStatus: text('dispute_status'),
+    /** Counts the ledger adjustments made for this payment (part of their idempotency keys). */
+    adjustments: integer('adjustments').notNull().default(0),
     createdAt: createdAt(),
   },
-  (t) => [index('payments_user_idx').on(t.userId)],
+  (t) => [
+    index('payments_user_idx').on(t.userId),
+    // assertCanSpend looks for an open dispute on every buy and spend.
+    index('payments_open_dispute_idx').on(t.userId).where(sql`${t.disputeStatus} = 'open'`),
+  ],
+);
+
+/** One row per Stripe refund of a payment, so a refund that later fails can be undone exactly. */
+export const paymentRefunds = sqliteTable(
+  'payment_refunds',
+  {
+    /** Stripe Refund id (re_...). */
+    id: text('id').primaryKey(),
+    paymentId: text('payment_id')
+      .notNull()
+      .references(() => payments.id),
+    amountCents: integer('amount_cents').notNull(),
+    /** Stripe's refund status: pending | requires_action | succeeded | failed | canceled. */
+    status: text('status').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [index('payment_refunds_payment_idx').on(t.paymentId)],
 );
 
 export const sessions = sqliteTable(
@@ -193,3 +222,4 @@ export type ServerJoin = typeof serverJoins.$inferSelect;
 export type SocialTask = typeof socialTasks.$inferSelect;
 export type Transaction = typeof transactions.$inferSelect;
 export type Payment = typeof payments.$inferSelect;
+export type PaymentRefund = typeof paymentRefunds.$inferSelect;

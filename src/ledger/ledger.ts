@@ -145,7 +145,8 @@ export function credit(db: DbOrTx, entry: LedgerEntry): LedgerResult | null {
 
 /**
  * Takes coins only if the balance covers them; otherwise throws `insufficient_coins` and writes nothing.
- * `allowNegative` exists for penalties alone (a debt that later earnings repay).
+ * `allowNegative` exists for debts that later earnings repay: the early-leave penalty and chargebacks
+ * (a refunded or disputed coin pack whose coins were already spent).
  * A keyed debit whose key was already used throws `conflict` and writes nothing.
  */
 export function debit(db: DbOrTx, entry: LedgerEntry & { allowNegative?: boolean }): LedgerResult {

@@ -3,7 +3,9 @@ import { eq } from 'drizzle-orm';
 import { payments } from '../db/schema.ts';
 import { startTestApp } from '../test/harness.ts';
 import type { CreatePaymentIntentResponse } from '../shared/payment-schemas.ts';
-import { INTENT_IDEMPOTENCY_WINDOW_MS } from './create-payment-intent.ts';
+import Stripe from 'stripe';
+import { INTENT_IDEMPOTENCY_WINDOW_MS, PAYMENT_IN_PROGRESS_MESSAGE } from './create-payment-intent.ts';
+import { STRIPE_API_VERSION } from './stripe-client.ts';
 import { buyPack, paymentRow, startPaymentsTestApp, type PaymentsTestEnv } from './test-support.ts';
 
 let env: PaymentsTestEnv;
@@ -104,6 +106,63 @@ describe('POST /api/create-payment-intent', () => {
     expect(((await first.json()) as { id: string }).id).toBe(((await replay.json()) as { id: string }).id);
     expect(changed.status).toBe(400);
     expect(((await changed.json()) as { error: { type: string } }).error.type).toBe('idempotency_error');
+  });
+});
+
+describe('talking to Stripe', () => {
+  test('every request carries the pinned API version (the one this SDK is typed for)', async () => {
+    const client = await env.app.signIn('versioned');
+    const before = env.stripe.requests.length;
+    const { id } = await buyPack(client, 'small');
+    await client.post(`/api/payments/${id}/sync`);
+    const seen = env.stripe.requests.slice(before);
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(seen.map((r) => r.stripeVersion))).toEqual(new Set([STRIPE_API_VERSION]));
+    // An SDK upgrade that changes its API version fails here: move the pin (and the webhook endpoint) on purpose.
+    expect(STRIPE_API_VERSION).toBe(Stripe.API_VERSION);
+  });
+
+  async function untilSeen(predicate: () => boolean) {
+    await expect.poll(predicate, { timeout: 5000, interval: 10 }).toBe(true);
+  }
+
+  test('a duplicate create while the first is still running is retried by the SDK and gets the same intent', async () => {
+    const client = await env.app.signIn('two_tabs_wait');
+    const release = env.stripe.holdCreates();
+    const before = env.stripe.requests.length;
+    const first = client.post<CreatePaymentIntentResponse>('/api/create-payment-intent', { packageType: 'medium' });
+    await untilSeen(() => env.stripe.requests.length > before);
+    const second = client.post<CreatePaymentIntentResponse>('/api/create-payment-intent', { packageType: 'medium' });
+    await untilSeen(() => env.stripe.requests.slice(before).some((r) => r.status === 409));
+    release();
+    const [a, b] = await Promise.all([first, second]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(b.body.clientSecret).toBe(a.body.clientSecret);
+    const creates = env.stripe.requests.slice(before).filter((r) => r.path === '/v1/payment_intents');
+    expect(creates.length).toBeGreaterThanOrEqual(3); // first, the 409, the SDK's retry
+    expect(new Set(creates.map((r) => r.idempotencyKey)).size).toBe(1);
+    const rows = env.app.server.ctx.db.select().from(payments).where(eq(payments.userId, client.user!.id)).all();
+    expect(rows).toHaveLength(1);
+  });
+
+  test('a duplicate create still in progress after the retries answers 409 "already in progress", not 502', async () => {
+    const client = await env.app.signIn('two_tabs_busy');
+    const release = env.stripe.holdCreates();
+    const before = env.stripe.requests.length;
+    const first = client.post<CreatePaymentIntentResponse>('/api/create-payment-intent', { packageType: 'large' });
+    try {
+      await untilSeen(() => env.stripe.requests.length > before);
+      const second = await client.post('/api/create-payment-intent', { packageType: 'large' });
+      expect(second.status).toBe(409);
+      expect(second.body).toEqual({ message: PAYMENT_IN_PROGRESS_MESSAGE });
+      // 1 + STRIPE_MAX_NETWORK_RETRIES attempts, each refused while the first holds the key.
+      expect(env.stripe.requests.slice(before).filter((r) => r.status === 409)).toHaveLength(3);
+    } finally {
+      release();
+    }
+    expect((await first).status).toBe(200);
+    const rows = env.app.server.ctx.db.select().from(payments).where(eq(payments.userId, client.user!.id)).all();
+    expect(rows).toHaveLength(1);
   });
 });
 

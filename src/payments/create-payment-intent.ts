@@ -4,7 +4,11 @@ import { payments, type Payment } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { COIN_PACKS, type PackId } from '../shared/packs.ts';
 import { PAYMENTS_UNAVAILABLE_MESSAGE, type CreatePaymentIntentResponse } from '../shared/payment-schemas.ts';
+import { assertCanSpend } from './spend-guard.ts';
 import type { Stripe } from './stripe-client.ts';
+
+export const PAYMENT_IN_PROGRESS_MESSAGE =
+  'This purchase is already in progress in another tab or window. Please wait a moment and try again.';
 
 /**
  * Requests for the same user and pack within this window share one Stripe idempotency key, so a
@@ -40,12 +44,19 @@ function recordPayment(ctx: AppContext, intent: Stripe.PaymentIntent, userId: st
   });
 }
 
+function isKeyInUse(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const { statusCode, code } = err as { statusCode?: unknown; code?: unknown };
+  return code === 'idempotency_key_in_use' || statusCode === 409;
+}
+
 /**
  * Starts a card payment for a coin pack: a PaymentIntent for the pack's price (the server's table,
  * never the client's), with metadata that fulfilment checks later, and a `payments` row (created).
  */
 export async function createPaymentIntent(ctx: AppContext, userId: string, packId: PackId): Promise<CreatePaymentIntentResponse> {
   const stripe = requireStripe(ctx);
+  assertCanSpend(ctx.db, userId);
   const pack = COIN_PACKS[packId];
   const bucket = Math.floor(ctx.clock.now() / INTENT_IDEMPOTENCY_WINDOW_MS);
 
@@ -64,6 +75,12 @@ export async function createPaymentIntent(ctx: AppContext, userId: string, packI
         { idempotencyKey },
       );
     } catch (err) {
+      // Stripe answers 409 idempotency_key_in_use while the same key's first request is still running
+      // (two tabs opening checkout at once); the SDK retried already, so the other request holds it.
+      if (isKeyInUse(err)) {
+        ctx.logger.info('stripe: payment intent creation already in progress', { userId, packId });
+        throw new AppError('conflict', PAYMENT_IN_PROGRESS_MESSAGE);
+      }
       ctx.logger.warn('stripe: creating a payment intent failed', { userId, packId, error: err instanceof Error ? err.message : String(err) });
       throw new AppError('upstream', 'Could not start the payment. Please try again.');
     }

@@ -2,7 +2,7 @@ import type { AppContext } from '../context.ts';
 import { AppError } from '../http/errors.ts';
 import { PAYMENTS_UNAVAILABLE_MESSAGE } from '../shared/payment-schemas.ts';
 import { fulfilPaymentIntent } from './fulfil-payment.ts';
-import { reversePayment } from './reverse-payment.ts';
+import { recordChargeRefunded, recordDispute, recordRefund, type RefundFacts } from './reverse-payment.ts';
 import type { Stripe } from './stripe-client.ts';
 
 function idOf(value: string | { id: string } | null | undefined): string | null {
@@ -27,6 +27,30 @@ export function verifyStripeEvent(ctx: AppContext, rawBody: unknown, signature: 
   }
 }
 
+function refundFacts(refund: Stripe.Refund): RefundFacts | null {
+  const paymentIntentId = idOf(refund.payment_intent);
+  if (!paymentIntentId) return null;
+  return { id: refund.id, paymentIntentId, amount: refund.amount, currency: refund.currency, status: refund.status };
+}
+
+/**
+ * The events to subscribe the endpoint to (README): payment_intent.succeeded, charge.refunded,
+ * refund.created, refund.updated, refund.failed, charge.refund.updated and charge.dispute.*.
+ */
+export const HANDLED_EVENT_TYPES = [
+  'payment_intent.succeeded',
+  'charge.refunded',
+  'refund.created',
+  'refund.updated',
+  'refund.failed',
+  'charge.refund.updated',
+  'charge.dispute.created',
+  'charge.dispute.updated',
+  'charge.dispute.funds_withdrawn',
+  'charge.dispute.funds_reinstated',
+  'charge.dispute.closed',
+] as const;
+
 /** Applies one verified event. Events the product does not use are acknowledged and ignored. */
 export function handleStripeEvent(ctx: AppContext, event: Stripe.Event): void {
   switch (event.type) {
@@ -38,28 +62,31 @@ export function handleStripeEvent(ctx: AppContext, event: Stripe.Event): void {
       const charge = event.data.object;
       const paymentIntentId = idOf(charge.payment_intent);
       if (!paymentIntentId) return;
-      reversePayment(ctx, {
-        kind: 'refund',
-        paymentIntentId,
-        reference: `${charge.id}:${charge.amount_refunded}`,
-        chargeAmount: charge.amount,
-        currency: charge.currency,
-        amount: charge.amount_refunded,
-      });
+      const listed = (charge.refunds?.data ?? []).map(refundFacts).filter((r): r is RefundFacts => r !== null);
+      recordChargeRefunded(
+        ctx,
+        { paymentIntentId, chargeAmount: charge.amount, currency: charge.currency, amountRefunded: charge.amount_refunded },
+        listed,
+      );
       return;
     }
-    case 'charge.dispute.created': {
+    case 'refund.created':
+    case 'refund.updated':
+    case 'refund.failed':
+    case 'charge.refund.updated': {
+      const facts = refundFacts(event.data.object);
+      if (facts) recordRefund(ctx, facts);
+      return;
+    }
+    case 'charge.dispute.created':
+    case 'charge.dispute.updated':
+    case 'charge.dispute.funds_withdrawn':
+    case 'charge.dispute.funds_reinstated':
+    case 'charge.dispute.closed': {
       const dispute = event.data.object;
       const paymentIntentId = idOf(dispute.payment_intent);
       if (!paymentIntentId) return;
-      reversePayment(ctx, {
-        kind: 'dispute',
-        paymentIntentId,
-        reference: dispute.id,
-        chargeAmount: null,
-        currency: dispute.currency,
-        amount: dispute.amount,
-      });
+      recordDispute(ctx, { id: dispute.id, paymentIntentId, amount: dispute.amount, currency: dispute.currency, status: dispute.status });
       return;
     }
     default:

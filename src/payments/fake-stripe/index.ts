@@ -14,7 +14,7 @@ export interface FakePaymentIntent {
   amount: number;
   amount_received: number;
   currency: string;
-  status: 'requires_payment_method' | 'requires_confirmation' | 'processing' | 'succeeded' | 'canceled';
+  status: 'requires_payment_method' | 'requires_confirmation' | 'requires_action' | 'processing' | 'succeeded' | 'canceled';
   client_secret: string;
   metadata: Record<string, string>;
   automatic_payment_methods: { enabled: boolean } | null;
@@ -22,6 +22,8 @@ export interface FakePaymentIntent {
   created: number;
   livemode: false;
   last_payment_error: { message: string; code: string; type: string } | null;
+  next_action: { type: 'use_stripe_sdk'; use_stripe_sdk: { type: string } } | null;
+  canceled_at: number | null;
 }
 
 export interface FakeCharge {
@@ -46,7 +48,8 @@ export interface FakeRefund {
   charge: string;
   payment_intent: string;
   currency: string;
-  status: 'succeeded';
+  status: 'pending' | 'succeeded' | 'failed' | 'canceled';
+  failure_reason: string | null;
   created: number;
 }
 
@@ -58,7 +61,7 @@ export interface FakeDispute {
   payment_intent: string;
   currency: string;
   reason: string;
-  status: 'needs_response';
+  status: 'needs_response' | 'under_review' | 'won' | 'lost';
   created: number;
 }
 
@@ -82,15 +85,33 @@ export interface FakeStripe {
   url: string;
   intents: Map<string, FakePaymentIntent>;
   charges: Map<string, FakeCharge>;
-  /** Every API request seen, for assertions (method, path, idempotency key). */
-  requests: { method: string; path: string; idempotencyKey: string | undefined }[];
+  disputes: Map<string, FakeDispute>;
+  /** Every API request seen, for assertions (method, path, idempotency key, Stripe-Version, status). */
+  requests: { method: string; path: string; idempotencyKey: string | undefined; stripeVersion: string | undefined; status?: number }[];
   /** Where webhooks go and which clock signs them; settable after the app started on a random port. */
   connect(options: { webhookUrl?: string; webhookSecret?: string; now?: () => number }): void;
   /** Marks an intent paid (as a successful confirmation would) and creates its charge. */
   succeed(paymentIntentId: string): FakePaymentIntent;
-  /** Refunds part (or all, by default) of the intent's charge; returns the updated charge. */
+  /** A delayed payment method (bank debit): confirmed, the bank has not answered yet. */
+  process(paymentIntentId: string): FakePaymentIntent;
+  /** The bank wants the customer to authenticate (3-D Secure). */
+  requireAction(paymentIntentId: string): FakePaymentIntent;
+  /** The payment failed (e.g. a bank debit bounced): back to requires_payment_method with the error. */
+  fail(paymentIntentId: string, message?: string): FakePaymentIntent;
+  cancel(paymentIntentId: string): FakePaymentIntent;
+  /** Refunds part (or all, by default) of the intent's charge; returns the updated charge (newest refund first). */
   refund(paymentIntentId: string, amount?: number): FakeCharge;
-  dispute(paymentIntentId: string): FakeDispute;
+  /** A refund the card network could not deliver: status failed, the amount leaves amount_refunded. */
+  failRefund(refundId: string): FakeRefund;
+  /** Opens a dispute on the intent's charge (the whole amount unless given). */
+  dispute(paymentIntentId: string, amount?: number): FakeDispute;
+  /** Closes a dispute as won or lost. */
+  closeDispute(disputeId: string, outcome: 'won' | 'lost'): FakeDispute;
+  /**
+   * Holds every POST /v1/payment_intents until the returned function is called, so a test can have two
+   * requests with one idempotency key in flight together (the second gets Stripe's 409 key_in_use).
+   */
+  holdCreates(): () => void;
   /** Builds an event (`evt_...`) around an object. */
   event(type: string, object: object): Stripe.Event;
   /** POSTs a signed event to the webhook URL, like Stripe's delivery. */
@@ -141,8 +162,12 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
 
   const intents = new Map<string, FakePaymentIntent>();
   const charges = new Map<string, FakeCharge>();
+  const disputes = new Map<string, FakeDispute>();
+  const inFlight = new Set<string>();
+  let createHold: Promise<void> | null = null;
   const idempotent = new Map<string, { params: string; status: number; body: unknown }>();
   const requests: FakeStripe['requests'] = [];
+  const seen = new WeakMap<http.IncomingMessage, FakeStripe['requests'][number]>();
 
   function getIntent(id: string): FakePaymentIntent {
     const intent = intents.get(id);
@@ -184,6 +209,8 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
       created: seconds(),
       livemode: false,
       last_payment_error: null,
+      next_action: null,
+      canceled_at: null,
     };
     intents.set(id, intent);
     return intent;
@@ -211,6 +238,49 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
     intent.amount_received = intent.amount;
     intent.latest_charge = charge.id;
     intent.last_payment_error = null;
+    intent.next_action = null;
+    return intent;
+  }
+
+  function settable(id: string): FakePaymentIntent {
+    const intent = getIntent(id);
+    if (intent.status === 'succeeded' || intent.status === 'canceled') {
+      throw new StripeApiError(400, {
+        type: 'invalid_request_error',
+        code: 'payment_intent_unexpected_state',
+        message: `This PaymentIntent's status is ${intent.status}.`,
+      });
+    }
+    return intent;
+  }
+
+  function process(id: string): FakePaymentIntent {
+    const intent = settable(id);
+    intent.status = 'processing';
+    intent.next_action = null;
+    return intent;
+  }
+
+  function requireAction(id: string): FakePaymentIntent {
+    const intent = settable(id);
+    intent.status = 'requires_action';
+    intent.next_action = { type: 'use_stripe_sdk', use_stripe_sdk: { type: 'three_d_secure_redirect' } };
+    return intent;
+  }
+
+  function fail(id: string, message = 'The payment failed.'): FakePaymentIntent {
+    const intent = settable(id);
+    intent.status = 'requires_payment_method';
+    intent.next_action = null;
+    intent.last_payment_error = { type: 'card_error', code: 'payment_intent_payment_attempt_failed', message };
+    return intent;
+  }
+
+  function cancel(id: string): FakePaymentIntent {
+    const intent = settable(id);
+    intent.status = 'canceled';
+    intent.next_action = null;
+    intent.canceled_at = seconds();
     return intent;
   }
 
@@ -237,10 +307,12 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
       intent.last_payment_error = { type: 'card_error', code: 'card_declined', message: decline };
       throw new StripeApiError(402, { type: 'card_error', code: 'card_declined', message: decline, payment_intent: { ...intent } });
     }
+    if (paymentMethod === 'pm_card_authenticationRequired') return requireAction(id);
+    if (paymentMethod === 'pm_usBankAccount_success') return process(id);
     return succeed(id);
   }
 
-  function route(req: http.IncomingMessage, raw: string): { status: number; body: unknown; replayed?: boolean } {
+  async function route(req: http.IncomingMessage, raw: string): Promise<{ status: number; body: unknown; replayed?: boolean }> {
     const url = new URL(req.url ?? '/', 'http://fake-stripe');
     const auth = req.headers.authorization ?? '';
     if (!/^Bearer sk_(test|live)_\S+$/.test(auth)) {
@@ -248,9 +320,20 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
     }
     const params = parseForm(raw);
     const key = typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : undefined;
-    requests.push({ method: req.method ?? 'GET', path: url.pathname, idempotencyKey: key });
+    const version = req.headers['stripe-version'];
+    const record = { method: req.method ?? 'GET', path: url.pathname, idempotencyKey: key, stripeVersion: typeof version === 'string' ? version : undefined };
+    requests.push(record);
+    seen.set(req, record);
 
     if (req.method === 'POST' && key) {
+      // Like Stripe: a second request with a key whose first request is still running gets a 409.
+      if (inFlight.has(key)) {
+        throw new StripeApiError(409, {
+          type: 'invalid_request_error',
+          code: 'idempotency_key_in_use',
+          message: `There is currently another in-progress request using this Idempotent Key (that probably means you submitted twice, and the other request is still going through): ${key}. Please try again later.`,
+        });
+      }
       const previous = idempotent.get(key);
       const fingerprint = `${url.pathname}?${raw}`;
       if (previous) {
@@ -262,10 +345,17 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
         }
         return { status: previous.status, body: previous.body, replayed: true };
       }
-      const result = handle(req.method, url.pathname, params);
-      idempotent.set(key, { params: fingerprint, status: result.status, body: result.body });
-      return result;
+      inFlight.add(key);
+      try {
+        if (createHold && url.pathname === '/v1/payment_intents') await createHold;
+        const result = handle(req.method, url.pathname, params);
+        idempotent.set(key, { params: fingerprint, status: result.status, body: result.body });
+        return result;
+      } finally {
+        inFlight.delete(key);
+      }
     }
+    if (createHold && req.method === 'POST' && url.pathname === '/v1/payment_intents') await createHold;
     return handle(req.method ?? 'GET', url.pathname, params);
   }
 
@@ -288,6 +378,8 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
       .then((raw) => route(req, raw))
       .then(
         ({ status, body, replayed }) => {
+          const record = seen.get(req);
+          if (record) record.status = status;
           res.writeHead(status, {
             'content-type': 'application/json',
             'request-id': newId('req'),
@@ -298,6 +390,8 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
         (err: unknown) => {
           const status = err instanceof StripeApiError ? err.status : 500;
           const error = err instanceof StripeApiError ? err.body : { type: 'api_error', message: String(err) };
+          const record = seen.get(req);
+          if (record) record.status = status;
           res.writeHead(status, { 'content-type': 'application/json', 'request-id': newId('req') });
           res.end(JSON.stringify({ error }));
         },
@@ -316,7 +410,12 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
       if (next.webhookSecret !== undefined) webhookSecret = next.webhookSecret;
       if (next.now) now = next.now;
     },
+    disputes,
     succeed,
+    process,
+    requireAction,
+    fail,
+    cancel,
     refund(paymentIntentId, amount) {
       const charge = chargeOf(paymentIntentId);
       const refundAmount = Math.min(amount ?? charge.amount - charge.amount_refunded, charge.amount - charge.amount_refunded);
@@ -328,6 +427,7 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
         payment_intent: paymentIntentId,
         currency: charge.currency,
         status: 'succeeded',
+        failure_reason: null,
         created: seconds(),
       };
       charge.refunds.data.unshift(refund);
@@ -335,13 +435,27 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
       charge.refunded = charge.amount_refunded >= charge.amount;
       return structuredClone(charge);
     },
-    dispute(paymentIntentId) {
+    failRefund(refundId) {
+      for (const charge of charges.values()) {
+        const refund = charge.refunds.data.find((r) => r.id === refundId);
+        if (!refund) continue;
+        if (refund.status !== 'failed') {
+          refund.status = 'failed';
+          refund.failure_reason = 'expired_or_canceled_card';
+          charge.amount_refunded -= refund.amount;
+          charge.refunded = false;
+        }
+        return structuredClone(refund);
+      }
+      throw new Error(`fake Stripe: no refund ${refundId}`);
+    },
+    dispute(paymentIntentId, amount) {
       const charge = chargeOf(paymentIntentId);
       charge.disputed = true;
-      return {
+      const dispute: FakeDispute = {
         id: newId('dp'),
         object: 'dispute',
-        amount: charge.amount,
+        amount: amount ?? charge.amount,
         charge: charge.id,
         payment_intent: paymentIntentId,
         currency: charge.currency,
@@ -349,6 +463,24 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
         status: 'needs_response',
         created: seconds(),
       };
+      disputes.set(dispute.id, dispute);
+      return structuredClone(dispute);
+    },
+    closeDispute(disputeId, outcome) {
+      const dispute = disputes.get(disputeId);
+      if (!dispute) throw new Error(`fake Stripe: no dispute ${disputeId}`);
+      dispute.status = outcome;
+      return structuredClone(dispute);
+    },
+    holdCreates() {
+      let release = () => {};
+      createHold = new Promise<void>((resolve) => {
+        release = () => {
+          createHold = null;
+          resolve();
+        };
+      });
+      return release;
     },
     event(type, object) {
       return {
