@@ -1,7 +1,7 @@
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import helmet from 'helmet';
 import compression from 'compression';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import type { PublicConfig } from './shared/api-types.ts';
@@ -108,10 +108,20 @@ export function createApp(ctx: AppContext, options: CreateAppOptions): { app: Ex
     );
     app.use(express.static(webDist, { index: false, maxAge: '1h' }));
     app.use('/assets', (_req, res) => res.status(404).end());
-    // History fallback: every other GET is the SPA.
+    // A path that names a file (robots.txt, favicon.ico, a stale chunk) and was not found above is a
+    // real 404: answering it with the SPA's HTML would hand crawlers and browsers a page for an icon.
+    app.get(/\/[^/]*\.[a-z0-9]{1,12}$/i, (_req, res) => {
+      res.status(404).type('text/plain').send('Not found');
+    });
+    // History fallback: every other GET is the SPA. Share-card meta tags need absolute URLs, so the
+    // page carries the configured public origin (read once; the build does not change under a process).
+    const indexHtml = readFileSync(path.join(webDist, 'index.html'), 'utf8').replaceAll(
+      '__PUBLIC_ORIGIN__',
+      ctx.config.publicUrl.replace(/\/$/, ''),
+    );
     app.get(/.*/, (_req, res) => {
       res.setHeader('Cache-Control', 'no-cache');
-      res.sendFile(path.join(webDist, 'index.html'));
+      res.type('html').send(indexHtml);
     });
   }
 

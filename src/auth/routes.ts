@@ -66,6 +66,13 @@ export function authRoutes(ctx: AppContext, passport: PassportInstance): Router 
   });
 
   router.get('/auth/user', (req, res) => {
+    // The web app asks "who am I, if anyone?" with ?optional=1: signed out is an answer there (null),
+    // not a failure, so a signed-out visit logs no 401 in the browser console. Without the flag the
+    // spec's contract holds: 401 when signed out.
+    if (req.query.optional === '1' && !req.user?.id) {
+      res.json(null);
+      return;
+    }
     const userId = requireUser(req);
     res.json(toApiUser(getUserById(ctx.db, userId), ctx.config.discord.cdnUrl));
   });

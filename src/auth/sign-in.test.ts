@@ -22,6 +22,16 @@ describe('sign-in with Discord through the simulator', () => {
     expect(res.body).toEqual({ message: 'Not signed in' });
   });
 
+  it('answers the web app\'s optional probe with null when signed out, and the user when signed in', async () => {
+    const probe = await app.anonymous().get<null>('/api/auth/user?optional=1');
+    expect(probe.status).toBe(200);
+    expect(probe.body).toBeNull();
+    const client = await app.signIn('prober');
+    const me = await client.get<ApiUser>('/api/auth/user?optional=1');
+    expect(me.status).toBe(200);
+    expect(me.body.discordUsername).toBe('prober');
+  });
+
   it('redirects to the authorize URL with scopes, state and a PKCE challenge', async () => {
     const res = await app.anonymous().raw('/api/auth/discord');
     expect(res.status).toBe(302);

@@ -13,7 +13,11 @@ const bundle = `console.log(${JSON.stringify('coin '.repeat(2000))});`;
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'coinsync-web-'));
   mkdirSync(path.join(dir, 'assets'));
-  writeFileSync(path.join(dir, 'index.html'), '<!doctype html><div id="root"></div>');
+  writeFileSync(
+    path.join(dir, 'index.html'),
+    '<!doctype html><meta property="og:image" content="__PUBLIC_ORIGIN__/og-image.png"><div id="root"></div>',
+  );
+  writeFileSync(path.join(dir, 'robots.txt'), 'User-agent: *\nDisallow: /api/\n');
   writeFileSync(path.join(dir, 'assets', 'index-abc123.js'), bundle);
   app = await startTestApp({ webDist: dir });
 });
@@ -48,4 +52,22 @@ it('keeps unknown API paths as JSON 404s', async () => {
   const res = await fetch(`${app.url}/api/does-not-exist`);
   expect(res.status).toBe(404);
   expect(await res.json()).toEqual({ message: 'Not found' });
+});
+
+it('serves real files at the root (robots.txt) and answers unknown file paths with 404, not the SPA', async () => {
+  const robots = await fetch(`${app.url}/robots.txt`);
+  expect(robots.status).toBe(200);
+  expect(robots.headers.get('content-type')).toMatch(/text\/plain/);
+  expect(await robots.text()).toContain('Disallow: /api/');
+  for (const missing of ['/favicon.ico', '/manifest.webmanifest', '/wp-login.php', '/deep/path/image.png']) {
+    const res = await fetch(`${app.url}${missing}`);
+    expect(res.status, missing).toBe(404);
+    expect(await res.text()).not.toContain('<div id="root">');
+  }
+});
+
+it('puts the public origin into the share-card meta tags', async () => {
+  const html = await (await fetch(`${app.url}/`)).text();
+  expect(html).toContain(`content="${app.url}/og-image.png"`);
+  expect(html).not.toContain('__PUBLIC_ORIGIN__');
 });

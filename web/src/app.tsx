@@ -1,6 +1,8 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { Route, Routes } from 'react-router';
+import { RouteErrorBoundary } from './components/route-error-boundary.tsx';
 import { FullPageLoading } from './layout/page-loader.tsx';
+import { lazyPage, loadChunk } from './lib/lazy-page.ts';
 import { useAuth } from './lib/use-auth.ts';
 import LoginPage from './pages/login-page.tsx';
 
@@ -18,25 +20,26 @@ const pageLoaders = {
   '/campaigns': () => import('./pages/campaigns-page.tsx'),
 };
 
-const DiscoverPage = lazy(pageLoaders['/']);
-const FeaturedPage = lazy(pageLoaders['/featured']);
-const SocialsPage = lazy(pageLoaders['/socials']);
-const RewardsPage = lazy(pageLoaders['/daily']);
-const BuyCoinsPage = lazy(pageLoaders['/buy-coins']);
-const CheckoutPage = lazy(pageLoaders['/checkout']);
-const DashboardPage = lazy(pageLoaders['/dashboard']);
-const SubmitPage = lazy(pageLoaders['/submit']);
-const CampaignsPage = lazy(pageLoaders['/campaigns']);
-const NotFoundPage = lazy(() => import('./pages/not-found-page.tsx'));
-const TermsPage = lazy(() => import('./pages/terms-page.tsx'));
-const PrivacyPage = lazy(() => import('./pages/privacy-page.tsx'));
+const DiscoverPage = lazyPage(pageLoaders['/']);
+const FeaturedPage = lazyPage(pageLoaders['/featured']);
+const SocialsPage = lazyPage(pageLoaders['/socials']);
+const RewardsPage = lazyPage(pageLoaders['/daily']);
+const BuyCoinsPage = lazyPage(pageLoaders['/buy-coins']);
+const CheckoutPage = lazyPage(pageLoaders['/checkout']);
+const DashboardPage = lazyPage(pageLoaders['/dashboard']);
+const SubmitPage = lazyPage(pageLoaders['/submit']);
+const CampaignsPage = lazyPage(pageLoaders['/campaigns']);
+const NotFoundPage = lazyPage(() => import('./pages/not-found-page.tsx'));
+const TermsPage = lazyPage(() => import('./pages/terms-page.tsx'));
+const PrivacyPage = lazyPage(() => import('./pages/privacy-page.tsx'));
 
 // The shell and the first page download in parallel: loading the shell also starts the current
 // route's page, instead of waiting for the shell to render its <Outlet />.
-const AppShell = lazy(() => {
+const AppShell = lazyPage(() => {
   const path = window.location.pathname as keyof typeof pageLoaders;
-  if (Object.hasOwn(pageLoaders, path)) void pageLoaders[path]();
-  return import('./layout/app-shell.tsx').then((m) => ({ default: m.AppShell }));
+  // A failure here surfaces when the route's own lazyPage loads the module (reload once, then the boundary).
+  if (Object.hasOwn(pageLoaders, path)) pageLoaders[path]().catch(() => undefined);
+  return loadChunk(() => import('./layout/app-shell.tsx')).then((m) => ({ default: m.AppShell }));
 });
 
 export function App() {
@@ -45,28 +48,30 @@ export function App() {
   if (isLoading) return <FullPageLoading />;
 
   return (
-    <Suspense fallback={<FullPageLoading />}>
-      <Routes>
-        {/* Legal pages: shown to everyone, without the shell. */}
-        <Route path="/terms" element={<TermsPage />} />
-        <Route path="/privacy" element={<PrivacyPage />} />
-        {user ? (
-          <Route element={<AppShell user={user} />}>
-            <Route path="/" element={<DiscoverPage />} />
-            <Route path="/featured" element={<FeaturedPage />} />
-            <Route path="/socials" element={<SocialsPage />} />
-            <Route path="/daily" element={<RewardsPage />} />
-            <Route path="/buy-coins" element={<BuyCoinsPage />} />
-            <Route path="/checkout" element={<CheckoutPage />} />
-            <Route path="/dashboard" element={<DashboardPage />} />
-            <Route path="/submit" element={<SubmitPage />} />
-            <Route path="/campaigns" element={<CampaignsPage />} />
-            <Route path="*" element={<NotFoundPage />} />
-          </Route>
-        ) : (
-          <Route path="*" element={<LoginPage />} />
-        )}
-      </Routes>
-    </Suspense>
+    <RouteErrorBoundary>
+      <Suspense fallback={<FullPageLoading />}>
+        <Routes>
+          {/* Legal pages: shown to everyone, without the shell. */}
+          <Route path="/terms" element={<TermsPage />} />
+          <Route path="/privacy" element={<PrivacyPage />} />
+          {user ? (
+            <Route element={<AppShell user={user} />}>
+              <Route path="/" element={<DiscoverPage />} />
+              <Route path="/featured" element={<FeaturedPage />} />
+              <Route path="/socials" element={<SocialsPage />} />
+              <Route path="/daily" element={<RewardsPage />} />
+              <Route path="/buy-coins" element={<BuyCoinsPage />} />
+              <Route path="/checkout" element={<CheckoutPage />} />
+              <Route path="/dashboard" element={<DashboardPage />} />
+              <Route path="/submit" element={<SubmitPage />} />
+              <Route path="/campaigns" element={<CampaignsPage />} />
+              <Route path="*" element={<NotFoundPage />} />
+            </Route>
+          ) : (
+            <Route path="*" element={<LoginPage />} />
+          )}
+        </Routes>
+      </Suspense>
+    </RouteErrorBoundary>
   );
 }

@@ -11,6 +11,7 @@ import {
   cssVarsPrefix,
   cssVarsRoot,
   dialogSlotRecipe,
+  drawerSlotRecipe,
   emptyStateSlotRecipe,
   fieldSlotRecipe,
   globalCss,
@@ -67,6 +68,7 @@ const chakraTheme = defineConfig({
       avatar: avatarSlotRecipe,
       card: cardSlotRecipe,
       dialog: dialogSlotRecipe,
+      drawer: drawerSlotRecipe,
       emptyState: emptyStateSlotRecipe,
       field: fieldSlotRecipe,
       list: listSlotRecipe,
@@ -100,17 +102,26 @@ const config = defineConfig({
       backgroundAttachment: 'fixed',
     },
     '::selection': { bg: 'brand.500', color: 'white' },
+    // Honour the system setting: no transitions, no animations, no smooth scrolling.
+    '*, *::before, *::after': {
+      _motionReduce: {
+        animationDuration: '0.01ms !important',
+        animationIterationCount: '1 !important',
+        transitionDuration: '0.01ms !important',
+        scrollBehavior: 'auto !important',
+      },
+    },
   },
   theme: {
     tokens: {
       fonts: {
         heading: {
           value:
-            "'gg sans', 'Inter', 'Noto Sans', system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif",
+            "'Inter Variable', 'Inter', system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif",
         },
         body: {
           value:
-            "'gg sans', 'Inter', 'Noto Sans', system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif",
+            "'Inter Variable', 'Inter', system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif",
         },
       },
       colors: {
@@ -154,7 +165,8 @@ const config = defineConfig({
         fg: {
           DEFAULT: { value: '#f2f3f5' },
           muted: { value: '#a4aabb' },
-          subtle: { value: '#727a8e' },
+          // ≥ 4.5:1 on every background token up to bg.muted (was #727a8e: 4.04:1 on panels).
+          subtle: { value: '#8a91a5' },
         },
         border: {
           DEFAULT: { value: '#262a38' },
@@ -171,6 +183,10 @@ const config = defineConfig({
           emphasized: { value: '{colors.brand.800}' },
           focusRing: { value: '{colors.brand.400}' },
         },
+        // Solid fills that carry white text (toasts, destructive buttons) at ≥ 4.5:1.
+        red: { solid: { value: '{colors.red.700}' } },
+        green: { solid: { value: '{colors.green.700}' } },
+        orange: { solid: { value: '{colors.orange.700}' } },
         gold: {
           solid: { value: '{colors.gold.500}' },
           contrast: { value: '#1a1203' },
@@ -181,8 +197,33 @@ const config = defineConfig({
           focusRing: { value: '{colors.gold.400}' },
         },
       },
+      // One spacing scale for page layout: use these instead of ad-hoc numbers.
+      spacing: {
+        gutter: { value: '{spacing.4}' },
+        section: { value: '{spacing.10}' },
+        card: { value: '{spacing.5}' },
+        stack: { value: '{spacing.4}' },
+      },
+    },
+    // One type scale for titles: page title (h1), section title (h2), card title (h3).
+    textStyles: {
+      pageTitle: {
+        value: {
+          fontSize: { base: '2xl', md: '3xl' },
+          fontWeight: 'bold',
+          letterSpacing: 'tight',
+          lineHeight: '1.2',
+        },
+      },
+      sectionTitle: {
+        value: { fontSize: { base: 'lg', md: 'xl' }, fontWeight: 'semibold', lineHeight: '1.3' },
+      },
+      cardTitle: { value: { fontSize: 'md', fontWeight: 'semibold', lineHeight: '1.4' } },
     },
   },
 });
+
+/** The one colour palette for "featured" everywhere (badges, borders, the promote button). */
+export const FEATURED_PALETTE = 'gold';
 
 export const system = createSystem(defaultBaseConfig, chakraTheme, config);

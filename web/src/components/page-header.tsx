@@ -19,7 +19,7 @@ export function PageHeader({ title, subtitle, actions }: PageHeaderProps) {
       justify="space-between"
     >
       <Box minW="0">
-        <Heading as="h1" textStyle={{ base: '2xl', md: '3xl' }} fontWeight="bold" letterSpacing="tight">
+        <Heading as="h1" textStyle="pageTitle" tabIndex={-1} outline="none">
           {title}
         </Heading>
         {subtitle ? (
@@ -28,7 +28,11 @@ export function PageHeader({ title, subtitle, actions }: PageHeaderProps) {
           </Text>
         ) : null}
       </Box>
-      {actions ? <Flex gap="2" flexShrink={0}>{actions}</Flex> : null}
+      {actions ? (
+        <Flex gap="2" flexShrink={0}>
+          {actions}
+        </Flex>
+      ) : null}
     </Flex>
   );
 }

@@ -1,4 +1,5 @@
-import { Box, Button, Container, Flex, HStack, Icon, Link, Text } from '@chakra-ui/react';
+import { Box, Button, Container, Flex, HStack, Icon, Link, Text, VisuallyHidden } from '@chakra-ui/react';
+import { useEffect, useRef, useState } from 'react';
 import type { ApiUser } from '@shared/api-types.ts';
 import { LuLogOut } from 'react-icons/lu';
 import { Link as RouterLink } from 'react-router';
@@ -8,8 +9,21 @@ import { Tooltip } from '../components/tooltip.tsx';
 import { UserAvatar } from '../components/user-avatar.tsx';
 import { useLogout } from '../lib/use-auth.ts';
 
+/** Announces balance changes politely to screen readers (not the first value: that is just the page). */
+function useBalanceAnnouncement(coins: string): string {
+  const previous = useRef(coins);
+  const [message, setMessage] = useState('');
+  useEffect(() => {
+    if (previous.current === coins) return;
+    previous.current = coins;
+    setMessage(`Balance updated: ${coins} coins`);
+  }, [coins]);
+  return message;
+}
+
 export function AppHeader({ user }: { user: ApiUser }) {
   const { logout, isPending } = useLogout();
+  const announcement = useBalanceAnnouncement(user.coins);
   return (
     <Box as="header" bg="bg.subtle" borderBottomWidth="1px" borderColor="border">
       <Container maxW="7xl" px={{ base: '3', md: '6' }}>
@@ -30,23 +44,34 @@ export function AppHeader({ user }: { user: ApiUser }) {
                 bg="gold.subtle"
                 borderWidth="1px"
                 borderColor="gold.emphasized"
-                aria-label={`Coin balance: ${user.coins}`}
                 data-testid="coin-balance"
               >
+                <VisuallyHidden>Coin balance: </VisuallyHidden>
                 <CoinAmount value={user.coins} size="sm" />
               </Box>
             </Tooltip>
-            <HStack gap={{ base: '1.5', md: '2' }} minW="0">
-              <UserAvatar username={user.discordUsername} avatarUrl={user.avatarUrl} size="sm" />
-              <Text
-                textStyle="sm"
-                fontWeight="medium"
-                truncate
-                maxW={{ base: '14', sm: '32', md: '40' }}
-              >
-                {user.discordUsername}
-              </Text>
-            </HStack>
+            <VisuallyHidden aria-live="polite" data-testid="balance-announcement">
+              {announcement}
+            </VisuallyHidden>
+            <Link
+              asChild
+              display="flex"
+              alignItems="center"
+              gap={{ base: '1.5', md: '2' }}
+              minW="0"
+              color="fg"
+              textDecoration="none"
+              borderRadius="full"
+              pe="2"
+              _hover={{ bg: 'bg.muted', textDecoration: 'none' }}
+            >
+              <RouterLink to="/account" aria-label={`Account: ${user.discordUsername}`}>
+                <UserAvatar username={user.discordUsername} avatarUrl={user.avatarUrl} size="sm" />
+                <Text textStyle="sm" fontWeight="medium" truncate maxW={{ base: '14', sm: '32', md: '40' }}>
+                  {user.discordUsername}
+                </Text>
+              </RouterLink>
+            </Link>
             <Button
               size="sm"
               variant="outline"

@@ -1,31 +1,56 @@
 import { Box, Container, Flex } from '@chakra-ui/react';
 import type { ApiUser } from '@shared/api-types.ts';
-import { Suspense } from 'react';
-import { Outlet } from 'react-router';
+import { Suspense, useEffect } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { RouteErrorBoundary } from '../components/route-error-boundary.tsx';
+import { SkipLink } from '../components/skip-link.tsx';
+import { clearSessionEnded } from '../lib/session-ended.ts';
 import { AppFooter } from './app-footer.tsx';
 import { AppHeader } from './app-header.tsx';
+import { BOTTOM_BAR_HEIGHT, BottomBar } from './bottom-bar.tsx';
 import { NavTabs } from './nav-tabs.tsx';
 import { RouteLoading } from './page-loader.tsx';
+import { useFocusHeadingOnNavigate } from './use-focus-on-navigate.ts';
 import { usePaymentReturn } from '../features/payments/use-payment-return.ts';
 import { useNobotClaims } from '../features/discover/use-nobot-claims.ts';
 
-/** Signed-in layout: header, nav tabs, the routed page and the footer. */
+const MAIN_ID = 'main-content';
+
+/** Signed-in layout: skip link, header, nav, the routed page (inside its own error boundary) and the footer. */
 export function AppShell({ user }: { user: ApiUser }) {
+  const { pathname } = useLocation();
   usePaymentReturn();
   // Spec §4: pending no-bot claims are retried on page load, whichever page that is.
   useNobotClaims(user.id);
+  useFocusHeadingOnNavigate(MAIN_ID);
+  useEffect(clearSessionEnded, []);
   return (
-    <Flex direction="column" minH="100dvh">
+    <Flex direction="column" minH="100dvh" pb={{ base: BOTTOM_BAR_HEIGHT, md: '0' }}>
+      <SkipLink targetId={MAIN_ID} />
       <Box position="sticky" top="0" zIndex="sticky">
         <AppHeader user={user} />
         <NavTabs />
       </Box>
-      <Container as="main" maxW="7xl" px={{ base: '4', md: '6' }} py={{ base: '6', md: '10' }} flex="1">
-        <Suspense fallback={<RouteLoading />}>
-          <Outlet />
-        </Suspense>
+      <Container
+        as="main"
+        id={MAIN_ID}
+        tabIndex={-1}
+        outline="none"
+        maxW="7xl"
+        px={{ base: '4', md: '6' }}
+        py={{ base: '6', md: '10' }}
+        flex="1"
+        // Until a page arrives, the main area keeps a screen's height so the footer does not jump.
+        minH="calc(100dvh - 8rem)"
+      >
+        <RouteErrorBoundary key={pathname}>
+          <Suspense fallback={<RouteLoading />}>
+            <Outlet />
+          </Suspense>
+        </RouteErrorBoundary>
       </Container>
       <AppFooter />
+      <BottomBar />
     </Flex>
   );
 }

@@ -18,7 +18,7 @@ export interface NavItem {
   alsoActiveOn?: readonly string[];
 }
 
-// Spec §2: exactly these eight tabs, in this order.
+// Spec §2: exactly these eight tabs, in this order (the desktop tab bar).
 export const NAV_ITEMS: readonly NavItem[] = [
   { to: '/', label: 'Discover', icon: LuCompass },
   { to: '/featured', label: 'Featured', icon: LuStar },
@@ -29,3 +29,16 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { to: '/dashboard', label: 'Dashboard', icon: LuLayoutDashboard },
   { to: '/submit', label: 'Submit', icon: LuCirclePlus },
 ];
+
+/** Pages beyond the spec's tabs: reached from the account menu on desktop and "More" on a phone. */
+export const ACCOUNT_ITEMS: readonly NavItem[] = [];
+
+/** The phone's bottom bar: the destinations used most; everything else sits behind "More". */
+export const PHONE_BAR_PATHS: readonly string[] = ['/', '/daily', '/socials', '/dashboard'];
+
+export function isActive(item: NavItem, pathname: string): boolean {
+  if (item.to === '/') return pathname === '/';
+  return (
+    pathname === item.to || pathname.startsWith(`${item.to}/`) || (item.alsoActiveOn ?? []).includes(pathname)
+  );
+}

@@ -1,40 +1,22 @@
 import { Box, Container, Flex, Icon, Link } from '@chakra-ui/react';
-import { useEffect, useRef } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router';
-import { NAV_ITEMS, type NavItem } from './nav-items.ts';
+import { isActive, NAV_ITEMS } from './nav-items.ts';
 
-function isActive(item: NavItem, pathname: string): boolean {
-  if (item.to === '/') return pathname === '/';
-  return pathname === item.to || pathname.startsWith(`${item.to}/`) || (item.alsoActiveOn ?? []).includes(pathname);
-}
-
-/** The eight app tabs; scrolls horizontally on narrow screens. Active tab: aria-current="page". */
+/** The eight app tabs (tablet and desktop; phones get the bottom bar). Active tab: aria-current="page". */
 export function NavTabs() {
-  const listRef = useRef<HTMLDivElement>(null) // typed as Flex's element; rendered as <ul>;
   const { pathname } = useLocation();
-
-  // On phones the tab strip scrolls: keep the active tab in view after navigation.
-  useEffect(() => {
-    const list = listRef.current;
-    const active = list?.querySelector<HTMLElement>('[aria-current="page"]');
-    if (!list || !active) return;
-    const parent = active.parentElement ?? active;
-    list.scrollLeft = parent.offsetLeft - (list.clientWidth - parent.clientWidth) / 2;
-  }, [pathname]);
-
   return (
-    <Box as="nav" aria-label="Main" borderBottomWidth="1px" borderColor="border" bg="bg/80" backdropFilter="blur(10px)">
-      <Container maxW="7xl" px={{ base: '2', md: '6' }}>
-        <Flex
-          as="ul"
-          ref={listRef}
-          gap="1"
-          overflowX="auto"
-          py="2"
-          listStyleType="none"
-          position="relative"
-          css={{ scrollbarWidth: 'none', '&::-webkit-scrollbar': { display: 'none' } }}
-        >
+    <Box
+      as="nav"
+      aria-label="Main"
+      display={{ base: 'none', md: 'block' }}
+      borderBottomWidth="1px"
+      borderColor="border"
+      bg="bg/80"
+      backdropFilter="blur(10px)"
+    >
+      <Container maxW="7xl" px="6">
+        <Flex as="ul" gap="1" py="2" flexWrap="wrap" listStyleType="none">
           {NAV_ITEMS.map((item) => (
             <Box as="li" key={item.to} flexShrink={0}>
               <Link
@@ -52,8 +34,14 @@ export function NavTabs() {
                 textDecoration="none"
                 transition="background 150ms, color 150ms"
                 _hover={{ bg: 'bg.muted', color: 'fg', textDecoration: 'none' }}
-                _currentPage={{ bg: 'brand.solid', color: 'white', boxShadow: '0 4px 14px rgba(88,101,242,0.35)' }}
-                focusRingColor="brand.focusRing"
+                _currentPage={{
+                  bg: 'brand.solid',
+                  color: 'white',
+                  boxShadow: '0 4px 14px rgba(88,101,242,0.35)',
+                }}
+                // The ring sits outside the pill in the text colour: visible on the blurple active tab too.
+                focusVisibleRing="outside"
+                focusRingColor="fg"
               >
                 <RouterLink to={item.to} aria-current={isActive(item, pathname) ? 'page' : undefined}>
                   <Icon as={item.icon} boxSize="4" />

@@ -1,8 +1,20 @@
 import type { QueryFunction } from '@tanstack/react-query';
 
+let onUnauthorized: (() => void) | null = null;
+
+/**
+ * Called whenever an API call answers 401: the session ended (expired, signed out elsewhere, account
+ * deleted). The app wires this to "back to the login page with a notice", so no screen ever renders
+ * zeros or "Could not load" for a user who is simply no longer signed in.
+ */
+export function setUnauthorizedHandler(handler: (() => void) | null): void {
+  onUnauthorized = handler;
+}
+
 // Spec §8: any non-2xx response becomes `Error("<status>: <body or status text>")`.
 async function throwIfResNotOk(res: Response): Promise<void> {
   if (res.ok) return;
+  if (res.status === 401) onUnauthorized?.();
   const text = (await res.text()) || res.statusText;
   throw new Error(`${res.status}: ${text}`);
 }

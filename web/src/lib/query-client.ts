@@ -1,5 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
-import { getQueryFn } from './api.ts';
+import { getQueryFn, setUnauthorizedHandler } from './api.ts';
+import { markSessionEnded } from './session-ended.ts';
+import { AUTH_USER_KEY } from './use-auth.ts';
 
 // Spec §9: cached data never goes stale, no refetch on focus, no polling, no automatic retries.
 export const queryClient = new QueryClient({
@@ -15,4 +17,13 @@ export const queryClient = new QueryClient({
       retry: false,
     },
   },
+});
+
+// A 401 from any call while signed in: drop every cached answer (nothing may show stale or zero
+// values) and mark the user signed out; <App> then renders the login page with the notice.
+setUnauthorizedHandler(() => {
+  if (!queryClient.getQueryData(AUTH_USER_KEY)) return;
+  markSessionEnded();
+  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== AUTH_USER_KEY[0] });
+  queryClient.setQueryData(AUTH_USER_KEY, null);
 });

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ApiUser, PublicConfig } from '@shared/api-types.ts';
-import { apiRequest, errorMessage, getQueryFn } from './api.ts';
+import { apiRequest, errorMessage } from './api.ts';
 import { toast } from './toaster.tsx';
 
 export const AUTH_USER_KEY = ['/api/auth/user'] as const;
@@ -10,7 +10,14 @@ export const CONFIG_KEY = ['/api/config'] as const;
 export function useAuth(): { user: ApiUser | null; isLoading: boolean } {
   const { data, isLoading } = useQuery<ApiUser | null>({
     queryKey: AUTH_USER_KEY,
-    queryFn: getQueryFn<ApiUser | null>({ on401: 'returnNull' }),
+    // ?optional=1: the server answers null when signed out instead of a 401, so a signed-out visit
+    // logs no failed request in the console. A 401 (older server) still means signed out.
+    queryFn: async ({ signal }) => {
+      const res = await fetch(`${AUTH_USER_KEY[0]}?optional=1`, { credentials: 'include', signal });
+      if (res.status === 401) return null;
+      if (!res.ok) throw new Error(`${res.status}: ${(await res.text()) || res.statusText}`);
+      return (await res.json()) as ApiUser | null;
+    },
   });
   return { user: data ?? null, isLoading };
 }

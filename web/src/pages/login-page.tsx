@@ -21,6 +21,7 @@ import { LuCircleCheck, LuCoins, LuLock, LuStar, LuTrendingUp } from 'react-icon
 import { Link as RouterLink } from 'react-router';
 import { Logo } from '../components/logo.tsx';
 import { DISCLAIMER, PRODUCT_NAME } from '../lib/brand.ts';
+import { clearSessionEnded, SESSION_ENDED_MESSAGE, wasSessionEnded } from '../lib/session-ended.ts';
 
 interface Feature {
   title: string;
@@ -46,7 +47,7 @@ const FEATURES: readonly Feature[] = [
     title: 'Featured Placement',
     text: 'Promote your server to the top of Discover for 100 coins and reach members faster with a bigger join reward.',
     icon: LuStar,
-    palette: 'purple',
+    palette: 'gold',
   },
 ];
 
@@ -57,6 +58,7 @@ const ACCESSED = [
 ];
 
 function signInWithDiscord() {
+  clearSessionEnded();
   window.location.href = '/api/auth/discord';
 }
 
@@ -116,6 +118,12 @@ function GetStartedCard() {
             Sign in with Discord to start earning coins in seconds.
           </Text>
         </Stack>
+        {wasSessionEnded() && (
+          <Alert.Root status="warning" borderRadius="xl" data-testid="session-ended">
+            <Alert.Indicator />
+            <Alert.Description>{SESSION_ENDED_MESSAGE}</Alert.Description>
+          </Alert.Root>
+        )}
         {new URLSearchParams(window.location.search).get('login') === 'failed' && (
           <Alert.Root status="error" borderRadius="xl">
             <Alert.Indicator />
@@ -172,7 +180,7 @@ function GetStartedCard() {
 export default function LoginPage() {
   return (
     <Flex direction="column" minH="100dvh">
-      <Container maxW="6xl" px={{ base: '4', md: '6' }} py={{ base: '4', md: '6' }}>
+      <Container as="header" maxW="6xl" px={{ base: '4', md: '6' }} py={{ base: '4', md: '6' }}>
         <Logo />
       </Container>
 

@@ -1,0 +1,73 @@
+// Full-page screenshots of every screen at desktop (1280) and phone (390) width, signed out and signed in.
+// Usage: start the app (demo mode) on a port, then
+//   node --import tsx scripts/ui/screenshots.ts http://127.0.0.1:5106 out-dir [username]
+import { chromium, type Page } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+
+const [base = 'http://127.0.0.1:5000', outDir = 'screenshots', username = 'alex'] = process.argv.slice(2);
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+const SIGNED_OUT = ['/', '/terms', '/privacy'];
+const SIGNED_IN = [
+  '/',
+  '/featured',
+  '/socials',
+  '/daily',
+  '/buy-coins',
+  '/checkout',
+  '/dashboard',
+  '/submit',
+  '/campaigns',
+  '/history',
+  '/account',
+  '/joins',
+  '/nope',
+];
+const WIDTHS = [1280, 390];
+
+function fileName(route: string, prefix: string, width: number): string {
+  const name = route === '/' ? 'home' : route.slice(1).replace(/\//g, '_');
+  return path.join(outDir, `${prefix}-${name}-${width}.png`);
+}
+
+async function signIn(page: Page): Promise<void> {
+  await page.goto(`${base}/`);
+  await page.getByRole('button', { name: 'Continue with Discord' }).click();
+  await page.waitForURL((url) => url.pathname.endsWith('/oauth2/authorize'));
+  const authorize = new URL(page.url());
+  authorize.searchParams.set('login_hint', username);
+  await page.goto(authorize.toString());
+  await page.waitForURL(`${base}/`);
+}
+
+async function shoot(page: Page, route: string, file: string): Promise<void> {
+  await page.goto(`${base}${route}`, { waitUntil: 'networkidle' });
+  await page.waitForTimeout(600);
+  await page.screenshot({ path: file, fullPage: true });
+}
+
+mkdirSync(outDir, { recursive: true });
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+try {
+  for (const width of WIDTHS) {
+    const context = await browser.newContext({
+      viewport: { width, height: width > 500 ? 800 : 844 },
+      deviceScaleFactor: 1,
+    });
+    const page = await context.newPage();
+    for (const route of SIGNED_OUT) await shoot(page, route, fileName(route, 'out', width));
+    await signIn(page);
+    for (const route of SIGNED_IN) await shoot(page, route, fileName(route, 'in', width));
+    await context.close();
+  }
+} finally {
+  await browser.close();
+}
+console.log(`screenshots in ${outDir}`);

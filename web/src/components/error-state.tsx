@@ -1,0 +1,52 @@
+import { Button, EmptyState, VStack } from '@chakra-ui/react';
+import type { ReactNode } from 'react';
+import { LuRefreshCw, LuTriangleAlert } from 'react-icons/lu';
+
+export interface ErrorStateProps {
+  title: string;
+  description?: ReactNode;
+  /** Shows a "Try again" button. */
+  onRetry?: () => void;
+  retryLabel?: string;
+  /** Compact inside a card; the default fills a page section. */
+  size?: 'sm' | 'md';
+}
+
+/** The one error state of the app: something failed to load, say so plainly and offer a retry. */
+export function ErrorState({
+  title,
+  description,
+  onRetry,
+  retryLabel = 'Try again',
+  size = 'md',
+}: ErrorStateProps) {
+  return (
+    <EmptyState.Root
+      role="alert"
+      size={size}
+      borderWidth="1px"
+      borderColor="red.muted"
+      borderRadius="xl"
+      bg="red.subtle/40"
+      data-testid="error-state"
+    >
+      <EmptyState.Content>
+        <EmptyState.Indicator color="red.fg">
+          <LuTriangleAlert />
+        </EmptyState.Indicator>
+        <VStack textAlign="center" gap="1">
+          <EmptyState.Title>{title}</EmptyState.Title>
+          {description ? (
+            <EmptyState.Description color="fg.muted">{description}</EmptyState.Description>
+          ) : null}
+        </VStack>
+        {onRetry ? (
+          <Button size="sm" variant="outline" colorPalette="gray" onClick={onRetry}>
+            <LuRefreshCw />
+            {retryLabel}
+          </Button>
+        ) : null}
+      </EmptyState.Content>
+    </EmptyState.Root>
+  );
+}
