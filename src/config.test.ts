@@ -8,6 +8,7 @@ const PRODUCTION = {
   DISCORD_CLIENT_ID: '123456789012345678',
   DISCORD_CLIENT_SECRET: 'real-secret',
   DISCORD_BOT_TOKEN: 'real-token',
+  TOKEN_ENCRYPTION_KEY: 'ab'.repeat(32),
 } as const;
 
 describe('config', () => {
@@ -76,6 +77,17 @@ describe('config', () => {
     const { SESSION_SECRET: _s, ...withoutSecret } = PRODUCTION;
     expect(() => loadConfig(withoutSecret)).toThrow(ConfigError);
     expect(() => loadConfig(withoutSecret)).toThrow(/SESSION_SECRET: is required in production/);
+  });
+
+  it('needs TOKEN_ENCRYPTION_KEY (32 bytes) in production with real Discord, and derives one otherwise', () => {
+    const { TOKEN_ENCRYPTION_KEY: _key, ...real } = PRODUCTION;
+    expect(() => loadConfig(real)).toThrow(/TOKEN_ENCRYPTION_KEY: is required in production/);
+    expect(() => loadConfig({ ...real, TOKEN_ENCRYPTION_KEY: 'abcd' })).toThrow(/TOKEN_ENCRYPTION_KEY: must be 32 bytes/);
+    const key = 'ab'.repeat(32);
+    expect(loadConfig({ ...real, TOKEN_ENCRYPTION_KEY: key }).tokenEncryptionKey.toString('hex')).toBe(key);
+    expect(loadConfig({}).tokenEncryptionKey).toHaveLength(32);
+    expect(loadConfig({ MIN_DISCORD_ACCOUNT_AGE_DAYS: '0' }).minAccountAgeMs).toBe(0);
+    expect(loadConfig({}).minAccountAgeMs).toBe(7 * 24 * 3600 * 1000);
   });
 
   it('refuses bad values with a clear message', () => {

@@ -1,3 +1,4 @@
+import { hkdfSync } from 'node:crypto';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 
@@ -18,6 +19,7 @@ export const PRODUCTION_REQUIRED = [
   'DISCORD_CLIENT_ID',
   'DISCORD_CLIENT_SECRET',
   'DISCORD_BOT_TOKEN',
+  'TOKEN_ENCRYPTION_KEY',
 ] as const;
 
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -55,6 +57,10 @@ const envSchema = z
     PUBLIC_URL: optionalString.pipe(z.url().optional()),
     DATABASE_PATH: z.string().default('data/coinsync.db'),
     SESSION_SECRET: optionalString,
+    /** 32 bytes, base64 or hex: encrypts members' Discord OAuth tokens at rest (AES-256-GCM). */
+    TOKEN_ENCRYPTION_KEY: optionalString,
+    /** Discord accounts younger than this earn nothing from joins (0 turns the rule off). */
+    MIN_DISCORD_ACCOUNT_AGE_DAYS: z.coerce.number().int().min(0).max(365).default(7),
     REDIS_URL: optionalString.pipe(z.url().optional()),
     DISCORD_CLIENT_ID: optionalString,
     DISCORD_CLIENT_SECRET: optionalString,
@@ -79,6 +85,9 @@ const envSchema = z
       for (const key of PRODUCTION_REQUIRED) {
         if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required in production (production never runs the demo)' });
       }
+    }
+    if (env.TOKEN_ENCRYPTION_KEY && !parseKey(env.TOKEN_ENCRYPTION_KEY)) {
+      ctx.addIssue({ code: 'custom', path: ['TOKEN_ENCRYPTION_KEY'], message: 'must be 32 bytes, base64 or hex' });
     }
     if (env.SESSION_SECRET && env.SESSION_SECRET.length < 32) {
       ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'must be at least 32 characters' });
@@ -108,6 +117,12 @@ function emptyVariables(source: NodeJS.ProcessEnv): string[] {
 
 export type Env = z.infer<typeof envSchema>;
 
+/** A 32-byte key written as 64 hex digits or base64; null when it is neither. */
+function parseKey(value: string): Buffer | null {
+  const bytes = /^[0-9a-f]{64}$/i.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
+  return bytes.length === 32 ? bytes : null;
+}
+
 export interface Config {
   env: Env['NODE_ENV'];
   production: boolean;
@@ -120,6 +135,10 @@ export interface Config {
   publicUrl: string;
   databasePath: string;
   sessionSecret: string;
+  /** AES-256 key for OAuth tokens at rest: TOKEN_ENCRYPTION_KEY, or derived from the session secret outside production. */
+  tokenEncryptionKey: Buffer;
+  /** Minimum Discord account age (from the snowflake) to earn from joins; 0 = off. */
+  minAccountAgeMs: number;
   redisUrl: string | undefined;
   demoMode: boolean;
   demoSeed: boolean;
@@ -196,6 +215,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     databasePath: env.DATABASE_PATH,
     sessionSecret: env.SESSION_SECRET ?? DEV_SESSION_SECRET,
+    tokenEncryptionKey:
+      (env.TOKEN_ENCRYPTION_KEY && parseKey(env.TOKEN_ENCRYPTION_KEY)) ||
+      Buffer.from(hkdfSync('sha256', env.SESSION_SECRET ?? DEV_SESSION_SECRET, 'coinsync', 'oauth-token-encryption', 32)),
+    minAccountAgeMs: env.MIN_DISCORD_ACCOUNT_AGE_DAYS * 24 * 60 * 60 * 1000,
     redisUrl: env.REDIS_URL,
     demoMode,
     demoSeed: demoMode && env.DEMO_SEED === 'true',

@@ -104,6 +104,7 @@ export async function startProduct(options: ProductOptions): Promise<ProductProc
     PORT: String(options.port),
     PUBLIC_URL: url,
     SESSION_SECRET: 'bench-session-secret-0123456789-abcdefghijklmnopqrstuvwxyz',
+    TOKEN_ENCRYPTION_KEY: '0123456789abcdef'.repeat(4),
     DATABASE_PATH: options.databasePath,
     DISCORD_CLIENT_ID: DEFAULT_SIM_CLIENT_ID,
     DISCORD_CLIENT_SECRET: DEFAULT_SIM_CLIENT_SECRET,

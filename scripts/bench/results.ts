@@ -28,6 +28,7 @@ export interface BenchResults {
     seedMs: number;
   };
   signIn: { users: number; seconds: number; perSecond: number };
+  /** null when the phase was skipped (`--only`). */
   discover: {
     connections: number;
     seconds: number;
@@ -37,13 +38,18 @@ export interface BenchResults {
     raw: LoadResult;
     ratioToExpress: number;
     ratioToRaw: number;
-  };
+  } | null;
   claims: {
+    /** The first users' claims (not measured): JIT and statement caches warm up. */
+    warmup: LoadResult;
+    /** All measured blocks together (wall time = sum of the blocks' wall times). */
     product: LoadResult;
+    /** Interleaved blocks: product, then the raw loop, per reward type. */
+    blocks: { type: string; productPerSecond: number; rawPerSecond: number }[];
     rawSqlite: BaselineResult;
     ratioToRawSqlite: number;
-  };
-  joinPath: JoinPathResult;
+  } | null;
+  joinPath: JoinPathResult | null;
   memory: { atRestMb: number | null; afterRunMb: number | null };
   web: WebSizes;
   ledger: LedgerCheck;

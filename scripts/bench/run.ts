@@ -6,14 +6,16 @@ import { parseArgs } from 'node:util';
 import { FULL_SIZE, QUICK_SIZE, seedDatabase } from './seed.ts';
 import { freePort, rssBytes, startProduct, stopAll, stop, track } from './processes.ts';
 import { signInAll } from './sign-in.ts';
-import { load, round, type LoadResult } from './load.ts';
-import { runClaimBaseline } from './claim-baseline.ts';
+import { combine, load, round, type LoadResult } from './load.ts';
+import { openClaimBaseline, type BaselineResult } from './claim-baseline.ts';
 import { runJoinPath } from './join-path.ts';
 import { measureWebSizes } from './web-size.ts';
-import { checkLedger, evaluateTargets, formatReport } from './report.ts';
+import { checkLedger, countRows, evaluateTargets, formatReport } from './report.ts';
 import type { BenchResults } from './results.ts';
+import { summarizeProfile } from './profile-summary.ts';
+import { InspectorProfiler } from './inspector-profile.ts';
 
-// `npm run bench [-- --quick] [--redis] [--profile] [--build] [--out FILE]`
+// `npm run bench [-- --quick] [--redis] [--profile] [--only discover,claims,join] [--build] [--out FILE]`
 // Starts the real product (production mode, demo Discord in-process) on a freshly seeded database
 // and measures its hot paths side by side with reference servers, on loopback only. Exits 1 when
 // the run does not complete or the ledger invariant is broken; missed targets are printed, not fatal.
@@ -25,14 +27,24 @@ const { values: args } = parseArgs({
     profile: { type: 'boolean', default: false },
     build: { type: 'boolean', default: false },
     out: { type: 'string' },
+    only: { type: 'string' },
   },
 });
+
+// `--only discover,claims` runs just those phases (with --profile: a profile of one hot path).
+const PHASES = ['discover', 'claims', 'join'] as const;
+type Phase = (typeof PHASES)[number];
+const only = args.only ? new Set(args.only.split(',').map((p) => p.trim())) : null;
+for (const p of only ?? []) {
+  if (!(PHASES as readonly string[]).includes(p)) throw new Error(`--only: unknown phase ${p} (${PHASES.join(', ')})`);
+}
+const runs = (phase: Phase) => !only || only.has(phase);
 
 const quick = args.quick;
 const size = quick ? QUICK_SIZE : FULL_SIZE;
 const plan = quick
-  ? { seconds: 2.5, warmup: 0, connections: 32, claimUsers: 60, joinUsers: 20, signInConcurrency: 8, joinConcurrency: 4 }
-  : { seconds: 10, warmup: 2, connections: 32, claimUsers: 2_000, joinUsers: 300, signInConcurrency: 8, joinConcurrency: 4 };
+  ? { seconds: 2.5, warmup: 0, connections: 32, claimUsers: 60, claimWarmupUsers: 10, joinUsers: 20, signInConcurrency: 8, joinConcurrency: 4 }
+  : { seconds: 10, warmup: 2, connections: 32, claimUsers: 2_000, claimWarmupUsers: 200, joinUsers: 300, signInConcurrency: 8, joinConcurrency: 4 };
 const root = path.resolve(import.meta.dirname, '../..');
 const outFile = path.resolve(root, args.out ?? (quick ? 'bench/results.quick.tmp' : 'bench/results.json'));
 const webDist = path.join(root, 'dist/web');
@@ -88,9 +100,24 @@ async function main(): Promise<number> {
       port: await freePort(),
       databasePath,
       redisUrl,
-      nodeFlags: args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+      nodeFlags: args.profile ? ['--inspect=127.0.0.1:0'] : [],
     });
     await product.waitForLine(/bot: connected as/, 60_000);
+    const inspector = args.profile
+      ? await InspectorProfiler.connect(/(ws:\/\/127\.0\.0\.1:\d+\/\S+)/.exec(await product.waitForLine(/Debugger listening on ws:/, 5_000))![1]!)
+      : null;
+    const profiled = async <T>(phase: string, work: () => Promise<T>): Promise<T> => {
+      if (!inspector) return work();
+      await inspector.start();
+      try {
+        return await work();
+      } finally {
+        const file = path.join(profileDir, `${phase}.cpuprofile`);
+        await inspector.stop(file);
+        profiles.push({ phase, file });
+      }
+    };
+    const profiles: { phase: string; file: string }[] = [];
     log(`product up at ${product.url} (pid ${product.child.pid}), bot connected`);
     await new Promise((resolve) => setTimeout(resolve, 500));
     const atRest = rssBytes(product.child.pid);
@@ -103,54 +130,126 @@ async function main(): Promise<number> {
     const cookies = sessions.map((s) => s.cookie);
 
     // Discover, and the same bytes from the reference servers.
-    const discoverUrl = `${product.url}/api/servers`;
-    const sample = await fetch(discoverUrl, { headers: { cookie: cookies[0]! } });
-    if (sample.status !== 200) throw new Error(`Discover answered ${sample.status}`);
-    const body = Buffer.from(await sample.arrayBuffer());
-    const bodyFile = path.join(dir, 'discover.json');
-    writeFileSync(bodyFile, body);
-    const discoverCookies = cookies.slice(0, 50);
-    log(`Discover: ${(JSON.parse(body.toString()) as unknown[]).length} campaigns, ${body.length} bytes`);
-    const productDiscover = await measure(discoverUrl, discoverCookies);
-    const express = await startReference('express', bodyFile);
-    const expressDiscover = await measure(`${express.url}/api/servers`, undefined);
-    await express.stop();
-    const raw = await startReference('raw', bodyFile);
-    const rawDiscover = await measure(`${raw.url}/api/servers`, undefined);
-    await raw.stop();
-    log(`Discover: product ${productDiscover.rps.toFixed(0)} req/s, express ${expressDiscover.rps.toFixed(0)}, raw ${rawDiscover.rps.toFixed(0)}`);
-
-    // Reward claims: every signed-in user claims once.
-    const claims = await load({
-      url: `${product.url}/api/hourly/claim`,
-      method: 'POST',
-      body: JSON.stringify({ type: 'regular' }),
-      connections: plan.connections,
-      amount: cookies.length,
-      cookies,
-    });
-    if (claims.non2xx > 0 || claims.errors > 0) {
-      throw new Error(`claims: ${claims.non2xx} non-2xx answers and ${claims.errors} errors of ${claims.requests}`);
+    let discover: BenchResults['discover'] = null;
+    if (runs('discover')) {
+      const discoverUrl = `${product.url}/api/servers`;
+      const sample = await fetch(discoverUrl, { headers: { cookie: cookies[0]! } });
+      if (sample.status !== 200) throw new Error(`Discover answered ${sample.status}`);
+      const body = Buffer.from(await sample.arrayBuffer());
+      const bodyFile = path.join(dir, 'discover.json');
+      writeFileSync(bodyFile, body);
+      const discoverCookies = cookies.slice(0, 50);
+      log(`Discover: ${(JSON.parse(body.toString()) as unknown[]).length} campaigns, ${body.length} bytes`);
+      const productDiscover = await profiled('discover', () => measure(discoverUrl, discoverCookies));
+      const express = await startReference('express', bodyFile);
+      const expressDiscover = await measure(`${express.url}/api/servers`, undefined);
+      await express.stop();
+      const raw = await startReference('raw', bodyFile);
+      const rawDiscover = await measure(`${raw.url}/api/servers`, undefined);
+      await raw.stop();
+      log(`Discover: product ${productDiscover.rps.toFixed(0)} req/s, express ${expressDiscover.rps.toFixed(0)}, raw ${rawDiscover.rps.toFixed(0)}`);
+      discover = {
+        connections: plan.connections,
+        seconds: plan.seconds,
+        bodyBytes: body.length,
+        product: productDiscover,
+        express: expressDiscover,
+        raw: rawDiscover,
+        ratioToExpress: round(productDiscover.rps / expressDiscover.rps, 3),
+        ratioToRaw: round(productDiscover.rps / rawDiscover.rps, 3),
+      };
     }
-    const baseline = runClaimBaseline(scratchPath, quick ? 1_000 : 10_000);
-    log(`claims: product ${claims.rps.toFixed(0)}/s, raw SQLite ${baseline.opsPerSecond.toFixed(0)}/s`);
+
+    // Reward claims. The first users warm the claim path up (JIT, prepared statements); then every
+    // other signed-in user claims each of the three rewards once (no user ever has two claims in
+    // flight). Each reward type is one block, and after each product block the raw better-sqlite3
+    // loop runs the same claims on a copy of the database: interleaved, so both see the same
+    // machine load (this machine is shared). Product blocks are timed by wall clock from the first
+    // request to the last response (load.ts), not by autocannon's one-second tick.
+    let claimsResult: BenchResults['claims'] = null;
+    if (runs('claims')) {
+      const rewardTypes = ['regular', 'bonus', 'daily'] as const;
+      const claimBlock = (claimCookies: string[], type: (typeof rewardTypes)[number]) =>
+        load({
+          url: `${product.url}/api/hourly/claim`,
+          method: 'POST',
+          connections: plan.connections,
+          amount: claimCookies.length,
+          body: JSON.stringify({ type }),
+          requestFor: (n) => ({ cookie: claimCookies[n % claimCookies.length] }),
+        });
+      const claimStartedAt = Date.now();
+      const warmCookies = cookies.slice(0, plan.claimWarmupUsers);
+      const warmups: LoadResult[] = [];
+      for (const type of rewardTypes) warmups.push(await claimBlock(warmCookies, type));
+      const measuredCookies = cookies.slice(plan.claimWarmupUsers);
+      // The raw loop warms up too, on users after the ones its measured blocks use.
+      const baselineWarmup = openClaimBaseline(scratchPath, warmCookies.length, measuredCookies.length);
+      for (const type of rewardTypes) baselineWarmup.run(type);
+      baselineWarmup.close();
+      const productBlocks: LoadResult[] = [];
+      const baselineBlocks: BaselineResult[] = [];
+      const measuredBaseline = openClaimBaseline(scratchPath, measuredCookies.length);
+      try {
+        for (const type of rewardTypes) {
+          productBlocks.push(await profiled(`claims-${type}`, () => claimBlock(measuredCookies, type)));
+          baselineBlocks.push(measuredBaseline.run(type));
+        }
+      } finally {
+        measuredBaseline.close();
+      }
+      const claims = combine(productBlocks);
+      const warmup = combine(warmups);
+      if (claims.non2xx > 0 || claims.errors > 0 || warmup.non2xx > 0) {
+        throw new Error(`claims: ${claims.non2xx} non-2xx answers and ${claims.errors} errors of ${claims.requests}`);
+      }
+      // Distrust the load generator: the ledger must hold exactly one row per answered claim.
+      const claimRows = countRows(
+        databasePath,
+        `SELECT COUNT(*) AS n FROM transactions WHERE type IN ('hourly', 'bonus', 'daily') AND created_at >= ${claimStartedAt}`,
+      );
+      if (claimRows !== warmup.requests + claims.requests) {
+        throw new Error(`claims: ${claims.requests + warmup.requests} answered but ${claimRows} ledger rows written`);
+      }
+      const rawClaims = baselineBlocks.reduce((n, b) => n + b.claims, 0);
+      const rawSeconds = baselineBlocks.reduce((n, b) => n + b.seconds, 0);
+      const rawSqlite = {
+        claims: rawClaims,
+        seconds: round(rawSeconds, 3),
+        opsPerSecond: round(rawClaims / rawSeconds),
+        p99Ms: round(Math.max(...baselineBlocks.map((b) => b.p99Ms)), 3),
+      };
+      log(`claims: product ${claims.rps.toFixed(0)}/s over ${claims.seconds} s, raw SQLite ${rawSqlite.opsPerSecond.toFixed(0)}/s`);
+      claimsResult = {
+        warmup,
+        product: claims,
+        blocks: productBlocks.map((p, i) => ({ type: rewardTypes[i]!, productPerSecond: round(p.rps), rawPerSecond: round(baselineBlocks[i]!.opsPerSecond) })),
+        rawSqlite,
+        ratioToRawSqlite: round(claims.rps / rawSqlite.opsPerSecond, 3),
+      };
+    }
 
     // Join → GUILD_MEMBER_ADD → bot → credit.
-    const joinActors = sessions.slice(0, plan.joinUsers).map((s, i) => ({
-      userId: s.userId,
-      discordId: actors[i]!.discordId,
-      cookie: s.cookie,
-    }));
-    const joinPath = await runJoinPath({
-      baseUrl: product.url,
-      simUrl: product.simUrl,
-      databasePath,
-      actors: joinActors,
-      concurrency: plan.joinConcurrency,
-      timeoutMs: 10_000,
-    });
-    log(`join path: ${joinPath.credited} credited, p50 ${joinPath.p50Ms.toFixed(1)} ms, p99 ${joinPath.p99Ms.toFixed(1)} ms`);
+    let joinPath: BenchResults['joinPath'] = null;
+    if (runs('join')) {
+      const joinActors = sessions.slice(0, plan.joinUsers).map((s, i) => ({
+        userId: s.userId,
+        discordId: actors[i]!.discordId,
+        cookie: s.cookie,
+      }));
+      const joined = await profiled('join', () => runJoinPath({
+        baseUrl: product.url,
+        simUrl: product.simUrl,
+        databasePath,
+        actors: joinActors,
+        concurrency: plan.joinConcurrency,
+        timeoutMs: 10_000,
+      }));
+      log(`join path: ${joined.credited} credited, p50 ${joined.p50Ms.toFixed(1)} ms, p99 ${joined.p99Ms.toFixed(1)} ms`);
+      joinPath = { ...joined, p50Ms: round(joined.p50Ms, 2), p99Ms: round(joined.p99Ms, 2), maxMs: round(joined.maxMs, 2), seconds: round(joined.seconds, 2) };
+    }
 
+    inspector?.close();
     const afterRun = rssBytes(product.child.pid);
     await stop(product.child, 15_000);
     const ledger = checkLedger(databasePath);
@@ -177,22 +276,9 @@ async function main(): Promise<number> {
         seedMs: seeded.ms,
       },
       signIn: { users: sessions.length, seconds: round(signInSeconds, 2), perSecond: round(sessions.length / signInSeconds) },
-      discover: {
-        connections: plan.connections,
-        seconds: plan.seconds,
-        bodyBytes: body.length,
-        product: productDiscover,
-        express: expressDiscover,
-        raw: rawDiscover,
-        ratioToExpress: round(productDiscover.rps / expressDiscover.rps, 3),
-        ratioToRaw: round(productDiscover.rps / rawDiscover.rps, 3),
-      },
-      claims: {
-        product: claims,
-        rawSqlite: { ...baseline, opsPerSecond: round(baseline.opsPerSecond), p99Ms: round(baseline.p99Ms, 3) },
-        ratioToRawSqlite: round(claims.rps / baseline.opsPerSecond, 3),
-      },
-      joinPath: { ...joinPath, p50Ms: round(joinPath.p50Ms, 2), p99Ms: round(joinPath.p99Ms, 2), maxMs: round(joinPath.maxMs, 2), seconds: round(joinPath.seconds, 2) },
+      discover,
+      claims: claimsResult,
+      joinPath,
       memory: { atRestMb: mb(atRest), afterRunMb: mb(afterRun) },
       web,
       ledger,
@@ -204,7 +290,16 @@ async function main(): Promise<number> {
     mkdirSync(path.dirname(outFile), { recursive: true });
     writeFileSync(outFile, JSON.stringify(results, null, 2) + '\n');
     log(`results written to ${path.relative(root, outFile)}`);
-    if (args.profile) log(`CPU profile(s) of the product in ${path.relative(root, profileDir)}`);
+    for (const { phase, file } of profiles) {
+      {
+        const s = summarizeProfile(file, 16);
+        const busy = s.totalMs - s.idleMs;
+        log(`profile of ${phase} (${path.relative(root, file)}): product busy ${busy.toFixed(0)} ms of ${s.totalMs.toFixed(0)} ms`);
+        for (const row of s.byFunction.filter((f) => f.name !== '(idle)')) {
+          console.log(`  ${row.ms.toFixed(0).padStart(7)} ms ${((row.ms / busy) * 100).toFixed(1).padStart(5)} %  ${row.name}`);
+        }
+      }
+    }
     if (!ledger.ok) {
       console.error(`[bench] LEDGER INVARIANT BROKEN for ${ledger.mismatches} users`);
       return 1;

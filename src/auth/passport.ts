@@ -6,6 +6,7 @@ import type { Clock } from '../clock.ts';
 import type { Logger } from '../logger.ts';
 import { DiscordApi } from '../discord/discord-api.ts';
 import { upsertUserFromDiscord } from '../users/users.ts';
+import { saveOAuthTokens } from './oauth-tokens.ts';
 
 export const DISCORD_SCOPES = ['identify', 'email', 'guilds'];
 
@@ -41,12 +42,27 @@ export function createPassport(deps: { config: Config; db: Db; clock: Clock; log
       state: true,
       pkce: true,
     } as DiscordStrategy.StrategyOptions,
-    (_accessToken: string, _refreshToken: string, profile: DiscordStrategy.Profile, done: (err: unknown, user?: SessionUser) => void) => {
+    // Five parameters: passport-oauth2 then passes the token response (expires_in, scope) as `params`.
+    (
+      accessToken: string,
+      refreshToken: string,
+      params: { expires_in?: number; scope?: string },
+      profile: DiscordStrategy.Profile,
+      done: (err: unknown, user?: SessionUser) => void,
+    ) => {
       try {
+        const now = clock.now();
         const { user, created } = upsertUserFromDiscord(
           db,
           { id: profile.id, username: profile.username, avatar: profile.avatar ?? null, email: profile.email ?? null },
-          clock.now(),
+          now,
+        );
+        saveOAuthTokens(
+          db,
+          config.tokenEncryptionKey,
+          user.id,
+          { accessToken, refreshToken, expiresIn: Number(params.expires_in ?? 604800), scope: params.scope ?? DISCORD_SCOPES.join(' ') },
+          now,
         );
         if (created) logger.info('new user signed up', { userId: user.id, discordId: user.discordId });
         done(null, { id: user.id });

@@ -2,7 +2,7 @@ import { and, eq, gte, isNotNull, isNull } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { serverJoins, servers, users } from '../db/schema.ts';
 import { DISCORD_ERROR, DiscordApiError } from '../discord/discord-api.ts';
-import { MIN_STAY_MS, PENDING_JOIN_MAX_AGE_MS, minimumStayMs } from './rules.ts';
+import { MIN_STAY_MS, PENDING_JOIN_MAX_AGE_MS, frozenMinStayMs } from './rules.ts';
 import { verifyJoin } from './verify-join.ts';
 import { handleMemberRemoved } from './member-removed.ts';
 import { recordGuildDeleted } from './record-leave.ts';
@@ -63,6 +63,7 @@ export async function reconcile(ctx: AppContext): Promise<ReconcileResult> {
       guildId: servers.serverId,
       discordUserId: users.discordId,
       verifiedAt: serverJoins.verifiedAt,
+      minStayMs: serverJoins.minStayMs,
       isFeatured: servers.isFeatured,
     })
     .from(serverJoins)
@@ -80,7 +81,7 @@ export async function reconcile(ctx: AppContext): Promise<ReconcileResult> {
   const checked = new Set<string>();
   for (const join of open) {
     if (!join.guildId || join.verifiedAt === null) continue;
-    if (join.verifiedAt + minimumStayMs(join.isFeatured) <= startedAt) continue;
+    if (join.verifiedAt + frozenMinStayMs(join, join.isFeatured) <= startedAt) continue;
     const key = `${join.guildId}:${join.discordUserId}`;
     if (checked.has(key)) continue;
     checked.add(key);

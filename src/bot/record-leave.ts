@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { serverJoins, servers, users } from '../db/schema.ts';
 import { debit } from '../ledger/ledger.ts';
-import { LEAVE_PENALTY_CENTS, minimumStayMs, type LeaveReason } from './rules.ts';
+import { FEATURED_REWARD_CENTS, LEAVE_PENALTY_CENTS, frozenMinStayMs, type LeaveReason } from './rules.ts';
 
 export interface LeaveEvent {
   guildId: string;
@@ -26,13 +26,20 @@ export interface RecordLeaveResult {
 export function recordLeave(ctx: AppContext, event: LeaveEvent): RecordLeaveResult {
   return ctx.db.transaction((tx) => {
     const result: RecordLeaveResult = { recorded: 0, penalized: 0 };
-    const user = tx.select({ id: users.id }).from(users).where(eq(users.discordId, event.discordUserId)).get();
+    const user = tx
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.discordId, event.discordUserId))
+      .get();
     if (!user) return result;
 
     const open = tx
       .select({
         joinId: serverJoins.id,
         verifiedAt: serverJoins.verifiedAt,
+        minStayMs: serverJoins.minStayMs,
+        penaltyCents: serverJoins.penaltyCents,
+        rewardCents: serverJoins.rewardCents,
         campaignId: servers.id,
         name: servers.name,
         isFeatured: servers.isFeatured,
@@ -50,8 +57,10 @@ export function recordLeave(ctx: AppContext, event: LeaveEvent): RecordLeaveResu
       .all();
 
     for (const join of open) {
-      const early = event.at < (join.verifiedAt ?? 0) + minimumStayMs(join.isFeatured);
-      const penalize = early && event.reason === 'leave';
+      // The terms frozen at verification decide, not the campaign as it is now (a promotion changes nothing).
+      const early = event.at < (join.verifiedAt ?? 0) + frozenMinStayMs(join, join.isFeatured);
+      const penaltyCents = join.penaltyCents ?? LEAVE_PENALTY_CENTS;
+      const penalize = early && event.reason === 'leave' && penaltyCents > 0;
       const marked = tx
         .update(serverJoins)
         .set({ hasLeft: true, leftAt: event.at, leftReason: event.reason, penalized: penalize })
@@ -63,7 +72,7 @@ export function recordLeave(ctx: AppContext, event: LeaveEvent): RecordLeaveResu
       if (!penalize) continue;
       debit(tx, {
         userId: user.id,
-        cents: LEAVE_PENALTY_CENTS,
+        cents: penaltyCents,
         type: 'leave_penalty',
         description: `Left ${join.name} early`,
         allowNegative: true,
@@ -71,8 +80,13 @@ export function recordLeave(ctx: AppContext, event: LeaveEvent): RecordLeaveResu
         now: event.at,
       });
       // The owner paid for a member who did not stay: the slot goes back (not to canceled campaigns).
+      // A featured slot goes back to the featured pool while the campaign is still featured.
+      const featuredSlot = join.rewardCents === FEATURED_REWARD_CENTS && join.isFeatured;
       tx.update(servers)
-        .set({ membersRemaining: sql`${servers.membersRemaining} + 1` })
+        .set({
+          membersRemaining: sql`${servers.membersRemaining} + 1`,
+          ...(featuredSlot ? { featuredRemaining: sql`${servers.featuredRemaining} + 1` } : {}),
+        })
         .where(and(eq(servers.id, join.campaignId), isNull(servers.canceledAt)))
         .run();
       result.penalized += 1;

@@ -19,3 +19,35 @@ export type LeaveReason = 'leave' | 'kick' | 'ban' | 'guild_deleted';
 export function minimumStayMs(isFeatured: boolean): number {
   return isFeatured ? MIN_STAY_MS.featured : MIN_STAY_MS.regular;
 }
+
+// Join rewards paid to members, in hundredths (spec §9).
+export const REGULAR_REWARD_CENTS = 50;
+export const FEATURED_REWARD_CENTS = 75;
+export const NOBOT_REWARD_CENTS = 20;
+
+/** What a member is promised when a join is verified; stored on the join row and never changed after. */
+export interface JoinTerms {
+  rewardCents: number;
+  minStayMs: number;
+  penaltyCents: number;
+}
+
+/** Terms of a featured slot (the campaign's featured pool is taken first) or a regular one. */
+export function joinTerms(featuredSlot: boolean): JoinTerms {
+  return featuredSlot
+    ? {
+        rewardCents: FEATURED_REWARD_CENTS,
+        minStayMs: MIN_STAY_MS.featured,
+        penaltyCents: LEAVE_PENALTY_CENTS,
+      }
+    : {
+        rewardCents: REGULAR_REWARD_CENTS,
+        minStayMs: MIN_STAY_MS.regular,
+        penaltyCents: LEAVE_PENALTY_CENTS,
+      };
+}
+
+/** Frozen minimum stay of a join; rows verified before terms were stored fall back to the campaign's kind. */
+export function frozenMinStayMs(join: { minStayMs: number | null }, isFeatured: boolean): number {
+  return join.minStayMs ?? minimumStayMs(isFeatured);
+}

@@ -2,7 +2,8 @@ import { and, asc, eq, gt, gte, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { serverJoins, servers, users } from '../db/schema.ts';
 import { credit } from '../ledger/ledger.ts';
-import { PENDING_JOIN_MAX_AGE_MS } from './rules.ts';
+import { PENDING_JOIN_MAX_AGE_MS, REGULAR_REWARD_CENTS, joinTerms, type JoinTerms } from './rules.ts';
+import type { DbOrTx } from '../db/client.ts';
 import { notifyCompletedCampaign } from './completion-notice.ts';
 
 export interface MemberEvent {
@@ -15,7 +16,7 @@ export interface MemberEvent {
 
 export interface VerifyJoinResult {
   /** The join that earned coins, if any. */
-  rewarded: { joinId: string; campaignId: string; cents: number } | null;
+  rewarded: { joinId: string; campaignId: string; cents: number; terms: JoinTerms; name: string } | null;
   /** Pending joins closed without coins (no slot left, or another campaign of the guild paid). */
   closedWithoutReward: number;
   /** Campaign whose last slot this join took. */
@@ -31,11 +32,15 @@ export interface VerifyJoinResult {
 export function recordVerifiedJoin(ctx: AppContext, event: MemberEvent): VerifyJoinResult {
   return ctx.db.transaction((tx) => {
     const result: VerifyJoinResult = { rewarded: null, closedWithoutReward: 0, completedCampaignId: null };
-    const user = tx.select({ id: users.id }).from(users).where(eq(users.discordId, event.discordUserId)).get();
+    const user = tx
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.discordId, event.discordUserId))
+      .get();
     if (!user) return result;
 
     const pending = tx
-      .select({ joinId: serverJoins.id, campaignId: servers.id, name: servers.name, coinReward: servers.coinReward })
+      .select({ joinId: serverJoins.id, campaignId: servers.id, name: servers.name })
       .from(serverJoins)
       .innerJoin(servers, eq(servers.id, serverJoins.serverId))
       .where(
@@ -52,47 +57,107 @@ export function recordVerifiedJoin(ctx: AppContext, event: MemberEvent): VerifyJ
       .all();
 
     for (const join of pending) {
-      const slot =
-        result.rewarded === null
-          ? tx
-              .update(servers)
-              .set({ membersRemaining: sql`${servers.membersRemaining} - 1` })
-              .where(and(eq(servers.id, join.campaignId), gt(servers.membersRemaining, 0), isNull(servers.canceledAt)))
-              .returning({ membersRemaining: servers.membersRemaining })
-              .get()
-          : undefined;
+      const slot = result.rewarded === null ? takeSlot(tx, join.campaignId) : null;
+      const terms = slot?.terms ?? null;
       const marked = tx
         .update(serverJoins)
-        .set({ verified: true, verifiedAt: event.at, coinsAwarded: slot !== undefined })
+        .set({
+          verified: true,
+          verifiedAt: event.at,
+          coinsAwarded: slot !== null,
+          // Frozen here: a later promotion or rule change never alters this member's reward, stay or penalty.
+          rewardCents: terms?.rewardCents ?? 0,
+          minStayMs: terms?.minStayMs ?? 0,
+          penaltyCents: terms?.penaltyCents ?? 0,
+        })
         .where(and(eq(serverJoins.id, join.joinId), eq(serverJoins.verified, false)))
         .returning({ id: serverJoins.id })
         .get();
       // Cannot happen inside this transaction; throwing rolls the slot back if it ever did.
       if (!marked) throw new Error(`join ${join.joinId} was verified concurrently`);
-      if (!slot) {
+      if (!slot || !terms) {
         result.closedWithoutReward += 1;
         continue;
       }
       credit(tx, {
         userId: user.id,
-        cents: join.coinReward,
+        cents: terms.rewardCents,
         type: 'join_reward',
         description: `Joined ${join.name}`,
         idempotencyKey: `join:${join.joinId}`,
         now: event.at,
       });
-      result.rewarded = { joinId: join.joinId, campaignId: join.campaignId, cents: join.coinReward };
+      result.rewarded = {
+        joinId: join.joinId,
+        campaignId: join.campaignId,
+        cents: terms.rewardCents,
+        terms,
+        name: join.name,
+      };
       if (slot.membersRemaining === 0) result.completedCampaignId = join.campaignId;
     }
     return result;
   });
 }
 
+/**
+ * Takes one slot of a campaign with conditional UPDATEs: a featured slot while the featured pool lasts,
+ * else a regular one (slots beyond the featured pool). When the featured pool runs out while regular
+ * slots remain, the campaign goes back to a regular listing at the regular reward.
+ */
+export function takeSlot(
+  tx: DbOrTx,
+  campaignId: string,
+): { terms: JoinTerms; membersRemaining: number } | null {
+  const featured = tx
+    .update(servers)
+    .set({
+      membersRemaining: sql`${servers.membersRemaining} - 1`,
+      featuredRemaining: sql`${servers.featuredRemaining} - 1`,
+    })
+    .where(
+      and(
+        eq(servers.id, campaignId),
+        gt(servers.featuredRemaining, 0),
+        gt(servers.membersRemaining, 0),
+        isNull(servers.canceledAt),
+      ),
+    )
+    .returning({ membersRemaining: servers.membersRemaining, featuredRemaining: servers.featuredRemaining })
+    .get();
+  if (featured) {
+    if (featured.featuredRemaining === 0 && featured.membersRemaining > 0) {
+      tx.update(servers)
+        .set({ isFeatured: false, coinReward: REGULAR_REWARD_CENTS })
+        .where(eq(servers.id, campaignId))
+        .run();
+    }
+    return { terms: joinTerms(true), membersRemaining: featured.membersRemaining };
+  }
+  const regular = tx
+    .update(servers)
+    .set({ membersRemaining: sql`${servers.membersRemaining} - 1` })
+    .where(
+      and(
+        eq(servers.id, campaignId),
+        gt(servers.membersRemaining, servers.featuredRemaining),
+        isNull(servers.canceledAt),
+      ),
+    )
+    .returning({ membersRemaining: servers.membersRemaining })
+    .get();
+  return regular ? { terms: joinTerms(false), membersRemaining: regular.membersRemaining } : null;
+}
+
 /** recordVerifiedJoin, then the owner's completion DM when this join took the last slot. */
 export async function verifyJoin(ctx: AppContext, event: MemberEvent): Promise<VerifyJoinResult> {
   const result = recordVerifiedJoin(ctx, event);
   if (result.rewarded) {
-    ctx.logger.info('join verified', { guildId: event.guildId, discordUserId: event.discordUserId, ...result.rewarded });
+    ctx.logger.info('join verified', {
+      guildId: event.guildId,
+      discordUserId: event.discordUserId,
+      ...result.rewarded,
+    });
   }
   if (result.completedCampaignId) await notifyCompletedCampaign(ctx, result.completedCampaignId);
   return result;

@@ -53,6 +53,7 @@ export interface ResolvedInvite {
   /** Normalised link stored on the campaign. */
   link: string;
   guildId: string;
+  guildName: string;
   guildIcon: string | null;
 }
 
@@ -63,7 +64,13 @@ export async function resolvePermanentInvite(ctx: AppContext, link: string): Pro
   const invite = await callDiscord(ctx, 'getInvite', () => ctx.discord.getInvite(code));
   if (!invite?.guild) throw new AppError('bad_request', INVITE_DEAD);
   if (invite.expires_at !== null) throw new AppError('bad_request', INVITE_EXPIRES);
-  return { code, link: `https://discord.gg/${code}`, guildId: invite.guild.id, guildIcon: invite.guild.icon };
+  return {
+    code,
+    link: `https://discord.gg/${code}`,
+    guildId: invite.guild.id,
+    guildName: invite.guild.name,
+    guildIcon: invite.guild.icon,
+  };
 }
 
 /** Throws BotMissingError unless our bot is in the guild. */

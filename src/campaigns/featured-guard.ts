@@ -5,7 +5,7 @@ import { servers } from '../db/schema.ts';
 export const ALREADY_FEATURED = 'Already featured';
 export const ALREADY_FEATURED_ELSEWHERE = 'Already featured (another campaign)';
 
-/** Whether another active (slots left, not canceled) campaign of this Discord guild is featured. */
+/** Whether another active (featured slots left, not canceled) campaign of this Discord guild is featured. */
 export function isGuildFeaturedElsewhere(db: DbOrTx, guildId: string, exceptServerId?: string): boolean {
   const row = db
     .select({ id: servers.id })
@@ -14,7 +14,7 @@ export function isGuildFeaturedElsewhere(db: DbOrTx, guildId: string, exceptServ
       and(
         eq(servers.serverId, guildId),
         eq(servers.isFeatured, true),
-        gt(servers.membersRemaining, 0),
+        gt(servers.featuredRemaining, 0),
         isNull(servers.canceledAt),
         exceptServerId ? ne(servers.id, exceptServerId) : undefined,
       ),

@@ -62,7 +62,7 @@ export function listMyServers(ctx: AppContext, userId: string): ApiMyServer[] {
             and(
               inArray(servers.serverId, guildIds),
               eq(servers.isFeatured, true),
-              gt(servers.membersRemaining, 0),
+              gt(servers.featuredRemaining, 0),
               isNull(servers.canceledAt),
             ),
           )

@@ -8,6 +8,7 @@ import { CAMPAIGN_MESSAGES, FEATURED_SLOTS, PROMOTE_COST_COINS } from '../shared
 import { coinsToCents } from '../shared/money.ts';
 import { requireBotInGuild } from './discord-checks.ts';
 import { FEATURED_INTENT_EXPIRED, isExpiredIntent } from './featured-intent.ts';
+import { requireGuildManager } from '../auth/user-guilds.ts';
 import { ALREADY_FEATURED, ALREADY_FEATURED_ELSEWHERE, isGuildFeaturedElsewhere } from './featured-guard.ts';
 import { FEATURED_REWARD_CENTS } from './submit-server.ts';
 
@@ -28,12 +29,14 @@ function findOwnServer(ctx: AppContext, userId: string, serverId: string): Serve
 
 /**
  * POST /api/servers/:id/promote: 100 coins buy 100 featured member slots at the featured reward.
- * A regular campaign keeps its remaining slots and gains 100. A featured campaign whose slots ran out
- * can be promoted again; an active featured one cannot.
+ * A regular campaign keeps its remaining slots (at the regular reward) and gains 100 featured ones,
+ * taken first. A campaign whose featured slots ran out can be promoted again; an active featured one cannot.
  */
 export async function promoteServer(ctx: AppContext, userId: string, serverId: string): Promise<Server> {
   const found = findOwnServer(ctx, userId, serverId);
   if (!found.serverId) throw new AppError('bad_request', NOBOT_NOT_PROMOTABLE);
+  // Having listed it once is not enough: the owner may have lost Manage Server since.
+  await requireGuildManager(ctx, userId, { id: found.serverId, name: found.name }, 'feature');
   // Featured members are verified by the bot, so it must still be there (a Discord call: outside the transaction).
   await requireBotInGuild(ctx, found.serverId);
 
@@ -48,7 +51,7 @@ export async function promoteServer(ctx: AppContext, userId: string, serverId: s
     if (!server?.serverId) throw new AppError('not_found', 'Server not found');
     if (isExpiredIntent(server, now)) throw new AppError('conflict', FEATURED_INTENT_EXPIRED);
     if (server.canceledAt !== null) throw new AppError('conflict', CAMPAIGN_CANCELED);
-    if (server.isFeatured && server.membersRemaining > 0) throw new AppError('conflict', ALREADY_FEATURED);
+    if (server.isFeatured && server.featuredRemaining > 0) throw new AppError('conflict', ALREADY_FEATURED);
     if (isGuildFeaturedElsewhere(tx, server.serverId, server.id))
       throw new AppError('conflict', ALREADY_FEATURED_ELSEWHERE);
     assertCanSpend(tx, userId);
@@ -62,7 +65,10 @@ export async function promoteServer(ctx: AppContext, userId: string, serverId: s
         isFeatured: true,
         featuredAt: now,
         coinReward: FEATURED_REWARD_CENTS,
+        // 100 featured slots on top: the regular slots left keep the regular reward and stay, and members
+        // verified earlier keep the terms frozen on their join rows.
         membersRemaining: sql`${servers.membersRemaining} + ${FEATURED_SLOTS}`,
+        featuredRemaining: sql`${servers.featuredRemaining} + ${FEATURED_SLOTS}`,
         initialMemberSlots: sql`${servers.initialMemberSlots} + ${FEATURED_SLOTS}`,
         completionNotificationSent: false,
       })
@@ -71,6 +77,7 @@ export async function promoteServer(ctx: AppContext, userId: string, serverId: s
         and(
           eq(servers.id, server.id),
           eq(servers.membersRemaining, server.membersRemaining),
+          eq(servers.featuredRemaining, server.featuredRemaining),
           eq(servers.isFeatured, server.isFeatured),
         ),
       )

@@ -16,12 +16,12 @@ import {
 } from '../shared/campaign-schemas.ts';
 import { coinsToCents, formatCents } from '../shared/money.ts';
 import { requireBotInGuild, resolvePermanentInvite } from './discord-checks.ts';
+import { requireGuildManager } from '../auth/user-guilds.ts';
 import { ALREADY_FEATURED_ELSEWHERE, isGuildFeaturedElsewhere } from './featured-guard.ts';
 
-// Join rewards paid to members, in hundredths (spec §9).
-export const REGULAR_REWARD_CENTS = 50;
-export const FEATURED_REWARD_CENTS = 75;
-export const NOBOT_REWARD_CENTS = 20;
+// Join rewards paid to members live with the other join rules (frozen onto each join when verified).
+export { FEATURED_REWARD_CENTS, NOBOT_REWARD_CENTS, REGULAR_REWARD_CENTS } from '../bot/rules.ts';
+import { FEATURED_REWARD_CENTS, NOBOT_REWARD_CENTS, REGULAR_REWARD_CENTS } from '../bot/rules.ts';
 
 /**
  * POST /api/servers. A regular campaign debits its coins (1 coin per member slot) in the same
@@ -40,6 +40,8 @@ export async function submitServer(
     coins = parsed.coins;
   }
   const invite = await resolvePermanentInvite(ctx, input.inviteLink);
+  // Only the guild's owner or managers may list it (their own Discord guild list says so).
+  await requireGuildManager(ctx, userId, { id: invite.guildId, name: invite.guildName }, 'list');
   await requireBotInGuild(ctx, invite.guildId);
 
   const now = ctx.clock.now();
@@ -63,6 +65,7 @@ export async function submitServer(
         inviteLink: invite.link,
         inviteCode: invite.code,
         serverId: invite.guildId,
+        inviteGuildId: invite.guildId,
         serverIcon: invite.guildIcon,
         coinReward: input.isFeaturedIntent ? FEATURED_REWARD_CENTS : REGULAR_REWARD_CENTS,
         membersRemaining: coins,
@@ -85,7 +88,7 @@ export async function submitServer(
   });
 }
 
-/** POST /api/servers/no-bot: 1 coin per member, no bot required, so the guild id is not kept. */
+/** POST /api/servers/no-bot: 1 coin per member, no bot required; the invite's guild is kept to check members' own guild lists. */
 export async function submitNoBotServer(
   ctx: AppContext,
   userId: string,
@@ -94,6 +97,7 @@ export async function submitNoBotServer(
   const members = parseMemberCount(input.memberCount);
   if (members === null) throw new AppError('bad_request', CAMPAIGN_MESSAGES.memberCount);
   const invite = await resolvePermanentInvite(ctx, input.inviteLink);
+  await requireGuildManager(ctx, userId, { id: invite.guildId, name: invite.guildName }, 'list');
 
   const now = ctx.clock.now();
   return ctx.db.transaction((tx) => {
@@ -110,6 +114,7 @@ export async function submitNoBotServer(
         inviteLink: invite.link,
         inviteCode: invite.code,
         serverId: null,
+        inviteGuildId: invite.guildId,
         serverIcon: null,
         coinReward: NOBOT_REWARD_CENTS,
         membersRemaining: members,

@@ -37,11 +37,15 @@ export const servers = sqliteTable(
     inviteCode: text('invite_code'),
     /** Discord guild id; null means a no-bot server. */
     serverId: text('server_id'),
+    /** The guild the invite resolves to, for every kind of campaign (no-bot joins are checked against it). */
+    inviteGuildId: text('invite_guild_id'),
     serverIcon: text('server_icon'),
     coinReward: integer('coin_reward').notNull().default(50),
     membersRemaining: integer('members_remaining').notNull().default(0),
     initialMemberSlots: integer('initial_member_slots').notNull().default(0),
     isFeatured: integer('is_featured', { mode: 'boolean' }).notNull().default(false),
+    /** How many of membersRemaining are featured slots (paid at the featured reward, taken first). */
+    featuredRemaining: integer('featured_remaining').notNull().default(0),
     featuredAt: integer('featured_at'),
     completionNotificationSent: integer('completion_notification_sent', { mode: 'boolean' })
       .notNull()
@@ -79,6 +83,14 @@ export const serverJoins = sqliteTable(
     /** leave | kick | ban | guild_deleted, once hasLeft. */
     leftReason: text('left_reason'),
     penalized: integer('penalized', { mode: 'boolean' }).notNull().default(false),
+    // Terms frozen when the join is verified (or the no-bot reward claimed): later promotions or rule
+    // changes never alter what an earlier member was promised. Null on joins not (yet) verified.
+    /** Reward paid, hundredths (0 when verified without a slot). */
+    rewardCents: integer('reward_cents'),
+    /** Minimum stay counted from verifiedAt. */
+    minStayMs: integer('min_stay_ms'),
+    /** Charged when leaving on one's own before verifiedAt + minStayMs. */
+    penaltyCents: integer('penalty_cents'),
   },
   (t) => [
     uniqueIndex('server_joins_user_server_uq').on(t.userId, t.serverId),
@@ -214,6 +226,49 @@ export const sessions = sqliteTable(
     expiresAt: integer('expires_at').notNull(),
   },
   (t) => [index('sessions_expires_idx').on(t.expiresAt)],
+);
+
+/**
+ * A member's Discord OAuth2 tokens, AES-256-GCM encrypted (src/auth/oauth-tokens.ts). Used to read the
+ * member's own guild list (ownership, no-bot membership). Deleted on sign-out-everywhere and account deletion.
+ */
+export const oauthTokens = sqliteTable('oauth_tokens', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  accessTokenEnc: text('access_token_enc').notNull(),
+  refreshTokenEnc: text('refresh_token_enc'),
+  scope: text('scope').notNull(),
+  expiresAt: integer('expires_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+});
+
+/**
+ * Discord accounts that already received the welcome bonus. Keyed by Discord id, not user id, and
+ * never deleted, so deleting the account and signing up again does not pay a second bonus.
+ */
+export const welcomeGrants = sqliteTable('welcome_grants', {
+  discordId: text('discord_id').primaryKey(),
+  grantedAt: integer('granted_at').notNull(),
+});
+
+/**
+ * Keyed hashes (HMAC) of the network addresses a user signed in or acted from, for the same-address
+ * rule on campaigns (docs/decisions). Raw addresses are never stored.
+ */
+export const userAddresses = sqliteTable(
+  'user_addresses',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    addressHash: text('address_hash').notNull(),
+    lastSeenAt: integer('last_seen_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('user_addresses_user_hash_uq').on(t.userId, t.addressHash),
+    index('user_addresses_hash_idx').on(t.addressHash, t.lastSeenAt),
+  ],
 );
 
 export type User = typeof users.$inferSelect;

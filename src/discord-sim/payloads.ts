@@ -13,6 +13,8 @@ import type {
 const ALL_PERMISSIONS = '2251799813685247';
 /** A typical @everyone permission set for a plain member. */
 const MEMBER_PERMISSIONS = '1071698660929';
+/** A plain member plus Manage Server (1 << 5), as a moderator role would give. */
+const MANAGER_PERMISSIONS = (BigInt(MEMBER_PERMISSIONS) | (1n << 5n)).toString();
 
 export function userObject(user: SimUser): Record<string, unknown> {
   return {
@@ -188,7 +190,7 @@ export function partialGuildForUser(
     icon: guild.icon,
     banner: null,
     owner,
-    permissions: owner ? ALL_PERMISSIONS : MEMBER_PERMISSIONS,
+    permissions: owner ? ALL_PERMISSIONS : guild.members[userId]?.manageGuild ? MANAGER_PERMISSIONS : MEMBER_PERMISSIONS,
     features: [],
     approximate_member_count: state.memberCount(guild),
     approximate_presence_count: presenceCount(state, guild),

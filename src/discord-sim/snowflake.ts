@@ -1,17 +1,14 @@
 /** Discord's epoch (2015-01-01T00:00:00Z) in milliseconds. */
 export const DISCORD_EPOCH = 1420070400000;
 
-let lastMs = 0;
 let counter = 0;
 
-/** A real-looking snowflake built from the current time, unique within this process. */
+/**
+ * A real-looking snowflake built from a time (now by default), unique within this process: the
+ * increment never resets, so ids made for earlier times (aged accounts) cannot collide with others.
+ */
 export function generateSnowflake(now: number = Date.now()): string {
-  if (now === lastMs) {
-    counter = (counter + 1) & 0xfff;
-  } else {
-    lastMs = now;
-    counter = 0;
-  }
+  counter = (counter + 1) & 0xfff;
   return ((BigInt(now - DISCORD_EPOCH) << 22n) | BigInt(counter)).toString();
 }
 

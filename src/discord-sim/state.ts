@@ -29,6 +29,8 @@ export interface SimUser {
 
 export interface SimMembership {
   joinedAt: string;
+  /** Has a role with Manage Server (the owner has every permission anyway). */
+  manageGuild?: boolean;
 }
 
 export interface SimGuild {
@@ -111,6 +113,9 @@ export type SimEvent =
   | { type: 'gatewayOnline'; online: boolean };
 
 export type RemoveReason = 'leave' | 'kick' | 'ban';
+
+/** New simulated users stand for existing Discord accounts, which are rarely brand new. */
+const DEFAULT_ACCOUNT_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 
 const USERNAME_RE = /^[a-z0-9_.]{2,32}$/;
 
@@ -224,6 +229,8 @@ export class SimState {
     avatar?: string | null;
     email?: string;
     id?: string;
+    /** How old the Discord account is (its id encodes the creation time); 30 days unless told. */
+    accountAgeMs?: number;
   }): SimUser {
     const username = input.username.trim().toLowerCase();
     if (!USERNAME_RE.test(username)) {
@@ -235,7 +242,7 @@ export class SimState {
       throw new SimError(400, 50035, `Invalid Form Body: id ${input.id} already exists`);
     }
     const user: SimUser = {
-      id: input.id ?? generateSnowflake(),
+      id: input.id ?? generateSnowflake(Date.now() - (input.accountAgeMs ?? DEFAULT_ACCOUNT_AGE_MS)),
       username,
       globalName: input.globalName ?? null,
       avatar: input.avatar ?? null,
@@ -365,6 +372,14 @@ export class SimState {
     }
     if (!already || opts.redispatch) this.emit({ type: 'memberAdd', guildId, userId });
     return !already;
+  }
+
+  /** Gives or takes a member's Manage Server permission (a role with it, in real Discord). */
+  setManageGuild(guildId: string, userId: string, on: boolean): void {
+    const membership = this.requireGuild(guildId).members[userId];
+    if (!membership) throw new SimError(404, 10007, 'Unknown Member');
+    membership.manageGuild = on;
+    this.changed();
   }
 
   removeMember(

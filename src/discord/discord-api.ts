@@ -29,6 +29,48 @@ export interface DiscordAuditLogEntry {
   user_id: string | null;
 }
 
+/** An entry of GET /users/@me/guilds (the `guilds` scope). */
+export interface DiscordPartialGuild {
+  id: string;
+  name: string;
+  icon: string | null;
+  owner: boolean;
+  /** Permission bits of the user in that guild, as a decimal string. */
+  permissions: string;
+}
+
+export interface DiscordTokenResponse {
+  access_token: string;
+  token_type: string;
+  expires_in: number;
+  refresh_token?: string;
+  scope: string;
+}
+
+/** Manage Server (1 << 5) and Administrator (1 << 3). */
+export const PERMISSION = { ADMINISTRATOR: 1n << 3n, MANAGE_GUILD: 1n << 5n } as const;
+
+/** Whether a guild-list entry lets its user manage the guild (owner, Administrator or Manage Server). */
+export function canManageGuild(guild: DiscordPartialGuild): boolean {
+  if (guild.owner) return true;
+  let bits: bigint;
+  try {
+    bits = BigInt(guild.permissions);
+  } catch {
+    return false;
+  }
+  return (bits & (PERMISSION.ADMINISTRATOR | PERMISSION.MANAGE_GUILD)) !== 0n;
+}
+
+/** When a Discord account (or any object) was created: the top bits of its snowflake id. */
+export function snowflakeCreatedAt(id: string): number {
+  try {
+    return Number((BigInt(id) >> 22n) + 1420070400000n);
+  } catch {
+    return Number.NaN;
+  }
+}
+
 export class DiscordApiError extends Error {
   constructor(
     readonly status: number,
@@ -98,6 +140,29 @@ export class DiscordApi {
   /** The signed-in user, with a user's OAuth2 access token. */
   getCurrentUser(accessToken: string): Promise<DiscordUser> {
     return this.request('GET', '/users/@me', { auth: `Bearer ${accessToken}` });
+  }
+
+  /** The guilds the user is in, with their owner flag and permissions (user token, `guilds` scope). */
+  getCurrentUserGuilds(accessToken: string): Promise<DiscordPartialGuild[]> {
+    return this.request('GET', '/users/@me/guilds', { auth: `Bearer ${accessToken}` });
+  }
+
+  /** Exchanges a refresh token for a new token pair (the old refresh token stops working). */
+  async refreshUserToken(client: { id: string; secret: string }, refreshToken: string): Promise<DiscordTokenResponse> {
+    const res = await this.doFetch(`${this.apiUrl}/oauth2/token`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`,
+      },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }).toString(),
+      signal: AbortSignal.timeout(10_000),
+    });
+    const body = (await res.json().catch(() => ({}))) as Partial<DiscordTokenResponse> & { error?: string };
+    if (!res.ok || !body.access_token) {
+      throw new DiscordApiError(res.status, 0, body.error ?? `token refresh failed (${res.status})`);
+    }
+    return body as DiscordTokenResponse;
   }
 
   /** Resolves an invite code; null when Discord does not know it. */

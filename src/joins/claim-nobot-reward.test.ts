@@ -46,7 +46,13 @@ describe('POST /api/servers/:id/claim-nobot', () => {
     expect(ok).toMatchObject({ status: 200, body: { earned: '0.20' } });
     expect(await member.balanceCents()).toBe(before + 20);
     expect(findCampaign(db(), campaign.id)?.membersRemaining).toBe(9);
-    expect(findJoins(db(), campaign.id)[0]).toMatchObject({ coinsAwarded: true, verified: false });
+    expect(findJoins(db(), campaign.id)[0]).toMatchObject({
+      coinsAwarded: true,
+      verified: true,
+      rewardCents: 20,
+      minStayMs: 0,
+      penaltyCents: 0,
+    });
     const tx = db().select().from(transactions).where(eq(transactions.userId, member.user!.id)).all();
     expect(tx.find((t) => t.type === 'nobot_reward')).toMatchObject({
       amount: 20,

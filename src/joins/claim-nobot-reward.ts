@@ -29,7 +29,15 @@ export function claimNoBotReward(ctx: AppContext, userId: string, campaignId: st
 
     const marked = tx
       .update(serverJoins)
-      .set({ coinsAwarded: true })
+      // No bot watches a no-bot guild, so there is no stay to keep and nothing to charge: frozen as such.
+      .set({
+        coinsAwarded: true,
+        verified: true,
+        verifiedAt: now,
+        rewardCents: server.coinReward,
+        minStayMs: 0,
+        penaltyCents: 0,
+      })
       .where(and(eq(serverJoins.id, join.id), eq(serverJoins.coinsAwarded, false)))
       .returning({ id: serverJoins.id })
       .get();

@@ -142,6 +142,8 @@ export function seedDiscoverDemo(ctx: AppContext, simulator: DiscordSimulator): 
           membersRemaining: campaign.slots,
           initialMemberSlots: campaign.slots,
           isFeatured: campaign.kind === 'featured',
+          featuredRemaining: campaign.kind === 'featured' ? campaign.slots : 0,
+          inviteGuildId: guild.id,
           featuredAt: campaign.kind === 'featured' ? createdAt : null,
           createdAt,
         })

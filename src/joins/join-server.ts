@@ -3,9 +3,9 @@ import type { AppContext } from '../context.ts';
 import { serverJoins, servers, users, type Server } from '../db/schema.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { AppError } from '../http/errors.ts';
-import { DiscordApiError, DISCORD_ERROR } from '../discord/discord-api.ts';
+import { DiscordApiError, DISCORD_ERROR, snowflakeCreatedAt } from '../discord/discord-api.ts';
 import { formatCents } from '../shared/money.ts';
-import { JOIN_MESSAGES, type JoinServerResponse } from '../shared/join-schemas.ts';
+import { JOIN_MESSAGES, accountTooNewMessage, type JoinServerResponse } from '../shared/join-schemas.ts';
 
 /** A campaign a member may still join, or the refusal as an AppError. */
 function requireJoinable(db: DbOrTx, campaignId: string, userId: string): Server {
@@ -21,6 +21,16 @@ function requireJoinable(db: DbOrTx, campaignId: string, userId: string): Server
     .get();
   if (joined) throw new AppError('conflict', JOIN_MESSAGES.alreadyJoined);
   return server;
+}
+
+/** Fresh throwaway accounts are the cheapest coin source: joins need an account of a minimum age. */
+function requireOldEnoughAccount(ctx: AppContext, discordId: string): void {
+  const minAge = ctx.config.minAccountAgeMs;
+  if (minAge <= 0) return;
+  const createdAt = snowflakeCreatedAt(discordId);
+  if (Number.isFinite(createdAt) && ctx.clock.now() - createdAt >= minAge) return;
+  const eligibleOn = new Date((Number.isFinite(createdAt) ? createdAt : ctx.clock.now()) + minAge).toISOString().slice(0, 10);
+  throw new AppError('forbidden', accountTooNewMessage(Math.round(minAge / 86_400_000), eligibleOn));
 }
 
 /** Whether Discord says the user is already in the guild; a Discord outage is a 502. */
@@ -58,6 +68,7 @@ export async function joinServer(
   const user = ctx.db.select({ discordId: users.discordId }).from(users).where(eq(users.id, userId)).get();
   if (!user) throw new AppError('unauthorized', 'Not signed in');
 
+  requireOldEnoughAccount(ctx, user.discordId);
   const server = requireJoinable(ctx.db, campaignId, userId);
   if (server.serverId !== null && (await isAlreadyMember(ctx, server.serverId, user.discordId))) {
     throw new AppError('conflict', JOIN_MESSAGES.alreadyMember);

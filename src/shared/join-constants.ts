@@ -19,3 +19,8 @@ export const JOIN_MESSAGES = {
   notJoined: 'Join this server before claiming its reward',
   botServer: 'Coins for this server arrive once our bot sees you join',
 } as const;
+
+/** A Discord account younger than the configured minimum earns nothing from joins (sybil rule). */
+export function accountTooNewMessage(minDays: number, eligibleOn: string): string {
+  return `Your Discord account must be at least ${minDays} days old to earn coins from joins. You can join servers from ${eligibleOn}.`;
+}

@@ -50,6 +50,11 @@ export function createCampaign(db: Db, input: CampaignInput): Server {
       membersRemaining: slots,
       initialMemberSlots: input.initialMemberSlots ?? slots,
       isFeatured: kind === 'featured',
+      featuredRemaining: kind === 'featured' ? slots : 0,
+      inviteGuildId:
+        kind === 'nobot'
+          ? (input.guildId ?? null)
+          : (input.guildId ?? `4000000000000${String(counter).padStart(5, '0')}`),
       featuredAt: kind === 'featured' ? (input.featuredAt ?? createdAt) : null,
       inviteValid: input.inviteValid ?? true,
       canceledAt: input.canceledAt ?? null,

@@ -149,6 +149,9 @@ export async function startTestApp(options: Omit<StartOptions, 'env' | 'clock' |
       DISCORD_BASE_URL: sim.url,
       DISCORD_CDN_URL: 'https://cdn.discordapp.com',
       LOG_LEVEL: 'silent',
+      // The manual clock stands in 2026-01 while simulated accounts are made from real time: off by
+      // default here; account-age tests turn it on and make accounts of a chosen age.
+      MIN_DISCORD_ACCOUNT_AGE_DAYS: '0',
       ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
       ...options.env,
     },

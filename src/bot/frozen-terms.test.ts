@@ -1,0 +1,121 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { DAY, SECOND } from '../clock.ts';
+import { servers } from '../db/schema.ts';
+import type { TestApp, TestClient } from '../test/harness.ts';
+import { findCampaign, giveCoins } from '../test/factories.ts';
+import { MIN_STAY_MS } from './rules.ts';
+import {
+  balanceOf,
+  createBotCampaign,
+  findJoin,
+  joinViaWebsite,
+  startBotTestApp,
+  waitFor,
+} from './bot-test-kit.ts';
+
+// Issue 12 item 4: the reward, minimum stay and penalty are frozen on the join row when it is verified.
+// A promotion adds featured slots; it changes neither the regular slots left nor earlier members' terms.
+
+let app: TestApp;
+let owner: TestClient;
+let memberCount = 0;
+const newMember = () => app.signIn(`frozen_member_${++memberCount}`);
+
+beforeAll(async () => {
+  app = await startBotTestApp();
+  owner = await app.signIn('frozen_owner');
+});
+afterAll(() => app.close());
+afterEach(() => app.assertLedger());
+
+async function verifiedMember(guildId: string, campaignId: string): Promise<TestClient> {
+  const member = await newMember();
+  await joinViaWebsite(member, campaignId);
+  app.sim.state.addMember(guildId, member.user!.discordId);
+  await waitFor(() => findJoin(app, campaignId, member.user!.id)?.verified === true, 5000, 'verification');
+  return member;
+}
+
+describe('terms frozen at verification', () => {
+  it('a promotion keeps earlier members at 2 days and regular slots at 0.50, and adds 100 featured slots at 0.75', async () => {
+    const { guild, campaign } = createBotCampaign(app, owner, { slots: 3 });
+    const early = await verifiedMember(guild.id, campaign.id);
+    expect(findJoin(app, campaign.id, early.user!.id)).toMatchObject({
+      rewardCents: 50,
+      minStayMs: MIN_STAY_MS.regular,
+      penaltyCents: 200,
+    });
+
+    giveCoins(app.server.ctx.db, owner.user!.id, 100_00, app.clock.now());
+    const promoted = await owner.post(`/api/servers/${campaign.id}/promote`);
+    expect(promoted.status).toBe(200);
+    expect(findCampaign(app.server.ctx.db, campaign.id)).toMatchObject({
+      membersRemaining: 102,
+      featuredRemaining: 100,
+      isFeatured: true,
+      coinReward: 75,
+    });
+    // The earlier member's stay is still 2 days: leaving after 2 days costs nothing.
+    expect(findJoin(app, campaign.id, early.user!.id)).toMatchObject({
+      rewardCents: 50,
+      minStayMs: MIN_STAY_MS.regular,
+    });
+
+    const late = await verifiedMember(guild.id, campaign.id);
+    expect(findJoin(app, campaign.id, late.user!.id)).toMatchObject({
+      rewardCents: 75,
+      minStayMs: MIN_STAY_MS.featured,
+    });
+
+    app.clock.advance(2 * DAY + SECOND);
+    const [earlyBefore, lateBefore] = [balanceOf(app, early), balanceOf(app, late)];
+    app.sim.state.removeMember(guild.id, early.user!.discordId, { reason: 'leave' });
+    app.sim.state.removeMember(guild.id, late.user!.discordId, { reason: 'leave' });
+    await waitFor(() => findJoin(app, campaign.id, late.user!.id)?.hasLeft === true);
+    await waitFor(() => findJoin(app, campaign.id, early.user!.id)?.hasLeft === true);
+    expect(balanceOf(app, early)).toBe(earlyBefore);
+    expect(balanceOf(app, late)).toBe(lateBefore - 200);
+    // The featured member's slot went back to the featured pool.
+    expect(findCampaign(app.server.ctx.db, campaign.id)).toMatchObject({
+      membersRemaining: 102,
+      featuredRemaining: 100,
+    });
+  });
+
+  it('takes featured slots first, then returns to the regular listing at the regular reward', async () => {
+    const { guild, campaign } = createBotCampaign(app, owner, { slots: 3 });
+    app.server.ctx.db
+      .update(servers)
+      .set({ isFeatured: true, featuredRemaining: 1, coinReward: 75, featuredAt: app.clock.now() })
+      .where(eq(servers.id, campaign.id))
+      .run();
+    const first = await verifiedMember(guild.id, campaign.id);
+    expect(findJoin(app, campaign.id, first.user!.id)).toMatchObject({
+      rewardCents: 75,
+      minStayMs: MIN_STAY_MS.featured,
+    });
+    expect(findCampaign(app.server.ctx.db, campaign.id)).toMatchObject({
+      membersRemaining: 2,
+      featuredRemaining: 0,
+      isFeatured: false,
+      coinReward: 50,
+    });
+    const second = await verifiedMember(guild.id, campaign.id);
+    expect(findJoin(app, campaign.id, second.user!.id)).toMatchObject({
+      rewardCents: 50,
+      minStayMs: MIN_STAY_MS.regular,
+    });
+  });
+
+  it('cannot promote again while featured slots are left', async () => {
+    const { campaign } = createBotCampaign(app, owner, { kind: 'featured', slots: 5 });
+    giveCoins(app.server.ctx.db, owner.user!.id, 100_00, app.clock.now());
+    const res = await owner.post(`/api/servers/${campaign.id}/promote`);
+    expect(res.status).toBe(409);
+    expect(findCampaign(app.server.ctx.db, campaign.id)).toMatchObject({
+      membersRemaining: 5,
+      featuredRemaining: 5,
+    });
+  });
+});
