@@ -5,6 +5,7 @@ import { socialRoutes } from './social/routes.ts';
 import { joinRoutes } from './joins/routes.ts';
 import { campaignRoutes } from './campaigns/routes.ts';
 import { paymentRoutes, stripeWebhookRoutes } from './payments/routes.ts';
+import { accountRoutes } from './account/routes.ts';
 
 // Each feature contributes its routers here; they are mounted under /api (one line per feature).
 export function featureRoutes(ctx: AppContext): Router[] {
@@ -13,6 +14,7 @@ export function featureRoutes(ctx: AppContext): Router[] {
   routers.push(campaignRoutes(ctx));
   routers.push(rewardRoutes(ctx), socialRoutes(ctx));
   routers.push(paymentRoutes(ctx));
+  routers.push(accountRoutes(ctx));
   return routers;
 }
 

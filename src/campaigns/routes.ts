@@ -12,7 +12,8 @@ import {
 import { cancelCampaign } from './cancel-campaign.ts';
 import { BotMissingError, botInviteUrl } from './discord-checks.ts';
 import { listActiveCampaigns, listMyServers } from './list-campaigns.ts';
-import { listTransactions, summarizeTransactions } from './list-transactions.ts';
+import { listTransactions, summarizeEarningsByDay, summarizeTransactions } from './list-transactions.ts';
+import { EARNINGS_DAYS, earningsQuerySchema, transactionsQuerySchema } from '../shared/history-schemas.ts';
 import { promoteServer } from './promote-server.ts';
 import { submitNoBotServer, submitServer } from './submit-server.ts';
 
@@ -71,7 +72,17 @@ export function campaignRoutes(ctx: AppContext): Router {
 
   router.get('/transactions', (req, res) => {
     const userId = requireUser(req);
-    res.json(listTransactions(ctx, userId));
+    const query = parseInput(transactionsQuerySchema, req.query);
+    const { items, total } = listTransactions(ctx, userId, query);
+    // The body keeps the spec's shape (an array); paging metadata rides in a header.
+    res.setHeader('X-Total-Count', String(total));
+    res.json(items);
+  });
+
+  router.get('/transactions/earnings', (req, res) => {
+    const userId = requireUser(req);
+    const { tzOffset } = parseInput(earningsQuerySchema, req.query);
+    res.json(summarizeEarningsByDay(ctx, userId, EARNINGS_DAYS, tzOffset));
   });
 
   router.get('/transactions/summary', (req, res) => {

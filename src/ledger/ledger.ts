@@ -21,7 +21,8 @@ export type TransactionType =
   | 'campaign'
   | 'promote'
   | 'purchase'
-  | 'purchase_reversal';
+  | 'purchase_reversal'
+  | 'account_deleted';
 
 export interface LedgerEntry {
   userId: string;

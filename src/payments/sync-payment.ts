@@ -29,5 +29,5 @@ export async function syncPayment(ctx: AppContext, userId: string, paymentIntent
     throw new AppError('upstream', 'Could not reach the payment provider. Please try again.');
   }
   const result = fulfilPaymentIntent(ctx, intent, 'sync');
-  return { status: intent.status, credited: result.fulfilled };
+  return { status: intent.status, credited: result.fulfilled, failureMessage: intent.last_payment_error?.message ?? null };
 }

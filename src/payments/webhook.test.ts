@@ -88,16 +88,16 @@ describe('exactly-once fulfilment', () => {
     await env.stripe.deliver(env.stripe.event('payment_intent.succeeded', intent));
     const sync = await client.post<SyncPaymentResponse>(`/api/payments/${id}/sync`);
     expect(sync.status).toBe(200);
-    expect(sync.body).toEqual({ status: 'succeeded', credited: true });
+    expect(sync.body).toEqual({ status: 'succeeded', credited: true, failureMessage: null });
     expect(await client.balanceCents()).toBe(WELCOME + 55_000);
   });
 
   test('/sync first, then webhook: credited once', async () => {
     const { client, id, intent } = await paidIntent('sync_then_hook');
     const sync = await client.post<SyncPaymentResponse>(`/api/payments/${id}/sync`);
-    expect(sync.body).toEqual({ status: 'succeeded', credited: true });
+    expect(sync.body).toEqual({ status: 'succeeded', credited: true, failureMessage: null });
     const again = await client.post<SyncPaymentResponse>(`/api/payments/${id}/sync`);
-    expect(again.body).toEqual({ status: 'succeeded', credited: true });
+    expect(again.body).toEqual({ status: 'succeeded', credited: true, failureMessage: null });
     await env.stripe.deliver(env.stripe.event('payment_intent.succeeded', intent));
     expect(await client.balanceCents()).toBe(WELCOME + 55_000);
     expect(purchaseRows(env.app, client.user!.id)).toHaveLength(1);
@@ -118,7 +118,59 @@ describe('exactly-once fulfilment', () => {
     const client = await env.app.signIn('not_paid_yet');
     const { id } = await buyPack(client, 'small');
     const sync = await client.post<SyncPaymentResponse>(`/api/payments/${id}/sync`);
-    expect(sync.body).toEqual({ status: 'requires_payment_method', credited: false });
+    expect(sync.body).toEqual({ status: 'requires_payment_method', credited: false, failureMessage: null });
+    expect(await client.balanceCents()).toBe(WELCOME);
+  });
+
+  test('a delayed payment: /sync reports processing and credits nothing; the later success credits once', async () => {
+    const client = await env.app.signIn('bank_debit');
+    const { id } = await buyPack(client, 'medium');
+    env.stripe.process(id);
+    const sync = await client.post<SyncPaymentResponse>(`/api/payments/${id}/sync`);
+    expect(sync.body).toEqual({ status: 'processing', credited: false, failureMessage: null });
+    await env.stripe.deliver(env.stripe.event('payment_intent.processing', env.stripe.intents.get(id)!));
+    expect(await client.balanceCents()).toBe(WELCOME);
+    const intent = env.stripe.succeed(id);
+    await env.stripe.deliver(env.stripe.event('payment_intent.succeeded', intent));
+    const after = await client.post<SyncPaymentResponse>(`/api/payments/${id}/sync`);
+    expect(after.body).toEqual({ status: 'succeeded', credited: true, failureMessage: null });
+    expect(await client.balanceCents()).toBe(WELCOME + 55_000);
+    expect(purchaseRows(env.app, client.user!.id)).toHaveLength(1);
+  });
+
+  test('/sync reports requires_action, a failed attempt with its reason, and a canceled intent, crediting nothing', async () => {
+    const client = await env.app.signIn('not_finished');
+    const a = await buyPack(client, 'small');
+    env.stripe.requireAction(a.id);
+    expect((await client.post<SyncPaymentResponse>(`/api/payments/${a.id}/sync`)).body).toEqual({
+      status: 'requires_action',
+      credited: false,
+      failureMessage: null,
+    });
+    env.stripe.fail(a.id, 'Your bank declined the debit.');
+    expect((await client.post<SyncPaymentResponse>(`/api/payments/${a.id}/sync`)).body).toEqual({
+      status: 'requires_payment_method',
+      credited: false,
+      failureMessage: 'Your bank declined the debit.',
+    });
+    const b = await buyPack(client, 'medium');
+    env.stripe.cancel(b.id);
+    expect((await client.post<SyncPaymentResponse>(`/api/payments/${b.id}/sync`)).body).toMatchObject({ status: 'canceled', credited: false });
+    expect(await client.balanceCents()).toBe(WELCOME);
+  });
+
+  test('the fake confirms like Stripe: 3-D Secure cards need action, bank debits go processing', async () => {
+    const client = await env.app.signIn('confirm_methods');
+    const headers = { authorization: 'Bearer sk_test_fake', 'content-type': 'application/x-www-form-urlencoded' };
+    const confirm = async (id: string, pm: string) =>
+      (await (await fetch(`${env.stripe.url}/v1/payment_intents/${id}/confirm`, { method: 'POST', headers, body: `payment_method=${pm}` })).json()) as {
+        status: string;
+        next_action: unknown;
+      };
+    const a = await buyPack(client, 'small');
+    expect(await confirm(a.id, 'pm_card_authenticationRequired')).toMatchObject({ status: 'requires_action', next_action: { type: 'use_stripe_sdk' } });
+    const b = await buyPack(client, 'medium');
+    expect(await confirm(b.id, 'pm_usBankAccount_success')).toMatchObject({ status: 'processing', next_action: null });
     expect(await client.balanceCents()).toBe(WELCOME);
   });
 

@@ -30,4 +30,7 @@ export interface SyncPaymentResponse {
   status: string;
   /** True once the pack's coins are on the balance (by this call or an earlier webhook/sync). */
   credited: boolean;
+  /** Stripe's reason when the last payment attempt failed (last_payment_error.message), else null. */
+  failureMessage: string | null;
 }
+

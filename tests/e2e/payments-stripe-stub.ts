@@ -57,8 +57,11 @@ const STRIPE_JS_STUB = `
 `;
 
 export interface StripeStub {
-  /** What the next confirmPayment does. */
-  outcome: 'succeed' | 'decline';
+  /**
+   * What the next confirmPayment does: a card that pays, a declined card, a delayed method (bank debit:
+   * processing), or a 3-D Secure challenge the customer did not finish (requires_action).
+   */
+  outcome: 'succeed' | 'decline' | 'processing' | 'requires_action';
   confirmed: string[];
 }
 
@@ -80,7 +83,8 @@ export async function installStripeStub(context: BrowserContext, fake: FakeStrip
       });
       return;
     }
-    const intent = fake.succeed(id);
+    const intent =
+      stub.outcome === 'processing' ? fake.process(id) : stub.outcome === 'requires_action' ? fake.requireAction(id) : fake.succeed(id);
     stub.confirmed.push(id);
     await route.fulfill({ status: 200, headers: cors, contentType: 'application/json', body: JSON.stringify({ paymentIntent: intent }) });
   });

@@ -138,6 +138,107 @@ describe('with Stripe (local fake, Stripe.js stubbed)', () => {
     expect(errors).toEqual([]);
   });
 
+  it('a delayed payment says processing, not added; the coins arrive with the webhook', async () => {
+    const { page, context, errors } = await e2e.newPage();
+    const stub = await installStripeStub(context, fake);
+    await e2e.signIn(page, 'bank_buyer');
+    await page.goto('/checkout?package=medium');
+    const pay = page.getByRole('button', { name: 'Pay $10' });
+    await expect.poll(() => pay.isEnabled()).toBe(true);
+    stub.outcome = 'processing';
+    await pay.click();
+    await page.getByText('Payment processing — your coins arrive when your bank confirms').waitFor();
+    await page.waitForURL((url) => url.pathname === '/dashboard');
+    expect(await page.getByText('Your coins have been added!').count()).toBe(0);
+    const balance = async () => ((await (await page.request.get('/api/auth/user')).json()) as { coins: string }).coins;
+    expect(await balance()).toBe('5.00');
+
+    const intent = fake.succeed(stub.confirmed[0]!);
+    expect((await fake.deliver(fake.event('payment_intent.succeeded', intent))).status).toBe(200);
+    expect(await balance()).toBe('555.00');
+    e2e.app.assertLedger();
+    expect(errors).toEqual([]);
+  });
+
+  it('an unfinished bank authentication (requires_action) is a failure and the form stays usable', async () => {
+    const { page, context, errors } = await e2e.newPage({ width: 390, height: 844 });
+    const stub = await installStripeStub(context, fake);
+    await e2e.signIn(page, 'sca_buyer');
+    await page.goto('/checkout');
+    const pay = page.getByRole('button', { name: 'Pay $5' });
+    await expect.poll(() => pay.isEnabled()).toBe(true);
+    stub.outcome = 'requires_action';
+    await pay.click();
+    await page.getByText('Payment Failed').waitFor();
+    await page.getByText('The payment was not authenticated with your bank. No coins were added. Please try again.').waitFor();
+    await expect.poll(() => pay.isEnabled()).toBe(true);
+    expect(new URL(page.url()).pathname).toBe('/checkout');
+    expect(errors).toEqual([]);
+  });
+
+  for (const [name, setUp, expected] of [
+    ['redirect_status=failed with the bank\'s reason', (id: string) => fake.fail(id, 'Your bank declined the debit.'), 'Your bank declined the debit.'],
+    ['a canceled payment', (id: string) => fake.cancel(id), 'This payment was canceled. No coins were added.'],
+    ['a payment still processing', (id: string) => fake.process(id), 'No need to pay again'],
+  ] as const) {
+    it(`returning after ${name} says so and credits nothing`, async () => {
+      const { page, errors } = await e2e.newPage({ width: 390, height: 844 });
+      await e2e.signIn(page, `return_${name.length}`);
+      const res = await page.request.post('/api/create-payment-intent', { data: { packageType: 'small' } });
+      const { clientSecret } = (await res.json()) as { clientSecret: string };
+      const id = clientSecret.split('_secret_')[0]!;
+      const intent = setUp(id);
+      const redirectStatus = intent.status === 'processing' ? 'processing' : 'failed';
+      await page.goto(`/dashboard?payment_intent=${id}&payment_intent_client_secret=${clientSecret}&redirect_status=${redirectStatus}`);
+      await page.waitForURL((url) => url.pathname === '/dashboard' && url.search === '');
+      await page.getByText(expected, { exact: false }).waitFor();
+      expect(await page.getByText('Payment Successful').count()).toBe(0);
+      const me = await page.request.get('/api/auth/user');
+      expect(((await me.json()) as { coins: string }).coins).toBe('5.00');
+      expect(errors).toEqual([]);
+    });
+  }
+
+  it('while a dispute is open, checkout explains that purchases are paused', async () => {
+    const { page, context, errors } = await e2e.newPage();
+    const stub = await installStripeStub(context, fake);
+    await e2e.signIn(page, 'disputer');
+    await page.goto('/checkout');
+    const pay = page.getByRole('button', { name: 'Pay $5' });
+    await expect.poll(() => pay.isEnabled()).toBe(true);
+    await pay.click();
+    await page.waitForURL((url) => url.pathname === '/dashboard');
+    expect((await fake.deliver(fake.event('charge.dispute.created', fake.dispute(stub.confirmed[0]!)))).status).toBe(200);
+
+    await page.goto('/checkout?package=large');
+    await page.getByRole('heading', { name: 'Purchases paused' }).waitFor();
+    await page.getByText('A payment on your account is disputed. Buying and spending coins is paused until the dispute is resolved.').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/checkout');
+    e2e.app.assertLedger();
+    // The browser logs the refused request itself; nothing else may go wrong.
+    expect(errors.filter((e) => !/403 \(Forbidden\)/.test(e))).toEqual([]);
+  });
+
+  it('two tabs opening the same checkout at once both get the one payment session', async () => {
+    const first = await e2e.newPage();
+    await installStripeStub(first.context, fake);
+    await e2e.signIn(first.page, 'two_tabs');
+    const second = await first.context.newPage();
+    const release = fake.holdCreates();
+    const before = fake.requests.length;
+    try {
+      await Promise.all([first.page.goto('/checkout?package=xlarge'), second.goto('/checkout?package=xlarge')]);
+      await expect.poll(() => fake.requests.slice(before).some((r) => r.status === 409), { timeout: 10_000 }).toBe(true);
+    } finally {
+      release();
+    }
+    for (const page of [first.page, second]) await page.getByRole('heading', { name: 'Complete Purchase' }).waitFor();
+    const creates = fake.requests.slice(before).filter((r) => r.path === '/v1/payment_intents' && r.status === 200);
+    expect(new Set(creates.map((r) => r.idempotencyKey)).size).toBe(1);
+    expect(await second.getByTestId('summary-total').innerText()).toBe('$50');
+    expect(first.errors.filter((e) => !/409 \(Conflict\)/.test(e))).toEqual([]);
+  });
+
   it('returning to /dashboard?payment_intent=... syncs the payment once and cleans the URL', async () => {
     const { page, errors } = await e2e.newPage({ width: 390, height: 844 });
     await e2e.signIn(page, 'redirect_buyer');

@@ -18,6 +18,8 @@ const pageLoaders = {
   '/dashboard': () => import('./pages/dashboard-page.tsx'),
   '/submit': () => import('./pages/submit-page.tsx'),
   '/campaigns': () => import('./pages/campaigns-page.tsx'),
+  '/history': () => import('./pages/history-page.tsx'),
+  '/account': () => import('./pages/account-page.tsx'),
 };
 
 const DiscoverPage = lazyPage(pageLoaders['/']);
@@ -29,6 +31,8 @@ const CheckoutPage = lazyPage(pageLoaders['/checkout']);
 const DashboardPage = lazyPage(pageLoaders['/dashboard']);
 const SubmitPage = lazyPage(pageLoaders['/submit']);
 const CampaignsPage = lazyPage(pageLoaders['/campaigns']);
+const HistoryPage = lazyPage(pageLoaders['/history']);
+const AccountPage = lazyPage(pageLoaders['/account']);
 const NotFoundPage = lazyPage(() => import('./pages/not-found-page.tsx'));
 const TermsPage = lazyPage(() => import('./pages/terms-page.tsx'));
 const PrivacyPage = lazyPage(() => import('./pages/privacy-page.tsx'));
@@ -65,6 +69,8 @@ export function App() {
               <Route path="/dashboard" element={<DashboardPage />} />
               <Route path="/submit" element={<SubmitPage />} />
               <Route path="/campaigns" element={<CampaignsPage />} />
+            <Route path="/history" element={<HistoryPage />} />
+            <Route path="/account" element={<AccountPage />} />
               <Route path="*" element={<NotFoundPage />} />
             </Route>
           ) : (

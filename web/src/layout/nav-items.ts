@@ -3,11 +3,13 @@ import {
   LuCirclePlus,
   LuCompass,
   LuGift,
+  LuHistory,
   LuLayoutDashboard,
   LuMegaphone,
   LuShare2,
   LuShoppingCart,
   LuStar,
+  LuUserRound,
 } from 'react-icons/lu';
 
 export interface NavItem {
@@ -31,7 +33,10 @@ export const NAV_ITEMS: readonly NavItem[] = [
 ];
 
 /** Pages beyond the spec's tabs: reached from the account menu on desktop and "More" on a phone. */
-export const ACCOUNT_ITEMS: readonly NavItem[] = [];
+export const ACCOUNT_ITEMS: readonly NavItem[] = [
+  { to: '/history', label: 'Transaction history', icon: LuHistory },
+  { to: '/account', label: 'Account', icon: LuUserRound },
+];
 
 /** The phone's bottom bar: the destinations used most; everything else sits behind "More". */
 export const PHONE_BAR_PATHS: readonly string[] = ['/', '/daily', '/socials', '/dashboard'];

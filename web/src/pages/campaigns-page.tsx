@@ -1,4 +1,4 @@
-import { Button, SimpleGrid, Skeleton, Stack, Text } from '@chakra-ui/react';
+import { Button, SimpleGrid, Skeleton, Stack } from '@chakra-ui/react';
 import type { ApiCampaign } from '@shared/api-types.ts';
 import { useState } from 'react';
 import { LuCirclePlus, LuMegaphone } from 'react-icons/lu';
@@ -10,10 +10,11 @@ import { CancelCampaignDialog } from '../features/campaigns/cancel-campaign-dial
 import { useCampaigns } from '../features/campaigns/use-campaigns.ts';
 import { errorMessage } from '../lib/api.ts';
 import { useDocumentTitle } from '../lib/use-document-title.ts';
+import { ErrorState } from '../components/error-state.tsx';
 
 export default function CampaignsPage() {
   useDocumentTitle('My Campaigns');
-  const { data, isLoading, isError, error } = useCampaigns();
+  const { data, isLoading, isError, error, refetch } = useCampaigns();
   const [toCancel, setToCancel] = useState<ApiCampaign | null>(null);
   const [dialogOpen, setDialogOpen] = useState(false);
   const campaigns = (data ?? []).filter((c) => c.membersRemaining > 0);
@@ -37,7 +38,11 @@ export default function CampaignsPage() {
           <Skeleton h="72" borderRadius="xl" />
         </SimpleGrid>
       ) : isError ? (
-        <Text color="red.fg">{errorMessage(error, 'Could not load your campaigns.')}</Text>
+        <ErrorState
+          title="Could not load your campaigns."
+          description={errorMessage(error, '') || undefined}
+          onRetry={() => void refetch()}
+        />
       ) : campaigns.length === 0 ? (
         <EmptyState
           icon={<LuMegaphone />}

@@ -2,7 +2,7 @@ import { Box, Button, Card, Center, Flex, Grid, Heading, HStack, Icon, Link, Sep
 import { Elements } from '@stripe/react-stripe-js';
 import type { Appearance, Stripe } from '@stripe/stripe-js';
 import { useEffect, useState } from 'react';
-import { LuArrowLeft, LuShieldCheck, LuTriangleAlert } from 'react-icons/lu';
+import { LuArrowLeft, LuShieldAlert, LuShieldCheck, LuTriangleAlert } from 'react-icons/lu';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { CoinIcon } from '../components/coin-icon.tsx';
 import { PageHeader } from '../components/page-header.tsx';
@@ -10,6 +10,7 @@ import { CheckoutForm } from '../features/payments/checkout-form.tsx';
 import { getStripe } from '../features/payments/load-stripe.ts';
 import { formatPrice, PACKS } from '../features/payments/pack-display.ts';
 import { useCreatePaymentIntent } from '../features/payments/use-create-payment-intent.ts';
+import { errorMessage, errorStatus } from '../lib/api.ts';
 import { usePublicConfig } from '../lib/use-auth.ts';
 import { useDocumentTitle } from '../lib/use-document-title.ts';
 
@@ -94,6 +95,33 @@ function LoadFailed() {
   );
 }
 
+function PurchasesPaused({ message }: { message: string }) {
+  return (
+    <Card.Root variant="outline" bg="bg.panel" borderColor="border" borderRadius="2xl" maxW="xl" mx="auto" overflow="hidden">
+      <Box h="1" bg="orange.500" />
+      <Card.Body py={{ base: '10', md: '12' }} px={{ base: '6', md: '10' }}>
+        <VStack gap="4" textAlign="center">
+          <Box bg="orange.subtle" color="orange.fg" borderRadius="full" p="4" fontSize="2xl">
+            <LuShieldAlert />
+          </Box>
+          <Heading as="h1" textStyle="xl" fontWeight="bold">
+            Purchases paused
+          </Heading>
+          <Text color="fg.muted" maxW="sm" role="alert">
+            {message}
+          </Text>
+          <Text color="fg.subtle" textStyle="sm" maxW="sm">
+            You can keep earning coins meanwhile. Questions? Ask in our support server.
+          </Text>
+          <Button asChild variant="subtle" borderRadius="xl" mt="2">
+            <RouterLink to="/dashboard">Go to Dashboard</RouterLink>
+          </Button>
+        </VStack>
+      </Card.Body>
+    </Card.Root>
+  );
+}
+
 function OrderSummary({ packageType, coins, price }: { packageType: string; coins: number; price: number }) {
   const name = PACKS.find((p) => p.id === packageType)?.name ?? 'Coin pack';
   return (
@@ -110,7 +138,7 @@ function OrderSummary({ packageType, coins, price }: { packageType: string; coin
           <Stack gap="0">
             <Text fontWeight="semibold">{name}</Text>
             <Text color="fg.muted" textStyle="sm">
-              Delivered instantly to your balance
+              Added to your balance once the payment is confirmed
             </Text>
           </Stack>
         </HStack>
@@ -150,10 +178,13 @@ function CheckoutSession({ publishableKey, packageType }: { publishableKey: stri
   const [loadFailed, setLoadFailed] = useState(false);
   const clientSecret = session.data?.clientSecret;
 
+  // A dispute hold (403) is explained in place; bouncing to Buy Coins would hide why nothing works.
+  const held = session.isError && errorStatus(session.error) === 403;
+
   // Spec: if creating the payment session fails, go back to Buy Coins without a message.
   useEffect(() => {
-    if (session.isError) void navigate('/buy-coins', { replace: true });
-  }, [session.isError, navigate]);
+    if (session.isError && !held) void navigate('/buy-coins', { replace: true });
+  }, [session.isError, held, navigate]);
 
   // Stripe.js is fetched only here, once a session exists, so no other page ever loads it.
   useEffect(() => {
@@ -174,6 +205,7 @@ function CheckoutSession({ publishableKey, packageType }: { publishableKey: stri
     };
   }, [clientSecret, publishableKey]);
 
+  if (held) return <PurchasesPaused message={errorMessage(session.error, 'Purchases are paused on your account.')} />;
   if (loadFailed) return <LoadFailed />;
   if (!session.data || !clientSecret || !stripe) return <Preparing label="Preparing secure checkout..." />;
 

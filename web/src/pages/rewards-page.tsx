@@ -14,6 +14,7 @@ import { useRewardStatus } from '../features/rewards/use-reward-status.ts';
 import { errorMessage } from '../lib/api.ts';
 import { toast } from '../lib/toaster.tsx';
 import { useDocumentTitle } from '../lib/use-document-title.ts';
+import { ErrorState } from '../components/error-state.tsx';
 
 const HOUR_MS = 60 * 60 * 1000;
 const CONFIRMATION_MS = 3000;
@@ -56,7 +57,7 @@ const CARDS: Record<
 
 export default function RewardsPage() {
   useDocumentTitle('Rewards', 'Claim your hourly, bonus and daily coins.');
-  const { data: status, dataUpdatedAt, isLoading, isError } = useRewardStatus();
+  const { data: status, dataUpdatedAt, isLoading, isError, refetch } = useRewardStatus();
   const claim = useClaimReward();
   const [confirmations, setConfirmations] = useState<Partial<Record<RewardType, string>>>({});
   const timers = useRef(new Map<RewardType, number>());
@@ -100,10 +101,7 @@ export default function RewardsPage() {
           <Text>Loading rewards...</Text>
         </VStack>
       ) : isError || !status ? (
-        <Alert.Root status="error" borderRadius="xl">
-          <Alert.Indicator />
-          <Alert.Title>Could not load your rewards. Please refresh the page.</Alert.Title>
-        </Alert.Root>
+        <ErrorState title="Could not load your rewards." onRetry={() => void refetch()} />
       ) : (
         <VStack align="stretch" gap={{ base: '5', md: '6' }}>
           {allClaimed ? (

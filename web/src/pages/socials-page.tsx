@@ -1,4 +1,4 @@
-import { Alert, Heading, SimpleGrid, Spinner, Stack, Text, VStack } from '@chakra-ui/react';
+import { Heading, SimpleGrid, Spinner, Stack, Text, VStack } from '@chakra-ui/react';
 import type { ApiSocialTask } from '@shared/api-types.ts';
 import { LuShare2 } from 'react-icons/lu';
 import { EmptyState } from '../components/empty-state.tsx';
@@ -12,11 +12,12 @@ import { YouTubeCard } from '../features/social/youtube-card.tsx';
 import { useAuth } from '../lib/use-auth.ts';
 import { toast } from '../lib/toaster.tsx';
 import { useDocumentTitle } from '../lib/use-document-title.ts';
+import { ErrorState } from '../components/error-state.tsx';
 
 export default function SocialsPage() {
   useDocumentTitle('Socials', 'Follow us on social media and earn coins.');
   const { user } = useAuth();
-  const { data: tasks, isLoading, isError } = useSocialTasks();
+  const { data: tasks, isLoading, isError, refetch } = useSocialTasks();
   const claims = useSocialClaims(user?.id ?? 'anonymous', tasks);
   const youtube = tasks?.find((t) => t.platform === 'youtube');
   const others = (tasks ?? []).filter((t) => t !== youtube);
@@ -45,10 +46,7 @@ export default function SocialsPage() {
           <Text>Loading tasks...</Text>
         </VStack>
       ) : isError ? (
-        <Alert.Root status="error" borderRadius="xl">
-          <Alert.Indicator />
-          <Alert.Title>Could not load social tasks. Please refresh the page.</Alert.Title>
-        </Alert.Root>
+        <ErrorState title="Could not load social tasks." onRetry={() => void refetch()} />
       ) : (
         <Stack gap={{ base: '8', md: '10' }}>
           <YouTubeCard task={youtube} pendingSeconds={pendingSeconds(youtube)} onStart={startYouTube} />

@@ -7,6 +7,7 @@ import { EmptyState } from '../../components/empty-state.tsx';
 import { ServerAvatar } from '../../components/server-avatar.tsx';
 import { useMyServers } from './use-my-servers.ts';
 import { usePromoteServer } from './use-promote-server.ts';
+import { ErrorState } from '../../components/error-state.tsx';
 
 function statusBadge(server: ApiMyServer) {
   if (server.canceled) return <Badge colorPalette="gray">Canceled</Badge>;
@@ -90,7 +91,7 @@ function ServerRow({
 
 /** Dashboard "My Servers": every submitted server with a Promote (100 coins) button. */
 export function MyServersList({ balanceCents }: { balanceCents: number }) {
-  const { data, isLoading, isError } = useMyServers();
+  const { data, isLoading, isError, refetch } = useMyServers();
   const promote = usePromoteServer();
   const servers = (data ?? []).filter((s) => !s.canceled);
   const canAfford = balanceCents >= PROMOTE_COST_COINS * 100;
@@ -116,9 +117,7 @@ export function MyServersList({ balanceCents }: { balanceCents: number }) {
             <Skeleton h="12" />
           </Stack>
         ) : isError ? (
-          <Text color="red.fg" textStyle="sm" py="4">
-            Could not load your servers.
-          </Text>
+          <ErrorState size="sm" title="Could not load your servers." onRetry={() => void refetch()} />
         ) : servers.length === 0 ? (
           <EmptyState
             title="No servers yet"

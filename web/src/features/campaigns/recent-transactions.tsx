@@ -1,7 +1,8 @@
-import { Box, Card, Flex, Heading, Skeleton, Stack, Text } from '@chakra-ui/react';
-import { LuArrowDownLeft, LuArrowUpRight } from 'react-icons/lu';
+import { Box, Card, Heading, Link, Skeleton, Stack } from '@chakra-ui/react';
+import { Link as RouterLink } from 'react-router';
 import { EmptyState } from '../../components/empty-state.tsx';
-import { formatDate, formatSignedCoins, isNonNegative } from '../../lib/format.ts';
+import { ErrorState } from '../../components/error-state.tsx';
+import { TransactionRow } from '../history/transaction-row.tsx';
 import { useTransactions } from './use-transactions.ts';
 
 /** The Dashboard shows the latest 10 (spec §9). */
@@ -9,14 +10,17 @@ export const RECENT_TRANSACTIONS = 10;
 
 /** Dashboard "Recent Transactions": description or type, date, signed amount (green / red). */
 export function RecentTransactions() {
-  const { data, isLoading, isError } = useTransactions();
+  const { data, isLoading, isError, refetch } = useTransactions();
   const rows = (data ?? []).slice(0, RECENT_TRANSACTIONS);
   return (
     <Card.Root variant="outline" bg="bg.panel" borderColor="border" borderRadius="xl">
-      <Card.Header pb="0">
+      <Card.Header pb="0" flexDirection="row" justifyContent="space-between" alignItems="baseline" gap="3">
         <Heading as="h2" textStyle="lg" fontWeight="semibold">
           Recent Transactions
         </Heading>
+        <Link asChild color="brand.fg" textStyle="sm" fontWeight="medium">
+          <RouterLink to="/history">View all transactions</RouterLink>
+        </Link>
       </Card.Header>
       <Card.Body pt="2">
         {isLoading ? (
@@ -26,9 +30,7 @@ export function RecentTransactions() {
             <Skeleton h="10" />
           </Stack>
         ) : isError ? (
-          <Text color="red.fg" textStyle="sm" py="4">
-            Could not load your transactions.
-          </Text>
+          <ErrorState size="sm" title="Could not load your transactions." onRetry={() => void refetch()} />
         ) : rows.length === 0 ? (
           <EmptyState
             title="No transactions yet"
@@ -36,50 +38,9 @@ export function RecentTransactions() {
           />
         ) : (
           <Box as="ul" listStyleType="none">
-            {rows.map((t) => {
-              const positive = isNonNegative(t.amount);
-              return (
-                <Flex
-                  as="li"
-                  key={t.id}
-                  align="center"
-                  gap="3"
-                  py="3"
-                  borderBottomWidth="1px"
-                  borderColor="border.muted"
-                  _last={{ borderBottomWidth: 0 }}
-                  data-testid="transaction"
-                >
-                  <Box
-                    colorPalette={positive ? 'green' : 'red'}
-                    bg="colorPalette.subtle"
-                    color="colorPalette.fg"
-                    borderRadius="full"
-                    p="2"
-                    flexShrink={0}
-                    aria-hidden
-                  >
-                    {positive ? <LuArrowDownLeft /> : <LuArrowUpRight />}
-                  </Box>
-                  <Box flex="1" minW="0">
-                    <Text textStyle="sm" fontWeight="medium" lineClamp={2} wordBreak="break-word">
-                      {t.description ?? t.type}
-                    </Text>
-                    <Text textStyle="xs" color="fg.subtle">
-                      {formatDate(t.createdAt)}
-                    </Text>
-                  </Box>
-                  <Text
-                    fontWeight="semibold"
-                    fontVariantNumeric="tabular-nums"
-                    color={positive ? 'green.fg' : 'red.fg'}
-                    flexShrink={0}
-                  >
-                    {formatSignedCoins(t.amount)}
-                  </Text>
-                </Flex>
-              );
-            })}
+            {rows.map((t) => (
+              <TransactionRow key={t.id} transaction={t} />
+            ))}
           </Box>
         )}
       </Card.Body>

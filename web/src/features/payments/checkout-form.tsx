@@ -7,6 +7,8 @@ import { useNavigate } from 'react-router';
 import { toast } from '../../lib/toaster.tsx';
 import { invalidateBalance } from './invalidate-balance.ts';
 import { formatPrice } from './pack-display.ts';
+import { paymentOutcome, syncedPaymentToast } from './payment-outcome.ts';
+import { CHECKOUT_TEXT } from './checkout-text.ts';
 import { syncPayment } from './use-sync-payment.ts';
 
 /** The card form inside Stripe's <Elements>: Pay $amount, Processing... while submitting. */
@@ -29,17 +31,24 @@ export function CheckoutForm({ price }: { price: number }) {
       redirect: 'if_required',
     });
     if (error) {
-      toast({ title: 'Payment Failed', description: error.message ?? 'Your payment could not be completed.', variant: 'destructive' });
+      toast({ title: CHECKOUT_TEXT.failedTitle, description: error.message ?? CHECKOUT_TEXT.failedDescription, variant: 'destructive' });
       setSubmitting(false);
       return;
     }
-    // The webhook credits the coins too; syncing now makes the new balance visible right away.
-    try {
-      await syncPayment(paymentIntent.id);
-    } catch {
-      // The webhook will still credit the payment; nothing to tell the user here.
+    const outcome = paymentOutcome(paymentIntent.status, paymentIntent.last_payment_error?.message ?? null);
+    if (outcome.kind === 'failed') {
+      // Not paid: the form stays, re-enabled, for another attempt.
+      toast(outcome.toast);
+      setSubmitting(false);
+      return;
     }
-    toast({ title: 'Payment Successful', description: 'Your coins have been added!' });
+    // Paid or on its way: the webhook credits the coins too; syncing now makes a success visible at once
+    // and says "added" only once the server has really credited them.
+    try {
+      toast(syncedPaymentToast(await syncPayment(paymentIntent.id)));
+    } catch {
+      toast(outcome.kind === 'processing' ? outcome.toast : { title: CHECKOUT_TEXT.unconfirmedTitle, description: CHECKOUT_TEXT.unconfirmedDescription });
+    }
     await invalidateBalance(queryClient);
     void navigate('/dashboard');
   }

@@ -1,0 +1,41 @@
+import { Router, type Response } from 'express';
+import type { AppContext } from '../context.ts';
+import { signOutEverywhere } from '../auth/sign-out-everywhere.ts';
+import { parseInput, requireUser } from '../http/guards.ts';
+import { deleteAccountSchema } from '../shared/history-schemas.ts';
+import { anonymiseAccount, exportAccountData } from './account-data.ts';
+
+export function accountRoutes(ctx: AppContext): Router {
+  const router = Router();
+
+  const clearSessionCookie = (res: Response) =>
+    res.clearCookie(ctx.sessions.cookieName, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: ctx.config.production,
+    });
+
+  router.get('/account/export', (req, res) => {
+    const userId = requireUser(req);
+    const data = exportAccountData(ctx, userId);
+    const day = data.exportedAt.slice(0, 10);
+    res.setHeader('Content-Disposition', `attachment; filename="coinsync-data-${day}.json"`);
+    res.setHeader('Cache-Control', 'no-store');
+    res.type('application/json').send(JSON.stringify(data, null, 2));
+  });
+
+  router.delete('/account', async (req, res, next) => {
+    const userId = requireUser(req);
+    const { confirmUsername } = parseInput(deleteAccountSchema, req.body);
+    anonymiseAccount(ctx, userId, confirmUsername);
+    await signOutEverywhere(ctx, userId);
+    req.session.destroy((err) => {
+      if (err) return next(err);
+      clearSessionCookie(res);
+      res.json({ ok: true });
+    });
+  });
+
+  return router;
+}

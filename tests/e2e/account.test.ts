@@ -1,0 +1,97 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { credit } from '../../src/ledger/ledger.ts';
+import { findUserByDiscordId } from '../../src/test/factories.ts';
+import { startE2E, type E2E } from './support.ts';
+
+let e2e: E2E;
+beforeAll(async () => {
+  e2e = await startE2E();
+});
+afterAll(() => e2e.close());
+
+function userIdOf(username: string): string {
+  const db = e2e.app.server.ctx.db;
+  const discordId = [...e2e.app.sim.state.users.values()].find((u) => u.username === username)?.id;
+  const user = discordId ? findUserByDiscordId(db, discordId) : undefined;
+  if (!user) throw new Error(`no user ${username}`);
+  return user.id;
+}
+
+describe('history and account', () => {
+  it('pages and filters the transaction history, with the 30-day earnings chart', async () => {
+    const { page, errors } = await e2e.newPage({ width: 390, height: 844 });
+    await e2e.signIn(page, 'history_fan');
+    const userId = userIdOf('history_fan');
+    for (let i = 0; i < 24; i += 1) {
+      credit(e2e.app.server.ctx.db, {
+        userId,
+        cents: 100,
+        type: 'hourly',
+        description: `Hourly ${i}`,
+        now: e2e.app.clock.now() + i,
+      });
+    }
+    await page.goto('/history');
+    await page.getByRole('heading', { name: 'Transaction history' }).waitFor();
+    await page.getByRole('img', { name: /Earned 29\.00 coins in the last 30 days/ }).waitFor();
+    await page.getByText('Page 1 of 2').waitFor();
+    expect(await page.getByTestId('transaction').count()).toBe(20);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Page 2 of 2').waitFor();
+    await expect.poll(() => page.getByTestId('transaction').count()).toBe(5);
+    await page.getByText('Welcome bonus').waitFor();
+
+    await page.getByRole('button', { name: 'Purchases' }).click();
+    await page.getByText('Nothing of this type yet').waitFor();
+    expect(await page.getByRole('button', { name: 'Purchases' }).getAttribute('aria-pressed')).toBe('true');
+    expect(errors).toEqual([]);
+  });
+
+  it('exports the data, signs out everywhere, and deletes the account after the username is typed', async () => {
+    const { page, errors } = await e2e.newPage();
+    await e2e.signIn(page, 'account_owner');
+    await page.getByRole('link', { name: 'Account: account_owner' }).click();
+    await page.getByRole('heading', { name: 'Account', level: 1 }).waitFor();
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export my data' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^coinsync-data-\d{4}-\d{2}-\d{2}\.json$/);
+    const data = JSON.parse(readFileSync((await download.path()), 'utf8')) as {
+      profile: { discordUsername: string };
+    };
+    expect(data.profile.discordUsername).toBe('account_owner');
+
+    await page.getByRole('button', { name: 'Delete my account' }).click();
+    const dialog = page.getByRole('alertdialog');
+    await dialog.getByRole('heading', { name: 'Delete your account?' }).waitFor();
+    const field = dialog.getByRole('textbox');
+    await field.fill('not me');
+    await dialog.getByRole('button', { name: 'Delete my account' }).click();
+    await dialog.getByText('Type account_owner to confirm').waitFor();
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = (await field.getAttribute('aria-describedby')) ?? '';
+    expect(await page.locator(`[id="${describedBy}"]`).textContent()).toBe('Type account_owner to confirm');
+    expect(await field.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
+
+    await field.fill('account_owner');
+    await dialog.getByRole('button', { name: 'Delete my account' }).click();
+    await page.getByRole('button', { name: 'Continue with Discord' }).waitFor();
+    const me = await page.request.get('/api/auth/user');
+    expect(me.status()).toBe(401);
+    expect(errors).toEqual([]);
+  });
+
+  it("sign out everywhere ends this browser's session and another one", async () => {
+    const { page } = await e2e.newPage();
+    const other = await e2e.newPage();
+    await e2e.signIn(page, 'two_devices');
+    await e2e.signIn(other.page, 'two_devices');
+    await page.goto('/account');
+    await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await page.getByRole('button', { name: 'Continue with Discord' }).waitFor();
+    expect((await other.page.request.get('/api/auth/user')).status()).toBe(401);
+  });
+});

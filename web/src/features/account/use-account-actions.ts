@@ -1,0 +1,54 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest, errorMessage } from '../../lib/api.ts';
+import { toast } from '../../lib/toaster.tsx';
+
+/** Leaves the app for the login page with nothing cached from the account that just ended. */
+function leaveToLogin(queryClient: ReturnType<typeof useQueryClient>): void {
+  queryClient.clear();
+  window.location.href = '/';
+}
+
+/** POST /api/auth/sign-out-everywhere: ends every session of this user, this browser's too. */
+export function useSignOutEverywhere() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiRequest('POST', '/api/auth/sign-out-everywhere'),
+    onSuccess: () => leaveToLogin(queryClient),
+    onError: (err) => {
+      toast({
+        title: 'Error',
+        description: errorMessage(err, 'Failed to sign out everywhere'),
+        variant: 'destructive',
+      });
+    },
+  });
+}
+
+/** DELETE /api/account with the typed username; on success the account is gone and so is the session. */
+export function useDeleteAccount({ onInvalid }: { onInvalid: (message: string) => void }) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (confirmUsername: string) => apiRequest('DELETE', '/api/account', { confirmUsername }),
+    onSuccess: () => leaveToLogin(queryClient),
+    onError: (err) => {
+      const message = errorMessage(err, 'Failed to delete your account');
+      onInvalid(message);
+      toast({ title: 'Error', description: message, variant: 'destructive' });
+    },
+  });
+}
+
+/** GET /api/account/export, saved as the file name the server suggests. */
+export async function downloadAccountData(): Promise<void> {
+  const res = await apiRequest('GET', '/api/account/export');
+  const disposition = res.headers.get('Content-Disposition') ?? '';
+  const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? 'coinsync-data.json';
+  const url = URL.createObjectURL(await res.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
