@@ -10,6 +10,8 @@ import { apiNotFound, errorHandler } from './http/errors.ts';
 import { sameOriginOnly } from './http/guards.ts';
 import { requestContext } from './http/request-context.ts';
 import { metricsHandler } from './http/metrics-route.ts';
+import { healthRoutes } from './ops/health-routes.ts';
+import type { ReadinessCheck } from './ops/readiness.ts';
 import { authRoutes } from './auth/routes.ts';
 import { createPassport, type PassportInstance } from './auth/passport.ts';
 import { featureRoutes, rawBodyRoutes } from './features.ts';
@@ -24,6 +26,8 @@ export interface CreateAppOptions {
   /** Mounted before everything else (the Discord simulator in demo mode), outside our CSP. */
   preRoutes?: { path: string; router: Router }[];
   webDist?: string;
+  /** What GET /api/ready checks (src/ops/readiness.ts). */
+  readiness: ReadinessCheck;
 }
 
 function contentSecurityPolicy(ctx: AppContext) {
@@ -66,10 +70,7 @@ export function createApp(ctx: AppContext, options: CreateAppOptions): { app: Ex
     next();
   });
 
-  app.get('/api/health', (_req, res) => {
-    ctx.sqlite.prepare('SELECT 1').get();
-    res.json({ status: 'ok' });
-  });
+  app.use('/api', healthRoutes(options.readiness));
 
   // Routes that must see the raw body (Stripe webhooks) come before the JSON parser.
   for (const router of rawBodyRoutes(ctx)) app.use('/api', router);

@@ -6,10 +6,14 @@ import { createSerialJob } from './bot/serial-job.ts';
 import { recheckInvites } from './campaigns/recheck-invites.ts';
 import { recordReconciliation } from './metrics.ts';
 import { pruneExpiredIntentsJob } from './campaigns/featured-intent.ts';
+import { JobMonitor } from './ops/job-monitor.ts';
+import { startSafeInterval } from './ops/safe-interval.ts';
 
 export const RECONCILE_EVERY_MS = 5 * MINUTE;
 /** Dead invites take a campaign off Discover until the owner fixes it. */
 export const INVITE_RECHECK_EVERY_MS = 30 * MINUTE;
+/** Job names, as they appear in logs, metrics and the readiness report. */
+export const JOB = { reconcile: 'reconcile', inviteRecheck: 'invite recheck' } as const;
 
 /** Unpromoted featured intents older than FEATURED_INTENT_TTL_MS are deleted this often. */
 export const INTENT_PRUNE_EVERY_MS = 5 * MINUTE;
@@ -23,43 +27,63 @@ export interface Background {
 /**
  * Starts what runs beside the HTTP server: the Discord bot and its periodic reconciliation. Only
  * one process may run them (BOT_ENABLED=false on any other), since a DM is guarded in-process.
- * Never blocks or fails start-up: the bot logs in in the background and retries on failure.
+ * Never blocks or fails start-up: the bot logs in in the background and retries on failure. Every
+ * timer goes through startSafeInterval and every job through createSerialJob: none can throw into
+ * the event loop, and repeated failures show in the JobMonitor (readiness).
  */
-export function startBackground(ctx: AppContext): Promise<Background> {
+export function startBackground(ctx: AppContext, options: { jobs?: JobMonitor } = {}): Promise<Background> {
   if (!ctx.config.botEnabled) {
     ctx.logger.info('bot disabled (BOT_ENABLED=false)');
     return Promise.resolve({ stop: () => Promise.resolve() });
   }
-  const reconciler = createSerialJob('reconcile', ctx.logger, async () => {
-    try {
-      const result = await reconcile(ctx);
-      recordReconciliation('success', { ...result });
-      return result;
-    } catch (err) {
-      recordReconciliation('failure');
-      throw err;
-    }
-  });
+  const jobs = options.jobs ?? new JobMonitor(() => ctx.clock.now());
+  const { logger } = ctx;
+  const reconciler = createSerialJob(
+    JOB.reconcile,
+    logger,
+    async () => {
+      try {
+        const result = await reconcile(ctx);
+        recordReconciliation('success', { ...result });
+        return result;
+      } catch (err) {
+        recordReconciliation('failure');
+        throw err;
+      }
+    },
+    { jobs },
+  );
   const bot = startBot(ctx, { onConnected: () => reconciler.trigger() });
-  const timer = setInterval(() => reconciler.trigger(), RECONCILE_EVERY_MS);
-  timer.unref();
-  const inviteChecker = createSerialJob('invite recheck', ctx.logger, async () => {
-    await recheckInvites(ctx);
+  const reconcileTimer = startSafeInterval('reconcile timer', RECONCILE_EVERY_MS, () => reconciler.trigger(), { logger });
+  const inviteChecker = createSerialJob(
+    JOB.inviteRecheck,
+    logger,
+    async () => {
+      await recheckInvites(ctx);
+    },
+    { jobs },
+  );
+  const inviteTimer = startSafeInterval('invite recheck timer', INVITE_RECHECK_EVERY_MS, () => inviteChecker.trigger(), {
+    logger,
   });
-  const inviteTimer = setInterval(() => inviteChecker.trigger(), INVITE_RECHECK_EVERY_MS);
-  inviteTimer.unref();
-  const intentPruner = createSerialJob('featured intent prune', ctx.logger, () => {
-    pruneExpiredIntentsJob(ctx);
-    return Promise.resolve();
+  const intentPruner = createSerialJob(
+    'featured intent prune',
+    logger,
+    () => {
+      pruneExpiredIntentsJob(ctx);
+      return Promise.resolve();
+    },
+    { jobs },
+  );
+  const intentTimer = startSafeInterval('featured intent prune timer', INTENT_PRUNE_EVERY_MS, () => intentPruner.trigger(), {
+    logger,
   });
-  const intentTimer = setInterval(() => intentPruner.trigger(), INTENT_PRUNE_EVERY_MS);
-  intentTimer.unref();
   return Promise.resolve({
     bot,
     async stop() {
-      clearInterval(timer);
-      clearInterval(inviteTimer);
-      clearInterval(intentTimer);
+      reconcileTimer.stop();
+      inviteTimer.stop();
+      intentTimer.stop();
       await bot.stop();
       await reconciler.idle();
       await inviteChecker.idle();

@@ -62,6 +62,7 @@ const envSchema = z
     /** Discord accounts younger than this earn nothing from joins (0 turns the rule off). */
     MIN_DISCORD_ACCOUNT_AGE_DAYS: z.coerce.number().int().min(0).max(365).default(7),
     REDIS_URL: optionalString.pipe(z.url().optional()),
+    REDIS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(1500),
     DISCORD_CLIENT_ID: optionalString,
     DISCORD_CLIENT_SECRET: optionalString,
     DISCORD_BOT_TOKEN: optionalString,
@@ -140,6 +141,8 @@ export interface Config {
   /** Minimum Discord account age (from the snowflake) to earn from joins; 0 = off. */
   minAccountAgeMs: number;
   redisUrl: string | undefined;
+  /** Connect timeout, and time limit of each session operation on Redis before answering 503. */
+  redisTimeoutMs: number;
   demoMode: boolean;
   demoSeed: boolean;
   botEnabled: boolean;
@@ -220,6 +223,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       Buffer.from(hkdfSync('sha256', env.SESSION_SECRET ?? DEV_SESSION_SECRET, 'coinsync', 'oauth-token-encryption', 32)),
     minAccountAgeMs: env.MIN_DISCORD_ACCOUNT_AGE_DAYS * 24 * 60 * 60 * 1000,
     redisUrl: env.REDIS_URL,
+    redisTimeoutMs: env.REDIS_TIMEOUT_MS,
     demoMode,
     demoSeed: demoMode && env.DEMO_SEED === 'true',
     botEnabled: env.BOT_ENABLED === 'true',

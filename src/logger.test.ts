@@ -12,7 +12,9 @@ describe('logger', () => {
     const first = JSON.parse(out[0]!) as Record<string, unknown>;
     expect(first).toMatchObject({ level: 'info', msg: 'payment fulfilled', userId: 'u1', cents: 1250 });
     expect(Number.isNaN(Date.parse(first.time as string))).toBe(false);
-    const second = JSON.parse(out[1]!) as Record<string, unknown> & { error: { message: string; stack: string } };
+    const second = JSON.parse(out[1]!) as Record<string, unknown> & {
+      error: { message: string; stack: string };
+    };
     // An Error keeps its message and stack; reserved keys in `extra` cannot overwrite the record's own.
     expect(second.level).toBe('error');
     expect(second.msg).toBe('job failed');
@@ -42,7 +44,10 @@ describe('logger', () => {
 
   it('childLogger adds its fields to every line, letting the call override them', () => {
     const out: string[] = [];
-    const child = childLogger(createLogger('info', (l) => out.push(l), { format: 'json' }), { requestId: 'r-1', job: 'a' });
+    const child = childLogger(
+      createLogger('info', (l) => out.push(l), { format: 'json' }),
+      { requestId: 'r-1', job: 'a' },
+    );
     child.info('hello', { job: 'b' });
     expect(JSON.parse(out[0]!)).toMatchObject({ msg: 'hello', requestId: 'r-1', job: 'b' });
   });

@@ -29,7 +29,8 @@ function replacer(_key: string, value: unknown): unknown {
 
 function formatLine(format: LogFormat, at: Level, msg: string, extra?: Record<string, unknown>): string {
   const time = new Date().toISOString();
-  if (format === 'text') return `${time} ${at.toUpperCase()} ${msg}${extra ? ' ' + JSON.stringify(extra, replacer) : ''}`;
+  if (format === 'text')
+    return `${time} ${at.toUpperCase()} ${msg}${extra ? ' ' + JSON.stringify(extra, replacer) : ''}`;
   const record: Record<string, unknown> = { time, level: at, msg };
   if (extra) for (const [k, v] of Object.entries(extra)) record[RESERVED.has(k) ? `extra_${k}` : k] = v;
   try {

@@ -1,4 +1,5 @@
 import { ConfigError } from './config.ts';
+import { DatabaseIntegrityError } from './db/integrity.ts';
 import { startServer } from './server.ts';
 
 try {
@@ -19,7 +20,7 @@ try {
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
 } catch (err) {
-  if (err instanceof ConfigError) {
+  if (err instanceof ConfigError || err instanceof DatabaseIntegrityError) {
     console.error(err.message);
     process.exit(1);
   }

@@ -22,7 +22,8 @@ afterAll(() => app.close());
 function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
   for (const line of text.split('\n')) {
     if (!line.startsWith(`${name}{`)) continue;
-    if (Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`))) return Number(line.split(' ').pop());
+    if (Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`)))
+      return Number(line.split(' ').pop());
   }
   return undefined;
 }
@@ -30,7 +31,8 @@ function sample(text: string, name: string, labels: Record<string, string>): num
 describe('GET /metrics', () => {
   it('counts requests by route template and status, in Prometheus text format', async () => {
     const client = app.anonymous();
-    const before = (await readMetric('coinsync_http_requests_total', { route: '/api/config', status: '200' })) ?? 0;
+    const before =
+      (await readMetric('coinsync_http_requests_total', { route: '/api/config', status: '200' })) ?? 0;
     await client.get('/api/config');
     await client.get('/api/config');
     await client.get('/api/no-such-thing');
@@ -40,10 +42,18 @@ describe('GET /metrics', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/plain');
     const text = await res.text();
-    expect(sample(text, 'coinsync_http_requests_total', { method: 'GET', route: '/api/config', status: '200' })).toBe(before + 2);
-    expect(sample(text, 'coinsync_http_requests_total', { route: '/api/*unmatched', status: '404' })).toBeGreaterThanOrEqual(1);
-    expect(sample(text, 'coinsync_http_requests_total', { route: '/api/auth/user', status: '401' })).toBeGreaterThanOrEqual(1);
-    expect(text).toContain('coinsync_http_request_duration_seconds_bucket{le="0.005",method="GET",route="/api/config",status_class="2xx"}');
+    expect(
+      sample(text, 'coinsync_http_requests_total', { method: 'GET', route: '/api/config', status: '200' }),
+    ).toBe(before + 2);
+    expect(
+      sample(text, 'coinsync_http_requests_total', { route: '/api/*unmatched', status: '404' }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, 'coinsync_http_requests_total', { route: '/api/auth/user', status: '401' }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(text).toContain(
+      'coinsync_http_request_duration_seconds_bucket{le="0.005",method="GET",route="/api/config",status_class="2xx"}',
+    );
     // Default process metrics come along (memory, event loop lag).
     expect(text).toContain('coinsync_process_resident_memory_bytes');
     expect(text).toContain('coinsync_nodejs_eventloop_lag_seconds');
@@ -60,8 +70,12 @@ describe('GET /metrics', () => {
     try {
       const client = secured.anonymous();
       expect((await client.raw('/metrics')).status).toBe(401);
-      expect((await client.raw('/metrics', { headers: { authorization: `Bearer ${TOKEN}x` } })).status).toBe(401);
-      const ok = await client.raw('/metrics', { headers: { authorization: `Bearer ${TOKEN}`, 'x-forwarded-for': '203.0.113.9' } });
+      expect((await client.raw('/metrics', { headers: { authorization: `Bearer ${TOKEN}x` } })).status).toBe(
+        401,
+      );
+      const ok = await client.raw('/metrics', {
+        headers: { authorization: `Bearer ${TOKEN}`, 'x-forwarded-for': '203.0.113.9' },
+      });
       expect(ok.status).toBe(200);
       expect(await ok.text()).toContain('coinsync_http_requests_total');
     } finally {
@@ -77,7 +91,9 @@ describe('request ids', () => {
     expect(fresh.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     const kept = await client.request('GET', '/api/config', undefined, { 'x-request-id': 'edge-42.abc' });
     expect(kept.headers.get('x-request-id')).toBe('edge-42.abc');
-    const replaced = await client.request('GET', '/api/config', undefined, { 'x-request-id': 'bad id\twith spaces' });
+    const replaced = await client.request('GET', '/api/config', undefined, {
+      'x-request-id': 'bad id\twith spaces',
+    });
     expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
@@ -100,7 +116,11 @@ describe('request ids', () => {
       expect(error).toMatchObject({ requestId: 'trace-me-1', method: 'GET', path: '/boom' });
       expect(String(error?.error)).toContain('kaboom');
       await new Promise((r) => setTimeout(r, 20));
-      expect(logger.lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === 'request failed')).toMatchObject({
+      expect(
+        logger.lines
+          .map((l) => JSON.parse(l) as Record<string, unknown>)
+          .find((l) => l.msg === 'request failed'),
+      ).toMatchObject({
         requestId: 'trace-me-1',
         status: 500,
         route: '/boom',
@@ -118,10 +138,16 @@ describe('domain counters', () => {
       const user = createUser(database);
       const read = (direction: string, outcome: string) =>
         readMetric('coinsync_ledger_writes_total', { type: 'daily', direction, outcome });
-      const [ok, dup, refused] = [await read('credit', 'ok'), await read('credit', 'duplicate'), await read('debit', 'refused')];
+      const [ok, dup, refused] = [
+        await read('credit', 'ok'),
+        await read('credit', 'duplicate'),
+        await read('debit', 'refused'),
+      ];
       credit(database.db, { userId: user.id, cents: 100, type: 'daily', idempotencyKey: 'k1', now: 1 });
       credit(database.db, { userId: user.id, cents: 100, type: 'daily', idempotencyKey: 'k1', now: 1 });
-      expect(() => debit(database.db, { userId: user.id, cents: 500, type: 'daily', now: 2 })).toThrow(/Insufficient/);
+      expect(() => debit(database.db, { userId: user.id, cents: 500, type: 'daily', now: 2 })).toThrow(
+        /Insufficient/,
+      );
       expect(await read('credit', 'ok')).toBe(ok + 1);
       expect(await read('credit', 'duplicate')).toBe(dup + 1);
       expect(await read('debit', 'refused')).toBe(refused + 1);
@@ -130,7 +156,7 @@ describe('domain counters', () => {
     }
   });
 
-  it("counts Discord 429s by route template on our REST client", async () => {
+  it('counts Discord 429s by route template on our REST client', async () => {
     let calls = 0;
     const api = new DiscordApi({
       baseUrl: 'http://discord.invalid',
@@ -140,7 +166,9 @@ describe('domain counters', () => {
         return Promise.resolve(
           calls === 1
             ? new Response(JSON.stringify({ retry_after: 0, global: false }), { status: 429 })
-            : new Response(JSON.stringify({ user: { id: '1' }, joined_at: '2026-01-01T00:00:00Z' }), { status: 200 }),
+            : new Response(JSON.stringify({ user: { id: '1' }, joined_at: '2026-01-01T00:00:00Z' }), {
+                status: 200,
+              }),
         );
       },
     });
@@ -148,11 +176,15 @@ describe('domain counters', () => {
     const before = await readMetric('coinsync_discord_rate_limited_total', { source: 'rest', route });
     await api.getGuildMember('123456789012345678', '223456789012345678');
     expect(calls).toBe(2);
-    expect(await readMetric('coinsync_discord_rate_limited_total', { source: 'rest', route })).toBe(before + 1);
+    expect(await readMetric('coinsync_discord_rate_limited_total', { source: 'rest', route })).toBe(
+      before + 1,
+    );
   });
 
   it('turns Discord paths into bounded route labels', () => {
-    expect(discordRouteTemplate('/guilds/123456789012345678/members/223456789012345678?x=1')).toBe('/guilds/:id/members/:id');
+    expect(discordRouteTemplate('/guilds/123456789012345678/members/223456789012345678?x=1')).toBe(
+      '/guilds/:id/members/:id',
+    );
     expect(discordRouteTemplate('/invites/AbC123?with_counts=true')).toBe('/invites/:code');
   });
 

@@ -100,9 +100,14 @@ export function recordBotEvent(event: string, outcome: 'ok' | 'failed'): void {
  * One reconciliation run. `counts` are the run's result numbers (e.g. { verified: 3, left: 1 });
  * `at` is the wall-clock time in ms of a successful run.
  */
-export function recordReconciliation(outcome: 'success' | 'failure', counts: Record<string, number> = {}, at = Date.now()): void {
+export function recordReconciliation(
+  outcome: 'success' | 'failure',
+  counts: Record<string, number> = {},
+  at = Date.now(),
+): void {
   reconciliationRuns.inc({ outcome });
-  for (const [result, n] of Object.entries(counts)) if (typeof n === 'number' && n > 0) reconciliationItems.inc({ result }, n);
+  for (const [result, n] of Object.entries(counts))
+    if (typeof n === 'number' && n > 0) reconciliationItems.inc({ result }, n);
   if (outcome === 'success') reconciliationLastSuccess.set(Math.floor(at / 1000));
 }
 
@@ -132,6 +137,8 @@ export async function readMetric(name: string, labels: Record<string, string> = 
   if (!metric) return 0;
   const { values } = await metric.get();
   return values
-    .filter((v) => Object.entries(labels).every(([k, want]) => String((v.labels as Record<string, unknown>)[k]) === want))
+    .filter((v) =>
+      Object.entries(labels).every(([k, want]) => String((v.labels as Record<string, unknown>)[k]) === want),
+    )
     .reduce((sum, v) => sum + v.value, 0);
 }

@@ -10,8 +10,11 @@ import { createSessionSetup, type SessionSetup } from './auth/session.ts';
 import { createApp } from './app.ts';
 import type { AppContext } from './context.ts';
 import { createDiscordSimulator, type DiscordSimulator } from './discord-sim/index.ts';
-import { startBackground, type Background } from './background.ts';
+import { JOB, RECONCILE_EVERY_MS, startBackground, type Background } from './background.ts';
 import type { WriteLimitOptions } from './http/write-limits.ts';
+import { JobMonitor } from './ops/job-monitor.ts';
+import { createReadiness } from './ops/readiness.ts';
+import { startingResponder } from './ops/starting.ts';
 
 export interface RunningServer {
   url: string;
@@ -22,6 +25,8 @@ export interface RunningServer {
   sessions: SessionSetup;
   simulator: DiscordSimulator | undefined;
   background: Background;
+  /** Health of every background job and timer (what /api/ready's job checks read). */
+  jobs: JobMonitor;
   close(): Promise<void>;
 }
 
@@ -49,6 +54,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const env = options.env ?? process.env;
   const preliminary = loadConfig(env);
   const server = http.createServer();
+  // Until the app is built, a placeholder answers: the bound port never leaves a client hanging.
+  let phase = 'opening the database';
+  const starting = startingResponder(() => phase);
+  server.on('request', starting);
   const port = options.port ?? preliminary.port;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -62,9 +71,29 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   });
   const logger = options.logger ?? createLogger(config.logLevel, undefined, { format: config.logFormat });
   const clock = options.clock ?? systemClock;
+  const startedAt = clock.now();
+  const jobs = new JobMonitor(() => clock.now());
 
-  const database = openDatabase(config.databasePath);
-  const sessions = await createSessionSetup(config, database.sqlite, { redisPrefix: options.redisPrefix });
+  let database: Database_ | undefined;
+  let sessions: SessionSetup;
+  try {
+    phase = 'checking the database (PRAGMA quick_check)';
+    database = openDatabase(config.databasePath);
+    phase = 'setting up sessions';
+    sessions = await createSessionSetup(config, database.sqlite, {
+      redisPrefix: options.redisPrefix,
+      logger,
+      redisTimeoutMs: config.redisTimeoutMs,
+      onWaiting: (reason) => (phase = reason),
+      jobs,
+    });
+  } catch (err) {
+    // Refusing to start (e.g. a damaged database): release the port and the file before saying why.
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    database?.close();
+    throw err;
+  }
 
   let simulator: DiscordSimulator | undefined;
   const preRoutes = [];
@@ -95,7 +124,25 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     sessions: { kind: sessions.kind, redis: sessions.redis, redisPrefix: sessions.redisPrefix, cookieName: sessions.cookieName },
     options: { signInRateLimit: options.signInRateLimit, writeLimits: options.writeLimits },
   };
-  const { app } = createApp(ctx, { sessionMiddleware: sessions.middleware, preRoutes, webDist: options.webDist });
+  // Readiness reads the bot, which starts after the app is built.
+  const started: { background?: Background } = {};
+  const readiness = createReadiness({
+    sqlite: database.sqlite,
+    now: () => clock.now(),
+    startedAt,
+    pingRedis: sessions.pingRedis,
+    botOff: !config.botEnabled ? 'BOT_ENABLED=false' : options.background === false ? 'background jobs not started' : undefined,
+    botClient: () => started.background?.bot?.client ?? null,
+    jobs,
+    reconcile: { job: JOB.reconcile, maxAgeMs: 3 * RECONCILE_EVERY_MS },
+  });
+  const { app } = createApp(ctx, {
+    sessionMiddleware: sessions.middleware,
+    preRoutes,
+    webDist: options.webDist,
+    readiness,
+  });
+  server.off('request', starting);
   server.on('request', app);
 
   if (config.demoSeed && simulator && !config.production) {
@@ -103,7 +150,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     seedDemo(ctx, simulator);
   }
 
-  const background = options.background === false ? { stop: () => Promise.resolve() } : await startBackground(ctx);
+  const background = options.background === false ? { stop: () => Promise.resolve() } : await startBackground(ctx, { jobs });
+  started.background = background;
 
   let closed = false;
   return {
@@ -115,6 +163,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     sessions,
     simulator,
     background,
+    jobs,
     async close() {
       if (closed) return;
       closed = true;

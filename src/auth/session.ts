@@ -1,24 +1,25 @@
 import session from 'express-session';
 import { RedisStore } from 'connect-redis';
-import { createClient } from 'redis';
 import type { Database } from 'better-sqlite3';
 import type { RequestHandler } from 'express';
 import type { Config } from '../config.ts';
 import { SqliteSessionStore } from './sqlite-session-store.ts';
+import type { Logger } from '../logger.ts';
+import { connectRedis, createRedisClient, guardSessionStore } from '../ops/redis.ts';
+import type { JobMonitor } from '../ops/job-monitor.ts';
+import { startSafeInterval } from '../ops/safe-interval.ts';
 
 /** Cookie name outside production; production uses `__Host-coinsync.sid` (config.session.cookieName). */
 export const SESSION_COOKIE = 'coinsync.sid';
 
-function connectRedis(url: string) {
-  return createClient({ url });
-}
-export type RedisClient = ReturnType<typeof connectRedis>;
+import type { RedisClient } from '../ops/redis.ts';
+export type { RedisClient };
 
 const MINUTE = 60 * 1000;
 const DAY = 24 * 60 * MINUTE;
 
 /**
- * Session lifetimes (decision 010). A session that only carries the OAuth2 state of a sign-in that
+ * Session lifetimes (decision 011). A session that only carries the OAuth2 state of a sign-in that
  * has not finished lives 10 minutes. A signed-in session ends after 7 days without a request (idle)
  * and 30 days after sign-in whatever happens (absolute); signing in again starts a new one.
  */
@@ -32,6 +33,8 @@ export interface SessionSetup {
   middleware: RequestHandler;
   store: session.Store;
   kind: 'redis' | 'sqlite';
+  /** Answers when the session store's Redis answers PING (readiness); absent with SQLite sessions. */
+  pingRedis?: () => Promise<unknown>;
   /** The connected Redis client when REDIS_URL is set (shared with the write limits). */
   redis: RedisClient | null;
   /** Key prefix of session entries in Redis. */
@@ -40,32 +43,55 @@ export interface SessionSetup {
   close(): Promise<void>;
 }
 
+export interface SessionSetupOptions {
+  redisPrefix?: string;
+  logger?: Logger;
+  /** Connect timeout and time limit of every session store operation on Redis. */
+  redisTimeoutMs?: number;
+  /** Told why start-up is still waiting for Redis (shown by the start-up responder). */
+  onWaiting?: (reason: string) => void;
+  jobs?: JobMonitor;
+}
+
+const SESSION_PRUNE_EVERY_MS = 15 * 60 * 1000;
+const silentLogger: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+
 /** Redis (connect-redis) when REDIS_URL is set, otherwise the persistent SQLite store. */
 export async function createSessionSetup(
   config: Pick<Config, 'redisUrl' | 'sessionSecret' | 'production'> & { session: Config['session'] },
   sqlite: Database,
-  options: { redisPrefix?: string } = {},
+  options: SessionSetupOptions = {},
 ): Promise<SessionSetup> {
+  const logger = options.logger ?? silentLogger;
   let store: session.Store;
   let close: () => Promise<void>;
   let kind: SessionSetup['kind'];
+  let pingRedis: SessionSetup['pingRedis'];
   let redis: RedisClient | null = null;
   const redisPrefix = options.redisPrefix ?? 'coinsync:sess:';
   if (config.redisUrl) {
-    const client = connectRedis(config.redisUrl);
-    client.on('error', (err: unknown) => console.error('redis error', err));
-    await client.connect();
+    const timeoutMs = options.redisTimeoutMs ?? 1500;
+    const client = createRedisClient(config.redisUrl, timeoutMs);
+    await connectRedis(client, config.redisUrl, logger, options.onWaiting);
     redis = client;
-    store = new RedisStore({ client, prefix: redisPrefix });
+    store = guardSessionStore(new RedisStore({ client, prefix: redisPrefix }), timeoutMs, logger);
     kind = 'redis';
+    pingRedis = () => client.ping();
     close = async () => {
-      await client.close();
+      // close() waits for pending replies, which never come from a hung Redis.
+      if (client.isReady) await Promise.race([client.close(), new Promise((r) => setTimeout(r, timeoutMs))]);
+      if (client.isOpen) client.destroy();
     };
   } else {
-    const sqliteStore = new SqliteSessionStore(sqlite);
+    const sqliteStore = new SqliteSessionStore(sqlite, Date.now, 0);
+    const prune = startSafeInterval('session prune', SESSION_PRUNE_EVERY_MS, () => sqliteStore.prune(), {
+      logger,
+      jobs: options.jobs,
+    });
     store = sqliteStore;
     kind = 'sqlite';
     close = () => {
+      prune.stop();
       sqliteStore.close();
       return Promise.resolve();
     };
@@ -87,7 +113,7 @@ export async function createSessionSetup(
       maxAge: SESSION_LIFETIMES.idleMs,
     },
   });
-  return { middleware, store, kind, redis, redisPrefix, cookieName: config.session.cookieName, close };
+  return { middleware, store, kind, pingRedis, redis, redisPrefix, cookieName: config.session.cookieName, close };
 }
 
 const TOUCH_EVERY_MS = 60 * 60 * 1000;

@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.ts';
+import { redisWithin } from '../ops/redis.ts';
 import { SESSION_LIFETIMES } from './session.ts';
 
 /**
@@ -21,7 +22,7 @@ export async function registerSession(ctx: AppContext, userId: string, sid: stri
   const { redis } = ctx.sessions;
   if (!redis) return;
   const key = userSetKey(ctx.sessions, userId);
-  await redis.multi().sAdd(key, sid).pExpire(key, SESSION_LIFETIMES.absoluteMs).exec();
+  await redisWithin(redis.multi().sAdd(key, sid).pExpire(key, SESSION_LIFETIMES.absoluteMs).exec(), ctx.config.redisTimeoutMs);
 }
 
 /**
@@ -37,9 +38,10 @@ export async function signOutEverywhere(ctx: AppContext, userId: string): Promis
   const { redis } = ctx.sessions;
   if (redis) {
     const key = userSetKey(ctx.sessions, userId);
-    const sids = await redis.sMembers(key);
-    if (sids.length > 0) fromRedis = await redis.del(sids.map((sid) => `${ctx.sessions.redisPrefix}${sid}`));
-    await redis.del(key);
+    const within = ctx.config.redisTimeoutMs;
+    const sids = await redisWithin(redis.sMembers(key), within);
+    if (sids.length > 0) fromRedis = await redisWithin(redis.del(sids.map((sid) => `${ctx.sessions.redisPrefix}${sid}`)), within);
+    await redisWithin(redis.del(key), within);
   }
   ctx.logger.info('signed out everywhere', { userId, sessions: fromSqlite + fromRedis });
   return fromSqlite + fromRedis;

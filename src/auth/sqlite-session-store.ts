@@ -15,7 +15,7 @@ export class SqliteSessionStore extends session.Store {
   private readonly destroyStmt;
   private readonly touchStmt;
   private readonly pruneStmt;
-  private readonly timer: NodeJS.Timeout;
+  private readonly timer: NodeJS.Timeout | undefined;
 
   constructor(
     sqlite: Database,
@@ -32,8 +32,18 @@ export class SqliteSessionStore extends session.Store {
     this.destroyStmt = sqlite.prepare<[string]>('DELETE FROM sessions WHERE sid = ?');
     this.touchStmt = sqlite.prepare<[number, string]>('UPDATE sessions SET expires_at = ? WHERE sid = ?');
     this.pruneStmt = sqlite.prepare<[number]>('DELETE FROM sessions WHERE expires_at <= ?');
-    this.timer = setInterval(() => this.prune(), pruneEveryMs);
-    this.timer.unref();
+    // 0: the owner runs prune() — session.ts does, through startSafeInterval (logged, counted in
+    // readiness). A store running its own timer still never lets a failed prune end the process.
+    if (pruneEveryMs > 0) {
+      this.timer = setInterval(() => {
+        try {
+          this.prune();
+        } catch {
+          // e.g. disk full: retried at the next tick.
+        }
+      }, pruneEveryMs);
+      this.timer.unref();
+    }
   }
 
   private expiry(sess: session.SessionData): number {

@@ -1,5 +1,6 @@
 import type { Logger } from '../logger.ts';
 import { recordJobRun } from '../metrics.ts';
+import type { JobMonitor } from '../ops/job-monitor.ts';
 
 export interface SerialJob {
   /** Runs the job now, or once more right after the current run when one is in progress. */
@@ -8,22 +9,44 @@ export interface SerialJob {
   idle(): Promise<void>;
 }
 
-/** A background job that never overlaps itself and never throws into the event loop. */
-export function createSerialJob(name: string, logger: Logger, run: () => Promise<unknown>): SerialJob {
+/**
+ * A background job that never overlaps itself and never throws into the event loop (not even when
+ * `run` throws synchronously). With a JobMonitor, runs are counted there (readiness, metrics).
+ */
+export function createSerialJob(
+  name: string,
+  logger: Logger,
+  run: () => Promise<unknown>,
+  options: { jobs?: JobMonitor } = {},
+): SerialJob {
+  const { jobs } = options;
   let current: Promise<void> | null = null;
   let again = false;
   const start = (): void => {
-    current = run()
+    let running: Promise<unknown>;
+    try {
+      running = run();
+    } catch (err) {
+      running = Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+    current = running
       .then(
         (outcome) => {
-          recordJobRun(name, 'success');
+          if (jobs) jobs.succeeded(name);
+          else recordJobRun(name, 'success');
           logger.debug(`${name} finished`, { outcome });
         },
         (err: unknown) => {
-          recordJobRun(name, 'failure');
-          logger.error(`${name} failed`, { error: err instanceof Error ? err.stack : String(err) });
+          if (jobs) jobs.failed(name, err);
+          else recordJobRun(name, 'failure');
+          logger.error(`${name} failed`, {
+            job: name,
+            consecutiveFailures: jobs?.get(name)?.consecutiveFailures,
+            error: err instanceof Error ? err.stack : String(err),
+          });
         },
       )
+      .catch(() => undefined)
       .finally(() => {
         current = null;
         if (again) {
@@ -32,7 +55,7 @@ export function createSerialJob(name: string, logger: Logger, run: () => Promise
         }
       });
   };
-  return {
+  const job: SerialJob = {
     trigger() {
       if (current) again = true;
       else start();
@@ -41,4 +64,9 @@ export function createSerialJob(name: string, logger: Logger, run: () => Promise
       while (current) await current;
     },
   };
+  jobs?.register(name, async () => {
+    job.trigger();
+    await job.idle();
+  });
+  return job;
 }

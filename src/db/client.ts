@@ -5,6 +5,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as schema from './schema.ts';
+import { assertDatabaseIntact, DatabaseIntegrityError, isCorruptionError } from './integrity.ts';
+
+export { DatabaseIntegrityError } from './integrity.ts';
 
 export type Db = BetterSQLite3Database<typeof schema>;
 /** The handle given to code running inside `db.transaction(...)`. */
@@ -19,15 +22,26 @@ export interface Database_ {
 
 const MIGRATIONS = fileURLToPath(new URL('../../drizzle', import.meta.url));
 
-/** Opens (creating if needed) and migrates the SQLite database at `path`. */
+/**
+ * Opens (creating if needed), checks and migrates the SQLite database at `path`. A damaged file
+ * (PRAGMA quick_check fails, or SQLite calls it corrupt or not a database) throws
+ * DatabaseIntegrityError: the process refuses to start rather than serve from it.
+ */
 export function openDatabase(path: string): Database_ {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new Database(path);
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
-  sqlite.pragma('synchronous = NORMAL');
-  const db = drizzle(sqlite, { schema });
-  migrate(db, { migrationsFolder: MIGRATIONS });
-  return { db, sqlite, close: () => sqlite.close() };
+  try {
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma('synchronous = NORMAL');
+    assertDatabaseIntact(sqlite, path);
+    const db = drizzle(sqlite, { schema });
+    migrate(db, { migrationsFolder: MIGRATIONS });
+    return { db, sqlite, close: () => sqlite.close() };
+  } catch (err) {
+    sqlite.close();
+    if (isCorruptionError(err)) throw new DatabaseIntegrityError(path, [err instanceof Error ? err.message : String(err)]);
+    throw err;
+  }
 }

@@ -271,6 +271,12 @@ export const userAddresses = sqliteTable(
   ],
 );
 
+/** One row, rewritten by every readiness check: proves a write to the database still succeeds. */
+export const opsHeartbeat = sqliteTable('ops_heartbeat', {
+  id: integer('id').primaryKey(),
+  checkedAt: integer('checked_at').notNull(),
+});
+
 export type User = typeof users.$inferSelect;
 export type Server = typeof servers.$inferSelect;
 export type ServerJoin = typeof serverJoins.$inferSelect;

@@ -15,13 +15,21 @@ export function metricsHandler(token: string | undefined): RequestHandler {
     if (expected) {
       const given = Buffer.from(req.get('authorization') ?? '');
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-        res.status(401).setHeader('WWW-Authenticate', 'Bearer').json({ message: 'Metrics need Authorization: Bearer <METRICS_TOKEN>.' });
+        res
+          .status(401)
+          .setHeader('WWW-Authenticate', 'Bearer')
+          .json({ message: 'Metrics need Authorization: Bearer <METRICS_TOKEN>.' });
         return;
       }
     } else {
       const proxied = req.get('x-forwarded-for') ?? req.get('forwarded') ?? req.get('x-real-ip');
       if (!LOOPBACK.has(req.socket.remoteAddress ?? '') || proxied !== undefined) {
-        res.status(403).json({ message: 'Metrics are served to direct loopback connections only; set METRICS_TOKEN to scrape from elsewhere.' });
+        res
+          .status(403)
+          .json({
+            message:
+              'Metrics are served to direct loopback connections only; set METRICS_TOKEN to scrape from elsewhere.',
+          });
         return;
       }
     }

@@ -17,7 +17,8 @@ export function requestIdOf(res: Response): string | undefined {
  */
 function routeLabel(req: Request): string {
   const route: unknown = (req as { route?: unknown }).route;
-  const template: unknown = typeof route === 'object' && route !== null ? (route as { path?: unknown }).path : undefined;
+  const template: unknown =
+    typeof route === 'object' && route !== null ? (route as { path?: unknown }).path : undefined;
   const p = req.originalUrl.split('?')[0] ?? '';
   if (typeof template === 'string') {
     // req.baseUrl is already reset when an error left the router, so the mount prefix is rebuilt from

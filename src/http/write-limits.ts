@@ -1,6 +1,7 @@
 import { Router, type Request, type RequestHandler } from 'express';
 import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
+import { redisWithin } from '../ops/redis.ts';
 import type { AppContext } from '../context.ts';
 
 // Per-user (and per-address) limits on the routes that write: every write costs a transaction and some
@@ -44,8 +45,10 @@ export interface WriteLimitOptions {
 export function createLimitStore(ctx: AppContext, name: string): Store | undefined {
   const { redis, redisPrefix } = ctx.sessions;
   if (!redis) return undefined;
+  const { redisTimeoutMs } = ctx.config;
   return new RedisStore({
-    sendCommand: (...args: string[]) => redis.sendCommand(args),
+    // Bounded: a hung Redis must not hang the request (decision 010).
+    sendCommand: (...args: string[]) => redisWithin(redis.sendCommand(args), redisTimeoutMs),
     prefix: `${redisPrefix}rl:${name}:`,
   });
 }
@@ -64,6 +67,9 @@ function limiter(ctx: AppContext, name: string, limit: number, key: (req: Reques
     keyGenerator: key,
     skip,
     store: createLimitStore(ctx, name),
+    // Redis unavailable: let the request through uncounted (express-rate-limit logs it) rather than
+    // fail it; signed-in requests have already answered 503 at the session store by then.
+    passOnStoreError: true,
     message: { message: TOO_MANY_WRITES },
     // Without TRUST_PROXY an X-Forwarded-For header is ignored on purpose; no warning for it.
     validate: { xForwardedForHeader: false },

@@ -1,0 +1,30 @@
+// `npm run restore -- <backup file>`: with the app STOPPED, puts a checked backup in place of
+// DATABASE_PATH. The replaced files are kept as <name>.before-restore-<time>. See README "Backups".
+import { ConfigError, loadConfig } from '../src/config.ts';
+import { BackupError, restoreDatabase } from '../src/ops/backup.ts';
+
+function main(argv: string[]): number {
+  const backup = argv[0];
+  if (!backup || argv.length > 1) {
+    console.error('Usage: npm run restore -- <backup file>   (stop the app first: pm2 stop coinsync)');
+    return 2;
+  }
+  const config = loadConfig(process.env);
+  const result = restoreDatabase(backup, config.databasePath);
+  console.log(
+    `Restored ${backup} to ${config.databasePath}: ${result.users} users, ${result.transactions} transactions; ` +
+      `quick_check ok, ledger balanced.`,
+  );
+  for (const file of result.movedAside) console.log(`Kept the replaced file as ${file}`);
+  console.log('Start the app again (pm2 start coinsync); migrations newer than the backup run at start-up.');
+  return 0;
+}
+
+try {
+  process.exitCode = main(process.argv.slice(2));
+} catch (err) {
+  if (err instanceof BackupError || err instanceof ConfigError) {
+    console.error(err.message);
+    process.exitCode = 1;
+  } else throw err;
+}

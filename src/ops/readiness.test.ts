@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../test/harness.ts';
+import { MINUTE, SECOND } from '../clock.ts';
+import { FAILURES_BEFORE_UNREADY } from './job-monitor.ts';
+import { GATEWAY_GRACE_MS } from './readiness.ts';
+
+interface ReadyBody {
+  status: string;
+  message?: string;
+  checks: Record<string, { ok: boolean; detail: string }>;
+}
+
+async function until(check: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('health and readiness without the bot', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app.close());
+
+  it('is ready when the database takes a write, saying the bot is off', async () => {
+    const ready = await app.anonymous().get<ReadyBody>('/api/ready');
+    expect(ready.status).toBe(200);
+    expect(ready.body.status).toBe('ready');
+    expect(ready.body.checks.database).toEqual({ ok: true, detail: 'write succeeded' });
+    expect(ready.body.checks.gateway!.detail).toMatch(/^off/);
+    expect(ready.headers.get('cache-control')).toBe('no-store');
+    const row = app.server.database.sqlite
+      .prepare('SELECT checked_at AS at FROM ops_heartbeat WHERE id = 1')
+      .get() as { at: number };
+    expect(row.at).toBe(app.clock.now());
+  });
+
+  it('fails readiness, not liveness, with the reason when database writes fail', async () => {
+    const { sqlite } = app.server.database;
+    sqlite.pragma('query_only = ON'); // every write now fails, as on a full or read-only disk
+    try {
+      const ready = await app.anonymous().get<ReadyBody>('/api/ready');
+      expect(ready.status).toBe(503);
+      expect(ready.body.status).toBe('not_ready');
+      expect(ready.body.message).toMatch(/^Not ready: database: write failed: .*readonly/);
+      expect(ready.body.checks.database!.ok).toBe(false);
+      const health = await app.anonymous().get('/api/health');
+      expect(health.status).toBe(200);
+      expect(health.body).toEqual({ status: 'ok' });
+    } finally {
+      sqlite.pragma('query_only = OFF');
+    }
+    expect((await app.anonymous().get('/api/ready')).status).toBe(200);
+  });
+});
+
+describe('readiness with the live bot', () => {
+  let app: TestApp;
+  const ready = () => app.anonymous().get<ReadyBody>('/api/ready');
+  beforeAll(async () => {
+    // SQLite sessions, so the session prune timer is among the jobs.
+    app = await startTestApp({ background: true, env: { REDIS_URL: '' } });
+    await app.server.background.bot!.ready;
+    await until(() => app.server.jobs.get('reconcile')?.lastSuccessAt != null, 'first reconciliation');
+  });
+  afterAll(() => app.close());
+
+  it('is ready once the gateway is connected and reconciliation has run', async () => {
+    const res = await ready();
+    expect(res.status).toBe(200);
+    expect(res.body.checks.gateway).toEqual({ ok: true, detail: 'connected' });
+    expect(res.body.checks.reconciliation!.detail).toMatch(/^last success/);
+  });
+
+  it('every background job survives its own failure; repeated failures fail readiness until one succeeds', async () => {
+    const { sqlite } = app.server.database;
+    const names = app.server.jobs.list().map((j) => j.name);
+    expect(names).toEqual(expect.arrayContaining(['reconcile', 'invite recheck', 'session prune']));
+    // Real database errors in every job: the tables they read are gone.
+    sqlite.exec(
+      'ALTER TABLE server_joins RENAME TO server_joins_away; ALTER TABLE servers RENAME TO servers_away; ALTER TABLE sessions RENAME TO sessions_away',
+    );
+    try {
+      for (let i = 0; i < FAILURES_BEFORE_UNREADY; i++)
+        for (const name of names) await app.server.jobs.run(name);
+      for (const name of names) {
+        expect(app.server.jobs.get(name)?.consecutiveFailures, name).toBe(FAILURES_BEFORE_UNREADY);
+        expect(
+          app.logLines.some((l) => l.includes(`ERROR ${name} failed`) && l.includes('no such table')),
+          name,
+        ).toBe(true);
+      }
+      const res = await ready();
+      expect(res.status).toBe(503);
+      expect(res.body.message).toContain(`reconciliation: failed ${FAILURES_BEFORE_UNREADY} times in a row`);
+      expect(res.body.checks.jobs!.detail).toContain(
+        `session prune failed ${FAILURES_BEFORE_UNREADY} times in a row`,
+      );
+      expect(res.body.checks.jobs!.detail).toContain('invite recheck failed');
+      expect((await app.anonymous().get('/api/health')).status).toBe(200);
+    } finally {
+      sqlite.exec(
+        'ALTER TABLE server_joins_away RENAME TO server_joins; ALTER TABLE servers_away RENAME TO servers; ALTER TABLE sessions_away RENAME TO sessions',
+      );
+    }
+    for (const name of names) await app.server.jobs.run(name);
+    for (const name of names) expect(app.server.jobs.get(name)?.consecutiveFailures, name).toBe(0);
+    expect((await ready()).status).toBe(200);
+  });
+
+  it('fails when reconciliation has not succeeded for three intervals', async () => {
+    app.clock.advance(16 * MINUTE);
+    const stale = await ready();
+    expect(stale.status).toBe(503);
+    expect(stale.body.message).toMatch(/reconciliation: last success 16 min ago \(limit 15 min\)/);
+    await app.server.jobs.run('reconcile');
+    expect((await ready()).status).toBe(200);
+  });
+
+  it('tolerates a short gateway outage, then fails with how long it has been down', async () => {
+    app.sim.state.setGatewayOnline(false);
+    try {
+      await until(
+        async () => (await ready()).body.checks.gateway!.detail.startsWith('connecting'),
+        'gateway seen down',
+      );
+      expect((await ready()).status).toBe(200);
+      app.clock.advance(GATEWAY_GRACE_MS + 5 * SECOND);
+      const down = await ready();
+      expect(down.status).toBe(503);
+      expect(down.body.message).toMatch(/gateway: not connected for 6\d s/);
+    } finally {
+      app.sim.state.setGatewayOnline(true);
+    }
+    await until(async () => (await ready()).status === 200, 'gateway back', 15_000);
+  }, 30_000);
+});

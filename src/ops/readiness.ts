@@ -1,0 +1,140 @@
+import type { Database } from 'better-sqlite3';
+import { Status, type Client } from 'discord.js';
+import { recordReadiness } from '../metrics.ts';
+import { FAILURES_BEFORE_UNREADY, type JobMonitor } from './job-monitor.ts';
+
+// What /api/ready checks (decision 010). Each check answers { ok, detail }; the report is ready only
+// when every check is ok, and names each failing check with its reason.
+
+export interface CheckResult {
+  ok: boolean;
+  detail: string;
+}
+
+export interface ReadinessReport {
+  ready: boolean;
+  checks: Record<string, CheckResult>;
+}
+
+/** A check that has not answered by then counts as failed (a hung dependency must not hang /api/ready). */
+export const CHECK_TIMEOUT_MS = 1500;
+/** The gateway may be down this long (Discord asks clients to reconnect now and then) before readiness fails. */
+export const GATEWAY_GRACE_MS = 60_000;
+
+export interface ReadinessSources {
+  sqlite: Database;
+  now: () => number;
+  /** Process start, for the start-up grace of gateway and reconciliation. */
+  startedAt: number;
+  /** Pings the session store's Redis; absent when sessions live in SQLite. */
+  pingRedis?: () => Promise<unknown>;
+  /** Why the bot is deliberately off (BOT_ENABLED=false, or no background in tests); undefined when it runs. */
+  botOff?: string;
+  /** The discord.js client of the running bot (null while logging in again). */
+  botClient?: () => Client | null;
+  jobs: JobMonitor;
+  /** Name of the reconciliation job in `jobs`, and how recent its last success must be. */
+  reconcile?: { job: string; maxAgeMs: number };
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+const ago = (ms: number) =>
+  ms < 120_000 ? `${Math.round(ms / 1000)} s ago` : `${Math.round(ms / 60_000)} min ago`;
+
+export function createReadiness(sources: ReadinessSources) {
+  const heartbeat = sources.sqlite.prepare<[number]>(
+    'INSERT INTO ops_heartbeat (id, checked_at) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET checked_at = excluded.checked_at',
+  );
+  let gatewayDownSince: number | null = sources.startedAt;
+
+  const database = (): CheckResult => {
+    try {
+      heartbeat.run(sources.now());
+      return { ok: true, detail: 'write succeeded' };
+    } catch (err) {
+      return { ok: false, detail: `write failed: ${message(err)}` };
+    }
+  };
+
+  const redis = async (): Promise<CheckResult> => {
+    if (!sources.pingRedis) return { ok: true, detail: 'not configured (sessions in SQLite)' };
+    try {
+      await withTimeout(sources.pingRedis(), CHECK_TIMEOUT_MS - 250, 'Redis');
+      return { ok: true, detail: 'answered PING' };
+    } catch (err) {
+      return { ok: false, detail: message(err) };
+    }
+  };
+
+  const gateway = (): CheckResult => {
+    if (sources.botOff !== undefined) return { ok: true, detail: `off (${sources.botOff})` };
+    const client = sources.botClient?.() ?? null;
+    const connected =
+      client !== null && client.isReady() && client.ws.shards.every((s) => s.status === Status.Ready);
+    const now = sources.now();
+    if (connected) {
+      gatewayDownSince = null;
+      return { ok: true, detail: 'connected' };
+    }
+    gatewayDownSince ??= now;
+    const down = now - gatewayDownSince;
+    if (down <= GATEWAY_GRACE_MS)
+      return { ok: true, detail: `connecting (not connected for ${Math.round(down / 1000)} s)` };
+    return { ok: false, detail: `not connected for ${Math.round(down / 1000)} s` };
+  };
+
+  const reconciliation = (): CheckResult => {
+    if (sources.botOff !== undefined || !sources.reconcile)
+      return { ok: true, detail: 'off (no bot in this process)' };
+    const { job, maxAgeMs } = sources.reconcile;
+    const state = sources.jobs.get(job);
+    const now = sources.now();
+    if (state && state.consecutiveFailures >= FAILURES_BEFORE_UNREADY) {
+      return {
+        ok: false,
+        detail: `failed ${state.consecutiveFailures} times in a row; last error: ${state.lastError}`,
+      };
+    }
+    if (state?.lastSuccessAt != null) {
+      const age = now - state.lastSuccessAt;
+      if (age <= maxAgeMs) return { ok: true, detail: `last success ${ago(age)}` };
+      return { ok: false, detail: `last success ${ago(age)} (limit ${Math.round(maxAgeMs / 60_000)} min)` };
+    }
+    if (now - sources.startedAt <= maxAgeMs)
+      return { ok: true, detail: 'no run finished yet since start-up' };
+    return { ok: false, detail: `no successful run since start-up ${ago(now - sources.startedAt)}` };
+  };
+
+  const jobs = (): CheckResult => {
+    const failing = sources.jobs.list().filter((j) => j.consecutiveFailures >= FAILURES_BEFORE_UNREADY);
+    if (failing.length === 0) return { ok: true, detail: `${sources.jobs.list().length} jobs healthy` };
+    return {
+      ok: false,
+      detail: failing
+        .map((j) => `${j.name} failed ${j.consecutiveFailures} times in a row (${j.lastError})`)
+        .join('; '),
+    };
+  };
+
+  return async function check(): Promise<ReadinessReport> {
+    const checks: Record<string, CheckResult> = {
+      database: database(),
+      redis: await redis(),
+      gateway: gateway(),
+      reconciliation: reconciliation(),
+      jobs: jobs(),
+    };
+    for (const [name, result] of Object.entries(checks)) recordReadiness(name, result.ok);
+    return { ready: Object.values(checks).every((c) => c.ok), checks };
+  };
+}
+
+export type ReadinessCheck = ReturnType<typeof createReadiness>;
