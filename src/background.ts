@@ -8,6 +8,7 @@ import { recordReconciliation } from './metrics.ts';
 import { pruneExpiredIntentsJob } from './campaigns/featured-intent.ts';
 import { JobMonitor } from './ops/job-monitor.ts';
 import { startSafeInterval } from './ops/safe-interval.ts';
+import { INVITE_STATS_EVERY_MS, refreshInviteStats } from './joins/invite-stats.ts';
 
 export const RECONCILE_EVERY_MS = 5 * MINUTE;
 /** Dead invites take a campaign off Discover until the owner fixes it. */
@@ -78,16 +79,24 @@ export function startBackground(ctx: AppContext, options: { jobs?: JobMonitor } 
   const intentTimer = startSafeInterval('featured intent prune timer', INTENT_PRUNE_EVERY_MS, () => intentPruner.trigger(), {
     logger,
   });
+  // Member and online counts for Discover cards: first shortly after start, then every minute.
+  const inviteStats = createSerialJob('invite stats', logger, () => refreshInviteStats(ctx));
+  const statsStart = setTimeout(() => inviteStats.trigger(), 5_000);
+  statsStart.unref();
+  const statsTimer = startSafeInterval('invite stats timer', INVITE_STATS_EVERY_MS, () => inviteStats.trigger(), { logger });
   return Promise.resolve({
     bot,
     async stop() {
       reconcileTimer.stop();
       inviteTimer.stop();
       intentTimer.stop();
+      clearTimeout(statsStart);
+      statsTimer.stop();
       await bot.stop();
       await reconciler.idle();
       await inviteChecker.idle();
       await intentPruner.idle();
+      await inviteStats.idle();
     },
   });
 }

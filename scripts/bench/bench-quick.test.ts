@@ -15,12 +15,16 @@ describe('npm run bench -- --quick', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'coinsync-bench-test-'));
     const out = path.join(dir, 'results.json');
     try {
-      const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/bench/run.ts', '--quick', '--out', out], {
-        cwd: root,
-        encoding: 'utf8',
-        timeout: 55_000,
-        env: { ...process.env, REDIS_URL: '' },
-      });
+      const run = spawnSync(
+        process.execPath,
+        ['--import', 'tsx', 'scripts/bench/run.ts', '--quick', '--out', out],
+        {
+          cwd: root,
+          encoding: 'utf8',
+          timeout: 55_000,
+          env: { ...process.env, REDIS_URL: '' },
+        },
+      );
       expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
       expect(run.stdout).toContain('balance == sum(transactions) for all');
 
@@ -33,7 +37,9 @@ describe('npm run bench -- --quick', () => {
       expect(results.discover?.express.requests).toBeGreaterThan(0);
       expect(results.discover?.raw.requests).toBeGreaterThan(0);
       // Every measured user claimed each of the three rewards once, all answered 2xx.
-      expect(results.claims?.product.requests).toBe((results.signIn.users - (results.claims?.warmup.requests ?? 0) / 3) * 3);
+      expect(results.claims?.product.requests).toBe(
+        (results.signIn.users - (results.claims?.warmup.requests ?? 0) / 3) * 3,
+      );
       expect(results.claims?.product.non2xx).toBe(0);
       expect(results.joinPath?.credited).toBe(results.joinPath?.joins);
       expect(results.web.login.jsGzip).toBeGreaterThan(0);

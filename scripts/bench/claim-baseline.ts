@@ -18,9 +18,27 @@ export interface BaselineResult {
 const MAX_CENTS = 9_999_999_999;
 
 const KINDS = [
-  { column: 'last_claim_date', type: 'hourly', description: 'Hourly reward', cents: 100, periodMs: 3_600_000 },
-  { column: 'last_bonus_claim_date', type: 'bonus', description: 'Bonus reward', cents: 300, periodMs: 6 * 3_600_000 },
-  { column: 'last_daily_claim_date', type: 'daily', description: 'Daily reward', cents: 500, periodMs: 24 * 3_600_000 },
+  {
+    column: 'last_claim_date',
+    type: 'hourly',
+    description: 'Hourly reward',
+    cents: 100,
+    periodMs: 3_600_000,
+  },
+  {
+    column: 'last_bonus_claim_date',
+    type: 'bonus',
+    description: 'Bonus reward',
+    cents: 300,
+    periodMs: 6 * 3_600_000,
+  },
+  {
+    column: 'last_daily_claim_date',
+    type: 'daily',
+    description: 'Daily reward',
+    cents: 500,
+    periodMs: 24 * 3_600_000,
+  },
 ] as const;
 
 export type BaselineKind = 'regular' | 'bonus' | 'daily';
@@ -60,11 +78,14 @@ export function openClaimBaseline(scratchPath: string, users: number, offset = 0
         `INSERT INTO transactions (id, user_id, amount, type, description, idempotency_key, created_at)
          VALUES (?, ?, ${kind.cents}, '${kind.type}', '${kind.description}', NULL, ?) ON CONFLICT(idempotency_key) DO NOTHING RETURNING id`,
       ),
-      addCoins: sqlite.prepare(`UPDATE users SET coins = coins + ${kind.cents} WHERE id = ? AND coins + ${kind.cents} <= ? RETURNING coins`),
+      addCoins: sqlite.prepare(
+        `UPDATE users SET coins = coins + ${kind.cents} WHERE id = ? AND coins + ${kind.cents} <= ? RETURNING coins`,
+      ),
     }));
     const claim = sqlite.transaction((s: (typeof statements)[number], userId: string, now: number) => {
       upsertRow.run(randomUUID(), userId);
-      if (!s.takeCooldown.get(now, userId, now - s.kind.periodMs)) throw new Error(`baseline: ${userId} on cooldown`);
+      if (!s.takeCooldown.get(now, userId, now - s.kind.periodMs))
+        throw new Error(`baseline: ${userId} on cooldown`);
       if (!s.insertTx.get(randomUUID(), userId, now)) throw new Error('baseline: transaction not inserted');
       if (!s.addCoins.get(userId, MAX_CENTS)) throw new Error('baseline: balance not updated');
     });
@@ -81,7 +102,12 @@ export function openClaimBaseline(scratchPath: string, users: number, offset = 0
         }
         const seconds = (performance.now() - started) / 1000;
         latencies.sort((a, b) => a - b);
-        return { claims: latencies.length, seconds, opsPerSecond: latencies.length / seconds, p99Ms: percentile(latencies, 99) };
+        return {
+          claims: latencies.length,
+          seconds,
+          opsPerSecond: latencies.length / seconds,
+          p99Ms: percentile(latencies, 99),
+        };
       },
       close: () => sqlite.close(),
     };

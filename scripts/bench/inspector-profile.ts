@@ -12,7 +12,11 @@ export class InspectorProfiler {
 
   private constructor(private readonly ws: WebSocket) {
     ws.on('message', (data: Buffer) => {
-      const msg = JSON.parse(data.toString()) as { id?: number; result?: unknown; error?: { message: string } };
+      const msg = JSON.parse(data.toString()) as {
+        id?: number;
+        result?: unknown;
+        error?: { message: string };
+      };
       if (msg.id === undefined) return;
       const waiter = this.pending.get(msg.id);
       if (!waiter) return;

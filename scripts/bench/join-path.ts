@@ -48,7 +48,9 @@ export async function runJoinPath(options: {
       return { actor, campaign };
     });
 
-    const lastRow = reader.prepare<[], { last: number | null }>('SELECT MAX(rowid) AS last FROM transactions').get()?.last ?? 0;
+    const lastRow =
+      reader.prepare<[], { last: number | null }>('SELECT MAX(rowid) AS last FROM transactions').get()
+        ?.last ?? 0;
     const newCredits = reader.prepare<[number], { rowid: number; userId: string }>(
       `SELECT rowid, user_id AS userId FROM transactions WHERE rowid > ? AND type = 'join_reward' ORDER BY rowid`,
     );

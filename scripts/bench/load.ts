@@ -73,7 +73,8 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
       {
         url: options.url,
         // autocannon refuses more connections than requests.
-        connections: options.amount !== undefined ? Math.min(options.connections, options.amount) : options.connections,
+        connections:
+          options.amount !== undefined ? Math.min(options.connections, options.amount) : options.connections,
         duration: options.duration ?? 10,
         amount: options.amount,
         timeout: 20,

@@ -1,7 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { DEFAULT_SIM_BOT_TOKEN, DEFAULT_SIM_CLIENT_ID, DEFAULT_SIM_CLIENT_SECRET } from '../../src/discord-sim/index.ts';
+import {
+  DEFAULT_SIM_BOT_TOKEN,
+  DEFAULT_SIM_CLIENT_ID,
+  DEFAULT_SIM_CLIENT_SECRET,
+} from '../../src/discord-sim/index.ts';
 
 // Child processes of the bench: the real product and the reference servers. Every child is
 // registered so one call (finally, SIGINT, SIGTERM) stops them all.
@@ -85,7 +89,9 @@ async function startSimulator(statePath: string): Promise<string> {
       const match = /listening on (\S+)/.exec(seen);
       if (match?.[1]) resolve(match[1]);
     });
-    child.once('exit', (code) => reject(new Error(`Discord simulator exited (${code}) before listening: ${seen}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`Discord simulator exited (${code}) before listening: ${seen}`)),
+    );
   });
 }
 

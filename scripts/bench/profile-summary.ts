@@ -53,13 +53,17 @@ export function summarizeProfile(file: string, top = 25): ProfileSummary {
     const { functionName, url, lineNumber } = node.callFrame;
     total += us;
     if (functionName === '(idle)') idle += us;
-    const name = `${functionName || '(anonymous)'} ${url ? `${packageOf(url)}:${lineNumber + 1}` : ''}`.trim();
+    const name =
+      `${functionName || '(anonymous)'} ${url ? `${packageOf(url)}:${lineNumber + 1}` : ''}`.trim();
     fn.set(name, (fn.get(name) ?? 0) + us);
     const p = functionName.startsWith('(') ? functionName : packageOf(url);
     pkg.set(p, (pkg.get(p) ?? 0) + us);
   }
   const sorted = (m: Map<string, number>) =>
-    [...m].sort((a, b) => b[1] - a[1]).slice(0, top).map(([name, us]) => ({ name, ms: Math.round(us / 100) / 10 }));
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([name, us]) => ({ name, ms: Math.round(us / 100) / 10 }));
   return { totalMs: total / 1000, idleMs: idle / 1000, byFunction: sorted(fn), byPackage: sorted(pkg) };
 }
 
@@ -73,7 +77,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const busy = s.totalMs - s.idleMs;
   console.log(`total ${s.totalMs.toFixed(0)} ms, idle ${s.idleMs.toFixed(0)} ms, busy ${busy.toFixed(0)} ms`);
   console.log('\nself time by package:');
-  for (const r of s.byPackage) console.log(`  ${r.ms.toFixed(1).padStart(9)} ms  ${((r.ms / busy) * 100).toFixed(1).padStart(5)} %  ${r.name}`);
+  for (const r of s.byPackage)
+    console.log(
+      `  ${r.ms.toFixed(1).padStart(9)} ms  ${((r.ms / busy) * 100).toFixed(1).padStart(5)} %  ${r.name}`,
+    );
   console.log('\nself time by function:');
-  for (const r of s.byFunction) console.log(`  ${r.ms.toFixed(1).padStart(9)} ms  ${((r.ms / busy) * 100).toFixed(1).padStart(5)} %  ${r.name}`);
+  for (const r of s.byFunction)
+    console.log(
+      `  ${r.ms.toFixed(1).padStart(9)} ms  ${((r.ms / busy) * 100).toFixed(1).padStart(5)} %  ${r.name}`,
+    );
 }

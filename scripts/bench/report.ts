@@ -87,7 +87,14 @@ export function evaluateTargets(r: BenchResults): Target[] {
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, col) => Math.max(...rows.map((row) => [...(row[col] ?? '')].length)));
-  return rows.map((row) => row.map((cell, col) => cell.padEnd(widths[col]!)).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((row) =>
+      row
+        .map((cell, col) => cell.padEnd(widths[col]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 export function formatReport(r: BenchResults, targets: Target[]): string {
@@ -95,21 +102,64 @@ export function formatReport(r: BenchResults, targets: Target[]): string {
   const rows: string[][] = [['measurement', 'req/s (ops/s)', 'p50', 'p99', 'notes']];
   if (d) {
     rows.push(
-      ['Discover GET /api/servers (product)', d.product.rps.toFixed(0), ms(d.product.p50), ms(d.product.p99), `${d.connections} conns, ${d.product.seconds} s, ${kb(d.bodyBytes)} body`],
-      ['  same bytes, bare Express 5', d.express.rps.toFixed(0), ms(d.express.p50), ms(d.express.p99), `product = ${pct(d.ratioToExpress)}`],
-      ['  same bytes, raw node:http', d.raw.rps.toFixed(0), ms(d.raw.p50), ms(d.raw.p99), `product = ${pct(d.ratioToRaw)}`],
+      [
+        'Discover GET /api/servers (product)',
+        d.product.rps.toFixed(0),
+        ms(d.product.p50),
+        ms(d.product.p99),
+        `${d.connections} conns, ${d.product.seconds} s, ${kb(d.bodyBytes)} body`,
+      ],
+      [
+        '  same bytes, bare Express 5',
+        d.express.rps.toFixed(0),
+        ms(d.express.p50),
+        ms(d.express.p99),
+        `product = ${pct(d.ratioToExpress)}`,
+      ],
+      [
+        '  same bytes, raw node:http',
+        d.raw.rps.toFixed(0),
+        ms(d.raw.p50),
+        ms(d.raw.p99),
+        `product = ${pct(d.ratioToRaw)}`,
+      ],
     );
   }
   const c = r.claims;
   if (c) {
     rows.push(
-      ['Reward claim POST /api/hourly/claim', c.product.rps.toFixed(0), ms(c.product.p50), ms(c.product.p99), `${c.product.requests} claims in ${c.product.seconds} s (wall clock), ${c.product.non2xx} non-2xx`],
-      ['  same transactions, raw better-sqlite3', c.rawSqlite.opsPerSecond.toFixed(0), '', ms(c.rawSqlite.p99Ms), `product = ${pct(c.ratioToRawSqlite)}`],
+      [
+        'Reward claim POST /api/hourly/claim',
+        c.product.rps.toFixed(0),
+        ms(c.product.p50),
+        ms(c.product.p99),
+        `${c.product.requests} claims in ${c.product.seconds} s (wall clock), ${c.product.non2xx} non-2xx`,
+      ],
+      [
+        '  same transactions, raw better-sqlite3',
+        c.rawSqlite.opsPerSecond.toFixed(0),
+        '',
+        ms(c.rawSqlite.p99Ms),
+        `product = ${pct(c.ratioToRawSqlite)}`,
+      ],
     );
   }
   const j = r.joinPath;
-  if (j) rows.push(['Member add → credited (gateway, bot)', '', ms(j.p50Ms), ms(j.p99Ms), `${j.credited}/${j.joins} joins, max ${ms(j.maxMs)}`]);
-  rows.push(['Sign-in through the simulator', r.signIn.perSecond.toFixed(0), '', '', `${r.signIn.users} users`]);
+  if (j)
+    rows.push([
+      'Member add → credited (gateway, bot)',
+      '',
+      ms(j.p50Ms),
+      ms(j.p99Ms),
+      `${j.credited}/${j.joins} joins, max ${ms(j.maxMs)}`,
+    ]);
+  rows.push([
+    'Sign-in through the simulator',
+    r.signIn.perSecond.toFixed(0),
+    '',
+    '',
+    `${r.signIn.users} users`,
+  ]);
   const mem = r.memory;
   const web = r.web;
   const lines = [

@@ -36,26 +36,54 @@ const PHASES = ['discover', 'claims', 'join'] as const;
 type Phase = (typeof PHASES)[number];
 const only = args.only ? new Set(args.only.split(',').map((p) => p.trim())) : null;
 for (const p of only ?? []) {
-  if (!(PHASES as readonly string[]).includes(p)) throw new Error(`--only: unknown phase ${p} (${PHASES.join(', ')})`);
+  if (!(PHASES as readonly string[]).includes(p))
+    throw new Error(`--only: unknown phase ${p} (${PHASES.join(', ')})`);
 }
 const runs = (phase: Phase) => !only || only.has(phase);
 
 const quick = args.quick;
 const size = quick ? QUICK_SIZE : FULL_SIZE;
 const plan = quick
-  ? { seconds: 2.5, warmup: 0, connections: 32, claimUsers: 60, claimWarmupUsers: 10, joinUsers: 20, signInConcurrency: 8, joinConcurrency: 4 }
-  : { seconds: 10, warmup: 2, connections: 32, claimUsers: 2_000, claimWarmupUsers: 200, joinUsers: 300, signInConcurrency: 8, joinConcurrency: 4 };
+  ? {
+      seconds: 2.5,
+      warmup: 0,
+      connections: 32,
+      claimUsers: 60,
+      claimWarmupUsers: 10,
+      joinUsers: 20,
+      signInConcurrency: 8,
+      joinConcurrency: 4,
+    }
+  : {
+      seconds: 10,
+      warmup: 2,
+      connections: 32,
+      claimUsers: 2_000,
+      claimWarmupUsers: 200,
+      joinUsers: 300,
+      signInConcurrency: 8,
+      joinConcurrency: 4,
+    };
 const root = path.resolve(import.meta.dirname, '../..');
 const outFile = path.resolve(root, args.out ?? (quick ? 'bench/results.quick.tmp' : 'bench/results.json'));
 const webDist = path.join(root, 'dist/web');
 const mb = (bytes: number | null) => (bytes === null ? null : round(bytes / 1024 / 1024, 1));
 const log = (msg: string) => console.log(`[bench] ${msg}`);
 
-async function startReference(kind: 'raw' | 'express', bodyFile: string): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = track(spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'reference-server.ts'), kind, bodyFile], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  }));
+async function startReference(
+  kind: 'raw' | 'express',
+  bodyFile: string,
+): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = track(
+    spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(import.meta.dirname, 'reference-server.ts'), kind, bodyFile],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    ),
+  );
   const port = await new Promise<number>((resolve, reject) => {
     let buffered = '';
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -104,7 +132,11 @@ async function main(): Promise<number> {
     });
     await product.waitForLine(/bot: connected as/, 60_000);
     const inspector = args.profile
-      ? await InspectorProfiler.connect(/(ws:\/\/127\.0\.0\.1:\d+\/\S+)/.exec(await product.waitForLine(/Debugger listening on ws:/, 5_000))![1]!)
+      ? await InspectorProfiler.connect(
+          /(ws:\/\/127\.0\.0\.1:\d+\/\S+)/.exec(
+            await product.waitForLine(/Debugger listening on ws:/, 5_000),
+          )![1]!,
+        )
       : null;
     const profiled = async <T>(phase: string, work: () => Promise<T>): Promise<T> => {
       if (!inspector) return work();
@@ -124,7 +156,11 @@ async function main(): Promise<number> {
 
     const actors = seeded.actors.slice(0, plan.claimUsers);
     const signInStart = Date.now();
-    const sessions = await signInAll(product.url, actors.map((a) => a.username), plan.signInConcurrency);
+    const sessions = await signInAll(
+      product.url,
+      actors.map((a) => a.username),
+      plan.signInConcurrency,
+    );
     const signInSeconds = (Date.now() - signInStart) / 1000;
     log(`${sessions.length} users signed in through the simulator in ${signInSeconds.toFixed(1)} s`);
     const cookies = sessions.map((s) => s.cookie);
@@ -147,7 +183,9 @@ async function main(): Promise<number> {
       const raw = await startReference('raw', bodyFile);
       const rawDiscover = await measure(`${raw.url}/api/servers`, undefined);
       await raw.stop();
-      log(`Discover: product ${productDiscover.rps.toFixed(0)} req/s, express ${expressDiscover.rps.toFixed(0)}, raw ${rawDiscover.rps.toFixed(0)}`);
+      log(
+        `Discover: product ${productDiscover.rps.toFixed(0)} req/s, express ${expressDiscover.rps.toFixed(0)}, raw ${rawDiscover.rps.toFixed(0)}`,
+      );
       discover = {
         connections: plan.connections,
         seconds: plan.seconds,
@@ -201,7 +239,9 @@ async function main(): Promise<number> {
       const claims = combine(productBlocks);
       const warmup = combine(warmups);
       if (claims.non2xx > 0 || claims.errors > 0 || warmup.non2xx > 0) {
-        throw new Error(`claims: ${claims.non2xx} non-2xx answers and ${claims.errors} errors of ${claims.requests}`);
+        throw new Error(
+          `claims: ${claims.non2xx} non-2xx answers and ${claims.errors} errors of ${claims.requests}`,
+        );
       }
       // Distrust the load generator: the ledger must hold exactly one row per answered claim.
       const claimRows = countRows(
@@ -209,7 +249,9 @@ async function main(): Promise<number> {
         `SELECT COUNT(*) AS n FROM transactions WHERE type IN ('hourly', 'bonus', 'daily') AND created_at >= ${claimStartedAt}`,
       );
       if (claimRows !== warmup.requests + claims.requests) {
-        throw new Error(`claims: ${claims.requests + warmup.requests} answered but ${claimRows} ledger rows written`);
+        throw new Error(
+          `claims: ${claims.requests + warmup.requests} answered but ${claimRows} ledger rows written`,
+        );
       }
       const rawClaims = baselineBlocks.reduce((n, b) => n + b.claims, 0);
       const rawSeconds = baselineBlocks.reduce((n, b) => n + b.seconds, 0);
@@ -219,11 +261,17 @@ async function main(): Promise<number> {
         opsPerSecond: round(rawClaims / rawSeconds),
         p99Ms: round(Math.max(...baselineBlocks.map((b) => b.p99Ms)), 3),
       };
-      log(`claims: product ${claims.rps.toFixed(0)}/s over ${claims.seconds} s, raw SQLite ${rawSqlite.opsPerSecond.toFixed(0)}/s`);
+      log(
+        `claims: product ${claims.rps.toFixed(0)}/s over ${claims.seconds} s, raw SQLite ${rawSqlite.opsPerSecond.toFixed(0)}/s`,
+      );
       claimsResult = {
         warmup,
         product: claims,
-        blocks: productBlocks.map((p, i) => ({ type: rewardTypes[i]!, productPerSecond: round(p.rps), rawPerSecond: round(baselineBlocks[i]!.opsPerSecond) })),
+        blocks: productBlocks.map((p, i) => ({
+          type: rewardTypes[i]!,
+          productPerSecond: round(p.rps),
+          rawPerSecond: round(baselineBlocks[i]!.opsPerSecond),
+        })),
         rawSqlite,
         ratioToRawSqlite: round(claims.rps / rawSqlite.opsPerSecond, 3),
       };
@@ -237,16 +285,26 @@ async function main(): Promise<number> {
         discordId: actors[i]!.discordId,
         cookie: s.cookie,
       }));
-      const joined = await profiled('join', () => runJoinPath({
-        baseUrl: product.url,
-        simUrl: product.simUrl,
-        databasePath,
-        actors: joinActors,
-        concurrency: plan.joinConcurrency,
-        timeoutMs: 10_000,
-      }));
-      log(`join path: ${joined.credited} credited, p50 ${joined.p50Ms.toFixed(1)} ms, p99 ${joined.p99Ms.toFixed(1)} ms`);
-      joinPath = { ...joined, p50Ms: round(joined.p50Ms, 2), p99Ms: round(joined.p99Ms, 2), maxMs: round(joined.maxMs, 2), seconds: round(joined.seconds, 2) };
+      const joined = await profiled('join', () =>
+        runJoinPath({
+          baseUrl: product.url,
+          simUrl: product.simUrl,
+          databasePath,
+          actors: joinActors,
+          concurrency: plan.joinConcurrency,
+          timeoutMs: 10_000,
+        }),
+      );
+      log(
+        `join path: ${joined.credited} credited, p50 ${joined.p50Ms.toFixed(1)} ms, p99 ${joined.p99Ms.toFixed(1)} ms`,
+      );
+      joinPath = {
+        ...joined,
+        p50Ms: round(joined.p50Ms, 2),
+        p99Ms: round(joined.p99Ms, 2),
+        maxMs: round(joined.maxMs, 2),
+        seconds: round(joined.seconds, 2),
+      };
     }
 
     inspector?.close();
@@ -275,7 +333,11 @@ async function main(): Promise<number> {
         joins: seeded.joins,
         seedMs: seeded.ms,
       },
-      signIn: { users: sessions.length, seconds: round(signInSeconds, 2), perSecond: round(sessions.length / signInSeconds) },
+      signIn: {
+        users: sessions.length,
+        seconds: round(signInSeconds, 2),
+        perSecond: round(sessions.length / signInSeconds),
+      },
       discover,
       claims: claimsResult,
       joinPath,
@@ -294,9 +356,13 @@ async function main(): Promise<number> {
       {
         const s = summarizeProfile(file, 16);
         const busy = s.totalMs - s.idleMs;
-        log(`profile of ${phase} (${path.relative(root, file)}): product busy ${busy.toFixed(0)} ms of ${s.totalMs.toFixed(0)} ms`);
+        log(
+          `profile of ${phase} (${path.relative(root, file)}): product busy ${busy.toFixed(0)} ms of ${s.totalMs.toFixed(0)} ms`,
+        );
         for (const row of s.byFunction.filter((f) => f.name !== '(idle)')) {
-          console.log(`  ${row.ms.toFixed(0).padStart(7)} ms ${((row.ms / busy) * 100).toFixed(1).padStart(5)} %  ${row.name}`);
+          console.log(
+            `  ${row.ms.toFixed(0).padStart(7)} ms ${((row.ms / busy) * 100).toFixed(1).padStart(5)} %  ${row.name}`,
+          );
         }
       }
     }

@@ -77,7 +77,12 @@ const discordUserId = (i: number) => `7${String(i).padStart(17, '0')}`;
 const guildId = (i: number) => `8${String(i).padStart(17, '0')}`;
 const channelId = (i: number) => `6${String(i).padStart(17, '0')}`;
 
-export function seedDatabase(dbPath: string, simStatePath: string, size: SeedSize, now = Date.now()): SeedResult {
+export function seedDatabase(
+  dbPath: string,
+  simStatePath: string,
+  size: SeedSize,
+  now = Date.now(),
+): SeedResult {
   const started = Date.now();
   // Creates the file and applies the real migrations, then gets out of the way.
   openDatabase(dbPath).close();
@@ -100,7 +105,14 @@ export function seedDatabase(dbPath: string, simStatePath: string, size: SeedSiz
     'INSERT INTO transactions (id, user_id, amount, type, description, idempotency_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
   let transactions = 0;
-  const addTx = (userId: string, amount: number, type: string, description: string, key: string | null, at: number) => {
+  const addTx = (
+    userId: string,
+    amount: number,
+    type: string,
+    description: string,
+    key: string | null,
+    at: number,
+  ) => {
     insertTx.run(randomUUID(), userId, amount, type, description, key, at);
     coins.set(userId, (coins.get(userId) ?? 0) + amount);
     transactions += 1;
@@ -182,7 +194,14 @@ export function seedDatabase(dbPath: string, simStatePath: string, size: SeedSiz
       const joinId = randomUUID();
       const at = now - 10 * DAY - Math.floor(rnd() * 20 * DAY);
       if (insertJoin.run(joinId, user.id, campaign.id, at, at + 60_000).changes === 0) continue;
-      addTx(user.id, campaign.reward, 'join_reward', `Joined Bench Guild ${campaign.guildIndex}`, `join:${joinId}`, at + 60_000);
+      addTx(
+        user.id,
+        campaign.reward,
+        'join_reward',
+        `Joined Bench Guild ${campaign.guildIndex}`,
+        `join:${joinId}`,
+        at + 60_000,
+      );
       joins += 1;
     }
   })();
@@ -199,7 +218,14 @@ export function seedDatabase(dbPath: string, simStatePath: string, size: SeedSiz
       while (transactions < stop) {
         const user = users[Math.floor(rnd() * users.length)]!;
         const kind = kinds[transactions % 3]!;
-        addTx(user.id, kind.amount, kind.type, kind.description, null, now - 3 * HOUR - Math.floor(rnd() * 60 * DAY));
+        addTx(
+          user.id,
+          kind.amount,
+          kind.type,
+          kind.description,
+          null,
+          now - 3 * HOUR - Math.floor(rnd() * 60 * DAY),
+        );
       }
     })();
   }

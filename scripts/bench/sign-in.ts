@@ -31,7 +31,11 @@ export interface SignedIn {
 const ipFor = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
 
 /** Signs everyone in with at most `concurrency` flows in flight; returns one cookie header per user. */
-export async function signInAll(baseUrl: string, usernames: string[], concurrency: number): Promise<SignedIn[]> {
+export async function signInAll(
+  baseUrl: string,
+  usernames: string[],
+  concurrency: number,
+): Promise<SignedIn[]> {
   const results: SignedIn[] = new Array<SignedIn>(usernames.length);
   let next = 0;
   const worker = async () => {

@@ -71,9 +71,14 @@ function preloadedCss(dist: string, entryCode: string, chunkName: string): strin
   const deps = JSON.parse(table) as string[];
   const chunkIndex = deps.findIndex((d) => d.endsWith(`/${chunkName}`));
   if (chunkIndex < 0) return [];
-  const call = new RegExp(`import\\(["'\`]\\./${chunkName.replace(/[.$]/g, '\\$&')}["'\`]\\)\\s*,\\s*__vite__mapDeps\\((\\[[^\\]]*\\])`).exec(entryCode);
+  const call = new RegExp(
+    `import\\(["'\`]\\./${chunkName.replace(/[.$]/g, '\\$&')}["'\`]\\)\\s*,\\s*__vite__mapDeps\\((\\[[^\\]]*\\])`,
+  ).exec(entryCode);
   const indexes = call?.[1] ? (JSON.parse(call[1]) as number[]) : [chunkIndex];
-  return indexes.map((i) => deps[i]).filter((d): d is string => Boolean(d?.endsWith('.css'))).map((d) => path.join(dist, d));
+  return indexes
+    .map((i) => deps[i])
+    .filter((d): d is string => Boolean(d?.endsWith('.css')))
+    .map((d) => path.join(dist, d));
 }
 
 export function measureWebSizes(dist: string): WebSizes {
@@ -82,7 +87,11 @@ export function measureWebSizes(dist: string): WebSizes {
   for (const tag of html.match(/<(?:script|link)\b[^>]*>/g) ?? []) {
     const isScript = tag.startsWith('<script');
     const rel = attr(tag, 'rel');
-    const ref = isScript ? attr(tag, 'src') : rel === 'modulepreload' || rel === 'stylesheet' ? attr(tag, 'href') : undefined;
+    const ref = isScript
+      ? attr(tag, 'src')
+      : rel === 'modulepreload' || rel === 'stylesheet'
+        ? attr(tag, 'href')
+        : undefined;
     if (ref && !/^(?:https?:|data:)/.test(ref)) roots.push(resolveAsset(dist, null, ref));
   }
   const entry = roots.find((r) => r.endsWith('.js'));
@@ -90,10 +99,16 @@ export function measureWebSizes(dist: string): WebSizes {
   const login = closure(dist, roots);
 
   // The discover page chunk is named after its file (web/src/pages/discover-page.tsx).
-  const entryCode = [...login].filter((f) => f.endsWith('.js')).map((f) => readFileSync(f, 'utf8')).join('\n');
+  const entryCode = [...login]
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => readFileSync(f, 'utf8'))
+    .join('\n');
   const chunkRef = /import\(["'`]\.\/(discover-page-[^"'`]+\.js)["'`]\)/.exec(entryCode)?.[1];
   if (!chunkRef) throw new Error('no lazily loaded discover-page chunk found in the entry graph');
-  const discoverRoots = [path.join(path.dirname(entry), chunkRef), ...preloadedCss(dist, entryCode, chunkRef)];
+  const discoverRoots = [
+    path.join(path.dirname(entry), chunkRef),
+    ...preloadedCss(dist, entryCode, chunkRef),
+  ];
   const discover = closure(dist, discoverRoots, new Set(login));
   return { login: weigh(dist, login), discover: weigh(dist, discover) };
 }

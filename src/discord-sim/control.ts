@@ -27,6 +27,8 @@ const guildBody = z.object({
   ownerId: z.string(),
   icon: z.string().nullable().optional(),
   botMember: z.boolean().optional(),
+  description: z.string().max(120).nullable().optional(),
+  banner: z.string().nullable().optional(),
 });
 const inviteBody = z.object({ code: z.string().optional(), maxAge: z.number().int().min(0).optional() });
 const memberBody = z.object({ userId: z.string(), redispatch: z.boolean().optional() });

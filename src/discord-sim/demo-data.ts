@@ -17,6 +17,8 @@ export interface DemoGuild {
   botMember: boolean;
   /** Usernames of members besides the owner. */
   memberUsernames: readonly string[];
+  /** The guild's description, shown on Discover cards through the invite. */
+  description?: string;
 }
 
 export const DEMO_USERS = [
@@ -33,6 +35,7 @@ export const DEMO_GUILDS = [
   {
     id: '200000000000000001',
     name: 'Pixel Raiders',
+    description: 'Co-op raids every night, friendly squads for every skill level.',
     ownerId: alex.id,
     inviteCode: 'pixel-raiders',
     botMember: true,
@@ -41,6 +44,7 @@ export const DEMO_GUILDS = [
   {
     id: '200000000000000002',
     name: 'Lo-fi Lounge',
+    description: 'Beats to study and relax to, plus a weekly listening party.',
     ownerId: sam.id,
     inviteCode: 'lo-fi-lounge',
     botMember: true,
@@ -49,6 +53,7 @@ export const DEMO_GUILDS = [
   {
     id: '200000000000000003',
     name: 'Code Crafters',
+    description: 'Help with code reviews, side projects and your first open-source PR.',
     ownerId: jordan.id,
     inviteCode: 'code-crafters',
     botMember: true,
@@ -57,6 +62,7 @@ export const DEMO_GUILDS = [
   {
     id: '200000000000000004',
     name: 'Anime Haven',
+    description: 'Seasonal watch-alongs, fan art and spoiler-free discussion.',
     ownerId: alex.id,
     inviteCode: 'anime-haven',
     botMember: true,

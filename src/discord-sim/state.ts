@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
-import { DEMO_GUILDS, DEMO_USERS } from './demo-data.ts';
+import { DEMO_GUILDS, DEMO_USERS, type DemoGuild } from './demo-data.ts';
 import { generateSnowflake } from './snowflake.ts';
 
 /** An error carrying Discord's HTTP status and JSON error code. */
@@ -43,6 +43,9 @@ export interface SimGuild {
   botJoinedAt: string | null;
   members: Record<string, SimMembership>;
   bans: Record<string, { reason: string | null }>;
+  /** Community servers can have a description and (boosted ones) a banner hash; absent = null. */
+  description?: string | null;
+  banner?: string | null;
 }
 
 export interface SimInvite {
@@ -288,6 +291,8 @@ export class SimState {
     botMember?: boolean;
     id?: string;
     channelId?: string;
+    description?: string | null;
+    banner?: string | null;
   }): SimGuild {
     const name = input.name.trim();
     if (name.length < 2 || name.length > 100) {
@@ -307,6 +312,8 @@ export class SimState {
       botJoinedAt: null,
       members: { [input.ownerId]: { joinedAt: now } },
       bans: {},
+      description: input.description ?? null,
+      banner: input.banner ?? null,
     };
     this.guilds.set(guild.id, guild);
     this.changed();
@@ -535,6 +542,7 @@ export class SimState {
         name: g.name,
         ownerId: g.ownerId,
         botMember: g.botMember,
+        description: (g as DemoGuild).description ?? null,
       });
       for (const username of g.memberUsernames) {
         const user = this.findUserByUsername(username);

@@ -13,8 +13,9 @@ export interface DiscordUser {
 export interface DiscordInvite {
   code: string;
   expires_at: string | null;
-  guild?: { id: string; name: string; icon: string | null };
+  guild?: { id: string; name: string; icon: string | null; description?: string | null; banner?: string | null };
   approximate_member_count?: number;
+  approximate_presence_count?: number;
 }
 
 export interface DiscordGuildMember {

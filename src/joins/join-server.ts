@@ -29,7 +29,9 @@ function requireOldEnoughAccount(ctx: AppContext, discordId: string): void {
   if (minAge <= 0) return;
   const createdAt = snowflakeCreatedAt(discordId);
   if (Number.isFinite(createdAt) && ctx.clock.now() - createdAt >= minAge) return;
-  const eligibleOn = new Date((Number.isFinite(createdAt) ? createdAt : ctx.clock.now()) + minAge).toISOString().slice(0, 10);
+  const eligibleOn = new Date((Number.isFinite(createdAt) ? createdAt : ctx.clock.now()) + minAge)
+    .toISOString()
+    .slice(0, 10);
   throw new AppError('forbidden', accountTooNewMessage(Math.round(minAge / 86_400_000), eligibleOn));
 }
 

@@ -5,13 +5,15 @@ import { toApiServer } from '../servers/server-view.ts';
 import { servers } from '../db/schema.ts';
 import { eq } from 'drizzle-orm';
 import Database from 'better-sqlite3';
-import type { ApiServer } from '../shared/api-types.ts';
+import type { ApiDiscoverServer as ApiServer } from '../shared/api-types.ts';
+import { discoverCacheFor, DISCOVER_PAGE_SIZE } from './list-servers.ts';
+import { refreshInviteStats } from './invite-stats.ts';
 
 let app: TestApp;
 let owner: TestClient;
 let member: TestClient;
 const db = () => app.server.ctx.db;
-const ids = (list: ApiServer[]) => list.map((s) => s.id);
+const ids = (list: { id: string }[]) => list.map((s) => s.id);
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -61,8 +63,11 @@ describe('GET /api/servers and /api/servers/featured', () => {
       coinReward: '0.75',
       isFeatured: true,
       membersRemaining: 100,
-      ownerId,
+      isMine: false,
     });
+    // No owner ids on the wire (issue 10.7): the member's own featured card says isMine.
+    expect(list.body.every((s) => !('ownerId' in s))).toBe(true);
+    expect(list.body.find((s) => s.id === membersOwnFeatured.id)?.isMine).toBe(true);
     expect(list.body.find((s) => s.id === nobot.id)).toMatchObject({
       serverId: null,
       coinReward: '0.20',
@@ -78,6 +83,16 @@ describe('GET /api/servers and /api/servers/featured', () => {
     expect(featuredList.status).toBe(200);
     expect(ids(featuredList.body).sort()).toEqual([membersOwnFeatured.id, featured.id].sort());
     expect(featuredList.body.every((s) => s.isFeatured && s.membersRemaining > 0)).toBe(true);
+    expect(featuredList.body.map((s) => [s.id, s.isMine])).toEqual(
+      expect.arrayContaining([
+        [membersOwnFeatured.id, true],
+        [featured.id, false],
+      ]),
+    );
+    // The same list seen by its owner and by someone else differs only in isMine.
+    const ownersFeatured = (await owner.get<ApiServer[]>('/api/servers/featured')).body;
+    expect(ownersFeatured.find((s) => s.id === featured.id)?.isMine).toBe(true);
+    expect(ownersFeatured.find((s) => s.id === membersOwnFeatured.id)?.isMine).toBe(false);
   });
 
   it('hides a campaign from a member once they joined it, for that member only', async () => {
@@ -101,7 +116,7 @@ describe('GET /api/servers and /api/servers/featured', () => {
     expect(found?.iconUrl).toBe('https://cdn.discordapp.com/icons/555000000000000001/abc123.png?size=128');
   });
 
-  it('builds exactly the wire shape of toApiServer in SQL', async () => {
+  it('builds the wire shape of toApiServer, with isMine and invite statistics instead of ownerId', async () => {
     const ownerId = owner.user!.id;
     const made = [
       createCampaign(db(), {
@@ -126,12 +141,24 @@ describe('GET /api/servers and /api/servers/featured', () => {
     ];
     db().update(servers).set({ completionNotificationSent: true }).where(eq(servers.id, made[1]!.id)).run();
     const listed = [
-      ...(await member.get<ApiServer[]>('/api/servers')).body,
+      ...(await member.get<ApiServer[]>('/api/servers?limit=100')).body,
       ...(await member.get<ApiServer[]>('/api/servers/featured')).body,
     ];
     for (const campaign of made) {
-      const expected = toApiServer(findCampaign(db(), campaign.id)!, 'https://cdn.discordapp.com');
-      for (const found of listed.filter((s) => s.id === campaign.id)) expect(found).toStrictEqual(expected);
+      const { ownerId: _ownerId, ...expected } = toApiServer(
+        findCampaign(db(), campaign.id)!,
+        'https://cdn.discordapp.com',
+      );
+      for (const found of listed.filter((s) => s.id === campaign.id)) {
+        expect(found).toStrictEqual({
+          ...expected,
+          isMine: false,
+          memberCount: null,
+          onlineCount: null,
+          description: null,
+          bannerUrl: null,
+        });
+      }
       expect(listed.some((s) => s.id === campaign.id)).toBe(true);
     }
   });
@@ -150,7 +177,7 @@ describe('GET /api/servers and /api/servers/featured', () => {
   it('sees every change to campaigns, from this process and from other connections', async () => {
     const campaign = createCampaign(db(), { ownerId: owner.user!.id, name: 'Changing', membersRemaining: 3 });
     const find = async () =>
-      (await member.get<ApiServer[]>('/api/servers')).body.find((s) => s.id === campaign.id);
+      (await member.get<ApiServer[]>('/api/servers?limit=100')).body.find((s) => s.id === campaign.id);
     expect((await find())?.membersRemaining).toBe(3);
     db()
       .update(servers)
@@ -171,8 +198,174 @@ describe('GET /api/servers and /api/servers/featured', () => {
     }
   });
 
+  it('updates only the changed campaign on a write in this process; another connection rebuilds', async () => {
+    const cache = discoverCacheFor(app.server.ctx.sqlite, 'https://cdn.discordapp.com');
+    const campaign = createCampaign(db(), { ownerId: owner.user!.id, name: 'Counted', membersRemaining: 5 });
+    await member.get('/api/servers');
+    const before = { ...cache.counters };
+    db().update(servers).set({ membersRemaining: 4 }).where(eq(servers.id, campaign.id)).run();
+    const seen = (await member.get<ApiServer[]>('/api/servers?q=Counted')).body;
+    expect(seen.map((s) => s.membersRemaining)).toEqual([4]);
+    expect(cache.counters.rebuilds).toBe(before.rebuilds);
+    expect(cache.counters.updates).toBe(before.updates + 1);
+    // Creating and finishing campaigns moves single entries too.
+    const fresh = createCampaign(db(), { ownerId: owner.user!.id, name: 'Counted Fresh' });
+    db().update(servers).set({ membersRemaining: 0 }).where(eq(servers.id, campaign.id)).run();
+    expect(ids((await member.get<ApiServer[]>('/api/servers?q=Counted')).body)).toEqual([fresh.id]);
+    expect(cache.counters.rebuilds).toBe(before.rebuilds);
+    const other = new Database(app.server.config.databasePath);
+    try {
+      other.prepare('UPDATE servers SET name = ? WHERE id = ?').run('Counted Elsewhere', fresh.id);
+    } finally {
+      other.close();
+    }
+    expect((await member.get<ApiServer[]>('/api/servers?q=Counted')).body[0]?.name).toBe('Counted Elsewhere');
+    expect(cache.counters.rebuilds).toBe(before.rebuilds + 1);
+  });
+
   it('requires sign-in', async () => {
     expect((await app.anonymous().get('/api/servers')).status).toBe(401);
     expect((await app.anonymous().get('/api/servers/featured')).status).toBe(401);
+  });
+});
+
+describe('Discover in pages', () => {
+  let local: TestApp;
+  let viewer: TestClient;
+  let seller: TestClient;
+  beforeAll(async () => {
+    local = await startTestApp();
+    seller = await local.signIn('paging_owner');
+    viewer = await local.signIn('paging_member');
+  });
+  afterAll(() => local.close());
+
+  it('walks every listed campaign exactly once, in the spec order, following the Link header', async () => {
+    const ownerId = seller.user!.id;
+    const t = Date.UTC(2026, 2, 1);
+    // Equal creation times too: the id breaks ties, so no campaign falls between two pages.
+    const made = Array.from({ length: 57 }, (_, i) =>
+      createCampaign(local.server.ctx.db, {
+        ownerId,
+        kind: i % 10 === 0 ? 'featured' : 'regular',
+        name: i % 3 === 0 ? `Puzzle Guild ${i}` : `Racing Club ${i}`,
+        createdAt: t + Math.floor(i / 4),
+      }),
+    );
+    const first = await viewer.get<ApiServer[]>('/api/servers');
+    expect(first.status).toBe(200);
+    expect(first.body).toHaveLength(DISCOVER_PAGE_SIZE);
+
+    const seen: ApiServer[] = [];
+    let next: string | null = '/api/servers?limit=10';
+    let pages = 0;
+    while (next) {
+      const page: Awaited<ReturnType<typeof viewer.get<ApiServer[]>>> = await viewer.get<ApiServer[]>(next);
+      expect(page.status).toBe(200);
+      seen.push(...page.body);
+      pages += 1;
+      const link = page.headers.get('link');
+      next = link ? (/^<([^>]+)>; rel="next"$/.exec(link)?.[1] ?? null) : null;
+      if (next) expect(next).toContain('limit=10');
+    }
+    expect(pages).toBe(6);
+    // Featured first, then newest, then id: exactly the order of the whole list, each once.
+    const expected = [...made].sort(
+      (a, b) =>
+        Number(b.isFeatured) - Number(a.isFeatured) || b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1),
+    );
+    expect(ids(seen)).toEqual(ids(expected));
+    expect(ids(first.body)).toEqual(ids(expected).slice(0, DISCOVER_PAGE_SIZE));
+  });
+
+  it('searches on the server over all campaigns, pages included, and filters by section', async () => {
+    const puzzles = (await viewer.get<ApiServer[]>('/api/servers?q=pUZZLE&limit=100')).body;
+    expect(puzzles).toHaveLength(19);
+    expect(puzzles.every((s) => s.name.startsWith('Puzzle Guild'))).toBe(true);
+    const small = await viewer.get<ApiServer[]>('/api/servers?q=puzzle&limit=5');
+    expect(small.body).toHaveLength(5);
+    expect(small.headers.get('link')).toMatch(/q=puzzle.*cursor=/);
+    expect((await viewer.get<ApiServer[]>('/api/servers?q=nothing-like-this')).body).toEqual([]);
+    expect((await viewer.get('/api/servers?q=nothing-like-this')).headers.get('link')).toBeNull();
+
+    const regular = (await viewer.get<ApiServer[]>('/api/servers?featured=false&limit=100')).body;
+    expect(regular).toHaveLength(51);
+    expect(regular.some((s) => s.isFeatured)).toBe(false);
+    const featured = (await viewer.get<ApiServer[]>('/api/servers?featured=true')).body;
+    expect(featured).toHaveLength(6);
+    expect(
+      (await viewer.get<ApiServer[]>('/api/servers/featured?q=puzzle')).body.map((s) => s.name).sort(),
+    ).toEqual(['Puzzle Guild 0', 'Puzzle Guild 30']);
+  });
+
+  it('answers 400 for bad paging input and changes nothing', async () => {
+    for (const query of [
+      'limit=0',
+      'limit=101',
+      'limit=abc',
+      'limit=1&limit=2',
+      'cursor=%21%21',
+      'featured=yes',
+      `q=${'x'.repeat(101)}`,
+    ]) {
+      const res = await viewer.get<{ message: string }>(`/api/servers?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(typeof res.body.message).toBe('string');
+    }
+    const forged = Buffer.from('1.notanumber.x').toString('base64url');
+    expect((await viewer.get(`/api/servers?cursor=${forged}`)).status).toBe(400);
+  });
+
+  it('shows member and online counts, description and banner from the invite, fetched in the background', async () => {
+    const sim = local.sim.state;
+    const discordOwner = sim.createUser({ username: 'stats_owner' });
+    const guild = sim.createGuild({
+      name: 'Stats Guild',
+      ownerId: discordOwner.id,
+      botMember: true,
+      description: 'A place to talk numbers.',
+      banner: 'bannerhash',
+    });
+    for (let i = 0; i < 4; i++) sim.addMember(guild.id, sim.createUser({ username: `stats_member_${i}` }).id);
+    const invite = sim.createInvite(guild.id, { code: 'stats-guild', maxAge: 0 });
+    const campaign = createCampaign(local.server.ctx.db, {
+      ownerId: seller.user!.id,
+      name: 'Stats Guild',
+      guildId: guild.id,
+      inviteCode: invite.code,
+    });
+    const find = async () =>
+      (await viewer.get<ApiServer[]>('/api/servers?q=Stats Guild')).body.find((s) => s.id === campaign.id);
+    // Never fetched on the member's request: unknown until the background job ran.
+    expect(await find()).toMatchObject({
+      memberCount: null,
+      onlineCount: null,
+      description: null,
+      bannerUrl: null,
+    });
+    const run = await refreshInviteStats(local.server.ctx);
+    expect(run.fetched).toBeGreaterThanOrEqual(1);
+    const invited = await fetch(`${local.sim.url}/api/v10/invites/${invite.code}?with_counts=true`);
+    const real = (await invited.json()) as {
+      approximate_member_count: number;
+      approximate_presence_count: number;
+    };
+    // The owner, four members and the bot.
+    expect(real.approximate_member_count).toBe(6);
+    expect(real.approximate_presence_count).toBeGreaterThan(0);
+    expect(await find()).toMatchObject({
+      memberCount: real.approximate_member_count,
+      onlineCount: real.approximate_presence_count,
+      description: 'A place to talk numbers.',
+      bannerUrl: `https://cdn.discordapp.com/banners/${guild.id}/bannerhash.png?size=480`,
+    });
+    // Fresh statistics are not fetched again on the next run.
+    sim.addMember(guild.id, sim.createUser({ username: 'stats_member_late' }).id);
+    await refreshInviteStats(local.server.ctx);
+    expect((await find())?.memberCount).toBe(6);
+    // Once stale (TTL) they are.
+    local.clock.advance(16 * 60 * 1000);
+    await refreshInviteStats(local.server.ctx);
+    expect((await find())?.memberCount).toBe(7);
   });
 });

@@ -1,71 +1,121 @@
 import type { Database, Statement } from 'better-sqlite3';
+import type { ApiDiscoverServer } from '../shared/api-types.ts';
+import { formatCents } from '../shared/money.ts';
+import { guildIconUrl } from '../discord/discord-api.ts';
+import { AppError } from '../http/errors.ts';
 
 // Discover is the hottest read in the product. The ordered list of active campaigns is the same for
-// everyone, so it is kept in memory as one pre-encoded JSON Buffer per campaign and rebuilt only
-// when `servers` changes. A request then costs one indexed read of the member's joins, a filter and
-// a Buffer.concat. Change detection needs no help from the services that write campaigns:
-//  - TEMP triggers (this connection only, no migration) bump a counter on any write to `servers`;
-//  - PRAGMA data_version changes when another connection commits to the file.
-// The JSON object built here must stay identical to toApiServer() (src/servers/server-view.ts);
-// list-servers.test.ts compares the two.
+// everyone, so it is kept in memory, one entry per campaign holding its pre-encoded JSON (twice:
+// with "isMine" false and true), and a request costs one indexed read of the member's joins, a scan
+// from the cursor and a Buffer.concat of one page (decision 010).
+//
+// The list is kept current without help from the services that write campaigns:
+//  - TEMP triggers (this connection only, no migration) record the id of every campaign written;
+//    the next read re-reads just those rows and moves their entries (no full rebuild per write);
+//  - PRAGMA data_version changes when another connection commits to the file: then, and only then,
+//    everything is rebuilt, since we cannot know what changed.
+// Invite statistics (member and online counts, description, banner) come from the invite-stats
+// cache and re-encode only the entries of the invite that changed.
 
-/** Discover shows at most this many campaigns (featured first, then newest). */
+/** The featured list carries at most this many campaigns. */
 export const DISCOVER_LIMIT = 500;
-
-const API_SERVER_JSON = `json_object(
-  'id', s.id,
-  'ownerId', s.owner_id,
-  'name', s.name,
-  'inviteLink', s.invite_link,
-  'serverId', s.server_id,
-  'serverIcon', s.server_icon,
-  'iconUrl', CASE WHEN s.server_id IS NOT NULL AND s.server_icon IS NOT NULL
-    THEN @cdnUrl || '/icons/' || s.server_id || '/' || s.server_icon || '.png?size=128' END,
-  'coinReward', printf('%d.%02d', s.coin_reward / 100, s.coin_reward % 100),
-  'membersRemaining', s.members_remaining,
-  'initialMemberSlots', s.initial_member_slots,
-  'isFeatured', json(CASE WHEN s.is_featured THEN 'true' ELSE 'false' END),
-  'completionNotificationSent', json(CASE WHEN s.completion_notification_sent THEN 'true' ELSE 'false' END),
-  'createdAt', strftime('%Y-%m-%dT%H:%M:%S', s.created_at / 1000, 'unixepoch') || printf('.%03dZ', s.created_at % 1000)
-)`;
+/** Campaigns per Discover page when the client does not ask for a size. */
+export const DISCOVER_PAGE_SIZE = 24;
+export const DISCOVER_MAX_PAGE_SIZE = 100;
 
 const ACTIVE = `s.members_remaining > 0 AND s.canceled_at IS NULL AND s.invite_valid = 1`;
 
-const ACTIVE_SQL = `
-  SELECT s.id, s.owner_id AS ownerId, s.is_featured AS isFeatured, ${API_SERVER_JSON} AS json
-  FROM servers s
-  WHERE ${ACTIVE}
-  ORDER BY s.is_featured DESC, s.created_at DESC, s.id`;
+const COLUMNS = `s.id, s.owner_id AS ownerId, s.name, s.invite_link AS inviteLink, s.invite_code AS inviteCode,
+  s.server_id AS serverId, s.server_icon AS serverIcon, s.coin_reward AS coinReward,
+  s.members_remaining AS membersRemaining, s.initial_member_slots AS initialMemberSlots,
+  s.is_featured AS isFeatured, s.featured_at AS featuredAt,
+  s.completion_notification_sent AS completionNotificationSent, s.created_at AS createdAt`;
 
-const FEATURED_SQL = `
-  SELECT ${API_SERVER_JSON} AS json
-  FROM servers s
-  WHERE ${ACTIVE} AND s.is_featured = 1
-  ORDER BY COALESCE(s.featured_at, s.created_at) DESC, s.id
-  LIMIT ${DISCOVER_LIMIT}`;
+const ALL_ACTIVE_SQL = `SELECT ${COLUMNS} FROM servers s WHERE ${ACTIVE}`;
+const ONE_ACTIVE_SQL = `SELECT ${COLUMNS} FROM servers s WHERE s.id = ? AND ${ACTIVE}`;
 
 const VERSION_SETUP = `
-  CREATE TEMP TABLE IF NOT EXISTS discover_servers_version (v INTEGER NOT NULL);
-  INSERT INTO discover_servers_version (v) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM discover_servers_version);
+  CREATE TEMP TABLE IF NOT EXISTS discover_changed (id TEXT PRIMARY KEY) WITHOUT ROWID;
   CREATE TEMP TRIGGER IF NOT EXISTS discover_servers_ins AFTER INSERT ON main.servers
-    BEGIN UPDATE discover_servers_version SET v = v + 1; END;
+    BEGIN INSERT OR IGNORE INTO discover_changed (id) VALUES (NEW.id); END;
   CREATE TEMP TRIGGER IF NOT EXISTS discover_servers_upd AFTER UPDATE ON main.servers
-    BEGIN UPDATE discover_servers_version SET v = v + 1; END;
+    BEGIN
+      INSERT OR IGNORE INTO discover_changed (id) VALUES (OLD.id);
+      INSERT OR IGNORE INTO discover_changed (id) VALUES (NEW.id);
+    END;
   CREATE TEMP TRIGGER IF NOT EXISTS discover_servers_del AFTER DELETE ON main.servers
-    BEGIN UPDATE discover_servers_version SET v = v + 1; END;`;
+    BEGIN INSERT OR IGNORE INTO discover_changed (id) VALUES (OLD.id); END;`;
 
-interface ActiveRow {
+interface Row {
   id: string;
   ownerId: string;
+  name: string;
+  inviteLink: string;
+  inviteCode: string | null;
+  serverId: string | null;
+  serverIcon: string | null;
+  coinReward: number;
+  membersRemaining: number;
+  initialMemberSlots: number;
   isFeatured: number;
-  json: string;
+  featuredAt: number | null;
+  completionNotificationSent: number;
+  createdAt: number;
 }
 
+/** What Discord's invite tells about a guild (GET /invites/{code}?with_counts=true). */
+export interface InviteStats {
+  memberCount: number | null;
+  onlineCount: number | null;
+  description: string | null;
+  bannerUrl: string | null;
+}
+
+const NO_STATS: InviteStats = { memberCount: null, onlineCount: null, description: null, bannerUrl: null };
+
 interface Entry {
-  id: string;
-  ownerId: string;
+  row: Row;
   isFeatured: boolean;
-  json: Buffer;
+  /** Lower-cased name for the search. */
+  search: string;
+  other: Buffer;
+  mine: Buffer;
+}
+
+/** Sort order: featured first, then newest, then id (a total order, so cursors are exact). */
+function compare(a: Row, b: { isFeatured: number; createdAt: number; id: string }): number {
+  if (a.isFeatured !== b.isFeatured) return b.isFeatured - a.isFeatured;
+  if (a.createdAt !== b.createdAt) return b.createdAt - a.createdAt;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** Order of the featured list: most recently promoted first. */
+function featuredTime(row: Row): number {
+  return row.featuredAt ?? row.createdAt;
+}
+
+/** The wire object (ApiDiscoverServer); list-servers.test.ts checks it against toApiServer(). */
+function toDiscoverServer(row: Row, cdnUrl: string, stats: InviteStats, isMine: boolean): ApiDiscoverServer {
+  return {
+    id: row.id,
+    name: row.name,
+    inviteLink: row.inviteLink,
+    serverId: row.serverId,
+    serverIcon: row.serverIcon,
+    iconUrl: guildIconUrl(cdnUrl, row.serverId, row.serverIcon),
+    coinReward: formatCents(row.coinReward),
+    membersRemaining: row.membersRemaining,
+    initialMemberSlots: row.initialMemberSlots,
+    isFeatured: row.isFeatured === 1,
+    completionNotificationSent: row.completionNotificationSent === 1,
+    createdAt: new Date(row.createdAt).toISOString(),
+    memberCount: stats.memberCount,
+    onlineCount: stats.onlineCount,
+    description: stats.description,
+    bannerUrl: stats.bannerUrl,
+    // Last: makeEntry() derives the "mine" encoding by swapping this final value.
+    isMine,
+  };
 }
 
 const OPEN = Buffer.from('[');
@@ -82,67 +132,237 @@ function encodeArray(parts: Buffer[]): Buffer {
   return Buffer.concat(chunks);
 }
 
-class DiscoverCache {
-  private readonly version: Statement<[], number>;
+// An opaque cursor: the sort key of the last campaign of the previous page, base64url-encoded.
+interface CursorKey {
+  isFeatured: number;
+  createdAt: number;
+  id: string;
+}
+
+function encodeCursor(row: Row): string {
+  return Buffer.from(`${row.isFeatured}.${row.createdAt}.${row.id}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): CursorKey {
+  const match = /^([01])\.(\d{1,15})\.([\w-]{1,64})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match) throw new AppError('bad_request', 'Invalid cursor');
+  return { isFeatured: Number(match[1]), createdAt: Number(match[2]), id: match[3]! };
+}
+
+export interface DiscoverQuery {
+  userId: string;
+  limit: number;
+  cursor?: string;
+  /** Case-insensitive substring of the name, over every listed campaign. */
+  q?: string;
+  /** true: featured campaigns only; false: regular ones only; undefined: both (spec order). */
+  featured?: boolean;
+}
+
+export interface DiscoverPage {
+  body: Buffer;
+  /** Cursor of the next page, or null on the last one. */
+  nextCursor: string | null;
+}
+
+export class DiscoverCache {
   private readonly dataVersion: Statement<[], number>;
-  private readonly active: Statement<{ cdnUrl: string }, ActiveRow>;
-  private readonly featured: Statement<{ cdnUrl: string }, string>;
+  private readonly changedIds: Statement<[], string>;
+  private readonly clearChanged: Statement<[]>;
+  private readonly allActive: Statement<[], Row>;
+  private readonly oneActive: Statement<[string], Row>;
   private readonly joined: Statement<[string], string>;
-  private key = '';
+  private dataVersionSeen = -1;
+  /** Active campaigns in Discover order. */
   private entries: Entry[] = [];
-  private featuredBody: Buffer = encodeArray([]);
+  private readonly byId = new Map<string, Entry>();
+  private readonly stats = new Map<string, InviteStats>();
+  private readonly statsFetched = new Map<string, number>();
+  private featuredBodies: { other: Buffer; owners: Set<string>; mine: Map<string, Buffer> } | null = null;
+  /** Full rebuilds and single-campaign updates since start (the bench reads them). */
+  readonly counters = { rebuilds: 0, updates: 0 };
 
   constructor(
     sqlite: Database,
     private readonly cdnUrl: string,
   ) {
     sqlite.exec(VERSION_SETUP);
-    this.version = sqlite.prepare<[], number>('SELECT v FROM temp.discover_servers_version').pluck();
     this.dataVersion = sqlite.prepare<[], number>('PRAGMA main.data_version').pluck();
-    this.active = sqlite.prepare<{ cdnUrl: string }, ActiveRow>(ACTIVE_SQL);
-    this.featured = sqlite.prepare<{ cdnUrl: string }, string>(FEATURED_SQL).pluck();
+    this.changedIds = sqlite.prepare<[], string>('SELECT id FROM temp.discover_changed').pluck();
+    this.clearChanged = sqlite.prepare('DELETE FROM temp.discover_changed');
+    this.allActive = sqlite.prepare<[], Row>(ALL_ACTIVE_SQL);
+    this.oneActive = sqlite.prepare<[string], Row>(ONE_ACTIVE_SQL);
     this.joined = sqlite
       .prepare<[string], string>('SELECT server_id FROM server_joins WHERE user_id = ?')
       .pluck();
   }
 
-  private refresh(): void {
-    const key = `${this.version.get() ?? 0}:${this.dataVersion.get() ?? 0}`;
-    if (key === this.key) return;
-    this.entries = this.active.all({ cdnUrl: this.cdnUrl }).map((row) => ({
-      id: row.id,
-      ownerId: row.ownerId,
+  private makeEntry(row: Row): Entry {
+    const stats = (row.inviteCode && this.stats.get(row.inviteCode)) || NO_STATS;
+    const json = JSON.stringify(toDiscoverServer(row, this.cdnUrl, stats, false));
+    if (!json.endsWith(',"isMine":false}')) throw new Error('Discover: isMine must be the last field');
+    return {
+      row,
       isFeatured: row.isFeatured === 1,
-      json: Buffer.from(row.json),
-    }));
-    this.featuredBody = encodeArray(
-      this.featured.all({ cdnUrl: this.cdnUrl }).map((json) => Buffer.from(json)),
-    );
-    this.key = key;
+      search: row.name.toLowerCase(),
+      other: Buffer.from(json),
+      mine: Buffer.from(json.slice(0, -'false}'.length) + 'true}'),
+    };
   }
 
-  discover(userId: string): Buffer {
-    this.refresh();
-    const joined = new Set(this.joined.all(userId));
-    const parts: Buffer[] = [];
-    for (const entry of this.entries) {
-      if (parts.length >= DISCOVER_LIMIT) break;
-      if (joined.has(entry.id)) continue;
-      if (!entry.isFeatured && entry.ownerId === userId) continue;
-      parts.push(entry.json);
+  /** Index of the first entry that sorts after `key`. */
+  private indexAfter(key: CursorKey): number {
+    let lo = 0;
+    let hi = this.entries.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compare(this.entries[mid]!.row, key) <= 0) lo = mid + 1;
+      else hi = mid;
     }
-    return encodeArray(parts);
+    return lo;
   }
 
-  featuredList(): Buffer {
+  private remove(id: string): void {
+    const entry = this.byId.get(id);
+    if (!entry) return;
+    this.byId.delete(id);
+    // The entry sits just before the first entry that sorts after its own key.
+    const index = this.indexAfter(entry.row) - 1;
+    if (this.entries[index] === entry) this.entries.splice(index, 1);
+    else this.entries = this.entries.filter((e) => e !== entry);
+  }
+
+  private insert(entry: Entry): void {
+    this.entries.splice(this.indexAfter(entry.row), 0, entry);
+    this.byId.set(entry.row.id, entry);
+  }
+
+  private rebuild(): void {
+    this.entries = this.allActive
+      .all()
+      .sort(compare)
+      .map((row) => this.makeEntry(row));
+    this.byId.clear();
+    for (const entry of this.entries) this.byId.set(entry.row.id, entry);
+    this.counters.rebuilds += 1;
+  }
+
+  private refresh(): void {
+    const dataVersion = this.dataVersion.get() ?? 0;
+    const changed = this.changedIds.all();
+    if (changed.length > 0) this.clearChanged.run();
+    if (dataVersion !== this.dataVersionSeen) {
+      this.dataVersionSeen = dataVersion;
+      this.rebuild();
+    } else if (changed.length > 0) {
+      for (const id of changed) {
+        this.remove(id);
+        const row = this.oneActive.get(id);
+        if (row) this.insert(this.makeEntry(row));
+      }
+      this.counters.updates += changed.length;
+    } else {
+      return;
+    }
+    this.featuredBodies = null;
+  }
+
+  /** One page of Discover for a member: not joined before, not their own unless featured. */
+  page(query: DiscoverQuery): DiscoverPage {
     this.refresh();
-    return this.featuredBody;
+    const { userId, limit } = query;
+    const needle = query.q?.toLowerCase();
+    const joined = new Set(this.joined.all(userId));
+    const start = query.cursor ? this.indexAfter(decodeCursor(query.cursor)) : 0;
+    const parts: Buffer[] = [];
+    let last: Entry | undefined;
+    let more = false;
+    for (let i = start; i < this.entries.length; i++) {
+      const entry = this.entries[i]!;
+      if (query.featured !== undefined && entry.isFeatured !== query.featured) continue;
+      const mine = entry.row.ownerId === userId;
+      if (mine && !entry.isFeatured) continue;
+      if (joined.has(entry.row.id)) continue;
+      if (needle && !entry.search.includes(needle)) continue;
+      if (parts.length === limit) {
+        more = true;
+        break;
+      }
+      parts.push(mine ? entry.mine : entry.other);
+      last = entry;
+    }
+    return { body: encodeArray(parts), nextCursor: more && last ? encodeCursor(last.row) : null };
+  }
+
+  /** Every active featured campaign (the member's own included), most recently promoted first. */
+  featured(userId: string, q?: string): Buffer {
+    this.refresh();
+    const needle = q?.toLowerCase();
+    if (!needle) {
+      // Shared by everyone except owners of a featured campaign (their cards say "Your Server").
+      this.featuredBodies ??= {
+        other: this.encodeFeatured('', undefined),
+        owners: new Set(this.entries.filter((e) => e.isFeatured).map((e) => e.row.ownerId)),
+        mine: new Map(),
+      };
+      if (!this.featuredBodies.owners.has(userId)) return this.featuredBodies.other;
+      let body = this.featuredBodies.mine.get(userId);
+      if (!body) {
+        body = this.encodeFeatured(userId, undefined);
+        if (this.featuredBodies.mine.size > 1000) this.featuredBodies.mine.clear();
+        this.featuredBodies.mine.set(userId, body);
+      }
+      return body;
+    }
+    return this.encodeFeatured(userId, needle);
+  }
+
+  private encodeFeatured(userId: string, needle: string | undefined): Buffer {
+    const featured = this.entries
+      .filter((e) => e.isFeatured && (!needle || e.search.includes(needle)))
+      .sort((a, b) => featuredTime(b.row) - featuredTime(a.row) || (a.row.id < b.row.id ? -1 : 1))
+      .slice(0, DISCOVER_LIMIT);
+    return encodeArray(featured.map((e) => (e.row.ownerId === userId ? e.mine : e.other)));
+  }
+
+  /** Invite codes of the listed campaigns (the stats refresher walks them). */
+  inviteCodes(): string[] {
+    this.refresh();
+    return [...new Set(this.entries.flatMap((e) => (e.row.inviteCode ? [e.row.inviteCode] : [])))];
+  }
+
+  statsFor(code: string): InviteStats | undefined {
+    return this.stats.get(code);
+  }
+
+  statsFetchedAt(code: string): number | undefined {
+    return this.statsFetched.get(code);
+  }
+
+  markStatsFetched(code: string, at: number): void {
+    this.statsFetched.set(code, at);
+  }
+
+  /** New statistics for one invite: re-encodes only the campaigns that use it. */
+  setStats(code: string, stats: InviteStats): void {
+    this.stats.set(code, stats);
+    let touched = false;
+    for (const [id, entry] of this.byId) {
+      if (entry.row.inviteCode !== code) continue;
+      const fresh = this.makeEntry(entry.row);
+      const index = this.entries.indexOf(entry);
+      if (index >= 0) this.entries[index] = fresh;
+      this.byId.set(id, fresh);
+      touched = true;
+    }
+    if (touched) this.featuredBodies = null;
   }
 }
 
 const caches = new WeakMap<Database, DiscoverCache>();
 
-function cacheFor(sqlite: Database, cdnUrl: string): DiscoverCache {
+/** The Discover cache of a database connection (one per process: decision 005). */
+export function discoverCacheFor(sqlite: Database, cdnUrl: string): DiscoverCache {
   let cache = caches.get(sqlite);
   if (!cache) {
     cache = new DiscoverCache(sqlite, cdnUrl);
@@ -152,15 +372,20 @@ function cacheFor(sqlite: Database, cdnUrl: string): DiscoverCache {
 }
 
 /**
- * JSON array (ApiServer[]) of active campaigns a member can still join: slots left, not canceled,
- * invite working, not joined before, and not the member's own, except own featured campaigns
- * (their card shows "Your Server").
+ * One page (JSON array of ApiDiscoverServer) of the active campaigns a member can still join: slots
+ * left, not canceled, invite working, not joined before, and not the member's own, except own
+ * featured campaigns (isMine: their card shows "Your Server"). Featured first, then newest.
  */
-export function findDiscoverServersJson(sqlite: Database, userId: string, cdnUrl: string): Buffer {
-  return cacheFor(sqlite, cdnUrl).discover(userId);
+export function findDiscoverPage(sqlite: Database, cdnUrl: string, query: DiscoverQuery): DiscoverPage {
+  return discoverCacheFor(sqlite, cdnUrl).page(query);
 }
 
-/** JSON array (ApiServer[]) of active featured campaigns, the member's own included. */
-export function findFeaturedServersJson(sqlite: Database, cdnUrl: string): Buffer {
-  return cacheFor(sqlite, cdnUrl).featuredList();
+/** JSON array (ApiDiscoverServer[]) of active featured campaigns, the member's own included. */
+export function findFeaturedServersJson(
+  sqlite: Database,
+  cdnUrl: string,
+  userId: string,
+  q?: string,
+): Buffer {
+  return discoverCacheFor(sqlite, cdnUrl).featured(userId, q);
 }

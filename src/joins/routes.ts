@@ -2,7 +2,8 @@ import { Router, type Response } from 'express';
 import type { AppContext } from '../context.ts';
 import { parseInput, requireUser } from '../http/guards.ts';
 import { serverIdParamsSchema } from '../shared/join-schemas.ts';
-import { findDiscoverServersJson, findFeaturedServersJson } from './list-servers.ts';
+import { findDiscoverPage, findFeaturedServersJson } from './list-servers.ts';
+import { nextPageUrl, parseDiscoverQuery } from './discover-query.ts';
 import { joinServer } from './join-server.ts';
 import { claimNoBotReward } from './claim-nobot-reward.ts';
 
@@ -20,14 +21,25 @@ export function joinRoutes(ctx: AppContext): Router {
   const router = Router();
   const cdnUrl = ctx.config.discord.cdnUrl;
 
+  // Discover in pages (decision 010): the body stays the spec's array; the next page, if any, is in
+  // a Link header (rel="next"), so a client that ignores it still gets the first page in spec order.
   router.get('/servers', (req, res) => {
     const userId = requireUser(req);
-    sendJsonBuffer(res, findDiscoverServersJson(ctx.sqlite, userId, cdnUrl));
+    const params = parseDiscoverQuery(req.query);
+    const page = findDiscoverPage(ctx.sqlite, cdnUrl, { userId, ...params });
+    if (page.nextCursor) {
+      res.setHeader(
+        'Link',
+        `<${nextPageUrl(params, req.query.limit !== undefined, page.nextCursor)}>; rel="next"`,
+      );
+    }
+    sendJsonBuffer(res, page.body);
   });
 
   router.get('/servers/featured', (req, res) => {
-    requireUser(req);
-    sendJsonBuffer(res, findFeaturedServersJson(ctx.sqlite, cdnUrl));
+    const userId = requireUser(req);
+    const { q } = parseDiscoverQuery(req.query);
+    sendJsonBuffer(res, findFeaturedServersJson(ctx.sqlite, cdnUrl, userId, q));
   });
 
   router.post('/servers/:id/join', async (req, res) => {

@@ -3,7 +3,13 @@ import { createGuildWithInvite } from '../campaigns/test-support.ts';
 import { giveCoins } from '../test/factories.ts';
 import type { TestClient } from '../test/harness.ts';
 import { DISPUTE_HOLD_MESSAGE } from './spend-guard.ts';
-import { buyPack, paymentRow, purchaseRows, startPaymentsTestApp, type PaymentsTestEnv } from './test-support.ts';
+import {
+  buyPack,
+  paymentRow,
+  purchaseRows,
+  startPaymentsTestApp,
+  type PaymentsTestEnv,
+} from './test-support.ts';
 
 // Refunds and disputes, delivered as really signed webhooks from the fake Stripe, in every order.
 
@@ -51,7 +57,9 @@ async function spendStatuses(client: TestClient, campaignId: string) {
   return {
     buy: (await client.post('/api/create-payment-intent', { packageType: 'small' })).status,
     submit: (await client.post('/api/servers', { name: 'Held', inviteLink: link, coinReward: '3' })).status,
-    noBot: (await client.post('/api/servers/no-bot', { name: 'Held NB', inviteLink: noBotLink, memberCount: '3' })).status,
+    noBot: (
+      await client.post('/api/servers/no-bot', { name: 'Held NB', inviteLink: noBotLink, memberCount: '3' })
+    ).status,
     promote: (await client.post(`/api/servers/${campaignId}/promote`)).status,
   };
 }
@@ -67,7 +75,10 @@ describe('refunds', () => {
     expect(await client.balanceCents()).toBe(-SMALL);
     expect(paymentRow(env.app, id)).toMatchObject({ status: 'refunded', reversedCoins: SMALL });
     expect(reversals(userId)).toHaveLength(1);
-    expect(reversals(userId)[0]).toMatchObject({ amount: -SMALL, description: 'Payment refunded: Starter Pack (250 coins)' });
+    expect(reversals(userId)[0]).toMatchObject({
+      amount: -SMALL,
+      description: 'Payment refunded: Starter Pack (250 coins)',
+    });
 
     // A debt cannot be spent against, and later earnings repay it.
     expect((await submitCampaign(client, 3)).status).toBe(402);
@@ -128,7 +139,10 @@ describe('refunds', () => {
     const failed = env.stripe.failRefund(charge.refunds.data[0]!.id);
     await deliver('refund.failed', failed);
     await deliver('refund.created', { ...failed, status: 'succeeded' });
-    await deliver('charge.refunded', { ...charge, refunds: { object: 'list', data: [{ ...failed, status: 'succeeded' }] } });
+    await deliver('charge.refunded', {
+      ...charge,
+      refunds: { object: 'list', data: [{ ...failed, status: 'succeeded' }] },
+    });
     expect(await client.balanceCents()).toBe(WELCOME + SMALL);
   });
 
@@ -141,7 +155,11 @@ describe('refunds', () => {
     await deliver('payment_intent.succeeded', intent);
     expect(await client.balanceCents()).toBe(WELCOME);
     expect(paymentRow(env.app, id)).toMatchObject({ status: 'refunded', reversedCoins: 55_000 });
-    expect(purchaseRows(env.app, client.user!.id).map((t) => t.amount).sort()).toEqual([-55_000, 55_000]);
+    expect(
+      purchaseRows(env.app, client.user!.id)
+        .map((t) => t.amount)
+        .sort(),
+    ).toEqual([-55_000, 55_000]);
   });
 });
 
@@ -152,17 +170,30 @@ describe('disputes', () => {
     expect(campaign.status).toBe(201);
 
     const event = env.stripe.event('charge.dispute.created', env.stripe.dispute(id));
-    const results = await Promise.all([env.stripe.deliver(event), env.stripe.deliver(event), env.stripe.deliver(event)]);
+    const results = await Promise.all([
+      env.stripe.deliver(event),
+      env.stripe.deliver(event),
+      env.stripe.deliver(event),
+    ]);
     expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
     expect(await client.balanceCents()).toBe(-SMALL);
-    expect(paymentRow(env.app, id)).toMatchObject({ status: 'disputed', disputeStatus: 'open', reversedCoins: SMALL });
+    expect(paymentRow(env.app, id)).toMatchObject({
+      status: 'disputed',
+      disputeStatus: 'open',
+      reversedCoins: SMALL,
+    });
     expect(reversals(userId)).toHaveLength(1);
     expect(reversals(userId)[0]?.description).toBe('Payment disputed: Starter Pack (250 coins)');
 
     // Even with coins earned meanwhile, nothing can be bought or spent while the dispute is open.
     giveCoins(env.app.server.ctx.db, userId, 40_000, env.app.clock.now());
     const stripeCalls = env.stripe.requests.length;
-    expect(await spendStatuses(client, campaign.body.id)).toEqual({ buy: 403, submit: 403, noBot: 403, promote: 403 });
+    expect(await spendStatuses(client, campaign.body.id)).toEqual({
+      buy: 403,
+      submit: 403,
+      noBot: 403,
+      promote: 403,
+    });
     expect(env.stripe.requests.length).toBe(stripeCalls);
     const res = await client.post('/api/create-payment-intent', { packageType: 'small' });
     expect(res.body).toEqual({ message: DISPUTE_HOLD_MESSAGE });
@@ -189,10 +220,17 @@ describe('disputes', () => {
     expect(await client.balanceCents()).toBe(WELCOME + SMALL - 20_000 - SMALL);
 
     const won = env.stripe.closeDispute(opened.id, 'won');
-    await Promise.all([deliver('charge.dispute.closed', won), deliver('charge.dispute.funds_reinstated', won)]);
+    await Promise.all([
+      deliver('charge.dispute.closed', won),
+      deliver('charge.dispute.funds_reinstated', won),
+    ]);
     await deliver('charge.dispute.closed', won);
     expect(await client.balanceCents()).toBe(WELCOME + SMALL - 20_000);
-    expect(paymentRow(env.app, id)).toMatchObject({ status: 'succeeded', disputeStatus: 'won', reversedCoins: 0 });
+    expect(paymentRow(env.app, id)).toMatchObject({
+      status: 'succeeded',
+      disputeStatus: 'won',
+      reversedCoins: 0,
+    });
 
     await env.stripe.deliver(created);
     await deliver('charge.dispute.updated', { ...opened, status: 'under_review' });
@@ -201,7 +239,12 @@ describe('disputes', () => {
     expect(reversals(userId).map((t) => t.amount)).toEqual([-SMALL, SMALL]);
     expect(reversals(userId)[1]?.description).toBe('Dispute won, coins restored: Starter Pack (250 coins)');
 
-    expect(await spendStatuses(client, campaign.id)).toEqual({ buy: 200, submit: 201, noBot: 201, promote: 402 });
+    expect(await spendStatuses(client, campaign.id)).toEqual({
+      buy: 200,
+      submit: 201,
+      noBot: 201,
+      promote: 402,
+    });
   });
 
   test('a dispute lost keeps the coins taken (the debt stays) and lifts the hold', async () => {
@@ -214,10 +257,19 @@ describe('disputes', () => {
     await deliver('charge.dispute.closed', lost);
     await deliver('charge.dispute.created', opened);
     expect(await client.balanceCents()).toBe(-SMALL);
-    expect(paymentRow(env.app, id)).toMatchObject({ status: 'disputed', disputeStatus: 'lost', reversedCoins: SMALL });
+    expect(paymentRow(env.app, id)).toMatchObject({
+      status: 'disputed',
+      disputeStatus: 'lost',
+      reversedCoins: SMALL,
+    });
     expect(reversals(userId)).toHaveLength(1);
     // Buying is allowed again (it repays the debt); spending is refused for want of coins, not by the hold.
-    expect(await spendStatuses(client, campaign.id)).toEqual({ buy: 200, submit: 402, noBot: 402, promote: 402 });
+    expect(await spendStatuses(client, campaign.id)).toEqual({
+      buy: 200,
+      submit: 402,
+      noBot: 402,
+      promote: 402,
+    });
   });
 
   test('"won" delivered before "created" takes nothing and holds nothing', async () => {
@@ -270,6 +322,18 @@ describe('disputes', () => {
     // Winning the dispute does not undo the refund.
     await deliver('charge.dispute.closed', env.stripe.closeDispute(opened.id, 'won'));
     expect(await client.balanceCents()).toBe(WELCOME);
+  });
+
+  test('a dispute racing a spend: either the spend went first and the debt covers it, or the spend is refused', async () => {
+    const { client, id, userId } = await fulfilled('dispute_race');
+    const [spend, hook] = await Promise.all([
+      submitCampaign(client, 200),
+      env.stripe.deliver(env.stripe.event('charge.dispute.created', env.stripe.dispute(id))),
+    ]);
+    expect(hook.status).toBe(200);
+    expect([201, 403]).toContain(spend.status);
+    expect(await client.balanceCents()).toBe(spend.status === 201 ? WELCOME - 20_000 : WELCOME);
+    expect(reversals(userId)).toHaveLength(1);
   });
 
   test('a dispute for an unknown payment is logged and changes nothing', async () => {

@@ -62,10 +62,17 @@ const NOTHING: SettleResult = { movedCents: 0 };
  * the record the server wrote. If its success event has not arrived yet the charge was nevertheless
  * paid, so it credits first (same exactly-once key), and the reversal takes back coins actually given.
  */
-function loadPayment(ctx: AppContext, tx: Tx, kind: string, facts: { paymentIntentId: string; currency: string; chargeAmount?: number }): Payment | null {
+function loadPayment(
+  ctx: AppContext,
+  tx: Tx,
+  kind: string,
+  facts: { paymentIntentId: string; currency: string; chargeAmount?: number },
+): Payment | null {
   const payment = tx.select().from(payments).where(eq(payments.id, facts.paymentIntentId)).get();
   if (!payment) {
-    ctx.logger.warn(`stripe: ${kind} for an unknown payment intent, nothing recorded`, { paymentIntentId: facts.paymentIntentId });
+    ctx.logger.warn(`stripe: ${kind} for an unknown payment intent, nothing recorded`, {
+      paymentIntentId: facts.paymentIntentId,
+    });
     return null;
   }
   const amountMismatch = facts.chargeAmount !== undefined && facts.chargeAmount !== payment.amountCents;
@@ -103,14 +110,16 @@ function settleReversal(ctx: AppContext, tx: Tx, paymentId: string, reason: stri
   }
   // charge.refunded carries only the charge's total; refunds known to have failed come off it.
   const refunded = Math.max(active, payment.chargeRefundedCents - inactive);
-  const disputed = payment.disputeStatus === 'open' || payment.disputeStatus === 'lost' ? payment.disputeCents : 0;
+  const disputed =
+    payment.disputeStatus === 'open' || payment.disputeStatus === 'lost' ? payment.disputeCents : 0;
   const share = Math.min(payment.amountCents, Math.max(0, refunded) + disputed);
   const due = Math.floor((payment.coins * share) / payment.amountCents);
   const delta = due - payment.reversedCoins;
 
   const status = disputed > 0 ? 'disputed' : refunded > 0 ? 'refunded' : 'succeeded';
   if (delta === 0) {
-    if (status !== payment.status) tx.update(payments).set({ status }).where(eq(payments.id, paymentId)).run();
+    if (status !== payment.status)
+      tx.update(payments).set({ status }).where(eq(payments.id, paymentId)).run();
     return NOTHING;
   }
   const now = ctx.clock.now();
@@ -127,7 +136,11 @@ function settleReversal(ctx: AppContext, tx: Tx, paymentId: string, reason: stri
   if (delta > 0) debit(tx, { ...entry, allowNegative: true });
   else credit(tx, entry);
   tx.update(payments)
-    .set({ status, reversedCoins: sql`${payments.reversedCoins} + ${delta}`, adjustments: sql`${payments.adjustments} + 1` })
+    .set({
+      status,
+      reversedCoins: sql`${payments.reversedCoins} + ${delta}`,
+      adjustments: sql`${payments.adjustments} + 1`,
+    })
     .where(eq(payments.id, paymentId))
     .run();
   ctx.logger.info(delta > 0 ? 'stripe: coins taken back' : 'stripe: coins restored', {
@@ -179,7 +192,11 @@ export function recordRefund(ctx: AppContext, refund: RefundFacts): SettleResult
  * charge.refunded: the charge's refunded total only grows, so the highest value seen is kept. Older
  * API versions also list the refunds on the charge; those are recorded like refund events.
  */
-export function recordChargeRefunded(ctx: AppContext, charge: ChargeRefundFacts, refunds: RefundFacts[] = []): SettleResult {
+export function recordChargeRefunded(
+  ctx: AppContext,
+  charge: ChargeRefundFacts,
+  refunds: RefundFacts[] = [],
+): SettleResult {
   return ctx.db.transaction((tx) => {
     const payment = loadPayment(ctx, tx, 'refund', charge);
     if (!payment) return NOTHING;
@@ -207,7 +224,12 @@ export function recordDispute(ctx: AppContext, dispute: DisputeFacts): SettleRes
       .set({ disputeId: dispute.id, disputeCents: clampCents(dispute.amount, payment), disputeStatus: state })
       .where(eq(payments.id, payment.id))
       .run();
-    const reason = state === 'won' ? 'Dispute won, coins restored' : state === 'lost' ? 'Dispute lost' : 'Payment disputed';
+    const reason =
+      state === 'won'
+        ? 'Dispute won, coins restored'
+        : state === 'lost'
+          ? 'Dispute lost'
+          : 'Payment disputed';
     return settleReversal(ctx, tx, payment.id, reason);
   });
 }

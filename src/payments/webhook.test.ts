@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { buyPack, paymentRow, purchaseRows, startPaymentsTestApp, type PaymentsTestEnv } from './test-support.ts';
 import type { SyncPaymentResponse } from '../shared/payment-schemas.ts';
+import { HANDLED_EVENT_TYPES } from './handle-stripe-event.ts';
 
 let env: PaymentsTestEnv;
 beforeAll(async () => {
@@ -224,6 +225,20 @@ describe('events that do not match the payment record', () => {
     expect(res.status).toBe(200);
     expect(await stranger.balanceCents()).toBe(WELCOME);
     expect(env.app.logLines.some((l) => l.includes('WARN') && l.includes('pi_unknown123'))).toBe(true);
+  });
+
+  test.each(HANDLED_EVENT_TYPES.map((type) => [type]))('%s about a payment the server never created is acknowledged and logged', async (type) => {
+    const paymentIntent = `pi_stranger${type.replace(/[^a-z]/g, '')}`;
+    const object = type.startsWith('payment_intent')
+      ? { id: paymentIntent, object: 'payment_intent', amount: 500, currency: 'usd', status: 'succeeded', metadata: {} }
+      : type.startsWith('charge.dispute')
+        ? { id: 'dp_x', object: 'dispute', amount: 500, currency: 'usd', payment_intent: paymentIntent, status: 'needs_response' }
+        : type === 'charge.refunded'
+          ? { id: 'ch_x', object: 'charge', amount: 500, amount_refunded: 500, currency: 'usd', payment_intent: paymentIntent }
+          : { id: 're_x', object: 'refund', amount: 500, currency: 'usd', payment_intent: paymentIntent, status: 'succeeded' };
+    const res = await env.stripe.deliver(env.stripe.event(type, object));
+    expect(res.status).toBe(200);
+    expect(env.app.logLines.some((l) => l.includes('WARN') && l.includes(paymentIntent))).toBe(true);
   });
 
   test('events the product does not use are acknowledged', async () => {

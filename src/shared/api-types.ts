@@ -36,6 +36,23 @@ export interface ApiServer {
   createdAt: string;
 }
 
+/**
+ * A campaign on Discover and the featured list. Instead of the owner's internal id it says whether
+ * the campaign is the member's own (issue 10.7). The last four fields come from the guild's invite
+ * (GET /invites/{code}?with_counts=true, cached server-side) and are null until known.
+ */
+export interface ApiDiscoverServer extends Omit<ApiServer, 'ownerId'> {
+  isMine: boolean;
+  /** Discord's approximate_member_count. */
+  memberCount: number | null;
+  /** Discord's approximate_presence_count (members online). */
+  onlineCount: number | null;
+  /** The guild's description (Community servers), or null. */
+  description: string | null;
+  /** Full CDN URL of the guild's banner, or null. */
+  bannerUrl: string | null;
+}
+
 export interface ApiCampaign extends ApiServer {
   joinCount: number;
 }

@@ -7,6 +7,7 @@ import {
   findJoins,
   findUserByDiscordId,
 } from '../../src/test/factories.ts';
+import { refreshInviteStats } from '../../src/joins/invite-stats.ts';
 
 let e2e: E2E;
 const db = () => e2e.app.server.ctx.db;
@@ -99,7 +100,8 @@ describe('Discover page', () => {
     await card(page, 'Quiet Library').waitFor({ state: 'detached' });
     await card(page, 'Pixel Raiders').waitFor({ state: 'detached' });
     await search.fill('nothing like this');
-    await page.getByText('No servers found. Be the first to submit one!').waitFor();
+    await page.getByText('No servers match “nothing like this”').waitFor();
+    expect(await page.getByText('No servers found. Be the first to submit one!').count()).toBe(0);
     await search.fill('');
     await card(page, 'Pixel Raiders').waitFor();
     expect(errors).toEqual([]);
@@ -225,5 +227,49 @@ describe('Discover page', () => {
     await card(page, 'Slow Clock Club').waitFor({ state: 'detached' });
     e2e.app.assertLedger();
     expect(errors.filter((e) => !/425/.test(e))).toEqual([]);
+  });
+
+  it('loads more cards as the member scrolls, searches on the server, and shows counts from the invite', async () => {
+    const seller = await e2e.app.signIn('many_owner');
+    const { guild, inviteLink } = simGuild('Counted Guild', 'many_owner', 'e2e-counted');
+    createCampaign(db(), {
+      ownerId: seller.user!.id,
+      name: 'Counted Guild',
+      guildId: guild.id,
+      inviteCode: 'e2e-counted',
+      inviteLink,
+    });
+    for (let i = 0; i < 40; i++) createCampaign(db(), { ownerId: seller.user!.id, name: `Scroll Town ${i}` });
+    await refreshInviteStats(e2e.app.server.ctx);
+    const { page, errors } = await e2e.newPage({ width: 390, height: 844 });
+    await e2e.signIn(page, 'scroller');
+    const cards = page.getByRole('article');
+    await card(page, 'Scroll Town 39').waitFor();
+    const firstPage = await cards.count();
+    expect(firstPage).toBeLessThan(30);
+    // The oldest campaign is not on the first page; scrolling brings it in.
+    expect(await card(page, 'Scroll Town 0').count()).toBe(0);
+    for (let i = 0; i < 10 && (await card(page, 'Scroll Town 0').count()) === 0; i++) {
+      await page.mouse.wheel(0, 4000);
+      await page.waitForTimeout(300);
+    }
+    await card(page, 'Scroll Town 0').waitFor();
+    expect(await cards.count()).toBeGreaterThan(firstPage);
+
+    // Search is answered by the server over every campaign, loaded or not.
+    await page.reload();
+    await card(page, 'Scroll Town 39').waitFor();
+    const searched = page.waitForResponse((res) => res.url().includes('/api/servers?q=Town%200'));
+    await page.getByLabel('Search servers').fill('Town 0');
+    await searched;
+    await card(page, 'Scroll Town 0').waitFor();
+    expect(await cards.count()).toBe(1);
+
+    // Member and online counts from the invite (cached server-side).
+    await page.getByLabel('Search servers').fill('Counted');
+    const counted = card(page, 'Counted Guild');
+    await counted.getByText(/\d+ members?/).waitFor();
+    await counted.getByText(/\d+ online/).waitFor();
+    expect(errors).toEqual([]);
   });
 });

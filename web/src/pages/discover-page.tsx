@@ -13,8 +13,8 @@ import {
   Stack,
   Text,
 } from '@chakra-ui/react';
-import type { ApiServer } from '@shared/api-types.ts';
-import { useMemo, useState, type ReactNode } from 'react';
+import type { ApiDiscoverServer } from '@shared/api-types.ts';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { LuCompass, LuPlus, LuSearch, LuSparkles, LuStar } from 'react-icons/lu';
 import { Link as RouterLink } from 'react-router';
 import { EmptyState } from '../components/empty-state.tsx';
@@ -24,7 +24,7 @@ import { toast } from '../lib/toaster.tsx';
 import { useAuth } from '../lib/use-auth.ts';
 import { useDocumentTitle } from '../lib/use-document-title.ts';
 import { openInviteTab } from '../features/discover/invite-tab.ts';
-import { ServerCard, type ServerCardState } from '../features/discover/server-card.tsx';
+import { ServerCard, ServerCardSkeleton, type ServerCardState } from '../features/discover/server-card.tsx';
 import { useFeaturedServers } from '../features/discover/use-featured-servers.ts';
 import { useJoinServer } from '../features/discover/use-join-server.ts';
 import { useNobotClaims } from '../features/discover/use-nobot-claims.ts';
@@ -32,8 +32,46 @@ import { useServers } from '../features/discover/use-servers.ts';
 
 const GRID_COLUMNS = { base: 1, sm: 2, lg: 3 } as const;
 
-function matches(server: ApiServer, query: string): boolean {
-  return server.membersRemaining > 0 && server.name.toLowerCase().includes(query);
+type ApiServer = ApiDiscoverServer;
+
+/** The search sent to the server once typing pauses (one request per pause, not per key). */
+function useDebounced(value: string, ms: number): string {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return debounced;
+}
+
+/** Calls `onVisible` when the element comes within a screen of the viewport (infinite scroll). */
+function useNearViewport(onVisible: () => void, enabled: boolean) {
+  const ref = useRef<HTMLDivElement | null>(null);
+  const callback = useRef(onVisible);
+  callback.current = onVisible;
+  useEffect(() => {
+    const node = ref.current;
+    if (!node || !enabled || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) callback.current();
+      },
+      { rootMargin: '0px 0px 100% 0px' },
+    );
+    observer.observe(node);
+    return () => observer.disconnect();
+  }, [enabled]);
+  return ref;
+}
+
+function SkeletonGrid({ cards }: { cards: number }) {
+  return (
+    <SimpleGrid columns={GRID_COLUMNS} gap={{ base: '3', md: '4' }}>
+      {Array.from({ length: cards }, (_, i) => (
+        <ServerCardSkeleton key={i} />
+      ))}
+    </SimpleGrid>
+  );
 }
 
 function SectionHeading({
@@ -45,7 +83,7 @@ function SectionHeading({
   id: string;
   icon: ReactNode;
   title: string;
-  count: number;
+  count?: number;
 }) {
   return (
     <HStack gap="2.5" mb="4">
@@ -55,9 +93,11 @@ function SectionHeading({
       <Heading as="h2" id={id} textStyle={{ base: 'lg', md: 'xl' }} fontWeight="bold">
         {title}
       </Heading>
-      <Text color="fg.subtle" textStyle="sm">
-        ({count})
-      </Text>
+      {count !== undefined ? (
+        <Text color="fg.subtle" textStyle="sm">
+          ({count})
+        </Text>
+      ) : null}
     </HStack>
   );
 }
@@ -69,27 +109,33 @@ export default function DiscoverPage() {
   const [search, setSearch] = useState('');
   // No-bot servers joined in this visit: their card waits as "Claiming..." until the claim refetches the lists.
   const [claiming, setClaiming] = useState<ReadonlySet<string>>(() => new Set());
-  const servers = useServers();
-  const featured = useFeaturedServers();
+  const query = useDebounced(search.trim(), 250);
+  const servers = useServers(query);
+  const featured = useFeaturedServers(query);
   const join = useJoinServer();
   const { addPendingClaim } = useNobotClaims(userId);
 
-  const query = search.trim().toLowerCase();
-  const joinableIds = useMemo(() => new Set((servers.data ?? []).map((s) => s.id)), [servers.data]);
+  // Discover's pages list featured campaigns first, then regular ones (the server searches and
+  // leaves out joined and own regular campaigns). The Featured section shows the featured list.
+  const loaded = useMemo(() => (servers.data?.pages ?? []).flatMap((p) => p.servers), [servers.data]);
+  const joinableIds = useMemo(() => new Set(loaded.map((s) => s.id)), [loaded]);
+  // Whether every featured campaign this member can join is loaded (the pages moved past them).
+  const featuredComplete = !servers.hasNextPage || loaded.some((s) => !s.isFeatured);
   const featuredList = useMemo(
-    () => (featured.data ?? []).filter((s) => matches(s, query)),
-    [featured.data, query],
+    () => (featured.data ?? []).filter((s) => s.membersRemaining > 0),
+    [featured.data],
   );
-  const regularList = useMemo(
-    () => (servers.data ?? []).filter((s) => !s.isFeatured && s.ownerId !== userId && matches(s, query)),
-    [servers.data, query, userId],
-  );
+  const regularList = useMemo(() => loaded.filter((s) => !s.isFeatured && !s.isMine), [loaded]);
+  const loadMore = () => {
+    if (servers.hasNextPage && !servers.isFetchingNextPage && !servers.isError) void servers.fetchNextPage();
+  };
+  const sentinel = useNearViewport(loadMore, Boolean(servers.hasNextPage));
 
   const cardState = (server: ApiServer): ServerCardState => {
-    if (server.ownerId === userId) return 'own';
+    if (server.isMine) return 'own';
     if (claiming.has(server.id)) return 'claiming';
-    // The featured list also carries campaigns this member already joined; Discover's list does not.
-    if (servers.data && !joinableIds.has(server.id)) return 'joined';
+    // The featured list also carries campaigns this member already joined; Discover's pages do not.
+    if (servers.data && featuredComplete && !joinableIds.has(server.id)) return 'joined';
     return 'joinable';
   };
 
@@ -133,8 +179,8 @@ export default function DiscoverPage() {
   };
 
   const loading = servers.isLoading || featured.isLoading;
-  const failed = servers.isError || featured.isError;
-  const nothing = featuredList.length === 0 && regularList.length === 0;
+  const failed = (servers.isError && !servers.data) || featured.isError;
+  const nothing = featuredList.length === 0 && regularList.length === 0 && !servers.hasNextPage;
 
   return (
     <>
@@ -159,10 +205,14 @@ export default function DiscoverPage() {
       />
 
       {loading ? (
-        <Flex justify="center" align="center" gap="3" py="16" color="fg.muted" role="status">
-          <Spinner size="sm" color="brand.fg" />
-          <Text>Loading servers...</Text>
-        </Flex>
+        // Skeleton cards hold the space the cards will take (no layout shift on a phone).
+        <Stack gap="4">
+          <Flex align="center" gap="3" color="fg.muted" role="status" minH="7">
+            <Spinner size="sm" color="brand.fg" />
+            <Text>Loading servers...</Text>
+          </Flex>
+          <SkeletonGrid cards={6} />
+        </Stack>
       ) : failed ? (
         <EmptyState
           title="Could not load servers"
@@ -178,6 +228,12 @@ export default function DiscoverPage() {
               Try again
             </Button>
           }
+        />
+      ) : nothing && query ? (
+        <EmptyState
+          icon={<LuSearch />}
+          title={`No servers match “${query}”`}
+          description="Try another name."
         />
       ) : nothing ? (
         <EmptyState
@@ -229,13 +285,10 @@ export default function DiscoverPage() {
           ) : null}
 
           <Box as="section" aria-labelledby="more-servers">
-            <SectionHeading
-              id="more-servers"
-              icon={<LuCompass />}
-              title="More Servers"
-              count={regularList.length}
-            />
-            {regularList.length === 0 ? (
+            <SectionHeading id="more-servers" icon={<LuCompass />} title="More Servers" />
+            {regularList.length === 0 && servers.hasNextPage ? (
+              <SkeletonGrid cards={3} />
+            ) : regularList.length === 0 ? (
               <EmptyState title="No regular servers available." />
             ) : (
               <SimpleGrid columns={GRID_COLUMNS} gap={{ base: '3', md: '4' }}>
@@ -250,6 +303,26 @@ export default function DiscoverPage() {
                 ))}
               </SimpleGrid>
             )}
+            {/* Infinite scroll: the next page loads when this comes within a screen of the viewport. */}
+            <Box ref={sentinel} aria-hidden="true" h="1px" />
+            {servers.hasNextPage ? (
+              <Flex justify="center" mt="6" minH="10">
+                {servers.isError ? (
+                  <Button variant="outline" onClick={() => void servers.fetchNextPage()}>
+                    Could not load more — try again
+                  </Button>
+                ) : (
+                  <Button
+                    variant="ghost"
+                    loading={servers.isFetchingNextPage}
+                    loadingText="Loading more servers..."
+                    onClick={loadMore}
+                  >
+                    Show more servers
+                  </Button>
+                )}
+              </Flex>
+            ) : null}
           </Box>
         </Stack>
       )}

@@ -1,5 +1,17 @@
-import { Badge, Box, Button, Card, Flex, HStack, Heading, Stack, Text } from '@chakra-ui/react';
-import type { ApiServer } from '@shared/api-types.ts';
+import {
+  Badge,
+  Box,
+  Button,
+  Card,
+  Flex,
+  HStack,
+  Heading,
+  Image,
+  Skeleton,
+  Stack,
+  Text,
+} from '@chakra-ui/react';
+import type { ApiDiscoverServer } from '@shared/api-types.ts';
 import { DEFAULT_JOIN_REWARD } from '@shared/join-constants.ts';
 import { LuCrown, LuStar, LuUserPlus, LuUsers } from 'react-icons/lu';
 import { CoinAmount } from '../../components/coin-amount.tsx';
@@ -8,13 +20,43 @@ import { ServerAvatar } from '../../components/server-avatar.tsx';
 export type ServerCardState = 'joinable' | 'own' | 'joined' | 'claiming';
 
 export interface ServerCardProps {
-  server: ApiServer;
+  server: ApiDiscoverServer;
   state: ServerCardState;
   joining: boolean;
-  onJoin: (server: ApiServer) => void;
+  onJoin: (server: ApiDiscoverServer) => void;
 }
 
-/** One Discover card: icon, name, badges, reward, members left (featured) and the join action. */
+const count = new Intl.NumberFormat('en-US');
+
+/** "1,234 members · 56 online" from the invite; the line keeps its height while unknown. */
+function GuildCounts({ server }: { server: ApiDiscoverServer }) {
+  const { memberCount, onlineCount } = server;
+  return (
+    <HStack gap="3" minH="5" color="fg.muted" textStyle="xs" wrap="wrap">
+      {memberCount !== null ? (
+        <Text>
+          <Text as="span" color="fg" fontWeight="semibold">
+            {count.format(memberCount)}
+          </Text>{' '}
+          {memberCount === 1 ? 'member' : 'members'}
+        </Text>
+      ) : null}
+      {onlineCount !== null ? (
+        <HStack gap="1.5">
+          <Box w="2" h="2" borderRadius="full" bg="green.solid" aria-hidden="true" />
+          <Text>
+            <Text as="span" color="fg" fontWeight="semibold">
+              {count.format(onlineCount)}
+            </Text>{' '}
+            online
+          </Text>
+        </HStack>
+      ) : null}
+    </HStack>
+  );
+}
+
+/** One Discover card: banner, icon, name, counts, description, badges, reward and the join action. */
 export function ServerCard({ server, state, joining, onJoin }: ServerCardProps) {
   const featured = server.isFeatured;
   const noBot = server.serverId === null;
@@ -29,30 +71,47 @@ export function ServerCard({ server, state, joining, onJoin }: ServerCardProps) 
       overflow="hidden"
       transition="transform 150ms, border-color 150ms"
       _hover={{ transform: 'translateY(-2px)', borderColor: featured ? 'gold.solid' : 'border.emphasized' }}
+      _motionReduce={{ transition: 'none', _hover: { transform: 'none' } }}
     >
       {featured ? <Box h="1" bgGradient="to-r" gradientFrom="gold.500" gradientTo="brand.500" /> : null}
-      <Card.Body p={{ base: '4', md: '5' }} gap="4">
+      {server.bannerUrl ? (
+        // Fixed aspect ratio: the card has its final height before the image arrives.
+        <Box aspectRatio={16 / 5} bg="bg.muted" overflow="hidden">
+          <Image src={server.bannerUrl} alt="" w="full" h="full" objectFit="cover" loading="lazy" />
+        </Box>
+      ) : null}
+      <Card.Body p={{ base: '4', md: '5' }} gap="3">
         <Flex gap="3" align="center" minW="0">
           <ServerAvatar name={server.name} iconUrl={server.iconUrl} size="lg" />
           <Stack gap="1" minW="0" flex="1">
             <Heading as="h3" textStyle="md" fontWeight="semibold" truncate title={server.name}>
               {server.name}
             </Heading>
-            <HStack gap="1.5" wrap="wrap" minH="5">
-              {featured ? (
-                <Badge colorPalette="gold" variant="subtle" size="sm">
-                  <LuStar />
-                  Featured
-                </Badge>
-              ) : null}
-              {noBot ? (
-                <Badge colorPalette="purple" variant="subtle" size="sm">
-                  No Bot
-                </Badge>
-              ) : null}
-            </HStack>
+            <GuildCounts server={server} />
           </Stack>
         </Flex>
+
+        {/* Two lines reserved whether or not Discord has a description: cards line up, nothing shifts. */}
+        <Text textStyle="sm" color={server.description ? 'fg.muted' : 'fg.subtle'} lineClamp={2} minH="2lh">
+          {server.description ??
+            (noBot
+              ? 'Join through the invite to earn your reward.'
+              : 'Join, stay, and earn coins once our bot sees you arrive.')}
+        </Text>
+
+        <HStack gap="1.5" wrap="wrap" minH="5">
+          {featured ? (
+            <Badge colorPalette="gold" variant="subtle" size="sm">
+              <LuStar />
+              Featured
+            </Badge>
+          ) : null}
+          {noBot ? (
+            <Badge colorPalette="purple" variant="subtle" size="sm">
+              No Bot
+            </Badge>
+          ) : null}
+        </HStack>
 
         <Flex justify="space-between" align="center" gap="3" wrap="wrap">
           <CoinAmount value={server.coinReward || DEFAULT_JOIN_REWARD} showPlus suffix="coins" />
@@ -115,6 +174,27 @@ export function ServerCard({ server, state, joining, onJoin }: ServerCardProps) 
             </Button>
           )}
         </Box>
+      </Card.Body>
+    </Card.Root>
+  );
+}
+
+/** Placeholder with a card's shape and height, so the page does not jump when cards arrive. */
+export function ServerCardSkeleton() {
+  return (
+    <Card.Root variant="outline" bg="bg.panel" borderRadius="xl" aria-hidden="true">
+      <Card.Body p={{ base: '4', md: '5' }} gap="3">
+        <Flex gap="3" align="center">
+          <Skeleton boxSize="12" borderRadius="full" />
+          <Stack gap="2" flex="1">
+            <Skeleton h="5" w="70%" />
+            <Skeleton h="4" w="45%" />
+          </Stack>
+        </Flex>
+        <Skeleton h="2lh" textStyle="sm" />
+        <Skeleton h="5" w="20%" />
+        <Skeleton h="6" w="35%" />
+        <Skeleton h="10" borderRadius="lg" />
       </Card.Body>
     </Card.Root>
   );

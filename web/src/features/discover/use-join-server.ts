@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ApiServer } from '@shared/api-types.ts';
+import type { ApiDiscoverServer } from '@shared/api-types.ts';
 import type { JoinServerResponse } from '@shared/join-schemas.ts';
 import { apiJson } from '../../lib/api.ts';
 import { invalidateAfterJoin } from './invalidate-after-join.ts';
@@ -12,7 +12,7 @@ import { invalidateAfterJoin } from './invalidate-after-join.ts';
 export function useJoinServer() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (server: ApiServer) =>
+    mutationFn: (server: ApiDiscoverServer) =>
       apiJson<JoinServerResponse>('POST', `/api/servers/${encodeURIComponent(server.id)}/join`),
     onSettled: (_data, error, server) =>
       invalidateAfterJoin(queryClient, { keepServers: !error && server.serverId === null }),

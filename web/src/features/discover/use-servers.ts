@@ -1,10 +1,39 @@
-import { useQuery } from '@tanstack/react-query';
-import type { ApiServer } from '@shared/api-types.ts';
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import type { ApiDiscoverServer } from '@shared/api-types.ts';
+import { apiRequest } from '../../lib/api.ts';
 
 /** Prefix of both server lists: invalidating it refetches Discover and the featured list. */
 export const SERVERS_KEY = ['/api/servers'] as const;
 
-/** GET /api/servers: campaigns the member can still join (own regular ones and joined ones excluded). */
-export function useServers() {
-  return useQuery<ApiServer[]>({ queryKey: SERVERS_KEY });
+export interface DiscoverPage {
+  servers: ApiDiscoverServer[];
+  /** URL of the next page (the response's Link rel="next"), or null on the last page. */
+  next: string | null;
+}
+
+function nextLink(res: Response): string | null {
+  const link = res.headers.get('link');
+  return link ? (/<([^>]+)>;\s*rel="next"/.exec(link)?.[1] ?? null) : null;
+}
+
+export function discoverUrl(search: string): string {
+  return search ? `/api/servers?q=${encodeURIComponent(search)}` : '/api/servers';
+}
+
+/**
+ * GET /api/servers in pages (featured first, then newest): campaigns the member can still join, own
+ * regular ones and joined ones excluded. `search` runs on the server over every campaign.
+ */
+export function useServers(search: string) {
+  return useInfiniteQuery({
+    queryKey: [...SERVERS_KEY, 'pages', search],
+    initialPageParam: discoverUrl(search),
+    queryFn: async ({ pageParam }): Promise<DiscoverPage> => {
+      const res = await apiRequest('GET', pageParam);
+      return { servers: (await res.json()) as ApiDiscoverServer[], next: nextLink(res) };
+    },
+    getNextPageParam: (last) => last.next,
+    // A new search keeps the current cards until its answer arrives: nothing jumps while typing.
+    placeholderData: keepPreviousData,
+  });
 }

@@ -7,7 +7,9 @@ export const CHECKOUT_TEXT = {
   failedTitle: 'Payment Failed',
   failedDescription: 'Your payment was not completed and no coins were added. Please try again.',
   canceledDescription: 'This payment was canceled. No coins were added.',
-  authenticationDescription: 'The payment was not authenticated with your bank. No coins were added. Please try again.',
+  authenticationDescription:
+    'The payment was not authenticated with your bank. No coins were added. Please try again.',
   unconfirmedTitle: 'Checking your payment',
-  unconfirmedDescription: 'We could not confirm your payment yet. If it went through, your coins will appear shortly.',
+  unconfirmedDescription:
+    'We could not confirm your payment yet. If it went through, your coins will appear shortly.',
 } as const;

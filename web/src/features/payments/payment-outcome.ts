@@ -15,9 +15,15 @@ export type PaymentOutcome =
 export function paymentOutcome(status: string, failureMessage: string | null): PaymentOutcome {
   switch (status) {
     case 'succeeded':
-      return { kind: 'succeeded', toast: { title: CHECKOUT_TEXT.successTitle, description: CHECKOUT_TEXT.successDescription } };
+      return {
+        kind: 'succeeded',
+        toast: { title: CHECKOUT_TEXT.successTitle, description: CHECKOUT_TEXT.successDescription },
+      };
     case 'processing':
-      return { kind: 'processing', toast: { title: CHECKOUT_TEXT.processingTitle, description: CHECKOUT_TEXT.processingDescription } };
+      return {
+        kind: 'processing',
+        toast: { title: CHECKOUT_TEXT.processingTitle, description: CHECKOUT_TEXT.processingDescription },
+      };
     case 'canceled':
       return failed(CHECKOUT_TEXT.canceledDescription);
     case 'requires_action':
@@ -35,6 +41,7 @@ function failed(description: string): PaymentOutcome {
 export function syncedPaymentToast(result: SyncPaymentResponse): ToastInput {
   if (result.credited) return paymentOutcome('succeeded', null).toast;
   // Paid at Stripe but not credited here (yet): never claim the coins were added.
-  if (result.status === 'succeeded') return { title: CHECKOUT_TEXT.unconfirmedTitle, description: CHECKOUT_TEXT.unconfirmedDescription };
+  if (result.status === 'succeeded')
+    return { title: CHECKOUT_TEXT.unconfirmedTitle, description: CHECKOUT_TEXT.unconfirmedDescription };
   return paymentOutcome(result.status, result.failureMessage).toast;
 }

@@ -1,0 +1,77 @@
+import type { AppContext } from '../context.ts';
+import { MINUTE } from '../clock.ts';
+import { discoverCacheFor, type InviteStats } from './list-servers.ts';
+
+// Discover cards show what Discord says about each guild's invite: approximate member and online
+// counts, the guild's description and banner (GET /invites/{code}?with_counts=true). They are kept
+// in the Discover cache, refreshed in the background (never on a member's request) and re-fetched
+// once older than INVITE_STATS_TTL_MS. Counts are "approximate" in Discord too, so minutes-old
+// figures are fine, and the refresh stays far from Discord's rate limits.
+
+/** How long fetched invite statistics count as fresh. */
+export const INVITE_STATS_TTL_MS = 15 * MINUTE;
+/** How often the background job looks for stale or missing statistics. */
+export const INVITE_STATS_EVERY_MS = MINUTE;
+/** At most this many invites per run (1,000 campaigns are all fresh within ~5 minutes of start). */
+export const INVITE_STATS_PER_RUN = 200;
+
+export interface InviteStatsRun {
+  fetched: number;
+  failed: number;
+  pending: number;
+}
+
+function bannerUrl(cdnUrl: string, guildId: string, hash: string | null | undefined): string | null {
+  return hash ? `${cdnUrl}/banners/${guildId}/${hash}.png?size=480` : null;
+}
+
+/**
+ * Fetches invite statistics for listed campaigns that have none or stale ones, oldest first, two at
+ * a time. A failure keeps what was known (an outage must not blank the cards).
+ */
+export async function refreshInviteStats(
+  ctx: AppContext,
+  options: { perRun?: number; concurrency?: number } = {},
+): Promise<InviteStatsRun> {
+  const cache = discoverCacheFor(ctx.sqlite, ctx.config.discord.cdnUrl);
+  const now = ctx.clock.now();
+  const fetchedAt = new Map<string, number>();
+  const due = cache
+    .inviteCodes()
+    .filter((code) => {
+      const at = cache.statsFetchedAt(code);
+      if (at !== undefined) fetchedAt.set(code, at);
+      return at === undefined || now - at >= INVITE_STATS_TTL_MS;
+    })
+    .sort((a, b) => (fetchedAt.get(a) ?? 0) - (fetchedAt.get(b) ?? 0));
+  const batch = due.slice(0, options.perRun ?? INVITE_STATS_PER_RUN);
+  const result: InviteStatsRun = { fetched: 0, failed: 0, pending: due.length - batch.length };
+  let next = 0;
+  const worker = async () => {
+    while (next < batch.length) {
+      const code = batch[next++]!;
+      try {
+        const invite = await ctx.discord.getInvite(code);
+        cache.markStatsFetched(code, ctx.clock.now());
+        // An unknown invite is the invite recheck's business (it takes the campaign off Discover).
+        if (!invite?.guild) continue;
+        const stats: InviteStats = {
+          memberCount: invite.approximate_member_count ?? null,
+          onlineCount: invite.approximate_presence_count ?? null,
+          description: invite.guild.description?.trim() || null,
+          bannerUrl: bannerUrl(ctx.config.discord.cdnUrl, invite.guild.id, invite.guild.banner),
+        };
+        cache.setStats(code, stats);
+        result.fetched += 1;
+      } catch (err) {
+        result.failed += 1;
+        ctx.logger.warn('invite stats fetch failed', {
+          code,
+          error: err instanceof Error ? err.message : String(err),
+        });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 2, batch.length) }, worker));
+  return result;
+}
