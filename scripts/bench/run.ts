@@ -15,6 +15,7 @@ import type { BenchResults } from './results.ts';
 import { summarizeProfile } from './profile-summary.ts';
 import { InspectorProfiler } from './inspector-profile.ts';
 import { runSoak, type SoakResult } from './soak.ts';
+import { measurePhoneRender } from './phone-render.ts';
 
 // `npm run bench [-- --quick] [--redis] [--profile] [--only discover,claims,join] [--build] [--out FILE]`
 // `npm run bench -- --soak [--soak-seconds 180] [--soak-rate 1000] [--soak-users 100]`: the soak (soak.ts)
@@ -163,7 +164,13 @@ async function main(): Promise<number> {
     await new Promise((resolve) => setTimeout(resolve, 500));
     const atRest = rssBytes(product.child.pid);
 
-    const actors = seeded.actors.slice(0, args.soak ? Number(args['soak-users']) : plan.claimUsers);
+    // Discover alone needs only its 50 rotating sessions (and one for the phone).
+    const signInCount = args.soak
+      ? Number(args['soak-users'])
+      : runs('claims') || runs('join')
+        ? plan.claimUsers
+        : 60;
+    const actors = seeded.actors.slice(0, signInCount);
     const signInStart = Date.now();
     const sessions = await signInAll(
       product.url,
@@ -232,6 +239,27 @@ async function main(): Promise<number> {
       log(
         `Discover: product ${productDiscover.rps.toFixed(0)} req/s, express ${expressDiscover.rps.toFixed(0)}, raw ${rawDiscover.rps.toFixed(0)}`,
       );
+      // What paging saves: the whole catalogue for this member, page by page (Link rel="next").
+      let catalogueBytes = 0;
+      let pages = 0;
+      let campaigns = 0;
+      for (let next: string | null = '/api/servers'; next;) {
+        const res = await fetch(`${product.url}${next}`, { headers: { cookie: cookies[0]! } });
+        const bytes = Buffer.from(await res.arrayBuffer());
+        catalogueBytes += bytes.length;
+        campaigns += (JSON.parse(bytes.toString()) as unknown[]).length;
+        pages += 1;
+        next = /<([^>]+)>;\s*rel="next"/.exec(res.headers.get('link') ?? '')?.[1] ?? null;
+      }
+      const phone = await measurePhoneRender(product.url, cookies[1]!).catch((err: unknown) => {
+        log(`phone render not measured: ${err instanceof Error ? err.message : String(err)}`);
+        return null;
+      });
+      if (phone) {
+        log(
+          `Discover on a phone (4× CPU throttle): first card ${phone.firstCardMs.toFixed(0)} ms, ${phone.cards} cards, CLS ${phone.cls.toFixed(3)}`,
+        );
+      }
       discover = {
         connections: plan.connections,
         seconds: plan.seconds,
@@ -241,6 +269,11 @@ async function main(): Promise<number> {
         raw: rawDiscover,
         ratioToExpress: round(productDiscover.rps / expressDiscover.rps, 3),
         ratioToRaw: round(productDiscover.rps / rawDiscover.rps, 3),
+        firstPageCampaigns: (JSON.parse(body.toString()) as unknown[]).length,
+        catalogue: { pages, campaigns, bytes: catalogueBytes },
+        phone: phone
+          ? { firstCardMs: round(phone.firstCardMs), cards: phone.cards, cls: round(phone.cls, 4) }
+          : null,
       };
     }
 
