@@ -46,10 +46,10 @@ export async function measurePhoneRender(baseUrl: string, cookie: string, runs =
       `);
       await page.goto(`${baseUrl}/`, { waitUntil: 'commit' });
       await page.getByRole('article').first().waitFor({ timeout: 30_000 });
-      const firstCardMs = (await page.evaluate('performance.now()')) as number;
+      const firstCardMs = await page.evaluate<number>('performance.now()');
       await page.waitForTimeout(1500);
       const cards = await page.getByRole('article').count();
-      const cls = (await page.evaluate('window.__cls')) as number;
+      const cls = await page.evaluate<number>('window.__cls');
       results.push({ firstCardMs, cards, cls });
       await context.close();
     }
