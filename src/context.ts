@@ -25,5 +25,7 @@ export interface AppContext {
     signInRateLimit?: number;
     /** Per-user write limits (src/http/write-limits.ts); false turns them off. */
     writeLimits?: WriteLimitOptions | false;
+    /** How long a no-bot claim waits for Discord's guild list to show a fresh join before refusing (ms). */
+    membershipGraceMs?: number;
   };
 }

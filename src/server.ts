@@ -38,6 +38,8 @@ export interface StartOptions {
   port?: number;
   host?: string;
   signInRateLimit?: number;
+  /** See AppContext.options.membershipGraceMs (tests: 0). */
+  membershipGraceMs?: number;
   writeLimits?: WriteLimitOptions | false;
   redisPrefix?: string;
   webDist?: string;
@@ -122,7 +124,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     discord,
     stripe: createStripeClient(config),
     sessions: { kind: sessions.kind, redis: sessions.redis, redisPrefix: sessions.redisPrefix, cookieName: sessions.cookieName },
-    options: { signInRateLimit: options.signInRateLimit, writeLimits: options.writeLimits },
+    options: {
+      signInRateLimit: options.signInRateLimit,
+      writeLimits: options.writeLimits,
+      membershipGraceMs: options.membershipGraceMs,
+    },
   };
   // Readiness reads the bot, which starts after the app is built.
   const started: { background?: Background } = {};

@@ -136,7 +136,14 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
       if (client === next) client = null;
       await next.destroy().catch(() => undefined);
       if (stopped) return;
-      retryTimer = setTimeout(connect, retryMs);
+      retryTimer = setTimeout(() => {
+        // A timer must never throw into the event loop (decision 010).
+        try {
+          connect();
+        } catch (connectErr) {
+          logger.error('bot: could not start a new gateway connection', { error: connectErr });
+        }
+      }, retryMs);
       retryTimer.unref();
       retryMs = Math.min(retryMs * 2, MAX_LOGIN_RETRY_MS);
     });

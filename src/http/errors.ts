@@ -31,6 +31,9 @@ export class AppError extends Error {
   }
 }
 
+const STORAGE_UNAVAILABLE = /^SQLITE_(FULL|IOERR|READONLY|BUSY|CANTOPEN)/;
+export const STORAGE_UNAVAILABLE_MESSAGE = 'We cannot save changes right now (a storage problem on our side). Please try again in a few minutes.';
+
 export const apiNotFound: RequestHandler = (_req, res) => {
   res.status(404).json({ message: 'Not found' });
 };
@@ -48,6 +51,20 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       const message =
         (err as { type?: string }).type === 'entity.parse.failed' ? 'Malformed JSON body' : 'Bad request';
       res.status(status).json({ message });
+      return;
+    }
+    // The disk is full, read-only or failing, or the database is locked for too long: not a bug in
+    // this request, and retrying later can work. 503, and the operator sees it in the log and /api/ready.
+    const sqliteCode = typeof err === 'object' && err && 'code' in err ? String(err.code) : '';
+    if (STORAGE_UNAVAILABLE.test(sqliteCode)) {
+      logger.error('database write failed; answering 503', {
+        requestId: requestIdOf(res),
+        method: req.method,
+        path: req.path,
+        code: sqliteCode,
+        error: err instanceof Error ? err.message : String(err),
+      });
+      res.status(503).setHeader('Retry-After', '60').json({ message: STORAGE_UNAVAILABLE_MESSAGE });
       return;
     }
     logger.error('unhandled error', { requestId: requestIdOf(res), method: req.method, path: req.path, error: err instanceof Error ? err.stack : String(err) });

@@ -4,6 +4,7 @@ import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts'
 import { createCampaign, findCampaign, findJoins } from '../test/factories.ts';
 import { transactions } from '../db/schema.ts';
 import type { ApiServer } from '../shared/api-types.ts';
+import { JOIN_MESSAGES, notInGuildYetMessage } from '../shared/join-schemas.ts';
 
 let app: TestApp;
 let owner: TestClient;
@@ -18,19 +19,28 @@ beforeAll(async () => {
 afterAll(() => app.close());
 afterEach(() => app.assertLedger());
 
+/** A no-bot campaign for a simulated guild our bot is not in. */
 function nobotCampaign(slots = 10) {
+  const guild = app.sim.state.createGuild({ name: 'Quiet Corner', ownerId: owner.user!.discordId, botMember: false });
   return createCampaign(db(), {
     ownerId: owner.user!.id,
     kind: 'nobot',
     name: 'Quiet Corner',
+    guildId: guild.id,
     membersRemaining: slots,
   });
+}
+
+/** The member accepts the invite on Discord. */
+function acceptInvite(client: TestClient, campaign: { inviteGuildId: string | null }) {
+  app.sim.state.addMember(campaign.inviteGuildId!, client.user!.discordId);
 }
 
 describe('POST /api/servers/:id/claim-nobot', () => {
   it('pays 0.20 ten seconds after the join, once, and takes one slot', async () => {
     const campaign = nobotCampaign();
     expect((await member.post(`/api/servers/${campaign.id}/join`)).status).toBe(200);
+    acceptInvite(member, campaign);
     const before = await member.balanceCents();
 
     app.clock.advance(9_000);
@@ -70,6 +80,7 @@ describe('POST /api/servers/:id/claim-nobot', () => {
     const campaign = nobotCampaign();
     const racer = await app.signIn('claim_racer');
     await racer.post(`/api/servers/${campaign.id}/join`);
+    acceptInvite(racer, campaign);
     app.clock.advance(10_000);
     const before = await racer.balanceCents();
     const results = await Promise.all(
@@ -84,7 +95,10 @@ describe('POST /api/servers/:id/claim-nobot', () => {
   it('gives the last slot to exactly one of many members', async () => {
     const campaign = nobotCampaign(1);
     const members = await Promise.all(Array.from({ length: 6 }, (_, i) => app.signIn(`claim_last_${i}`)));
-    for (const m of members) expect((await m.post(`/api/servers/${campaign.id}/join`)).status).toBe(200);
+    for (const m of members) {
+      expect((await m.post(`/api/servers/${campaign.id}/join`)).status).toBe(200);
+      acceptInvite(m, campaign);
+    }
     app.clock.advance(10_000);
     const before = await Promise.all(members.map((m) => m.balanceCents()));
     const results = await Promise.all(members.map((m) => m.post(`/api/servers/${campaign.id}/claim-nobot`)));
@@ -96,6 +110,32 @@ describe('POST /api/servers/:id/claim-nobot', () => {
     expect(after.reduce((a, b) => a + b, 0) - before.reduce((a, b) => a + b, 0)).toBe(20);
     expect(findCampaign(db(), campaign.id)?.membersRemaining).toBe(0);
     expect(findJoins(db(), campaign.id).filter((j) => j.coinsAwarded)).toHaveLength(1);
+  });
+
+  it('pays only once the guild shows in the member\'s own guild list; until then the claim stays pending', async () => {
+    const campaign = nobotCampaign();
+    const lurker = await app.signIn('claim_lurker');
+    expect((await lurker.post(`/api/servers/${campaign.id}/join`)).status).toBe(200);
+    app.clock.advance(10_000);
+    const before = await lurker.balanceCents();
+    const refused = await lurker.post(`/api/servers/${campaign.id}/claim-nobot`);
+    expect(refused).toMatchObject({ status: 409, body: { message: notInGuildYetMessage('Quiet Corner') } });
+    expect(await lurker.balanceCents()).toBe(before);
+    expect(findJoins(db(), campaign.id)[0]).toMatchObject({ coinsAwarded: false, verified: false });
+    expect(findCampaign(db(), campaign.id)?.membersRemaining).toBe(10);
+
+    acceptInvite(lurker, campaign);
+    expect(await lurker.post(`/api/servers/${campaign.id}/claim-nobot`)).toMatchObject({ status: 200, body: { earned: '0.20' } });
+    expect(await lurker.balanceCents()).toBe(before + 20);
+  });
+
+  it('refuses a no-bot join from someone already in that guild', async () => {
+    const campaign = nobotCampaign();
+    const regular = await app.signIn('claim_regular');
+    acceptInvite(regular, campaign);
+    const res = await regular.post(`/api/servers/${campaign.id}/join`);
+    expect(res).toMatchObject({ status: 409, body: { message: JOIN_MESSAGES.alreadyMember } });
+    expect(findJoins(db(), campaign.id)).toHaveLength(0);
   });
 
   it('refuses bot servers, claims without a join and unknown campaigns', async () => {

@@ -1,31 +1,51 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
-import { serverJoins, servers } from '../db/schema.ts';
+import { serverJoins, servers, type Server, type ServerJoin } from '../db/schema.ts';
+import type { DbOrTx } from '../db/client.ts';
+import { isInGuildWithGrace, noBotGuildId } from './guild-membership.ts';
 import { AppError } from '../http/errors.ts';
 import { credit } from '../ledger/ledger.ts';
 import { formatCents } from '../shared/money.ts';
-import { JOIN_MESSAGES, NOBOT_CLAIM_DELAY_MS, type ClaimNoBotResponse } from '../shared/join-schemas.ts';
+import {
+  JOIN_MESSAGES,
+  NOBOT_CLAIM_DELAY_MS,
+  notInGuildYetMessage,
+  type ClaimNoBotResponse,
+} from '../shared/join-schemas.ts';
+
+/** The campaign and the member's join, or the refusal as an AppError (read-only). */
+function checkClaimable(db: DbOrTx, userId: string, campaignId: string, now: number): { server: Server; join: ServerJoin } {
+  const server = db.select().from(servers).where(eq(servers.id, campaignId)).get();
+  if (!server || server.canceledAt !== null) throw new AppError('not_found', JOIN_MESSAGES.notFound);
+  if (server.serverId !== null) throw new AppError('bad_request', JOIN_MESSAGES.botServer);
+  const join = db
+    .select()
+    .from(serverJoins)
+    .where(and(eq(serverJoins.userId, userId), eq(serverJoins.serverId, campaignId)))
+    .get();
+  if (!join) throw new AppError('bad_request', JOIN_MESSAGES.notJoined);
+  if (join.coinsAwarded) throw new AppError('conflict', JOIN_MESSAGES.alreadyClaimed);
+  if (now - join.joinedAt < NOBOT_CLAIM_DELAY_MS) throw new AppError('too_early', JOIN_MESSAGES.tooEarly);
+  return { server, join };
+}
 
 /**
- * Pays the no-bot join reward (spec §4, §9): at least 10 s after the website join, once per join, and
- * only while the campaign has a slot. Marking the join, taking the slot and the credit happen in one
- * transaction with conditional writes, so concurrent claims pay once and never overdraw the slots.
+ * Pays the no-bot join reward (spec §4, §9): at least 10 s after the website join, once per join, only
+ * once the guild shows in the member's own Discord guild list, and only while the campaign has a slot.
+ * Marking the join, taking the slot and the credit happen in one transaction with conditional writes,
+ * so concurrent claims pay once and never overdraw the slots.
  */
-export function claimNoBotReward(ctx: AppContext, userId: string, campaignId: string): ClaimNoBotResponse {
+export async function claimNoBotReward(ctx: AppContext, userId: string, campaignId: string): Promise<ClaimNoBotResponse> {
+  // The cheap refusals first, then Discord: the member must now be in the guild (their own guild list).
+  const { server: before } = checkClaimable(ctx.db, userId, campaignId, ctx.clock.now());
+  const guildId = await noBotGuildId(ctx, before);
+  if (!guildId || !(await isInGuildWithGrace(ctx, userId, guildId))) {
+    // Nothing is written: the join stays pending and can be claimed again once Discord shows the member.
+    throw new AppError('conflict', notInGuildYetMessage(before.name));
+  }
   const now = ctx.clock.now();
   return ctx.db.transaction((tx) => {
-    const server = tx.select().from(servers).where(eq(servers.id, campaignId)).get();
-    if (!server || server.canceledAt !== null) throw new AppError('not_found', JOIN_MESSAGES.notFound);
-    if (server.serverId !== null) throw new AppError('bad_request', JOIN_MESSAGES.botServer);
-
-    const join = tx
-      .select()
-      .from(serverJoins)
-      .where(and(eq(serverJoins.userId, userId), eq(serverJoins.serverId, campaignId)))
-      .get();
-    if (!join) throw new AppError('bad_request', JOIN_MESSAGES.notJoined);
-    if (join.coinsAwarded) throw new AppError('conflict', JOIN_MESSAGES.alreadyClaimed);
-    if (now - join.joinedAt < NOBOT_CLAIM_DELAY_MS) throw new AppError('too_early', JOIN_MESSAGES.tooEarly);
+    const { server, join } = checkClaimable(tx, userId, campaignId, now);
 
     const marked = tx
       .update(serverJoins)

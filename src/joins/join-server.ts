@@ -5,6 +5,7 @@ import type { DbOrTx } from '../db/client.ts';
 import { AppError } from '../http/errors.ts';
 import { DiscordApiError, DISCORD_ERROR, snowflakeCreatedAt } from '../discord/discord-api.ts';
 import { formatCents } from '../shared/money.ts';
+import { isInGuild, noBotGuildId } from './guild-membership.ts';
 import { JOIN_MESSAGES, accountTooNewMessage, type JoinServerResponse } from '../shared/join-schemas.ts';
 
 /** A campaign a member may still join, or the refusal as an AppError. */
@@ -15,11 +16,13 @@ function requireJoinable(db: DbOrTx, campaignId: string, userId: string): Server
   if (server.ownerId === userId) throw new AppError('bad_request', JOIN_MESSAGES.ownServer);
   if (server.membersRemaining <= 0) throw new AppError('conflict', JOIN_MESSAGES.noSlots);
   const joined = db
-    .select({ id: serverJoins.id })
+    .select({ verified: serverJoins.verified, coinsAwarded: serverJoins.coinsAwarded, hasLeft: serverJoins.hasLeft })
     .from(serverJoins)
     .where(and(eq(serverJoins.userId, userId), eq(serverJoins.serverId, campaignId)))
     .get();
-  if (joined) throw new AppError('conflict', JOIN_MESSAGES.alreadyJoined);
+  // A join that never completed (invite not accepted, or expired) may be tried again.
+  if (joined && (joined.verified || joined.coinsAwarded || joined.hasLeft))
+    throw new AppError('conflict', JOIN_MESSAGES.alreadyJoined);
   return server;
 }
 
@@ -75,6 +78,11 @@ export async function joinServer(
   if (server.serverId !== null && (await isAlreadyMember(ctx, server.serverId, user.discordId))) {
     throw new AppError('conflict', JOIN_MESSAGES.alreadyMember);
   }
+  if (server.serverId === null) {
+    // No bot in the guild: the member's own guild list says whether they are in it already.
+    const guildId = await noBotGuildId(ctx, server);
+    if (guildId && (await isInGuild(ctx, userId, guildId))) throw new AppError('conflict', JOIN_MESSAGES.alreadyMember);
+  }
 
   return ctx.db.transaction((tx) => {
     // The Discord call awaited above; the campaign may have changed meanwhile.
@@ -91,7 +99,24 @@ export async function joinServer(
       .onConflictDoNothing({ target: [serverJoins.userId, serverJoins.serverId] })
       .returning({ id: serverJoins.id })
       .get();
-    if (!inserted) throw new AppError('conflict', JOIN_MESSAGES.alreadyJoined);
+    if (!inserted) {
+      // Retry of a pending or expired join: its clock starts again (the 7-day wait, the no-bot 10 s).
+      const retried = tx
+        .update(serverJoins)
+        .set({ joinedAt: ctx.clock.now() })
+        .where(
+          and(
+            eq(serverJoins.userId, userId),
+            eq(serverJoins.serverId, campaignId),
+            eq(serverJoins.verified, false),
+            eq(serverJoins.coinsAwarded, false),
+            eq(serverJoins.hasLeft, false),
+          ),
+        )
+        .returning({ id: serverJoins.id })
+        .get();
+      if (!retried) throw new AppError('conflict', JOIN_MESSAGES.alreadyJoined);
+    }
     return {
       potentialReward: formatCents(current.coinReward),
       inviteLink: current.inviteLink,

@@ -1,3 +1,4 @@
+import { serverJoins } from '../db/schema.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
 import { createCampaign, findCampaign } from '../test/factories.ts';
@@ -95,11 +96,17 @@ describe('GET /api/servers and /api/servers/featured', () => {
     expect(ownersFeatured.find((s) => s.id === membersOwnFeatured.id)?.isMine).toBe(false);
   });
 
-  it('hides a campaign from a member once they joined it, for that member only', async () => {
+  it('keeps offering a campaign while the join is pending, hides it once verified, for that member only', async () => {
     const campaign = createCampaign(db(), { ownerId: owner.user!.id, kind: 'featured', name: 'Join Me' });
     const other = await app.signIn('list_other');
     expect(ids((await member.get<ApiServer[]>('/api/servers')).body)).toContain(campaign.id);
     expect((await member.post(`/api/servers/${campaign.id}/join`)).status).toBe(200);
+    expect(ids((await member.get<ApiServer[]>('/api/servers')).body)).toContain(campaign.id);
+    app.server.ctx.db
+      .update(serverJoins)
+      .set({ verified: true, coinsAwarded: true })
+      .where(eq(serverJoins.serverId, campaign.id))
+      .run();
     expect(ids((await member.get<ApiServer[]>('/api/servers')).body)).not.toContain(campaign.id);
     expect(ids((await other.get<ApiServer[]>('/api/servers')).body)).toContain(campaign.id);
     // The featured list is the same for everyone and still shows it.

@@ -193,7 +193,10 @@ export class DiscoverCache {
     this.allActive = sqlite.prepare<[], Row>(ALL_ACTIVE_SQL);
     this.oneActive = sqlite.prepare<[string], Row>(ONE_ACTIVE_SQL);
     this.joined = sqlite
-      .prepare<[string], string>('SELECT server_id FROM server_joins WHERE user_id = ?')
+      // Only completed joins hide a campaign: a pending one is offered again (retry).
+      .prepare<[string], string>(
+        'SELECT server_id FROM server_joins WHERE user_id = ? AND (verified = 1 OR coins_awarded = 1 OR has_left = 1)',
+      )
       .pluck();
   }
 

@@ -6,6 +6,7 @@ import { findDiscoverPage, findFeaturedServersJson } from './list-servers.ts';
 import { nextPageUrl, parseDiscoverQuery } from './discover-query.ts';
 import { joinServer } from './join-server.ts';
 import { claimNoBotReward } from './claim-nobot-reward.ts';
+import { listMyJoins } from './list-my-joins.ts';
 
 /**
  * Sends a pre-encoded JSON body as is: the lists change with every join, so a per-response ETag
@@ -48,10 +49,15 @@ export function joinRoutes(ctx: AppContext): Router {
     res.json(await joinServer(ctx, userId, id));
   });
 
-  router.post('/servers/:id/claim-nobot', (req, res) => {
+  router.get('/joins', (req, res) => {
+    const userId = requireUser(req);
+    res.json(listMyJoins(ctx, userId));
+  });
+
+  router.post('/servers/:id/claim-nobot', async (req, res) => {
     const userId = requireUser(req);
     const { id } = parseInput(serverIdParamsSchema, req.params);
-    res.json(claimNoBotReward(ctx, userId, id));
+    res.json(await claimNoBotReward(ctx, userId, id));
   });
 
   return router;

@@ -3,6 +3,7 @@ import { startTestApp, type TestApp } from '../test/harness.ts';
 import { MINUTE, SECOND } from '../clock.ts';
 import { FAILURES_BEFORE_UNREADY } from './job-monitor.ts';
 import { GATEWAY_GRACE_MS } from './readiness.ts';
+import { STORAGE_UNAVAILABLE_MESSAGE } from '../http/errors.ts';
 
 interface ReadyBody {
   status: string;
@@ -137,4 +138,35 @@ describe('readiness with the live bot', () => {
     }
     await until(async () => (await ready()).status === 200, 'gateway back', 15_000);
   }, 30_000);
+});
+
+describe('a write the disk refuses', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app.close());
+
+  it('answers 503 with a message (not 500), changes nothing, and logs the SQLite code', async () => {
+    const client = await app.signIn('disk_full');
+    const before = await client.balanceCents();
+    const { sqlite } = app.server.database;
+    sqlite.pragma('query_only = ON'); // like a full or read-only disk: every write fails
+    try {
+      const claim = await client.post<{ message: string }>('/api/hourly/claim', { type: 'regular' });
+      expect(claim.status).toBe(503);
+      expect(claim.body.message).toBe(STORAGE_UNAVAILABLE_MESSAGE);
+      expect(claim.headers.get('retry-after')).toBe('60');
+      expect(
+        app.logLines.some(
+          (l) => l.includes('database write failed; answering 503') && l.includes('SQLITE_READONLY'),
+        ),
+      ).toBe(true);
+    } finally {
+      sqlite.pragma('query_only = OFF');
+    }
+    expect(await client.balanceCents()).toBe(before);
+    app.assertLedger();
+    expect((await client.post('/api/hourly/claim', { type: 'regular' })).status).toBe(200);
+  });
 });

@@ -88,3 +88,35 @@ export interface RewardStatus {
 export interface ErrorBody {
   message: string;
 }
+
+/** What happened to one of the member's joins (My Joins). */
+export type ApiJoinState =
+  | 'waiting' // Waiting for you to accept the invite
+  | 'verified' // Verified +0.50, stay until <date>
+  | 'stayed' // Stayed, keep or leave freely
+  | 'left_early' // Left early −2.00
+  | 'left' // Left after the stay, or removed by the server (no penalty)
+  | 'no_reward' // Verified after the last slot was taken
+  | 'expired'; // Expired, join again
+
+export interface ApiJoin {
+  id: string;
+  campaignId: string;
+  serverName: string;
+  iconUrl: string | null;
+  noBot: boolean;
+  state: ApiJoinState;
+  joinedAt: string;
+  verifiedAt: string | null;
+  /** Frozen reward ("0.50") once verified. */
+  reward: string | null;
+  /** Frozen penalty ("2.00") for leaving before safeToLeaveAt. */
+  penalty: string | null;
+  /** When leaving stops costing anything (verified joins). */
+  safeToLeaveAt: string | null;
+  leftAt: string | null;
+  /** Joining again is possible (pending or expired join, campaign still open). */
+  canRetry: boolean;
+  /** A no-bot join whose reward can be claimed now (10 s passed). */
+  canClaim: boolean;
+}

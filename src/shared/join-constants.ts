@@ -24,3 +24,8 @@ export const JOIN_MESSAGES = {
 export function accountTooNewMessage(minDays: number, eligibleOn: string): string {
   return `Your Discord account must be at least ${minDays} days old to earn coins from joins. You can join servers from ${eligibleOn}.`;
 }
+
+/** A no-bot claim whose guild is not (yet) in the member's own Discord guild list. */
+export function notInGuildYetMessage(serverName: string): string {
+  return `We can't see you in ${serverName} yet — accept the invite, then try again.`;
+}

@@ -131,6 +131,7 @@ export async function startTestApp(options: Omit<StartOptions, 'env' | 'clock' |
     clock,
     logger,
     signInRateLimit: 10_000,
+    membershipGraceMs: 0,
     // The limiters stay in the path (and in Redis when set) but out of the way of tests that race
     // dozens of writes; src/http/write-limits.test.ts sets small numbers.
     writeLimits: {

@@ -74,11 +74,13 @@ describe('Discover page', () => {
       name: 'Code Crafters',
       inviteLink: simGuild('Code Crafters', 'disco_other', 'e2e-code').inviteLink,
     });
+    const quiet = simGuild('Quiet Library', 'disco_other', 'e2e-quiet', false);
     createCampaign(db(), {
       ownerId: otherId,
       kind: 'nobot',
       name: 'Quiet Library',
-      inviteLink: simGuild('Quiet Library', 'disco_other', 'e2e-quiet', false).inviteLink,
+      guildId: quiet.guild.id,
+      inviteLink: quiet.inviteLink,
     });
     createCampaign(db(), { ownerId: otherId, name: 'Sold Out', membersRemaining: 0 });
     createCampaign(db(), { ownerId, name: 'Owner Regular' });
@@ -144,7 +146,10 @@ describe('Discover page', () => {
     await page.getByText('5.00').first().waitFor();
     const popup = context.waitForEvent('page');
     await card(page, 'Quiet Library').getByRole('button', { name: 'Join Quiet Library' }).click();
-    await (await popup).waitForURL(/\/invite\/e2e-quiet$/);
+    const invitePage = await popup;
+    await invitePage.waitForURL(/\/invite\/e2e-quiet$/);
+    // The member accepts the invite on Discord: the no-bot claim pays only once the guild is in their list.
+    await invitePage.getByRole('button', { name: 'Accept Invite' }).click();
     await page.getByText('Your +0.20 coins arrive in about 10 seconds.').waitFor();
     await card(page, 'Quiet Library').getByText('Claiming...').waitFor();
 
@@ -173,13 +178,13 @@ describe('Discover page', () => {
 
   it('finishes a pending no-bot claim on whichever page is loaded next', async () => {
     const owner = await e2e.app.signIn('reading_owner');
-    const { inviteLink } = simGuild('Reading Room', 'reading_owner', 'e2e-reading', false);
-    createCampaign(db(), { ownerId: owner.user!.id, kind: 'nobot', name: 'Reading Room', inviteLink });
+    const { inviteLink, guild } = simGuild('Reading Room', 'reading_owner', 'e2e-reading', false);
+    createCampaign(db(), { ownerId: owner.user!.id, kind: 'nobot', name: 'Reading Room', inviteLink, guildId: guild.id });
     const { page, context, errors } = await e2e.newPage();
     await e2e.signIn(page, 'dashboard_joiner');
     const popup = context.waitForEvent('page');
     await card(page, 'Reading Room').getByRole('button', { name: 'Join Reading Room' }).click();
-    await popup;
+    await (await popup).getByRole('button', { name: 'Accept Invite' }).click();
     await page.getByText('Your +0.20 coins arrive in about 10 seconds.').waitFor();
     const stored = await page.evaluate<[string, string][]>(
       "Object.entries(localStorage).filter(([key]) => key.startsWith('coinsync:pending-nobot-claims:'))",
@@ -201,14 +206,14 @@ describe('Discover page', () => {
 
   it('reschedules a claim the server finds too early instead of dropping it', async () => {
     const slowOwner = await e2e.app.signIn('slow_owner');
-    const { inviteLink } = simGuild('Slow Clock Club', 'slow_owner', 'e2e-slow', false);
-    createCampaign(db(), { ownerId: slowOwner.user!.id, kind: 'nobot', name: 'Slow Clock Club', inviteLink });
+    const { inviteLink, guild } = simGuild('Slow Clock Club', 'slow_owner', 'e2e-slow', false);
+    createCampaign(db(), { ownerId: slowOwner.user!.id, kind: 'nobot', name: 'Slow Clock Club', inviteLink, guildId: guild.id });
     const { page, context, errors } = await e2e.newPage();
     await page.clock.install();
     await e2e.signIn(page, 'skewed_joiner');
     const popup = context.waitForEvent('page');
     await card(page, 'Slow Clock Club').getByRole('button', { name: 'Join Slow Clock Club' }).click();
-    await popup;
+    await (await popup).getByRole('button', { name: 'Accept Invite' }).click();
     await page.getByText('Your +0.20 coins arrive in about 10 seconds.').waitFor();
 
     // The browser's 10 s pass but the server's clock has not moved: the server answers 425.

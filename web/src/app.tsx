@@ -20,6 +20,7 @@ const pageLoaders = {
   '/campaigns': () => import('./pages/campaigns-page.tsx'),
   '/history': () => import('./pages/history-page.tsx'),
   '/account': () => import('./pages/account-page.tsx'),
+  '/joins': () => import('./pages/my-joins-page.tsx'),
 };
 
 const DiscoverPage = lazyPage(pageLoaders['/']);
@@ -33,6 +34,7 @@ const SubmitPage = lazyPage(pageLoaders['/submit']);
 const CampaignsPage = lazyPage(pageLoaders['/campaigns']);
 const HistoryPage = lazyPage(pageLoaders['/history']);
 const AccountPage = lazyPage(pageLoaders['/account']);
+const MyJoinsPage = lazyPage(pageLoaders['/joins']);
 const NotFoundPage = lazyPage(() => import('./pages/not-found-page.tsx'));
 const TermsPage = lazyPage(() => import('./pages/terms-page.tsx'));
 const PrivacyPage = lazyPage(() => import('./pages/privacy-page.tsx'));
@@ -69,8 +71,9 @@ export function App() {
               <Route path="/dashboard" element={<DashboardPage />} />
               <Route path="/submit" element={<SubmitPage />} />
               <Route path="/campaigns" element={<CampaignsPage />} />
-            <Route path="/history" element={<HistoryPage />} />
-            <Route path="/account" element={<AccountPage />} />
+              <Route path="/history" element={<HistoryPage />} />
+              <Route path="/account" element={<AccountPage />} />
+              <Route path="/joins" element={<MyJoinsPage />} />
               <Route path="*" element={<NotFoundPage />} />
             </Route>
           ) : (

@@ -1,7 +1,7 @@
 import { Box, Button, Container, Flex, HStack, Icon, Link, Text, VisuallyHidden } from '@chakra-ui/react';
 import { useEffect, useRef, useState } from 'react';
 import type { ApiUser } from '@shared/api-types.ts';
-import { LuLogOut } from 'react-icons/lu';
+import { LuListChecks, LuLogOut } from 'react-icons/lu';
 import { Link as RouterLink } from 'react-router';
 import { CoinAmount } from '../components/coin-amount.tsx';
 import { Logo } from '../components/logo.tsx';
@@ -53,6 +53,17 @@ export function AppHeader({ user }: { user: ApiUser }) {
             <VisuallyHidden aria-live="polite" data-testid="balance-announcement">
               {announcement}
             </VisuallyHidden>
+            <Button
+              asChild
+              size="sm"
+              variant="ghost"
+              colorPalette="gray"
+              display={{ base: 'none', md: 'inline-flex' }}
+            >
+              <RouterLink to="/joins">
+                <Icon as={LuListChecks} /> My Joins
+              </RouterLink>
+            </Button>
             <Link
               asChild
               display="flex"

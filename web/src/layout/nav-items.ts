@@ -5,6 +5,7 @@ import {
   LuGift,
   LuHistory,
   LuLayoutDashboard,
+  LuListChecks,
   LuMegaphone,
   LuShare2,
   LuShoppingCart,
@@ -34,6 +35,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
 
 /** Pages beyond the spec's tabs: reached from the account menu on desktop and "More" on a phone. */
 export const ACCOUNT_ITEMS: readonly NavItem[] = [
+  { to: '/joins', label: 'My Joins', icon: LuListChecks },
   { to: '/history', label: 'Transaction history', icon: LuHistory },
   { to: '/account', label: 'Account', icon: LuUserRound },
 ];

@@ -109,6 +109,9 @@ export default function DiscoverPage() {
   const [search, setSearch] = useState('');
   // No-bot servers joined in this visit: their card waits as "Claiming..." until the claim refetches the lists.
   const [claiming, setClaiming] = useState<ReadonlySet<string>>(() => new Set());
+  // Bot servers joined in this visit leave the list; the server keeps offering a join that is still
+  // pending, so after a reload they come back and Join tries again (My Joins shows why).
+  const [joinedNow, setJoinedNow] = useState<ReadonlySet<string>>(() => new Set());
   const query = useDebounced(search.trim(), 250);
   const servers = useServers(query);
   const featured = useFeaturedServers(query);
@@ -125,7 +128,10 @@ export default function DiscoverPage() {
     () => (featured.data ?? []).filter((s) => s.membersRemaining > 0),
     [featured.data],
   );
-  const regularList = useMemo(() => loaded.filter((s) => !s.isFeatured && !s.isMine), [loaded]);
+  const regularList = useMemo(
+    () => loaded.filter((s) => !s.isFeatured && !s.isMine && !joinedNow.has(s.id)),
+    [loaded, joinedNow],
+  );
   const loadMore = () => {
     if (servers.hasNextPage && !servers.isFetchingNextPage && !servers.isError) void servers.fetchNextPage();
   };
@@ -135,6 +141,7 @@ export default function DiscoverPage() {
     if (server.isMine) return 'own';
     if (claiming.has(server.id)) return 'claiming';
     // The featured list also carries campaigns this member already joined; Discover's pages do not.
+    if (joinedNow.has(server.id)) return 'joined';
     if (servers.data && featuredComplete && !joinableIds.has(server.id)) return 'joined';
     return 'joinable';
   };
@@ -153,6 +160,7 @@ export default function DiscoverPage() {
             description: `Your +${result.potentialReward} coins arrive in about 10 seconds.`,
           });
         } else {
+          setJoinedNow((previous) => new Set(previous).add(server.id));
           toast({
             title: 'Almost there!',
             description: 'Join the server in Discord — your coins arrive once our bot sees you join',

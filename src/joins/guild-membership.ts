@@ -1,0 +1,36 @@
+import { eq } from 'drizzle-orm';
+import type { AppContext } from '../context.ts';
+import { servers, type Server } from '../db/schema.ts';
+import { listUserGuilds } from '../auth/user-guilds.ts';
+
+// No-bot campaigns have no bot to watch the guild, so membership is read from the member's own
+// Discord guild list (GET /users/@me/guilds with their OAuth token), like the ownership check.
+
+/** Default wait before a second look, as Discord's guild list may lag a fresh join by a moment. */
+export const DEFAULT_MEMBERSHIP_GRACE_MS = 2_000;
+
+/**
+ * The guild a no-bot campaign's invite leads to. Campaigns listed before the guild id was stored get
+ * it resolved from their invite once and saved; null when the invite no longer resolves.
+ */
+export async function noBotGuildId(ctx: AppContext, server: Server): Promise<string | null> {
+  if (server.inviteGuildId) return server.inviteGuildId;
+  if (!server.inviteCode) return null;
+  const invite = await ctx.discord.getInvite(server.inviteCode).catch(() => null);
+  const guildId = invite?.guild?.id ?? null;
+  if (guildId) ctx.db.update(servers).set({ inviteGuildId: guildId }).where(eq(servers.id, server.id)).run();
+  return guildId;
+}
+
+export async function isInGuild(ctx: AppContext, userId: string, guildId: string): Promise<boolean> {
+  return (await listUserGuilds(ctx, userId)).some((g) => g.id === guildId);
+}
+
+/** isInGuild, with one more look after the grace period when the first says no. */
+export async function isInGuildWithGrace(ctx: AppContext, userId: string, guildId: string): Promise<boolean> {
+  if (await isInGuild(ctx, userId, guildId)) return true;
+  const grace = ctx.options.membershipGraceMs ?? DEFAULT_MEMBERSHIP_GRACE_MS;
+  if (grace <= 0) return false;
+  await new Promise((resolve) => setTimeout(resolve, grace));
+  return isInGuild(ctx, userId, guildId);
+}

@@ -1,0 +1,54 @@
+import { desc, eq } from 'drizzle-orm';
+import type { AppContext } from '../context.ts';
+import { serverJoins, servers } from '../db/schema.ts';
+import { guildIconUrl } from '../discord/discord-api.ts';
+import { PENDING_JOIN_MAX_AGE_MS } from '../bot/rules.ts';
+import type { ApiJoin, ApiJoinState } from '../shared/api-types.ts';
+import { NOBOT_CLAIM_DELAY_MS } from '../shared/join-constants.ts';
+import { formatCents } from '../shared/money.ts';
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** GET /api/joins: every join of the member, newest first, with its state and frozen terms. */
+export function listMyJoins(ctx: AppContext, userId: string): ApiJoin[] {
+  const now = ctx.clock.now();
+  const rows = ctx.db
+    .select({ join: serverJoins, server: servers })
+    .from(serverJoins)
+    .innerJoin(servers, eq(servers.id, serverJoins.serverId))
+    .where(eq(serverJoins.userId, userId))
+    .orderBy(desc(serverJoins.joinedAt), desc(serverJoins.id))
+    .all();
+  return rows.map(({ join, server }) => {
+    const noBot = server.serverId === null;
+    const safeToLeaveAt =
+      join.verifiedAt !== null && join.coinsAwarded ? join.verifiedAt + (join.minStayMs ?? 0) : null;
+    let state: ApiJoinState;
+    if (join.hasLeft) state = join.penalized ? 'left_early' : 'left';
+    else if (join.coinsAwarded) state = safeToLeaveAt !== null && now < safeToLeaveAt ? 'verified' : 'stayed';
+    else if (join.verified) state = 'no_reward';
+    else if (!noBot && join.joinedAt < now - PENDING_JOIN_MAX_AGE_MS) state = 'expired';
+    else state = 'waiting';
+    const open = server.canceledAt === null && server.inviteValid && server.membersRemaining > 0;
+    return {
+      id: join.id,
+      campaignId: server.id,
+      serverName: server.name,
+      iconUrl: guildIconUrl(ctx.config.discord.cdnUrl, server.serverId, server.serverIcon),
+      noBot,
+      state,
+      joinedAt: new Date(join.joinedAt).toISOString(),
+      verifiedAt: iso(join.verifiedAt),
+      reward: join.rewardCents === null ? null : formatCents(join.rewardCents),
+      penalty: join.penaltyCents === null ? null : formatCents(join.penaltyCents),
+      safeToLeaveAt: iso(safeToLeaveAt),
+      leftAt: iso(join.leftAt),
+      canRetry: (state === 'waiting' || state === 'expired') && open,
+      canClaim:
+        noBot &&
+        state === 'waiting' &&
+        now - join.joinedAt >= NOBOT_CLAIM_DELAY_MS &&
+        server.canceledAt === null,
+    };
+  });
+}

@@ -1,0 +1,68 @@
+import { Badge, Button, Card, Flex, HStack, Stack, Text } from '@chakra-ui/react';
+import type { ApiJoin } from '@shared/api-types.ts';
+import { LuRefreshCw, LuShieldCheck } from 'react-icons/lu';
+import { ServerAvatar } from '../../components/server-avatar.tsx';
+import { formatDate } from '../../lib/format.ts';
+import { formatDateTime, joinStatus } from './join-status.ts';
+
+interface JoinCardProps {
+  join: ApiJoin;
+  onRetry: (join: ApiJoin) => void;
+  onClaim: (join: ApiJoin) => void;
+  busy: boolean;
+}
+
+/** One row of My Joins: the server, the state in words, the safe-to-leave date and what can be done. */
+export function JoinCard({ join, onRetry, onClaim, busy }: JoinCardProps) {
+  const status = joinStatus(join);
+  return (
+    <Card.Root as="article" variant="outline" bg="bg.panel" borderRadius="xl" aria-label={join.serverName}>
+      <Card.Body p={{ base: '4', md: '5' }}>
+        <Flex gap="3" align={{ base: 'start', md: 'center' }} direction={{ base: 'column', md: 'row' }}>
+          <HStack gap="3" flex="1" minW="0" align="center">
+            <ServerAvatar name={join.serverName} iconUrl={join.iconUrl} size="md" />
+            <Stack gap="1" minW="0">
+              <HStack gap="2" minW="0">
+                <Text as="h2" fontWeight="semibold" truncate>
+                  {join.serverName}
+                </Text>
+                {join.noBot ? <Badge colorPalette="gray">No Bot</Badge> : null}
+              </HStack>
+              <Badge colorPalette={status.palette} alignSelf="start" whiteSpace="normal" textAlign="start">
+                {status.label}
+              </Badge>
+              <Text textStyle="xs" color="fg.muted">
+                Joined {formatDate(join.joinedAt)}
+                {join.state === 'verified' && join.safeToLeaveAt ? (
+                  <>
+                    {' · '}
+                    <LuShieldCheck style={{ display: 'inline', verticalAlign: '-2px' }} aria-hidden /> Safe to
+                    leave from {formatDateTime(join.safeToLeaveAt)}
+                  </>
+                ) : null}
+              </Text>
+            </Stack>
+          </HStack>
+          <HStack gap="2" flexShrink={0}>
+            {join.canClaim ? (
+              <Button size="sm" colorPalette="brand" loading={busy} onClick={() => onClaim(join)}>
+                Claim reward
+              </Button>
+            ) : null}
+            {join.canRetry ? (
+              <Button
+                size="sm"
+                variant="outline"
+                loading={busy}
+                onClick={() => onRetry(join)}
+                aria-label={`Join ${join.serverName} again`}
+              >
+                <LuRefreshCw /> Join again
+              </Button>
+            ) : null}
+          </HStack>
+        </Flex>
+      </Card.Body>
+    </Card.Root>
+  );
+}

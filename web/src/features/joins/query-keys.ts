@@ -1,0 +1,1 @@
+export const MY_JOINS_KEY = ['/api/joins'] as const;
