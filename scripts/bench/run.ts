@@ -251,10 +251,13 @@ async function main(): Promise<number> {
         pages += 1;
         next = /<([^>]+)>;\s*rel="next"/.exec(res.headers.get('link') ?? '')?.[1] ?? null;
       }
-      const phone = await measurePhoneRender(product.url, cookies[1]!).catch((err: unknown) => {
-        log(`phone render not measured: ${err instanceof Error ? err.message : String(err)}`);
-        return null;
-      });
+      // The CI smoke run (--quick) skips the browser: it would double its time.
+      const phone = quick
+        ? null
+        : await measurePhoneRender(product.url, cookies[1]!).catch((err: unknown) => {
+            log(`phone render not measured: ${err instanceof Error ? err.message : String(err)}`);
+            return null;
+          });
       if (phone) {
         log(
           `Discover on a phone (4× CPU throttle): first card ${phone.firstCardMs.toFixed(0)} ms, ${phone.cards} cards, CLS ${phone.cls.toFixed(3)}`,
