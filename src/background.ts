@@ -5,6 +5,7 @@ import { reconcile } from './bot/reconcile.ts';
 import { createSerialJob } from './bot/serial-job.ts';
 import { recheckInvites } from './campaigns/recheck-invites.ts';
 import { recordReconciliation } from './metrics.ts';
+import { pruneExpiredIntentsJob } from './campaigns/featured-intent.ts';
 import { JobMonitor } from './ops/job-monitor.ts';
 import { startSafeInterval } from './ops/safe-interval.ts';
 import { INVITE_STATS_EVERY_MS, refreshInviteStats } from './joins/invite-stats.ts';
@@ -14,6 +15,9 @@ export const RECONCILE_EVERY_MS = 5 * MINUTE;
 export const INVITE_RECHECK_EVERY_MS = 30 * MINUTE;
 /** Job names, as they appear in logs, metrics and the readiness report. */
 export const JOB = { reconcile: 'reconcile', inviteRecheck: 'invite recheck' } as const;
+
+/** Unpromoted featured intents older than FEATURED_INTENT_TTL_MS are deleted this often. */
+export const INTENT_PRUNE_EVERY_MS = 5 * MINUTE;
 
 export interface Background {
   stop(): Promise<void>;
@@ -63,6 +67,18 @@ export function startBackground(ctx: AppContext, options: { jobs?: JobMonitor } 
   const inviteTimer = startSafeInterval('invite recheck timer', INVITE_RECHECK_EVERY_MS, () => inviteChecker.trigger(), {
     logger,
   });
+  const intentPruner = createSerialJob(
+    'featured intent prune',
+    logger,
+    () => {
+      pruneExpiredIntentsJob(ctx);
+      return Promise.resolve();
+    },
+    { jobs },
+  );
+  const intentTimer = startSafeInterval('featured intent prune timer', INTENT_PRUNE_EVERY_MS, () => intentPruner.trigger(), {
+    logger,
+  });
   // Member and online counts for Discover cards: first shortly after start, then every minute.
   const inviteStats = createSerialJob('invite stats', logger, () => refreshInviteStats(ctx));
   const statsStart = setTimeout(() => inviteStats.trigger(), 5_000);
@@ -73,11 +89,13 @@ export function startBackground(ctx: AppContext, options: { jobs?: JobMonitor } 
     async stop() {
       reconcileTimer.stop();
       inviteTimer.stop();
+      intentTimer.stop();
       clearTimeout(statsStart);
       statsTimer.stop();
       await bot.stop();
       await reconciler.idle();
       await inviteChecker.idle();
+      await intentPruner.idle();
       await inviteStats.idle();
     },
   });

@@ -19,7 +19,7 @@ const MINUTE = 60 * 1000;
 const DAY = 24 * 60 * MINUTE;
 
 /**
- * Session lifetimes (decision 008). A session that only carries the OAuth2 state of a sign-in that
+ * Session lifetimes (decision 012). A session that only carries the OAuth2 state of a sign-in that
  * has not finished lives 10 minutes. A signed-in session ends after 7 days without a request (idle)
  * and 30 days after sign-in whatever happens (absolute); signing in again starts a new one.
  */

@@ -51,10 +51,23 @@ describe('parseInviteCode', () => {
 describe('coins and member counts', () => {
   it('rounds coins down and never accepts fewer than 3', () => {
     fc.assert(
-      fc.property(fc.double({ min: -1e6, max: 1e6, noNaN: true }), (n) => {
-        const parsed = parseCampaignCoins(String(n));
+      fc.property(fc.integer({ min: 0, max: 1e8 }), fc.constantFrom(0, 1, 2), (cents, places) => {
+        const text = places === 0 ? String(Math.floor(cents / 100)) : (cents / 100).toFixed(places);
+        const n = Number(text);
+        const parsed = parseCampaignCoins(text);
         if (n < 3) expect(parsed.ok).toBe(false);
         else expect(parsed).toEqual({ ok: true, coins: Math.floor(n) });
+      }),
+    );
+  });
+
+  it('reads a coin string only when it is plain money (digits, at most two decimals)', () => {
+    for (const bad of ['0b11', '0x10', '1e3', '-5', '+5', '5.', '.5', '5.001', ' 5 5', 'Infinity', '５']) {
+      expect(parseCampaignCoins(bad).ok, bad).toBe(false);
+    }
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 12 }), (text) => {
+        if (!/^\d+(\.\d{1,2})?$/.test(text.trim())) expect(parseCampaignCoins(text).ok).toBe(false);
       }),
     );
   });

@@ -4,6 +4,7 @@ import { serverJoins, servers } from '../db/schema.ts';
 import type { ApiCampaign } from '../shared/api-types.ts';
 import type { ApiMyServer } from '../shared/campaign-schemas.ts';
 import { toApiServer } from '../servers/server-view.ts';
+import { isUnpromotedIntent } from './featured-intent.ts';
 
 /**
  * Joins that count for the owner: members verified through the website, or for no-bot servers
@@ -46,7 +47,9 @@ export function listMyServers(ctx: AppContext, userId: string): ApiMyServer[] {
     .from(servers)
     .where(eq(servers.ownerId, userId))
     .orderBy(desc(servers.createdAt), desc(sql`rowid`))
-    .all();
+    .all()
+    // A featured intent that was never promoted is not a campaign (see featured-intent.ts).
+    .filter((r) => !isUnpromotedIntent(r));
   const guildIds = [...new Set(rows.map((r) => r.serverId).filter((g): g is string => g !== null))];
   // Active featured campaigns of those guilds, whoever owns them.
   const featured =

@@ -7,6 +7,7 @@ import { assertCanSpend } from '../payments/spend-guard.ts';
 import { CAMPAIGN_MESSAGES, FEATURED_SLOTS, PROMOTE_COST_COINS } from '../shared/campaign-schemas.ts';
 import { coinsToCents } from '../shared/money.ts';
 import { requireBotInGuild } from './discord-checks.ts';
+import { FEATURED_INTENT_EXPIRED, isExpiredIntent } from './featured-intent.ts';
 import { requireGuildManager } from '../auth/user-guilds.ts';
 import { ALREADY_FEATURED, ALREADY_FEATURED_ELSEWHERE, isGuildFeaturedElsewhere } from './featured-guard.ts';
 import { FEATURED_REWARD_CENTS } from './submit-server.ts';
@@ -48,6 +49,7 @@ export async function promoteServer(ctx: AppContext, userId: string, serverId: s
       .where(and(eq(servers.id, serverId), eq(servers.ownerId, userId)))
       .get();
     if (!server?.serverId) throw new AppError('not_found', 'Server not found');
+    if (isExpiredIntent(server, now)) throw new AppError('conflict', FEATURED_INTENT_EXPIRED);
     if (server.canceledAt !== null) throw new AppError('conflict', CAMPAIGN_CANCELED);
     if (server.isFeatured && server.featuredRemaining > 0) throw new AppError('conflict', ALREADY_FEATURED);
     if (isGuildFeaturedElsewhere(tx, server.serverId, server.id))

@@ -67,7 +67,11 @@ describe('POST /api/servers (regular)', () => {
     ['abc', 'Minimum 3 coins required'],
     ['', 'Minimum 3 coins required'],
     ['-5', 'Minimum 3 coins required'],
-    ['1e12', 'Please enter at most 99999999 coins'],
+    ['1e12', 'Minimum 3 coins required'],
+    ['0b11', 'Minimum 3 coins required'],
+    ['0x10', 'Minimum 3 coins required'],
+    ['5.001', 'Minimum 3 coins required'],
+    ['100000000', 'Please enter at most 99999999 coins'],
   ])('refuses coinReward %j with 400 %j', async (coinReward, message) => {
     const { link } = createGuildWithInvite(app, owner);
     const before = await owner.balanceCents();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ApiServer } from './api-types.ts';
+import { displayTextSchema, isMoneyString, plainTextSchema } from './text.ts';
 
 // Request schemas for spending coins (submit, no-bot submit, bot invite), shared by the API and the
 // web forms so both refuse the same input with the same words. No server code is imported here.
@@ -14,6 +15,7 @@ export const CAMPAIGN_MESSAGES = {
   nameRequired: 'Server name is required',
   nameTooShort: 'Server name must be at least 2 characters',
   nameTooLong: 'Server name must be at most 100 characters',
+  nameInvalid: 'Server name contains invisible or control characters',
   inviteRequired: 'Invite link is required',
   inviteInvalid: 'Please enter a valid Discord invite link (https://discord.gg/...)',
   minimumCoins: 'Minimum 3 coins required',
@@ -67,25 +69,27 @@ export function parseInviteCode(link: string): string | null {
   return code && INVITE_CODE.test(code) ? code : null;
 }
 
-const nameSchema = z
-  .string({ error: CAMPAIGN_MESSAGES.nameRequired })
-  .trim()
-  .min(1, CAMPAIGN_MESSAGES.nameRequired)
-  .min(2, CAMPAIGN_MESSAGES.nameTooShort)
-  .max(100, CAMPAIGN_MESSAGES.nameTooLong);
+export const campaignNameSchema = displayTextSchema(
+  {
+    required: CAMPAIGN_MESSAGES.nameRequired,
+    tooShort: CAMPAIGN_MESSAGES.nameTooShort,
+    tooLong: CAMPAIGN_MESSAGES.nameTooLong,
+    invalid: CAMPAIGN_MESSAGES.nameInvalid,
+  },
+  { max: 100 },
+);
 
-const inviteLinkSchema = z
-  .string({ error: CAMPAIGN_MESSAGES.inviteRequired })
-  .trim()
-  .min(1, CAMPAIGN_MESSAGES.inviteRequired)
-  .max(200, CAMPAIGN_MESSAGES.inviteInvalid)
-  .refine((v) => parseInviteCode(v) !== null, CAMPAIGN_MESSAGES.inviteInvalid);
+export const inviteLinkSchema = plainTextSchema(
+  { required: CAMPAIGN_MESSAGES.inviteRequired, tooLong: CAMPAIGN_MESSAGES.inviteInvalid, invalid: CAMPAIGN_MESSAGES.inviteInvalid },
+  { max: 200 },
+).refine((v) => parseInviteCode(v) !== null, CAMPAIGN_MESSAGES.inviteInvalid);
 
-/** "12" / 12 → 12; anything that is not a finite number → NaN. */
+/** "12" / "12.5" / 12 → the number; a string that is not plain money ("0b11", "1e3", "-4") → NaN. */
 function toNumber(value: string | number | undefined): number {
   if (typeof value === 'number') return value;
-  if (value === undefined || value.trim() === '') return Number.NaN;
-  return Number(value.trim());
+  const text = value?.trim() ?? '';
+  if (!isMoneyString(text)) return Number.NaN;
+  return Number(text);
 }
 
 /** Whole coins to spend on a regular campaign: at least 3, rounded down (1 coin = 1 member). */
@@ -111,7 +115,7 @@ export function parseMemberCount(value: string | number | undefined): number | n
 /** POST /api/servers: a regular campaign, or (isFeaturedIntent) a server row that promote then funds. */
 export const submitServerSchema = z
   .object({
-    name: nameSchema,
+    name: campaignNameSchema,
     inviteLink: inviteLinkSchema,
     coinReward: z.union([z.string().max(32), z.number()]).optional(),
     isFeaturedIntent: z.literal(true).optional(),
@@ -125,7 +129,7 @@ export type SubmitServerInput = z.infer<typeof submitServerSchema>;
 
 /** POST /api/servers/no-bot */
 export const submitNoBotSchema = z.object({
-  name: nameSchema,
+  name: campaignNameSchema,
   inviteLink: inviteLinkSchema,
   memberCount: z
     .union([z.string().max(32), z.number()], { error: CAMPAIGN_MESSAGES.memberCount })

@@ -28,7 +28,7 @@ describe('parseTasksCommand', () => {
       kind: 'add',
       task: { platform: 'youtube', title: 'Sub', url: 'https://youtube.com/@x', coins: 200 },
     });
-    const withCoins = parseTasksCommand(['add', '--platform', 'twitter', '--title', 'T', '--url', 'http://x.com/a', '--coins', '1.5']);
+    const withCoins = parseTasksCommand(['add', '--platform', 'twitter', '--title', 'Tk', '--url', 'http://x.com/a', '--coins', '1.5']);
     expect(withCoins).toMatchObject({ kind: 'add', task: { coins: 150 } });
   });
 
@@ -43,17 +43,17 @@ describe('parseTasksCommand', () => {
     expect(usageMessage(['remove'])).toBe('"remove" needs exactly one task id.');
     expect(usageMessage(['remove', 'a', 'b'])).toBe('"remove" needs exactly one task id.');
     expect(usageMessage(['list', 'x'])).toBe('"list" takes no arguments.');
-    expect(usageMessage(['add', '--title', 'T', '--url', 'https://a.b'])).toBe(
+    expect(usageMessage(['add', '--title', 'Tk', '--url', 'https://a.b'])).toBe(
       '--platform must be one of: youtube, discord, tiktok, instagram, twitter',
     );
-    expect(usageMessage(['add', '--platform', 'myspace', '--title', 'T', '--url', 'https://a.b'])).toBe(
+    expect(usageMessage(['add', '--platform', 'myspace', '--title', 'Tk', '--url', 'https://a.b'])).toBe(
       '--platform must be one of: youtube, discord, tiktok, instagram, twitter',
     );
     expect(usageMessage(['add', '--platform', 'youtube', '--url', 'https://a.b'])).toBe('--title is required');
-    expect(usageMessage(['add', '--platform', 'youtube', '--title', 'T', '--url', 'javascript:alert(1)'])).toMatch(/^--url must be an http\(s\) URL/);
-    expect(usageMessage(['add', '--platform', 'youtube', '--title', 'T'])).toBe('--url is required');
+    expect(usageMessage(['add', '--platform', 'youtube', '--title', 'Tk', '--url', 'javascript:alert(1)'])).toMatch(/^--url must be an http\(s\) URL/);
+    expect(usageMessage(['add', '--platform', 'youtube', '--title', 'Tk'])).toBe('--url is required');
     for (const coins of ['0', '-1', 'abc', '2.005', '100000']) {
-      expect(usageMessage(['add', '--platform', 'youtube', '--title', 'T', '--url', 'https://a.b', `--coins=${coins}`])).toBe(
+      expect(usageMessage(['add', '--platform', 'youtube', '--title', 'Tk', '--url', 'https://a.b', `--coins=${coins}`])).toBe(
         '--coins must be an amount between 0.01 and 1000.00, e.g. 2.00',
       );
     }

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { DbOrTx } from '../db/client.ts';
 import { socialTasks, type SocialTask } from '../db/schema.ts';
 import { formatCents, parseMoney } from '../shared/money.ts';
+import { displayTextSchema, isMoneyString, plainTextSchema } from '../shared/text.ts';
 import { DEFAULT_SOCIAL_TASK_CENTS, SOCIAL_PLATFORMS } from '../shared/social-schemas.ts';
 
 // The operator's task catalogue (scripts/tasks.ts is a thin shell over these functions).
@@ -12,16 +13,25 @@ const MAX_TASK_CENTS = 100_000; // 1000.00 coins: a typo guard, not a business r
 
 export const newSocialTaskSchema = z.object({
   platform: z.enum(SOCIAL_PLATFORMS, { message: `--platform must be one of: ${SOCIAL_PLATFORMS.join(', ')}` }),
-  title: z.string({ message: '--title is required' }).trim().min(1, '--title is required').max(120, '--title is at most 120 characters'),
-  url: z
-    .url({ protocol: /^https?$/, message: '--url must be an http(s) URL, e.g. https://youtube.com/@you' })
-    .max(500, '--url is at most 500 characters'),
+  title: displayTextSchema(
+    {
+      required: '--title is required',
+      tooShort: '--title needs at least 2 visible characters',
+      tooLong: '--title is at most 120 characters',
+      invalid: '--title contains invisible or control characters',
+    },
+    { max: 120 },
+  ),
+  url: plainTextSchema(
+    { required: '--url is required', tooLong: '--url is at most 500 characters', invalid: '--url contains invisible or control characters' },
+    { max: 500 },
+  ).pipe(z.url({ protocol: /^https?$/, message: '--url must be an http(s) URL, e.g. https://youtube.com/@you' })),
   coins: z
     .string()
     .optional()
     .transform((value, ctx) => {
       if (value === undefined) return DEFAULT_SOCIAL_TASK_CENTS;
-      const cents = parseMoney(value);
+      const cents = isMoneyString(value.trim()) ? parseMoney(value) : null;
       if (cents === null || cents <= 0 || cents > MAX_TASK_CENTS) {
         ctx.addIssue({ code: 'custom', message: '--coins must be an amount between 0.01 and 1000.00, e.g. 2.00' });
         return z.NEVER;

@@ -1,0 +1,44 @@
+import { and, eq, isNull, lte } from 'drizzle-orm';
+import type { AppContext } from '../context.ts';
+import type { DbOrTx } from '../db/client.ts';
+import { servers, type Server } from '../db/schema.ts';
+import { MINUTE } from '../clock.ts';
+
+// POST /api/servers with isFeaturedIntent makes an unfunded row (0 slots) that the web app promotes
+// right away; promote is where the 100 coins are paid. A row that is never promoted must not pile up:
+// it never shows in My Campaigns or Discover, promote refuses it once it is older than this, and a
+// periodic job deletes it.
+
+export const FEATURED_INTENT_TTL_MS = 10 * MINUTE;
+export const FEATURED_INTENT_EXPIRED = 'This featured request has expired. Please submit the server again.';
+
+/** A featured intent that was never promoted (no slots were ever bought, never featured). */
+export function isUnpromotedIntent(server: Pick<Server, 'initialMemberSlots' | 'featuredAt'>): boolean {
+  return server.initialMemberSlots === 0 && server.featuredAt === null;
+}
+
+export function isExpiredIntent(server: Pick<Server, 'initialMemberSlots' | 'featuredAt' | 'createdAt'>, now: number): boolean {
+  return isUnpromotedIntent(server) && now - server.createdAt >= FEATURED_INTENT_TTL_MS;
+}
+
+/** Deletes unpromoted intents older than the TTL; returns how many. */
+export function pruneExpiredIntents(db: DbOrTx, now: number): number {
+  const gone = db
+    .delete(servers)
+    .where(
+      and(
+        eq(servers.initialMemberSlots, 0),
+        isNull(servers.featuredAt),
+        eq(servers.membersRemaining, 0),
+        lte(servers.createdAt, now - FEATURED_INTENT_TTL_MS),
+      ),
+    )
+    .returning({ id: servers.id })
+    .all();
+  return gone.length;
+}
+
+export function pruneExpiredIntentsJob(ctx: AppContext): void {
+  const count = pruneExpiredIntents(ctx.db, ctx.clock.now());
+  if (count > 0) ctx.logger.info('expired featured intents deleted', { count });
+}
