@@ -33,15 +33,18 @@ export interface LoadOptions {
   headers?: Record<string, string>;
   /** One cookie header per request, taken in turn (each connection takes the next one). */
   cookies?: string[];
-  /** Per-request override: the n-th request (0-based) gets this cookie, path and body. */
-  requestFor?: (n: number) => { cookie?: string; path?: string; body?: string };
+  /** Per-request override: the n-th request (0-based) gets this cookie, path, method and body. */
+  requestFor?: (n: number) => { cookie?: string; path?: string; body?: string; method?: 'GET' | 'POST' };
+  /** Requests per second over all connections (autocannon's overallRate); unset = as fast as possible. */
+  overallRate?: number;
   /** Called for every response (soak windows). */
   onResponse?: (statusCode: number, latencyMs: number) => void;
 }
 
 export async function load(options: LoadOptions): Promise<LoadResult> {
   const headers = { ...(options.headers ?? {}) };
-  if (options.body !== undefined || options.method === 'POST') headers['content-type'] = 'application/json';
+  if (options.body !== undefined || options.method === 'POST' || options.requestFor)
+    headers['content-type'] = 'application/json';
   const cookies = options.cookies;
   let next = 0;
   const request: autocannon.Request = { method: options.method ?? 'GET', body: options.body, headers };
@@ -52,6 +55,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
       return {
         ...req,
         ...(over.path ? { path: over.path } : {}),
+        ...(over.method ? { method: over.method } : {}),
         ...(over.body !== undefined ? { body: over.body } : {}),
         headers: { ...req.headers, ...(over.cookie ? { cookie: over.cookie } : {}) },
       };
@@ -78,6 +82,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
         duration: options.duration ?? 10,
         amount: options.amount,
         timeout: 20,
+        ...(options.overallRate ? { overallRate: options.overallRate } : {}),
         requests: [request],
       },
       (err, res) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(res)),

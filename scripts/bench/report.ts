@@ -123,7 +123,23 @@ export function formatReport(r: BenchResults, targets: Target[]): string {
         ms(d.raw.p99),
         `product = ${pct(d.ratioToRaw)}`,
       ],
+      [
+        '  first page / whole catalogue',
+        '',
+        '',
+        '',
+        `${d.firstPageCampaigns} campaigns ${kb(d.bodyBytes)} / ${d.catalogue.campaigns} in ${d.catalogue.pages} pages ${kb(d.catalogue.bytes)}`,
+      ],
     );
+    if (d.phone) {
+      rows.push([
+        '  Discover on a phone (390 px, 4× CPU)',
+        '',
+        '',
+        '',
+        `first card ${d.phone.firstCardMs} ms, ${d.phone.cards} cards, CLS ${d.phone.cls}`,
+      ]);
+    }
   }
   const c = r.claims;
   if (c) {

@@ -38,6 +38,12 @@ export interface BenchResults {
     raw: LoadResult;
     ratioToExpress: number;
     ratioToRaw: number;
+    /** Campaigns on the first page (its bytes are bodyBytes). */
+    firstPageCampaigns: number;
+    /** Every page for one member, following Link rel="next". */
+    catalogue: { pages: number; campaigns: number; bytes: number };
+    /** Discover at 390 × 844 with 4× CPU throttling (median of 3), or null when Chromium is missing. */
+    phone: { firstCardMs: number; cards: number; cls: number } | null;
   } | null;
   claims: {
     /** The first users' claims (not measured): JIT and statement caches warm up. */

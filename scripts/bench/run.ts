@@ -14,8 +14,11 @@ import { checkLedger, countRows, evaluateTargets, formatReport } from './report.
 import type { BenchResults } from './results.ts';
 import { summarizeProfile } from './profile-summary.ts';
 import { InspectorProfiler } from './inspector-profile.ts';
+import { runSoak, type SoakResult } from './soak.ts';
+import { measurePhoneRender } from './phone-render.ts';
 
 // `npm run bench [-- --quick] [--redis] [--profile] [--only discover,claims,join] [--build] [--out FILE]`
+// `npm run bench -- --soak [--soak-seconds 180] [--soak-rate 1000] [--soak-users 100]`: the soak (soak.ts)
 // Starts the real product (production mode, demo Discord in-process) on a freshly seeded database
 // and measures its hot paths side by side with reference servers, on loopback only. Exits 1 when
 // the run does not complete or the ledger invariant is broken; missed targets are printed, not fatal.
@@ -28,6 +31,10 @@ const { values: args } = parseArgs({
     build: { type: 'boolean', default: false },
     out: { type: 'string' },
     only: { type: 'string' },
+    soak: { type: 'boolean', default: false },
+    'soak-seconds': { type: 'string', default: '180' },
+    'soak-rate': { type: 'string', default: '1000' },
+    'soak-users': { type: 'string', default: '100' },
   },
 });
 
@@ -65,7 +72,10 @@ const plan = quick
       joinConcurrency: 4,
     };
 const root = path.resolve(import.meta.dirname, '../..');
-const outFile = path.resolve(root, args.out ?? (quick ? 'bench/results.quick.tmp' : 'bench/results.json'));
+const outFile = path.resolve(
+  root,
+  args.out ?? (quick ? 'bench/results.quick.tmp' : args.soak ? 'bench/soak.json' : 'bench/results.json'),
+);
 const webDist = path.join(root, 'dist/web');
 const mb = (bytes: number | null) => (bytes === null ? null : round(bytes / 1024 / 1024, 1));
 const log = (msg: string) => console.log(`[bench] ${msg}`);
@@ -154,7 +164,13 @@ async function main(): Promise<number> {
     await new Promise((resolve) => setTimeout(resolve, 500));
     const atRest = rssBytes(product.child.pid);
 
-    const actors = seeded.actors.slice(0, plan.claimUsers);
+    // Discover alone needs only its 50 rotating sessions (and one for the phone).
+    const signInCount = args.soak
+      ? Number(args['soak-users'])
+      : runs('claims') || runs('join')
+        ? plan.claimUsers
+        : 60;
+    const actors = seeded.actors.slice(0, signInCount);
     const signInStart = Date.now();
     const sessions = await signInAll(
       product.url,
@@ -164,6 +180,43 @@ async function main(): Promise<number> {
     const signInSeconds = (Date.now() - signInStart) / 1000;
     log(`${sessions.length} users signed in through the simulator in ${signInSeconds.toFixed(1)} s`);
     const cookies = sessions.map((s) => s.cookie);
+
+    if (args.soak) {
+      const soak = await runSoak({
+        baseUrl: product.url,
+        pid: product.child.pid,
+        cookies,
+        seconds: Number(args['soak-seconds']),
+        connections: cookies.length,
+        rate: Number(args['soak-rate']) || null,
+        log,
+      });
+      await stop(product.child, 15_000);
+      const ledger = checkLedger(databasePath);
+      const report = {
+        mode: 'soak',
+        startedAt: startedAt.toISOString(),
+        machine: {
+          cpus: os.cpus().length,
+          cpuModel: os.cpus()[0]?.model ?? 'unknown',
+          node: process.versions.node,
+          loadAverage1m: { before: round(loadBefore, 2), after: round(os.loadavg()[0] ?? 0, 2) },
+        },
+        sessions: redisUrl ? 'redis' : 'sqlite',
+        atRestMb: mb(atRest),
+        soak,
+        ledger,
+      };
+      mkdirSync(path.dirname(outFile), { recursive: true });
+      writeFileSync(outFile, JSON.stringify(report, null, 2) + '\n');
+      console.log(formatSoak(soak, report.machine.loadAverage1m));
+      log(`results written to ${path.relative(root, outFile)}`);
+      const rssOk = soak.rss.maxMb !== null && soak.rss.maxMb <= 300;
+      log(
+        `${rssOk ? '✓' : '✗'} RSS max ${soak.rss.maxMb} MB (goal ≤ 300 MB), trend ${soak.rss.slopeMbPerMinute} MB/min over the second half; unexpected failures ${soak.unexpected}`,
+      );
+      return ledger.ok && soak.unexpected === 0 ? 0 : 1;
+    }
 
     // Discover, and the same bytes from the reference servers.
     let discover: BenchResults['discover'] = null;
@@ -186,6 +239,30 @@ async function main(): Promise<number> {
       log(
         `Discover: product ${productDiscover.rps.toFixed(0)} req/s, express ${expressDiscover.rps.toFixed(0)}, raw ${rawDiscover.rps.toFixed(0)}`,
       );
+      // What paging saves: the whole catalogue for this member, page by page (Link rel="next").
+      let catalogueBytes = 0;
+      let pages = 0;
+      let campaigns = 0;
+      for (let next: string | null = '/api/servers'; next;) {
+        const res = await fetch(`${product.url}${next}`, { headers: { cookie: cookies[0]! } });
+        const bytes = Buffer.from(await res.arrayBuffer());
+        catalogueBytes += bytes.length;
+        campaigns += (JSON.parse(bytes.toString()) as unknown[]).length;
+        pages += 1;
+        next = /<([^>]+)>;\s*rel="next"/.exec(res.headers.get('link') ?? '')?.[1] ?? null;
+      }
+      // The CI smoke run (--quick) skips the browser: it would double its time.
+      const phone = quick
+        ? null
+        : await measurePhoneRender(product.url, cookies[1]!).catch((err: unknown) => {
+            log(`phone render not measured: ${err instanceof Error ? err.message : String(err)}`);
+            return null;
+          });
+      if (phone) {
+        log(
+          `Discover on a phone (4× CPU throttle): first card ${phone.firstCardMs.toFixed(0)} ms, ${phone.cards} cards, CLS ${phone.cls.toFixed(3)}`,
+        );
+      }
       discover = {
         connections: plan.connections,
         seconds: plan.seconds,
@@ -195,6 +272,11 @@ async function main(): Promise<number> {
         raw: rawDiscover,
         ratioToExpress: round(productDiscover.rps / expressDiscover.rps, 3),
         ratioToRaw: round(productDiscover.rps / rawDiscover.rps, 3),
+        firstPageCampaigns: (JSON.parse(body.toString()) as unknown[]).length,
+        catalogue: { pages, campaigns, bytes: catalogueBytes },
+        phone: phone
+          ? { firstCardMs: round(phone.firstCardMs), cards: phone.cards, cls: round(phone.cls, 4) }
+          : null,
       };
     }
 
@@ -375,6 +457,24 @@ async function main(): Promise<number> {
     await stopAll();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+function formatSoak(soak: SoakResult, loadAverage: { before: number; after: number }): string {
+  const lines = [
+    '',
+    `Soak: ${soak.users} signed-in users, ${soak.connections} connections, ${soak.rate ?? 'max'} req/s requested, ${soak.seconds} s (load average ${loadAverage.before} → ${loadAverage.after})`,
+    `Total: ${soak.requests} requests, ${soak.rps} req/s, p50 ${soak.p50} ms, p99 ${soak.p99} ms, expected 4xx (claims on cooldown) ${soak.expected4xx}, unexpected failures ${soak.unexpected}`,
+    '',
+    'window end   req/s   p50 ms   p99 ms   non-2xx   RSS MB',
+    ...soak.windows.map(
+      (w) =>
+        `${String(w.at).padStart(9)} s ${String(w.rps).padStart(7)} ${String(w.p50).padStart(8)} ${String(w.p99).padStart(8)} ${String(w.non2xx).padStart(9)} ${String(w.rssMb).padStart(8)}`,
+    ),
+    '',
+    `RSS first ${soak.rss.firstMb} MB, max ${soak.rss.maxMb} MB, last ${soak.rss.lastMb} MB, trend over the second half ${soak.rss.slopeMbPerMinute} MB/min`,
+    '',
+  ];
+  return lines.join('\n');
 }
 
 let interrupted = false;

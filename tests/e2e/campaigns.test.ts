@@ -143,6 +143,11 @@ describe('spending coins in the browser', () => {
     const tinyRow = page.getByTestId('my-server').filter({ hasText: 'Tiny Town' });
     expect(await tinyRow.getByRole('button', { name: /Promote/ }).isEnabled()).toBe(true);
     await pixel.getByRole('button', { name: /Promote/ }).click();
+    // A spend the spec does not confirm gets a confirmation: nothing happens until it is accepted.
+    const confirm = page.getByRole('alertdialog');
+    await confirm.getByText(/Your balance will be 87\.00 coins/).waitFor();
+    await page.getByTestId('coin-balance').getByText('187.00').waitFor();
+    await confirm.getByRole('button', { name: 'Promote for 100 coins' }).click();
     await expectToast('Server Promoted!', 'Your server is now featured for 100 members');
     await pixel.getByText('Already Featured').waitFor();
     await page.getByTestId('coin-balance').getByText('87.00').waitFor();

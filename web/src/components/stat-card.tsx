@@ -1,4 +1,4 @@
-import { Box, Card, Flex, Stat } from '@chakra-ui/react';
+import { Box, Card, Flex, Text } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
 
 export interface StatCardProps {
@@ -16,13 +16,20 @@ export function StatCard({ label, value, icon, helpText, accent = 'brand' }: Sta
     <Card.Root variant="outline" bg="bg.panel" borderColor="border" borderRadius="xl">
       <Card.Body p={{ base: '4', md: '5' }}>
         <Flex justify="space-between" align="flex-start" gap="3">
-          <Stat.Root>
-            <Stat.Label color="fg.muted">{label}</Stat.Label>
-            <Stat.ValueText textStyle={{ base: 'xl', md: '2xl' }} fontWeight="bold">
+          {/* Plain text, not <dl>: a card holds one label/value pair plus an icon and help text. */}
+          <Box minW="0">
+            <Text textStyle="sm" color="fg.muted">
+              {label}
+            </Text>
+            <Text textStyle={{ base: 'xl', md: '2xl' }} fontWeight="bold" mt="1" lineHeight="1.2">
               {value}
-            </Stat.ValueText>
-            {helpText ? <Stat.HelpText color="fg.subtle">{helpText}</Stat.HelpText> : null}
-          </Stat.Root>
+            </Text>
+            {helpText ? (
+              <Text textStyle="xs" color="fg.subtle" mt="1">
+                {helpText}
+              </Text>
+            ) : null}
+          </Box>
           {icon ? (
             <Box
               colorPalette={accent}

@@ -76,8 +76,11 @@ export function AppHeader({ user }: { user: ApiUser }) {
               pe="2"
               _hover={{ bg: 'bg.muted', textDecoration: 'none' }}
             >
-              <RouterLink to="/account" aria-label={`Account: ${user.discordUsername}`}>
-                <UserAvatar username={user.discordUsername} avatarUrl={user.avatarUrl} size="sm" />
+              <RouterLink to="/account">
+                <VisuallyHidden>Account: </VisuallyHidden>
+                <Box aria-hidden display="contents">
+                  <UserAvatar username={user.discordUsername} avatarUrl={user.avatarUrl} size="sm" />
+                </Box>
                 <Text textStyle="sm" fontWeight="medium" truncate maxW={{ base: '14', sm: '32', md: '40' }}>
                   {user.discordUsername}
                 </Text>

@@ -51,7 +51,7 @@ export default function DashboardPage() {
           value={featured}
           helpText="Active featured"
           icon={<LuStar />}
-          accent="purple"
+          accent="gold"
         />
         <StatCard
           label="Balance"

@@ -35,11 +35,11 @@ export default function FeaturedPage() {
       <Card.Root
         variant="outline"
         bg="bg.panel"
-        borderColor="purple.emphasized"
+        borderColor="gold.emphasized"
         borderRadius="2xl"
         overflow="hidden"
       >
-        <Box h="1" bgGradient="to-r" gradientFrom="purple.500" gradientTo="brand.500" />
+        <Box h="1" bgGradient="to-r" gradientFrom="gold.500" gradientTo="brand.500" />
         <Card.Body p={{ base: '5', md: '8' }}>
           <Flex
             gap={{ base: '5', md: '8' }}
@@ -47,7 +47,7 @@ export default function FeaturedPage() {
             align={{ md: 'center' }}
           >
             <Box
-              colorPalette="purple"
+              colorPalette="gold"
               bg="colorPalette.subtle"
               color="colorPalette.fg"
               borderRadius="2xl"
@@ -90,7 +90,7 @@ export default function FeaturedPage() {
             >
               <Card.Body gap="3">
                 <Box
-                  colorPalette="purple"
+                  colorPalette="gold"
                   bg="colorPalette.subtle"
                   color="colorPalette.fg"
                   borderRadius="lg"
@@ -129,7 +129,7 @@ export default function FeaturedPage() {
             <Button asChild variant="outline">
               <RouterLink to="/dashboard">Dashboard</RouterLink>
             </Button>
-            <Button asChild colorPalette="purple">
+            <Button asChild colorPalette="gold">
               <RouterLink to="/submit?tab=featured">
                 Promote a Server <LuArrowRight />
               </RouterLink>

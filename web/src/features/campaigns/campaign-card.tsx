@@ -39,7 +39,7 @@ export function CampaignCard({ campaign, onCancel }: { campaign: ApiCampaign; on
       as="article"
       variant="outline"
       bg="bg.panel"
-      borderColor={campaign.isFeatured ? 'purple.emphasized' : 'border'}
+      borderColor={campaign.isFeatured ? 'gold.emphasized' : 'border'}
       borderRadius="xl"
       aria-label={campaign.name}
       data-testid="campaign-card"
@@ -53,7 +53,7 @@ export function CampaignCard({ campaign, onCancel }: { campaign: ApiCampaign; on
             </Text>
             <HStack gap="1.5">
               {campaign.isFeatured ? (
-                <Badge colorPalette="purple">
+                <Badge colorPalette="gold">
                   <LuStar /> Featured
                 </Badge>
               ) : null}
@@ -79,7 +79,7 @@ export function CampaignCard({ campaign, onCancel }: { campaign: ApiCampaign; on
             value={percent}
             max={100}
             size="sm"
-            colorPalette={campaign.isFeatured ? 'purple' : 'brand'}
+            colorPalette={campaign.isFeatured ? 'gold' : 'brand'}
             aria-label={`${campaign.name}: ${percent}% of slots filled`}
           >
             <Progress.Track borderRadius="full">

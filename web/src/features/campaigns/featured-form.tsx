@@ -66,7 +66,7 @@ export function FeaturedForm({ balanceCents, onBotMissing }: SubmitFormProps) {
         ) : null}
         <Button
           type="submit"
-          colorPalette="purple"
+          colorPalette="gold"
           size="lg"
           disabled={!canAfford}
           loading={submit.isPending}

@@ -8,6 +8,8 @@ import { ServerAvatar } from '../../components/server-avatar.tsx';
 import { useMyServers } from './use-my-servers.ts';
 import { usePromoteServer } from './use-promote-server.ts';
 import { ErrorState } from '../../components/error-state.tsx';
+import { useState } from 'react';
+import { PromoteConfirmDialog } from './promote-confirm-dialog.tsx';
 
 function statusBadge(server: ApiMyServer) {
   if (server.canceled) return <Badge colorPalette="gray">Canceled</Badge>;
@@ -50,7 +52,7 @@ function ServerRow({
           <HStack gap="1.5" mt="1" wrap="wrap">
             {statusBadge(server)}
             {server.isFeatured ? (
-              <Badge colorPalette="purple">
+              <Badge colorPalette="gold">
                 <LuStar /> Featured
               </Badge>
             ) : null}
@@ -63,7 +65,7 @@ function ServerRow({
       </HStack>
       {noBot || server.canceled ? null : featuredHere || server.featuredElsewhere ? (
         <HStack
-          color="purple.fg"
+          color="gold.fg"
           gap="1.5"
           textStyle="sm"
           fontWeight="medium"
@@ -75,7 +77,7 @@ function ServerRow({
       ) : (
         <Button
           size="sm"
-          colorPalette="purple"
+          colorPalette="gold"
           variant="subtle"
           onClick={onPromote}
           disabled={!canAfford || promotePending}
@@ -93,6 +95,9 @@ function ServerRow({
 export function MyServersList({ balanceCents }: { balanceCents: number }) {
   const { data, isLoading, isError, refetch } = useMyServers();
   const promote = usePromoteServer();
+  const [confirming, setConfirming] = useState<{ id: string; name: string } | null>(null);
+  // Kept after close so the dialog's title does not go blank while it animates out.
+  const [lastName, setLastName] = useState<string | null>(null);
   const servers = (data ?? []).filter((s) => !s.canceled);
   const canAfford = balanceCents >= PROMOTE_COST_COINS * 100;
 
@@ -136,12 +141,26 @@ export function MyServersList({ balanceCents }: { balanceCents: number }) {
                 server={server}
                 canAfford={canAfford}
                 promotePending={promote.isPending}
-                onPromote={() => promote.mutate(server.id)}
+                onPromote={() => {
+                  setConfirming({ id: server.id, name: server.name });
+                  setLastName(server.name);
+                }}
               />
             ))}
           </Box>
         )}
       </Card.Body>
+      <PromoteConfirmDialog
+        serverName={confirming?.name ?? lastName}
+        balanceCents={balanceCents}
+        open={confirming !== null}
+        pending={promote.isPending}
+        onClose={() => setConfirming(null)}
+        onConfirm={() => {
+          if (!confirming) return;
+          promote.mutate(confirming.id, { onSettled: () => setConfirming(null) });
+        }}
+      />
     </Card.Root>
   );
 }
