@@ -1,0 +1,100 @@
+// Lighthouse (mobile preset: Moto G-class screen, 4x CPU slowdown, slow 4G) on the login, Discover and
+// Dashboard pages, 3 runs each, median score per category. Not a test: scores vary with the machine.
+// Usage: npm run build && npm run lighthouse [-- http://localhost:5000]
+// Without a URL it starts the app in demo mode on port 5199 with a throwaway database.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { chromium } from 'playwright-core';
+
+const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const RUNS = 3;
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
+
+async function startApp(): Promise<{ url: string; child: ChildProcess }> {
+  const port = 5199;
+  const dir = mkdtempSync(path.join(tmpdir(), 'coinsync-lh-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: { ...process.env, PORT: String(port), DATABASE_PATH: path.join(dir, 'db.sqlite'), NODE_ENV: 'development' },
+    stdio: 'ignore',
+  });
+  const url = `http://localhost:${port}`;
+  for (let i = 0; i < 60; i += 1) {
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return { url, child };
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  child.kill();
+  throw new Error('app did not start');
+}
+
+/** Signs a demo user in through the simulator and returns the session cookie header. */
+async function signIn(base: string): Promise<string> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS.slice(1) });
+  const page = await browser.newPage();
+  await page.goto(`${base}/`);
+  await page.getByRole('button', { name: 'Continue with Discord' }).click();
+  await page.waitForURL((u) => u.pathname.endsWith('/oauth2/authorize'));
+  const authorize = new URL(page.url());
+  authorize.searchParams.set('login_hint', 'alex');
+  await page.goto(authorize.toString());
+  await page.waitForURL(`${base}/`);
+  const cookies = await page.context().cookies(base);
+  await browser.close();
+  return cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+const argUrl = process.argv[2];
+const app = argUrl ? null : await startApp();
+const base = argUrl ?? app!.url;
+try {
+  const cookie = await signIn(base);
+  const pages = [
+    { name: 'Login', url: `${base}/`, cookie: null },
+    { name: 'Discover', url: `${base}/`, cookie },
+    { name: 'Dashboard', url: `${base}/dashboard`, cookie },
+  ];
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: FLAGS });
+  const rows: string[] = [];
+  try {
+    for (const p of pages) {
+      const scores: Record<string, number[]> = {};
+      const cls: number[] = [];
+      for (let run = 0; run < RUNS; run += 1) {
+        const result = await lighthouse(p.url, {
+          port: chrome.port,
+          output: 'json',
+          logLevel: 'error',
+          onlyCategories: [...CATEGORIES],
+          extraHeaders: p.cookie ? { Cookie: p.cookie } : {},
+          disableStorageReset: false,
+        });
+        const lhr = result?.lhr;
+        if (!lhr) throw new Error(`no result for ${p.name}`);
+        for (const c of CATEGORIES) (scores[c] ??= []).push(Math.round((lhr.categories[c]?.score ?? 0) * 100));
+        cls.push(Number(lhr.audits['cumulative-layout-shift']?.numericValue ?? 0));
+      }
+      const line = `| ${p.name} | ${CATEGORIES.map((c) => median(scores[c] ?? [])).join(' | ')} | ${median(cls).toFixed(3)} |`;
+      console.log(line, '  runs:', JSON.stringify(scores));
+      rows.push(line);
+    }
+  } finally {
+    chrome.kill();
+  }
+  console.log('\n| page | performance | accessibility | best practices | SEO | CLS |\n|---|---|---|---|---|---|');
+  console.log(rows.join('\n'));
+} finally {
+  app?.child.kill();
+}
