@@ -1,3 +1,4 @@
+import { deleteOAuthTokens } from './oauth-tokens.ts';
 import type { AppContext } from '../context.ts';
 import { redisWithin } from '../ops/redis.ts';
 import { SESSION_LIFETIMES } from './session.ts';
@@ -43,6 +44,8 @@ export async function signOutEverywhere(ctx: AppContext, userId: string): Promis
     if (sids.length > 0) fromRedis = await redisWithin(redis.del(sids.map((sid) => `${ctx.sessions.redisPrefix}${sid}`)), within);
     await redisWithin(redis.del(key), within);
   }
+  // The Discord tokens go too: nothing acts for the member on Discord until they sign in again.
+  deleteOAuthTokens(ctx.db, userId);
   ctx.logger.info('signed out everywhere', { userId, sessions: fromSqlite + fromRedis });
   return fromSqlite + fromRedis;
 }

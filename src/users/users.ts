@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { ApiUser } from '../shared/api-types.ts';
 import { formatCents } from '../shared/money.ts';
 import type { Db } from '../db/client.ts';
-import { users, type User } from '../db/schema.ts';
+import { users, welcomeGrants, type User } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { credit } from '../ledger/ledger.ts';
 import { avatarUrl } from '../discord/discord-api.ts';
@@ -18,15 +18,23 @@ export interface DiscordProfile {
 
 /**
  * First sign-in creates the user and credits the one-time welcome bonus; later sign-ins refresh the
- * username and avatar. The bonus is keyed by user, so it can never be credited twice.
+ * username and avatar. The bonus is paid once per Discord account (welcome_grants), ever.
  */
-export function upsertUserFromDiscord(db: Db, profile: DiscordProfile, now: number): { user: User; created: boolean } {
+export function upsertUserFromDiscord(
+  db: Db,
+  profile: DiscordProfile,
+  now: number,
+): { user: User; created: boolean } {
   return db.transaction((tx) => {
     const existing = tx.select().from(users).where(eq(users.discordId, profile.id)).get();
     if (existing) {
       const user = tx
         .update(users)
-        .set({ discordUsername: profile.username, discordAvatar: profile.avatar, email: profile.email ?? existing.email })
+        .set({
+          discordUsername: profile.username,
+          discordAvatar: profile.avatar,
+          email: profile.email ?? existing.email,
+        })
         .where(eq(users.id, existing.id))
         .returning()
         .get();
@@ -43,14 +51,23 @@ export function upsertUserFromDiscord(db: Db, profile: DiscordProfile, now: numb
       })
       .returning()
       .get();
-    credit(tx, {
-      userId: created.id,
-      cents: WELCOME_BONUS_CENTS,
-      type: 'welcome',
-      description: 'Welcome bonus',
-      idempotencyKey: `welcome:${created.id}`,
-      now,
-    });
+    // Once per Discord account, not per user row: welcome_grants outlives account deletion, so
+    // deleting the account and signing up again does not pay a second bonus.
+    const firstTime = tx
+      .insert(welcomeGrants)
+      .values({ discordId: profile.id, grantedAt: now })
+      .onConflictDoNothing()
+      .returning({ discordId: welcomeGrants.discordId })
+      .get();
+    if (firstTime)
+      credit(tx, {
+        userId: created.id,
+        cents: WELCOME_BONUS_CENTS,
+        type: 'welcome',
+        description: 'Welcome bonus',
+        idempotencyKey: `welcome:${created.id}`,
+        now,
+      });
     const user = tx.select().from(users).where(eq(users.id, created.id)).get();
     if (!user) throw new Error('user vanished inside its own transaction');
     return { user, created: true };
