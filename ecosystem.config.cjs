@@ -1,12 +1,13 @@
 // pm2 process file: one process runs the bot, the API and the dashboard.
-// Build first (`npm ci && npm run build`), then `pm2 start ecosystem.config.cjs --env production`.
+// Build first (`npm ci && npm run build`, then `npm prune --omit=dev` if you like), then
+// `pm2 start ecosystem.config.cjs --env production`. Runs the compiled server: no TypeScript loader.
 module.exports = {
   apps: [
     {
       name: 'coinsync',
-      script: 'src/main.ts',
+      script: 'dist/server/main.js',
       interpreter: 'node',
-      interpreter_args: '--import tsx',
+      node_args: '--enable-source-maps',
       instances: 1,
       exec_mode: 'fork',
       // SQLite and the gateway connection belong to exactly one process.

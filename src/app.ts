@@ -1,8 +1,8 @@
+import { WEB_DIST_DIR } from './paths.ts';
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import helmet from 'helmet';
 import compression from 'compression';
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import type { PublicConfig } from './shared/api-types.ts';
 import type { AppContext } from './context.ts';
@@ -19,7 +19,7 @@ import { sessionPolicy } from './auth/session-policy.ts';
 import { writeLimits } from './http/write-limits.ts';
 
 export const PRODUCT_NAME = 'CoinSync';
-const WEB_DIST = fileURLToPath(new URL('../dist/web', import.meta.url));
+const WEB_DIST = WEB_DIST_DIR;
 
 export interface CreateAppOptions {
   sessionMiddleware: RequestHandler;

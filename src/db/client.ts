@@ -1,9 +1,9 @@
+import { MIGRATIONS_DIR } from '../paths.ts';
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import * as schema from './schema.ts';
 import { assertDatabaseIntact, DatabaseIntegrityError, isCorruptionError } from './integrity.ts';
 
@@ -20,7 +20,7 @@ export interface Database_ {
   close(): void;
 }
 
-const MIGRATIONS = fileURLToPath(new URL('../../drizzle', import.meta.url));
+const MIGRATIONS = MIGRATIONS_DIR;
 
 /**
  * Opens (creating if needed), checks and migrates the SQLite database at `path`. A damaged file

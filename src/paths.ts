@@ -1,0 +1,23 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The project's root folder (where package.json is), found from this file's location so the same
+ * code works from src/ (tsx, tests) and compiled into dist/server/ (production).
+ */
+function findProjectRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    if (existsSync(path.join(dir, 'package.json'))) return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error('package.json not found above ' + fileURLToPath(import.meta.url));
+    dir = parent;
+  }
+}
+
+export const PROJECT_ROOT = findProjectRoot();
+/** The built SPA (vite build). */
+export const WEB_DIST_DIR = path.join(PROJECT_ROOT, 'dist', 'web');
+/** drizzle-kit migrations. */
+export const MIGRATIONS_DIR = path.join(PROJECT_ROOT, 'drizzle');
