@@ -54,9 +54,6 @@ export function createApiRouter(cfg: RestConfig): Router {
     if (req.url.includes('%40')) req.url = req.url.replace(/%40me(?=\/|\?|$)/gi, '@me');
     next();
   });
-  // Rate limits first (every response carries the headers), then injected faults (unreliable mode).
-  router.use(state.rateLimits.middleware());
-  router.use(state.unreliable.middleware());
 
   const bot = (req: Request): void => requireBot(req, state, botToken);
   const bearer = (req: Request, scope: string): SimToken => {
@@ -88,6 +85,12 @@ export function createApiRouter(cfg: RestConfig): Router {
   mountToken(router, cfg);
   // Discord also serves the authorize page under /api (passport-discord's default URL uses it).
   mountAuthorize(router, cfg);
+
+  // Rate limits (every response carries the headers), then injected faults (unreliable mode). After
+  // the OAuth2 token and authorize routes: those are limited per user/IP on Discord, not by the bot's
+  // buckets, and a burst of sign-ins must not fail on the bot's global limit.
+  router.use(state.rateLimits.middleware());
+  router.use(state.unreliable.middleware());
 
   const gatewayInfo = handle((req, res) => {
     if (req.path.endsWith('/bot')) {
