@@ -5,7 +5,7 @@
 // Credentials come from SIM_CLIENT_ID, SIM_CLIENT_SECRET and SIM_BOT_TOKEN (defaults: the simulator's).
 // SIM_RATE_LIMITS=off turns Discord's rate limits off (on by default, as on Discord).
 import { parseArgs } from 'node:util';
-import { startDiscordSimulator } from '../src/discord-sim/index.ts';
+import { startDiscordSimulator } from '../src/sim/discord/index.ts';
 
 const { values } = parseArgs({ options: { port: { type: 'string', default: '0' }, state: { type: 'string' } } });
 const sim = await startDiscordSimulator({

@@ -9,7 +9,7 @@ import { createStripeClient } from './payments/stripe-client.ts';
 import { createSessionSetup, type SessionSetup } from './auth/session.ts';
 import { createApp } from './app.ts';
 import type { AppContext } from './context.ts';
-import { createDiscordSimulator, type DiscordSimulator } from './discord-sim/index.ts';
+import type { DiscordSimulator } from './sim/discord/index.ts';
 import { JOB, RECONCILE_EVERY_MS, startBackground, type Background } from './background.ts';
 import type { WriteLimitOptions } from './http/write-limits.ts';
 import { JobMonitor } from './ops/job-monitor.ts';
@@ -102,6 +102,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   // Production never mounts the simulator nor seeds demo data (loadConfig refuses production without
   // real Discord credentials; this is the second lock).
   if (config.discord.simulatorPath && !config.production) {
+    // Loaded on demand: production code paths never import the simulator.
+    const { createDiscordSimulator } = await import('./sim/discord/index.ts');
     simulator = createDiscordSimulator({
       publicUrl: config.discord.baseUrl,
       clientId: config.discord.clientId,

@@ -5,7 +5,7 @@ import {
   DEFAULT_SIM_BOT_TOKEN,
   DEFAULT_SIM_CLIENT_ID,
   DEFAULT_SIM_CLIENT_SECRET,
-} from '../../src/discord-sim/index.ts';
+} from '../../src/sim/discord/index.ts';
 
 // Child processes of the bench: the real product and the reference servers. Every child is
 // registered so one call (finally, SIGINT, SIGTERM) stops them all.

@@ -243,7 +243,7 @@ export function seedDatabase(
   return { users, actors, campaigns: campaigns.length, transactions, joins, ms: Date.now() - started };
 }
 
-/** The simulator's persisted state (src/discord-sim/state.ts PersistedData): the guilds of every campaign, with the bot in each. */
+/** The simulator's persisted state (src/sim/discord/state.ts PersistedData): the guilds of every campaign, with the bot in each. */
 function writeSimState(path: string, users: SeededUser[], size: SeedSize, now: number): void {
   const iso = (ms: number) => new Date(ms).toISOString();
   const simUsers = users.slice(0, size.owners + size.simUsers).map((u) => ({

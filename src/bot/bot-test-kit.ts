@@ -3,7 +3,7 @@ import { serverJoins, transactions, type Server, type ServerJoin } from '../db/s
 import { debit, getBalance } from '../ledger/ledger.ts';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
 import { createCampaign, type CampaignKind } from '../test/factories.ts';
-import type { SimGuild } from '../discord-sim/index.ts';
+import type { SimGuild } from '../sim/discord/index.ts';
 
 // Shared set-up for the bot tests: the real product with its bot connected to the simulator's gateway.
 

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.ts';
-import type { DiscordSimulator } from '../discord-sim/index.ts';
+import type { DiscordSimulator } from '../sim/discord/index.ts';
 import { seedDiscoverDemo } from '../joins/demo-seed.ts';
 import { seedSocialTasks } from '../social/demo-seed.ts';
 

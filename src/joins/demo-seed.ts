@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
-import type { DiscordSimulator } from '../discord-sim/index.ts';
-import { DEMO_GUILDS, DEMO_USERS } from '../discord-sim/demo-data.ts';
+import type { DiscordSimulator } from '../sim/discord/index.ts';
+import { DEMO_GUILDS, DEMO_USERS } from '../sim/discord/demo-data.ts';
 import { servers, users } from '../db/schema.ts';
 import { credit, debit, type TransactionType } from '../ledger/ledger.ts';
 import { upsertUserFromDiscord } from '../users/users.ts';

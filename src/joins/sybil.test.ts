@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DAY } from '../clock.ts';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
 import { createCampaign, findJoins } from '../test/factories.ts';
-import { generateSnowflake } from '../discord-sim/snowflake.ts';
+import { generateSnowflake } from '../sim/discord/snowflake.ts';
 import { accountTooNewMessage } from '../shared/join-schemas.ts';
 
 // Issue 12 item 3: sybil rules. Joins earn only for Discord accounts at least N days old.

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { payments, transactions, type Payment } from '../db/schema.ts';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
 import type { CreatePaymentIntentResponse } from '../shared/payment-schemas.ts';
-import { startFakeStripe, type FakeStripe } from './fake-stripe/index.ts';
+import { startFakeStripe, type FakeStripe } from '../sim/stripe/index.ts';
 
 // Shared setup for the payments tests: the real app talking to the local fake Stripe.
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ManualClock } from '../clock.ts';
 import { createLogger } from '../logger.ts';
 import { startServer, type RunningServer, type StartOptions } from '../server.ts';
-import { startDiscordSimulator, type DiscordSimulator } from '../discord-sim/index.ts';
+import { startDiscordSimulator, type DiscordSimulator } from '../sim/discord/index.ts';
 import { assertLedgerInvariant } from '../ledger/ledger.ts';
 import type { ApiUser } from '../shared/api-types.ts';
 

@@ -1,5 +1,5 @@
 import type { BrowserContext } from 'playwright-core';
-import type { FakeStripe } from '../../src/payments/fake-stripe/index.ts';
+import type { FakeStripe } from '../../src/sim/stripe/index.ts';
 
 // Stripe.js cannot load offline, so browser tests serve a tiny stand-in at js.stripe.com: enough of
 // the Stripe object for @stripe/react-stripe-js (elements, a payment element that mounts and fires

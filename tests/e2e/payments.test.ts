@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeStripe, type FakeStripe } from '../../src/payments/fake-stripe/index.ts';
+import { startFakeStripe, type FakeStripe } from '../../src/sim/stripe/index.ts';
 import { installStripeStub } from './payments-stripe-stub.ts';
 import { startE2E, type E2E } from './support.ts';
 
