@@ -10,8 +10,8 @@ import { MEMBER_PAGE_SIZE } from '../discord/discord-api.ts';
 //     gateway send per 100 users (a shard may send 120 payloads a minute, heartbeats included;
 //     discord.js paces that). Discord's 2025 op-8 limit (1 per guild per 30 s) is for *all-member*
 //     requests only; user_ids requests are not under it.
-// The cheapest is picked per guild: a few users are looked up one by one, a small guild is read as a
-// list, and a large guild with many open joins is asked over the gateway.
+// The cheapest is picked per guild: a few users are looked up one by one, a guild is read as a list,
+// and only a large guild (more pages than GATEWAY_SEND_COST per op-8 send) is asked over the gateway.
 
 /** The bot's gateway, as reconciliation sees it (bot.ts implements it with discord.js). */
 export interface GatewayMembers {
@@ -23,6 +23,14 @@ export interface GatewayMembers {
 
 /** User ids per op-8 request (Discord's maximum). */
 export const GATEWAY_MEMBER_BATCH = 100;
+
+/**
+ * REST requests one gateway send is worth. A shard may send about 2 payloads a second, the bot token
+ * 50 REST requests a second — but REST requests share that global limit with the web app's join-time
+ * member checks, and gateway sends do not. So a guild goes over the gateway once reading it over REST
+ * would take more than this many requests per send.
+ */
+export const GATEWAY_SEND_COST = 10;
 
 export interface LookupCounters {
   /** REST requests for single members. */
@@ -59,7 +67,7 @@ export async function lookUpMembers(
   if (memberCount !== null && options.gateway) {
     const listPages = Math.max(1, Math.ceil(memberCount / MEMBER_PAGE_SIZE));
     const restCost = Math.min(userIds.length, listPages);
-    if (gatewaySends < restCost) {
+    if (gatewaySends * GATEWAY_SEND_COST < restCost) {
       try {
         return await viaGateway(options.gateway, guildId, userIds, options.counters);
       } catch (err) {

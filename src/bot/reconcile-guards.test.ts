@@ -13,6 +13,7 @@ import {
   waitFor,
 } from './bot-test-kit.ts';
 import { reconcile } from './reconcile.ts';
+import { seedOpenJoins } from '../test/open-joins.ts';
 
 // Issue 12 item 5 / issue 13 item 5: a member already in the guild before the website join earns
 // nothing (at join time and in reconciliation); a reconciliation run that would charge an unusual
@@ -133,40 +134,34 @@ describe('joined_at and the safety valve', () => {
   }, 30_000);
 
   it('looks members up over the gateway (op 8) where that is cheaper than REST, with the same outcome', async () => {
-    // A guild of 1,200 members: the member list would be 2 pages, single lookups 2 requests, op 8 one send.
-    const guild = app.sim.state.createGuild({ name: 'Big Guild', ownerId: discordId(owner), botMember: false });
-    for (let i = 0; i < 1200; i++) {
-      const u = app.sim.state.createUser({ username: `crowd_${i}` });
-      guild.members[u.id] = { joinedAt: new Date().toISOString() };
-    }
-    const joined = new Promise((r) => app.server.background.bot!.client!.once(Events.GuildCreate, r));
-    app.sim.state.setBotInGuild(guild.id, true);
-    await joined;
-    const { campaign } = createBotCampaign(app, owner, { guild });
-    const stayer = await verifiedMember(guild.id, campaign.id);
-    const leaver = await verifiedMember(guild.id, campaign.id);
-    const arriving = await newMember();
-    await joinViaWebsite(arriving, campaign.id);
-    app.clock.advance(HOUR);
-    const leaverBefore = balanceOf(app, leaver);
+    // 30 open joins in a guild of 12,000: the member list would be about 12 pages, single lookups 30
+    // requests; one op-8 send (worth GATEWAY_SEND_COST = 10 REST requests) answers for all of them.
+    const [seeded] = seedOpenJoins(app, { prefix: 'opeight', guilds: 1, joinsPerGuild: 30, otherMembers: 12_000 });
+    const { guild, campaign, userIds, discordIds } = seeded!;
+    await waitFor(() => app.server.background.bot!.members.memberCount(guild.id) !== null, 5000, 'guild cached');
+    const first = await reconcile(app.server.ctx, { gateway: app.server.background.bot!.members });
+    // The small guilds of earlier tests were read over REST; this one cost one send.
+    expect(first.lookups).toMatchObject({ gateway: 1, gatewayFallbacks: 0 });
+    // (A background run started by an earlier test's reconnect may verify some of them first: same outcome.)
+    expect(userIds.every((id) => findJoin(app, campaign.id, id)?.coinsAwarded)).toBe(true);
+    expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(0);
 
-    // The connection stays up but member events are lost: reconciliation has to find out.
+    // The connection stays up but member events are lost: the next run finds the leaver.
+    app.clock.advance(HOUR);
     app.sim.state.unreliable.configure({ rate: 1, faults: ['drop-event'], seed: 3 });
-    let result;
+    let second;
     try {
-      app.sim.state.removeMember(guild.id, discordId(leaver), { reason: 'leave' });
-      app.sim.state.addMember(guild.id, discordId(arriving));
-      result = await reconcile(app.server.ctx, { gateway: app.server.background.bot!.members });
+      app.sim.state.removeMember(guild.id, discordIds[7]!, { reason: 'leave' });
+      second = await reconcile(app.server.ctx, { gateway: app.server.background.bot!.members });
     } finally {
       app.sim.state.unreliable.reset();
     }
-    // The big guild cost one op-8 send; the small guilds of earlier tests were read over REST.
-    expect(result.lookups).toMatchObject({ gateway: 1, gatewayFallbacks: 0 });
-    expect(result).toMatchObject({ verified: 1, left: 1, failed: 0 });
-    expect(findJoin(app, campaign.id, arriving.user!.id)).toMatchObject({ coinsAwarded: true });
-    expect(findJoin(app, campaign.id, leaver.user!.id)).toMatchObject({ hasLeft: true, penalized: true });
-    expect(balanceOf(app, leaver)).toBe(leaverBefore - 200);
-    expect(findJoin(app, campaign.id, stayer.user!.id)).toMatchObject({ hasLeft: false });
+    expect(second.lookups).toMatchObject({ gateway: 1, gatewayFallbacks: 0 });
+    expect(second).toMatchObject({ failed: 0 });
+    const joins = userIds.map((id) => findJoin(app, campaign.id, id)!);
+    expect(joins.filter((j) => j.hasLeft)).toMatchObject([{ leftReason: 'leave', penalized: true }]);
+    expect(joins.every((j) => j.coinsAwarded)).toBe(true);
+    expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(1);
   }, 30_000);
 });
 
