@@ -22,19 +22,26 @@ export function startJoinWrites(options: {
      WHERE s.members_remaining > 0 AND s.canceled_at IS NULL AND s.invite_valid = 1 AND s.server_id IS NOT NULL
        AND s.owner_id <> @userId
        AND NOT EXISTS (SELECT 1 FROM server_joins j WHERE j.user_id = @userId AND j.server_id = s.id)
-     ORDER BY random() LIMIT 1`,
+     ORDER BY random() LIMIT 8`,
   );
   let running = true;
   let joins = 0;
+  // Campaigns a writer may not join (a guild it is already in through another campaign: 409).
+  const refused = new Set<string>();
   const started = Date.now();
   const writer = async (actor: JoinActor) => {
     while (running) {
-      const campaign = pick.get({ userId: actor.userId });
+      const campaign = pick.all({ userId: actor.userId }).find((c) => !refused.has(`${actor.userId}:${c.id}`));
       if (!campaign) return;
       const join = await fetch(`${options.baseUrl}/api/servers/${campaign.id}/join`, {
         method: 'POST',
         headers: { cookie: actor.cookie, 'x-forwarded-proto': 'https' },
       });
+      if (join.status === 409) {
+        refused.add(`${actor.userId}:${campaign.id}`);
+        await join.arrayBuffer();
+        continue;
+      }
       if (join.status !== 200) throw new Error(`join ${campaign.id}: ${join.status} ${await join.text()}`);
       const add = await fetch(`${options.simUrl}/control/guilds/${campaign.guildId}/members`, {
         method: 'POST',
