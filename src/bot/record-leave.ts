@@ -72,7 +72,7 @@ export function recordLeave(ctx: AppContext, event: LeaveEvent): RecordLeaveResu
       if (!marked) continue;
       result.recorded += 1;
       if (!penalize) continue;
-      debit(tx, {
+      debit(ctx.sqlite, {
         userId: user.id,
         cents: penaltyCents,
         type: 'leave_penalty',

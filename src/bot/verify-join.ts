@@ -81,7 +81,7 @@ export function recordVerifiedJoin(ctx: AppContext, event: MemberEvent): VerifyJ
         result.closedWithoutReward += 1;
         continue;
       }
-      credit(tx, {
+      credit(ctx.sqlite, {
         userId: user.id,
         cents: terms.rewardCents,
         type: 'join_reward',

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { servers, type Server } from '../db/schema.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../shared/errors.ts';
 import { debit, getBalance } from '../ledger/ledger.ts';
 import { assertCanSpend } from '../payments/spend-guard.ts';
 import { CAMPAIGN_MESSAGES, FEATURED_SLOTS, PROMOTE_COST_COINS } from '../shared/campaign-schemas.ts';
@@ -56,7 +56,7 @@ export async function promoteServer(ctx: AppContext, userId: string, serverId: s
       throw new AppError('conflict', ALREADY_FEATURED_ELSEWHERE);
     assertCanSpend(tx, userId);
     const cost = coinsToCents(PROMOTE_COST_COINS);
-    if (getBalance(tx, userId) < cost)
+    if (getBalance(ctx.sqlite, userId) < cost)
       throw new AppError('insufficient_coins', CAMPAIGN_MESSAGES.promoteCost);
 
     const updated = tx
@@ -84,7 +84,7 @@ export async function promoteServer(ctx: AppContext, userId: string, serverId: s
       .returning()
       .get();
     if (!updated) throw new AppError('conflict', ALREADY_FEATURED);
-    debit(tx, {
+    debit(ctx.sqlite, {
       userId,
       cents: cost,
       type: 'promote',

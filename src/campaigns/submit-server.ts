@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.ts';
 import type { Server } from '../db/schema.ts';
 import { servers } from '../db/schema.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../shared/errors.ts';
 import { debit, getBalance } from '../ledger/ledger.ts';
 import { assertCanSpend } from '../payments/spend-guard.ts';
 import {
@@ -47,7 +47,7 @@ export async function submitServer(
   const now = ctx.clock.now();
   return ctx.db.transaction((tx) => {
     assertCanSpend(tx, userId);
-    const balance = getBalance(tx, userId);
+    const balance = getBalance(ctx.sqlite, userId);
     if (input.isFeaturedIntent) {
       // Refused up front so a failed promotion does not leave an unfunded row behind.
       if (balance < coinsToCents(PROMOTE_COST_COINS))
@@ -76,7 +76,7 @@ export async function submitServer(
       .get();
     if (coins > 0) {
       // Conditional debit: a concurrent spend that got there first makes this throw and roll back.
-      debit(tx, {
+      debit(ctx.sqlite, {
         userId,
         cents: coinsToCents(coins),
         type: 'campaign',
@@ -102,7 +102,7 @@ export async function submitNoBotServer(
   const now = ctx.clock.now();
   return ctx.db.transaction((tx) => {
     assertCanSpend(tx, userId);
-    const balance = getBalance(tx, userId);
+    const balance = getBalance(ctx.sqlite, userId);
     if (balance < coinsToCents(members)) {
       throw new AppError('insufficient_coins', insufficientForNoBot(members, formatCents(balance)));
     }
@@ -123,7 +123,7 @@ export async function submitNoBotServer(
       })
       .returning()
       .get();
-    debit(tx, {
+    debit(ctx.sqlite, {
       userId,
       cents: coinsToCents(members),
       type: 'campaign',

@@ -1,35 +1,9 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '../logger.ts';
+import { AppError } from '../shared/errors.ts';
 import { requestIdOf } from './request-context.ts';
 
-// Services throw AppError with a code; one middleware maps codes to statuses and `{ message }` bodies.
-export const ERROR_STATUS = {
-  bad_request: 400,
-  unauthorized: 401,
-  insufficient_coins: 402,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-  too_early: 425,
-  rate_limited: 429,
-  upstream: 502,
-  unavailable: 503,
-} as const;
-
-export type ErrorCode = keyof typeof ERROR_STATUS;
-
-export class AppError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'AppError';
-  }
-  get status(): number {
-    return ERROR_STATUS[this.code];
-  }
-}
+// Services throw AppError (src/shared/errors.ts); this middleware maps its code to a status and a `{ message }` body.
 
 const STORAGE_UNAVAILABLE = /^SQLITE_(FULL|IOERR|READONLY|BUSY|CANTOPEN)/;
 export const STORAGE_UNAVAILABLE_MESSAGE = 'We cannot save changes right now (a storage problem on our side). Please try again in a few minutes.';

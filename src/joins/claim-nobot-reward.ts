@@ -3,7 +3,7 @@ import type { AppContext } from '../context.ts';
 import { serverJoins, servers, type Server, type ServerJoin } from '../db/schema.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { isInGuildWithGrace, noBotGuildId } from './guild-membership.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../shared/errors.ts';
 import { credit } from '../ledger/ledger.ts';
 import { formatCents } from '../shared/money.ts';
 import {
@@ -72,7 +72,7 @@ export async function claimNoBotReward(ctx: AppContext, userId: string, campaign
     // Throwing rolls back the join flag as well.
     if (!slot) throw new AppError('conflict', JOIN_MESSAGES.noSlots);
 
-    credit(tx, {
+    credit(ctx.sqlite, {
       userId,
       cents: server.coinReward,
       type: 'nobot_reward',

@@ -74,7 +74,7 @@ function ensureOwner(ctx: AppContext, discordId: string, now: number): string {
       .user.id;
   }
   // Keyed, so a restart never pays twice (and a crash between the two steps is repaired).
-  credit(ctx.db, {
+  credit(ctx.sqlite, {
     userId,
     cents: DEMO_COINS_CENTS,
     type: 'purchase',
@@ -122,7 +122,7 @@ export function seedDiscoverDemo(ctx: AppContext, simulator: DiscordSimulator): 
     const createdAt = now - (index + 1) * HOUR;
     const cost = describeCampaign(campaign.kind, guild.name, campaign.slots);
     ctx.db.transaction((tx) => {
-      debit(tx, {
+      debit(ctx.sqlite, {
         userId: ownerId,
         cents: cost.cents,
         type: cost.type,

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { serverJoins, servers, users, type Server } from '../db/schema.ts';
 import type { DbOrTx } from '../db/client.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../shared/errors.ts';
 import { DiscordApiError, DISCORD_ERROR, snowflakeCreatedAt } from '../discord/discord-api.ts';
 import { formatCents } from '../shared/money.ts';
 import { isInGuild, noBotGuildId } from './guild-membership.ts';

@@ -2,7 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { ApiDiscoverServer } from '../shared/api-types.ts';
 import { formatCents } from '../shared/money.ts';
 import { guildIconUrl } from '../discord/discord-api.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../shared/errors.ts';
 
 // Discover is the hottest read in the product. The ordered list of active campaigns is the same for
 // everyone, so it is kept in memory, one entry per campaign holding its pre-encoded JSON (twice:

@@ -66,7 +66,7 @@ export function createCampaign(db: Db, input: CampaignInput): Server {
 
 /** Credits coins (hundredths) through the ledger, as a purchase would. */
 export function giveCoins(db: Db, userId: string, cents: number, now = Date.UTC(2026, 0, 1)): void {
-  credit(db, { userId, cents, type: 'purchase', description: 'Test coins', now });
+  credit(db.$client, { userId, cents, type: 'purchase', description: 'Test coins', now });
 }
 
 /** The user row for a Discord id (e.g. a TestClient's `user.discordId` → our id). */
