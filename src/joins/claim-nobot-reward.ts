@@ -12,12 +12,13 @@ import {
   notInGuildYetMessage,
   type ClaimNoBotResponse,
 } from '../shared/join-schemas.ts';
+import { CAMPAIGN_KIND_RULES } from '../shared/campaign-kinds.ts';
 
 /** The campaign and the member's join, or the refusal as an AppError (read-only). */
 function checkClaimable(db: DbOrTx, userId: string, campaignId: string, now: number): { server: Server; join: ServerJoin } {
   const server = db.select().from(servers).where(eq(servers.id, campaignId)).get();
   if (!server || server.canceledAt !== null) throw new AppError('not_found', JOIN_MESSAGES.notFound);
-  if (server.serverId !== null) throw new AppError('bad_request', JOIN_MESSAGES.botServer);
+  if (CAMPAIGN_KIND_RULES[server.kind].needsBot) throw new AppError('bad_request', JOIN_MESSAGES.botServer);
   const join = db
     .select()
     .from(serverJoins)
