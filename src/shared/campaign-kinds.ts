@@ -61,7 +61,7 @@ export const CAMPAIGN_KIND_RULES = {
     needsBot: false,
     promotable: false,
     label: 'No-bot',
-    badge: 'No bot',
+    badge: 'No Bot',
   },
 } as const satisfies Record<CampaignKind, CampaignKindRules>;
 

@@ -29,3 +29,17 @@ export class AppError extends Error {
     return ERROR_STATUS[this.code];
   }
 }
+
+/** What any failure that is not the request's fault says (API 500 body, bot command replies). */
+export const INTERNAL_ERROR_MESSAGE = 'Something went wrong on our side. Please try again.';
+
+/** The disk is full, read-only or failing, or the database stayed locked: retrying later can work. */
+export const STORAGE_UNAVAILABLE_MESSAGE =
+  'We cannot save changes right now (a storage problem on our side). Please try again in a few minutes.';
+
+const STORAGE_UNAVAILABLE = /^SQLITE_(FULL|IOERR|READONLY|BUSY|CANTOPEN)/;
+
+/** A better-sqlite3 error code that means "storage trouble", not a bug in the request. */
+export function isStorageUnavailable(sqliteCode: string): boolean {
+  return STORAGE_UNAVAILABLE.test(sqliteCode);
+}
