@@ -9,6 +9,7 @@ import {
   type GuildAuditLogsEntry,
   type GuildBan,
   type GuildMember,
+  type Interaction,
   type PartialGuildMember,
 } from 'discord.js';
 import { and, eq, isNull, lte } from 'drizzle-orm';
@@ -19,6 +20,8 @@ import { findOpenPaidJoin, recordAuditEntry, recordModerationFact, removalSince 
 import { handleBotRemoved, resumeGuildCampaigns } from './bot-presence.ts';
 import { RemovalBatcher } from './removal-batcher.ts';
 import { recordBotEvent, recordDiscordRateLimit } from '../metrics.ts';
+import { DEFAULT_AUTO_DEFER_MS, handleInteraction } from './commands/dispatch.ts';
+import { registerCommands, registerGuildCommands } from './commands/register.ts';
 
 // The discord.js client. Handlers stay thin: they turn gateway events into plain data and call the
 // same services reconciliation uses. Time comes from ctx.clock (events carry no reliable time).
@@ -32,6 +35,8 @@ export interface BotOptions {
   auditLogRecheckMs?: number;
   /** First delay before retrying a failed login (doubles up to 5 minutes). */
   loginRetryMs?: number;
+  /** Slash commands: a handler not done after this long is deferred (Discord allows 3 s). */
+  autoDeferMs?: number;
 }
 
 export interface Bot {
@@ -193,6 +198,22 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
     });
   };
 
+  // Slash commands and buttons (src/bot/commands): answered beside the guild queues, not behind them
+  // (Discord gives an interaction 3 seconds).
+  const onInteraction = (interaction: Interaction): void => {
+    const work = handleInteraction(ctx, interaction, { autoDeferMs: options.autoDeferMs ?? DEFAULT_AUTO_DEFER_MS });
+    inFlight.add(work);
+    void work.finally(() => inFlight.delete(work));
+  };
+
+  const register = (c: Client<true>, guildId?: string): void => {
+    const work = (guildId ? registerGuildCommands(ctx, c, guildId) : registerCommands(ctx, c)).catch((err: unknown) =>
+      logger.error('bot: could not register slash commands', { guildId, error: err instanceof Error ? err.message : String(err) }),
+    );
+    inFlight.add(work);
+    void work.finally(() => inFlight.delete(work));
+  };
+
   const connect = (): void => {
     retryTimer = null;
     if (stopped) return;
@@ -215,6 +236,7 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
       });
       markReady();
       options.onConnected?.();
+      register(c);
     });
     // After an outage: a resumed session, or a new one when Discord would not resume the old.
     next.on(Events.ShardResume, () => options.onConnected?.());
@@ -230,7 +252,12 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
     next.on(Events.GuildAuditLogEntryCreate, onAuditLogEntry);
     next.on(Events.GuildBanAdd, onBanAdd);
     next.on(Events.GuildDelete, onGuildDelete);
-    next.on(Events.GuildCreate, onGuildBack);
+    next.on(Events.GuildCreate, (guild) => {
+      onGuildBack(guild);
+      // A guild that added the bot after start-up gets its demo-mode commands too.
+      if (readyOnce && next.isReady()) register(next, guild.id);
+    });
+    next.on(Events.InteractionCreate, onInteraction);
     next.on(Events.GuildAvailable, onGuildBack);
     next.on(Events.Error, (err) => logger.error('bot: client error', { error: err.message }));
     next.rest.on(RESTEvents.RateLimited, (info) => {
