@@ -5,6 +5,7 @@ import {
   GatewayIntentBits,
   Partials,
   RESTEvents,
+  Status,
   type Guild,
   type GuildAuditLogsEntry,
   type GuildBan,
@@ -19,6 +20,7 @@ import { verifyJoin } from './verify-join.ts';
 import { findOpenPaidJoin, recordAuditEntry, recordModerationFact, removalSince } from './member-removed.ts';
 import { handleBotRemoved, resumeGuildCampaigns } from './bot-presence.ts';
 import { RemovalBatcher } from './removal-batcher.ts';
+import type { GatewayMembers } from './member-lookup.ts';
 import { recordBotEvent, recordDiscordRateLimit } from '../metrics.ts';
 import { DEFAULT_AUTO_DEFER_MS, handleInteraction } from './commands/dispatch.ts';
 import { registerCommands, registerGuildCommands } from './commands/register.ts';
@@ -43,12 +45,16 @@ export interface Bot {
   /** Resolves when the first gateway session is ready. */
   ready: Promise<void>;
   readonly client: Client | null;
+  /** Gateway member lookups (op 8) for reconciliation. */
+  readonly members: GatewayMembers;
   /** Waits until queued event work and open removal batches are done (tests, shutdown). */
   idle(): Promise<void>;
   stop(): Promise<void>;
 }
 
 const MAX_LOGIN_RETRY_MS = 5 * 60 * 1000;
+/** How long an op-8 member request may wait for its GUILD_MEMBERS_CHUNK before REST is asked instead. */
+const GATEWAY_MEMBER_TIMEOUT_MS = 15_000;
 
 /** Intents: Guilds, GuildMembers (privileged: member add/remove, member lists), GuildModeration (kicks, bans). */
 export const BOT_INTENTS = [
@@ -290,8 +296,29 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
   };
   connect();
 
+  /** A cached guild whose shard is connected: only then can op 8 be answered. */
+  const readyGuild = (guildId: string): Guild | null => {
+    const c = client;
+    if (!c?.isReady()) return null;
+    const guild = c.guilds.cache.get(guildId);
+    if (!guild?.available || guild.shard.status !== Status.Ready) return null;
+    return guild;
+  };
+  const members: GatewayMembers = {
+    memberCount: (guildId) => readyGuild(guildId)?.memberCount ?? null,
+    async fetchMembers(guildId, userIds) {
+      const guild = readyGuild(guildId);
+      if (!guild) throw new Error('guild not on a connected shard');
+      const fetched = await guild.members.fetch({ user: userIds, time: GATEWAY_MEMBER_TIMEOUT_MS });
+      const found = new Map<string, number>();
+      for (const [id, member] of fetched) found.set(id, member.joinedTimestamp ?? Number.NaN);
+      return found;
+    },
+  };
+
   return {
     ready,
+    members,
     get client() {
       return client;
     },
