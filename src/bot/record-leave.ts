@@ -2,7 +2,8 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { serverJoins, servers, users } from '../db/schema.ts';
 import { debit } from '../ledger/ledger.ts';
-import { FEATURED_REWARD_CENTS, LEAVE_PENALTY_CENTS, frozenMinStayMs, type LeaveReason } from './rules.ts';
+import { CAMPAIGN_KIND_RULES } from '../shared/campaign-kinds.ts';
+import { frozenMinStayMs, frozenPenaltyCents, type LeaveReason } from './rules.ts';
 
 export interface LeaveEvent {
   guildId: string;
@@ -42,7 +43,7 @@ export function recordLeave(ctx: AppContext, event: LeaveEvent): RecordLeaveResu
         rewardCents: serverJoins.rewardCents,
         campaignId: servers.id,
         name: servers.name,
-        isFeatured: servers.isFeatured,
+        kind: servers.kind,
         canceledAt: servers.canceledAt,
       })
       .from(serverJoins)
@@ -59,8 +60,8 @@ export function recordLeave(ctx: AppContext, event: LeaveEvent): RecordLeaveResu
 
     for (const join of open) {
       // The terms frozen at verification decide, not the campaign as it is now (a promotion changes nothing).
-      const early = event.at < (join.verifiedAt ?? 0) + frozenMinStayMs(join, join.isFeatured);
-      const penaltyCents = join.penaltyCents ?? LEAVE_PENALTY_CENTS;
+      const early = event.at < (join.verifiedAt ?? 0) + frozenMinStayMs(join, join.kind);
+      const penaltyCents = frozenPenaltyCents(join, join.kind);
       // Leaving a canceled campaign costs nothing: the penalty would help nobody (issue 12 item 4).
       const penalize = early && event.reason === 'leave' && penaltyCents > 0 && join.canceledAt === null;
       const marked = tx
@@ -72,7 +73,7 @@ export function recordLeave(ctx: AppContext, event: LeaveEvent): RecordLeaveResu
       if (!marked) continue;
       result.recorded += 1;
       if (!penalize) continue;
-      debit(tx, {
+      debit(ctx.sqlite, {
         userId: user.id,
         cents: penaltyCents,
         type: 'leave_penalty',
@@ -83,7 +84,7 @@ export function recordLeave(ctx: AppContext, event: LeaveEvent): RecordLeaveResu
       });
       // The owner paid for a member who did not stay: the slot goes back (not to canceled campaigns).
       // A featured slot goes back to the featured pool while the campaign is still featured.
-      const featuredSlot = join.rewardCents === FEATURED_REWARD_CENTS && join.isFeatured;
+      const featuredSlot = join.rewardCents === CAMPAIGN_KIND_RULES.featured.rewardCents && join.kind === 'featured';
       tx.update(servers)
         .set({
           membersRemaining: sql`${servers.membersRemaining} + 1`,

@@ -170,7 +170,7 @@ export async function startTestApp(options: Omit<StartOptions, 'env' | 'clock' |
       return client;
     },
     anonymous: () => new TestClient(url),
-    assertLedger: () => assertLedgerInvariant(server.ctx.db),
+    assertLedger: () => assertLedgerInvariant(server.ctx.sqlite),
     async close() {
       await server.close();
       await sim.close();
