@@ -21,7 +21,10 @@ export function useFieldErrors<F extends string>(ids: Record<F, string>) {
   const show = useCallback(
     (field: F, message: string) => {
       setErrors({ [field]: message } as Partial<Record<F, string>>);
-      document.getElementById(ids[field])?.focus();
+      const input = document.getElementById(ids[field]);
+      // Centred, so the sticky header never covers the field or its label.
+      input?.focus({ preventScroll: true });
+      input?.scrollIntoView({ block: 'center' });
     },
     [ids],
   );
