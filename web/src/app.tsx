@@ -45,7 +45,7 @@ const AppShell = lazyPage(() => {
   const path = window.location.pathname as keyof typeof pageLoaders;
   // A failure here surfaces when the route's own lazyPage loads the module (reload once, then the boundary).
   if (Object.hasOwn(pageLoaders, path)) pageLoaders[path]().catch(() => undefined);
-  return loadChunk(() => import('./layout/app-shell.tsx')).then((m) => ({ default: m.AppShell }));
+  return loadChunk(() => import('./app-shell.tsx')).then((m) => ({ default: m.AppShell }));
 });
 
 export function App() {
