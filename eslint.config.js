@@ -75,6 +75,9 @@ export default tseslint.config(
     files: ['src/**/*.ts', 'web/src/**/*.{ts,tsx}', 'scripts/**/*.ts', 'tests/**/*.ts'],
     plugins: { 'import-x': importX },
     settings: {
+      // Dependencies are parsed too (no-cycle follows them), with the TypeScript parser.
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
       'import-x/resolver-next': [
         createTypeScriptImportResolver({ project: ['tsconfig.json', 'web/tsconfig.json'] }),
       ],
