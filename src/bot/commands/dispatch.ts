@@ -54,14 +54,26 @@ function targetOf(ctx: AppContext, interaction: Interaction): Target | null {
   return null;
 }
 
+/** A command Discord still lists but this version no longer has, or a button of an older message. */
+function gone(what: 'command' | 'button'): Target {
+  return {
+    what: `unknown ${what}`,
+    mode: 'reply',
+    slow: false,
+    needsAccount: false,
+    writes: undefined,
+    run: () => ({ content: `This ${what} is no longer available. Use /help to see what the bot can do.` }),
+  };
+}
+
 /**
  * Answers one slash command or button press: finds the member's website account (or says how to
  * sign in), runs the handler — which calls the same service functions as the API routes — and sends
  * the reply within Discord's deadline. Never throws.
  */
 export async function handleInteraction(ctx: AppContext, interaction: Interaction, options: InteractionOptions): Promise<void> {
-  const target = targetOf(ctx, interaction);
-  if (!target || !(interaction.isChatInputCommand() || interaction.isButton())) return;
+  if (!(interaction.isChatInputCommand() || interaction.isButton())) return;
+  const target = targetOf(ctx, interaction) ?? gone(interaction.isButton() ? 'button' : 'command');
   const responder = new Responder(interaction, target.mode, true);
   const metric = `interaction_${target.what.replace(/[^a-z]+/g, '_').replace(/^_|_$/g, '')}`;
   try {
