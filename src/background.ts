@@ -48,7 +48,7 @@ export function startBackground(
     async () => {
       try {
         const result = await reconcile(ctx, { gateway: bot.members });
-        const { lookups, ...counts } = result;
+        const { lookups, phaseMs: _phaseMs, ...counts } = result;
         const lookupCounts = Object.fromEntries(Object.entries(lookups).map(([k, n]) => [`lookup_${k}`, n]));
         recordReconciliation('success', { ...counts, ...lookupCounts });
         return result;
