@@ -12,7 +12,7 @@ import { NavTabs } from './nav-tabs.tsx';
 import { RouteLoading } from './page-loader.tsx';
 import { useFocusHeadingOnNavigate } from './use-focus-on-navigate.ts';
 import { usePaymentReturn } from '../features/payments/use-payment-return.ts';
-import { useNobotClaims } from '../features/discover/use-nobot-claims.ts';
+import { useResumeDelayedClaims } from '../claims.ts';
 
 const MAIN_ID = 'main-content';
 
@@ -20,8 +20,8 @@ const MAIN_ID = 'main-content';
 export function AppShell({ user }: { user: ApiUser }) {
   const { pathname } = useLocation();
   usePaymentReturn();
-  // Spec §4: pending no-bot claims are retried on page load, whichever page that is.
-  useNobotClaims(user.id);
+  // Spec §4: pending no-bot and social claims are retried on page load and fire on whichever page is open.
+  useResumeDelayedClaims(user.id);
   useFocusHeadingOnNavigate(MAIN_ID);
   useEffect(clearSessionEnded, []);
   return (
@@ -40,8 +40,9 @@ export function AppShell({ user }: { user: ApiUser }) {
         px={{ base: '4', md: '6' }}
         py={{ base: '6', md: '10' }}
         flex="1"
-        // Until a page arrives, the main area keeps a screen's height so the footer does not jump.
-        minH="calc(100dvh - 8rem)"
+        // The main area is at least a screen tall, so the footer always starts below the fold: content that
+        // arrives (a page chunk, then its data) pushes nothing visible around (CLS, issue 14).
+        minH="100dvh"
       >
         <RouteErrorBoundary key={pathname}>
           <Suspense fallback={<RouteLoading />}>
