@@ -2,6 +2,8 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { serverJoins, servers, users } from '../db/schema.ts';
 import { debit } from '../ledger/ledger.ts';
+import { publishWithBalance } from '../events/publish.ts';
+import { formatCents } from '../shared/money.ts';
 import { FEATURED_REWARD_CENTS, LEAVE_PENALTY_CENTS, frozenMinStayMs, type LeaveReason } from './rules.ts';
 
 export interface LeaveEvent {
@@ -24,7 +26,8 @@ export interface RecordLeaveResult {
  * or a concurrent reconcile run records (and charges) once.
  */
 export function recordLeave(ctx: AppContext, event: LeaveEvent): RecordLeaveResult {
-  return ctx.db.transaction((tx) => {
+  const charged: { userId: string; name: string; cents: number }[] = [];
+  const outcome = ctx.db.transaction((tx) => {
     const result: RecordLeaveResult = { recorded: 0, penalized: 0 };
     const user = tx
       .select({ id: users.id })
@@ -81,6 +84,7 @@ export function recordLeave(ctx: AppContext, event: LeaveEvent): RecordLeaveResu
         idempotencyKey: `leave:${join.joinId}`,
         now: event.at,
       });
+      charged.push({ userId: user.id, name: join.name, cents: penaltyCents });
       // The owner paid for a member who did not stay: the slot goes back (not to canceled campaigns).
       // A featured slot goes back to the featured pool while the campaign is still featured.
       const featuredSlot = join.rewardCents === FEATURED_REWARD_CENTS && join.isFeatured;
@@ -96,6 +100,11 @@ export function recordLeave(ctx: AppContext, event: LeaveEvent): RecordLeaveResu
     if (result.recorded > 0) ctx.logger.info('leave recorded', { ...event, ...result });
     return result;
   });
+  // Committed: the member's open tabs learn of the penalty and the new balance.
+  for (const c of charged) {
+    publishWithBalance(ctx, c.userId, (balance) => ({ type: 'penalty_charged', serverName: c.name, amount: formatCents(c.cents), balance }));
+  }
+  return outcome;
 }
 
 /** The guild is gone: every paid member still counted as present has left, without a penalty. */

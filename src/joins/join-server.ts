@@ -6,7 +6,8 @@ import { AppError } from '../http/errors.ts';
 import { DiscordApiError, DISCORD_ERROR, snowflakeCreatedAt } from '../discord/discord-api.ts';
 import { formatCents } from '../shared/money.ts';
 import { isInGuild, noBotGuildId } from './guild-membership.ts';
-import { JOIN_MESSAGES, accountTooNewMessage, type JoinServerResponse } from '../shared/join-schemas.ts';
+import { JOIN_MESSAGES, accountTooNewMessage, sameAddressCappedMessage, type JoinServerResponse } from '../shared/join-schemas.ts';
+import { sameAddressCheck } from './same-address.ts';
 
 /** A campaign a member may still join, or the refusal as an AppError. */
 function requireJoinable(db: DbOrTx, campaignId: string, userId: string): Server {
@@ -36,6 +37,18 @@ function requireOldEnoughAccount(ctx: AppContext, discordId: string): void {
     .toISOString()
     .slice(0, 10);
   throw new AppError('forbidden', accountTooNewMessage(Math.round(minAge / 86_400_000), eligibleOn));
+}
+
+/** Told at once: a join that could not be paid under the same-address rule is refused (decision 018). */
+function requireSameAddressRoom(ctx: AppContext, db: DbOrTx, server: Server, userId: string): void {
+  const rule = ctx.config.sameAddress;
+  const check = sameAddressCheck(db, rule, {
+    memberId: userId,
+    ownerId: server.ownerId,
+    campaignId: server.id,
+    now: ctx.clock.now(),
+  });
+  if (check.capped) throw new AppError('forbidden', sameAddressCappedMessage(rule.maxPaidJoins));
 }
 
 /** Whether Discord says the user is already in the guild; a Discord outage is a 502. */
@@ -75,6 +88,7 @@ export async function joinServer(
 
   requireOldEnoughAccount(ctx, user.discordId);
   const server = requireJoinable(ctx.db, campaignId, userId);
+  requireSameAddressRoom(ctx, ctx.db, server, userId);
   if (server.serverId !== null && (await isAlreadyMember(ctx, server.serverId, user.discordId))) {
     throw new AppError('conflict', JOIN_MESSAGES.alreadyMember);
   }
@@ -87,6 +101,7 @@ export async function joinServer(
   return ctx.db.transaction((tx) => {
     // The Discord call awaited above; the campaign may have changed meanwhile.
     const current = requireJoinable(tx, campaignId, userId);
+    requireSameAddressRoom(ctx, tx, current, userId);
     const inserted = tx
       .insert(serverJoins)
       .values({

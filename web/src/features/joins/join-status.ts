@@ -25,6 +25,8 @@ export function joinStatus(join: ApiJoin): JoinStatus {
       return { label: 'Left, no penalty', palette: 'gray' };
     case 'no_reward':
       return { label: 'Verified after the last slot was taken, no reward', palette: 'gray' };
+    case 'same_address':
+      return { label: "No reward: you share an internet connection with the server's owner", palette: 'gray' };
     case 'expired':
       return { label: 'Expired, join again', palette: 'orange' };
   }
