@@ -109,6 +109,17 @@ export function formatReport(r: BenchResults, targets: Target[]): string {
         ms(d.product.p99),
         `${d.connections} conns, ${d.product.seconds} s, ${kb(d.bodyBytes)} body`,
       ],
+      ...(d.underWrites
+        ? [
+            [
+              '  while members join (campaign writes)',
+              d.underWrites.product.rps.toFixed(0),
+              ms(d.underWrites.product.p50),
+              ms(d.underWrites.product.p99),
+              `${d.underWrites.writes.joins} joins credited meanwhile (${d.underWrites.writes.perSecond}/s)`,
+            ],
+          ]
+        : []),
       [
         '  same bytes, bare Express 5',
         d.express.rps.toFixed(0),

@@ -44,6 +44,8 @@ export interface BenchResults {
     catalogue: { pages: number; campaigns: number; bytes: number };
     /** Discover at 390 × 844 with 4× CPU throttling (median of 3), or null when Chromium is missing. */
     phone: { firstCardMs: number; cards: number; cls: number } | null;
+    /** Discover measured again while members keep joining (each credit writes a campaign row). */
+    underWrites: { product: LoadResult; writes: { joins: number; seconds: number; perSecond: number } } | null;
   } | null;
   claims: {
     /** The first users' claims (not measured): JIT and statement caches warm up. */

@@ -8,6 +8,7 @@ import { freePort, rssBytes, startProduct, stopAll, stop, track } from './proces
 import { signInAll } from './sign-in.ts';
 import { combine, load, round, type LoadResult } from './load.ts';
 import { openClaimBaseline, type BaselineResult } from './claim-baseline.ts';
+import { startJoinWrites } from './discover-writes.ts';
 import { runJoinPath } from './join-path.ts';
 import { measureWebSizes } from './web-size.ts';
 import { checkLedger, countRows, evaluateTargets, formatReport } from './report.ts';
@@ -263,7 +264,28 @@ async function main(): Promise<number> {
           `Discover on a phone (4× CPU throttle): first card ${phone.firstCardMs.toFixed(0)} ms, ${phone.cards} cards, CLS ${phone.cls.toFixed(3)}`,
         );
       }
+      // The same Discover load while members keep joining: every credit is a campaign write.
+      const writerSessions = sessions.slice(discoverCookies.length + 2, discoverCookies.length + 2 + 4);
+      let underWrites: NonNullable<BenchResults['discover']>['underWrites'] = null;
+      if (writerSessions.length === 4) {
+        const writes = startJoinWrites({
+          baseUrl: product.url,
+          simUrl: product.simUrl,
+          databasePath,
+          actors: writerSessions.map((s) => ({
+            userId: s.userId,
+            discordId: actors.find((a) => a.username === s.username)!.discordId,
+            cookie: s.cookie,
+          })),
+        });
+        const productUnderWrites = await measure(discoverUrl, discoverCookies);
+        underWrites = { product: productUnderWrites, writes: await writes.stop() };
+        log(
+          `Discover under writes: ${productUnderWrites.rps.toFixed(0)} req/s, p99 ${productUnderWrites.p99.toFixed(1)} ms, while ${underWrites.writes.joins} joins were credited (${underWrites.writes.perSecond}/s)`,
+        );
+      }
       discover = {
+        underWrites,
         connections: plan.connections,
         seconds: plan.seconds,
         bodyBytes: body.length,

@@ -7,7 +7,7 @@ import { formatCents, parseMoney } from '../shared/money.ts';
 import { displayTextSchema, isMoneyString, plainTextSchema } from '../shared/text.ts';
 import { DEFAULT_SOCIAL_TASK_CENTS, SOCIAL_PLATFORMS } from '../shared/social-schemas.ts';
 
-// The operator's task catalogue (scripts/tasks.ts is a thin shell over these functions).
+// The operator's task catalogue (src/cli/tasks.ts is a thin shell over these functions).
 
 const MAX_TASK_CENTS = 100_000; // 1000.00 coins: a typo guard, not a business rule.
 

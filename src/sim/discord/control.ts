@@ -3,6 +3,7 @@ import express, { type Router } from 'express';
 import { z } from 'zod';
 import { handle, param, queryString } from './http-util.ts';
 import { SimError, type SimState } from './state.ts';
+import { ALL_FAULTS, type Fault } from './unreliable.ts';
 
 function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value ?? {});
@@ -38,6 +39,35 @@ const presentBody = z.object({ present: z.boolean() });
 const acceptsBody = z.object({ accepts: z.boolean() });
 const onlineBody = z.object({ online: z.boolean() });
 const reasonSchema = z.enum(['leave', 'kick', 'ban']);
+const bulkGuildsBody = z.object({
+  count: z.number().int().min(1).max(10_000),
+  ownerId: z.string(),
+  namePrefix: z.string().optional(),
+  botMember: z.boolean().optional(),
+  memberIds: z.array(z.string()).max(100).optional(),
+});
+const auditAccessBody = z.object({ allowed: z.boolean() });
+const bucketSchema = z.object({ limit: z.number().int().min(1), windowMs: z.number().int().min(1) });
+const rateLimitsBody = z.object({
+  enabled: z.boolean().optional(),
+  globalPerSecond: z.number().int().min(1).optional(),
+  globalWindowMs: z.number().int().min(1).optional(),
+  buckets: z.record(z.string(), bucketSchema).optional(),
+});
+const unreliableBody = z.object({
+  rate: z.number().min(0).max(1).optional(),
+  seed: z.number().int().optional(),
+  faults: z.array(z.enum(ALL_FAULTS as [Fault, ...Fault[]])).optional(),
+  auditDelayMs: z.number().int().min(0).optional(),
+  lateAuditMs: z.number().int().min(0).optional(),
+  retryAfterSeconds: z.number().min(0).optional(),
+});
+const gatewaySettingsBody = z.object({
+  maxGuildsPerShard: z.number().int().min(1).optional(),
+  allowedPrivilegedIntents: z.number().int().min(0).optional(),
+  maxConcurrency: z.number().int().min(1).optional(),
+  guildsPerRecommendedShard: z.number().int().min(1).optional(),
+});
 
 export function snapshot(state: SimState) {
   return {
@@ -134,6 +164,62 @@ export function createControlRouter(state: SimState): Router {
       res.status(204).end();
     }),
   );
+  router.post(
+    '/guilds-bulk',
+    handle((req, res) => {
+      const guilds = state.createGuilds(parse(bulkGuildsBody, body(req)));
+      res.status(201).json({ ids: guilds.map((g) => g.id) });
+    }),
+  );
+  router.put(
+    '/guilds/:guildId/audit-access',
+    handle((req, res) => {
+      state.setBotCanViewAuditLog(param(req, 'guildId'), parse(auditAccessBody, body(req)).allowed);
+      res.status(204).end();
+    }),
+  );
+  // Rate limits: settings and what they did (requests, 429s, the invalid-request count Discord bans on).
+  router.get('/rate-limits', (_req, res) => {
+    res.json({ config: state.rateLimits.config, stats: state.rateLimits.stats() });
+  });
+  router.put(
+    '/rate-limits',
+    handle((req, res) => {
+      state.rateLimits.configure(parse(rateLimitsBody, body(req)));
+      res.status(204).end();
+    }),
+  );
+  router.post('/rate-limits/reset', (_req, res) => {
+    state.rateLimits.reset();
+    res.status(204).end();
+  });
+  // Unreliable Discord: settings and counts of what was injected.
+  router.get('/unreliable', (_req, res) => {
+    res.json({ config: state.unreliable.config, injected: state.unreliable.injected });
+  });
+  router.put(
+    '/unreliable',
+    handle((req, res) => {
+      state.unreliable.configure(parse(unreliableBody, body(req)));
+      res.status(204).end();
+    }),
+  );
+  router.delete('/unreliable', (_req, res) => {
+    state.unreliable.reset();
+    res.status(204).end();
+  });
+  router.get('/gateway/settings', (_req, res) => void res.json(state.gateway));
+  router.put(
+    '/gateway/settings',
+    handle((req, res) => {
+      state.gateway = { ...state.gateway, ...parse(gatewaySettingsBody, body(req)) };
+      res.status(204).end();
+    }),
+  );
+  router.post('/gateway/reconnect', (_req, res) => {
+    state.requestReconnect();
+    res.status(204).end();
+  });
   router.post('/seed-demo', (_req, res) => {
     state.seedDemo();
     res.json(snapshot(state));

@@ -18,6 +18,8 @@ export interface RateLimitConfig {
   enabled: boolean;
   /** Requests per second per bot token (Discord: 50). */
   globalPerSecond: number;
+  /** The global limit's window (Discord: one second; tests may stretch it). */
+  globalWindowMs: number;
   /** Per-route limits by bucket name (see ROUTES); anything unlisted uses `default`. */
   buckets: Record<string, BucketLimit>;
 }
@@ -25,6 +27,7 @@ export interface RateLimitConfig {
 export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   enabled: true,
   globalPerSecond: 50,
+  globalWindowMs: 1000,
   buckets: {
     default: { limit: 50, windowMs: 1000 },
     'guild-member': { limit: 10, windowMs: 1000 },
@@ -138,8 +141,8 @@ export class RateLimiter {
     map: Map<string, BucketState>,
     key: string,
     limit: BucketLimit,
+    now: number,
   ): { ok: boolean; state: BucketState } {
-    const now = this.now();
     let state = map.get(key);
     if (!state || state.resetAt <= now) {
       state = { resetAt: now + limit.windowMs, remaining: limit.limit };
@@ -166,7 +169,10 @@ export class RateLimiter {
       const now = this.now();
 
       // Global limit first (per token; Discord counts unauthenticated requests per IP).
-      const global = this.take(this.global, identity, { limit: this.config.globalPerSecond, windowMs: 1000 });
+      const global = this.take(this.global, identity, {
+        limit: this.config.globalPerSecond,
+        windowMs: this.config.globalWindowMs,
+      }, now);
       if (!global.ok) {
         this.counters.rateLimited += 1;
         this.counters.globalRateLimited += 1;
@@ -190,7 +196,7 @@ export class RateLimiter {
       // Unlisted routes each get their own bucket (Discord buckets per route, not per "default").
       const routeKey = rule ? bucketName : `${req.method} ${path.replace(/\d{15,}/g, ':id')}`;
       const key = `${identity}|${routeKey}|${major}`;
-      const taken = this.take(this.buckets, key, limit);
+      const taken = this.take(this.buckets, key, limit, now);
       const resetAfter = Math.max(0, (taken.state.resetAt - now) / 1000);
       res.setHeader('X-RateLimit-Limit', String(limit.limit));
       res.setHeader('X-RateLimit-Remaining', String(taken.state.remaining));

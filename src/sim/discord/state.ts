@@ -370,6 +370,32 @@ export class SimState {
     return guild;
   }
 
+  /**
+   * Many guilds at once (sharding tests, benches). Their ids are a millisecond apart, so they spread
+   * evenly over shards by Discord's rule `(guild_id >> 22) % num_shards`.
+   */
+  createGuilds(input: { count: number; ownerId: string; namePrefix?: string; botMember?: boolean; memberIds?: string[] }): SimGuild[] {
+    const start = Date.now() - input.count;
+    const guilds: SimGuild[] = [];
+    for (let i = 0; i < input.count; i++) {
+      const guild = this.createGuild({
+        id: generateSnowflake(start + i),
+        name: `${input.namePrefix ?? 'Guild'} ${i + 1}`,
+        ownerId: input.ownerId,
+        botMember: input.botMember,
+      });
+      for (const userId of input.memberIds ?? []) if (userId !== input.ownerId) this.addMember(guild.id, userId);
+      guilds.push(guild);
+    }
+    return guilds;
+  }
+
+  /** Gives or takes the bot's View Audit Log permission in a guild (an owner can untick it). */
+  setBotCanViewAuditLog(guildId: string, allowed: boolean): void {
+    this.requireGuild(guildId).botCanViewAuditLog = allowed;
+    this.changed();
+  }
+
   requireGuild(guildId: string): SimGuild {
     const guild = this.guilds.get(guildId);
     if (!guild) throw new SimError(404, 10004, 'Unknown Guild');
@@ -497,7 +523,8 @@ export class SimState {
   }
 
   private addAuditEntry(entry: SimAuditEntry): void {
-    const delay = this.unreliable.config.auditDelayMs;
+    // Discord writes entries asynchronously; unreliable mode makes some (or all) of them late.
+    const delay = this.unreliable.auditDelay();
     entry.visibleAt = Date.now() + delay;
     this.audit.push(entry);
     if (this.audit.length > 5000) this.audit.splice(0, this.audit.length - 5000);

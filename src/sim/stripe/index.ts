@@ -125,7 +125,21 @@ export interface StartFakeStripeOptions {
   port?: number;
   /** Clock used for `created` fields and webhook signature timestamps (ms). */
   now?: () => number;
+  /**
+   * Deliver webhook events on their own, as Stripe does, when a confirmation through the API changes
+   * an intent (payment_intent.succeeded / processing / requires_action / payment_failed), retrying a
+   * delivery that is not answered 2xx a few times with backoff. Off by default: most tests deliver
+   * events themselves to control their order. The standalone process (scripts/run-fake-stripe.ts) turns it on.
+   */
+  autoWebhooks?: boolean;
 }
+
+const AUTO_EVENT: Partial<Record<FakePaymentIntent['status'], string>> = {
+  succeeded: 'payment_intent.succeeded',
+  processing: 'payment_intent.processing',
+  requires_action: 'payment_intent.requires_action',
+  requires_payment_method: 'payment_intent.payment_failed',
+};
 
 function newId(prefix: string): string {
   return `${prefix}_${randomBytes(12).toString('base64url').replace(/[-_]/g, 'x')}`;
@@ -364,13 +378,46 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
     const one = /^\/v1\/payment_intents\/([^/]+)$/.exec(pathname);
     if (one?.[1] && method === 'GET') return { status: 200, body: { ...getIntent(one[1]) } };
     const confirmMatch = /^\/v1\/payment_intents\/([^/]+)\/confirm$/.exec(pathname);
-    if (confirmMatch?.[1] && method === 'POST') return { status: 200, body: { ...confirm(confirmMatch[1], params) } };
+    if (confirmMatch?.[1] && method === 'POST') {
+      const id = confirmMatch[1];
+      try {
+        const intent = confirm(id, params);
+        autoDeliver(intent);
+        return { status: 200, body: { ...intent } };
+      } catch (err) {
+        const intent = intents.get(id);
+        if (intent && err instanceof StripeApiError && err.status === 402) autoDeliver(intent);
+        throw err;
+      }
+    }
     const chargeMatch = /^\/v1\/charges\/([^/]+)$/.exec(pathname);
     if (chargeMatch?.[1] && method === 'GET') {
       const charge = charges.get(chargeMatch[1]);
       if (charge) return { status: 200, body: { ...charge } };
     }
     throw new StripeApiError(404, { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${pathname}).` });
+  }
+
+  // Set once the public object exists (deliver and event live on it).
+  let fake: FakeStripe | null = null;
+  const autoDeliveries = new Set<Promise<void>>();
+  function autoDeliver(intent: FakePaymentIntent): void {
+    const type = AUTO_EVENT[intent.status];
+    if (!options.autoWebhooks || !type || !fake || !webhookUrl) return;
+    const event = fake.event(type, intent);
+    const target = fake;
+    const run = (async () => {
+      for (let attempt = 0; attempt < 4; attempt++) {
+        try {
+          if ((await target.deliver(event)).status < 300) return;
+        } catch {
+          /* endpoint down: retried below, as Stripe does */
+        }
+        await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** attempt));
+      }
+    })();
+    autoDeliveries.add(run);
+    void run.finally(() => autoDeliveries.delete(run));
   }
 
   const server = http.createServer((req, res) => {
@@ -400,7 +447,7 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  return {
+  fake = {
     url,
     intents,
     charges,
@@ -525,8 +572,10 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
       return { status: res.status, body: parsed };
     },
     async close() {
+      await Promise.allSettled([...autoDeliveries]);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+  return fake;
 }

@@ -1,6 +1,6 @@
 // Operator CLI for social tasks: `npm run tasks -- add|list|remove` against DATABASE_PATH (like the server).
-import { ConfigError, loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/client.ts';
+import { ConfigError, loadConfig } from '../config.ts';
+import { openDatabase } from '../db/client.ts';
 import {
   addSocialTask,
   formatTaskLine,
@@ -8,7 +8,7 @@ import {
   parseTasksCommand,
   removeSocialTask,
   UsageError,
-} from '../src/social/manage-social-tasks.ts';
+} from '../social/manage-social-tasks.ts';
 
 function main(argv: string[]): number {
   let command;

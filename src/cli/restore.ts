@@ -1,7 +1,7 @@
 // `npm run restore -- <backup file>`: with the app STOPPED, puts a checked backup in place of
 // DATABASE_PATH. The replaced files are kept as <name>.before-restore-<time>. See README "Backups".
-import { ConfigError, loadConfig } from '../src/config.ts';
-import { BackupError, restoreDatabase } from '../src/ops/backup.ts';
+import { ConfigError, loadConfig } from '../config.ts';
+import { BackupError, restoreDatabase } from '../ops/backup.ts';
 
 function main(argv: string[]): number {
   const backup = argv[0];

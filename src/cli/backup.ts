@@ -1,7 +1,7 @@
 // `npm run backup -- <file>`: a consistent online copy of DATABASE_PATH (VACUUM INTO) while the app
 // runs, checked (quick_check + ledger invariant) before it gets its final name. See README "Backups".
-import { ConfigError, loadConfig } from '../src/config.ts';
-import { BackupError, backupDatabase } from '../src/ops/backup.ts';
+import { ConfigError, loadConfig } from '../config.ts';
+import { BackupError, backupDatabase } from '../ops/backup.ts';
 
 function main(argv: string[]): number {
   const destination = argv[0];
