@@ -1,6 +1,6 @@
 import type { AppContext } from './context.ts';
 import { MINUTE } from './clock.ts';
-import { startBot, type Bot } from './bot/bot.ts';
+import { startBot, type Bot, type BotOptions } from './bot/bot.ts';
 import { reconcile } from './bot/reconcile.ts';
 import { createSerialJob } from './bot/serial-job.ts';
 import { recheckInvites } from './campaigns/recheck-invites.ts';
@@ -33,7 +33,10 @@ export interface Background {
  * timer goes through startSafeInterval and every job through createSerialJob: none can throw into
  * the event loop, and repeated failures show in the JobMonitor (readiness).
  */
-export function startBackground(ctx: AppContext, options: { jobs?: JobMonitor } = {}): Promise<Background> {
+export function startBackground(
+  ctx: AppContext,
+  options: { jobs?: JobMonitor; bot?: Pick<BotOptions, 'auditLogDelayMs' | 'auditLogRecheckMs'> } = {},
+): Promise<Background> {
   if (!ctx.config.botEnabled) {
     ctx.logger.info('bot disabled (BOT_ENABLED=false)');
     return Promise.resolve({ stop: () => Promise.resolve() });
@@ -45,8 +48,10 @@ export function startBackground(ctx: AppContext, options: { jobs?: JobMonitor } 
     logger,
     async () => {
       try {
-        const result = await reconcile(ctx);
-        recordReconciliation('success', { ...result });
+        const result = await reconcile(ctx, { gateway: bot.members });
+        const { lookups, ...counts } = result;
+        const lookupCounts = Object.fromEntries(Object.entries(lookups).map(([k, n]) => [`lookup_${k}`, n]));
+        recordReconciliation('success', { ...counts, ...lookupCounts });
         return result;
       } catch (err) {
         recordReconciliation('failure');
@@ -55,7 +60,7 @@ export function startBackground(ctx: AppContext, options: { jobs?: JobMonitor } 
     },
     { jobs },
   );
-  const bot = startBot(ctx, { onConnected: () => reconciler.trigger() });
+  const bot = startBot(ctx, { ...options.bot, onConnected: () => reconciler.trigger() });
   const reconcileTimer = startSafeInterval('reconcile timer', RECONCILE_EVERY_MS, () => reconciler.trigger(), { logger });
   const inviteChecker = createSerialJob(
     JOB.inviteRecheck,
@@ -73,7 +78,7 @@ export function startBackground(ctx: AppContext, options: { jobs?: JobMonitor } 
     logger,
     () => {
       pruneExpiredIntentsJob(ctx);
-      // Retention of the same-address rule's hashes: the window, then gone (decision 018).
+      // Retention of the same-address rule's hashes: the window, then gone (decision 019).
       pruneUserAddresses(ctx);
       return Promise.resolve();
     },

@@ -11,6 +11,7 @@ import { createApp } from './app.ts';
 import type { AppContext } from './context.ts';
 import type { DiscordSimulator } from './sim/discord/index.ts';
 import { JOB, RECONCILE_EVERY_MS, startBackground, type Background } from './background.ts';
+import type { BotOptions } from './bot/bot.ts';
 import type { WriteLimitOptions } from './http/write-limits.ts';
 import { JobMonitor } from './ops/job-monitor.ts';
 import { createReadiness } from './ops/readiness.ts';
@@ -48,6 +49,8 @@ export interface StartOptions {
   background?: boolean;
   /** See AppContext.options.liveHeartbeatMs. */
   liveHeartbeatMs?: number;
+  /** Bot timings (audit-log looks); tests that exercise late audit entries set them. */
+  bot?: Pick<BotOptions, 'auditLogDelayMs' | 'auditLogRecheckMs'>;
 }
 
 /**
@@ -173,7 +176,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     seedDemo(ctx, simulator);
   }
 
-  const background = options.background === false ? { stop: () => Promise.resolve() } : await startBackground(ctx, { jobs });
+  const background = options.background === false ? { stop: () => Promise.resolve() } : await startBackground(ctx, { jobs, bot: options.bot });
   started.background = background;
 
   let closed = false;

@@ -17,9 +17,11 @@ import { summarizeProfile } from './profile-summary.ts';
 import { InspectorProfiler } from './inspector-profile.ts';
 import { runSoak, type SoakResult } from './soak.ts';
 import { measurePhoneRender } from './phone-render.ts';
+import { runDiscordBench } from './discord.ts';
 
 // `npm run bench [-- --quick] [--redis] [--profile] [--only discover,claims,join] [--build] [--out FILE]`
 // `npm run bench -- --soak [--soak-seconds 180] [--soak-rate 1000] [--soak-users 100]`: the soak (soak.ts)
+// `npm run bench -- --reconcile [--via rest|auto] | --mass-leave`: the Discord benches (discord.ts)
 // Starts the real product (production mode, demo Discord in-process) on a freshly seeded database
 // and measures its hot paths side by side with reference servers, on loopback only. Exits 1 when
 // the run does not complete or the ledger invariant is broken; missed targets are printed, not fatal.
@@ -36,6 +38,15 @@ const { values: args } = parseArgs({
     'soak-seconds': { type: 'string', default: '180' },
     'soak-rate': { type: 'string', default: '1000' },
     'soak-users': { type: 'string', default: '100' },
+    // Discord benches (discord.ts): reconciliation at scale and a mass leave, against the simulator.
+    reconcile: { type: 'boolean', default: false },
+    'mass-leave': { type: 'boolean', default: false },
+    guilds: { type: 'string', default: '200' },
+    'joins-per-guild': { type: 'string', default: '100' },
+    'guild-size': { type: 'string', default: '500' },
+    via: { type: 'string', default: 'rest' },
+    leavers: { type: 'string', default: '500' },
+    arrivals: { type: 'string', default: '20' },
   },
 });
 
@@ -509,7 +520,20 @@ const onSignal = (signal: NodeJS.Signals) => {
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
 
-main().then(
+const discordBench = args.reconcile || args['mass-leave'];
+(discordBench
+  ? runDiscordBench({
+      reconcile: args.reconcile,
+      massLeave: args['mass-leave'],
+      guilds: Number(args.guilds),
+      joinsPerGuild: Number(args['joins-per-guild']),
+      guildSize: Number(args['guild-size']),
+      via: args.via === 'auto' ? 'auto' : 'rest',
+      leavers: Number(args.leavers),
+      arrivals: Number(args.arrivals),
+    }).then(() => (process.exitCode === undefined ? 0 : Number(process.exitCode)))
+  : main()
+).then(
   (code) => process.exit(code),
   async (err: unknown) => {
     console.error(`[bench] FAILED: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);

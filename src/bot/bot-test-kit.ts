@@ -4,12 +4,15 @@ import { debit, getBalance } from '../ledger/ledger.ts';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
 import { createCampaign, type CampaignKind } from '../test/factories.ts';
 import type { SimGuild } from '../sim/discord/index.ts';
+import type { StartOptions } from '../server.ts';
 
 // Shared set-up for the bot tests: the real product with its bot connected to the simulator's gateway.
 
 /** The product with background jobs on; resolves once discord.js is connected. */
-export async function startBotTestApp(): Promise<TestApp> {
-  const app = await startTestApp({ background: true });
+export async function startBotTestApp(
+  options: { env?: Record<string, string>; bot?: StartOptions['bot'] } = {},
+): Promise<TestApp> {
+  const app = await startTestApp({ background: true, ...options });
   const bot = app.server.background.bot;
   if (!bot) throw new Error('bot not started');
   await bot.ready;
@@ -31,11 +34,11 @@ let counter = 0;
 export function createBotCampaign(
   app: TestApp,
   owner: TestClient,
-  options: { kind?: CampaignKind; slots?: number; name?: string } = {},
+  options: { kind?: CampaignKind; slots?: number; name?: string; guild?: SimGuild } = {},
 ): { guild: SimGuild; campaign: Server } {
   counter += 1;
-  const name = options.name ?? `Bot Guild ${counter}`;
-  const guild = app.sim.state.createGuild({ name, ownerId: owner.user!.discordId });
+  const name = options.name ?? options.guild?.name ?? `Bot Guild ${counter}`;
+  const guild = options.guild ?? app.sim.state.createGuild({ name, ownerId: owner.user!.discordId });
   const invite = app.sim.state.createInvite(guild.id, { maxAge: 0 });
   const campaign = createCampaign(app.server.ctx.db, {
     ownerId: owner.user!.id,

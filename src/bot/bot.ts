@@ -5,10 +5,12 @@ import {
   GatewayIntentBits,
   Partials,
   RESTEvents,
+  Status,
   type Guild,
   type GuildAuditLogsEntry,
   type GuildBan,
   type GuildMember,
+  type Interaction,
   type PartialGuildMember,
 } from 'discord.js';
 import { and, eq, isNull, lte } from 'drizzle-orm';
@@ -18,7 +20,10 @@ import { verifyJoin } from './verify-join.ts';
 import { findOpenPaidJoin, recordAuditEntry, recordModerationFact, removalSince } from './member-removed.ts';
 import { handleBotRemoved, resumeGuildCampaigns } from './bot-presence.ts';
 import { RemovalBatcher } from './removal-batcher.ts';
+import type { GatewayMembers } from './member-lookup.ts';
 import { recordBotEvent, recordDiscordRateLimit } from '../metrics.ts';
+import { DEFAULT_AUTO_DEFER_MS, handleInteraction } from './commands/dispatch.ts';
+import { registerCommands, registerGuildCommands } from './commands/register.ts';
 
 // The discord.js client. Handlers stay thin: they turn gateway events into plain data and call the
 // same services reconciliation uses. Time comes from ctx.clock (events carry no reliable time).
@@ -32,18 +37,24 @@ export interface BotOptions {
   auditLogRecheckMs?: number;
   /** First delay before retrying a failed login (doubles up to 5 minutes). */
   loginRetryMs?: number;
+  /** Slash commands: a handler not done after this long is deferred (Discord allows 3 s). */
+  autoDeferMs?: number;
 }
 
 export interface Bot {
   /** Resolves when the first gateway session is ready. */
   ready: Promise<void>;
   readonly client: Client | null;
+  /** Gateway member lookups (op 8) for reconciliation. */
+  readonly members: GatewayMembers;
   /** Waits until queued event work and open removal batches are done (tests, shutdown). */
   idle(): Promise<void>;
   stop(): Promise<void>;
 }
 
 const MAX_LOGIN_RETRY_MS = 5 * 60 * 1000;
+/** How long an op-8 member request may wait for its GUILD_MEMBERS_CHUNK before REST is asked instead. */
+const GATEWAY_MEMBER_TIMEOUT_MS = 15_000;
 
 /** Intents: Guilds, GuildMembers (privileged: member add/remove, member lists), GuildModeration (kicks, bans). */
 export const BOT_INTENTS = [
@@ -193,6 +204,22 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
     });
   };
 
+  // Slash commands and buttons (src/bot/commands): answered beside the guild queues, not behind them
+  // (Discord gives an interaction 3 seconds).
+  const onInteraction = (interaction: Interaction): void => {
+    const work = handleInteraction(ctx, interaction, { autoDeferMs: options.autoDeferMs ?? DEFAULT_AUTO_DEFER_MS });
+    inFlight.add(work);
+    void work.finally(() => inFlight.delete(work));
+  };
+
+  const register = (c: Client<true>, guildId?: string): void => {
+    const work = (guildId ? registerGuildCommands(ctx, c, guildId) : registerCommands(ctx, c)).catch((err: unknown) =>
+      logger.error('bot: could not register slash commands', { guildId, error: err instanceof Error ? err.message : String(err) }),
+    );
+    inFlight.add(work);
+    void work.finally(() => inFlight.delete(work));
+  };
+
   const connect = (): void => {
     retryTimer = null;
     if (stopped) return;
@@ -215,6 +242,7 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
       });
       markReady();
       options.onConnected?.();
+      register(c);
     });
     // After an outage: a resumed session, or a new one when Discord would not resume the old.
     next.on(Events.ShardResume, () => options.onConnected?.());
@@ -230,7 +258,12 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
     next.on(Events.GuildAuditLogEntryCreate, onAuditLogEntry);
     next.on(Events.GuildBanAdd, onBanAdd);
     next.on(Events.GuildDelete, onGuildDelete);
-    next.on(Events.GuildCreate, onGuildBack);
+    next.on(Events.GuildCreate, (guild) => {
+      onGuildBack(guild);
+      // A guild that added the bot after start-up gets its demo-mode commands too.
+      if (readyOnce && next.isReady()) register(next, guild.id);
+    });
+    next.on(Events.InteractionCreate, onInteraction);
     next.on(Events.GuildAvailable, onGuildBack);
     next.on(Events.Error, (err) => logger.error('bot: client error', { error: err.message }));
     next.rest.on(RESTEvents.RateLimited, (info) => {
@@ -263,8 +296,29 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
   };
   connect();
 
+  /** A cached guild whose shard is connected: only then can op 8 be answered. */
+  const readyGuild = (guildId: string): Guild | null => {
+    const c = client;
+    if (!c?.isReady()) return null;
+    const guild = c.guilds.cache.get(guildId);
+    if (!guild?.available || guild.shard.status !== Status.Ready) return null;
+    return guild;
+  };
+  const members: GatewayMembers = {
+    memberCount: (guildId) => readyGuild(guildId)?.memberCount ?? null,
+    async fetchMembers(guildId, userIds) {
+      const guild = readyGuild(guildId);
+      if (!guild) throw new Error('guild not on a connected shard');
+      const fetched = await guild.members.fetch({ user: userIds, time: GATEWAY_MEMBER_TIMEOUT_MS });
+      const found = new Map<string, number>();
+      for (const [id, member] of fetched) found.set(id, member.joinedTimestamp ?? Number.NaN);
+      return found;
+    },
+  };
+
   return {
     ready,
+    members,
     get client() {
       return client;
     },

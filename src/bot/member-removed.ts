@@ -1,7 +1,7 @@
 import { and, eq, min } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { serverJoins, servers, users } from '../db/schema.ts';
-import { AUDIT_LOG_ACTION } from '../discord/discord-api.ts';
+import { AUDIT_LOG_ACTION, DiscordApiError } from '../discord/discord-api.ts';
 import { AUDIT_CLOCK_SKEW_MS, type LeaveReason } from './rules.ts';
 import { recordLeave } from './record-leave.ts';
 
@@ -136,6 +136,16 @@ function reasonFromFacts(facts: ModerationFact[], removal: Removal): LeaveReason
   return reason;
 }
 
+/** After a 403 on a guild's audit log, it is not asked again for this long (invalid requests). */
+const UNREADABLE_AUDIT_LOG_MS = 10 * 60 * 1000;
+const unreadableLogs = new WeakMap<AppContext, Map<string, number>>();
+
+function unreadableAuditLogs(ctx: AppContext): Map<string, number> {
+  let map = unreadableLogs.get(ctx);
+  if (!map) unreadableLogs.set(ctx, (map = new Map<string, number>()));
+  return map;
+}
+
 /** Audit-log pages (100 entries each) read for one batch at most. */
 const MAX_AUDIT_PAGES = 5;
 
@@ -188,17 +198,27 @@ export async function classifyRemovals(
   }
   if (unexplained.length === 0) return out;
   let restFacts: ModerationFact[] | null = null;
-  try {
-    restFacts = await readAuditFacts(ctx, guildId, Math.min(...unexplained.map((r) => r.since)));
-  } catch (err) {
-    ctx.logger.warn('audit log unreadable; removals without a known reason are not charged', {
-      guildId,
-      removals: unexplained.length,
-      error: err instanceof Error ? err.message : String(err),
-    });
+  const unreadable = unreadableAuditLogs(ctx);
+  const unreadableUntil = unreadable.get(guildId) ?? 0;
+  // A guild known to answer 403 is not asked again for a while: each 403 counts toward Discord's
+  // invalid-request ban, and the answer would be the same.
+  if (unreadableUntil <= ctx.clock.now()) {
+    try {
+      restFacts = await readAuditFacts(ctx, guildId, Math.min(...unexplained.map((r) => r.since)));
+      unreadable.delete(guildId);
+    } catch (err) {
+      if (err instanceof DiscordApiError && (err.status === 403 || err.status === 401))
+        unreadable.set(guildId, ctx.clock.now() + UNREADABLE_AUDIT_LOG_MS);
+      ctx.logger.warn('audit log unreadable; removals without a known reason are not charged', {
+        guildId,
+        removals: unexplained.length,
+        error: err instanceof Error ? err.message : String(err),
+      });
+    }
   }
   for (const r of unexplained) {
-    const reason = restFacts ? reasonFromFacts(restFacts, r) : null;
+    // Gateway facts again: a GUILD_BAN_ADD or audit entry may have arrived during the REST read.
+    const reason = reasonFromFacts(facts, r) ?? (restFacts ? reasonFromFacts(restFacts, r) : null);
     if (reason) out.set(r.discordUserId, reason);
     else if (!final) out.set(r.discordUserId, null);
     else out.set(r.discordUserId, restFacts ? 'leave' : 'unknown');

@@ -1,7 +1,7 @@
 import { and, eq, gte, isNotNull, isNull } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { serverJoins, servers, users } from '../db/schema.ts';
-import { MEMBER_PAGE_SIZE } from '../discord/discord-api.ts';
+import { lookUpMembers, newLookupCounters, type GatewayMembers, type LookupCounters } from './member-lookup.ts';
 import { MIN_STAY_MS, PENDING_JOIN_MAX_AGE_MS, frozenMinStayMs } from './rules.ts';
 import { verifyJoin } from './verify-join.ts';
 import { findOpenPaidJoin, removalSince, settleRemovals, type Removal } from './member-removed.ts';
@@ -9,18 +9,20 @@ import { pausedGuildIds, syncBotPresence } from './bot-presence.ts';
 import { notifyPendingCompletions } from './completion-notice.ts';
 
 // Gateway events get lost (outages, restarts, Discord's limited replay). Reconciliation asks Discord
-// over REST about every join whose outcome is still open and applies the same services the events
-// use, so the result is the one the missed events would have produced.
+// about every join whose outcome is still open and applies the same services the events use, so the
+// result is the one the missed events would have produced.
 //
 // Paced and batched the way Discord allows: the bot's guild list first (200 per page), then per guild
-// either a few single-member lookups or the member list (1,000 per page, only the id range needed).
-// Every request goes through @discordjs/rest, which waits for buckets and the global limit; a guild
+// the cheapest lookup (member-lookup.ts): a few single-member requests, the member list (1,000 per
+// page, only the id range needed) or gateway Request Guild Members (100 user ids per send). Every
+// REST request goes through @discordjs/rest, which waits for buckets and the global limit; a guild
 // that still fails is left for the next run, never concluded from.
 //
-// Safety valve (issue 12 item 5, issue 13 item 5): a run that would charge more than a share of a
-// guild's in-stay members, or more than a set number at once, charges nothing in that guild, logs an
-// alert and waits for the next run. A truncated member list or a Discord incident must not turn into
-// a wave of penalties.
+// Safety valve (issue 12 item 5, issue 13 item 5): every guild is looked up before anything is
+// charged. A guild where more than a share of the in-stay members is absent, or a run with more
+// absent members than a set number (all guilds together), charges nothing there, logs an ALERT and
+// waits for the next run. A truncated member list or a Discord incident must not turn into a wave of
+// penalties.
 
 export interface ReconcileResult {
   verified: number;
@@ -32,19 +34,23 @@ export interface ReconcileResult {
   heldBack: number;
   paused: number;
   resumed: number;
+  /** How members were looked up: REST single lookups, REST list pages, gateway op-8 sends. */
+  lookups: LookupCounters;
 }
 
 export interface ReconcileOptions {
   /** Guilds checked at the same time (each has its own rate-limit bucket). */
   concurrency?: number;
-  /** Up to this many members of a guild are looked up one by one; more, and the member list is paged. */
+  /** Without the gateway: up to this many members of a guild are looked up one by one; more, and the member list is paged. */
   singleLookupMax?: number;
+  /** The bot's gateway (op 8 Request Guild Members), when connected; REST only without it. */
+  gateway?: GatewayMembers;
 }
 
 export interface SafetyValve {
   /** Share (0..1) of a guild's in-stay members that may be found absent in one run. */
   maxShare: number;
-  /** Absent in-stay members of one guild that may be charged in one run. */
+  /** Absent in-stay members that may be charged in one run, all guilds together. */
   maxCount: number;
   /** The share rule applies only from this many absent members on (one leaver of three is normal). */
   minCountForShare: number;
@@ -58,38 +64,6 @@ interface GuildWork {
   inStay: Map<string, { verifiedAt: number; discordJoinedAt: number | null }>;
   /** Discord user ids with a pending website join. */
   pending: Set<string>;
-}
-
-/** Which of `userIds` are members of the guild now, with their joined_at; throws when Discord cannot say. */
-async function lookUpMembers(
-  ctx: AppContext,
-  guildId: string,
-  userIds: string[],
-  singleLookupMax: number,
-): Promise<Map<string, number>> {
-  const found = new Map<string, number>();
-  if (userIds.length <= singleLookupMax) {
-    for (const id of userIds) {
-      const member = await ctx.discord.getGuildMember(guildId, id);
-      if (member) found.set(id, Date.parse(member.joined_at ?? ''));
-    }
-    return found;
-  }
-  // Member list pages are sorted by user id: start just below the smallest id wanted and stop once
-  // past the largest, so only the needed range is read.
-  const sorted = userIds.map((id) => BigInt(id)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const wanted = new Set(userIds);
-  const last = sorted.at(-1) ?? 0n;
-  let after = ((sorted[0] ?? 1n) - 1n).toString();
-  for (;;) {
-    const page = await ctx.discord.listGuildMembers(guildId, after, MEMBER_PAGE_SIZE);
-    for (const m of page) {
-      if (m.user && wanted.has(m.user.id)) found.set(m.user.id, Date.parse(m.joined_at ?? ''));
-    }
-    const tail = page.at(-1)?.user?.id;
-    if (page.length < MEMBER_PAGE_SIZE || !tail || BigInt(tail) >= last) return found;
-    after = tail;
-  }
 }
 
 function collectWork(ctx: AppContext, startedAt: number): Map<string, GuildWork> {
@@ -149,7 +123,7 @@ function collectWork(ctx: AppContext, startedAt: number): Map<string, GuildWork>
   return work;
 }
 
-/** Whether the valve holds: too many of the guild's in-stay members are absent at once. */
+/** Whether the valve holds for one guild: too large a share of its in-stay members is absent at once. */
 export function valveHolds(valve: SafetyValve, absent: number, inStay: number): boolean {
   if (absent > valve.maxCount) return true;
   return absent >= valve.minCountForShare && absent > inStay * valve.maxShare;
@@ -164,6 +138,7 @@ export async function reconcile(ctx: AppContext, options: ReconcileOptions = {})
     heldBack: 0,
     paused: 0,
     resumed: 0,
+    lookups: newLookupCounters(),
   };
   const startedAt = ctx.clock.now();
   const valve = ctx.config.reconcileSafetyValve;
@@ -183,17 +158,18 @@ export async function reconcile(ctx: AppContext, options: ReconcileOptions = {})
   const work = collectWork(ctx, startedAt);
   const paused = pausedGuildIds(ctx, [...work.keys()]);
   const guilds = [...work.values()].filter((w) => !paused.has(w.guildId));
-  const arrived: { guildId: string; discordUserId: string; joinedAt: number }[] = [];
 
-  const checkGuild = async (w: GuildWork): Promise<void> => {
-    let members: Map<string, number>;
+  // 1. Look every guild up first (paced by @discordjs/rest and the gateway), charging nothing yet:
+  //    the safety valve needs the whole run's picture.
+  const looked: { w: GuildWork; members: Map<string, number>; absent: string[] }[] = [];
+  const lookUp = async (w: GuildWork): Promise<void> => {
     try {
-      members = await lookUpMembers(
-        ctx,
-        w.guildId,
-        [...new Set([...w.inStay.keys(), ...w.pending])],
-        options.singleLookupMax ?? 10,
-      );
+      const members = await lookUpMembers(ctx, w.guildId, [...new Set([...w.inStay.keys(), ...w.pending])], {
+        gateway: options.gateway,
+        singleLookupMax: options.singleLookupMax ?? 10,
+        counters: result.lookups,
+      });
+      looked.push({ w, members, absent: [...w.inStay.keys()].filter((id) => !members.has(id)) });
     } catch (err) {
       // 10004 included: Discord sends it for a guild the bot has left, and sometimes by mistake (#8445).
       result.failed += 1;
@@ -201,44 +177,65 @@ export async function reconcile(ctx: AppContext, options: ReconcileOptions = {})
         guildId: w.guildId,
         error: err instanceof Error ? err.message : String(err),
       });
-      return;
     }
-    // 1. Leaves first: they may give slots back that the arrivals below can take.
-    const absent = [...w.inStay.keys()].filter((id) => !members.has(id));
-    if (valveHolds(valve, absent.length, w.inStay.size)) {
-      result.heldBack += 1;
-      ctx.logger.error(
-        'ALERT reconcile safety valve: too many members absent at once; nothing charged, waiting for the next run',
-        {
-          guildId: w.guildId,
-          absent: absent.length,
-          inStay: w.inStay.size,
-          valve,
-        },
-      );
-    } else if (absent.length > 0) {
-      const at = ctx.clock.now();
-      const removals: Removal[] = [];
-      for (const id of absent) {
-        const join = findOpenPaidJoin(ctx, w.guildId, id); // re-read: an event may have settled it meanwhile
-        if (join) removals.push({ discordUserId: id, at, since: removalSince(join) });
-      }
-      const { settled } = await settleRemovals(ctx, w.guildId, removals, true);
-      result.left += settled.size;
-    }
+  };
+  await inParallel(guilds, options.concurrency ?? 4, lookUp);
+
+  // 2. Safety valve: a guild with an unusual share absent, or more absent members in the whole run
+  //    than RECONCILE_MAX_CHARGES, is charged nothing this run; an ALERT says so.
+  const chargeable = looked.filter(({ w, absent }) => {
+    if (!valveHolds(valve, absent.length, w.inStay.size)) return true;
+    result.heldBack += 1;
+    ctx.logger.error(
+      'ALERT reconcile safety valve: too many members absent at once; nothing charged, waiting for the next run',
+      { guildId: w.guildId, absent: absent.length, inStay: w.inStay.size, valve },
+    );
+    return false;
+  });
+  const absentInRun = chargeable.reduce((n, g) => n + g.absent.length, 0);
+  const runHeld = absentInRun > valve.maxCount;
+  if (runHeld) {
+    result.heldBack += chargeable.filter((g) => g.absent.length > 0).length;
+    ctx.logger.error(
+      'ALERT reconcile safety valve: too many members absent in this run; nothing charged, waiting for the next run',
+      { absent: absentInRun, guilds: chargeable.length, valve },
+    );
+  }
+
+  // 3. Leaves first: they may give slots back that the arrivals below can take.
+  if (!runHeld) {
+    await inParallel(
+      chargeable.filter((g) => g.absent.length > 0),
+      options.concurrency ?? 4,
+      async ({ w, absent }) => {
+        const at = ctx.clock.now();
+        const removals: Removal[] = [];
+        for (const id of absent) {
+          const join = findOpenPaidJoin(ctx, w.guildId, id); // re-read: an event may have settled it meanwhile
+          if (join) removals.push({ discordUserId: id, at, since: removalSince(join) });
+        }
+        try {
+          const { settled } = await settleRemovals(ctx, w.guildId, removals, true);
+          result.left += settled.size;
+        } catch (err) {
+          result.failed += 1;
+          ctx.logger.warn('reconcile: settling removals failed; guild left for the next run', {
+            guildId: w.guildId,
+            error: err instanceof Error ? err.message : String(err),
+          });
+        }
+      },
+    );
+  }
+
+  // 4. Arrivals in the order they joined Discord (who live events would have given the last slots to).
+  const arrived: { guildId: string; discordUserId: string; joinedAt: number }[] = [];
+  for (const { w, members } of looked) {
     for (const id of w.pending) {
       const joinedAt = members.get(id);
       if (joinedAt !== undefined) arrived.push({ guildId: w.guildId, discordUserId: id, joinedAt });
     }
-  };
-
-  const queue = [...guilds];
-  const workers = Array.from({ length: Math.max(1, options.concurrency ?? 4) }, async () => {
-    for (let w = queue.shift(); w; w = queue.shift()) await checkGuild(w);
-  });
-  await Promise.all(workers);
-
-  // 2. Arrivals in the order they joined Discord (who live events would have given the last slots to).
+  }
   arrived.sort((a, b) => (a.joinedAt || 0) - (b.joinedAt || 0));
   for (const { guildId, discordUserId, joinedAt } of arrived) {
     const outcome = await verifyJoin(ctx, {
@@ -250,7 +247,16 @@ export async function reconcile(ctx: AppContext, options: ReconcileOptions = {})
     if (outcome.rewarded) result.verified += 1;
   }
 
-  // 3. Finished campaigns whose owner has not been told (DMs due for another attempt included).
+  // 5. Finished campaigns whose owner has not been told (DMs due for another attempt included).
   result.notified = await notifyPendingCompletions(ctx);
   return result;
+}
+
+/** Runs `work` over `items` with at most `concurrency` at a time. */
+async function inParallel<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+  const queue = [...items];
+  const workers = Array.from({ length: Math.max(1, concurrency) }, async () => {
+    for (let item = queue.shift(); item; item = queue.shift()) await work(item);
+  });
+  await Promise.all(workers);
 }

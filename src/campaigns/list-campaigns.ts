@@ -11,7 +11,7 @@ import { isUnpromotedIntent } from './featured-intent.ts';
  * Joins that count for the owner: members verified through the website, or for no-bot servers
  * (which nothing can verify) the joins whose reward was claimed.
  */
-function countJoins(ctx: AppContext, ids: string[]): Map<string, number> {
+export function countJoins(ctx: AppContext, ids: string[]): Map<string, number> {
   if (ids.length === 0) return new Map();
   const rows = ctx.db
     .select({

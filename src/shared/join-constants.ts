@@ -26,7 +26,7 @@ export function accountTooNewMessage(minDays: number, eligibleOn: string): strin
 }
 
 /**
- * The same-address rule (decision 018): a campaign pays only a few members who share an internet
+ * The same-address rule (decision 019): a campaign pays only a few members who share an internet
  * connection (address) with its owner.
  */
 export function sameAddressCappedMessage(maxPaidJoins: number): string {

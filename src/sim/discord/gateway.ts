@@ -97,6 +97,14 @@ export function createGateway(opts: {
       for (const c of connections) send(c.socket, { op: Op.Reconnect, d: null });
       return;
     }
+    if (event.type === 'interaction') {
+      // No intent needed; a DM interaction goes to shard 0 (Discord's rule for DMs).
+      const home = event.guildId ? state.guilds.get(event.guildId) : undefined;
+      for (const session of liveSessions()) {
+        if (home ? onShard(home, session) : session.shard[0] === 0) dispatch(session, 'INTERACTION_CREATE', event.payload);
+      }
+      return;
+    }
     const guild = state.guilds.get(event.guildId);
     if (!guild?.botJoinedAt) return;
     // Unreliable mode loses some member and moderation events (never READY or guild events).

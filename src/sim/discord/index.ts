@@ -4,6 +4,9 @@ import type { AddressInfo } from 'node:net';
 import express, { type ErrorRequestHandler, type Router } from 'express';
 import { createControlRouter } from './control.ts';
 import { createGateway } from './gateway.ts';
+import { createInteractionsRouter } from './interactions-rest.ts';
+import { createInteractionsControlRouter } from './interactions-control.ts';
+import { createCommandPagesRouter } from './command-pages.ts';
 import { mountAuthorize } from './oauth.ts';
 import { createPagesRouter } from './pages.ts';
 import { createApiRouter } from './rest.ts';
@@ -11,6 +14,8 @@ import { SimState } from './state.ts';
 
 export { SimState, SimError, AuditLogEvent } from './state.ts';
 export type { SimUser, SimGuild, SimInvite, SimMessage, SimAuditEntry, RemoveReason } from './state.ts';
+export type { SimInteraction, SimInteractionMessage, SimCommand } from './interactions.ts';
+export { runCommandAndWait, pressButtonAndWait, type InteractionOutcome } from './interactions-control.ts';
 export { DEMO_USERS, DEMO_GUILDS } from './demo-data.ts';
 
 export interface SimulatorOptions {
@@ -52,11 +57,16 @@ export function createDiscordSimulator(opts: SimulatorOptions): DiscordSimulator
   router.use(express.json({ limit: '1mb' }));
 
   const api = createApiRouter({ ...oauthCfg, botToken: opts.botToken, gatewayUrl });
-  router.use('/api/v10', api);
-  router.use('/api/v9', api);
-  router.use('/api', api);
+  // Slash commands and interactions (interactions*.ts), before the bot's REST routes and limits.
+  const interactionsApi = createInteractionsRouter({ state, botToken: opts.botToken, log });
+  for (const prefix of ['/api/v10', '/api/v9', '/api']) {
+    router.use(prefix, interactionsApi);
+    router.use(prefix, api);
+  }
+  router.use('/control', createInteractionsControlRouter(state));
   router.use('/control', createControlRouter(state));
   mountAuthorize(router, oauthCfg);
+  router.use(createCommandPagesRouter(state));
   router.use(createPagesRouter(state));
 
   const onError: ErrorRequestHandler = (err: unknown, _req, res, _next) => {

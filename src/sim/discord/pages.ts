@@ -4,6 +4,7 @@ import { avatar, html, page } from './html.ts';
 import { bodyString, param, queryString } from './http-util.ts';
 import { SIM_USER_COOKIE } from './oauth.ts';
 import { SimError, type SimState } from './state.ts';
+import { commandConsole } from './command-pages.ts';
 
 /** Absolute link prefix of the simulator root (works under any mount path). */
 function rootPrefix(req: Request): string {
@@ -181,7 +182,8 @@ export function createPagesRouter(state: SimState): Router {
             </form>
           </li>`;
         })}
-      </ul>`;
+      </ul>
+      ${commandConsole(state, req, guild)}`;
     res.type('html').send(page(guild.name, body));
   });
 

@@ -5,6 +5,7 @@ import { DEMO_GUILDS, DEMO_USERS, type DemoGuild } from './demo-data.ts';
 import { generateSnowflake } from './snowflake.ts';
 import { RateLimiter } from './rate-limits.ts';
 import { Unreliable } from './unreliable.ts';
+import { SimInteractions } from './interactions.ts';
 
 /** An error carrying Discord's HTTP status and JSON error code. */
 export class SimError extends Error {
@@ -141,6 +142,8 @@ export type SimEvent =
   | { type: 'auditEntry'; guildId: string; entryId: string }
   | { type: 'banAdd'; guildId: string; userId: string }
   | { type: 'reconnect' }
+  /** INTERACTION_CREATE (interactions.ts); guildId null for a DM with the bot. */
+  | { type: 'interaction'; guildId: string | null; payload: Record<string, unknown> }
   | { type: 'gatewayOnline'; online: boolean };
 
 export type RemoveReason = 'leave' | 'kick' | 'ban';
@@ -165,6 +168,8 @@ export class SimState {
   readonly botUser: SimUser;
   readonly rateLimits = new RateLimiter();
   readonly unreliable = new Unreliable();
+  /** Application commands and interactions (slash commands, buttons): interactions.ts. */
+  readonly interactions: SimInteractions;
   gateway: GatewaySettings = {
     maxGuildsPerShard: 2500,
     allowedPrivilegedIntents: PRIVILEGED_INTENTS,
@@ -190,6 +195,13 @@ export class SimState {
       acceptsDms: false,
       bot: true,
     };
+    this.interactions = new SimInteractions({
+      botId,
+      botUser: this.botUser,
+      getUser: (id) => this.getUser(id),
+      guilds: this.guilds,
+      dispatch: ({ guildId, payload }) => this.emit({ type: 'interaction', guildId, payload }),
+    });
     if (statePath) this.load(statePath);
   }
 

@@ -1,0 +1,36 @@
+import { SlashCommandBuilder } from 'discord.js';
+import { claimReward } from '../../rewards/claim-reward.ts';
+import { REWARDS, type RewardType } from '../../shared/rewards-constants.ts';
+import { formatCents } from '../../shared/money.ts';
+import { COLORS } from './replies.ts';
+import type { SlashCommand } from './types.ts';
+
+// /hourly, /bonus and /daily claim through claimReward, the function POST /api/hourly/claim calls:
+// the same cooldown, the same ledger credit, and on refusal the same sentence ("You can claim your
+// hourly reward again in 23 minutes."). The success words are the website's toast.
+const TOAST_TITLE: Record<RewardType, string> = {
+  regular: 'Hourly Reward Claimed!',
+  bonus: 'Bonus Reward Claimed!',
+  daily: 'Daily Reward Claimed!',
+};
+
+export function claimRewardCommand(name: string, type: RewardType, description: string): SlashCommand {
+  return {
+    definition: new SlashCommandBuilder().setName(name).setDescription(description).toJSON(),
+    needsAccount: true,
+    run(ctx, member) {
+      const { earned } = claimReward(ctx.db, member!.userId, type, ctx.clock.now());
+      return {
+        embeds: [{ title: TOAST_TITLE[type], description: `+${earned} coins added to your balance`, color: COLORS.success }],
+      };
+    },
+  };
+}
+
+const every = (type: RewardType): string => {
+  const hours = REWARDS[type].periodMs / 3_600_000;
+  return hours === 1 ? 'every hour' : `every ${hours} hours`;
+};
+
+export const rewardDescription = (type: RewardType, label: string): string =>
+  `Claim your ${label} reward (+${formatCents(REWARDS[type].cents)} coins ${every(type)})`;

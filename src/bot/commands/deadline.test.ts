@@ -1,0 +1,62 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp, TestClient } from '../../test/harness.ts';
+import { createBotCampaign, findJoin, startBotTestApp } from '../bot-test-kit.ts';
+import { commandsRegistered, createLobby, press, run } from './test-kit.ts';
+
+// Discord's 3-second rule: a slow answer is acknowledged (deferred) in time and delivered later; an
+// answer that misses the deadline is refused with 10062 and the bot survives it.
+
+let app: TestApp;
+let owner: TestClient;
+let member: TestClient;
+let webMember: TestClient;
+
+beforeAll(async () => {
+  app = await startBotTestApp();
+  owner = await app.signIn('late_owner');
+  member = await app.signIn('late_member');
+  webMember = await app.signIn('late_web');
+  createLobby(app, owner, [member]);
+  await commandsRegistered(app);
+});
+afterAll(() => app.close());
+afterEach(() => {
+  app.assertLedger();
+  app.sim.state.interactions.reset();
+  app.sim.state.rateLimits.reset();
+});
+
+describe('the 3-second deadline', () => {
+  it('defers a join whose Discord lookup is held back by a rate limit, then delivers the invite after the deadline', async () => {
+    const { campaign } = createBotCampaign(app, owner, { name: 'Slow Lane' });
+    const farm = await run(app, member, 'farm');
+    // One member lookup per 5 s for this guild; the website join below spends it.
+    app.sim.state.rateLimits.configure({ buckets: { 'guild-member': { limit: 1, windowMs: 5000 } } });
+    expect((await webMember.post(`/api/servers/${campaign.id}/join`)).status).toBe(200);
+
+    const pressed = await press(app, member, farm.reply, `farm:join:${campaign.id}`, 15_000);
+    const interaction = app.sim.state.interactions.interactions.get(pressed.interactionId)!;
+    const message = app.sim.state.interactions.messages.get(interaction.responseMessageId!)!;
+    // Acknowledged in time (the simulator refuses late callbacks), answered well after 3 s.
+    expect(pressed.refused).toEqual([]);
+    expect(pressed.callbacks).toEqual([5]);
+    expect(Date.parse(message.editedAt!) - interaction.createdAt).toBeGreaterThan(3000);
+    expect(pressed.reply.embeds[0]!.title).toBe('Almost there!');
+    expect(findJoin(app, campaign.id, member.user!.id)).toMatchObject({ verified: false, coinsAwarded: false });
+  });
+
+  it('a callback after the deadline fails with 10062 Unknown interaction; the bot logs it and keeps answering', async () => {
+    app.sim.state.interactions.configure({ responseDeadlineMs: 0 });
+    const late = await run(app, member, 'coins');
+    expect(late.refused).toEqual([10062]);
+    expect(late.callbacks).toEqual([]);
+    expect(late.message).toBeNull();
+    await app.server.background.bot!.idle();
+    expect(app.logLines.some((l) => l.includes('Discord refused an interaction answer') && l.includes('10062'))).toBe(true);
+
+    app.sim.state.interactions.reset();
+    const next = await run(app, member, 'coins');
+    expect(next.callbacks).toEqual([4]);
+    expect(next.reply.embeds[0]!.title).toBe('Your coins');
+  });
+});

@@ -1,0 +1,87 @@
+import type { Interaction } from 'discord.js';
+import type { AppContext } from '../../context.ts';
+import { recordBotEvent } from '../../metrics.ts';
+import { SLASH_COMMANDS, findButtonAction } from './index.ts';
+import { findMember } from './member.ts';
+import { errorReply, isDiscordRefusal, notSignedInReply } from './replies.ts';
+import { Responder } from './responder.ts';
+import type { BotReply, Member } from './types.ts';
+
+export interface InteractionOptions {
+  /** A handler not done after this long is deferred for it (Discord's deadline is 3 s). */
+  autoDeferMs: number;
+}
+
+export const DEFAULT_AUTO_DEFER_MS = 1500;
+
+interface Target {
+  what: string;
+  mode: 'reply' | 'update';
+  slow: boolean;
+  needsAccount: boolean;
+  run(member: Member | null): Promise<BotReply> | BotReply;
+}
+
+function targetOf(ctx: AppContext, interaction: Interaction): Target | null {
+  if (interaction.isChatInputCommand()) {
+    const command = SLASH_COMMANDS.get(interaction.commandName);
+    if (!command) return null;
+    return {
+      what: `/${interaction.commandName}`,
+      mode: 'reply',
+      slow: command.slow ?? false,
+      needsAccount: command.needsAccount,
+      run: (member) => command.run(ctx, member, interaction),
+    };
+  }
+  if (interaction.isButton()) {
+    const found = findButtonAction(interaction.customId);
+    if (!found) return null;
+    const { action, args } = found;
+    return {
+      what: `button ${action.name}`,
+      mode: action.mode,
+      slow: action.slow ?? false,
+      needsAccount: true,
+      run: (member) => action.run(ctx, member!, args, interaction),
+    };
+  }
+  return null;
+}
+
+/**
+ * Answers one slash command or button press: finds the member's website account (or says how to
+ * sign in), runs the handler — which calls the same service functions as the API routes — and sends
+ * the reply within Discord's deadline. Never throws.
+ */
+export async function handleInteraction(ctx: AppContext, interaction: Interaction, options: InteractionOptions): Promise<void> {
+  const target = targetOf(ctx, interaction);
+  if (!target || !(interaction.isChatInputCommand() || interaction.isButton())) return;
+  const responder = new Responder(interaction, target.mode, true);
+  const metric = `interaction_${target.what.replace(/[^a-z]+/g, '_').replace(/^_|_$/g, '')}`;
+  try {
+    if (target.slow) await responder.defer();
+    else responder.deferAfter(options.autoDeferMs);
+    const member = findMember(ctx, interaction.user.id);
+    const reply = target.needsAccount && !member ? notSignedInReply(ctx) : await target.run(member);
+    await responder.send(reply);
+    recordBotEvent(metric, 'ok');
+  } catch (err) {
+    recordBotEvent(metric, 'failed');
+    if (isDiscordRefusal(err)) {
+      // Too late (10062), answered twice (40060) or refused: the member sees "did not respond".
+      ctx.logger.warn('bot: Discord refused an interaction answer', { what: target.what, code: err.code, error: err.message });
+      return;
+    }
+    try {
+      await responder.sendError(errorReply(ctx, err, target.what));
+    } catch (sendErr) {
+      ctx.logger.warn('bot: could not send an error reply', {
+        what: target.what,
+        error: sendErr instanceof Error ? sendErr.message : String(sendErr),
+      });
+    }
+  } finally {
+    responder.dispose();
+  }
+}

@@ -1,0 +1,4 @@
+import { claimRewardCommand, rewardDescription } from './claim-reward-command.ts';
+
+/** /hourly: the hourly reward, exactly as on the Rewards page. */
+export const hourlyCommand = claimRewardCommand('hourly', 'regular', rewardDescription('regular', 'hourly'));

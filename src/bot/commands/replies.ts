@@ -1,0 +1,59 @@
+import { ButtonStyle, ComponentType, DiscordAPIError, type APIButtonComponent } from 'discord.js';
+import type { AppContext } from '../../context.ts';
+import { AppError, STORAGE_UNAVAILABLE_MESSAGE } from '../../http/errors.ts';
+import { PRODUCT_NAME } from '../../app.ts';
+import type { BotReply, ButtonRow } from './types.ts';
+
+// The one place that turns an outcome into words: errors get exactly the text the website shows for
+// the same refusal (the services' AppError messages), unknown failures the website's 500 text.
+
+/** The API's body for an unexpected failure (src/http/errors.ts): the same words in Discord. */
+export const SOMETHING_WENT_WRONG = 'Something went wrong on our side. Please try again.';
+
+export const COLORS = { brand: 0x5865f2, success: 0x23a55a, danger: 0xda373c, muted: 0x4e5058, gold: 0xf0b232 } as const;
+
+/** Links into the website (its public URL). */
+export function siteUrl(ctx: AppContext, path = '/'): string {
+  return `${ctx.config.publicUrl}${path}`;
+}
+
+export function linkButton(label: string, url: string): APIButtonComponent {
+  return { type: ComponentType.Button, style: ButtonStyle.Link, label, url };
+}
+
+export function row(...components: APIButtonComponent[]): ButtonRow {
+  return { type: ComponentType.ActionRow, components };
+}
+
+/** For a Discord user with no account on the website yet. */
+export function notSignedInReply(ctx: AppContext): BotReply {
+  return {
+    embeds: [
+      {
+        title: `Sign in to ${PRODUCT_NAME} first`,
+        description:
+          `You haven't signed in on the ${PRODUCT_NAME} website yet. Sign in there with this same Discord account ` +
+          `(no password, nothing to create) and the bot's commands work for you at once.\n\n${siteUrl(ctx)}`,
+        color: COLORS.brand,
+      },
+    ],
+    components: [row(linkButton(`Sign in to ${PRODUCT_NAME}`, siteUrl(ctx)))],
+  };
+}
+
+/** What to say for a failure: the service's message for refusals, the website's generic text otherwise. */
+export function errorReply(ctx: AppContext, err: unknown, where: string): BotReply {
+  if (err instanceof AppError) return { content: err.message };
+  const code = typeof err === 'object' && err && 'code' in err ? String(err.code) : '';
+  if (/^SQLITE_(FULL|IOERR|READONLY|BUSY|CANTOPEN)/.test(code)) {
+    ctx.logger.error('bot: database write failed in a command', { where, code });
+    return { content: STORAGE_UNAVAILABLE_MESSAGE };
+  }
+  ctx.logger.error('bot: command failed', { where, error: err instanceof Error ? err.stack : String(err) });
+  return { content: SOMETHING_WENT_WRONG };
+}
+
+/** Discord refused our answer (late, already answered, invalid): nothing more can be said to the member. */
+export function isDiscordRefusal(err: unknown): err is DiscordAPIError {
+  return err instanceof DiscordAPIError;
+}

@@ -1,0 +1,172 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SECOND } from '../clock.ts';
+import type { TestApp, TestClient } from '../test/harness.ts';
+import { findCampaign } from '../test/factories.ts';
+import { createCampaign } from '../test/factories.ts';
+import {
+  balanceOf,
+  createBotCampaign,
+  findJoin,
+  joinViaWebsite,
+  startBotTestApp,
+  transactionsOf,
+  waitFor,
+} from './bot-test-kit.ts';
+
+// Why a member left decides the penalty (issue 11 item 4, issue 12 item 4). Through the real discord.js
+// bot and the simulator's gateway and audit log:
+//  - a kick's audit entry excuses only a removal newer than the membership it ended (kick window);
+//  - a removal whose reason cannot be established (audit log 50013) is `unknown`: no charge, no slot back;
+//  - GUILD_BAN_ADD tells a ban even without the audit log; a prune (action 21, no target) is a kick;
+//  - an audit entry written late is still found by the second look;
+//  - nobody pays for leaving a canceled campaign.
+
+let app: TestApp;
+let owner: TestClient;
+let memberCount = 0;
+const newMember = () => app.signIn(`reason_member_${++memberCount}`);
+const discordId = (c: TestClient) => c.user!.discordId;
+
+async function verifiedMember(guildId: string, campaignId: string, member?: TestClient): Promise<TestClient> {
+  const m = member ?? (await newMember());
+  await joinViaWebsite(m, campaignId);
+  app.sim.state.addMember(guildId, discordId(m));
+  await waitFor(() => findJoin(app, campaignId, m.user!.id)?.verified === true, 5000, 'verification');
+  return m;
+}
+
+describe('removal reasons (audit log read at once)', () => {
+  beforeAll(async () => {
+    app = await startBotTestApp();
+    owner = await app.signIn('reason_owner');
+  });
+  afterAll(() => app.close());
+  afterEach(() => app.assertLedger());
+
+  it('an old kick does not excuse a new voluntary leave: kicked, rejoined through another campaign of the guild, left within minutes → charged', async () => {
+    const { guild, campaign: first } = createBotCampaign(app, owner, { name: 'Kick Window Guild' });
+    const second = createCampaign(app.server.ctx.db, {
+      ownerId: owner.user!.id,
+      guildId: guild.id,
+      name: 'Kick Window Guild',
+      inviteCode: first.inviteCode,
+      inviteLink: first.inviteLink,
+    });
+    const member = await verifiedMember(guild.id, first.id);
+    app.sim.state.removeMember(guild.id, discordId(member), { reason: 'kick' });
+    await waitFor(() => findJoin(app, first.id, member.user!.id)?.hasLeft === true, 5000, 'kick recorded');
+    expect(findJoin(app, first.id, member.user!.id)).toMatchObject({ leftReason: 'kick', penalized: false });
+
+    // A minute later: joins the guild again through the second campaign, is paid, and leaves on their own.
+    app.clock.advance(60 * SECOND);
+    await verifiedMember(guild.id, second.id, member);
+    expect(findJoin(app, second.id, member.user!.id)).toMatchObject({ coinsAwarded: true });
+    const before = balanceOf(app, member);
+    app.clock.advance(2 * 60 * SECOND);
+    app.sim.state.removeMember(guild.id, discordId(member), { reason: 'leave' });
+    await waitFor(() => findJoin(app, second.id, member.user!.id)?.hasLeft === true, 5000, 'leave recorded');
+
+    expect(findJoin(app, second.id, member.user!.id)).toMatchObject({ leftReason: 'leave', penalized: true });
+    expect(balanceOf(app, member)).toBe(before - 200);
+    expect(transactionsOf(app, member, 'leave_penalty')).toHaveLength(1);
+    // The slot of the second campaign went back; the first campaign's (kick) did not.
+    expect(findCampaign(app.server.ctx.db, second.id)?.membersRemaining).toBe(10);
+    expect(findCampaign(app.server.ctx.db, first.id)?.membersRemaining).toBe(9);
+  });
+
+  it('charges nothing for leaving a canceled campaign, and gives no slot back', async () => {
+    const { guild, campaign } = createBotCampaign(app, owner);
+    const member = await verifiedMember(guild.id, campaign.id);
+    const before = balanceOf(app, member);
+    const canceled = await owner.delete(`/api/campaigns/${campaign.id}`);
+    expect(canceled.status).toBe(200);
+    app.sim.state.removeMember(guild.id, discordId(member), { reason: 'leave' });
+    await waitFor(() => findJoin(app, campaign.id, member.user!.id)?.hasLeft === true, 5000, 'leave recorded');
+    expect(findJoin(app, campaign.id, member.user!.id)).toMatchObject({ leftReason: 'leave', penalized: false });
+    expect(balanceOf(app, member)).toBe(before);
+    expect(transactionsOf(app, member, 'leave_penalty')).toHaveLength(0);
+    expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(0);
+  });
+
+  it('a kick whose reason cannot be read (audit log 403 50013, no audit gateway event) is unknown: not charged, no slot back', async () => {
+    const { guild, campaign } = createBotCampaign(app, owner);
+    const kicked = await verifiedMember(guild.id, campaign.id);
+    const leaver = await verifiedMember(guild.id, campaign.id);
+    const [kickedBefore, leaverBefore] = [balanceOf(app, kicked), balanceOf(app, leaver)];
+    const invalidBefore = app.sim.state.rateLimits.stats().invalidRequests;
+    guild.botCanViewAuditLog = false; // the owner unticked View Audit Log for the bot's role
+
+    app.sim.state.removeMember(guild.id, discordId(kicked), { reason: 'kick' });
+    await waitFor(() => findJoin(app, campaign.id, kicked.user!.id)?.hasLeft === true, 5000, 'removal recorded');
+    expect(findJoin(app, campaign.id, kicked.user!.id)).toMatchObject({ leftReason: 'unknown', penalized: false });
+    expect(balanceOf(app, kicked)).toBe(kickedBefore);
+    // Fail safe for the member, never in the owner's favour: the slot is not given back either.
+    expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(8);
+    expect(app.sim.state.rateLimits.stats().invalidRequests).toBe(invalidBefore + 1);
+
+    // A voluntary leave in that guild cannot be told from a kick either; the 403 is not asked again.
+    app.sim.state.removeMember(guild.id, discordId(leaver), { reason: 'leave' });
+    await waitFor(() => findJoin(app, campaign.id, leaver.user!.id)?.hasLeft === true, 5000, 'leave recorded');
+    expect(findJoin(app, campaign.id, leaver.user!.id)).toMatchObject({ leftReason: 'unknown', penalized: false });
+    expect(balanceOf(app, leaver)).toBe(leaverBefore);
+    expect(app.sim.state.rateLimits.stats().invalidRequests).toBe(invalidBefore + 1);
+  });
+
+  it('a ban is known from GUILD_BAN_ADD even when the audit log cannot be read', async () => {
+    const { guild, campaign } = createBotCampaign(app, owner);
+    const banned = await verifiedMember(guild.id, campaign.id);
+    const before = balanceOf(app, banned);
+    guild.botCanViewAuditLog = false;
+    app.sim.state.removeMember(guild.id, discordId(banned), { reason: 'ban' });
+    await waitFor(() => findJoin(app, campaign.id, banned.user!.id)?.hasLeft === true, 5000, 'ban recorded');
+    expect(findJoin(app, campaign.id, banned.user!.id)).toMatchObject({ leftReason: 'ban', penalized: false });
+    expect(balanceOf(app, banned)).toBe(before);
+    expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(9);
+  });
+
+  it('counts members removed by a prune (audit action 21, no target) as kicked', async () => {
+    const { guild, campaign } = createBotCampaign(app, owner);
+    const pruned = [await verifiedMember(guild.id, campaign.id), await verifiedMember(guild.id, campaign.id)];
+    const before = pruned.map((m) => balanceOf(app, m));
+    app.sim.state.pruneMembers(guild.id, pruned.map(discordId));
+    for (const m of pruned)
+      await waitFor(() => findJoin(app, campaign.id, m.user!.id)?.hasLeft === true, 5000, 'prune recorded');
+    pruned.forEach((m, i) => {
+      expect(findJoin(app, campaign.id, m.user!.id)).toMatchObject({ leftReason: 'kick', penalized: false });
+      expect(balanceOf(app, m)).toBe(before[i]);
+    });
+    expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(8);
+  });
+});
+
+describe('removal reasons with audit entries written late', () => {
+  beforeAll(async () => {
+    // Production looks after 1.5 s and again after 15 s; here 50 ms and 1.5 s, entries 0.5 s late.
+    app = await startBotTestApp({ bot: { auditLogDelayMs: 50, auditLogRecheckMs: 1500 } });
+    owner = await app.signIn('late_owner');
+  });
+  afterAll(() => app.close());
+  afterEach(() => app.assertLedger());
+
+  it('a kick whose audit entry appears after the first look is still a kick (second look), not a charged leave', async () => {
+    const { guild, campaign } = createBotCampaign(app, owner);
+    const kicked = await verifiedMember(guild.id, campaign.id);
+    const leaver = await verifiedMember(guild.id, campaign.id);
+    const [kickedBefore, leaverBefore] = [balanceOf(app, kicked), balanceOf(app, leaver)];
+    app.sim.state.unreliable.configure({ auditDelayMs: 500 });
+    try {
+      app.sim.state.removeMember(guild.id, discordId(kicked), { reason: 'kick' });
+      app.sim.state.removeMember(guild.id, discordId(leaver), { reason: 'leave' });
+      for (const m of [kicked, leaver])
+        await waitFor(() => findJoin(app, campaign.id, m.user!.id)?.hasLeft === true, 10_000, 'removals settled');
+    } finally {
+      app.sim.state.unreliable.configure({ auditDelayMs: 0 });
+    }
+    expect(findJoin(app, campaign.id, kicked.user!.id)).toMatchObject({ leftReason: 'kick', penalized: false });
+    expect(balanceOf(app, kicked)).toBe(kickedBefore);
+    // The voluntary leaver of the same batch is charged once the second look has nothing on them.
+    expect(findJoin(app, campaign.id, leaver.user!.id)).toMatchObject({ leftReason: 'leave', penalized: true });
+    expect(balanceOf(app, leaver)).toBe(leaverBefore - 200);
+    expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(9);
+  });
+});

@@ -1,0 +1,110 @@
+import { serverJoins, users, type Server } from '../db/schema.ts';
+import type { SimGuild, SimUser } from '../sim/discord/index.ts';
+import { generateSnowflake } from '../sim/discord/snowflake.ts';
+import { DAY } from '../clock.ts';
+import { createCampaign } from './factories.ts';
+import type { TestApp } from './harness.ts';
+
+// Many open website joins at once, for reconciliation tests and the Discord benches: guilds (bot
+// inside) with a campaign each, accounts that clicked Join on it, and — when asked — those accounts
+// already in the guild on Discord's side, without any gateway event (as after an outage). Rows are
+// written straight to the database (accounts with no coins, pending joins): what is measured is
+// what reconciliation does with them.
+
+export interface OpenJoinsPlan {
+  /** Unique per call (usernames are made from it). */
+  prefix: string;
+  guilds: number;
+  joinsPerGuild: number;
+  /** Members of each guild besides the joiners (the guild's size for member-list paging). */
+  otherMembers?: number;
+  /** Slots of each campaign (default joinsPerGuild: the last join completes it and sends the owner's DM). */
+  slots?: number;
+  /** Whether the joiners are in the guild on Discord (default true): reconciliation should pay them. */
+  arrived?: boolean;
+}
+
+export interface SeededGuild {
+  guild: SimGuild;
+  campaign: Server;
+  /** Our user ids of the joiners, and their Discord ids (same order). */
+  userIds: string[];
+  discordIds: string[];
+}
+
+const CHUNK = 500;
+
+/**
+ * A simulator user, put straight into its map: createUser looks names up one by one, which is
+ * quadratic for the tens of thousands of accounts a bench makes. Usernames must be unique per call.
+ */
+function addSimUser(app: TestApp, username: string): SimUser {
+  const users = app.sim.state.users;
+  let id = generateSnowflake(Date.now() - 30 * DAY);
+  while (users.has(id)) id = generateSnowflake(Date.now() - 30 * DAY);
+  const user: SimUser = {
+    id,
+    username,
+    globalName: null,
+    avatar: null,
+    email: `${username}@users.discord-sim.test`,
+    acceptsDms: true,
+    bot: false,
+  };
+  users.set(id, user);
+  return user;
+}
+
+export function seedOpenJoins(app: TestApp, plan: OpenJoinsPlan): SeededGuild[] {
+  const { db } = app.server.ctx;
+  const sim = app.sim.state;
+  const now = app.clock.now();
+  const ownerSim = sim.createUser({ username: `${plan.prefix}_owner` });
+  const owner = db
+    .insert(users)
+    .values({ discordId: ownerSim.id, discordUsername: ownerSim.username, createdAt: now })
+    .onConflictDoNothing()
+    .returning({ id: users.id })
+    .get();
+  if (!owner) throw new Error(`seedOpenJoins: prefix ${plan.prefix} used twice`);
+  const joinedAt = new Date().toISOString();
+  const out: SeededGuild[] = [];
+  for (let g = 0; g < plan.guilds; g++) {
+    const guild = sim.createGuild({ name: `${plan.prefix} guild ${g}`, ownerId: ownerSim.id, botMember: false });
+    for (let i = 0; i < (plan.otherMembers ?? 0); i++) {
+      const u = addSimUser(app, `${plan.prefix}_${g}_o${i}`);
+      guild.members[u.id] = { joinedAt };
+    }
+    const discordIds: string[] = [];
+    for (let i = 0; i < plan.joinsPerGuild; i++) {
+      const u = addSimUser(app, `${plan.prefix}_${g}_j${i}`);
+      discordIds.push(u.id);
+      if (plan.arrived ?? true) guild.members[u.id] = { joinedAt };
+    }
+    // The bot arrives last, so GUILD_CREATE carries the final member count.
+    sim.setBotInGuild(guild.id, true);
+    const campaign = createCampaign(db, {
+      ownerId: owner.id,
+      name: guild.name,
+      guildId: guild.id,
+      membersRemaining: plan.slots ?? plan.joinsPerGuild,
+      createdAt: now,
+    });
+    const userIds: string[] = [];
+    db.transaction((tx) => {
+      for (let i = 0; i < discordIds.length; i += CHUNK) {
+        const rows = tx
+          .insert(users)
+          .values(discordIds.slice(i, i + CHUNK).map((id) => ({ discordId: id, discordUsername: `u${id}`, createdAt: now })))
+          .returning({ id: users.id })
+          .all();
+        userIds.push(...rows.map((r) => r.id));
+        tx.insert(serverJoins)
+          .values(rows.map((r) => ({ userId: r.id, serverId: campaign.id, joinedAt: now })))
+          .run();
+      }
+    });
+    out.push({ guild, campaign, userIds, discordIds });
+  }
+  return out;
+}
