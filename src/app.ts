@@ -18,7 +18,8 @@ import { featureRoutes, rawBodyRoutes } from './features.ts';
 import { sessionPolicy } from './auth/session-policy.ts';
 import { recordWriteAddresses, writeLimits } from './http/write-limits.ts';
 
-export const PRODUCT_NAME = 'CoinSync';
+export { PRODUCT_NAME } from './shared/brand.ts';
+import { PRODUCT_NAME } from './shared/brand.ts';
 const WEB_DIST = WEB_DIST_DIR;
 
 export interface CreateAppOptions {

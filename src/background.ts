@@ -78,7 +78,7 @@ export function startBackground(
     logger,
     () => {
       pruneExpiredIntentsJob(ctx);
-      // Retention of the same-address rule's hashes: the window, then gone (decision 019).
+      // Retention of the same-address rule's hashes: the window, then gone (decision 020).
       pruneUserAddresses(ctx);
       return Promise.resolve();
     },

@@ -143,9 +143,9 @@ describe('domain counters', () => {
         await read('credit', 'duplicate'),
         await read('debit', 'refused'),
       ];
-      credit(database.db, { userId: user.id, cents: 100, type: 'daily', idempotencyKey: 'k1', now: 1 });
-      credit(database.db, { userId: user.id, cents: 100, type: 'daily', idempotencyKey: 'k1', now: 1 });
-      expect(() => debit(database.db, { userId: user.id, cents: 500, type: 'daily', now: 2 })).toThrow(
+      credit(database.sqlite, { userId: user.id, cents: 100, type: 'daily', idempotencyKey: 'k1', now: 1 });
+      credit(database.sqlite, { userId: user.id, cents: 100, type: 'daily', idempotencyKey: 'k1', now: 1 });
+      expect(() => debit(database.sqlite, { userId: user.id, cents: 500, type: 'daily', now: 2 })).toThrow(
         /Insufficient/,
       );
       expect(await read('credit', 'ok')).toBe(ok + 1);

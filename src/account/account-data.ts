@@ -13,7 +13,7 @@ import {
   users,
 } from '../db/schema.ts';
 import { deleteOAuthTokens } from '../auth/oauth-tokens.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../shared/errors.ts';
 import { debit } from '../ledger/ledger.ts';
 import { formatCents } from '../shared/money.ts';
 import { getUserById } from '../users/users.ts';
@@ -141,7 +141,7 @@ export function anonymiseAccount(ctx: AppContext, userId: string, confirmUsernam
       .where(and(eq(servers.ownerId, userId), isNull(servers.canceledAt)))
       .run();
     if (user.coins > 0) {
-      debit(tx, {
+      debit(ctx.sqlite, {
         userId,
         cents: user.coins,
         type: 'account_deleted',

@@ -21,7 +21,7 @@ describe('transaction history', () => {
     const db = app.server.ctx.db;
     const userId = client.user!.id;
     for (let i = 0; i < 25; i += 1) {
-      credit(db, {
+      credit(db.$client, {
         userId,
         cents: 100,
         type: 'hourly',
@@ -72,9 +72,9 @@ describe('transaction history', () => {
     const db = app.server.ctx.db;
     const userId = client.user!.id;
     const now = app.clock.now();
-    credit(db, { userId, cents: 250, type: 'daily', now: now - 40 * 24 * HOUR }); // too old
-    credit(db, { userId, cents: 300, type: 'bonus', now: now - 2 * 24 * HOUR });
-    credit(db, { userId, cents: 100, type: 'hourly', now: now - 2 * 24 * HOUR + 1 });
+    credit(db.$client, { userId, cents: 250, type: 'daily', now: now - 40 * 24 * HOUR }); // too old
+    credit(db.$client, { userId, cents: 300, type: 'bonus', now: now - 2 * 24 * HOUR });
+    credit(db.$client, { userId, cents: 100, type: 'hourly', now: now - 2 * 24 * HOUR + 1 });
     giveCoins(db, userId, 1000, now);
     const res = await client.get<EarningsDay[]>('/api/transactions/earnings?tzOffset=0');
     expect(res.body).toHaveLength(30);

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { oauthTokens } from '../db/schema.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../shared/errors.ts';
 
 // Members' Discord OAuth2 tokens, kept so the product can read a member's own guild list (who owns or
 // manages a server, whether a no-bot member really joined). Encrypted at rest with AES-256-GCM under

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../shared/errors.ts';
 import { canManageGuild, DiscordApiError, type DiscordPartialGuild } from '../discord/discord-api.ts';
 import { deleteOAuthTokens, getAccessToken, SIGN_IN_AGAIN } from './oauth-tokens.ts';
 

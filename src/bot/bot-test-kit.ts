@@ -61,14 +61,14 @@ export function findJoin(app: TestApp, campaignId: string, userId: string): Serv
 }
 
 export function balanceOf(app: TestApp, client: TestClient): number {
-  return getBalance(app.server.ctx.db, client.user!.id);
+  return getBalance(app.server.ctx.sqlite, client.user!.id);
 }
 
 /** Spends a user's whole balance (so a penalty can take it below zero). */
 export function drain(app: TestApp, client: TestClient): void {
   const balance = balanceOf(app, client);
   if (balance > 0) {
-    debit(app.server.ctx.db, { userId: client.user!.id, cents: balance, type: 'campaign', description: 'Test spend', now: app.clock.now() });
+    debit(app.server.ctx.sqlite, { userId: client.user!.id, cents: balance, type: 'campaign', description: 'Test spend', now: app.clock.now() });
   }
 }
 

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { servers, users } from '../db/schema.ts';
-import { PRODUCT_NAME } from '../app.ts';
+import { PRODUCT_NAME } from '../shared/brand.ts';
 import { DISCORD_ERROR, DiscordApiError } from '../discord/discord-api.ts';
 import { MINUTE } from '../clock.ts';
 

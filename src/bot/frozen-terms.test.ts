@@ -4,7 +4,7 @@ import { DAY, SECOND } from '../clock.ts';
 import { servers } from '../db/schema.ts';
 import type { TestApp, TestClient } from '../test/harness.ts';
 import { findCampaign, giveCoins } from '../test/factories.ts';
-import { MIN_STAY_MS } from './rules.ts';
+import { CAMPAIGN_KIND_RULES } from '../shared/campaign-kinds.ts';
 import {
   balanceOf,
   createBotCampaign,
@@ -43,7 +43,7 @@ describe('terms frozen at verification', () => {
     const early = await verifiedMember(guild.id, campaign.id);
     expect(findJoin(app, campaign.id, early.user!.id)).toMatchObject({
       rewardCents: 50,
-      minStayMs: MIN_STAY_MS.regular,
+      minStayMs: CAMPAIGN_KIND_RULES.regular.minStayMs,
       penaltyCents: 200,
     });
 
@@ -59,13 +59,13 @@ describe('terms frozen at verification', () => {
     // The earlier member's stay is still 2 days: leaving after 2 days costs nothing.
     expect(findJoin(app, campaign.id, early.user!.id)).toMatchObject({
       rewardCents: 50,
-      minStayMs: MIN_STAY_MS.regular,
+      minStayMs: CAMPAIGN_KIND_RULES.regular.minStayMs,
     });
 
     const late = await verifiedMember(guild.id, campaign.id);
     expect(findJoin(app, campaign.id, late.user!.id)).toMatchObject({
       rewardCents: 75,
-      minStayMs: MIN_STAY_MS.featured,
+      minStayMs: CAMPAIGN_KIND_RULES.featured.minStayMs,
     });
 
     app.clock.advance(2 * DAY + SECOND);
@@ -87,13 +87,13 @@ describe('terms frozen at verification', () => {
     const { guild, campaign } = createBotCampaign(app, owner, { slots: 3 });
     app.server.ctx.db
       .update(servers)
-      .set({ isFeatured: true, featuredRemaining: 1, coinReward: 75, featuredAt: app.clock.now() })
+      .set({ kind: 'featured', isFeatured: true, featuredRemaining: 1, coinReward: CAMPAIGN_KIND_RULES.featured.rewardCents, featuredAt: app.clock.now() })
       .where(eq(servers.id, campaign.id))
       .run();
     const first = await verifiedMember(guild.id, campaign.id);
     expect(findJoin(app, campaign.id, first.user!.id)).toMatchObject({
       rewardCents: 75,
-      minStayMs: MIN_STAY_MS.featured,
+      minStayMs: CAMPAIGN_KIND_RULES.featured.minStayMs,
     });
     expect(findCampaign(app.server.ctx.db, campaign.id)).toMatchObject({
       membersRemaining: 2,
@@ -104,7 +104,7 @@ describe('terms frozen at verification', () => {
     const second = await verifiedMember(guild.id, campaign.id);
     expect(findJoin(app, campaign.id, second.user!.id)).toMatchObject({
       rewardCents: 50,
-      minStayMs: MIN_STAY_MS.regular,
+      minStayMs: CAMPAIGN_KIND_RULES.regular.minStayMs,
     });
   });
 

@@ -2,7 +2,7 @@ import { and, eq, gte, isNotNull, isNull } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { serverJoins, servers, users } from '../db/schema.ts';
 import { lookUpMembers, newLookupCounters, type GatewayMembers, type LookupCounters } from './member-lookup.ts';
-import { MIN_STAY_MS, PENDING_JOIN_MAX_AGE_MS, frozenMinStayMs } from './rules.ts';
+import { LONGEST_MIN_STAY_MS, PENDING_JOIN_MAX_AGE_MS, frozenMinStayMs } from './rules.ts';
 import { verifyJoin } from './verify-join.ts';
 import { findOpenPaidJoin, removalSince, settleRemovals, type Removal } from './member-removed.ts';
 import { pausedGuildIds, syncBotPresence } from './bot-presence.ts';
@@ -81,7 +81,7 @@ function collectWork(ctx: AppContext, startedAt: number): Map<string, GuildWork>
       verifiedAt: serverJoins.verifiedAt,
       discordJoinedAt: serverJoins.discordJoinedAt,
       minStayMs: serverJoins.minStayMs,
-      isFeatured: servers.isFeatured,
+      kind: servers.kind,
     })
     .from(serverJoins)
     .innerJoin(servers, eq(servers.id, serverJoins.serverId))
@@ -91,13 +91,13 @@ function collectWork(ctx: AppContext, startedAt: number): Map<string, GuildWork>
         eq(serverJoins.coinsAwarded, true),
         eq(serverJoins.hasLeft, false),
         isNotNull(servers.serverId),
-        gte(serverJoins.verifiedAt, startedAt - MIN_STAY_MS.featured),
+        gte(serverJoins.verifiedAt, startedAt - LONGEST_MIN_STAY_MS),
       ),
     )
     .all();
   for (const join of open) {
     if (!join.guildId || join.verifiedAt === null) continue;
-    if (join.verifiedAt + frozenMinStayMs(join, join.isFeatured) <= startedAt) continue;
+    if (join.verifiedAt + frozenMinStayMs(join, join.kind) <= startedAt) continue;
     of(join.guildId).inStay.set(join.discordUserId, {
       verifiedAt: join.verifiedAt,
       discordJoinedAt: join.discordJoinedAt,

@@ -4,7 +4,8 @@ import { serverJoins, servers, users } from '../db/schema.ts';
 import { debit } from '../ledger/ledger.ts';
 import { publishWithBalance } from '../events/publish.ts';
 import { formatCents } from '../shared/money.ts';
-import { FEATURED_REWARD_CENTS, LEAVE_PENALTY_CENTS, frozenMinStayMs, type LeaveReason } from './rules.ts';
+import { CAMPAIGN_KIND_RULES } from '../shared/campaign-kinds.ts';
+import { frozenMinStayMs, frozenPenaltyCents, type LeaveReason } from './rules.ts';
 
 export interface LeaveEvent {
   guildId: string;
@@ -45,7 +46,7 @@ export function recordLeave(ctx: AppContext, event: LeaveEvent): RecordLeaveResu
         rewardCents: serverJoins.rewardCents,
         campaignId: servers.id,
         name: servers.name,
-        isFeatured: servers.isFeatured,
+        kind: servers.kind,
         canceledAt: servers.canceledAt,
       })
       .from(serverJoins)
@@ -62,8 +63,8 @@ export function recordLeave(ctx: AppContext, event: LeaveEvent): RecordLeaveResu
 
     for (const join of open) {
       // The terms frozen at verification decide, not the campaign as it is now (a promotion changes nothing).
-      const early = event.at < (join.verifiedAt ?? 0) + frozenMinStayMs(join, join.isFeatured);
-      const penaltyCents = join.penaltyCents ?? LEAVE_PENALTY_CENTS;
+      const early = event.at < (join.verifiedAt ?? 0) + frozenMinStayMs(join, join.kind);
+      const penaltyCents = frozenPenaltyCents(join, join.kind);
       // Leaving a canceled campaign costs nothing: the penalty would help nobody (issue 12 item 4).
       const penalize = early && event.reason === 'leave' && penaltyCents > 0 && join.canceledAt === null;
       const marked = tx
@@ -75,7 +76,7 @@ export function recordLeave(ctx: AppContext, event: LeaveEvent): RecordLeaveResu
       if (!marked) continue;
       result.recorded += 1;
       if (!penalize) continue;
-      debit(tx, {
+      debit(ctx.sqlite, {
         userId: user.id,
         cents: penaltyCents,
         type: 'leave_penalty',
@@ -87,7 +88,7 @@ export function recordLeave(ctx: AppContext, event: LeaveEvent): RecordLeaveResu
       charged.push({ userId: user.id, name: join.name, cents: penaltyCents });
       // The owner paid for a member who did not stay: the slot goes back (not to canceled campaigns).
       // A featured slot goes back to the featured pool while the campaign is still featured.
-      const featuredSlot = join.rewardCents === FEATURED_REWARD_CENTS && join.isFeatured;
+      const featuredSlot = join.rewardCents === CAMPAIGN_KIND_RULES.featured.rewardCents && join.kind === 'featured';
       tx.update(servers)
         .set({
           membersRemaining: sql`${servers.membersRemaining} + 1`,

@@ -1,12 +1,10 @@
 import { DAY } from '../clock.ts';
+import { CAMPAIGN_KIND_RULES, joinTermsOf, type CampaignKind, type JoinTerms } from '../shared/campaign-kinds.ts';
 
-// Business constants of bot-verified joins (spec §9).
+export type { JoinTerms } from '../shared/campaign-kinds.ts';
 
-/** How long a verified member must stay before leaving is free: 2 days regular, 5 days featured. */
-export const MIN_STAY_MS = { regular: 2 * DAY, featured: 5 * DAY } as const;
-
-/** Charged (hundredths) when a member leaves before the minimum stay. */
-export const LEAVE_PENALTY_CENTS = 200;
+// Timing rules of bot-verified joins. The per-kind numbers (reward, minimum stay, penalty) live in
+// src/shared/campaign-kinds.ts, the one table of campaign kinds.
 
 /** A website join is waited for this long; older pending joins are neither verified nor reconciled. */
 export const PENDING_JOIN_MAX_AGE_MS = 7 * DAY;
@@ -23,38 +21,23 @@ export const JOINED_AT_CLOCK_SKEW_MS = 2 * 60 * 1000;
 /** unknown: the removal's reason could not be established — no penalty, and no slot back. */
 export type LeaveReason = 'leave' | 'kick' | 'ban' | 'unknown' | 'guild_deleted';
 
-export function minimumStayMs(isFeatured: boolean): number {
-  return isFeatured ? MIN_STAY_MS.featured : MIN_STAY_MS.regular;
-}
+/** The longest minimum stay of any bot kind: reconciliation looks back this far for members still inside theirs. */
+export const LONGEST_MIN_STAY_MS = Math.max(
+  CAMPAIGN_KIND_RULES.regular.minStayMs,
+  CAMPAIGN_KIND_RULES.featured.minStayMs,
+);
 
-// Join rewards paid to members, in hundredths (spec §9).
-export const REGULAR_REWARD_CENTS = 50;
-export const FEATURED_REWARD_CENTS = 75;
-export const NOBOT_REWARD_CENTS = 20;
-
-/** What a member is promised when a join is verified; stored on the join row and never changed after. */
-export interface JoinTerms {
-  rewardCents: number;
-  minStayMs: number;
-  penaltyCents: number;
-}
-
-/** Terms of a featured slot (the campaign's featured pool is taken first) or a regular one. */
+/** Terms of a featured slot (the campaign's featured pool is taken first) or a regular one (campaign-kinds.ts). */
 export function joinTerms(featuredSlot: boolean): JoinTerms {
-  return featuredSlot
-    ? {
-        rewardCents: FEATURED_REWARD_CENTS,
-        minStayMs: MIN_STAY_MS.featured,
-        penaltyCents: LEAVE_PENALTY_CENTS,
-      }
-    : {
-        rewardCents: REGULAR_REWARD_CENTS,
-        minStayMs: MIN_STAY_MS.regular,
-        penaltyCents: LEAVE_PENALTY_CENTS,
-      };
+  return joinTermsOf(featuredSlot ? 'featured' : 'regular');
 }
 
 /** Frozen minimum stay of a join; rows verified before terms were stored fall back to the campaign's kind. */
-export function frozenMinStayMs(join: { minStayMs: number | null }, isFeatured: boolean): number {
-  return join.minStayMs ?? minimumStayMs(isFeatured);
+export function frozenMinStayMs(join: { minStayMs: number | null }, kind: CampaignKind): number {
+  return join.minStayMs ?? CAMPAIGN_KIND_RULES[kind === 'featured' ? 'featured' : 'regular'].minStayMs;
+}
+
+/** Frozen early-leave penalty of a join; older rows fall back to the bot kinds' penalty. */
+export function frozenPenaltyCents(join: { penaltyCents: number | null }, kind: CampaignKind): number {
+  return join.penaltyCents ?? CAMPAIGN_KIND_RULES[kind === 'featured' ? 'featured' : 'regular'].penaltyCents;
 }

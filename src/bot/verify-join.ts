@@ -2,7 +2,8 @@ import { and, asc, eq, gt, gte, inArray, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { serverJoins, servers, users } from '../db/schema.ts';
 import { credit } from '../ledger/ledger.ts';
-import { JOINED_AT_CLOCK_SKEW_MS, type JoinTerms, PENDING_JOIN_MAX_AGE_MS, REGULAR_REWARD_CENTS, joinTerms } from './rules.ts';
+import { CAMPAIGN_KIND_RULES } from '../shared/campaign-kinds.ts';
+import { JOINED_AT_CLOCK_SKEW_MS, type JoinTerms, PENDING_JOIN_MAX_AGE_MS, joinTerms } from './rules.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { notifyCompletedCampaign } from './completion-notice.ts';
 import { sameAddressCheck } from '../joins/same-address.ts';
@@ -62,7 +63,7 @@ export function recordVerifiedJoin(ctx: AppContext, event: MemberEvent): VerifyJ
       .all();
 
     for (const join of pending) {
-      // Same-address rule (decision 019): past the campaign's cap such a join is verified without pay or slot.
+      // Same-address rule (decision 020): past the campaign's cap such a join is verified without pay or slot.
       const address = sameAddressCheck(tx, ctx.config.sameAddress, {
         memberId: user.id,
         ownerId: join.ownerId,
@@ -92,7 +93,7 @@ export function recordVerifiedJoin(ctx: AppContext, event: MemberEvent): VerifyJ
         result.closedWithoutReward += 1;
         continue;
       }
-      credit(tx, {
+      credit(ctx.sqlite, {
         userId: user.id,
         cents: terms.rewardCents,
         type: 'join_reward',
@@ -142,7 +143,7 @@ export function takeSlot(
   if (featured) {
     if (featured.featuredRemaining === 0 && featured.membersRemaining > 0) {
       tx.update(servers)
-        .set({ isFeatured: false, coinReward: REGULAR_REWARD_CENTS })
+        .set({ kind: 'regular', isFeatured: false, coinReward: CAMPAIGN_KIND_RULES.regular.rewardCents })
         .where(eq(servers.id, campaignId))
         .run();
     }

@@ -1,7 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { servers, type Server } from '../db/schema.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../shared/errors.ts';
 
 /**
  * DELETE /api/campaigns/:id: irreversible and not refunded. The row stays (joins and transactions

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../shared/errors.ts';
 import { parseInviteCode, CAMPAIGN_MESSAGES, type BotMissingBody } from '../shared/campaign-schemas.ts';
 
 // Discord lookups a campaign needs before it is written: the invite must resolve to a permanent

@@ -1,16 +1,16 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { servers, type Server } from '../db/schema.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../shared/errors.ts';
 import { debit, getBalance } from '../ledger/ledger.ts';
 import { assertCanSpend } from '../payments/spend-guard.ts';
-import { CAMPAIGN_MESSAGES, FEATURED_SLOTS, PROMOTE_COST_COINS } from '../shared/campaign-schemas.ts';
+import { CAMPAIGN_MESSAGES } from '../shared/campaign-schemas.ts';
+import { CAMPAIGN_KIND_RULES, PROMOTION } from '../shared/campaign-kinds.ts';
 import { coinsToCents } from '../shared/money.ts';
 import { requireBotInGuild } from './discord-checks.ts';
 import { FEATURED_INTENT_EXPIRED, isExpiredIntent } from './featured-intent.ts';
 import { requireGuildManager } from '../auth/user-guilds.ts';
 import { ALREADY_FEATURED, ALREADY_FEATURED_ELSEWHERE, isGuildFeaturedElsewhere } from './featured-guard.ts';
-import { FEATURED_REWARD_CENTS } from './submit-server.ts';
 
 export const CAMPAIGN_CANCELED = 'This campaign was canceled and cannot be promoted.';
 export const NOBOT_NOT_PROMOTABLE =
@@ -34,7 +34,8 @@ function findOwnServer(ctx: AppContext, userId: string, serverId: string): Serve
  */
 export async function promoteServer(ctx: AppContext, userId: string, serverId: string): Promise<Server> {
   const found = findOwnServer(ctx, userId, serverId);
-  if (!found.serverId) throw new AppError('bad_request', NOBOT_NOT_PROMOTABLE);
+  if (!CAMPAIGN_KIND_RULES[found.kind].promotable || !found.serverId)
+    throw new AppError('bad_request', NOBOT_NOT_PROMOTABLE);
   // Having listed it once is not enough: the owner may have lost Manage Server since.
   await requireGuildManager(ctx, userId, { id: found.serverId, name: found.name }, 'feature');
   // Featured members are verified by the bot, so it must still be there (a Discord call: outside the transaction).
@@ -55,21 +56,22 @@ export async function promoteServer(ctx: AppContext, userId: string, serverId: s
     if (isGuildFeaturedElsewhere(tx, server.serverId, server.id))
       throw new AppError('conflict', ALREADY_FEATURED_ELSEWHERE);
     assertCanSpend(tx, userId);
-    const cost = coinsToCents(PROMOTE_COST_COINS);
-    if (getBalance(tx, userId) < cost)
+    const cost = coinsToCents(PROMOTION.costCoins);
+    if (getBalance(ctx.sqlite, userId) < cost)
       throw new AppError('insufficient_coins', CAMPAIGN_MESSAGES.promoteCost);
 
     const updated = tx
       .update(servers)
       .set({
+        kind: 'featured',
         isFeatured: true,
         featuredAt: now,
-        coinReward: FEATURED_REWARD_CENTS,
+        coinReward: CAMPAIGN_KIND_RULES.featured.rewardCents,
         // 100 featured slots on top: the regular slots left keep the regular reward and stay, and members
         // verified earlier keep the terms frozen on their join rows.
-        membersRemaining: sql`${servers.membersRemaining} + ${FEATURED_SLOTS}`,
-        featuredRemaining: sql`${servers.featuredRemaining} + ${FEATURED_SLOTS}`,
-        initialMemberSlots: sql`${servers.initialMemberSlots} + ${FEATURED_SLOTS}`,
+        membersRemaining: sql`${servers.membersRemaining} + ${PROMOTION.slots}`,
+        featuredRemaining: sql`${servers.featuredRemaining} + ${PROMOTION.slots}`,
+        initialMemberSlots: sql`${servers.initialMemberSlots} + ${PROMOTION.slots}`,
         completionNotificationSent: false,
       })
       // Conditional on the state checked above, so a concurrent promotion cannot apply twice.
@@ -84,11 +86,11 @@ export async function promoteServer(ctx: AppContext, userId: string, serverId: s
       .returning()
       .get();
     if (!updated) throw new AppError('conflict', ALREADY_FEATURED);
-    debit(tx, {
+    debit(ctx.sqlite, {
       userId,
       cents: cost,
       type: 'promote',
-      description: `Featured: ${server.name} (${FEATURED_SLOTS} members)`,
+      description: `Featured: ${server.name} (${PROMOTION.slots} members)`,
       now,
     });
     return updated;

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
 import type { ApiServer } from '../shared/api-types.ts';
 import { DiscordApi } from '../discord/discord-api.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../shared/errors.ts';
 import { submitServer } from './submit-server.ts';
 import {
   createGuildWithInvite,

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.ts';
 import type { Server } from '../db/schema.ts';
 import { servers } from '../db/schema.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../shared/errors.ts';
 import { debit, getBalance } from '../ledger/ledger.ts';
 import { assertCanSpend } from '../payments/spend-guard.ts';
 import {
@@ -19,9 +19,7 @@ import { requireBotInGuild, resolvePermanentInvite } from './discord-checks.ts';
 import { requireGuildManager } from '../auth/user-guilds.ts';
 import { ALREADY_FEATURED_ELSEWHERE, isGuildFeaturedElsewhere } from './featured-guard.ts';
 
-// Join rewards paid to members live with the other join rules (frozen onto each join when verified).
-export { FEATURED_REWARD_CENTS, NOBOT_REWARD_CENTS, REGULAR_REWARD_CENTS } from '../bot/rules.ts';
-import { FEATURED_REWARD_CENTS, NOBOT_REWARD_CENTS, REGULAR_REWARD_CENTS } from '../bot/rules.ts';
+import { CAMPAIGN_KIND_RULES } from '../shared/campaign-kinds.ts';
 
 /**
  * POST /api/servers. A regular campaign debits its coins (1 coin per member slot) in the same
@@ -47,14 +45,14 @@ export async function submitServer(
   const now = ctx.clock.now();
   return ctx.db.transaction((tx) => {
     assertCanSpend(tx, userId);
-    const balance = getBalance(tx, userId);
+    const balance = getBalance(ctx.sqlite, userId);
     if (input.isFeaturedIntent) {
       // Refused up front so a failed promotion does not leave an unfunded row behind.
       if (balance < coinsToCents(PROMOTE_COST_COINS))
         throw new AppError('insufficient_coins', CAMPAIGN_MESSAGES.promoteCost);
       if (isGuildFeaturedElsewhere(tx, invite.guildId))
         throw new AppError('conflict', ALREADY_FEATURED_ELSEWHERE);
-    } else if (balance < coinsToCents(coins)) {
+    } else if (balance < coins * CAMPAIGN_KIND_RULES.regular.costPerSlotCents) {
       throw new AppError('insufficient_coins', insufficientForSubmit(coins, formatCents(balance)));
     }
     const server = tx
@@ -64,10 +62,12 @@ export async function submitServer(
         name: input.name,
         inviteLink: invite.link,
         inviteCode: invite.code,
+        // A featured intent stays 'regular' (no featured slots) until promote makes it 'featured'.
+        kind: 'regular',
         serverId: invite.guildId,
         inviteGuildId: invite.guildId,
         serverIcon: invite.guildIcon,
-        coinReward: input.isFeaturedIntent ? FEATURED_REWARD_CENTS : REGULAR_REWARD_CENTS,
+        coinReward: CAMPAIGN_KIND_RULES[input.isFeaturedIntent ? 'featured' : 'regular'].rewardCents,
         membersRemaining: coins,
         initialMemberSlots: coins,
         createdAt: now,
@@ -76,9 +76,9 @@ export async function submitServer(
       .get();
     if (coins > 0) {
       // Conditional debit: a concurrent spend that got there first makes this throw and roll back.
-      debit(tx, {
+      debit(ctx.sqlite, {
         userId,
-        cents: coinsToCents(coins),
+        cents: coins * CAMPAIGN_KIND_RULES.regular.costPerSlotCents,
         type: 'campaign',
         description: `Campaign: ${input.name} (${coins} ${coins === 1 ? 'member' : 'members'})`,
         now,
@@ -102,8 +102,8 @@ export async function submitNoBotServer(
   const now = ctx.clock.now();
   return ctx.db.transaction((tx) => {
     assertCanSpend(tx, userId);
-    const balance = getBalance(tx, userId);
-    if (balance < coinsToCents(members)) {
+    const balance = getBalance(ctx.sqlite, userId);
+    if (balance < members * CAMPAIGN_KIND_RULES.nobot.costPerSlotCents) {
       throw new AppError('insufficient_coins', insufficientForNoBot(members, formatCents(balance)));
     }
     const server = tx
@@ -113,19 +113,20 @@ export async function submitNoBotServer(
         name: input.name,
         inviteLink: invite.link,
         inviteCode: invite.code,
+        kind: 'nobot',
         serverId: null,
         inviteGuildId: invite.guildId,
         serverIcon: null,
-        coinReward: NOBOT_REWARD_CENTS,
+        coinReward: CAMPAIGN_KIND_RULES.nobot.rewardCents,
         membersRemaining: members,
         initialMemberSlots: members,
         createdAt: now,
       })
       .returning()
       .get();
-    debit(tx, {
+    debit(ctx.sqlite, {
       userId,
-      cents: coinsToCents(members),
+      cents: members * CAMPAIGN_KIND_RULES.nobot.costPerSlotCents,
       type: 'campaign',
       description: `No-bot campaign: ${input.name} (${members} ${members === 1 ? 'member' : 'members'})`,
       now,

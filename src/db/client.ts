@@ -9,7 +9,10 @@ import { assertDatabaseIntact, DatabaseIntegrityError, isCorruptionError } from 
 
 export { DatabaseIntegrityError } from './integrity.ts';
 
-export type Db = BetterSQLite3Database<typeof schema>;
+/** The better-sqlite3 connection; the ledger and the hand-prepared hot paths take it explicitly. */
+export type Connection = Database.Database;
+/** The drizzle handle; `$client` is its connection (drizzle's public field). */
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Connection };
 /** The handle given to code running inside `db.transaction(...)`. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type DbOrTx = Db | Tx;

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { CAMPAIGN_KINDS } from '../shared/campaign-kinds.ts';
 
 // Money columns are integer hundredths ("cents"); timestamps are epoch milliseconds.
 // Unique constraints back every exactly-once rule; the ledger module is the only writer of users.coins.
@@ -35,7 +36,9 @@ export const servers = sqliteTable(
     name: text('name').notNull(),
     inviteLink: text('invite_link').notNull(),
     inviteCode: text('invite_code'),
-    /** Discord guild id; null means a no-bot server. */
+    /** Which rules apply (src/shared/campaign-kinds.ts). Kept consistent with is_featured and server_id by triggers (migration 0005). */
+    kind: text('kind', { enum: CAMPAIGN_KINDS }).notNull().default('regular'),
+    /** Discord guild id our bot verifies joins in; null for a no-bot campaign. */
     serverId: text('server_id'),
     /** The guild the invite resolves to, for every kind of campaign (no-bot joins are checked against it). */
     inviteGuildId: text('invite_guild_id'),
@@ -43,6 +46,7 @@ export const servers = sqliteTable(
     coinReward: integer('coin_reward').notNull().default(50),
     membersRemaining: integer('members_remaining').notNull().default(0),
     initialMemberSlots: integer('initial_member_slots').notNull().default(0),
+    /** kind = 'featured', kept as a column because the Discover list's SQL, triggers and ordering read it. */
     isFeatured: integer('is_featured', { mode: 'boolean' }).notNull().default(false),
     /** How many of membersRemaining are featured slots (paid at the featured reward, taken first). */
     featuredRemaining: integer('featured_remaining').notNull().default(0),
@@ -100,7 +104,7 @@ export const serverJoins = sqliteTable(
     minStayMs: integer('min_stay_ms'),
     /** Charged when leaving on one's own before verifiedAt + minStayMs. */
     penaltyCents: integer('penalty_cents'),
-    /** The member shared a recent address with the campaign's owner when verified (decision 019). */
+    /** The member shared a recent address with the campaign's owner when verified (decision 020). */
     sameAddress: integer('same_address', { mode: 'boolean' }).notNull().default(false),
   },
   (t) => [
@@ -265,7 +269,7 @@ export const welcomeGrants = sqliteTable('welcome_grants', {
 
 /**
  * Keyed hashes (HMAC) of the network addresses a user signed in or acted from, for the same-address
- * rule on campaigns (decision 019). Raw addresses are never stored; rows older than the window are deleted.
+ * rule on campaigns (decision 020). Raw addresses are never stored; rows older than the window are deleted.
  */
 export const userAddresses = sqliteTable(
   'user_addresses',

@@ -19,7 +19,7 @@ export function publishWithBalance(
   build: (balance: string) => LiveEvent,
 ): void {
   try {
-    publishLiveEvent(ctx, userId, build(formatCents(getBalance(ctx.db, userId))));
+    publishLiveEvent(ctx, userId, build(formatCents(getBalance(ctx.sqlite, userId))));
   } catch (err) {
     ctx.logger.warn('live event not published', { userId, error: err instanceof Error ? err.message : String(err) });
   }

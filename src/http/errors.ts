@@ -1,38 +1,11 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '../logger.ts';
+import { AppError, INTERNAL_ERROR_MESSAGE, STORAGE_UNAVAILABLE_MESSAGE, isStorageUnavailable } from '../shared/errors.ts';
 import { requestIdOf } from './request-context.ts';
 
-// Services throw AppError with a code; one middleware maps codes to statuses and `{ message }` bodies.
-export const ERROR_STATUS = {
-  bad_request: 400,
-  unauthorized: 401,
-  insufficient_coins: 402,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-  too_early: 425,
-  rate_limited: 429,
-  upstream: 502,
-  unavailable: 503,
-} as const;
+// Services throw AppError (src/shared/errors.ts); this middleware maps its code to a status and a `{ message }` body.
 
-export type ErrorCode = keyof typeof ERROR_STATUS;
-
-export class AppError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'AppError';
-  }
-  get status(): number {
-    return ERROR_STATUS[this.code];
-  }
-}
-
-const STORAGE_UNAVAILABLE = /^SQLITE_(FULL|IOERR|READONLY|BUSY|CANTOPEN)/;
-export const STORAGE_UNAVAILABLE_MESSAGE = 'We cannot save changes right now (a storage problem on our side). Please try again in a few minutes.';
+export { STORAGE_UNAVAILABLE_MESSAGE } from '../shared/errors.ts';
 
 export const apiNotFound: RequestHandler = (_req, res) => {
   res.status(404).json({ message: 'Not found' });
@@ -56,7 +29,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     // The disk is full, read-only or failing, or the database is locked for too long: not a bug in
     // this request, and retrying later can work. 503, and the operator sees it in the log and /api/ready.
     const sqliteCode = typeof err === 'object' && err && 'code' in err ? String(err.code) : '';
-    if (STORAGE_UNAVAILABLE.test(sqliteCode)) {
+    if (isStorageUnavailable(sqliteCode)) {
       logger.error('database write failed; answering 503', {
         requestId: requestIdOf(res),
         method: req.method,
@@ -68,6 +41,6 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     logger.error('unhandled error', { requestId: requestIdOf(res), method: req.method, path: req.path, error: err instanceof Error ? err.stack : String(err) });
-    res.status(500).json({ message: 'Something went wrong on our side. Please try again.' });
+    res.status(500).json({ message: INTERNAL_ERROR_MESSAGE });
   };
 }

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import { AppError } from './errors.ts';
+import { AppError } from '../shared/errors.ts';
 
 /** First line of every protected handler: the signed-in user's id, or a 401. */
 export function requireUser(req: Request): string {

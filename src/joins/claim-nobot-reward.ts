@@ -3,7 +3,7 @@ import type { AppContext } from '../context.ts';
 import { serverJoins, servers, type Server, type ServerJoin } from '../db/schema.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { isInGuildWithGrace, noBotGuildId } from './guild-membership.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../shared/errors.ts';
 import { credit } from '../ledger/ledger.ts';
 import { formatCents } from '../shared/money.ts';
 import { sameAddressCheck } from './same-address.ts';
@@ -14,12 +14,13 @@ import {
   sameAddressCappedMessage,
   type ClaimNoBotResponse,
 } from '../shared/join-schemas.ts';
+import { CAMPAIGN_KIND_RULES } from '../shared/campaign-kinds.ts';
 
 /** The campaign and the member's join, or the refusal as an AppError (read-only). */
 function checkClaimable(db: DbOrTx, userId: string, campaignId: string, now: number): { server: Server; join: ServerJoin } {
   const server = db.select().from(servers).where(eq(servers.id, campaignId)).get();
   if (!server || server.canceledAt !== null) throw new AppError('not_found', JOIN_MESSAGES.notFound);
-  if (server.serverId !== null) throw new AppError('bad_request', JOIN_MESSAGES.botServer);
+  if (CAMPAIGN_KIND_RULES[server.kind].needsBot) throw new AppError('bad_request', JOIN_MESSAGES.botServer);
   const join = db
     .select()
     .from(serverJoins)
@@ -48,7 +49,7 @@ export async function claimNoBotReward(ctx: AppContext, userId: string, campaign
   const now = ctx.clock.now();
   return ctx.db.transaction((tx) => {
     const { server, join } = checkClaimable(tx, userId, campaignId, now);
-    // Same-address rule (decision 019): past the campaign's cap, nothing is written and the member is told.
+    // Same-address rule (decision 020): past the campaign's cap, nothing is written and the member is told.
     const rule = ctx.config.sameAddress;
     const address = sameAddressCheck(tx, rule, { memberId: userId, ownerId: server.ownerId, campaignId, now });
     if (address.capped) throw new AppError('forbidden', sameAddressCappedMessage(rule.maxPaidJoins));
@@ -79,7 +80,7 @@ export async function claimNoBotReward(ctx: AppContext, userId: string, campaign
     // Throwing rolls back the join flag as well.
     if (!slot) throw new AppError('conflict', JOIN_MESSAGES.noSlots);
 
-    credit(tx, {
+    credit(ctx.sqlite, {
       userId,
       cents: server.coinReward,
       type: 'nobot_reward',

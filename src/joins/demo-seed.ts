@@ -10,7 +10,7 @@ import { HOUR } from '../clock.ts';
 // Demo campaigns for Discover, pointing at the simulator's demo guilds. Ids are fixed so restarts
 // find the rows again instead of duplicating them; every coin movement goes through the ledger.
 
-type Kind = 'regular' | 'featured' | 'nobot';
+import { CAMPAIGN_KIND_RULES, type CampaignKind as Kind } from '../shared/campaign-kinds.ts';
 
 interface DemoCampaign {
   id: string;
@@ -42,7 +42,6 @@ export const DEMO_CAMPAIGNS: readonly DemoCampaign[] = [
   { id: 'de300000-0000-4000-8000-000000000007', guildId: RETRO_GUILD.id, kind: 'nobot', slots: 12 },
 ];
 
-const REWARD_CENTS: Record<Kind, number> = { regular: 50, featured: 75, nobot: 20 };
 const DEMO_COINS_CENTS = 50_000;
 const FEATURED_COST_CENTS = 10_000;
 
@@ -74,7 +73,7 @@ function ensureOwner(ctx: AppContext, discordId: string, now: number): string {
       .user.id;
   }
   // Keyed, so a restart never pays twice (and a crash between the two steps is repaired).
-  credit(ctx.db, {
+  credit(ctx.sqlite, {
     userId,
     cents: DEMO_COINS_CENTS,
     type: 'purchase',
@@ -122,7 +121,7 @@ export function seedDiscoverDemo(ctx: AppContext, simulator: DiscordSimulator): 
     const createdAt = now - (index + 1) * HOUR;
     const cost = describeCampaign(campaign.kind, guild.name, campaign.slots);
     ctx.db.transaction((tx) => {
-      debit(tx, {
+      debit(ctx.sqlite, {
         userId: ownerId,
         cents: cost.cents,
         type: cost.type,
@@ -137,8 +136,9 @@ export function seedDiscoverDemo(ctx: AppContext, simulator: DiscordSimulator): 
           name: guild.name,
           inviteLink,
           inviteCode: guild.inviteCode,
+          kind: campaign.kind,
           serverId: campaign.kind === 'nobot' ? null : guild.id,
-          coinReward: REWARD_CENTS[campaign.kind],
+          coinReward: CAMPAIGN_KIND_RULES[campaign.kind].rewardCents,
           membersRemaining: campaign.slots,
           initialMemberSlots: campaign.slots,
           isFeatured: campaign.kind === 'featured',

@@ -1,4 +1,4 @@
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../shared/errors.ts';
 import { DISCOVER_MAX_PAGE_SIZE, DISCOVER_PAGE_SIZE } from './list-servers.ts';
 
 // Query of GET /api/servers (a compatible extension of the spec's endpoint: without parameters it

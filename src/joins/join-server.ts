@@ -2,12 +2,13 @@ import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { serverJoins, servers, users, type Server } from '../db/schema.ts';
 import type { DbOrTx } from '../db/client.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../shared/errors.ts';
 import { DiscordApiError, DISCORD_ERROR, snowflakeCreatedAt } from '../discord/discord-api.ts';
 import { formatCents } from '../shared/money.ts';
 import { isInGuild, noBotGuildId } from './guild-membership.ts';
 import { JOIN_MESSAGES, accountTooNewMessage, sameAddressCappedMessage, type JoinServerResponse } from '../shared/join-schemas.ts';
 import { sameAddressCheck } from './same-address.ts';
+import { assertNever } from '../shared/campaign-kinds.ts';
 
 /** A campaign a member may still join, or the refusal as an AppError. */
 function requireJoinable(db: DbOrTx, campaignId: string, userId: string): Server {
@@ -39,7 +40,7 @@ function requireOldEnoughAccount(ctx: AppContext, discordId: string): void {
   throw new AppError('forbidden', accountTooNewMessage(Math.round(minAge / 86_400_000), eligibleOn));
 }
 
-/** Told at once: a join that could not be paid under the same-address rule is refused (decision 019). */
+/** Told at once: a join that could not be paid under the same-address rule is refused (decision 020). */
 function requireSameAddressRoom(ctx: AppContext, db: DbOrTx, server: Server, userId: string): void {
   const rule = ctx.config.sameAddress;
   const check = sameAddressCheck(db, rule, {
@@ -89,13 +90,23 @@ export async function joinServer(
   requireOldEnoughAccount(ctx, user.discordId);
   const server = requireJoinable(ctx.db, campaignId, userId);
   requireSameAddressRoom(ctx, ctx.db, server, userId);
-  if (server.serverId !== null && (await isAlreadyMember(ctx, server.serverId, user.discordId))) {
-    throw new AppError('conflict', JOIN_MESSAGES.alreadyMember);
-  }
-  if (server.serverId === null) {
-    // No bot in the guild: the member's own guild list says whether they are in it already.
-    const guildId = await noBotGuildId(ctx, server);
-    if (guildId && (await isInGuild(ctx, userId, guildId))) throw new AppError('conflict', JOIN_MESSAGES.alreadyMember);
+  // Only new members earn coins: who tells us whether they are in the guild already depends on the kind.
+  switch (server.kind) {
+    case 'regular':
+    case 'featured':
+      // Our bot is in the guild: Discord REST answers with the bot's token.
+      if (server.serverId !== null && (await isAlreadyMember(ctx, server.serverId, user.discordId))) {
+        throw new AppError('conflict', JOIN_MESSAGES.alreadyMember);
+      }
+      break;
+    case 'nobot': {
+      // No bot in the guild: the member's own guild list says whether they are in it already.
+      const guildId = await noBotGuildId(ctx, server);
+      if (guildId && (await isInGuild(ctx, userId, guildId))) throw new AppError('conflict', JOIN_MESSAGES.alreadyMember);
+      break;
+    }
+    default:
+      assertNever(server.kind);
   }
 
   return ctx.db.transaction((tx) => {

@@ -6,6 +6,7 @@ import { PENDING_JOIN_MAX_AGE_MS } from '../bot/rules.ts';
 import type { ApiJoin, ApiJoinState } from '../shared/api-types.ts';
 import { NOBOT_CLAIM_DELAY_MS } from '../shared/join-constants.ts';
 import { formatCents } from '../shared/money.ts';
+import { CAMPAIGN_KIND_RULES } from '../shared/campaign-kinds.ts';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -20,7 +21,7 @@ export function listMyJoins(ctx: AppContext, userId: string): ApiJoin[] {
     .orderBy(desc(serverJoins.joinedAt), desc(serverJoins.id))
     .all();
   return rows.map(({ join, server }) => {
-    const noBot = server.serverId === null;
+    const noBot = !CAMPAIGN_KIND_RULES[server.kind].needsBot;
     const safeToLeaveAt =
       join.verifiedAt !== null && join.coinsAwarded ? join.verifiedAt + (join.minStayMs ?? 0) : null;
     let state: ApiJoinState;

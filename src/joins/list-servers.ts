@@ -2,7 +2,8 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { ApiDiscoverServer } from '../shared/api-types.ts';
 import { formatCents } from '../shared/money.ts';
 import { guildIconUrl } from '../discord/discord-api.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../shared/errors.ts';
+import type { CampaignKind } from '../shared/campaign-kinds.ts';
 
 // Discover is the hottest read in the product. The ordered list of active campaigns is the same for
 // everyone, so it is kept in memory, one entry per campaign holding its pre-encoded JSON (twice:
@@ -26,7 +27,7 @@ export const DISCOVER_MAX_PAGE_SIZE = 100;
 // Paused campaigns (our bot removed from the guild: nothing could verify a join) are hidden too.
 const ACTIVE = `s.members_remaining > 0 AND s.canceled_at IS NULL AND s.invite_valid = 1 AND s.bot_removed_at IS NULL`;
 
-const COLUMNS = `s.id, s.owner_id AS ownerId, s.name, s.invite_link AS inviteLink, s.invite_code AS inviteCode,
+const COLUMNS = `s.id, s.owner_id AS ownerId, s.name, s.invite_link AS inviteLink, s.invite_code AS inviteCode, s.kind,
   s.server_id AS serverId, s.server_icon AS serverIcon, s.coin_reward AS coinReward,
   s.members_remaining AS membersRemaining, s.initial_member_slots AS initialMemberSlots,
   s.is_featured AS isFeatured, s.featured_at AS featuredAt,
@@ -53,6 +54,7 @@ interface Row {
   name: string;
   inviteLink: string;
   inviteCode: string | null;
+  kind: CampaignKind;
   serverId: string | null;
   serverIcon: string | null;
   coinReward: number;
@@ -101,6 +103,7 @@ function toDiscoverServer(row: Row, cdnUrl: string, stats: InviteStats, isMine: 
     id: row.id,
     name: row.name,
     inviteLink: row.inviteLink,
+    kind: row.kind,
     serverId: row.serverId,
     serverIcon: row.serverIcon,
     iconUrl: guildIconUrl(cdnUrl, row.serverId, row.serverIcon),

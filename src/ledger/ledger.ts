@@ -1,13 +1,15 @@
-import { eq, sql } from 'drizzle-orm';
-import type { Database, Statement } from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3';
 import { formatCents, MAX_CENTS } from '../shared/money.ts';
-import type { DbOrTx } from '../db/client.ts';
-import { users } from '../db/schema.ts';
-import { AppError } from '../http/errors.ts';
+import type { Connection } from '../db/client.ts';
+import { AppError } from '../shared/errors.ts';
 import { recordLedgerWrite } from '../metrics.ts';
 
 // The only code that changes a balance. Every change writes its transaction row inside the same
 // database transaction (nested calls become savepoints), so balance == sum(transactions) always holds.
+//
+// Callers hand the ledger its better-sqlite3 connection explicitly (`ctx.sqlite`, or `db.$client` for a
+// drizzle handle). Inside `ctx.db.transaction((tx) => …)` that is the same connection the transaction
+// runs on, so a ledger call joins the caller's transaction as a savepoint and rolls back with it.
 
 export type TransactionType =
   | 'welcome'
@@ -62,15 +64,9 @@ interface LedgerStatements {
   debit: (entry: LedgerEntry & { allowNegative?: boolean }) => LedgerResult;
 }
 
-const statementCache = new WeakMap<Database, LedgerStatements>();
+const statementCache = new WeakMap<Connection, LedgerStatements>();
 
-/** The better-sqlite3 connection behind a drizzle database or transaction handle. */
-function connectionOf(db: DbOrTx): Database {
-  return (db as unknown as { session: { client: Database } }).session.client;
-}
-
-function ledgerFor(db: DbOrTx): LedgerStatements {
-  const client = connectionOf(db);
+function ledgerFor(client: Connection): LedgerStatements {
   const cached = statementCache.get(client);
   if (cached) return cached;
   const s = {
@@ -131,7 +127,7 @@ function ledgerFor(db: DbOrTx): LedgerStatements {
  * Adds coins. Returns null (and changes nothing) when an entry with the same idempotency key exists.
  * Refuses a credit that would overflow decimal(10,2).
  */
-export function credit(db: DbOrTx, entry: LedgerEntry): LedgerResult | null {
+export function credit(db: Connection, entry: LedgerEntry): LedgerResult | null {
   assertAmount(entry.cents);
   let result: LedgerResult | null;
   try {
@@ -150,7 +146,7 @@ export function credit(db: DbOrTx, entry: LedgerEntry): LedgerResult | null {
  * (a refunded or disputed coin pack whose coins were already spent).
  * A keyed debit whose key was already used throws `conflict` and writes nothing.
  */
-export function debit(db: DbOrTx, entry: LedgerEntry & { allowNegative?: boolean }): LedgerResult {
+export function debit(db: Connection, entry: LedgerEntry & { allowNegative?: boolean }): LedgerResult {
   assertAmount(entry.cents);
   try {
     const result = ledgerFor(db).debit(entry);
@@ -162,8 +158,8 @@ export function debit(db: DbOrTx, entry: LedgerEntry & { allowNegative?: boolean
   }
 }
 
-export function getBalance(db: DbOrTx, userId: string): number {
-  const row = db.select({ coins: users.coins }).from(users).where(eq(users.id, userId)).get();
+export function getBalance(db: Connection, userId: string): number {
+  const row = ledgerFor(db).balanceOf.get(userId);
   if (!row) throw new AppError('not_found', 'User not found');
   return row.coins;
 }
@@ -175,16 +171,18 @@ export interface LedgerMismatch {
 }
 
 /** Every user's balance must equal the sum of their transactions. Returns the users where it does not. */
-export function findLedgerMismatches(db: DbOrTx): LedgerMismatch[] {
-  return db.all<LedgerMismatch>(sql`
-    SELECT u.id AS userId, u.coins AS balance, COALESCE(SUM(t.amount), 0) AS sum
-    FROM users u LEFT JOIN transactions t ON t.user_id = u.id
-    GROUP BY u.id
-    HAVING u.coins != COALESCE(SUM(t.amount), 0)
-  `);
+export function findLedgerMismatches(db: Connection): LedgerMismatch[] {
+  return db
+    .prepare<[], LedgerMismatch>(
+      `SELECT u.id AS userId, u.coins AS balance, COALESCE(SUM(t.amount), 0) AS sum
+       FROM users u LEFT JOIN transactions t ON t.user_id = u.id
+       GROUP BY u.id
+       HAVING u.coins != COALESCE(SUM(t.amount), 0)`,
+    )
+    .all();
 }
 
-export function assertLedgerInvariant(db: DbOrTx): void {
+export function assertLedgerInvariant(db: Connection): void {
   const mismatches = findLedgerMismatches(db);
   if (mismatches.length > 0) {
     throw new Error(`ledger invariant broken for ${mismatches.length} user(s): ${JSON.stringify(mismatches.slice(0, 5))}`);

@@ -22,7 +22,7 @@ const WRITER = fileURLToPath(new URL('./ledger-load-writer.ts', import.meta.url)
 function countTransactions(file: string): number {
   const database = openDatabase(file);
   try {
-    assertLedgerInvariant(database.db);
+    assertLedgerInvariant(database.db.$client);
     return (database.sqlite.prepare('SELECT count(*) AS n FROM transactions').get() as { n: number }).n;
   } finally {
     database.close();
@@ -35,7 +35,7 @@ describe('backup and restore', () => {
     const setup = openDatabase(live);
     for (let i = 0; i < 25; i++) {
       const user = createUser(setup);
-      credit(setup.db, { userId: user.id, cents: 1000, type: 'welcome', now: 1 });
+      credit(setup.db.$client, { userId: user.id, cents: 1000, type: 'welcome', now: 1 });
     }
     setup.close();
 

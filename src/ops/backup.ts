@@ -1,9 +1,7 @@
 import Database from 'better-sqlite3';
-import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { findLedgerMismatches } from '../ledger/ledger.ts';
-import type { Db } from '../db/client.ts';
 
 // Online backups and restores of the SQLite database (decision 010). A copy of the database file
 // alone is not a backup: in WAL mode recent commits live in the -wal file until a checkpoint, so a
@@ -36,7 +34,7 @@ export function verifyDatabaseFile(path: string): DatabaseFileSummary {
     };
     if (hasLedger.n !== 2)
       throw new BackupError(`${path} has no users/transactions tables: not a CoinSync database`);
-    const mismatches = findLedgerMismatches(drizzle(sqlite) as unknown as Db);
+    const mismatches = findLedgerMismatches(sqlite);
     if (mismatches.length > 0) {
       throw new BackupError(
         `${path}: ledger invariant broken for ${mismatches.length} user(s), e.g. ${JSON.stringify(mismatches[0])}`,

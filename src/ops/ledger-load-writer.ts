@@ -15,8 +15,8 @@ const ids = database.db
 let n = 0;
 const write = database.sqlite.transaction(() => {
   const userId = ids[n % ids.length]!;
-  credit(database.db, { userId, cents: 100 + (n % 7), type: 'hourly', now: Date.now() });
-  if (n % 3 === 0) debit(database.db, { userId, cents: 50, type: 'campaign', now: Date.now() });
+  credit(database.sqlite, { userId, cents: 100 + (n % 7), type: 'hourly', now: Date.now() });
+  if (n % 3 === 0) debit(database.sqlite, { userId, cents: 50, type: 'campaign', now: Date.now() });
 });
 const loop = () => {
   for (let i = 0; i < 20; i++) {

@@ -1,6 +1,6 @@
 import session from 'express-session';
 import { createClient, ErrorReply } from 'redis';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../shared/errors.ts';
 import type { Logger } from '../logger.ts';
 
 // Redis faults (decision 010): Redis down at start-up → we wait, saying so every 30 s, while the port

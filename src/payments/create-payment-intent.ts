@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { payments, type Payment } from '../db/schema.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../shared/errors.ts';
 import { COIN_PACKS, type PackId } from '../shared/packs.ts';
 import { PAYMENTS_UNAVAILABLE_MESSAGE, type CreatePaymentIntentResponse } from '../shared/payment-schemas.ts';
 import { assertCanSpend } from './spend-guard.ts';

@@ -53,7 +53,7 @@ export function fulfilPaymentIntent(ctx: AppContext, intent: IntentFacts, source
       return { fulfilled: payment.fulfilledAt !== null, creditedNow: false };
     }
     if (intent.status !== 'succeeded') return { fulfilled: payment.fulfilledAt !== null, creditedNow: false };
-    const creditedNow = creditPaymentOnce(tx, payment, now);
+    const creditedNow = creditPaymentOnce(ctx.sqlite, tx, payment, now);
     if (creditedNow) {
       ctx.logger.info('stripe: payment fulfilled', { paymentIntentId: intent.id, source, userId: payment.userId });
       credited = { userId: payment.userId, coins: payment.coins };

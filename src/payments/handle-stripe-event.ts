@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../shared/errors.ts';
 import { PAYMENTS_UNAVAILABLE_MESSAGE } from '../shared/payment-schemas.ts';
 import { fulfilPaymentIntent } from './fulfil-payment.ts';
 import { recordChargeRefunded, recordDispute, recordRefund, type RefundFacts } from './reverse-payment.ts';

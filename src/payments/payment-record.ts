@@ -1,5 +1,5 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { Tx } from '../db/client.ts';
+import type { Connection, Tx } from '../db/client.ts';
 import { payments, type Payment } from '../db/schema.ts';
 import { credit } from '../ledger/ledger.ts';
 import { COIN_PACKS, isPackId } from '../shared/packs.ts';
@@ -16,8 +16,8 @@ export function packLabel(payment: Pick<Payment, 'packId' | 'coins'>): string {
  * second webhook, a /sync or a refund arriving first all find it taken and add nothing.
  * Returns true when this call credited the coins.
  */
-export function creditPaymentOnce(tx: Tx, payment: Payment, now: number): boolean {
-  const result = credit(tx, {
+export function creditPaymentOnce(conn: Connection, tx: Tx, payment: Payment, now: number): boolean {
+  const result = credit(conn, {
     userId: payment.userId,
     cents: payment.coins,
     type: 'purchase',

@@ -84,7 +84,7 @@ function loadPayment(
     });
     return null;
   }
-  if (payment.fulfilledAt === null) creditPaymentOnce(tx, payment, ctx.clock.now());
+  if (payment.fulfilledAt === null) creditPaymentOnce(ctx.sqlite, tx, payment, ctx.clock.now());
   return tx.select().from(payments).where(eq(payments.id, payment.id)).get() ?? null;
 }
 
@@ -133,8 +133,8 @@ function settleReversal(ctx: AppContext, tx: Tx, paymentId: string, reason: stri
   };
   // A chargeback is a debt like the early-leave penalty: what the balance cannot cover goes negative
   // and later earnings repay it. Restoring is an ordinary credit.
-  if (delta > 0) debit(tx, { ...entry, allowNegative: true });
-  else credit(tx, entry);
+  if (delta > 0) debit(ctx.sqlite, { ...entry, allowNegative: true });
+  else credit(ctx.sqlite, entry);
   tx.update(payments)
     .set({
       status,

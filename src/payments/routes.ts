@@ -1,6 +1,6 @@
 import express, { Router } from 'express';
 import type { AppContext } from '../context.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../shared/errors.ts';
 import { parseInput, requireUser } from '../http/guards.ts';
 import { createPaymentIntentSchema, paymentIntentIdSchema } from '../shared/payment-schemas.ts';
 import { createPaymentIntent } from './create-payment-intent.ts';

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { payments } from '../db/schema.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../shared/errors.ts';
 
 export const DISPUTE_HOLD_MESSAGE =
   'A payment on your account is disputed. Buying and spending coins is paused until the dispute is resolved.';

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { payments } from '../db/schema.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../shared/errors.ts';
 import type { SyncPaymentResponse } from '../shared/payment-schemas.ts';
 import { requireStripe } from './create-payment-intent.ts';
 import { fulfilPaymentIntent } from './fulfil-payment.ts';

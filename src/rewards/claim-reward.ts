@@ -1,7 +1,7 @@
 import { and, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { hourlyRewards } from '../db/schema.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../shared/errors.ts';
 import { credit } from '../ledger/ledger.ts';
 import { formatCents } from '../shared/money.ts';
 import { REWARDS, type ClaimRewardResponse, type RewardType } from '../shared/rewards-schemas.ts';
@@ -37,7 +37,7 @@ export function claimReward(db: Db, userId: string, type: RewardType, now: numbe
       const wait = msUntilClaimable(row, type, now);
       throw new AppError('too_early', `You can claim your ${reward.label} reward again in ${formatWait(wait)}.`);
     }
-    credit(tx, { userId, cents: reward.cents, type: TRANSACTION_TYPE[type], description: DESCRIPTION[type], now });
+    credit(db.$client, { userId, cents: reward.cents, type: TRANSACTION_TYPE[type], description: DESCRIPTION[type], now });
     return { type, earned: formatCents(reward.cents) };
   });
 }

@@ -10,6 +10,7 @@ export function toApiServer(server: Server, cdnUrl: string): ApiServer {
     ownerId: server.ownerId,
     name: server.name,
     inviteLink: server.inviteLink,
+    kind: server.kind,
     serverId: server.serverId,
     serverIcon: server.serverIcon,
     iconUrl: guildIconUrl(cdnUrl, server.serverId, server.serverIcon),

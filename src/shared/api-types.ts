@@ -1,5 +1,6 @@
 // Response shapes of the JSON API, shared by the server (which builds them) and the web app.
 // Money fields are "12.50" strings; timestamps are ISO strings.
+import type { CampaignKind } from './campaign-kinds.ts';
 
 export interface ApiUser {
   id: string;
@@ -24,6 +25,8 @@ export interface ApiServer {
   ownerId: string;
   name: string;
   inviteLink: string;
+  /** Which rules apply (src/shared/campaign-kinds.ts). */
+  kind: CampaignKind;
   serverId: string | null;
   serverIcon: string | null;
   /** Full CDN URL of the guild icon, or null. */
@@ -107,7 +110,7 @@ export type ApiJoinState =
   | 'left_early' // Left early −2.00
   | 'left' // Left after the stay, or removed by the server (no penalty)
   | 'no_reward' // Verified after the last slot was taken
-  | 'same_address' // Verified, not paid: shares an internet connection with the owner (decision 019)
+  | 'same_address' // Verified, not paid: shares an internet connection with the owner (decision 020)
   | 'expired'; // Expired, join again
 
 export interface ApiJoin {

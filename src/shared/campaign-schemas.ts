@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ApiCampaignHealth, ApiServer } from './api-types.ts';
 import { displayTextSchema, isMoneyString, plainTextSchema } from './text.ts';
+import { PROMOTION } from './campaign-kinds.ts';
 
 // Request schemas for spending coins (submit, no-bot submit, bot invite), shared by the API and the
 // web forms so both refuse the same input with the same words. No server code is imported here.
@@ -8,8 +9,9 @@ import { displayTextSchema, isMoneyString, plainTextSchema } from './text.ts';
 export const MIN_CAMPAIGN_COINS = 3;
 /** Whole coins; a decimal(10,2) balance can never exceed this anyway. */
 export const MAX_CAMPAIGN_COINS = 99_999_999;
-export const PROMOTE_COST_COINS = 100;
-export const FEATURED_SLOTS = 100;
+/** The promotion price and slots come from the campaign-kind table. */
+export const PROMOTE_COST_COINS = PROMOTION.costCoins;
+export const FEATURED_SLOTS = PROMOTION.slots;
 
 export const CAMPAIGN_MESSAGES = {
   nameRequired: 'Server name is required',
@@ -22,7 +24,7 @@ export const CAMPAIGN_MESSAGES = {
   maximumCoins: `Please enter at most ${MAX_CAMPAIGN_COINS} coins`,
   memberCount: 'Please enter a valid number of members (minimum 3)',
   missingInformation: 'Please fill in all fields',
-  promoteCost: 'You need 100 coins to promote a server.',
+  promoteCost: `You need ${PROMOTION.costCoins} coins to promote a server.`,
 } as const;
 
 export function insufficientForSubmit(coins: number, balance: string): string {

@@ -1,11 +1,12 @@
 // Zod-free constants of the join endpoints (spec §7, §9), so the web app can use them without
 // bundling zod. join-schemas.ts re-exports them for the API.
+import { rewardText } from './campaign-kinds.ts';
 
 /** Seconds a member waits after a no-bot join before the reward can be claimed (spec §9). */
 export const NOBOT_CLAIM_DELAY_MS = 10_000;
 
-/** Shown for a campaign without a stored reward (spec §9). */
-export const DEFAULT_JOIN_REWARD = '0.50';
+/** Shown for a campaign without a stored reward (spec §9): the regular reward. */
+export const DEFAULT_JOIN_REWARD = rewardText('regular');
 
 export const JOIN_MESSAGES = {
   notFound: 'Server not found',
@@ -26,7 +27,7 @@ export function accountTooNewMessage(minDays: number, eligibleOn: string): strin
 }
 
 /**
- * The same-address rule (decision 019): a campaign pays only a few members who share an internet
+ * The same-address rule (decision 020): a campaign pays only a few members who share an internet
  * connection (address) with its owner.
  */
 export function sameAddressCappedMessage(maxPaidJoins: number): string {

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { socialCompletions, socialTaskStarts, socialTasks } from '../db/schema.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../shared/errors.ts';
 import { credit } from '../ledger/ledger.ts';
 import { formatCents } from '../shared/money.ts';
 import { SOCIAL_CLAIM_DELAY_MS, type CompleteSocialTaskResponse } from '../shared/social-schemas.ts';
@@ -43,7 +43,7 @@ export function completeSocialTask(db: Db, userId: string, taskId: string, now: 
       .get();
     if (!inserted) throw new AppError('conflict', 'Task already completed');
     const platform = PLATFORM_NAMES[task.platform] ?? task.platform;
-    credit(tx, {
+    credit(db.$client, {
       userId,
       cents: task.coins,
       type: 'social',

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { socialTaskStarts, socialTasks } from '../db/schema.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../shared/errors.ts';
 import { SOCIAL_CLAIM_DELAY_MS, type StartSocialTaskResponse } from '../shared/social-schemas.ts';
 
 /**

@@ -6,7 +6,9 @@ import { eq } from 'drizzle-orm';
 // Test factories that write straight to the database (the campaign-submit API is not what these
 // tests are about). Balances only ever change through the ledger, so the invariant holds.
 
-export type CampaignKind = 'regular' | 'featured' | 'nobot';
+import { CAMPAIGN_KIND_RULES, PROMOTION, type CampaignKind } from '../shared/campaign-kinds.ts';
+
+export type { CampaignKind } from '../shared/campaign-kinds.ts';
 
 export interface CampaignInput {
   ownerId: string;
@@ -26,14 +28,13 @@ export interface CampaignInput {
   featuredAt?: number | null;
 }
 
-const REWARD_CENTS: Record<CampaignKind, number> = { regular: 50, featured: 75, nobot: 20 };
 let counter = 0;
 
 /** A campaign row as the submit/promote flows would leave it, with test-friendly defaults. */
 export function createCampaign(db: Db, input: CampaignInput): Server {
   counter += 1;
   const kind = input.kind ?? 'regular';
-  const slots = input.membersRemaining ?? (kind === 'featured' ? 100 : 10);
+  const slots = input.membersRemaining ?? (kind === 'featured' ? PROMOTION.slots : 10);
   const createdAt = input.createdAt ?? Date.UTC(2026, 0, 1) + counter;
   const code = input.inviteCode === undefined ? `test-invite-${counter}` : input.inviteCode;
   return db
@@ -43,10 +44,11 @@ export function createCampaign(db: Db, input: CampaignInput): Server {
       name: input.name ?? `Test Server ${counter}`,
       inviteLink: input.inviteLink ?? `https://discord.gg/${code ?? `test-${counter}`}`,
       inviteCode: code,
+      kind,
       serverId:
         kind === 'nobot' ? null : (input.guildId ?? `4000000000000${String(counter).padStart(5, '0')}`),
       serverIcon: input.serverIcon ?? null,
-      coinReward: input.coinRewardCents ?? REWARD_CENTS[kind],
+      coinReward: input.coinRewardCents ?? CAMPAIGN_KIND_RULES[kind].rewardCents,
       membersRemaining: slots,
       initialMemberSlots: input.initialMemberSlots ?? slots,
       isFeatured: kind === 'featured',
@@ -66,7 +68,7 @@ export function createCampaign(db: Db, input: CampaignInput): Server {
 
 /** Credits coins (hundredths) through the ledger, as a purchase would. */
 export function giveCoins(db: Db, userId: string, cents: number, now = Date.UTC(2026, 0, 1)): void {
-  credit(db, { userId, cents, type: 'purchase', description: 'Test coins', now });
+  credit(db.$client, { userId, cents, type: 'purchase', description: 'Test coins', now });
 }
 
 /** The user row for a Discord id (e.g. a TestClient's `user.discordId` → our id). */

@@ -202,7 +202,7 @@ export async function startTestApp(options: Omit<StartOptions, 'env' | 'clock' |
       return client;
     },
     anonymous: (anonymousOptions = {}) => new TestClient(url, anonymousOptions.address),
-    assertLedger: () => assertLedgerInvariant(server.ctx.db),
+    assertLedger: () => assertLedgerInvariant(server.ctx.sqlite),
     async close() {
       await server.close();
       await sim.close();

@@ -3,7 +3,7 @@ import type { ApiUser } from '../shared/api-types.ts';
 import { formatCents } from '../shared/money.ts';
 import type { Db } from '../db/client.ts';
 import { users, welcomeGrants, type User } from '../db/schema.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../shared/errors.ts';
 import { credit } from '../ledger/ledger.ts';
 import { avatarUrl } from '../discord/discord-api.ts';
 
@@ -60,7 +60,7 @@ export function upsertUserFromDiscord(
       .returning({ discordId: welcomeGrants.discordId })
       .get();
     if (firstTime)
-      credit(tx, {
+      credit(db.$client, {
         userId: created.id,
         cents: WELCOME_BONUS_CENTS,
         type: 'welcome',

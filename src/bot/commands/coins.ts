@@ -21,7 +21,7 @@ export const coinsCommand: SlashCommand = {
   needsAccount: true,
   run(ctx, member) {
     const userId = member!.userId;
-    const balance = getBalance(ctx.db, userId);
+    const balance = getBalance(ctx.sqlite, userId);
     const [today] = summarizeEarningsByDay(ctx, userId, 1, 0);
     const status = getRewardStatus(ctx.db, userId, ctx.clock.now());
     const hoursLeft: Record<RewardType, number> = {

@@ -8,7 +8,7 @@ import { claimNoBotReward } from '../../joins/claim-nobot-reward.ts';
 import type { ApiDiscoverServer } from '../../shared/api-types.ts';
 import { NOBOT_CLAIM_DELAY_MS } from '../../shared/join-constants.ts';
 import { formatCents } from '../../shared/money.ts';
-import { LEAVE_PENALTY_CENTS, MIN_STAY_MS } from '../rules.ts';
+import { CAMPAIGN_KIND_RULES } from '../../shared/campaign-kinds.ts';
 import { clip, escapeMarkdown } from './limits.ts';
 import { COLORS, linkButton, row, siteUrl } from './replies.ts';
 import { formatDuration } from './format.ts';
@@ -52,7 +52,7 @@ function button(style: ButtonStyle, label: string, customId: string, disabled = 
 function serverLine(server: ApiDiscoverServer): string {
   const parts = [`**+${server.coinReward} coins**`, `${server.membersRemaining} slot${server.membersRemaining === 1 ? '' : 's'} left`];
   if (server.memberCount !== null) parts.push(`${server.memberCount} members`);
-  if (server.serverId === null) parts.push('No Bot');
+  if (!CAMPAIGN_KIND_RULES[server.kind].needsBot) parts.push(CAMPAIGN_KIND_RULES.nobot.badge);
   return parts.join(' · ');
 }
 
@@ -92,8 +92,8 @@ export function farmPage(ctx: AppContext, userId: string, page: number, q: strin
         title: q ? `Servers to join matching “${clip(q, FARM_SEARCH_MAX)}”` : 'Servers to join',
         description:
           'Press **Join**, accept the invite, and your coins arrive once our bot sees you in the server. ' +
-          `Stay ${formatDuration(MIN_STAY_MS.regular)} (${formatDuration(MIN_STAY_MS.featured)} for ⭐ featured servers) ` +
-          `or ${formatCents(LEAVE_PENALTY_CENTS)} coins are taken back.`,
+          `Stay ${formatDuration(CAMPAIGN_KIND_RULES.regular.minStayMs)} (${formatDuration(CAMPAIGN_KIND_RULES.featured.minStayMs)} for ⭐ featured servers) ` +
+          `or ${formatCents(CAMPAIGN_KIND_RULES.regular.penaltyCents)} coins are taken back.`,
         color: COLORS.brand,
         fields,
         footer: { text: `Page ${page + 1}${hasMore ? '' : ' (last)'}` },
@@ -191,9 +191,9 @@ export const farmClaimButton: ButtonAction = {
 /** Name and kind of the campaign just joined (for the wording only; the rules ran in joinServer). */
 function describeCampaign(ctx: AppContext, campaignId: string): { name: string; noBot: boolean } {
   const found = ctx.db
-    .select({ name: servers.name, serverId: servers.serverId })
+    .select({ name: servers.name, kind: servers.kind })
     .from(servers)
     .where(eq(servers.id, campaignId))
     .get();
-  return { name: found?.name ?? 'the server', noBot: found !== undefined && found.serverId === null };
+  return { name: found?.name ?? 'the server', noBot: found !== undefined && !CAMPAIGN_KIND_RULES[found.kind].needsBot };
 }

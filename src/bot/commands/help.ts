@@ -1,5 +1,5 @@
 import { SlashCommandBuilder } from 'discord.js';
-import { PRODUCT_NAME } from '../../app.ts';
+import { PRODUCT_NAME } from '../../shared/brand.ts';
 import { COLORS, linkButton, row, siteUrl } from './replies.ts';
 import type { SlashCommand } from './types.ts';
 

@@ -1,14 +1,14 @@
 import { ButtonStyle, ComponentType, DiscordAPIError, type APIButtonComponent } from 'discord.js';
 import type { AppContext } from '../../context.ts';
-import { AppError, STORAGE_UNAVAILABLE_MESSAGE } from '../../http/errors.ts';
-import { PRODUCT_NAME } from '../../app.ts';
+import { AppError, INTERNAL_ERROR_MESSAGE, STORAGE_UNAVAILABLE_MESSAGE, isStorageUnavailable } from '../../shared/errors.ts';
+import { PRODUCT_NAME } from '../../shared/brand.ts';
 import type { BotReply, ButtonRow } from './types.ts';
 
 // The one place that turns an outcome into words: errors get exactly the text the website shows for
 // the same refusal (the services' AppError messages), unknown failures the website's 500 text.
 
-/** The API's body for an unexpected failure (src/http/errors.ts): the same words in Discord. */
-export const SOMETHING_WENT_WRONG = 'Something went wrong on our side. Please try again.';
+/** The API's body for an unexpected failure (src/shared/errors.ts): the same words in Discord. */
+export const SOMETHING_WENT_WRONG = INTERNAL_ERROR_MESSAGE;
 
 export const COLORS = { brand: 0x5865f2, success: 0x23a55a, danger: 0xda373c, muted: 0x4e5058, gold: 0xf0b232 } as const;
 
@@ -45,7 +45,7 @@ export function notSignedInReply(ctx: AppContext): BotReply {
 export function errorReply(ctx: AppContext, err: unknown, where: string): BotReply {
   if (err instanceof AppError) return { content: err.message };
   const code = typeof err === 'object' && err && 'code' in err ? String(err.code) : '';
-  if (/^SQLITE_(FULL|IOERR|READONLY|BUSY|CANTOPEN)/.test(code)) {
+  if (isStorageUnavailable(code)) {
     ctx.logger.error('bot: database write failed in a command', { where, code });
     return { content: STORAGE_UNAVAILABLE_MESSAGE };
   }

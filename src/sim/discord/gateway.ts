@@ -2,23 +2,57 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import {
+  GatewayOpcodes as Op,
+  type ApplicationFlags,
+  type GatewayDispatchEvents,
+  type GatewayDispatchPayload,
+  type GatewayGuildAuditLogEntryCreateDispatchData,
+  type GatewayGuildBanAddDispatchData,
+  type GatewayGuildCreateDispatchData,
+  type GatewayGuildDeleteDispatchData,
+  type GatewayGuildMemberAddDispatchData,
+  type GatewayGuildMemberRemoveDispatchData,
+  type GatewayGuildMembersChunkDispatchData,
+  type GatewayReadyDispatchData,
+  type GatewayReceivePayload,
+} from 'discord-api-types/v10';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { auditEntryObject, guildCreatePayload, memberObject, userObject } from './payloads.ts';
 import { PRIVILEGED_INTENTS, type SimEvent, type SimGuild, type SimState } from './state.ts';
 
-const Op = {
-  Dispatch: 0,
-  Heartbeat: 1,
-  Identify: 2,
-  PresenceUpdate: 3,
-  VoiceStateUpdate: 4,
-  Resume: 6,
-  RequestGuildMembers: 8,
-  Reconnect: 7,
-  InvalidSession: 9,
-  Hello: 10,
-  HeartbeatAck: 11,
-} as const;
+/**
+ * What each dispatch the simulator sends carries: discord-api-types' types, the ones discord.js
+ * reads, so the compiler holds every dispatch to them. Add an event here before dispatching it.
+ */
+interface DispatchData {
+  READY: GatewayReadyDispatchData & ReadyExtras;
+  RESUMED: Record<string, never>; // discord-api-types says no data; Discord sends an object
+  GUILD_CREATE: GatewayGuildCreateDispatchData;
+  GUILD_DELETE: GatewayGuildDeleteDispatchData;
+  GUILD_MEMBER_ADD: GatewayGuildMemberAddDispatchData;
+  GUILD_MEMBER_REMOVE: GatewayGuildMemberRemoveDispatchData;
+  GUILD_MEMBERS_CHUNK: GatewayGuildMembersChunkDispatchData;
+  GUILD_AUDIT_LOG_ENTRY_CREATE: GatewayGuildAuditLogEntryCreateDispatchData;
+  GUILD_BAN_ADD: GatewayGuildBanAddDispatchData;
+  // interactions.ts builds its payloads as plain records for now; they should become
+  // GatewayInteractionCreateDispatchData (APIInteraction) like the rest.
+  INTERACTION_CREATE: Record<string, unknown>;
+}
+/** Only real event names (a typo is a compile error). */
+type DispatchName = keyof DispatchData & `${GatewayDispatchEvents}`;
+
+/** Fields real READY payloads carry for bots that discord-api-types leaves out. */
+interface ReadyExtras {
+  user_settings: Record<string, never>;
+  session_type: 'normal';
+  private_channels: [];
+  relationships: [];
+  presences: [];
+  guild_join_requests: [];
+  geo_ordered_rtc_regions: string[];
+  auth: Record<string, never>;
+}
 
 const Intent = {
   Guilds: 1 << 0,
@@ -72,15 +106,18 @@ export function createGateway(opts: {
   const connections = new Set<Connection>();
   const servers = new Set<Server>();
 
-  const send = (socket: WebSocket, payload: { op: number; d: unknown; s?: number; t?: string }): void => {
-    // Real frames carry s and t as null on non-dispatch ops.
-    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ s: null, t: null, ...payload }));
+  // Discord sends `d: null` on Reconnect and Heartbeat ACK, where discord-api-types has no `d`.
+  type Frame = GatewayReceivePayload | { op: Op.Reconnect | Op.HeartbeatAck; d: null; s: null; t: null };
+  const send = (socket: WebSocket, payload: Frame): void => {
+    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(payload));
   };
 
-  const dispatch = (session: Session, t: string, d: unknown): void => {
+  const dispatch = <T extends DispatchName>(session: Session, t: T, d: DispatchData[T]): void => {
     if (!session.socket) return;
     session.seq += 1;
-    send(session.socket, { op: Op.Dispatch, t, s: session.seq, d });
+    // The event name and its data are checked against DispatchData above; the union of all
+    // dispatch frames cannot be narrowed from a generic name, hence the one assertion.
+    send(session.socket, { op: Op.Dispatch, t, s: session.seq, d } as GatewayDispatchPayload);
   };
 
   const liveSessions = (): Session[] => [...sessions.values()].filter((s) => s.socket !== null);
@@ -94,7 +131,7 @@ export function createGateway(opts: {
       return;
     }
     if (event.type === 'reconnect') {
-      for (const c of connections) send(c.socket, { op: Op.Reconnect, d: null });
+      for (const c of connections) send(c.socket, { op: Op.Reconnect, d: null, s: null, t: null });
       return;
     }
     if (event.type === 'interaction') {
@@ -237,7 +274,7 @@ export function createGateway(opts: {
       session_type: 'normal',
       resume_gateway_url: opts.gatewayUrl,
       shard,
-      application: { id: state.botId, flags: 0 },
+      application: { id: state.botId, flags: 0 as ApplicationFlags, flags_new: '0' },
       private_channels: [],
       relationships: [],
       presences: [],
@@ -262,7 +299,7 @@ export function createGateway(opts: {
     const session = typeof d.session_id === 'string' ? sessions.get(d.session_id) : undefined;
     if (!session) {
       // Not resumable: the client identifies again.
-      send(conn.socket, { op: Op.InvalidSession, d: false });
+      send(conn.socket, { op: Op.InvalidSession, d: false, s: null, t: null });
       return;
     }
     if (session.socket && session.socket !== conn.socket)
@@ -307,7 +344,7 @@ export function createGateway(opts: {
       chunk_index: 0,
       chunk_count: 1,
       not_found: notFound,
-      ...(d.nonce !== undefined ? { nonce: d.nonce } : {}),
+      ...(typeof d.nonce === 'string' ? { nonce: d.nonce } : {}),
     });
   };
 
@@ -319,7 +356,7 @@ export function createGateway(opts: {
     }
     const conn: Connection = { socket, session: null };
     connections.add(conn);
-    send(socket, { op: Op.Hello, d: { heartbeat_interval: 41250 } });
+    send(socket, { op: Op.Hello, d: { heartbeat_interval: 41250 }, s: null, t: null });
     socket.on('message', (raw, isBinary) => {
       let payload: { op?: unknown; d?: unknown };
       try {
@@ -335,7 +372,7 @@ export function createGateway(opts: {
       const d = (payload.d && typeof payload.d === 'object' ? payload.d : {}) as Record<string, unknown>;
       switch (payload.op) {
         case Op.Heartbeat:
-          send(socket, { op: Op.HeartbeatAck, d: null });
+          send(socket, { op: Op.HeartbeatAck, d: null, s: null, t: null });
           break;
         case Op.Identify:
           if (conn.session) socket.close(4005, 'Already authenticated.');

@@ -1,3 +1,4 @@
+import type { RESTError } from 'discord-api-types/v10';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { SimError, type SimState, type SimToken } from './state.ts';
 
@@ -10,7 +11,7 @@ export function handle(fn: (req: Request, res: Response) => void): RequestHandle
       fn(req, res);
     } catch (err) {
       if (err instanceof SimError) {
-        res.status(err.status).json({ message: err.message, code: err.code });
+        res.status(err.status).json({ message: err.message, code: err.code } satisfies RESTError);
       } else {
         next(err);
       }

@@ -1,5 +1,6 @@
 // OAuth2 authorization code flow (with PKCE) and the bot-authorization ("Add to server") flow.
 import { createHash, randomBytes } from 'node:crypto';
+import type { RESTPostOAuth2AccessTokenResult } from 'discord-api-types/v10';
 import type { Request, Response, Router } from 'express';
 import { avatar, html, page, type RawHtml } from './html.ts';
 import { bodyString, queryString } from './http-util.ts';
@@ -332,7 +333,7 @@ export function mountToken(router: Router, cfg: OAuthConfig): void {
       expires_in: TOKEN_TTL_S,
       refresh_token: refresh,
       scope,
-    });
+    } satisfies RESTPostOAuth2AccessTokenResult);
   };
 
   router.post('/oauth2/token', (req, res) => {

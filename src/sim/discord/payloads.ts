@@ -1,5 +1,41 @@
-// Discord API v10 JSON shapes built from simulator state.
-import type { APIAuditLogEntry } from 'discord-api-types/v10';
+// Discord API v10 JSON shapes built from simulator state, typed with discord-api-types (the types
+// discord.js itself reads), so the compiler holds the simulator to them. Where Discord's OpenAPI
+// document requires a field discord-api-types lacks or makes optional, the extra type says so
+// (contract.test.ts validates the answers against that document).
+// Bit-flag enums have no 0 member: `0 as XFlags` below means "no flag set".
+import {
+  ApplicationFlags,
+  ChannelFlags,
+  ChannelType,
+  EmbedType,
+  GuildMemberFlags,
+  MessageFlags,
+  RoleFlags,
+  UserFlags,
+  GuildDefaultMessageNotifications,
+  GuildExplicitContentFilter,
+  GuildMFALevel,
+  GuildNSFWLevel,
+  GuildPremiumTier,
+  GuildSystemChannelFlags,
+  GuildVerificationLevel,
+  InviteType,
+  Locale,
+  MessageType,
+  type APIApplication,
+  type APIAuditLogEntry,
+  type APIDMChannel,
+  type APIGuild,
+  type APIGuildMember,
+  type APIInvite,
+  type APIInviteGuild,
+  type APIMessage,
+  type APIRole,
+  type APITextChannel,
+  type APIUser,
+  type GatewayGuildCreateDispatchData,
+  type RESTAPIPartialCurrentUserGuild,
+} from 'discord-api-types/v10';
 import type {
   SimAuditEntry,
   SimDmChannel,
@@ -17,28 +53,32 @@ const MEMBER_PERMISSIONS = '1071698660929';
 /** A plain member plus Manage Server (1 << 5), as a moderator role would give. */
 const MANAGER_PERMISSIONS = (BigInt(MEMBER_PERMISSIONS) | (1n << 5n)).toString();
 
-export function userObject(user: SimUser): Record<string, unknown> {
+/** A user as Discord's OpenAPI document has it: `primary_guild` is always present (null when none). */
+export type SimApiUser = APIUser & { primary_guild: APIUser['primary_guild'] };
+
+export function userObject(user: SimUser): SimApiUser {
   return {
     id: user.id,
     username: user.username,
     global_name: user.globalName,
     avatar: user.avatar,
     discriminator: '0',
-    public_flags: 0,
-    flags: 0,
+    public_flags: 0 as UserFlags,
+    flags: 0 as UserFlags,
     bot: user.bot || undefined,
     banner: null,
     accent_color: null,
     avatar_decoration_data: null,
+    primary_guild: null,
   };
 }
 
 /** `GET /users/@me`; email only with the email scope (bots have none). */
-export function currentUserObject(user: SimUser, scopes: string[]): Record<string, unknown> {
+export function currentUserObject(user: SimUser, scopes: string[]): SimApiUser {
   return {
     ...userObject(user),
     mfa_enabled: false,
-    locale: 'en-US',
+    locale: Locale.EnglishUS,
     premium_type: 0,
     verified: true,
     ...(scopes.includes('email') ? { email: user.email } : {}),
@@ -49,7 +89,7 @@ export function memberObject(
   state: SimState,
   guild: SimGuild,
   userId: string,
-): Record<string, unknown> | null {
+): APIGuildMember | null {
   const membership = state.getMembership(guild, userId);
   const user = state.getUser(userId);
   if (!membership || !user) return null;
@@ -63,13 +103,13 @@ export function memberObject(
     premium_since: null,
     deaf: false,
     mute: false,
-    flags: 0,
+    flags: 0 as GuildMemberFlags,
     pending: false,
     communication_disabled_until: null,
   };
 }
 
-export function everyoneRole(guild: SimGuild): Record<string, unknown> {
+export function everyoneRole(guild: SimGuild): APIRole {
   return {
     id: guild.id,
     name: '@everyone',
@@ -82,14 +122,14 @@ export function everyoneRole(guild: SimGuild): Record<string, unknown> {
     unicode_emoji: null,
     managed: false,
     mentionable: false,
-    flags: 0,
+    flags: 0 as RoleFlags,
   };
 }
 
-export function guildChannelObject(guild: SimGuild): Record<string, unknown> {
+export function guildChannelObject(guild: SimGuild): APITextChannel {
   return {
     id: guild.channelId,
-    type: 0,
+    type: ChannelType.GuildText,
     guild_id: guild.id,
     name: 'general',
     position: 0,
@@ -99,12 +139,23 @@ export function guildChannelObject(guild: SimGuild): Record<string, unknown> {
     last_message_id: null,
     rate_limit_per_user: 0,
     parent_id: null,
-    flags: 0,
+    flags: 0 as ChannelFlags,
   };
 }
 
+/** Fields Discord's OpenAPI document requires on a guild that discord-api-types marks optional or lacks. */
+export type SimApiGuild = APIGuild & {
+  region: string;
+  widget_channel_id: string | null;
+  home_header: string | null;
+  nsfw: boolean;
+};
+
+/** An invite whose guild carries `nsfw`, as Discord's OpenAPI document requires. */
+export type SimApiInvite = Omit<APIInvite, 'guild'> & { guild: APIInviteGuild & { nsfw: boolean }; guild_id: string };
+
 /** The guild object of `GET /guilds/{id}`. */
-export function guildObject(state: SimState, guild: SimGuild, withCounts = false): Record<string, unknown> {
+export function guildObject(state: SimState, guild: SimGuild, withCounts = false): SimApiGuild {
   return {
     id: guild.id,
     name: guild.name,
@@ -116,33 +167,38 @@ export function guildObject(state: SimState, guild: SimGuild, withCounts = false
     afk_channel_id: null,
     afk_timeout: 300,
     widget_enabled: false,
-    verification_level: 0,
-    default_message_notifications: 0,
-    explicit_content_filter: 0,
+    widget_channel_id: null,
+    region: 'deprecated',
+    home_header: null,
+    verification_level: GuildVerificationLevel.None,
+    default_message_notifications: GuildDefaultMessageNotifications.AllMessages,
+    explicit_content_filter: GuildExplicitContentFilter.Disabled,
     roles: [everyoneRole(guild)],
     emojis: [],
     stickers: [],
     features: [],
-    mfa_level: 0,
+    mfa_level: GuildMFALevel.None,
     application_id: null,
     system_channel_id: guild.channelId,
-    system_channel_flags: 0,
+    system_channel_flags: 0 as GuildSystemChannelFlags,
     rules_channel_id: null,
     max_presences: null,
     max_members: 500000,
     vanity_url_code: null,
     description: guild.description ?? null,
     banner: guild.banner ?? null,
-    premium_tier: 0,
+    premium_tier: GuildPremiumTier.None,
     premium_subscription_count: 0,
-    preferred_locale: 'en-US',
+    preferred_locale: Locale.EnglishUS,
     public_updates_channel_id: null,
     max_video_channel_users: 25,
     max_stage_video_channel_users: 50,
-    nsfw_level: 0,
+    nsfw_level: GuildNSFWLevel.Default,
     nsfw: false,
     premium_progress_bar_enabled: false,
     safety_alerts_channel_id: null,
+    incidents_data: null,
+    hub_type: null,
     ...(withCounts
       ? {
           approximate_member_count: state.memberCount(guild),
@@ -160,7 +216,7 @@ export function guildCreatePayload(
   state: SimState,
   guild: SimGuild,
   allMembers: boolean,
-): Record<string, unknown> {
+): GatewayGuildCreateDispatchData {
   const memberIds = allMembers ? [...Object.keys(guild.members), state.botId] : [state.botId];
   return {
     ...guildObject(state, guild),
@@ -183,7 +239,7 @@ export function partialGuildForUser(
   state: SimState,
   guild: SimGuild,
   userId: string,
-): Record<string, unknown> {
+): RESTAPIPartialCurrentUserGuild {
   const owner = guild.ownerId === userId;
   return {
     id: guild.id,
@@ -206,10 +262,10 @@ export function inviteObject(
   state: SimState,
   invite: SimInvite,
   withCounts: boolean,
-): Record<string, unknown> {
+): SimApiInvite {
   const guild = state.requireGuild(invite.guildId);
   return {
-    type: 0,
+    type: InviteType.Guild,
     code: invite.code,
     guild: {
       id: guild.id,
@@ -219,14 +275,14 @@ export function inviteObject(
       description: guild.description ?? null,
       icon: guild.icon,
       features: [],
-      verification_level: 0,
+      verification_level: GuildVerificationLevel.None,
       vanity_url_code: null,
-      nsfw_level: 0,
+      nsfw_level: GuildNSFWLevel.Default,
       nsfw: false,
       premium_subscription_count: 0,
     },
     guild_id: guild.id,
-    channel: { id: invite.channelId, type: 0, name: 'general' },
+    channel: { id: invite.channelId, type: ChannelType.GuildText, name: 'general' },
     expires_at: invite.expiresAt,
     ...(withCounts
       ? {
@@ -249,21 +305,22 @@ export function auditEntryObject(entry: SimAuditEntry): APIAuditLogEntry {
   };
 }
 
-export function dmChannelObject(state: SimState, channel: SimDmChannel): Record<string, unknown> {
+export function dmChannelObject(state: SimState, channel: SimDmChannel): APIDMChannel {
   const recipient = state.requireUser(channel.recipientId);
   return {
     id: channel.id,
-    type: 1,
+    type: ChannelType.DM,
+    name: null,
     last_message_id: null,
-    flags: 0,
+    flags: 0 as ChannelFlags,
     recipients: [userObject(recipient)],
   };
 }
 
-export function messageObject(state: SimState, message: SimMessage): Record<string, unknown> {
+export function messageObject(state: SimState, message: SimMessage): APIMessage {
   return {
     id: message.id,
-    type: 0,
+    type: MessageType.Default,
     channel_id: message.channelId,
     author: userObject(state.botUser),
     content: message.content,
@@ -274,14 +331,15 @@ export function messageObject(state: SimState, message: SimMessage): Record<stri
     mentions: [],
     mention_roles: [],
     attachments: [],
-    embeds: message.embeds,
+    // Discord answers with each embed's `type` filled in (rich unless said otherwise).
+    embeds: message.embeds.map((embed) => ({ type: EmbedType.Rich, ...embed })),
     components: [],
     pinned: false,
-    flags: 0,
+    flags: 0 as MessageFlags,
   };
 }
 
-export function applicationObject(state: SimState): Record<string, unknown> {
+export function applicationObject(state: SimState): APIApplication {
   return {
     id: state.botId,
     name: state.botUser.globalName ?? state.botUser.username,
@@ -290,7 +348,9 @@ export function applicationObject(state: SimState): Record<string, unknown> {
     bot_public: true,
     bot_require_code_grant: false,
     verify_key: '0'.repeat(64),
-    flags: 0,
+    flags: 0 as ApplicationFlags,
+    flags_new: '0',
+    summary: '',
     team: null,
     bot: userObject(state.botUser),
     redirect_uris: [],

@@ -73,7 +73,7 @@ describe('per-route buckets', () => {
     expect(Number.isInteger(retryAfter)).toBe(true);
     expect(retryAfter).toBeGreaterThan(0);
     const body = (await limited.json()) as { message: string; retry_after: number; global: boolean };
-    expect(body).toEqual({ message: 'You are being rate limited.', retry_after: expect.any(Number) as number, global: false });
+    expect(body).toEqual({ message: 'You are being rate limited.', retry_after: expect.any(Number) as number, global: false, code: 0 });
     expect(body.retry_after).toBeGreaterThan(0);
     expect(body.retry_after).toBeLessThanOrEqual(retryAfter);
     expect(await stats()).toMatchObject({ rateLimited: 1, globalRateLimited: 0, invalidRequests: 1 });

@@ -7,7 +7,13 @@
 // Discord does not publish its per-route numbers (they are discovered from the headers and change),
 // so the limits below are plausible values, configurable, and the product must never assume them.
 import { createHash } from 'node:crypto';
+import type { RESTRateLimit } from 'discord-api-types/v10';
 import type { NextFunction, Request, Response } from 'express';
+
+/** A 429 body; Discord's OpenAPI document requires `code` (0: general) beside discord-api-types' fields. */
+export function rateLimitedBody(retryAfter: number, global: boolean): RESTRateLimit & { code: number } {
+  return { message: 'You are being rate limited.', retry_after: retryAfter, global, code: 0 };
+}
 
 export interface BucketLimit {
   limit: number;
@@ -182,7 +188,7 @@ export class RateLimiter {
         res.setHeader('X-RateLimit-Scope', 'global');
         res
           .status(429)
-          .json({ message: 'You are being rate limited.', retry_after: retryAfter, global: true });
+          .json(rateLimitedBody(retryAfter, true));
         return;
       }
 
@@ -209,7 +215,7 @@ export class RateLimiter {
         res.setHeader('X-RateLimit-Scope', 'user');
         res
           .status(429)
-          .json({ message: 'You are being rate limited.', retry_after: resetAfter, global: false });
+          .json(rateLimitedBody(resetAfter, false));
         return;
       }
       next();

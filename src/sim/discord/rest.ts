@@ -1,4 +1,14 @@
 // Discord REST API v10 (bot and OAuth2 bearer routes), served under /api/v10 and /api.
+import {
+  OAuth2Scopes,
+  type APIBan,
+  type APIEmbed,
+  type RESTError,
+  type RESTGetAPIAuditLogResult,
+  type RESTGetAPIGatewayBotResult,
+  type RESTGetAPIGatewayResult,
+  type RESTGetAPIOAuth2CurrentAuthorizationResult,
+} from 'discord-api-types/v10';
 import express, { type Request, type Router } from 'express';
 import { mountAuthorize, mountToken } from './oauth.ts';
 import {
@@ -105,9 +115,9 @@ export function createApiRouter(cfg: RestConfig): Router {
           reset_after: 86400000,
           max_concurrency: state.gateway.maxConcurrency,
         },
-      });
+      } satisfies RESTGetAPIGatewayBotResult);
     } else {
-      res.json({ url: cfg.gatewayUrl });
+      res.json({ url: cfg.gatewayUrl } satisfies RESTGetAPIGatewayResult);
     }
   });
   router.get('/gateway', gatewayInfo);
@@ -171,10 +181,12 @@ export function createApiRouter(cfg: RestConfig): Router {
       if (auth.kind !== 'bearer') throw unauthorized();
       res.json({
         application: applicationObject(state),
-        scopes: auth.token.scope.split(' '),
+        scopes: auth.token.scope
+          .split(' ')
+          .filter((scope): scope is OAuth2Scopes => (Object.values(OAuth2Scopes) as string[]).includes(scope)),
         expires: new Date(auth.token.expiresAt).toISOString(),
         user: userObject(state.requireUser(auth.token.userId)),
-      });
+      } satisfies RESTGetAPIOAuth2CurrentAuthorizationResult);
     }),
   );
   router.get(
@@ -275,7 +287,7 @@ export function createApiRouter(cfg: RestConfig): Router {
       const userId = param(req, 'userId');
       const ban = guild.bans[userId];
       if (!ban) throw new SimError(404, 10026, 'Unknown Ban');
-      res.json({ reason: ban.reason, user: userObject(state.requireUser(userId)) });
+      res.json({ reason: ban.reason, user: userObject(state.requireUser(userId)) } satisfies APIBan);
     }),
   );
   router.delete(
@@ -320,7 +332,7 @@ export function createApiRouter(cfg: RestConfig): Router {
         threads: [],
         application_commands: [],
         auto_moderation_rules: [],
-      });
+      } satisfies RESTGetAPIAuditLogResult);
     }),
   );
   router.delete(
@@ -364,7 +376,8 @@ export function createApiRouter(cfg: RestConfig): Router {
       const embeds = bodyField(req, 'embeds');
       const message = state.sendDm(channelId, {
         content: typeof content === 'string' ? content : undefined,
-        embeds: Array.isArray(embeds) ? (embeds as unknown[]) : undefined,
+        // Embeds are stored as sent (the simulator does not check their fields).
+        embeds: Array.isArray(embeds) ? (embeds as APIEmbed[]) : undefined,
       });
       cfg.log(`dm to ${message.recipientId}: ${message.content.slice(0, 80)}`);
       res.json(messageObject(state, message));
@@ -372,7 +385,7 @@ export function createApiRouter(cfg: RestConfig): Router {
   );
 
   router.use((_req, res) => {
-    res.status(404).json({ message: '404: Not Found', code: 0 });
+    res.status(404).json({ message: '404: Not Found', code: 0 } satisfies RESTError);
   });
   return router;
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { APIEmbed } from 'discord-api-types/v10';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { DEMO_GUILDS, DEMO_USERS, type DemoGuild } from './demo-data.ts';
@@ -102,7 +103,7 @@ export interface SimMessage {
   channelId: string;
   recipientId: string;
   content: string;
-  embeds: unknown[];
+  embeds: APIEmbed[];
   createdAt: string;
 }
 
@@ -632,7 +633,7 @@ export class SimState {
     return channel;
   }
 
-  sendDm(channelId: string, input: { content?: string; embeds?: unknown[] }): SimMessage {
+  sendDm(channelId: string, input: { content?: string; embeds?: APIEmbed[] }): SimMessage {
     const channel = this.dmChannels.get(channelId);
     if (!channel) throw new SimError(404, 10003, 'Unknown Channel');
     const content = input.content ?? '';

@@ -8,6 +8,7 @@
 // faults of one channel do not depend on how much traffic the others saw: the n-th REST request of a
 // run with seed S is hit (or not) by the same fault every time.
 import type { NextFunction, Request, Response } from 'express';
+import { rateLimitedBody } from './rate-limits.ts';
 
 export type Fault = 'rate-limit' | 'server-error' | 'html' | 'late-audit' | 'drop-event';
 
@@ -171,7 +172,7 @@ export class Unreliable {
           // A limit the headers did not announce (Discord's per-resource limits look like this).
           res.setHeader('Retry-After', retryAfter.toFixed(3));
           res.setHeader('X-RateLimit-Scope', 'user');
-          res.status(429).json({ message: 'You are being rate limited.', retry_after: retryAfter, global: false });
+          res.status(429).json(rateLimitedBody(retryAfter, false));
           return;
         case 'server-error-500':
           res.status(500).json({ message: '500: Internal Server Error', code: 0 });

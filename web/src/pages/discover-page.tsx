@@ -29,6 +29,7 @@ import { useFeaturedServers } from '../features/discover/use-featured-servers.ts
 import { useJoinServer } from '../features/discover/use-join-server.ts';
 import { useNobotClaims } from '../features/discover/use-nobot-claims.ts';
 import { useServers } from '../features/discover/use-servers.ts';
+import { minStayText, penaltyText, rewardText } from '@shared/campaign-kinds.ts';
 
 const GRID_COLUMNS = { base: 1, sm: 2, lg: 3 } as const;
 
@@ -273,8 +274,9 @@ export default function DiscoverPage() {
                 <Alert.Content>
                   <Alert.Title>Featured servers pay more</Alert.Title>
                   <Alert.Description>
-                    Earn +0.75 coins per join. Stay at least 5 days in a featured server (2 days for regular
-                    ones) or a 2.00-coin early-leave penalty applies.
+                    Earn +{rewardText('featured')} coins per join. Stay at least {minStayText('featured')} in a
+                    featured server ({minStayText('regular')} for regular ones) or a {penaltyText('featured')}-coin
+                    early-leave penalty applies.
                   </Alert.Description>
                 </Alert.Content>
               </Alert.Root>

@@ -4,6 +4,7 @@ import { LuArrowRight, LuCompass, LuCrown, LuStar, LuTrendingUp, LuUsers } from 
 import { Link as RouterLink } from 'react-router';
 import { PageHeader } from '../components/page-header.tsx';
 import { useDocumentTitle } from '../lib/use-document-title.ts';
+import { PROMOTION, rewardText } from '@shared/campaign-kinds.ts';
 
 const PERKS: readonly { title: string; text: string; icon: IconType }[] = [
   {
@@ -12,13 +13,13 @@ const PERKS: readonly { title: string; text: string; icon: IconType }[] = [
     icon: LuCrown,
   },
   {
-    title: '100 member slots',
-    text: 'One promotion costs 100 coins and brings up to 100 members to your server.',
+    title: `${PROMOTION.slots} member slots`,
+    text: `One promotion costs ${PROMOTION.costCoins} coins and brings up to ${PROMOTION.slots} members to your server.`,
     icon: LuUsers,
   },
   {
     title: 'Bigger join reward',
-    text: 'Members earn 0.75 coins for joining a featured server, so they join faster.',
+    text: `Members earn ${rewardText('featured')} coins for joining a featured server, so they join faster.`,
     icon: LuTrendingUp,
   },
 ];
@@ -63,7 +64,7 @@ export default function FeaturedPage() {
               </Heading>
               <Text color="fg.muted">
                 Featured servers are listed at the top of Discover, with the members they still need. Join one
-                to earn 0.75 coins.
+                to earn {rewardText('featured')} coins.
               </Text>
             </Stack>
             <Button asChild colorPalette="brand" size="lg" flexShrink={0}>

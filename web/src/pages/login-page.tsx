@@ -22,6 +22,7 @@ import { Link as RouterLink } from 'react-router';
 import { Logo } from '../components/logo.tsx';
 import { DISCLAIMER, PRODUCT_NAME } from '../lib/brand.ts';
 import { clearSessionEnded, SESSION_ENDED_MESSAGE, wasSessionEnded } from '../lib/session-ended.ts';
+import { PROMOTION } from '@shared/campaign-kinds.ts';
 
 interface Feature {
   title: string;
@@ -45,7 +46,7 @@ const FEATURES: readonly Feature[] = [
   },
   {
     title: 'Featured Placement',
-    text: 'Promote your server to the top of Discover for 100 coins and reach members faster with a bigger join reward.',
+    text: `Promote your server to the top of Discover for ${PROMOTION.costCoins} coins and reach members faster with a bigger join reward.`,
     icon: LuStar,
     palette: 'gold',
   },

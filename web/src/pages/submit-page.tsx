@@ -11,17 +11,18 @@ import { NoBotForm } from '../features/campaigns/nobot-form.tsx';
 import { RegularForm } from '../features/campaigns/regular-form.tsx';
 import { useAuth } from '../lib/use-auth.ts';
 import { useDocumentTitle } from '../lib/use-document-title.ts';
+import { minStayText, PROMOTION, rewardText } from '@shared/campaign-kinds.ts';
 
 const TABS = ['regular', 'featured', 'nobot'] as const;
 type Tab = (typeof TABS)[number];
 
 const TAB_INTRO: Record<Tab, string> = {
   regular:
-    'Listed on Discover until every member slot is filled. Members earn 0.50 coins for joining and staying 2 days.',
+    `Listed on Discover until every member slot is filled. Members earn ${rewardText('regular')} coins for joining and staying ${minStayText('regular')}.`,
   featured:
-    'Pinned to the top of Discover with 100 member slots. Members earn 0.75 coins for joining and staying 5 days.',
+    `Pinned to the top of Discover with ${PROMOTION.slots} member slots. Members earn ${rewardText('featured')} coins for joining and staying ${minStayText('featured')}.`,
   nobot:
-    'No bot needed: your server goes live on Discover right away and members earn 0.20 coins after joining.',
+    `No bot needed: your server goes live on Discover right away and members earn ${rewardText('nobot')} coins after joining.`,
 };
 
 export default function SubmitPage() {

@@ -2,6 +2,10 @@ import { Text } from '@chakra-ui/react';
 import { ExternalLink, LegalLink, LegalList, LegalPage, type LegalSection } from '../components/legal-page.tsx';
 import { DEFAULT_SUPPORT_URL, PRODUCT_NAME } from '../lib/brand.ts';
 import { usePublicConfig } from '../lib/use-auth.ts';
+import { minStayText, penaltyText, PROMOTION, rewardText } from '@shared/campaign-kinds.ts';
+import { NOBOT_CLAIM_DELAY_MS } from '@shared/join-constants.ts';
+import { formatCents } from '@shared/money.ts';
+import { DEFAULT_SOCIAL_TASK_CENTS } from '@shared/social-constants.ts';
 
 const P = PRODUCT_NAME;
 
@@ -75,8 +79,8 @@ function buildSections(supportUrl: string): LegalSection[] {
               <>
                 a <strong>one-time welcome bonus of 5 coins</strong> when you first create your account;
               </>,
-              'joining listed servers: 0.50 coins for a regular server, 0.75 coins for a featured server, and 0.20 coins for a no-bot server (credited after a short 10-second delay);',
-              'completing social tasks (for example, following or subscribing to our social accounts), usually 2.00 coins each;',
+              `joining listed servers: ${rewardText('regular')} coins for a regular server, ${rewardText('featured')} coins for a featured server, and ${rewardText('nobot')} coins for a no-bot server (credited after a short ${NOBOT_CLAIM_DELAY_MS / 1000}-second delay);`,
+              `completing social tasks (for example, following or subscribing to our social accounts), usually ${formatCents(DEFAULT_SOCIAL_TASK_CENTS)} coins each;`,
               'claiming timed rewards: hourly (+1.00 coins every hour), bonus (+3.00 coins every 6 hours) and daily (+5.00 coins every 24 hours).',
             ]}
           />
@@ -93,8 +97,9 @@ function buildSections(supportUrl: string): LegalSection[] {
         <>
           <Text>
             When you earn coins for joining a server you agree to stay a member for a minimum period:{' '}
-            <strong>2 days for regular servers</strong> and <strong>5 days for featured servers</strong>. If you leave
-            earlier, an <strong>early-leave penalty of 2.00 coins</strong> is deducted from your balance. Penalties may
+            <strong>{minStayText('regular')} for regular servers</strong> and{' '}
+            <strong>{minStayText('featured')} for featured servers</strong>. If you leave earlier, an{' '}
+            <strong>early-leave penalty of {penaltyText('regular')} coins</strong> is deducted from your balance. Penalties may
             bring your balance below what you expected to spend.
           </Text>
           <Text>
@@ -112,7 +117,7 @@ function buildSections(supportUrl: string): LegalSection[] {
           <LegalList
             items={[
               'Regular campaign: 1 coin per member slot, minimum 3 coins.',
-              'Featured placement: 100 coins, which includes 100 member slots and a spot in the Featured section.',
+              `Featured placement: ${PROMOTION.costCoins} coins, which includes ${PROMOTION.slots} member slots and a spot in the Featured section.`,
               'No-bot campaign: 1 coin per member, minimum 3 members, for servers without our bot.',
             ]}
           />

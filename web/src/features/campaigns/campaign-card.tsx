@@ -15,6 +15,7 @@ import type { ApiCampaign } from '@shared/api-types.ts';
 import { LuBot, LuExternalLink, LuStar } from 'react-icons/lu';
 import { ServerAvatar } from '../../components/server-avatar.tsx';
 import { formatCoins } from '../../lib/format.ts';
+import { CAMPAIGN_KIND_RULES, rewardText } from '@shared/campaign-kinds.ts';
 
 function Figure({ label, value }: { label: string; value: string | number }) {
   return (
@@ -94,8 +95,8 @@ export function CampaignCard({ campaign, onCancel }: { campaign: ApiCampaign; on
         <SimpleGrid columns={2} gap="2">
           <Figure label="Joins via Website" value={campaign.joinCount} />
           <Figure label="Slots Remaining" value={campaign.membersRemaining} />
-          <Figure label="Coin Reward" value={formatCoins(campaign.coinReward, '0.50')} />
-          <Figure label="Type" value={campaign.isFeatured ? 'Featured' : 'Regular'} />
+          <Figure label="Coin Reward" value={formatCoins(campaign.coinReward, rewardText('regular'))} />
+          <Figure label="Type" value={CAMPAIGN_KIND_RULES[campaign.kind === 'nobot' ? 'regular' : campaign.kind].label} />
         </SimpleGrid>
         <Stack gap="1.5">
           <Flex justify="space-between" textStyle="xs" color="fg.muted">

@@ -9,6 +9,7 @@ import { InviteLinkField, ServerNameField } from './form-fields.tsx';
 import type { SubmitFormProps } from './regular-form.tsx';
 import { useSubmitFeatured } from './use-submit-featured.ts';
 import { passesSchema } from './validate.ts';
+import { rewardText } from '@shared/campaign-kinds.ts';
 
 /** Featured campaign: the server is created, then promoted (100 coins, 100 member slots). */
 export function FeaturedForm({ balanceCents, onBotMissing }: SubmitFormProps) {
@@ -55,7 +56,7 @@ export function FeaturedForm({ balanceCents, onBotMissing }: SubmitFormProps) {
           rows={[
             { label: 'Placement', value: 'Top of Discover' },
             { label: 'Members you get', value: 100 },
-            { label: 'Members earn per join', value: <CoinAmount value="0.75" size="sm" /> },
+            { label: 'Members earn per join', value: <CoinAmount value={rewardText('featured')} size="sm" /> },
             { label: 'Cost', value: <CoinAmount value={PROMOTE_COST_COINS} size="sm" /> },
           ]}
         />
@@ -72,7 +73,7 @@ export function FeaturedForm({ balanceCents, onBotMissing }: SubmitFormProps) {
           loading={submit.isPending}
           loadingText="Promoting..."
         >
-          <LuStar /> Submit &amp; Promote (100 coins)
+          <LuStar /> Submit &amp; Promote ({PROMOTE_COST_COINS} coins)
         </Button>
       </Stack>
     </form>

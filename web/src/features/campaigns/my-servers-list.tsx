@@ -99,9 +99,9 @@ function ServerRow({
           onClick={onPromote}
           disabled={!canAfford || promotePending}
           flexShrink={0}
-          aria-label={`Promote ${server.name} (100 coins)`}
+          aria-label={`Promote ${server.name} (${PROMOTE_COST_COINS} coins)`}
         >
-          <LuStar /> Promote (100 coins)
+          <LuStar /> Promote ({PROMOTE_COST_COINS} coins)
         </Button>
       )}
     </Flex>
@@ -127,7 +127,7 @@ export function MyServersList({ balanceCents }: { balanceCents: number }) {
           </Heading>
           {!canAfford && servers.length > 0 ? (
             <Text textStyle="xs" color="fg.subtle">
-              Promoting needs 100 coins
+              Promoting needs {PROMOTE_COST_COINS} coins
             </Text>
           ) : null}
         </Flex>

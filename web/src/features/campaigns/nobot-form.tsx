@@ -14,6 +14,7 @@ import { InviteLinkField, ServerNameField, WholeNumberField } from './form-field
 import type { SubmitFormProps } from './regular-form.tsx';
 import { useSubmitNoBot } from './use-submit-nobot.ts';
 import { passesSchema } from './validate.ts';
+import { rewardText } from '@shared/campaign-kinds.ts';
 
 /** No-bot campaign: no bot needed, 1 coin per member, members earn 0.20 after 10 seconds. */
 export function NoBotForm({ balanceCents, balanceText }: Omit<SubmitFormProps, 'onBotMissing'>) {
@@ -69,7 +70,7 @@ export function NoBotForm({ balanceCents, balanceText }: Omit<SubmitFormProps, '
         <CostSummary
           rows={[
             { label: 'Members you get', value: members },
-            { label: 'Members earn per join', value: <CoinAmount value="0.20" size="sm" /> },
+            { label: 'Members earn per join', value: <CoinAmount value={rewardText('nobot')} size="sm" /> },
             { label: 'Cost', value: <CoinAmount value={members} size="sm" /> },
           ]}
         />

@@ -8,6 +8,7 @@ import { CostSummary } from './cost-summary.tsx';
 import { InviteLinkField, ServerNameField, WholeNumberField } from './form-fields.tsx';
 import { useSubmitServer } from './use-submit-server.ts';
 import { passesSchema } from './validate.ts';
+import { rewardText } from '@shared/campaign-kinds.ts';
 
 export interface SubmitFormProps {
   balanceCents: number;
@@ -68,7 +69,7 @@ export function RegularForm({ balanceCents, balanceText, onBotMissing }: SubmitF
         <CostSummary
           rows={[
             { label: 'Members you get', value: members },
-            { label: 'Members earn per join', value: <CoinAmount value="0.50" size="sm" /> },
+            { label: 'Members earn per join', value: <CoinAmount value={rewardText('regular')} size="sm" /> },
             { label: 'Cost', value: <CoinAmount value={members} size="sm" /> },
           ]}
         />

@@ -1,5 +1,7 @@
 import { Badge, Box, Button, Card, Flex, Heading, Icon, Stack, Text } from '@chakra-ui/react';
 import type { ApiSocialTask } from '@shared/api-types.ts';
+import { formatCents } from '@shared/money.ts';
+import { DEFAULT_SOCIAL_TASK_CENTS } from '@shared/social-constants.ts';
 import { FaYoutube } from 'react-icons/fa6';
 import { LuCircleCheck, LuExternalLink, LuTriangleAlert } from 'react-icons/lu';
 import { CoinAmount } from '../../components/coin-amount.tsx';
@@ -71,7 +73,7 @@ export function YouTubeCard({
                 <Text>This task is currently unavailable. Please contact support.</Text>
               </Flex>
             )}
-            <CoinAmount value={task?.coins ?? '2.00'} showPlus suffix="coins" size="lg" mt="1" />
+            <CoinAmount value={task?.coins ?? formatCents(DEFAULT_SOCIAL_TASK_CENTS)} showPlus suffix="coins" size="lg" mt="1" />
           </Stack>
           <Button
             size="xl"
