@@ -1,14 +1,19 @@
 // Screenshots of the Discord simulator's command console (issue 17): a member runs /farm on a guild
 // page and presses Join. Desktop (1280) and phone (390).
 // Usage: start the app in demo mode on a port, then
-//   node --import tsx scripts/ui/command-console.ts http://127.0.0.1:5104 out-dir [guildId] [username]
+//   node --import tsx scripts/ui/command-console.ts http://127.0.0.1:5104 out-dir [guildId] [username] [server to join]
 import { chromium } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { TestClient, signInThroughSimulator } from '../../src/test/harness.ts';
 
-const [base = 'http://127.0.0.1:5000', outDir = 'screenshots', guildId = '200000000000000002', username = 'sam'] =
-  process.argv.slice(2);
+const [
+  base = 'http://127.0.0.1:5000',
+  outDir = 'screenshots',
+  guildId = '200000000000000002',
+  username = 'sam',
+  joinName = 'Anime Haven',
+] = process.argv.slice(2);
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 mkdirSync(outDir, { recursive: true });
@@ -27,7 +32,7 @@ try {
     await page.waitForURL(/#console$/);
     await page.screenshot({ path: path.join(outDir, `console-farm-${width}.png`), fullPage: true });
     if (width === 1280) {
-      const join = page.getByRole('button', { name: /^Join 1\./ }).last();
+      const join = page.getByRole('button', { name: new RegExp(`^Join \\d+\\. ${joinName}`) }).last();
       await join.click();
       await page.waitForURL(/#console$/);
       await page.getByLabel('Message #general').fill('/coins');

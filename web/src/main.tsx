@@ -3,7 +3,6 @@ import { ChakraProvider } from '@chakra-ui/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router';
 import { App } from './app.tsx';
 import { queryClient } from './lib/query-client.ts';
 import { Toaster } from './lib/toaster.tsx';
@@ -16,9 +15,7 @@ createRoot(root).render(
   <StrictMode>
     <ChakraProvider value={system}>
       <QueryClientProvider client={queryClient}>
-        <BrowserRouter>
-          <App />
-        </BrowserRouter>
+        <App />
         <Toaster />
       </QueryClientProvider>
     </ChakraProvider>

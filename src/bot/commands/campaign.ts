@@ -15,7 +15,7 @@ function bar(filled: number, slots: number): string {
 
 function describe(c: CampaignProgress): string {
   const percent = c.slots <= 0 ? 100 : Math.floor((Math.min(c.filled, c.slots) / c.slots) * 100);
-  const status = c.complete ? '✅ Completed' : c.paused ? '⏸ Paused: our bot was removed from the server' : '🟢 Active';
+  const status = c.complete ? '✓ Completed' : c.paused ? '‖ Paused: our bot was removed from the server' : '● Active';
   return [
     `${bar(c.filled, c.slots)} ${percent}%`,
     `Slots filled **${c.filled}/${c.slots}** · Slots Remaining ${c.remaining}`,
@@ -48,7 +48,7 @@ export const campaignCommand: SlashCommand = {
           title: 'Your campaigns',
           color: COLORS.brand,
           fields: shown.map((c) => ({
-            name: `${c.isFeatured ? '⭐ ' : ''}${escapeMarkdown(c.name)}${c.noBot ? ' (No Bot)' : ''}`,
+            name: `${c.isFeatured ? '★ ' : ''}${escapeMarkdown(c.name)}${c.noBot ? ' (No Bot)' : ''}`,
             value: describe(c),
           })),
           footer:

@@ -40,7 +40,7 @@ describe('/farm', () => {
     expect(farm.callbacks).toEqual([4]);
     expect(farm.reply.flags & EPHEMERAL).toBe(EPHEMERAL);
     expect(farm.reply.embeds[0]!.fields).toEqual([{ name: '1. Pixel Raiders', value: '**+0.50 coins** · 3 slots left' }]);
-    expect(text(farm.reply)).toContain('Stay 2 days (5 days for ⭐ featured servers) or 2.00 coins are taken back.');
+    expect(text(farm.reply)).toContain('Stay 2 days (5 days for ★ featured servers) or 2.00 coins are taken back.');
     const join = buttons(farm.reply).find((b) => b.custom_id === `farm:join:${campaign.id}`)!;
     expect(join.label).toBe('Join 1. Pixel Raiders');
 
@@ -74,7 +74,7 @@ describe('/farm', () => {
     const field = joins.reply.embeds[0]!.fields![0]!;
     const safe = Math.floor((app.clock.now() + 2 * DAY) / 1000);
     expect(field.name).toBe('Pixel Raiders');
-    expect(field.value).toBe(`✅ Verified +0.50, stay until <t:${safe}:f>\nSafe to leave <t:${safe}:R>`);
+    expect(field.value).toBe(`✓ Verified +0.50, stay until <t:${safe}:f>\nSafe to leave <t:${safe}:R>`);
     expect(buttons(joins.reply).map((b) => b.url)).toEqual([`${app.url}/joins`]);
   });
 
@@ -218,10 +218,10 @@ describe('/campaign', () => {
     expect(fields[0]!.name).toBe('Code Crafters');
     expect(fields[0]!.value).toContain('Slots filled **0/2** · Slots Remaining 2');
     expect(fields[0]!.value).toContain('Joins via Website 1 · Early leaves 1');
-    expect(fields[0]!.value).toContain('🟢 Active');
+    expect(fields[0]!.value).toContain('● Active');
     const finished = fields.find((f) => f.name === 'Finished One')!;
     expect(finished.value).toContain('100%');
-    expect(finished.value).toContain('✅ Completed');
+    expect(finished.value).toContain('✓ Completed');
     expect(buttons(reply).map((b) => b.url)).toEqual([`${app.url}/campaigns`, `${app.url}/submit`]);
   });
 

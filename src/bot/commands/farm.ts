@@ -72,7 +72,7 @@ export function farmPage(ctx: AppContext, userId: string, page: number, q: strin
   }
   const first = page * FARM_PAGE_SIZE;
   const fields: APIEmbedField[] = listed.map((server, i) => ({
-    name: clip(`${first + i + 1}. ${server.isFeatured ? '⭐ ' : ''}${escapeMarkdown(server.name)}`, 256),
+    name: clip(`${first + i + 1}. ${server.isFeatured ? '★ ' : ''}${escapeMarkdown(server.name)}`, 256),
     value: serverLine(server),
   }));
   const search = q ?? '';
@@ -92,7 +92,7 @@ export function farmPage(ctx: AppContext, userId: string, page: number, q: strin
         title: q ? `Servers to join matching “${clip(q, FARM_SEARCH_MAX)}”` : 'Servers to join',
         description:
           'Press **Join**, accept the invite, and your coins arrive once our bot sees you in the server. ' +
-          `Stay ${formatDuration(CAMPAIGN_KIND_RULES.regular.minStayMs)} (${formatDuration(CAMPAIGN_KIND_RULES.featured.minStayMs)} for ⭐ featured servers) ` +
+          `Stay ${formatDuration(CAMPAIGN_KIND_RULES.regular.minStayMs)} (${formatDuration(CAMPAIGN_KIND_RULES.featured.minStayMs)} for ★ featured servers) ` +
           `or ${formatCents(CAMPAIGN_KIND_RULES.regular.penaltyCents)} coins are taken back.`,
         color: COLORS.brand,
         fields,

@@ -10,14 +10,14 @@ import type { SlashCommand } from './types.ts';
 export const JOINS_SHOWN = 10;
 
 const STATE_ICON = {
-  waiting: '⏳',
-  verified: '✅',
-  stayed: '🟢',
-  left_early: '🔻',
-  left: '⚪',
-  no_reward: '⚪',
-  same_address: '⚪',
-  expired: '⌛',
+  waiting: '◷',
+  verified: '✓',
+  stayed: '●',
+  left_early: '▼',
+  left: '○',
+  no_reward: '○',
+  same_address: '○',
+  expired: '✕',
 } as const;
 
 /** /joins: the member's recent joins (listMyJoins, as GET /api/joins) with state and safe-to-leave time. */

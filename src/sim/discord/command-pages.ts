@@ -103,7 +103,7 @@ function renderMessage(
             )}
           </div>`,
       )}
-      ${message.flags & MessageFlag.Ephemeral ? html`<div class="ephemeral">👁 Only you can see this</div>` : ''}
+      ${message.flags & MessageFlag.Ephemeral ? html`<div class="ephemeral">◉ Only you can see this</div>` : ''}
     </div>
   </div>`;
 }

@@ -184,7 +184,7 @@ export function createPagesRouter(state: SimState): Router {
         })}
       </ul>
       ${commandConsole(state, req, guild)}`;
-    res.type('html').send(page(guild.name, body));
+    res.type('html').send(page(guild.name, body, { wide: true }));
   });
 
   router.post('/guilds/:guildId/members/:userId/leave', (req, res) => {

@@ -2,15 +2,13 @@ import { Box, CloseButton, Drawer, Grid, Icon, Link, Portal, Stack, Text, chakra
 import { useState } from 'react';
 import { LuMenu } from 'react-icons/lu';
 import { Link as RouterLink, useLocation } from 'react-router';
-import { ACCOUNT_ITEMS, isActive, NAV_ITEMS, PHONE_BAR_PATHS, type NavItem } from './nav-items.ts';
+import { isActive, MORE_ITEMS, PHONE_BAR_ITEMS } from './nav-items.ts';
 
 /** Height of the bar; the shell pads the page by this much on phones so nothing hides behind it. */
 export const BOTTOM_BAR_HEIGHT = '16';
 
-const barItems = PHONE_BAR_PATHS.map((to) => NAV_ITEMS.find((item) => item.to === to)).filter(
-  (item): item is NavItem => item !== undefined,
-);
-const moreItems = [...NAV_ITEMS.filter((item) => !PHONE_BAR_PATHS.includes(item.to)), ...ACCOUNT_ITEMS];
+const barItems = PHONE_BAR_ITEMS;
+const moreItems = MORE_ITEMS;
 
 const barButton = {
   display: 'flex',

@@ -1,47 +1,37 @@
 import type { IconType } from 'react-icons';
-import {
-  LuCirclePlus,
-  LuCompass,
-  LuGift,
-  LuHistory,
-  LuLayoutDashboard,
-  LuListChecks,
-  LuMegaphone,
-  LuShare2,
-  LuShoppingCart,
-  LuStar,
-  LuUserRound,
-} from 'react-icons/lu';
+import { ROUTES, type AppRoute } from '../routes.ts';
+import { NAV_ICONS } from './nav-icons.ts';
 
 export interface NavItem {
   to: string;
   label: string;
   icon: IconType;
-  /** Other paths that belong to this tab (e.g. checkout belongs to Buy Coins). */
+  /** Other paths that belong to this entry (e.g. checkout belongs to Buy Coins). */
   alsoActiveOn?: readonly string[];
 }
 
-// Spec §2: exactly these eight tabs, in this order (the desktop tab bar).
-export const NAV_ITEMS: readonly NavItem[] = [
-  { to: '/', label: 'Discover', icon: LuCompass },
-  { to: '/featured', label: 'Featured', icon: LuStar },
-  { to: '/socials', label: 'Socials', icon: LuShare2 },
-  { to: '/daily', label: 'Rewards', icon: LuGift },
-  { to: '/buy-coins', label: 'Buy Coins', icon: LuShoppingCart, alsoActiveOn: ['/checkout'] },
-  { to: '/campaigns', label: 'My Campaigns', icon: LuMegaphone },
-  { to: '/dashboard', label: 'Dashboard', icon: LuLayoutDashboard },
-  { to: '/submit', label: 'Submit', icon: LuCirclePlus },
-];
+const toItem = (route: AppRoute): NavItem => ({
+  to: route.path,
+  label: route.label,
+  icon: route.icon ? NAV_ICONS[route.icon] : NAV_ICONS.list,
+  alsoActiveOn: route.alsoActiveOn,
+});
 
-/** Pages beyond the spec's tabs: reached from the account menu on desktop and "More" on a phone. */
-export const ACCOUNT_ITEMS: readonly NavItem[] = [
-  { to: '/joins', label: 'My Joins', icon: LuListChecks },
-  { to: '/history', label: 'Transaction history', icon: LuHistory },
-  { to: '/account', label: 'Account', icon: LuUserRound },
-];
+// Everything below is derived from the route table (src/routes.ts); nothing here names a path.
 
-/** The phone's bottom bar: the destinations used most; everything else sits behind "More". */
-export const PHONE_BAR_PATHS: readonly string[] = ['/', '/daily', '/socials', '/dashboard'];
+/** Spec §2: the eight tabs, in the table's order (the desktop tab bar). */
+export const NAV_ITEMS: readonly NavItem[] = ROUTES.filter((r) => r.nav === 'tab').map(toItem);
+
+/** Pages beyond the spec's tabs: reached from the header on desktop and "More" on a phone. */
+export const ACCOUNT_ITEMS: readonly NavItem[] = ROUTES.filter((r) => r.nav === 'account').map(toItem);
+
+/** The phone's bottom bar: the destinations used most, in their bar order. */
+export const PHONE_BAR_ITEMS: readonly NavItem[] = ROUTES.filter((r) => r.nav && r.phoneBar)
+  .sort((a, b) => (a.phoneBar ?? 0) - (b.phoneBar ?? 0))
+  .map(toItem);
+
+/** Behind "More" on a phone: the other tabs, then the account pages. */
+export const MORE_ITEMS: readonly NavItem[] = ROUTES.filter((r) => r.nav && !r.phoneBar).map(toItem);
 
 export function isActive(item: NavItem, pathname: string): boolean {
   if (item.to === '/') return pathname === '/';

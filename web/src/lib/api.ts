@@ -11,15 +11,54 @@ export function setUnauthorizedHandler(handler: (() => void) | null): void {
   onUnauthorized = handler;
 }
 
-// Spec §8: any non-2xx response becomes `Error("<status>: <body or status text>")`.
+/**
+ * A non-2xx answer from the API. `message` keeps spec §8's text ("<status>: <body or status text>");
+ * code reads `status` and `body` (the parsed JSON, or the raw text when the body is not JSON) instead
+ * of parsing that text.
+ */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    text: string,
+  ) {
+    super(`${status}: ${text}`);
+  }
+
+  /** The server's `{ "message": "..." }`, or null when the body carries none. */
+  get serverMessage(): string | null {
+    const { body } = this;
+    if (body && typeof body === 'object' && 'message' in body) {
+      const { message } = body;
+      if (typeof message === 'string' && message.trim() !== '') return message;
+    }
+    return null;
+  }
+
+  /** Builds the error from a failed response (reads its body). */
+  static async from(res: Response): Promise<ApiError> {
+    const raw = await res.text().catch(() => '');
+    let body: unknown = raw;
+    if (raw) {
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        // Not JSON (e.g. a proxy's HTML error page): keep the text.
+      }
+    }
+    return new ApiError(res.status, body, raw || res.statusText);
+  }
+}
+
 async function throwIfResNotOk(res: Response): Promise<void> {
   if (res.ok) return;
   if (res.status === 401) onUnauthorized?.();
-  const text = (await res.text()) || res.statusText;
-  throw new Error(`${res.status}: ${text}`);
+  throw await ApiError.from(res);
 }
 
-/** Sends a JSON request with the session cookie; throws on non-2xx. Returns the raw Response. */
+/** Sends a JSON request with the session cookie; throws an ApiError on non-2xx. Returns the raw Response. */
 export async function apiRequest(method: string, url: string, data?: unknown): Promise<Response> {
   const res = await fetch(url, {
     method,
@@ -40,7 +79,7 @@ export async function apiJson<T>(method: string, url: string, data?: unknown): P
 
 export type UnauthorizedBehavior = 'returnNull' | 'throw';
 
-/** Default query function: GET on the query key segments joined by "/". */
+/** Default query function: GET on the query key segments joined by "/" (spec §7). */
 export function getQueryFn<T>(options: { on401: UnauthorizedBehavior }): QueryFunction<T> {
   return async ({ queryKey, signal }) => {
     const res = await fetch(queryKey.join('/'), { credentials: 'include', signal });
@@ -50,29 +89,12 @@ export function getQueryFn<T>(options: { on401: UnauthorizedBehavior }): QueryFu
   };
 }
 
-/** HTTP status of an error thrown by apiRequest/getQueryFn, or null. */
+/** HTTP status of an ApiError, or null (a network failure, a bug). */
 export function errorStatus(err: unknown): number | null {
-  if (!(err instanceof Error)) return null;
-  const match = /^(\d{3}): /.exec(err.message);
-  return match ? Number(match[1]) : null;
+  return err instanceof ApiError ? err.status : null;
 }
 
-/**
- * The server's `{ "message": "..." }` from an apiRequest error, else `fallback`.
- * "400: {\"message\":\"Minimum 3 coins required\"}" → "Minimum 3 coins required".
- */
+/** The server's `{ "message": "..." }` from an ApiError, else `fallback`. */
 export function errorMessage(err: unknown, fallback: string): string {
-  if (!(err instanceof Error)) return fallback;
-  const match = /^\d{3}: ([\s\S]*)$/.exec(err.message);
-  if (!match?.[1]) return fallback;
-  try {
-    const body: unknown = JSON.parse(match[1]);
-    if (body && typeof body === 'object' && 'message' in body) {
-      const { message } = body;
-      if (typeof message === 'string' && message.trim() !== '') return message;
-    }
-  } catch {
-    // Not JSON (e.g. a proxy's HTML error page): use the fallback.
-  }
-  return fallback;
+  return (err instanceof ApiError ? err.serverMessage : null) ?? fallback;
 }

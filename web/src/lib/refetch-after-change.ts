@@ -1,21 +1,10 @@
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
-import { AUTH_USER_KEY } from './use-auth.ts';
+import { ACCOUNT_DATA_KEYS, AFTER_CHANGE_KEYS } from './query-keys.ts';
 
-/** Prefix of both Discover lists (['/api/servers'] and ['/api/servers', 'featured']). */
-const SERVER_LISTS_KEY: QueryKey = ['/api/servers'];
-
-// Spec §7: after join, claim, complete, promote, submit and reward claims the user, server, social,
-// campaign and hourly data are refetched. The transaction list and the Dashboard's summary and
-// "My Servers" change with the same credits and debits, so they are refetched too.
-const ACCOUNT_KEYS: readonly QueryKey[] = [
-  AUTH_USER_KEY,
-  ['/api/servers/mine'],
-  ['/api/social'],
-  ['/api/campaigns'],
-  ['/api/hourly'],
-  ['/api/transactions'],
-  ['/api/transactions/summary'],
-];
+/** Invalidates each key (and every key it prefixes); resolves once the active ones refetched. */
+export function invalidateKeys(queryClient: QueryClient, keys: readonly QueryKey[]): Promise<void> {
+  return Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey }))).then(() => undefined);
+}
 
 /**
  * Refetches everything a coin-moving mutation can change. `keepServerLists` leaves the Discover lists
@@ -25,8 +14,5 @@ export function refetchAfterChange(
   queryClient: QueryClient,
   { keepServerLists = false }: { keepServerLists?: boolean } = {},
 ): Promise<void> {
-  const keys = keepServerLists ? ACCOUNT_KEYS : [SERVER_LISTS_KEY, ...ACCOUNT_KEYS];
-  return Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey }))).then(
-    () => undefined,
-  );
+  return invalidateKeys(queryClient, keepServerLists ? ACCOUNT_DATA_KEYS : AFTER_CHANGE_KEYS);
 }

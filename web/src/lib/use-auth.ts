@@ -1,10 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ApiUser, PublicConfig } from '@shared/api-types.ts';
-import { apiRequest, errorMessage } from './api.ts';
+import { ApiError, apiRequest, errorMessage } from './api.ts';
 import { toast } from './toaster.tsx';
 
-export const AUTH_USER_KEY = ['/api/auth/user'] as const;
-export const CONFIG_KEY = ['/api/config'] as const;
+import { authKeys } from './query-keys.ts';
+
+/** The signed-in user's query key (authKeys.user()); the 401 handler and the balance use it. */
+export const AUTH_USER_KEY = authKeys.user();
 
 /** The signed-in user, or null when signed out (a failed auth call also counts as signed out). */
 export function useAuth(): { user: ApiUser | null; isLoading: boolean } {
@@ -15,7 +17,7 @@ export function useAuth(): { user: ApiUser | null; isLoading: boolean } {
     queryFn: async ({ signal }) => {
       const res = await fetch(`${AUTH_USER_KEY[0]}?optional=1`, { credentials: 'include', signal });
       if (res.status === 401) return null;
-      if (!res.ok) throw new Error(`${res.status}: ${(await res.text()) || res.statusText}`);
+      if (!res.ok) throw await ApiError.from(res);
       return (await res.json()) as ApiUser | null;
     },
   });
@@ -39,6 +41,6 @@ export function useLogout() {
 
 /** Public, non-secret settings from the server (product name, Stripe publishable key, support URL). */
 export function usePublicConfig(): { config: PublicConfig | undefined; isLoading: boolean } {
-  const { data, isLoading } = useQuery<PublicConfig>({ queryKey: CONFIG_KEY });
+  const { data, isLoading } = useQuery<PublicConfig>({ queryKey: authKeys.config() });
   return { config: data, isLoading };
 }

@@ -18,7 +18,6 @@ import {
 import type { IconType } from 'react-icons';
 import { FaDiscord } from 'react-icons/fa6';
 import { LuCircleCheck, LuCoins, LuLock, LuStar, LuTrendingUp } from 'react-icons/lu';
-import { Link as RouterLink } from 'react-router';
 import { Logo } from '../components/logo.tsx';
 import { DISCLAIMER, PRODUCT_NAME } from '../lib/brand.ts';
 import { clearSessionEnded, SESSION_ENDED_MESSAGE, wasSessionEnded } from '../lib/session-ended.ts';
@@ -164,13 +163,9 @@ function GetStartedCard() {
         </Button>
         <Text textStyle="xs" color="fg.subtle" textAlign="center">
           By continuing you agree to our{' '}
-          <Link asChild color="brand.fg">
-            <RouterLink to="/terms">Terms of Service</RouterLink>
-          </Link>{' '}
+          <Link href="/terms" color="brand.fg">Terms of Service</Link>{' '}
           and{' '}
-          <Link asChild color="brand.fg">
-            <RouterLink to="/privacy">Privacy Policy</RouterLink>
-          </Link>
+          <Link href="/privacy" color="brand.fg">Privacy Policy</Link>
           .
         </Text>
       </Card.Body>
@@ -238,12 +233,8 @@ export default function LoginPage() {
           textAlign="center"
         >
           <HStack gap="5">
-            <Link asChild color="fg.muted" textStyle="sm">
-              <RouterLink to="/terms">Terms of Service</RouterLink>
-            </Link>
-            <Link asChild color="fg.muted" textStyle="sm">
-              <RouterLink to="/privacy">Privacy Policy</RouterLink>
-            </Link>
+            <Link href="/terms" color="fg.muted" textStyle="sm">Terms of Service</Link>
+            <Link href="/privacy" color="fg.muted" textStyle="sm">Privacy Policy</Link>
           </HStack>
           <Text textStyle="xs" color="fg.subtle">
             {DISCLAIMER}

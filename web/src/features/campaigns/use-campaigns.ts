@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ApiCampaign } from '@shared/api-types.ts';
-import { CAMPAIGNS_KEY } from './query-keys.ts';
+import { campaignKeys } from '../../lib/query-keys.ts';
 
 /** GET /api/campaigns: the signed-in user's active campaigns, newest first. */
 export function useCampaigns() {
-  return useQuery<ApiCampaign[]>({ queryKey: CAMPAIGNS_KEY });
+  return useQuery<ApiCampaign[]>({ queryKey: campaignKeys.list() });
 }

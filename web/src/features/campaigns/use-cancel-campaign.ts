@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, errorMessage } from '../../lib/api.ts';
 import { toast } from '../../lib/toaster.tsx';
-import { invalidateAfterSpend } from './query-keys.ts';
+import { invalidateAfterSpend } from './invalidate-after-spend.ts';
 
 /** DELETE /api/campaigns/:id: irreversible, nothing refunded. */
 export function useCancelCampaign(options: { onSuccess?: () => void } = {}) {

@@ -3,7 +3,7 @@ import type { ApiServer } from '@shared/api-types.ts';
 import { apiJson, errorMessage } from '../../lib/api.ts';
 import { toast } from '../../lib/toaster.tsx';
 import { botMissingInviteUrl } from './bot-missing.ts';
-import { invalidateAfterSpend } from './query-keys.ts';
+import { invalidateAfterSpend } from './invalidate-after-spend.ts';
 
 export interface SubmitFeaturedVariables {
   name: string;

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ApiServer } from '@shared/api-types.ts';
 import { apiJson, errorMessage } from '../../lib/api.ts';
 import { toast } from '../../lib/toaster.tsx';
-import { invalidateAfterSpend } from './query-keys.ts';
+import { invalidateAfterSpend } from './invalidate-after-spend.ts';
 
 export interface SubmitNoBotVariables {
   name: string;

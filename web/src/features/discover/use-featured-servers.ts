@@ -1,14 +1,12 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ApiDiscoverServer } from '@shared/api-types.ts';
 import { apiJson } from '../../lib/api.ts';
-import { SERVERS_KEY } from './use-servers.ts';
+import { serverKeys } from '../../lib/query-keys.ts';
 
 /** GET /api/servers/featured: every active featured campaign, the member's own included. */
-export const FEATURED_SERVERS_KEY = [...SERVERS_KEY, 'featured'] as const;
-
 export function useFeaturedServers(search: string) {
   return useQuery({
-    queryKey: [...FEATURED_SERVERS_KEY, search],
+    queryKey: serverKeys.featured(search),
     queryFn: () =>
       apiJson<ApiDiscoverServer[]>(
         'GET',

@@ -2,8 +2,7 @@ import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import type { ApiDiscoverServer } from '@shared/api-types.ts';
 import { apiRequest } from '../../lib/api.ts';
 
-/** Prefix of both server lists: invalidating it refetches Discover and the featured list. */
-export const SERVERS_KEY = ['/api/servers'] as const;
+import { serverKeys } from '../../lib/query-keys.ts';
 
 export interface DiscoverPage {
   servers: ApiDiscoverServer[];
@@ -26,7 +25,7 @@ export function discoverUrl(search: string): string {
  */
 export function useServers(search: string) {
   return useInfiniteQuery({
-    queryKey: [...SERVERS_KEY, 'pages', search],
+    queryKey: serverKeys.pages(search),
     initialPageParam: discoverUrl(search),
     queryFn: async ({ pageParam }): Promise<DiscoverPage> => {
       const res = await apiRequest('GET', pageParam);

@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ApiTransaction } from '@shared/api-types.ts';
 import { HISTORY_PAGE_SIZE, type TransactionFilter } from '@shared/history-schemas.ts';
 import { apiRequest } from '../../lib/api.ts';
-import { historyKeys } from './query-keys.ts';
+import { transactionKeys } from '../../lib/query-keys.ts';
 
 export interface HistoryPage {
   items: ApiTransaction[];
@@ -13,7 +13,7 @@ export interface HistoryPage {
 /** GET /api/transactions?page&pageSize&filter: one page of the history; the total comes in X-Total-Count. */
 export function useTransactionHistory(filter: TransactionFilter | 'all', page: number) {
   return useQuery<HistoryPage>({
-    queryKey: historyKeys.page(filter, page),
+    queryKey: transactionKeys.history(filter, page),
     queryFn: async () => {
       const params = new URLSearchParams({ page: String(page), pageSize: String(HISTORY_PAGE_SIZE) });
       if (filter !== 'all') params.set('filter', filter);

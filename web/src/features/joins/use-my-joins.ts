@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ApiJoin } from '@shared/api-types.ts';
-import { MY_JOINS_KEY } from './query-keys.ts';
+import { joinKeys } from '../../lib/query-keys.ts';
 
 /** GET /api/joins: every join of the signed-in member with its state, newest first. */
 export function useMyJoins() {
-  return useQuery<ApiJoin[]>({ queryKey: MY_JOINS_KEY });
+  return useQuery<ApiJoin[]>({ queryKey: joinKeys.list() });
 }

@@ -3,14 +3,9 @@ import type { ApiJoin } from '@shared/api-types.ts';
 import type { ClaimNoBotResponse, JoinServerResponse } from '@shared/join-schemas.ts';
 import { apiJson } from '../../lib/api.ts';
 import { refetchAfterChange } from '../../lib/refetch-after-change.ts';
-import { MY_JOINS_KEY } from './query-keys.ts';
 
-async function refetch(queryClient: ReturnType<typeof useQueryClient>): Promise<void> {
-  await Promise.all([
-    refetchAfterChange(queryClient),
-    queryClient.invalidateQueries({ queryKey: MY_JOINS_KEY }),
-  ]);
-}
+// My Joins is part of the after-change set, so one refetch covers the list too.
+const refetch = (queryClient: ReturnType<typeof useQueryClient>) => refetchAfterChange(queryClient);
 
 /** Joins again (POST /api/servers/:id/join) a pending or expired join; returns the invite to open. */
 export function useRetryJoin() {

@@ -2,14 +2,12 @@ import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { ApiUser } from '@shared/api-types.ts';
 import type { LiveEvent } from '@shared/live-events.ts';
-import { AUTH_USER_KEY } from '../../lib/use-auth.ts';
+import { authKeys, campaignKeys, joinKeys, transactionKeys } from '../../lib/query-keys.ts';
 import { toast } from '../../lib/toaster.tsx';
-import { CAMPAIGNS_KEY, MY_SERVERS_KEY, TRANSACTIONS_KEY, TRANSACTION_SUMMARY_KEY } from '../campaigns/query-keys.ts';
-import { MY_JOINS_KEY } from '../joins/query-keys.ts';
 import { liveEventToast } from './live-toast.ts';
 
 /** Lists a live event can change: refetched if on screen (an event, not polling). */
-const AFFECTED: readonly QueryKey[] = [TRANSACTIONS_KEY, TRANSACTION_SUMMARY_KEY, MY_JOINS_KEY, CAMPAIGNS_KEY, MY_SERVERS_KEY];
+const AFFECTED: readonly QueryKey[] = [transactionKeys.all(), joinKeys.list(), campaignKeys.list(), campaignKeys.myServers()];
 /** After the server refused the stream (e.g. 503), try again after this long, doubling up to a minute. */
 const FIRST_RETRY_MS = 5_000;
 const MAX_RETRY_MS = 60_000;
@@ -41,7 +39,7 @@ export function useLiveEvents(userId: string): void {
       }
       if ('balance' in event) {
         const balance = event.balance;
-        queryClient.setQueryData<ApiUser | null>(AUTH_USER_KEY, (user) => (user ? { ...user, coins: balance } : user));
+        queryClient.setQueryData<ApiUser | null>(authKeys.user(), (user) => (user ? { ...user, coins: balance } : user));
       }
       toast(liveEventToast(event));
       for (const queryKey of AFFECTED) void queryClient.invalidateQueries({ queryKey });

@@ -1,12 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { AUTH_USER_KEY } from '../../lib/use-auth.ts';
+import { AFTER_PURCHASE_KEYS } from '../../lib/query-keys.ts';
+import { invalidateKeys } from '../../lib/refetch-after-change.ts';
 
-/** After a purchase: refetch the balance (header) and every transactions query (list, summary). */
+/** After a purchase: refetch the balance (header) and every transactions query (list, summary, history). */
 export function invalidateBalance(queryClient: QueryClient): Promise<void> {
-  return Promise.all([
-    queryClient.invalidateQueries({ queryKey: AUTH_USER_KEY }),
-    queryClient.invalidateQueries({
-      predicate: (query) => typeof query.queryKey[0] === 'string' && query.queryKey[0].startsWith('/api/transactions'),
-    }),
-  ]).then(() => undefined);
+  return invalidateKeys(queryClient, AFTER_PURCHASE_KEYS);
 }

@@ -1,8 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { CreatePaymentIntentResponse } from '@shared/payment-schemas.ts';
 import { apiJson, errorStatus } from '../../lib/api.ts';
-
-export const createPaymentIntentKey = (packageType: string) => ['/api/create-payment-intent', packageType] as const;
+import { paymentKeys } from '../../lib/query-keys.ts';
 
 /**
  * POST /api/create-payment-intent when the checkout opens. A query (not a mutation) so a remount or
@@ -13,7 +12,7 @@ export const createPaymentIntentKey = (packageType: string) => ['/api/create-pay
  */
 export function useCreatePaymentIntent(packageType: string, enabled: boolean) {
   return useQuery<CreatePaymentIntentResponse>({
-    queryKey: createPaymentIntentKey(packageType),
+    queryKey: paymentKeys.intent(packageType),
     queryFn: () => apiJson<CreatePaymentIntentResponse>('POST', '/api/create-payment-intent', { packageType }),
     enabled,
     gcTime: 0,

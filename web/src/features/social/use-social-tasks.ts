@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ApiSocialTask } from '@shared/api-types.ts';
 
-export const SOCIAL_TASKS_KEY = ['/api/social'] as const;
+import { socialKeys } from '../../lib/query-keys.ts';
 
 /** GET /api/social: never served from cache (spec §7), so `completed` is always fresh. */
 export function useSocialTasks() {
-  return useQuery<ApiSocialTask[]>({ queryKey: SOCIAL_TASKS_KEY, staleTime: 0, refetchOnMount: 'always' });
+  return useQuery<ApiSocialTask[]>({ queryKey: socialKeys.list(), staleTime: 0, refetchOnMount: 'always' });
 }

@@ -1,1 +1,0 @@
-export const MY_JOINS_KEY = ['/api/joins'] as const;

@@ -1,0 +1,41 @@
+import type { ApiUser } from '@shared/api-types.ts';
+import { BrowserRouter, Route, Routes } from 'react-router';
+import { AppShell } from './layout/app-shell.tsx';
+import { lazyPage } from './lib/lazy-page.ts';
+import LoginPage from './pages/login-page.tsx';
+import { loadNotFoundPage, ROUTES } from './routes.ts';
+
+// One lazily loaded component per row of the route table (each page is its own chunk).
+const pages = ROUTES.map((route) => ({ route, Page: lazyPage(route.load) }));
+const NotFoundPage = lazyPage(loadNotFoundPage);
+
+/**
+ * The router and every page, built from the route table. Loaded on demand: a signed-out visitor on an
+ * app path gets the login page from the entry bundle alone, without the router.
+ */
+export default function RoutedApp({ user }: { user: ApiUser | null }) {
+  return (
+    <BrowserRouter>
+      <Routes>
+        {/* Legal pages: shown to everyone, without the shell. */}
+        {pages
+          .filter(({ route }) => route.layout === 'bare')
+          .map(({ route, Page }) => (
+            <Route key={route.path} path={route.path} element={<Page />} />
+          ))}
+        {user ? (
+          <Route element={<AppShell user={user} />}>
+            {pages
+              .filter(({ route }) => route.layout === 'shell')
+              .map(({ route, Page }) => (
+                <Route key={route.path} path={route.path} element={<Page />} />
+              ))}
+            <Route path="*" element={<NotFoundPage />} />
+          </Route>
+        ) : (
+          <Route path="*" element={<LoginPage />} />
+        )}
+      </Routes>
+    </BrowserRouter>
+  );
+}
