@@ -45,6 +45,8 @@ export interface ApiCampaignHealth {
   botRemoved: boolean;
   /** The completion DM could not be delivered (the owner's DMs are closed or they share no server with the bot). */
   ownerUnreachable: boolean;
+  /** The invite stopped working (expired, deleted, or another server's): off Discover until replaced. */
+  inviteExpired: boolean;
 }
 
 /**
