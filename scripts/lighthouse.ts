@@ -1,7 +1,8 @@
 // Lighthouse (mobile preset: Moto G-class screen, 4x CPU slowdown, slow 4G) on the login, Discover and
 // Dashboard pages, 3 runs each, median score per category. Not a test: scores vary with the machine.
 // Usage: npm run build && npm run lighthouse [-- http://localhost:5000]
-// Without a URL it starts the app in demo mode on port 5199 with a throwaway database.
+// Without a URL it starts the app in demo mode on LIGHTHOUSE_PORT (default 5199) with a throwaway database.
+// Besides the scores it prints the audits that cost points and the JavaScript each page downloads.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +17,7 @@ const RUNS = 3;
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 
 async function startApp(): Promise<{ url: string; child: ChildProcess }> {
-  const port = 5199;
+  const port = Number(process.env.LIGHTHOUSE_PORT ?? 5199);
   const dir = mkdtempSync(path.join(tmpdir(), 'coinsync-lh-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     env: { ...process.env, PORT: String(port), DATABASE_PATH: path.join(dir, 'db.sqlite'), NODE_ENV: 'development' },
@@ -51,6 +52,12 @@ async function signIn(base: string): Promise<string> {
   return cookies.map((c) => `${c.name}=${c.value}`).join('; ');
 }
 
+/** Kilobytes of JavaScript transferred (gzip, as sent), from the network-requests audit. */
+function scriptKb(details: unknown): number {
+  const items = (details as { items?: { resourceType?: string; transferSize?: number }[] } | undefined)?.items ?? [];
+  return items.filter((i) => i.resourceType === 'Script').reduce((sum, i) => sum + (i.transferSize ?? 0), 0) / 1000;
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
@@ -72,6 +79,8 @@ try {
     for (const p of pages) {
       const scores: Record<string, number[]> = {};
       const cls: number[] = [];
+      const jsKb: number[] = [];
+      const flagged = new Set<string>();
       for (let run = 0; run < RUNS; run += 1) {
         const result = await lighthouse(p.url, {
           port: chrome.port,
@@ -85,15 +94,19 @@ try {
         if (!lhr) throw new Error(`no result for ${p.name}`);
         for (const c of CATEGORIES) (scores[c] ??= []).push(Math.round((lhr.categories[c]?.score ?? 0) * 100));
         cls.push(Number(lhr.audits['cumulative-layout-shift']?.numericValue ?? 0));
+        jsKb.push(scriptKb(lhr.audits['network-requests']?.details));
+        for (const audit of Object.values(lhr.audits)) {
+          if (audit.score !== null && audit.score < 1 && audit.scoreDisplayMode === 'binary') flagged.add(audit.id);
+        }
       }
-      const line = `| ${p.name} | ${CATEGORIES.map((c) => median(scores[c] ?? [])).join(' | ')} | ${median(cls).toFixed(3)} |`;
-      console.log(line, '  runs:', JSON.stringify(scores));
+      const line = `| ${p.name} | ${CATEGORIES.map((c) => median(scores[c] ?? [])).join(' | ')} | ${median(cls).toFixed(3)} | ${median(jsKb).toFixed(1)} |`;
+      console.log(line, '  runs:', JSON.stringify(scores), ' failed audits:', [...flagged].join(', ') || 'none');
       rows.push(line);
     }
   } finally {
     chrome.kill();
   }
-  console.log('\n| page | performance | accessibility | best practices | SEO | CLS |\n|---|---|---|---|---|---|');
+  console.log('\n| page | performance | accessibility | best practices | SEO | CLS | JS kB (gzip, transferred) |\n|---|---|---|---|---|---|---|');
   console.log(rows.join('\n'));
 } finally {
   app?.child.kill();

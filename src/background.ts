@@ -49,7 +49,7 @@ export function startBackground(
     async () => {
       try {
         const result = await reconcile(ctx, { gateway: bot.members });
-        const { lookups, ...counts } = result;
+        const { lookups, phaseMs: _phaseMs, ...counts } = result;
         const lookupCounts = Object.fromEntries(Object.entries(lookups).map(([k, n]) => [`lookup_${k}`, n]));
         recordReconciliation('success', { ...counts, ...lookupCounts });
         return result;
@@ -78,7 +78,7 @@ export function startBackground(
     logger,
     () => {
       pruneExpiredIntentsJob(ctx);
-      // Retention of the same-address rule's hashes: the window, then gone (decision 020).
+      // Retention of the same-address rule's hashes: the window, then gone (decision 021).
       pruneUserAddresses(ctx);
       return Promise.resolve();
     },

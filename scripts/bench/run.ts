@@ -47,6 +47,7 @@ const { values: args } = parseArgs({
     via: { type: 'string', default: 'rest' },
     leavers: { type: 'string', default: '500' },
     arrivals: { type: 'string', default: '20' },
+    'leave-reason': { type: 'string', default: 'leave' },
   },
 });
 
@@ -531,7 +532,8 @@ const discordBench = args.reconcile || args['mass-leave'];
       via: args.via === 'auto' ? 'auto' : 'rest',
       leavers: Number(args.leavers),
       arrivals: Number(args.arrivals),
-    }).then(() => (process.exitCode === undefined ? 0 : Number(process.exitCode)))
+      leaveReason: args['leave-reason'] === 'kick' ? 'kick' : 'leave',
+    }).then((ok) => (ok ? 0 : 1))
   : main()
 ).then(
   (code) => process.exit(code),

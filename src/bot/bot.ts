@@ -312,6 +312,9 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
       const fetched = await guild.members.fetch({ user: userIds, time: GATEWAY_MEMBER_TIMEOUT_MS });
       const found = new Map<string, number>();
       for (const [id, member] of fetched) found.set(id, member.joinedTimestamp ?? Number.NaN);
+      // discord.js caches what it fetched; reconciliation asks again next time, so drop them (a bot in
+      // thousands of guilds would otherwise keep every member it ever looked up).
+      for (const id of fetched.keys()) if (id !== guild.client.user.id) guild.members.cache.delete(id);
       return found;
     },
   };

@@ -36,6 +36,8 @@ export interface ReconcileResult {
   resumed: number;
   /** How members were looked up: REST single lookups, REST list pages, gateway op-8 sends. */
   lookups: LookupCounters;
+  /** Wall time of the phases (ms): looking up, charging leaves, paying arrivals (benches, logs). */
+  phaseMs: { lookup: number; leaves: number; arrivals: number };
 }
 
 export interface ReconcileOptions {
@@ -139,6 +141,13 @@ export async function reconcile(ctx: AppContext, options: ReconcileOptions = {})
     paused: 0,
     resumed: 0,
     lookups: newLookupCounters(),
+    phaseMs: { lookup: 0, leaves: 0, arrivals: 0 },
+  };
+  let phaseStart = performance.now();
+  const endPhase = (phase: keyof ReconcileResult['phaseMs']): void => {
+    const now = performance.now();
+    result.phaseMs[phase] = Math.round(now - phaseStart);
+    phaseStart = now;
   };
   const startedAt = ctx.clock.now();
   const valve = ctx.config.reconcileSafetyValve;
@@ -180,6 +189,7 @@ export async function reconcile(ctx: AppContext, options: ReconcileOptions = {})
     }
   };
   await inParallel(guilds, options.concurrency ?? 4, lookUp);
+  endPhase('lookup');
 
   // 2. Safety valve: a guild with an unusual share absent, or more absent members in the whole run
   //    than RECONCILE_MAX_CHARGES, is charged nothing this run; an ALERT says so.
@@ -228,6 +238,8 @@ export async function reconcile(ctx: AppContext, options: ReconcileOptions = {})
     );
   }
 
+  endPhase('leaves');
+
   // 4. Arrivals in the order they joined Discord (who live events would have given the last slots to).
   const arrived: { guildId: string; discordUserId: string; joinedAt: number }[] = [];
   for (const { w, members } of looked) {
@@ -246,6 +258,7 @@ export async function reconcile(ctx: AppContext, options: ReconcileOptions = {})
     });
     if (outcome.rewarded) result.verified += 1;
   }
+  endPhase('arrivals');
 
   // 5. Finished campaigns whose owner has not been told (DMs due for another attempt included).
   result.notified = await notifyPendingCompletions(ctx);

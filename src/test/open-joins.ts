@@ -71,15 +71,18 @@ export function seedOpenJoins(app: TestApp, plan: OpenJoinsPlan): SeededGuild[] 
   const out: SeededGuild[] = [];
   for (let g = 0; g < plan.guilds; g++) {
     const guild = sim.createGuild({ name: `${plan.prefix} guild ${g}`, ownerId: ownerSim.id, botMember: false });
-    for (let i = 0; i < (plan.otherMembers ?? 0); i++) {
-      const u = addSimUser(app, `${plan.prefix}_${g}_o${i}`);
-      guild.members[u.id] = { joinedAt };
-    }
+    // Joiners spread evenly among the other members (member lists are sorted by user id).
+    const others = plan.otherMembers ?? 0;
+    const every = Math.max(1, Math.floor((others + plan.joinsPerGuild) / Math.max(1, plan.joinsPerGuild)));
     const discordIds: string[] = [];
-    for (let i = 0; i < plan.joinsPerGuild; i++) {
-      const u = addSimUser(app, `${plan.prefix}_${g}_j${i}`);
-      discordIds.push(u.id);
-      if (plan.arrived ?? true) guild.members[u.id] = { joinedAt };
+    for (let i = 0, o = 0; discordIds.length < plan.joinsPerGuild || o < others; i++) {
+      const joiner = discordIds.length < plan.joinsPerGuild && (i % every === every - 1 || o >= others);
+      const u = addSimUser(app, joiner ? `${plan.prefix}_${g}_j${discordIds.length}` : `${plan.prefix}_${g}_o${o++}`);
+      if (!joiner) guild.members[u.id] = { joinedAt };
+      else {
+        discordIds.push(u.id);
+        if (plan.arrived ?? true) guild.members[u.id] = { joinedAt };
+      }
     }
     // The bot arrives last, so GUILD_CREATE carries the final member count.
     sim.setBotInGuild(guild.id, true);

@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import { startE2E, type E2E } from './support.ts';
 import { users } from '../../src/db/schema.ts';
 import { credit } from '../../src/ledger/ledger.ts';
+import { CAMPAIGN_MESSAGES } from '../../src/shared/campaign-schemas.ts';
 
 // Spending coins in the browser: submit each kind of campaign, promote from the Dashboard, see
 // every debit in Recent Transactions, cancel from My Campaigns.
@@ -26,6 +27,18 @@ async function fillForm(form: string, fields: Record<string, string>) {
   for (const [label, value] of Object.entries(fields))
     await scope.getByLabel(label, { exact: true }).fill(value);
   return scope;
+}
+
+/**
+ * Issue 14: an error shows on its field too — aria-invalid, the message linked by aria-describedby —
+ * and the field has focus.
+ */
+async function expectFieldError(field: Locator, message: string) {
+  await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true');
+  const ids = ((await field.getAttribute('aria-describedby')) ?? '').split(' ').filter(Boolean);
+  const described = await Promise.all(ids.map((id) => page.locator(`[id="${id}"]`).innerText()));
+  expect(described).toContain(message);
+  expect(await field.evaluate((el) => el === (el.ownerDocument as { activeElement: unknown }).activeElement)).toBe(true);
 }
 
 async function expectToast(title: string, description: string) {
@@ -75,6 +88,17 @@ describe('spending coins in the browser', () => {
     });
     await form.getByRole('button', { name: 'Submit Server' }).click();
     await expectToast('Validation Error', 'Minimum 3 coins required');
+    await expectFieldError(form.getByLabel('Coins to Spend'), 'Minimum 3 coins required');
+    // Editing the field clears its error.
+    await form.getByLabel('Coins to Spend').fill('5');
+    expect(await form.getByLabel('Coins to Spend').getAttribute('aria-invalid')).toBeNull();
+
+    // A schema problem lands on the field it concerns (here the invite link), which takes focus.
+    await form.getByLabel('Invite Link', { exact: true }).fill('not a link');
+    await form.getByRole('button', { name: 'Submit Server' }).click();
+    await expectToast('Validation Error', CAMPAIGN_MESSAGES.inviteInvalid);
+    await expectFieldError(form.getByLabel('Invite Link', { exact: true }), CAMPAIGN_MESSAGES.inviteInvalid);
+    await form.getByLabel('Invite Link', { exact: true }).fill(link);
 
     await form.getByLabel('Coins to Spend').fill('400');
     await form.getByRole('button', { name: 'Submit Server' }).click();
@@ -111,6 +135,7 @@ describe('spending coins in the browser', () => {
     const form = await fillForm('Featured campaign', { 'Server Name': 'Star Base', 'Invite Link': '' });
     await form.getByRole('button', { name: /Submit & Promote/ }).click();
     await expectToast('Missing Information', 'Please fill in all fields');
+    await expectFieldError(form.getByLabel('Invite Link', { exact: true }), 'Please fill in all fields');
     await form.getByLabel('Invite Link').fill(link);
     await form.getByRole('button', { name: /Submit & Promote/ }).click();
     await expectToast('Server Promoted!', 'Your server is now featured for 100 members');
@@ -124,6 +149,7 @@ describe('spending coins in the browser', () => {
     });
     await nobot.getByRole('button', { name: 'Add Server' }).click();
     await expectToast('Validation Error', 'Please enter a valid number of members (minimum 3)');
+    await expectFieldError(nobot.getByLabel('Number of Members'), 'Please enter a valid number of members (minimum 3)');
     await nobot.getByLabel('Number of Members').fill('5');
     await nobot.getByRole('button', { name: 'Add Server' }).click();
     await expectToast('Server Added!', 'Your server is live on the discover page with 5 member(s).');
@@ -208,6 +234,10 @@ describe('spending coins in the browser', () => {
     await dialog.waitFor({ state: 'hidden' });
     await pixel.waitFor({ state: 'detached' });
     expect(await cards.count()).toBe(3);
+    // Focus does not fall back to the top of the page: it moves to the card that took the place.
+    await expect
+      .poll(() => page.evaluate(() => (globalThis as unknown as { document: { activeElement: { getAttribute(n: string): string | null } | null } }).document.activeElement?.getAttribute('aria-label') ?? null))
+      .toMatch(/^Cancel /);
     await page.getByTestId('coin-balance').getByText('87.00').waitFor();
     e2e.app.assertLedger();
     expect(errors).toEqual([]);

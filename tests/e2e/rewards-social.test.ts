@@ -39,10 +39,15 @@ describe('rewards page', () => {
     await page.goto('/daily');
 
     const hourly = page.getByTestId('reward-card-hourly');
-    await hourly.getByRole('button', { name: 'Claim Hourly Reward' }).click();
+    // From the keyboard: the claim button goes away, focus stays on the card (its title), not the page.
+    await hourly.getByRole('button', { name: 'Claim Hourly Reward' }).focus();
+    await page.keyboard.press('Enter');
     await page.getByText('Hourly Reward Claimed!').waitFor();
     await page.getByText('+1.00 coins added to your balance').first().waitFor();
     await hourly.getByText('Reward claimed!').waitFor();
+    await expect
+      .poll(() => hourly.getByRole('heading', { level: 2 }).evaluate((el) => el === (el.ownerDocument as { activeElement: unknown }).activeElement))
+      .toBe(true);
     await expect.poll(() => balance(page)).toContain('6.00'); // 5.00 welcome bonus + 1.00
 
     // After the 3-second confirmation the card counts down in minutes.
@@ -104,6 +109,7 @@ describe('socials page', () => {
     const ctx = e2e.app.server.ctx;
     addSocialTask(ctx.db, { platform: 'youtube', title: 'Subscribe to our YouTube channel', url: 'https://www.youtube.com/@coinsync', coins: 200 }, ctx.clock.now());
     const tiktok = addSocialTask(ctx.db, { platform: 'tiktok', title: 'Follow us on TikTok', url: 'https://www.tiktok.com/@coinsync', coins: 250 }, ctx.clock.now() + 1);
+    addSocialTask(ctx.db, { platform: 'twitter', title: 'Follow us on X', url: 'https://x.com/coinsync', coins: 200 }, ctx.clock.now() + 2);
 
     const { page, context, errors } = await e2e.newPage();
     // Task links open in a new tab; answer them locally (no internet in tests; app and simulator are local).
@@ -117,6 +123,13 @@ describe('socials page', () => {
     const youtube = page.getByTestId('youtube-card');
     await youtube.getByRole('button', { name: 'Subscribe & Earn' }).waitFor();
     await youtube.getByText('+2.00 coins').waitFor();
+
+    // Every task button has its own accessible name (issue 14: four "Follow & Earn" buttons were one name).
+    const names = await page.getByRole('button', { name: /^Follow & Earn/ }).evaluateAll((els) =>
+      els.map((el) => (el as { textContent: string | null }).textContent),
+    );
+    expect(names).toHaveLength(2);
+    expect(new Set(names).size).toBe(names.length);
 
     const card = page.getByTestId('social-task-tiktok');
     const [popup] = await Promise.all([context.waitForEvent('page'), card.getByRole('button', { name: 'Follow & Earn' }).click()]);

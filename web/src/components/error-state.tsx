@@ -1,6 +1,6 @@
 import { Button, EmptyState, VStack } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
-import { LuRefreshCw, LuTriangleAlert } from 'react-icons/lu';
+import { RefreshIcon, TriangleAlertIcon } from './entry-icons.tsx';
 
 export interface ErrorStateProps {
   title: string;
@@ -32,7 +32,7 @@ export function ErrorState({
     >
       <EmptyState.Content>
         <EmptyState.Indicator color="red.fg">
-          <LuTriangleAlert />
+          <TriangleAlertIcon />
         </EmptyState.Indicator>
         <VStack textAlign="center" gap="1">
           <EmptyState.Title>{title}</EmptyState.Title>
@@ -42,7 +42,7 @@ export function ErrorState({
         </VStack>
         {onRetry ? (
           <Button size="sm" variant="outline" colorPalette="gray" onClick={onRetry}>
-            <LuRefreshCw />
+            <RefreshIcon />
             {retryLabel}
           </Button>
         ) : null}

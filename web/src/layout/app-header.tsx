@@ -7,7 +7,7 @@ import { CoinAmount } from '../components/coin-amount.tsx';
 import { Logo } from '../components/logo.tsx';
 import { Tooltip } from '../components/tooltip.tsx';
 import { UserAvatar } from '../components/user-avatar.tsx';
-import { useLogout } from '../lib/use-auth.ts';
+import { useLogout } from '../lib/use-logout.ts';
 
 /** Announces balance changes politely to screen readers (not the first value: that is just the page). */
 function useBalanceAnnouncement(coins: string): string {

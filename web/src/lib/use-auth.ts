@@ -1,8 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { ApiUser, PublicConfig } from '@shared/api-types.ts';
-import { ApiError, apiRequest, errorMessage } from './api.ts';
-import { toast } from './toaster.tsx';
-
+import { ApiError } from './api.ts';
 import { authKeys } from './query-keys.ts';
 
 /** The signed-in user's query key (authKeys.user()); the 401 handler and the balance use it. */
@@ -22,21 +20,6 @@ export function useAuth(): { user: ApiUser | null; isLoading: boolean } {
     },
   });
   return { user: data ?? null, isLoading };
-}
-
-export function useLogout() {
-  const queryClient = useQueryClient();
-  const mutation = useMutation({
-    mutationFn: () => apiRequest('POST', '/api/auth/logout'),
-    onSuccess: () => {
-      queryClient.clear();
-      window.location.href = '/';
-    },
-    onError: (err) => {
-      toast({ title: 'Error', description: errorMessage(err, 'Failed to log out'), variant: 'destructive' });
-    },
-  });
-  return { logout: () => mutation.mutate(), isPending: mutation.isPending };
 }
 
 /** Public, non-secret settings from the server (product name, Stripe publishable key, support URL). */

@@ -1,6 +1,6 @@
 import { Button, SimpleGrid, Skeleton, Stack, Text } from '@chakra-ui/react';
 import type { ApiCampaign } from '@shared/api-types.ts';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { LuCirclePlus, LuMegaphone } from 'react-icons/lu';
 import { Link as RouterLink } from 'react-router';
 import { EmptyState } from '../components/empty-state.tsx';
@@ -20,6 +20,18 @@ export default function CampaignsPage() {
   const [toCancel, setToCancel] = useState<ApiCampaign | null>(null);
   const [dialogOpen, setDialogOpen] = useState(false);
   const campaigns = (data ?? []).filter((c) => c.membersRemaining > 0);
+  const gridRef = useRef<HTMLDivElement>(null);
+  // After a cancel, its card leaves the list: focus moves to the card that took its place (its Cancel
+  // button), else the previous one, else the page's main action — never back to the top of the page.
+  const [refocusAt, setRefocusAt] = useState<{ id: string; index: number } | null>(null);
+  useEffect(() => {
+    if (!refocusAt || campaigns.some((c) => c.id === refocusAt.id)) return;
+    const buttons = gridRef.current?.querySelectorAll<HTMLButtonElement>('[data-cancel-campaign]') ?? [];
+    const next = buttons[Math.min(refocusAt.index, buttons.length - 1)];
+    const fallback = document.querySelector<HTMLElement>('[data-campaigns-primary]');
+    (next ?? fallback)?.focus();
+    setRefocusAt(null);
+  }, [campaigns, refocusAt]);
   // Completed campaigns whose owner Discord would not let us DM: the notice lives here instead.
   const unreachable = (useMyServers().data ?? []).filter(
     (s) => !s.active && !s.canceled && s.ownerUnreachable,
@@ -32,7 +44,7 @@ export default function CampaignsPage() {
         subtitle="Manage your server growth campaigns and track member joins."
         actions={
           <Button asChild colorPalette="brand">
-            <RouterLink to="/submit">
+            <RouterLink to="/submit" data-campaigns-primary="">
               <LuCirclePlus /> New Campaign
             </RouterLink>
           </Button>
@@ -79,7 +91,7 @@ export default function CampaignsPage() {
           }
         />
       ) : (
-        <SimpleGrid columns={{ base: 1, md: 2, xl: 3 }} gap="4">
+        <SimpleGrid columns={{ base: 1, md: 2, xl: 3 }} gap="4" ref={gridRef}>
           {campaigns.map((campaign) => (
             <CampaignCard
               key={campaign.id}
@@ -92,7 +104,12 @@ export default function CampaignsPage() {
           ))}
         </SimpleGrid>
       )}
-      <CancelCampaignDialog campaign={toCancel} open={dialogOpen} onClose={() => setDialogOpen(false)} />
+      <CancelCampaignDialog
+        campaign={toCancel}
+        open={dialogOpen}
+        onClose={() => setDialogOpen(false)}
+        onCanceled={(id) => setRefocusAt({ id, index: campaigns.findIndex((c) => c.id === id) })}
+      />
     </Stack>
   );
 }

@@ -27,9 +27,9 @@ import { openInviteTab } from '../features/discover/invite-tab.ts';
 import { ServerCard, ServerCardSkeleton, type ServerCardState } from '../features/discover/server-card.tsx';
 import { useFeaturedServers } from '../features/discover/use-featured-servers.ts';
 import { useJoinServer } from '../features/discover/use-join-server.ts';
-import { useNobotClaims } from '../features/discover/use-nobot-claims.ts';
 import { useServers } from '../features/discover/use-servers.ts';
 import { minStayText, penaltyText, rewardText } from '@shared/campaign-kinds.ts';
+import { delayedClaims, usePendingClaims } from '../claims.ts';
 
 const GRID_COLUMNS = { base: 1, sm: 2, lg: 3 } as const;
 
@@ -108,8 +108,6 @@ export default function DiscoverPage() {
   const { user } = useAuth();
   const userId = user?.id ?? '';
   const [search, setSearch] = useState('');
-  // No-bot servers joined in this visit: their card waits as "Claiming..." until the claim refetches the lists.
-  const [claiming, setClaiming] = useState<ReadonlySet<string>>(() => new Set());
   // Bot servers joined in this visit leave the list; the server keeps offering a join that is still
   // pending, so after a reload they come back and Join tries again (My Joins shows why).
   const [joinedNow, setJoinedNow] = useState<ReadonlySet<string>>(() => new Set());
@@ -117,7 +115,14 @@ export default function DiscoverPage() {
   const servers = useServers(query);
   const featured = useFeaturedServers(query);
   const join = useJoinServer();
-  const { addPendingClaim } = useNobotClaims(userId);
+  // No-bot servers with a pending claim (from any visit) or joined in this visit: their card waits as
+  // "Claiming..." until the claim refetches the lists (which then leave the server out).
+  const pendingNobot = usePendingClaims('nobot');
+  const [joinedNobot, setJoinedNobot] = useState<ReadonlySet<string>>(() => new Set());
+  const claiming = useMemo(
+    () => new Set([...joinedNobot, ...pendingNobot.map((c) => c.id)]),
+    [joinedNobot, pendingNobot],
+  );
 
   // Discover's pages list featured campaigns first, then regular ones (the server searches and
   // leaves out joined and own regular campaigns). The Featured section shows the featured list.
@@ -154,8 +159,8 @@ export default function DiscoverPage() {
       onSuccess: (result) => {
         tab.go(result.inviteLink);
         if (noBot) {
-          addPendingClaim(result.serverId);
-          setClaiming((previous) => new Set(previous).add(server.id));
+          delayedClaims.add(userId, 'nobot', result.serverId);
+          setJoinedNobot((previous) => new Set(previous).add(server.id));
           toast({
             title: 'Stay for a moment',
             description: `Your +${result.potentialReward} coins arrive in about 10 seconds.`,

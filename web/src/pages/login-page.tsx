@@ -15,9 +15,15 @@ import {
   Stack,
   Text,
 } from '@chakra-ui/react';
-import type { IconType } from 'react-icons';
-import { FaDiscord } from 'react-icons/fa6';
-import { LuCircleCheck, LuCoins, LuLock, LuStar, LuTrendingUp } from 'react-icons/lu';
+import type { ComponentType, SVGProps } from 'react';
+import {
+  CircleCheckIcon,
+  CoinsIcon,
+  DiscordIcon,
+  LockIcon,
+  StarIcon,
+  TrendingUpIcon,
+} from '../components/entry-icons.tsx';
 import { Logo } from '../components/logo.tsx';
 import { DISCLAIMER, PRODUCT_NAME } from '../lib/brand.ts';
 import { clearSessionEnded, SESSION_ENDED_MESSAGE, wasSessionEnded } from '../lib/session-ended.ts';
@@ -26,7 +32,7 @@ import { PROMOTION } from '@shared/campaign-kinds.ts';
 interface Feature {
   title: string;
   text: string;
-  icon: IconType;
+  icon: ComponentType<SVGProps<SVGSVGElement>>;
   palette: 'gold' | 'brand' | 'purple';
 }
 
@@ -34,19 +40,19 @@ const FEATURES: readonly Feature[] = [
   {
     title: 'Earn Coins',
     text: 'Join servers, complete social tasks and claim hourly, bonus and daily rewards. New members start with a 5-coin welcome bonus.',
-    icon: LuCoins,
+    icon: CoinsIcon,
     palette: 'gold',
   },
   {
     title: 'Grow Your Server',
     text: 'Spend coins to list your server and welcome real members who join through the platform: 1 coin per member.',
-    icon: LuTrendingUp,
+    icon: TrendingUpIcon,
     palette: 'brand',
   },
   {
     title: 'Featured Placement',
     text: `Promote your server to the top of Discover for ${PROMOTION.costCoins} coins and reach members faster with a bigger join reward.`,
-    icon: LuStar,
+    icon: StarIcon,
     palette: 'gold',
   },
 ];
@@ -138,14 +144,14 @@ function GetStartedCard() {
             {ACCESSED.map((item) => (
               <List.Item key={item} alignItems="center" textStyle="sm">
                 <List.Indicator asChild color="green.400">
-                  <LuCircleCheck />
+                  <CircleCheckIcon />
                 </List.Indicator>
                 {item}
               </List.Item>
             ))}
           </List.Root>
           <HStack mt="3.5" gap="2" color="fg.muted" textStyle="sm">
-            <Icon as={LuLock} color="gold.fg" />
+            <Icon as={LockIcon} color="gold.fg" />
             <Text>We never ask for your password.</Text>
           </HStack>
         </Box>
@@ -158,7 +164,7 @@ function GetStartedCard() {
           boxShadow="0 8px 24px rgba(88,101,242,0.4)"
           _hover={{ bg: 'brand.600' }}
         >
-          <FaDiscord />
+          <DiscordIcon />
           Continue with Discord
         </Button>
         <Text textStyle="xs" color="fg.subtle" textAlign="center">
@@ -184,7 +190,7 @@ export default function LoginPage() {
         <SimpleGrid columns={{ base: 1, lg: 2 }} gap={{ base: '8', lg: '16' }} alignItems="center">
           <Stack gap={{ base: '5', md: '6' }} textAlign={{ base: 'center', lg: 'start' }} align={{ base: 'center', lg: 'flex-start' }}>
             <Badge colorPalette="gold" variant="subtle" size="lg" borderRadius="full" px="3" py="1">
-              <LuCoins />
+              <CoinsIcon />
               Free to start
             </Badge>
             <Heading

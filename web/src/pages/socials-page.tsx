@@ -1,32 +1,60 @@
 import { Heading, SimpleGrid, Spinner, Stack, Text, VStack } from '@chakra-ui/react';
 import type { ApiSocialTask } from '@shared/api-types.ts';
+import { SOCIAL_CLAIM_DELAY_MS } from '@shared/social-constants.ts';
 import { LuShare2 } from 'react-icons/lu';
 import { EmptyState } from '../components/empty-state.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { useNow } from '../features/rewards/use-now.ts';
-import { delayUntil } from '../features/social/pending-claims.ts';
 import { SocialTaskCard } from '../features/social/social-task-card.tsx';
-import { useSocialClaims } from '../features/social/use-social-claims.ts';
+import { COMPLETE_FAILED, startSocialTask } from '../features/social/social-claim-kind.ts';
 import { useSocialTasks } from '../features/social/use-social-tasks.ts';
 import { YouTubeCard } from '../features/social/youtube-card.tsx';
 import { useAuth } from '../lib/use-auth.ts';
 import { toast } from '../lib/toaster.tsx';
 import { useDocumentTitle } from '../lib/use-document-title.ts';
 import { ErrorState } from '../components/error-state.tsx';
+import { delayedClaims, usePendingClaims } from '../claims.ts';
+import { errorMessage } from '../lib/api.ts';
+import { useEffect } from 'react';
 
 export default function SocialsPage() {
   useDocumentTitle('Socials', 'Follow us on social media and earn coins.');
   const { user } = useAuth();
   const { data: tasks, isLoading, isError, refetch } = useSocialTasks();
-  const claims = useSocialClaims(user?.id ?? 'anonymous', tasks);
+  const userId = user?.id ?? 'anonymous';
+  // Claims run app-wide (claims.ts): started here, they still fire after the member leaves this page.
+  const pending = usePendingClaims('social');
+  const pendingFor = (taskId: string) => pending.find((p) => p.id === taskId);
+
+  // Spec §4: pending claims for tasks no longer listed (or already completed) are dropped.
+  useEffect(() => {
+    if (tasks) delayedClaims.retainOnly('social', new Set(tasks.filter((t) => !t.completed).map((t) => t.id)));
+  }, [tasks]);
+
+  const startTask = (task: ApiSocialTask) => {
+    // Open the tab synchronously, inside the click, so pop-up blockers allow it.
+    window.open(task.url, '_blank', 'noopener,noreferrer');
+    delayedClaims.add(userId, 'social', task.id);
+    startSocialTask(task.id).then(
+      ({ claimableAt }) => {
+        // The server's own due time (the browser's wait is capped at the delay if the clocks disagree).
+        const claimAt = Date.parse(claimableAt);
+        if (Number.isFinite(claimAt)) delayedClaims.reschedule('social', task.id, claimAt);
+      },
+      (err: unknown) => {
+        delayedClaims.remove('social', task.id);
+        toast({ title: 'Error', description: errorMessage(err, COMPLETE_FAILED), variant: 'destructive' });
+      },
+    );
+  };
   const youtube = tasks?.find((t) => t.platform === 'youtube');
   const others = (tasks ?? []).filter((t) => t !== youtube);
 
-  const anyPending = (tasks ?? []).some((t) => claims.pendingFor(t.id));
+  const anyPending = (tasks ?? []).some((t) => pendingFor(t.id));
   const now = useNow(anyPending, 500);
   const pendingSeconds = (task: ApiSocialTask | undefined): number | null => {
-    const claim = task ? claims.pendingFor(task.id) : undefined;
-    return claim ? Math.ceil(delayUntil(claim.claimAt, now) / 1000) : null;
+    const claim = task ? pendingFor(task.id) : undefined;
+    return claim ? Math.ceil(Math.min(Math.max(0, claim.claimAt - now), SOCIAL_CLAIM_DELAY_MS) / 1000) : null;
   };
 
   const startYouTube = () => {
@@ -34,7 +62,7 @@ export default function SocialsPage() {
       toast({ title: 'Error', description: 'YouTube task not found. Please contact support.', variant: 'destructive' });
       return;
     }
-    claims.startTask(youtube);
+    startTask(youtube);
   };
 
   return (
@@ -68,7 +96,7 @@ export default function SocialsPage() {
                     key={task.id}
                     task={task}
                     pendingSeconds={pendingSeconds(task)}
-                    onStart={claims.startTask}
+                    onStart={startTask}
                   />
                 ))}
               </SimpleGrid>

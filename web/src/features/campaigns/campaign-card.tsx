@@ -142,6 +142,7 @@ export function CampaignCard({ campaign, onCancel }: { campaign: ApiCampaign; on
             colorPalette="red"
             onClick={onCancel}
             aria-label={`Cancel ${campaign.name}`}
+            data-cancel-campaign=""
           >
             Cancel
           </Button>

@@ -8,13 +8,21 @@ export function CancelCampaignDialog({
   campaign,
   open,
   onClose,
+  onCanceled,
 }: {
   /** Kept while the dialog animates out, so the name does not vanish mid-close. */
   campaign: ApiCampaign | null;
   open: boolean;
   onClose: () => void;
+  /** After a successful cancel (the page then moves focus to a sensible neighbour). */
+  onCanceled?: (campaignId: string) => void;
 }) {
-  const cancel = useCancelCampaign({ onSuccess: onClose });
+  const cancel = useCancelCampaign({
+    onSuccess: (campaignId) => {
+      onClose();
+      onCanceled?.(campaignId);
+    },
+  });
   return (
     <Dialog.Root
       open={open}

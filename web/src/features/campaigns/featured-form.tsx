@@ -8,8 +8,13 @@ import { CostSummary } from './cost-summary.tsx';
 import { InviteLinkField, ServerNameField } from './form-fields.tsx';
 import type { SubmitFormProps } from './regular-form.tsx';
 import { useSubmitFeatured } from './use-submit-featured.ts';
-import { passesSchema } from './validate.ts';
 import { rewardText } from '@shared/campaign-kinds.ts';
+import { useFieldErrors } from '../../lib/use-field-errors.ts';
+import { firstSchemaProblem } from './validate.ts';
+
+const FIELD_IDS = { name: 'featured-name', inviteLink: 'featured-invite' } as const;
+type FeaturedField = keyof typeof FIELD_IDS;
+const isField = (f: string | null): f is FeaturedField => f !== null && Object.hasOwn(FIELD_IDS, f);
 
 /** Featured campaign: the server is created, then promoted (100 coins, 100 member slots). */
 export function FeaturedForm({ balanceCents, onBotMissing }: SubmitFormProps) {
@@ -23,15 +28,18 @@ export function FeaturedForm({ balanceCents, onBotMissing }: SubmitFormProps) {
     },
   });
   const canAfford = balanceCents >= PROMOTE_COST_COINS * 100;
+  const fields = useFieldErrors(FIELD_IDS);
+
+  /** The spec's toast, plus the message on the field, which takes focus. */
+  function fail(field: FeaturedField, title: string, description: string) {
+    toast({ title, description, variant: 'destructive' });
+    fields.show(field, description);
+  }
 
   function onSubmit(e: FormEvent) {
     e.preventDefault();
     if (name.trim() === '' || inviteLink.trim() === '') {
-      toast({
-        title: 'Missing Information',
-        description: CAMPAIGN_MESSAGES.missingInformation,
-        variant: 'destructive',
-      });
+      fail(name.trim() === '' ? 'name' : 'inviteLink', 'Missing Information', CAMPAIGN_MESSAGES.missingInformation);
       return;
     }
     if (!canAfford) {
@@ -43,15 +51,36 @@ export function FeaturedForm({ balanceCents, onBotMissing }: SubmitFormProps) {
       return;
     }
     const input = { name, inviteLink, isFeaturedIntent: true as const };
-    if (!passesSchema(submitServerSchema, input)) return;
+    const problem = firstSchemaProblem(submitServerSchema, input);
+    if (problem) {
+      fail(isField(problem.field) ? problem.field : 'name', 'Validation Error', problem.message);
+      return;
+    }
+    fields.reset();
     submit.mutate({ name, inviteLink });
   }
 
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Featured campaign">
       <Stack gap="5">
-        <ServerNameField id="featured-name" value={name} onChange={setName} />
-        <InviteLinkField id="featured-invite" value={inviteLink} onChange={setInviteLink} />
+        <ServerNameField
+          id={FIELD_IDS.name}
+          value={name}
+          error={fields.errors.name}
+          onChange={(v) => {
+            setName(v);
+            fields.clear('name');
+          }}
+        />
+        <InviteLinkField
+          id={FIELD_IDS.inviteLink}
+          value={inviteLink}
+          error={fields.errors.inviteLink}
+          onChange={(v) => {
+            setInviteLink(v);
+            fields.clear('inviteLink');
+          }}
+        />
         <CostSummary
           rows={[
             { label: 'Placement', value: 'Top of Discover' },

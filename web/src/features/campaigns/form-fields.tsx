@@ -1,18 +1,24 @@
 import { Field, Input } from '@chakra-ui/react';
+import { describedBy, errorId, helperId } from '../../lib/use-field-errors.ts';
 
 // Fields shared by the three submit forms. Labels are real <label>s (Field.Label) for accessibility.
+// An `error` marks the field invalid (aria-invalid) and is linked to it with aria-describedby (Ark's
+// Field links only its helper text, so the ids are set here).
 
-export function ServerNameField({
-  value,
-  onChange,
-  id,
-}: {
+interface FieldProps {
+  id: string;
   value: string;
   onChange: (v: string) => void;
-  id: string;
-}) {
+  error?: string;
+}
+
+function FieldError({ id, error }: { id: string; error?: string }) {
+  return error ? <Field.ErrorText id={errorId(id)}>{error}</Field.ErrorText> : null;
+}
+
+export function ServerNameField({ value, onChange, id, error }: FieldProps) {
   return (
-    <Field.Root>
+    <Field.Root invalid={Boolean(error)}>
       <Field.Label htmlFor={id}>Server Name</Field.Label>
       <Input
         id={id}
@@ -23,22 +29,16 @@ export function ServerNameField({
         maxLength={100}
         autoComplete="off"
         bg="bg.subtle"
+        aria-describedby={describedBy(id, { error })}
       />
+      <FieldError id={id} error={error} />
     </Field.Root>
   );
 }
 
-export function InviteLinkField({
-  value,
-  onChange,
-  id,
-}: {
-  value: string;
-  onChange: (v: string) => void;
-  id: string;
-}) {
+export function InviteLinkField({ value, onChange, id, error }: FieldProps) {
   return (
-    <Field.Root>
+    <Field.Root invalid={Boolean(error)}>
       <Field.Label htmlFor={id}>Invite Link</Field.Label>
       <Input
         id={id}
@@ -50,8 +50,10 @@ export function InviteLinkField({
         placeholder="https://discord.gg/your-invite"
         autoComplete="off"
         bg="bg.subtle"
+        aria-describedby={describedBy(id, { error, helper: true })}
       />
-      <Field.HelperText color="fg.subtle">
+      <FieldError id={id} error={error} />
+      <Field.HelperText id={helperId(id)} color="fg.subtle">
         Use a permanent invite link that never expires (in Discord: Invite People → Edit invite link → Expire
         After: Never).
       </Field.HelperText>
@@ -66,16 +68,10 @@ export function WholeNumberField({
   onChange,
   helper,
   name,
-}: {
-  id: string;
-  label: string;
-  value: string;
-  onChange: (v: string) => void;
-  helper?: string;
-  name: string;
-}) {
+  error,
+}: FieldProps & { label: string; helper?: string; name: string }) {
   return (
-    <Field.Root>
+    <Field.Root invalid={Boolean(error)}>
       <Field.Label htmlFor={id}>{label}</Field.Label>
       <Input
         id={id}
@@ -88,8 +84,14 @@ export function WholeNumberField({
         onChange={(e) => onChange(e.target.value)}
         placeholder="3"
         bg="bg.subtle"
+        aria-describedby={describedBy(id, { error, helper: Boolean(helper) })}
       />
-      {helper ? <Field.HelperText color="fg.subtle">{helper}</Field.HelperText> : null}
+      <FieldError id={id} error={error} />
+      {helper ? (
+        <Field.HelperText id={helperId(id)} color="fg.subtle">
+          {helper}
+        </Field.HelperText>
+      ) : null}
     </Field.Root>
   );
 }

@@ -13,8 +13,13 @@ import { CostSummary } from './cost-summary.tsx';
 import { InviteLinkField, ServerNameField, WholeNumberField } from './form-fields.tsx';
 import type { SubmitFormProps } from './regular-form.tsx';
 import { useSubmitNoBot } from './use-submit-nobot.ts';
-import { passesSchema } from './validate.ts';
 import { rewardText } from '@shared/campaign-kinds.ts';
+import { useFieldErrors } from '../../lib/use-field-errors.ts';
+import { firstSchemaProblem } from './validate.ts';
+
+const FIELD_IDS = { name: 'nobot-name', inviteLink: 'nobot-invite', memberCount: 'nobot-members' } as const;
+type NoBotField = keyof typeof FIELD_IDS;
+const isField = (f: string | null): f is NoBotField => f !== null && Object.hasOwn(FIELD_IDS, f);
 
 /** No-bot campaign: no bot needed, 1 coin per member, members earn 0.20 after 10 seconds. */
 export function NoBotForm({ balanceCents, balanceText }: Omit<SubmitFormProps, 'onBotMissing'>) {
@@ -28,43 +33,67 @@ export function NoBotForm({ balanceCents, balanceText }: Omit<SubmitFormProps, '
       setMemberCount('10');
     },
   });
+  const fields = useFieldErrors(FIELD_IDS);
   const members = parseMemberCount(memberCount) ?? 0;
+
+  /** The spec's toast, plus the message on the field, which takes focus. */
+  function fail(field: NoBotField, title: string, description: string) {
+    toast({ title, description, variant: 'destructive' });
+    fields.show(field, description);
+  }
 
   function onSubmit(e: FormEvent) {
     e.preventDefault();
     const count = parseMemberCount(memberCount);
     if (count === null) {
-      toast({
-        title: 'Validation Error',
-        description: CAMPAIGN_MESSAGES.memberCount,
-        variant: 'destructive',
-      });
+      fail('memberCount', 'Validation Error', CAMPAIGN_MESSAGES.memberCount);
       return;
     }
     if (balanceCents < count * 100) {
-      toast({
-        title: 'Insufficient Coins',
-        description: insufficientForNoBot(count, balanceText),
-        variant: 'destructive',
-      });
+      fail('memberCount', 'Insufficient Coins', insufficientForNoBot(count, balanceText));
       return;
     }
     const input = { name, inviteLink, memberCount };
-    if (!passesSchema(submitNoBotSchema, input)) return;
+    const problem = firstSchemaProblem(submitNoBotSchema, input);
+    if (problem) {
+      fail(isField(problem.field) ? problem.field : 'name', 'Validation Error', problem.message);
+      return;
+    }
+    fields.reset();
     submit.mutate(input);
   }
 
   return (
     <form onSubmit={onSubmit} noValidate aria-label="No-bot campaign">
       <Stack gap="5">
-        <ServerNameField id="nobot-name" value={name} onChange={setName} />
-        <InviteLinkField id="nobot-invite" value={inviteLink} onChange={setInviteLink} />
+        <ServerNameField
+          id={FIELD_IDS.name}
+          value={name}
+          error={fields.errors.name}
+          onChange={(v) => {
+            setName(v);
+            fields.clear('name');
+          }}
+        />
+        <InviteLinkField
+          id={FIELD_IDS.inviteLink}
+          value={inviteLink}
+          error={fields.errors.inviteLink}
+          onChange={(v) => {
+            setInviteLink(v);
+            fields.clear('inviteLink');
+          }}
+        />
         <WholeNumberField
-          id="nobot-members"
+          id={FIELD_IDS.memberCount}
           name="memberCount"
           label="Number of Members"
           value={memberCount}
-          onChange={setMemberCount}
+          error={fields.errors.memberCount}
+          onChange={(v) => {
+            setMemberCount(v);
+            fields.clear('memberCount');
+          }}
           helper="1 coin per member. Minimum 3 members."
         />
         <CostSummary

@@ -7,8 +7,13 @@ import { toast } from '../../lib/toaster.tsx';
 import { CostSummary } from './cost-summary.tsx';
 import { InviteLinkField, ServerNameField, WholeNumberField } from './form-fields.tsx';
 import { useSubmitServer } from './use-submit-server.ts';
-import { passesSchema } from './validate.ts';
 import { rewardText } from '@shared/campaign-kinds.ts';
+import { useFieldErrors } from '../../lib/use-field-errors.ts';
+import { firstSchemaProblem } from './validate.ts';
+
+const FIELD_IDS = { name: 'regular-name', inviteLink: 'regular-invite', coinReward: 'regular-coins' } as const;
+type RegularField = keyof typeof FIELD_IDS;
+const isField = (f: string | null): f is RegularField => f !== null && Object.hasOwn(FIELD_IDS, f);
 
 export interface SubmitFormProps {
   balanceCents: number;
@@ -30,40 +35,68 @@ export function RegularForm({ balanceCents, balanceText, onBotMissing }: SubmitF
       setCoins('10');
     },
   });
+  const fields = useFieldErrors(FIELD_IDS);
   const parsed = parseCampaignCoins(coins);
+
+  /** The spec's toast, plus the message on the field, which takes focus. */
+  function fail(field: RegularField, title: string, description: string) {
+    toast({ title, description, variant: 'destructive' });
+    fields.show(field, description);
+  }
   const members = parsed.ok ? parsed.coins : 0;
 
   function onSubmit(e: FormEvent) {
     e.preventDefault();
     // The spec's order: amount first, then balance, then the schema's first problem.
     if (!parsed.ok) {
-      toast({ title: 'Validation Error', description: parsed.message, variant: 'destructive' });
+      fail('coinReward', 'Validation Error', parsed.message);
       return;
     }
     if (balanceCents < parsed.coins * 100) {
-      toast({
-        title: 'Insufficient Coins',
-        description: insufficientForSubmit(parsed.coins, balanceText),
-        variant: 'destructive',
-      });
+      fail('coinReward', 'Insufficient Coins', insufficientForSubmit(parsed.coins, balanceText));
       return;
     }
     const input = { name, inviteLink, coinReward: coins };
-    if (!passesSchema(submitServerSchema, input)) return;
+    const problem = firstSchemaProblem(submitServerSchema, input);
+    if (problem) {
+      fail(isField(problem.field) ? problem.field : 'name', 'Validation Error', problem.message);
+      return;
+    }
+    fields.reset();
     submit.mutate(input);
   }
 
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Regular campaign">
       <Stack gap="5">
-        <ServerNameField id="regular-name" value={name} onChange={setName} />
-        <InviteLinkField id="regular-invite" value={inviteLink} onChange={setInviteLink} />
+        <ServerNameField
+          id={FIELD_IDS.name}
+          value={name}
+          error={fields.errors.name}
+          onChange={(v) => {
+            setName(v);
+            fields.clear('name');
+          }}
+        />
+        <InviteLinkField
+          id={FIELD_IDS.inviteLink}
+          value={inviteLink}
+          error={fields.errors.inviteLink}
+          onChange={(v) => {
+            setInviteLink(v);
+            fields.clear('inviteLink');
+          }}
+        />
         <WholeNumberField
-          id="regular-coins"
+          id={FIELD_IDS.coinReward}
           name="coinReward"
           label="Coins to Spend"
           value={coins}
-          onChange={setCoins}
+          error={fields.errors.coinReward}
+          onChange={(v) => {
+            setCoins(v);
+            fields.clear('coinReward');
+          }}
           helper="1 coin = 1 member. Minimum 3 coins."
         />
         <CostSummary

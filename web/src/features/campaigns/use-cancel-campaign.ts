@@ -4,14 +4,14 @@ import { toast } from '../../lib/toaster.tsx';
 import { invalidateAfterSpend } from './invalidate-after-spend.ts';
 
 /** DELETE /api/campaigns/:id: irreversible, nothing refunded. */
-export function useCancelCampaign(options: { onSuccess?: () => void } = {}) {
+export function useCancelCampaign(options: { onSuccess?: (campaignId: string) => void } = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (campaignId: string) =>
       apiRequest('DELETE', `/api/campaigns/${encodeURIComponent(campaignId)}`),
-    onSuccess: async () => {
+    onSuccess: async (_res, campaignId) => {
       toast({ title: 'Campaign Canceled', description: 'Your campaign has been canceled successfully' });
-      options.onSuccess?.();
+      options.onSuccess?.(campaignId);
       await invalidateAfterSpend(queryClient);
     },
     onError: (err) => {

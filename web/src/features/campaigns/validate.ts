@@ -1,17 +1,14 @@
-import { toast } from '../../lib/toaster.tsx';
-
 interface SafeParser {
-  safeParse(v: unknown): { success: true } | { success: false; error: { issues: { message: string }[] } };
+  safeParse(
+    v: unknown,
+  ): { success: true } | { success: false; error: { issues: { message: string; path: PropertyKey[] }[] } };
 }
 
-/** Shows the first schema problem as a "Validation Error" toast; true when the input is fine. */
-export function passesSchema(schema: SafeParser, value: unknown): boolean {
+/** The schema's first problem (spec §5: "the first schema error is shown"), with the field it concerns. */
+export function firstSchemaProblem(schema: SafeParser, value: unknown): { field: string | null; message: string } | null {
   const result = schema.safeParse(value);
-  if (result.success) return true;
-  toast({
-    title: 'Validation Error',
-    description: result.error.issues[0]?.message ?? 'Required',
-    variant: 'destructive',
-  });
-  return false;
+  if (result.success) return null;
+  const issue = result.error.issues[0];
+  const field = issue?.path[0];
+  return { field: typeof field === 'string' ? field : null, message: issue?.message ?? 'Required' };
 }

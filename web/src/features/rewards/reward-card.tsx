@@ -2,6 +2,7 @@ import { Badge, Box, Button, Card, Flex, HStack, Icon, Stack, Text } from '@chak
 import type { IconType } from 'react-icons';
 import { LuCircleCheck, LuClock } from 'react-icons/lu';
 import { CoinAmount } from '../../components/coin-amount.tsx';
+import { useEffect, useRef } from 'react';
 
 export interface RewardCardProps {
   title: string;
@@ -23,6 +24,13 @@ export interface RewardCardProps {
 export function RewardCard(props: RewardCardProps) {
   const { title, cadence, amount, icon, palette, claimable, countdown, claimLabel, claiming, confirmation, onClaim } = props;
   const ready = claimable && !confirmation;
+  const titleRef = useRef<HTMLHeadingElement>(null);
+  // The claim button disappears when the confirmation shows: if it had focus, focus stays on this card
+  // (its title) instead of falling back to the page; the confirmation itself is announced (role=status).
+  useEffect(() => {
+    if (confirmation && (document.activeElement === document.body || document.activeElement === null))
+      titleRef.current?.focus();
+  }, [confirmation]);
   return (
     <Card.Root
       variant="outline"
@@ -54,7 +62,7 @@ export function RewardCard(props: RewardCardProps) {
               <Icon as={icon} />
             </Box>
             <Stack gap="0.5">
-              <Text as="h2" fontWeight="semibold" textStyle="lg">
+              <Text as="h2" fontWeight="semibold" textStyle="lg" ref={titleRef} tabIndex={-1} outline="none">
                 {title}
               </Text>
               <Text color="fg.muted" textStyle="sm">

@@ -1,4 +1,4 @@
-import { Badge, Box, Button, Card, Flex, HStack, Icon, Stack, Text } from '@chakra-ui/react';
+import { Badge, Box, Button, Card, Flex, HStack, Icon, Stack, Text, VisuallyHidden } from '@chakra-ui/react';
 import type { ApiSocialTask } from '@shared/api-types.ts';
 import { LuCircleCheck, LuExternalLink } from 'react-icons/lu';
 import { CoinAmount } from '../../components/coin-amount.tsx';
@@ -82,6 +82,8 @@ export function SocialTaskCard({
                 <LuExternalLink />
               </>
             )}
+            {/* Every card has this button: its accessible name says which task it is for. */}
+            <VisuallyHidden>: {task.title}</VisuallyHidden>
           </Button>
         </HStack>
       </Card.Body>

@@ -1,0 +1,30 @@
+import { useEffect, useSyncExternalStore } from 'react';
+import { nobotClaimKind } from './features/discover/nobot-claim-kind.ts';
+import { socialClaimKind } from './features/social/social-claim-kind.ts';
+import { DelayedClaims, type PendingClaim } from './lib/delayed-claims.ts';
+
+export type ClaimKindName = 'nobot' | 'social';
+
+/**
+ * The app's one delayed-claim scheduler (lib/delayed-claims.ts), shared by no-bot joins and social
+ * tasks. It lives for the whole tab, so a claim started on one page fires on whichever page is open.
+ */
+export const delayedClaims = new DelayedClaims<ClaimKindName>({
+  nobot: nobotClaimKind,
+  social: socialClaimKind,
+});
+
+/** Mounted once by the signed-in shell: resumes this member's stored claims on page load (spec §4). */
+export function useResumeDelayedClaims(userId: string): void {
+  useEffect(() => {
+    delayedClaims.resume(userId);
+  }, [userId]);
+}
+
+/** The pending claims of one kind, re-rendering when they change. */
+export function usePendingClaims(kind: ClaimKindName): readonly PendingClaim[] {
+  return useSyncExternalStore(
+    (listener) => delayedClaims.subscribe(listener),
+    () => delayedClaims.pending(kind),
+  );
+}

@@ -1,0 +1,44 @@
+import type { ApiSocialTask } from '@shared/api-types.ts';
+import { SOCIAL_CLAIM_DELAY_MS } from '@shared/social-constants.ts';
+import type { CompleteSocialTaskResponse, StartSocialTaskResponse } from '@shared/social-schemas.ts';
+import { apiJson, errorMessage } from '../../lib/api.ts';
+import type { ClaimKind } from '../../lib/delayed-claims.ts';
+import { socialKeys } from '../../lib/query-keys.ts';
+import { queryClient } from '../../lib/query-client.ts';
+import { refetchAfterChange } from '../../lib/refetch-after-change.ts';
+import { toast } from '../../lib/toaster.tsx';
+
+export const COMPLETE_FAILED = 'Failed to complete task. The reward will retry when you refresh the page.';
+
+/** POST /api/social/:taskId/start: the server notes when the link was opened (first start wins). */
+export function startSocialTask(taskId: string): Promise<StartSocialTaskResponse> {
+  return apiJson<StartSocialTaskResponse>('POST', `/api/social/${encodeURIComponent(taskId)}/start`);
+}
+
+/** Social tasks (spec §4): completed 15 s after the link was opened, on whatever page is open then. */
+export const socialClaimKind: ClaimKind = {
+  storagePrefix: 'coinsync:pending-social-claims:',
+  idField: 'taskId',
+  delayMs: SOCIAL_CLAIM_DELAY_MS,
+  async stillOpen(ids) {
+    // Fresh list (spec §7: never from cache): a removed or completed task is dropped, never claimed.
+    // Fetching through the query cache also refreshes the Socials page if it is open.
+    const tasks = await queryClient.fetchQuery<ApiSocialTask[]>({ queryKey: socialKeys.list(), staleTime: 0 });
+    const open = new Set(tasks.filter((t) => !t.completed).map((t) => t.id));
+    return new Set(ids.filter((id) => open.has(id)));
+  },
+  claim: (taskId) =>
+    apiJson<CompleteSocialTaskResponse>('POST', `/api/social/${encodeURIComponent(taskId)}/complete`),
+  // 404: removed meanwhile; 409: already completed (another tab). Nothing to say, just show fresh data.
+  silentStatuses: [404, 409],
+  onEarned(earned) {
+    void refetchAfterChange(queryClient);
+    toast({ title: 'Task Completed!', description: `+${earned} coins added to your balance` });
+  },
+  onFailed(error) {
+    toast({ title: 'Error', description: errorMessage(error, COMPLETE_FAILED), variant: 'destructive' });
+  },
+  onDropped() {
+    void refetchAfterChange(queryClient);
+  },
+};
