@@ -34,7 +34,7 @@ export function InviteExpiredPanel({ campaignId, name, compact = false }: { camp
           Members cannot find this campaign until it has a permanent invite to the same server.
         </Text>
       )}
-      <Flex gap="2" direction={{ base: 'column', sm: 'row' }}>
+      <Flex gap="2" direction={compact ? 'column' : { base: 'column', sm: 'row' }}>
         <Field.Root flex="1">
           <Field.Label htmlFor={id} srOnly>
             New invite link for {name}
