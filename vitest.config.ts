@@ -15,7 +15,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // Worker threads start faster than forked processes; better-sqlite3 works in them and every test
-    // file opens its own database, so nothing is shared. (Decision 020.)
+    // file opens its own database, so nothing is shared. (Decision 021.)
     pool: 'threads',
   },
 });
