@@ -18,6 +18,7 @@ export function claimRewardCommand(name: string, type: RewardType, description: 
   return {
     definition: new SlashCommandBuilder().setName(name).setDescription(description).toJSON(),
     needsAccount: true,
+    writes: 'claim',
     run(ctx, member) {
       const { earned } = claimReward(ctx.db, member!.userId, type, ctx.clock.now());
       return {

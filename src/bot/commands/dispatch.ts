@@ -6,6 +6,8 @@ import { findMember } from './member.ts';
 import { errorReply, isDiscordRefusal, notSignedInReply } from './replies.ts';
 import { Responder } from './responder.ts';
 import type { BotReply, Member } from './types.ts';
+import { botWriteLimiter } from './write-limit.ts';
+import type { WriteAction } from '../../http/write-limits.ts';
 
 export interface InteractionOptions {
   /** A handler not done after this long is deferred for it (Discord's deadline is 3 s). */
@@ -19,6 +21,7 @@ interface Target {
   mode: 'reply' | 'update';
   slow: boolean;
   needsAccount: boolean;
+  writes: WriteAction | undefined;
   run(member: Member | null): Promise<BotReply> | BotReply;
 }
 
@@ -31,6 +34,7 @@ function targetOf(ctx: AppContext, interaction: Interaction): Target | null {
       mode: 'reply',
       slow: command.slow ?? false,
       needsAccount: command.needsAccount,
+      writes: command.writes,
       run: (member) => command.run(ctx, member, interaction),
     };
   }
@@ -43,10 +47,23 @@ function targetOf(ctx: AppContext, interaction: Interaction): Target | null {
       mode: action.mode,
       slow: action.slow ?? false,
       needsAccount: true,
+      writes: action.writes,
       run: (member) => action.run(ctx, member!, args, interaction),
     };
   }
   return null;
+}
+
+/** A command Discord still lists but this version no longer has, or a button of an older message. */
+function gone(what: 'command' | 'button'): Target {
+  return {
+    what: `unknown ${what}`,
+    mode: 'reply',
+    slow: false,
+    needsAccount: false,
+    writes: undefined,
+    run: () => ({ content: `This ${what} is no longer available. Use /help to see what the bot can do.` }),
+  };
 }
 
 /**
@@ -55,15 +72,21 @@ function targetOf(ctx: AppContext, interaction: Interaction): Target | null {
  * the reply within Discord's deadline. Never throws.
  */
 export async function handleInteraction(ctx: AppContext, interaction: Interaction, options: InteractionOptions): Promise<void> {
-  const target = targetOf(ctx, interaction);
-  if (!target || !(interaction.isChatInputCommand() || interaction.isButton())) return;
+  if (!(interaction.isChatInputCommand() || interaction.isButton())) return;
+  const target = targetOf(ctx, interaction) ?? gone(interaction.isButton() ? 'button' : 'command');
   const responder = new Responder(interaction, target.mode, true);
   const metric = `interaction_${target.what.replace(/[^a-z]+/g, '_').replace(/^_|_$/g, '')}`;
   try {
     if (target.slow) await responder.defer();
     else responder.deferAfter(options.autoDeferMs);
     const member = findMember(ctx, interaction.user.id);
-    const reply = target.needsAccount && !member ? notSignedInReply(ctx) : await target.run(member);
+    let reply: BotReply;
+    if (target.needsAccount && !member) {
+      reply = notSignedInReply(ctx);
+    } else {
+      if (member && target.writes) botWriteLimiter(ctx).take(member.userId, target.writes);
+      reply = await target.run(member);
+    }
     await responder.send(reply);
     recordBotEvent(metric, 'ok');
   } catch (err) {

@@ -135,6 +135,7 @@ export const farmJoinButton: ButtonAction = {
   mode: 'reply',
   // joinServer asks Discord whether the member is already in the guild.
   slow: true,
+  writes: 'join',
   async run(ctx, member, args) {
     const campaignId = args[0] ?? '';
     const result = await joinServer(ctx, member.userId, campaignId);
@@ -179,6 +180,7 @@ export const farmClaimButton: ButtonAction = {
   mode: 'update',
   // claimNoBotReward reads the member's guild list from Discord.
   slow: true,
+  writes: 'claim',
   async run(ctx, member, args) {
     const { earned } = await claimNoBotReward(ctx, member.userId, args[0] ?? '');
     return {

@@ -32,6 +32,18 @@ describe('registration', () => {
   });
 });
 
+describe('a command Discord still lists but the bot no longer has', () => {
+  it('is answered, not left to time out', async () => {
+    const interactions = app.sim.state.interactions;
+    const current = interactions.listCommands(null).map(({ name, description, options }) => ({ name, description, options }));
+    interactions.overwriteCommands(null, [...current, { name: 'legacy', description: 'An old command' }]);
+    const { reply, callbacks } = await run(app, alice, 'legacy', { guildId: lobbyId });
+    expect(callbacks).toEqual([4]);
+    expect(reply.content).toBe('This command is no longer available. Use /help to see what the bot can do.');
+    expect(reply.flags & EPHEMERAL).toBe(EPHEMERAL);
+  });
+});
+
 describe('timed rewards', () => {
   it.each([
     ['hourly', 'regular', 'Hourly Reward Claimed!', 100, HOUR],

@@ -7,6 +7,7 @@ import type {
   RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
 import type { AppContext } from '../../context.ts';
+import type { WriteAction } from '../../http/write-limits.ts';
 
 // The shape every command and button handler shares. Handlers return what to say; dispatch.ts sends
 // it (always ephemeral: coins and joins are nobody else's business), fits it to Discord's limits and
@@ -32,6 +33,8 @@ export interface SlashCommand {
   needsAccount: boolean;
   /** Calls Discord or may take long: acknowledge (defer) before running, Discord allows 3 s. */
   slow?: boolean;
+  /** A write counted against the website's per-user limit of this kind (write-limit.ts). */
+  writes?: WriteAction;
   run(ctx: AppContext, member: Member | null, interaction: ChatInputCommandInteraction): Promise<BotReply> | BotReply;
 }
 
@@ -41,5 +44,6 @@ export interface ButtonAction {
   /** 'reply': a new (ephemeral) message; 'update': edits the message the button sits on. */
   mode: 'reply' | 'update';
   slow?: boolean;
+  writes?: WriteAction;
   run(ctx: AppContext, member: Member, args: string[], interaction: ButtonInteraction): Promise<BotReply> | BotReply;
 }

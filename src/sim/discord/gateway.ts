@@ -66,9 +66,18 @@ const ALL_INTENTS = (1 << 26) - 1;
 /** Close code that discord.js answers with a RESUME (4000 = unknown error). */
 const CLOSE_RESUMABLE = 4000;
 
+/** Dispatches kept per session for RESUME: Discord replays what a resuming client missed. */
+const REPLAY_LIMIT = 1000;
+/** How long a disconnected session keeps collecting events for a RESUME. */
+const RESUME_WINDOW_MS = 60_000;
+
 interface Session {
   id: string;
   seq: number;
+  /** The last dispatches (sequence, name, data), replayed after a RESUME's `seq`. */
+  replay: { s: number; t: DispatchName; d: unknown }[];
+  /** When its socket closed (null while connected). */
+  detachedAt: number | null;
   intents: number;
   socket: WebSocket | null;
   /** [shard_id, num_shards] from IDENTIFY ([0, 1] without sharding). */
@@ -112,15 +121,31 @@ export function createGateway(opts: {
     if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(payload));
   };
 
+  // The event name and its data are checked against DispatchData above; the union of all
+  // dispatch frames cannot be narrowed from a generic name, hence the one assertion.
+  const frame = (s: number, t: DispatchName, d: unknown) => ({ op: Op.Dispatch, t, s, d }) as GatewayDispatchPayload;
+
   const dispatch = <T extends DispatchName>(session: Session, t: T, d: DispatchData[T]): void => {
-    if (!session.socket) return;
     session.seq += 1;
-    // The event name and its data are checked against DispatchData above; the union of all
-    // dispatch frames cannot be narrowed from a generic name, hence the one assertion.
-    send(session.socket, { op: Op.Dispatch, t, s: session.seq, d } as GatewayDispatchPayload);
+    session.replay.push({ s: session.seq, t, d });
+    if (session.replay.length > REPLAY_LIMIT) session.replay.splice(0, session.replay.length - REPLAY_LIMIT);
+    if (session.socket) send(session.socket, frame(session.seq, t, d));
   };
 
-  const liveSessions = (): Session[] => [...sessions.values()].filter((s) => s.socket !== null);
+  /**
+   * Sessions that get events: connected ones, and ones that lost their socket a moment ago (op 7, a
+   * network blip), whose events wait for their RESUME. During a simulated outage nothing is kept,
+   * as after an outage longer than Discord's replay window.
+   */
+  const liveSessions = (): Session[] => {
+    if (!state.gatewayOnline) return [];
+    const now = Date.now();
+    return [...sessions.values()].filter(
+      (s) =>
+        s.socket !== null ||
+        (s.detachedAt !== null && now - s.detachedAt < RESUME_WINDOW_MS),
+    );
+  };
 
   const onStateEvent = (event: SimEvent): void => {
     if (event.type === 'gatewayOnline') {
@@ -258,11 +283,14 @@ export function createGateway(opts: {
       intents,
       socket: conn.socket,
       shard,
+      replay: [],
+      detachedAt: null,
     };
     sessions.set(session.id, session);
     if (sessions.size > 50) {
       // Forget disconnected sessions so a long demo does not accumulate them forever.
-      for (const [id, s] of sessions) if (!s.socket) sessions.delete(id);
+      const stale = Date.now() - RESUME_WINDOW_MS;
+      for (const [id, s] of sessions) if (!s.socket && (s.detachedAt ?? 0) < stale) sessions.delete(id);
     }
     conn.session = session;
     dispatch(session, 'READY', {
@@ -302,11 +330,21 @@ export function createGateway(opts: {
       send(conn.socket, { op: Op.InvalidSession, d: false, s: null, t: null });
       return;
     }
+    // Like Discord: every dispatch after the client's last sequence, in order, then RESUMED. (Events
+    // during a simulated outage were never kept, so they stay lost.)
+    const seq = typeof d.seq === 'number' ? d.seq : 0;
+    const missed = session.replay.filter((f) => f.s > seq);
+    if ((missed[0]?.s ?? seq + 1) > seq + 1) {
+      // Older than what we keep: Discord answers op 9 (not resumable) and the client identifies.
+      send(conn.socket, { op: Op.InvalidSession, d: false, s: null, t: null });
+      return;
+    }
     if (session.socket && session.socket !== conn.socket)
       session.socket.close(CLOSE_RESUMABLE, 'Resumed elsewhere');
     session.socket = conn.socket;
+    session.detachedAt = null;
     conn.session = session;
-    // Events that happened while disconnected are not replayed (a simulated outage loses them).
+    for (const f of missed) send(conn.socket, frame(f.s, f.t, f.d));
     dispatch(session, 'RESUMED', {});
     log(`gateway: session ${session.id.slice(0, 8)} resumed`);
   };
@@ -394,7 +432,10 @@ export function createGateway(opts: {
     });
     socket.on('close', () => {
       connections.delete(conn);
-      if (conn.session?.socket === socket) conn.session.socket = null;
+      if (conn.session?.socket === socket) {
+        conn.session.socket = null;
+        conn.session.detachedAt = Date.now();
+      }
     });
     socket.on('error', () => undefined);
   });

@@ -180,6 +180,7 @@ describe('INTERACTION_CREATE and responses', () => {
     for (const data of over) {
       const i = sim.state.interactions.runCommand({ userId, guildId, name: 'ping' });
       expect((await callback(i.id, i.token, { type: 4, data })).body).toMatchObject({ code: 50035 });
+      expect(i.refused.map((r) => r.code)).toEqual([50035]);
       // Refused bodies do not count as the answer: a valid one still goes through.
       expect((await callback(i.id, i.token, { type: 4, data: { content: 'ok' } })).status).toBe(204);
     }

@@ -12,7 +12,8 @@
 // characters and 25 fields, 5 action rows of at most 5 buttons) and refused with 400 50035 like Discord.
 import { randomBytes } from 'node:crypto';
 import { generateSnowflake } from './snowflake.ts';
-import { SimError, type SimGuild, type SimUser } from './state.ts';
+import { SimError } from './sim-error.ts';
+import type { SimGuild, SimUser } from './state.ts';
 
 export const InteractionType = { ApplicationCommand: 2, MessageComponent: 3 } as const;
 export const CallbackType = {
@@ -541,6 +542,20 @@ export class SimInteractions {
       interaction.refused.push({ code: 40060, at: now });
       throw new SimError(400, 40060, 'Interaction has already been acknowledged.');
     }
+    try {
+      return this.respond(interaction, body, now);
+    } catch (err) {
+      // Recorded so a control call or the demo page can say why the bot's answer did not show.
+      if (err instanceof SimError) interaction.refused.push({ code: err.code, at: now });
+      throw err;
+    }
+  }
+
+  private respond(
+    interaction: SimInteraction,
+    body: unknown,
+    now: number,
+  ): { interaction: Record<string, unknown>; resource: Record<string, unknown> } {
     const request = (body ?? {}) as { type?: unknown; data?: unknown };
     const type = request.type;
     const data = (request.data && typeof request.data === 'object' ? request.data : {}) as Record<string, unknown>;

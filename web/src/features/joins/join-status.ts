@@ -1,4 +1,5 @@
 import type { ApiJoin } from '@shared/api-types.ts';
+import { joinStateLabel } from '@shared/join-state-text.ts';
 import { formatDate } from '../../lib/format.ts';
 
 // The texts of issue 12 for each join state; amounts and dates come from the join's frozen terms.
@@ -8,26 +9,19 @@ export interface JoinStatus {
   palette: 'gray' | 'blue' | 'green' | 'red' | 'orange';
 }
 
+const PALETTE: Record<ApiJoin['state'], JoinStatus['palette']> = {
+  waiting: 'blue',
+  verified: 'green',
+  stayed: 'green',
+  left_early: 'red',
+  left: 'gray',
+  no_reward: 'gray',
+  expired: 'orange',
+};
+
+/** The label is shared with the bot's /joins (src/shared/join-state-text.ts); the colour is the web's. */
 export function joinStatus(join: ApiJoin): JoinStatus {
-  switch (join.state) {
-    case 'waiting':
-      return { label: 'Waiting for you to accept the invite', palette: 'blue' };
-    case 'verified':
-      return {
-        label: `Verified +${join.reward ?? '0.00'}, stay until ${join.safeToLeaveAt ? formatDateTime(join.safeToLeaveAt) : ''}`,
-        palette: 'green',
-      };
-    case 'stayed':
-      return { label: 'Stayed, keep or leave freely', palette: 'green' };
-    case 'left_early':
-      return { label: `Left early −${join.penalty ?? '0.00'}`, palette: 'red' };
-    case 'left':
-      return { label: 'Left, no penalty', palette: 'gray' };
-    case 'no_reward':
-      return { label: 'Verified after the last slot was taken, no reward', palette: 'gray' };
-    case 'expired':
-      return { label: 'Expired, join again', palette: 'orange' };
-  }
+  return { label: joinStateLabel(join, formatDateTime), palette: PALETTE[join.state] };
 }
 
 /** "Jan 5, 2026, 3:04 PM": a stay ends at a time of day, not just a date. */
