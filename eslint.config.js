@@ -1,8 +1,59 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { importX } from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import reactHooks from 'eslint-plugin-react-hooks';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
+
+// The architecture in ARCHITECTURE.md ("Boundaries"), held by the linter: each zone says which folder
+// may not import which, and why. Test code (tests, harness, factories, test kits) may reach anything.
+const TEST_FILES = ['**/*.test.ts', 'src/test/**', 'tests/**', '**/test-support.ts', '**/*test-kit.ts'];
+
+const serverZones = [
+  {
+    target: './src',
+    from: './src/sim',
+    message: 'Only src/demo and tests load the simulators (src/sim); product code talks to Discord and Stripe through their ports.',
+  },
+  {
+    target: './src/*/**',
+    from: ['./src/app.ts', './src/server.ts', './src/main.ts'],
+    message: 'Features never import the composition root (app.ts, server.ts, main.ts): take what you need as a parameter or from AppContext.',
+  },
+  {
+    target: './src/*/**',
+    from: './src/demo',
+    message: 'Only the composition root (server.ts) loads demo seeding.',
+  },
+  {
+    target: ['./src/ledger', './src/db'],
+    from: './src/http',
+    message: 'The ledger and the database layer never import http/: throw AppError from src/shared/errors.ts.',
+  },
+  {
+    target: './src/shared',
+    from: './src',
+    except: ['./shared'],
+    message: 'src/shared is imported by the web app: it imports no server code.',
+  },
+];
+
+const webZones = [
+  {
+    target: ['./web/src/lib', './web/src/layout', './web/src/components'],
+    from: './web/src/features',
+    message: 'Shared web code (lib, layout, components) never imports a feature; features import shared code.',
+  },
+  {
+    target: './web/src',
+    from: './src',
+    except: ['./shared'],
+    message: 'The web app imports only src/shared from the server tree.',
+  },
+];
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'dist', 'data', 'drizzle', 'bench', 'coverage', '**/*.cjs', '**/*.mjs'] },
+  { ignores: ['node_modules', 'dist', 'data', 'drizzle', 'bench', 'coverage', 'test-results', '**/*.cjs', '**/*.mjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -21,7 +72,44 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.test.ts', 'src/test/**', 'tests/**', 'scripts/**'],
+    files: ['src/**/*.ts', 'web/src/**/*.{ts,tsx}', 'scripts/**/*.ts', 'tests/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // Dependencies are parsed too (no-cycle follows them), with the TypeScript parser.
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({ project: ['tsconfig.json', 'web/tsconfig.json'] }),
+      ],
+    },
+    rules: {
+      // No import cycles, in the server and in the web app (type-only imports do not load modules).
+      'import-x/no-cycle': ['error', { ignoreExternal: true, allowUnsafeDynamicCyclicDependency: false }],
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: [...TEST_FILES, 'src/sim/**', 'src/demo/**'],
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: serverZones }] },
+  },
+  {
+    files: ['web/src/**/*.{ts,tsx}'],
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: webZones }] },
+  },
+  {
+    files: ['web/src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+    },
+  },
+  {
+    files: ['web/src/**/*.tsx'],
+    ...jsxA11y.flatConfigs.recommended,
+  },
+  {
+    files: TEST_FILES.concat('scripts/**'),
     rules: {
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',

@@ -9,7 +9,7 @@ import { createStripeClient } from './payments/stripe-client.ts';
 import { createSessionSetup, type SessionSetup } from './auth/session.ts';
 import { createApp } from './app.ts';
 import type { AppContext } from './context.ts';
-import type { DiscordSimulator } from './sim/discord/index.ts';
+import type { DiscordSimulator } from './demo/simulator.ts';
 import { JOB, RECONCILE_EVERY_MS, startBackground, type Background } from './background.ts';
 import type { BotOptions } from './bot/bot.ts';
 import type { WriteLimitOptions } from './http/write-limits.ts';
@@ -105,18 +105,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   // Production never mounts the simulator nor seeds demo data (loadConfig refuses production without
   // real Discord credentials; this is the second lock).
   if (config.discord.simulatorPath && !config.production) {
-    // Loaded on demand: production code paths never import the simulator.
-    const { createDiscordSimulator } = await import('./sim/discord/index.ts');
-    simulator = createDiscordSimulator({
-      publicUrl: config.discord.baseUrl,
-      clientId: config.discord.clientId,
-      clientSecret: config.discord.clientSecret,
-      botToken: config.discord.botToken,
-      statePath: config.databasePath === ':memory:' ? undefined : config.databasePath.replace(/\.db$/, '') + '.discord-sim.json',
-      log: (msg: string) => logger.debug(`[discord-sim] ${msg}`),
-    });
-    simulator.attachGateway(server);
-    preRoutes.push({ path: config.discord.simulatorPath, router: simulator.router });
+    // Loaded on demand from src/demo: production code paths never import the simulator.
+    const { startDemoSimulator } = await import('./demo/simulator.ts');
+    const demo = startDemoSimulator(config, server, logger);
+    if (demo) {
+      simulator = demo.simulator;
+      preRoutes.push(demo.route);
+    }
   }
 
   const discord = new DiscordApi({ baseUrl: config.discord.baseUrl, botToken: config.discord.botToken });
@@ -158,7 +153,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 
   if (config.demoSeed && simulator && !config.production) {
     const { seedDemo } = await import('./demo/seed.ts');
-    seedDemo(ctx, simulator);
+    await seedDemo(ctx, simulator);
   }
 
   const background = options.background === false ? { stop: () => Promise.resolve() } : await startBackground(ctx, { jobs, bot: options.bot });

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { CAMPAIGN_KIND_RULES } from '../../src/shared/campaign-kinds.ts';
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { openDatabase } from '../../src/db/client.ts';
@@ -144,17 +145,17 @@ export function seedDatabase(
 
     // Owners get a purchase first so their campaign debits never take them below zero.
     const insertServer = sqlite.prepare(
-      `INSERT INTO servers (id, owner_id, name, invite_link, invite_code, server_id, server_icon, coin_reward,
+      `INSERT INTO servers (id, owner_id, name, invite_link, invite_code, kind, server_id, server_icon, coin_reward,
          members_remaining, initial_member_slots, is_featured, featured_at, completion_notification_sent,
          invite_valid, canceled_at, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, 0, 1, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, 0, 1, ?, ?)`,
     );
     const total = size.campaigns + size.inactiveCampaigns;
     for (let c = 0; c < total; c++) {
       const active = c < size.campaigns;
       const owner = users[c % size.owners]!;
       const featured = c % 20 === 0;
-      const reward = featured ? 75 : 50;
+      const reward = CAMPAIGN_KIND_RULES[featured ? 'featured' : 'regular'].rewardCents;
       const slots = active ? 100_000 : 20;
       const createdAt = now - 30 * DAY + Math.floor((c / total) * 29 * DAY);
       const id = randomUUID();
@@ -165,6 +166,7 @@ export function seedDatabase(
         `Bench Guild ${c}`,
         `https://discord.gg/${code}`,
         code,
+        featured ? 'featured' : 'regular',
         guildId(c),
         reward,
         active ? slots : 0,

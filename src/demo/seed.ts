@@ -1,12 +1,119 @@
+import { randomBytes } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
+import { servers, socialTasks } from '../db/schema.ts';
+import { DAY } from '../clock.ts';
+import { saveOAuthTokens } from '../auth/oauth-tokens.ts';
+import { credit } from '../ledger/ledger.ts';
+import { upsertUserFromDiscord } from '../users/users.ts';
+import { submitNoBotServer, submitServer } from '../campaigns/submit-server.ts';
+import { promoteServer } from '../campaigns/promote-server.ts';
+import { addSocialTask } from '../social/manage-social-tasks.ts';
+import { assertNever } from '../shared/campaign-kinds.ts';
+import { DEMO_USERS } from '../sim/discord/demo-data.ts';
 import type { DiscordSimulator } from '../sim/discord/index.ts';
-import { seedDiscoverDemo } from '../joins/demo-seed.ts';
-import { seedSocialTasks } from '../social/demo-seed.ts';
+import { DEMO_CAMPAIGNS, DEMO_COINS_CENTS, DEMO_SOCIAL_TASKS, RETRO_GUILD, type DemoCampaign } from './demo-world.ts';
 
-/** Demo data so the product is alive on first start. Idempotent: runs on every start in demo mode. */
-export function seedDemo(ctx: AppContext, simulator: DiscordSimulator): void {
+// The one place demo data is made. Everything goes through the product's own services — sign-in's
+// user upsert and token store, campaign submit and promote (which resolve the invite, check the
+// owner's guild list and the bot through Discord REST, here the simulator), the ledger, the social
+// task store — so demo rows, balances and transaction texts are exactly what real use produces.
+// Idempotent: runs on every start in demo mode and only creates what is missing.
+
+/** Seeds the simulator's world, then our campaigns and social tasks on top of it. */
+export async function seedDemo(ctx: AppContext, simulator: DiscordSimulator): Promise<void> {
   simulator.state.seedDemo();
-  seedDiscoverDemo(ctx, simulator);
+  ensureRetroGuild(simulator);
+  for (const campaign of DEMO_CAMPAIGNS) await ensureCampaign(ctx, simulator, campaign);
   seedSocialTasks(ctx);
-  void ctx;
+}
+
+function ensureRetroGuild(simulator: DiscordSimulator): void {
+  const state = simulator.state;
+  if (state.guilds.has(RETRO_GUILD.id)) return;
+  state.createGuild({
+    id: RETRO_GUILD.id,
+    channelId: RETRO_GUILD.channelId,
+    name: RETRO_GUILD.name,
+    ownerId: RETRO_GUILD.ownerId,
+    botMember: false,
+  });
+  for (const username of RETRO_GUILD.memberUsernames) {
+    const user = state.findUserByUsername(username);
+    if (user) state.addMember(RETRO_GUILD.id, user.id);
+  }
+  state.createInvite(RETRO_GUILD.id, { code: RETRO_GUILD.inviteCode, maxAge: 0 });
+}
+
+/**
+ * The demo owner signs in as sign-in would leave them: a user row (welcome bonus) and a Discord token
+ * (minted in the simulator, stored encrypted) that the submit checks use for "owns this guild".
+ * Plus demo coins through the ledger, keyed so a restart never pays twice.
+ */
+function signInOwner(ctx: AppContext, simulator: DiscordSimulator, discordId: string): string {
+  const demoUser = DEMO_USERS.find((u) => u.id === discordId);
+  if (!demoUser) throw new Error(`unknown demo user ${discordId}`);
+  const now = ctx.clock.now();
+  const { user } = upsertUserFromDiscord(ctx.db, { id: discordId, username: demoUser.username, avatar: null }, now);
+  const accessToken = randomBytes(20).toString('base64url');
+  const refreshToken = randomBytes(20).toString('base64url');
+  const scope = 'identify guilds';
+  simulator.state.tokens.set(accessToken, { userId: discordId, scope, expiresAt: Date.now() + 7 * DAY, refreshToken });
+  simulator.state.changed();
+  saveOAuthTokens(ctx.db, ctx.config.tokenEncryptionKey, user.id, { accessToken, refreshToken, expiresIn: 7 * 24 * 3600, scope }, now);
+  credit(ctx.sqlite, {
+    userId: user.id,
+    cents: DEMO_COINS_CENTS,
+    type: 'purchase',
+    description: 'Demo coins',
+    idempotencyKey: `demo-coins:${discordId}`,
+    now,
+  });
+  return user.id;
+}
+
+async function ensureCampaign(ctx: AppContext, simulator: DiscordSimulator, campaign: DemoCampaign): Promise<void> {
+  const { guild } = campaign;
+  // Members open the simulator's invite page (a real submit stores https://discord.gg/CODE).
+  const simulatorLink = `${ctx.config.discord.baseUrl}/invite/${guild.inviteCode}`;
+  const existing = ctx.db
+    .select({ id: servers.id, inviteLink: servers.inviteLink })
+    .from(servers)
+    .where(and(eq(servers.inviteCode, guild.inviteCode), eq(servers.kind, campaign.kind)))
+    .get();
+  if (existing) {
+    // The port may have changed since the last start.
+    if (existing.inviteLink !== simulatorLink)
+      ctx.db.update(servers).set({ inviteLink: simulatorLink }).where(eq(servers.id, existing.id)).run();
+    return;
+  }
+  const ownerId = signInOwner(ctx, simulator, guild.ownerId);
+  const inviteLink = `https://discord.gg/${guild.inviteCode}`;
+  let id: string;
+  switch (campaign.kind) {
+    case 'regular':
+      id = (await submitServer(ctx, ownerId, { name: guild.name, inviteLink, coinReward: String(campaign.slots) })).id;
+      break;
+    case 'featured': {
+      const intent = await submitServer(ctx, ownerId, { name: guild.name, inviteLink, isFeaturedIntent: true });
+      id = (await promoteServer(ctx, ownerId, intent.id)).id;
+      break;
+    }
+    case 'nobot':
+      id = (await submitNoBotServer(ctx, ownerId, { name: guild.name, inviteLink, memberCount: String(campaign.slots) })).id;
+      break;
+    default:
+      return assertNever(campaign.kind);
+  }
+  ctx.db.update(servers).set({ inviteLink: simulatorLink }).where(eq(servers.id, id)).run();
+}
+
+/** One task per platform, only into an empty table, so tasks an operator removed stay removed. */
+function seedSocialTasks(ctx: AppContext): void {
+  const now = ctx.clock.now();
+  ctx.db.transaction((tx) => {
+    if (tx.select({ id: socialTasks.id }).from(socialTasks).limit(1).get()) return;
+    // 1 ms apart keeps the listing order stable (YouTube first).
+    DEMO_SOCIAL_TASKS.forEach((task, index) => addSocialTask(tx, task, now + index));
+  });
 }

@@ -1,12 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock, SECOND } from '../clock.ts';
-import { createTestDatabase } from '../test/db.ts';
-import { listSocialTasks } from './list-social-tasks.ts';
+import { SECOND } from '../clock.ts';
 import { startTestApp, type TestApp } from '../test/harness.ts';
 import type { ApiSocialTask } from '../shared/api-types.ts';
 import type { CompleteSocialTaskResponse, StartSocialTaskResponse } from '../shared/social-schemas.ts';
 import { addSocialTask, removeSocialTask } from './manage-social-tasks.ts';
-import { seedSocialTasks } from './demo-seed.ts';
 
 let app: TestApp;
 let counter = 0;
@@ -155,22 +152,5 @@ describe('GET /api/social', () => {
     const listB = await b.get<ApiSocialTask[]>('/api/social');
     expect(listB.body.find((t) => t.id === task.id)?.completed).toBe(false);
     expect(listB.body.every((t) => !t.completed)).toBe(true);
-  });
-});
-
-describe('seedSocialTasks', () => {
-  it('adds one task per platform once, YouTube first with 2.00 coins', () => {
-    const database = createTestDatabase();
-    try {
-      const ctx = { db: database.db, clock: new ManualClock() };
-      seedSocialTasks(ctx);
-      seedSocialTasks(ctx);
-      const tasks = listSocialTasks(database.db, 'nobody');
-      expect(tasks.map((t) => t.platform)).toEqual(['youtube', 'discord', 'tiktok', 'instagram', 'twitter']);
-      expect(tasks[0]).toMatchObject({ title: 'Subscribe to our YouTube channel', coins: '2.00', completed: false });
-      expect(tasks.every((t) => t.coins === '2.00' && t.url.startsWith('https://'))).toBe(true);
-    } finally {
-      database.dispose();
-    }
   });
 });

@@ -1,6 +1,6 @@
 import type { ApiUser } from '@shared/api-types.ts';
 import { BrowserRouter, Route, Routes } from 'react-router';
-import { AppShell } from './layout/app-shell.tsx';
+import { AppShell } from './app-shell.tsx';
 import { lazyPage } from './lib/lazy-page.ts';
 import LoginPage from './pages/login-page.tsx';
 import { loadNotFoundPage, ROUTES } from './routes.ts';

@@ -12,7 +12,8 @@
 // characters and 25 fields, 5 action rows of at most 5 buttons) and refused with 400 50035 like Discord.
 import { randomBytes } from 'node:crypto';
 import { generateSnowflake } from './snowflake.ts';
-import { SimError, type SimGuild, type SimUser } from './state.ts';
+import { SimError } from './sim-error.ts';
+import type { SimGuild, SimUser } from './state.ts';
 
 export const InteractionType = { ApplicationCommand: 2, MessageComponent: 3 } as const;
 export const CallbackType = {

@@ -9,15 +9,9 @@ import { Unreliable } from './unreliable.ts';
 import { SimInteractions } from './interactions.ts';
 
 /** An error carrying Discord's HTTP status and JSON error code. */
-export class SimError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+// Its own module, so interactions.ts can throw it without importing this file (no cycle).
+export { SimError } from './sim-error.ts';
+import { SimError } from './sim-error.ts';
 
 export const AuditLogEvent = { MemberKick: 20, MemberPrune: 21, MemberBanAdd: 22 } as const;
 

@@ -1,6 +1,6 @@
 import { Toaster as ChakraToaster, Portal, Stack, Toast } from '@chakra-ui/react';
 import { useRef, useState, type PointerEvent, type ReactNode } from 'react';
-import { toaster } from './toaster.tsx';
+import { toaster } from './toaster-store.ts';
 
 /** Spec §9: a toast swiped at least this far to the right is dismissed. */
 const SWIPE_THRESHOLD_PX = 50;

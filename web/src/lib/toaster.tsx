@@ -1,15 +1,7 @@
-import { createToaster } from '@chakra-ui/react';
 import { lazy, Suspense } from 'react';
+import { toaster } from './toaster-store.ts';
 
-// Spec §9: one toast at a time, 5 s display, removal delay 1000000 ms, hotkey F8.
-export const toaster = createToaster({
-  placement: 'bottom-end',
-  max: 1,
-  duration: 5000,
-  removeDelay: 1_000_000,
-  hotkey: ['F8'],
-  pauseOnPageIdle: true,
-});
+export { toaster } from './toaster-store.ts';
 
 export interface ToastInput {
   title: string;

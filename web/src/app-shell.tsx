@@ -2,21 +2,21 @@ import { Box, Container, Flex } from '@chakra-ui/react';
 import type { ApiUser } from '@shared/api-types.ts';
 import { Suspense, useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
-import { RouteErrorBoundary } from '../components/route-error-boundary.tsx';
-import { SkipLink } from '../components/skip-link.tsx';
-import { clearSessionEnded } from '../lib/session-ended.ts';
-import { AppFooter } from './app-footer.tsx';
-import { AppHeader } from './app-header.tsx';
-import { BOTTOM_BAR_HEIGHT, BottomBar } from './bottom-bar.tsx';
-import { NavTabs } from './nav-tabs.tsx';
-import { RouteLoading } from './page-loader.tsx';
-import { useFocusHeadingOnNavigate } from './use-focus-on-navigate.ts';
-import { usePaymentReturn } from '../features/payments/use-payment-return.ts';
-import { useResumeDelayedClaims } from '../claims.ts';
+import { RouteErrorBoundary } from './components/route-error-boundary.tsx';
+import { SkipLink } from './components/skip-link.tsx';
+import { clearSessionEnded } from './lib/session-ended.ts';
+import { AppFooter } from './layout/app-footer.tsx';
+import { AppHeader } from './layout/app-header.tsx';
+import { BOTTOM_BAR_HEIGHT, BottomBar } from './layout/bottom-bar.tsx';
+import { NavTabs } from './layout/nav-tabs.tsx';
+import { RouteLoading } from './layout/page-loader.tsx';
+import { useFocusHeadingOnNavigate } from './layout/use-focus-on-navigate.ts';
+import { usePaymentReturn } from './features/payments/use-payment-return.ts';
+import { useResumeDelayedClaims } from './claims.ts';
 
 const MAIN_ID = 'main-content';
 
-/** Signed-in layout: skip link, header, nav, the routed page (inside its own error boundary) and the footer. */
+/** The signed-in composition root (beside app.tsx, not in layout/, because it mounts app-wide feature effects). Layout: skip link, header, nav, the routed page (inside its own error boundary) and the footer. */
 export function AppShell({ user }: { user: ApiUser }) {
   const { pathname } = useLocation();
   usePaymentReturn();
