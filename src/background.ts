@@ -78,7 +78,7 @@ export function startBackground(
     logger,
     () => {
       pruneExpiredIntentsJob(ctx);
-      // Retention of the same-address rule's hashes: the window, then gone (decision 021).
+      // Retention of the same-address rule's hashes: the window, then gone (decision 022).
       pruneUserAddresses(ctx);
       return Promise.resolve();
     },

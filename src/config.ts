@@ -61,7 +61,7 @@ const envSchema = z
     TOKEN_ENCRYPTION_KEY: optionalString,
     /** Discord accounts younger than this earn nothing from joins (0 turns the rule off). */
     MIN_DISCORD_ACCOUNT_AGE_DAYS: z.coerce.number().int().min(0).max(365).default(7),
-    /** Same-address rule (decision 021): how long a sign-in address counts, in days (0 turns the rule off; default 7, demo mode 0). */
+    /** Same-address rule (decision 022): how long a sign-in address counts, in days (0 turns the rule off; default 7, demo mode 0). */
     SAME_ADDRESS_WINDOW_DAYS: optionalString.pipe(z.coerce.number<string | undefined>().int().min(0).max(90).optional()),
     /** Paid joins a campaign may get from members who share an address with its owner. */
     SAME_ADDRESS_MAX_PAID_JOINS: z.coerce.number().int().min(0).max(1000).default(3),

@@ -57,7 +57,7 @@ export function authRoutes(ctx: AppContext, passport: PassportInstance): Router 
           const now = ctx.clock.now();
           req.session.signedInAt = now;
           req.session.lastSeenAt = now;
-          // The same-address rule compares where members and owners sign in from (decision 021).
+          // The same-address rule compares where members and owners sign in from (decision 022).
           recordUserAddress(ctx, user.id, addressKey(req));
           registerSession(ctx, user.id, req.sessionID).then(
             () => res.redirect('/'),

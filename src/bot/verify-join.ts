@@ -63,7 +63,7 @@ export function recordVerifiedJoin(ctx: AppContext, event: MemberEvent): VerifyJ
       .all();
 
     for (const join of pending) {
-      // Same-address rule (decision 021): past the campaign's cap such a join is verified without pay or slot.
+      // Same-address rule (decision 022): past the campaign's cap such a join is verified without pay or slot.
       const address = sameAddressCheck(tx, ctx.config.sameAddress, {
         memberId: user.id,
         ownerId: join.ownerId,

@@ -102,7 +102,7 @@ export function writeLimits(ctx: AppContext, options: WriteLimitOptions | false 
 }
 
 /**
- * Remembers (as a keyed hash, decision 021) the address each signed-in write comes from, for the
+ * Remembers (as a keyed hash, decision 022) the address each signed-in write comes from, for the
  * same-address rule. Mounted after the limits, so a refused burst records nothing.
  */
 export function recordWriteAddresses(ctx: AppContext): Router {

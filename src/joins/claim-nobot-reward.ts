@@ -49,7 +49,7 @@ export async function claimNoBotReward(ctx: AppContext, userId: string, campaign
   const now = ctx.clock.now();
   return ctx.db.transaction((tx) => {
     const { server, join } = checkClaimable(tx, userId, campaignId, now);
-    // Same-address rule (decision 021): past the campaign's cap, nothing is written and the member is told.
+    // Same-address rule (decision 022): past the campaign's cap, nothing is written and the member is told.
     const rule = ctx.config.sameAddress;
     const address = sameAddressCheck(tx, rule, { memberId: userId, ownerId: server.ownerId, campaignId, now });
     if (address.capped) throw new AppError('forbidden', sameAddressCappedMessage(rule.maxPaidJoins));

@@ -40,7 +40,7 @@ function requireOldEnoughAccount(ctx: AppContext, discordId: string): void {
   throw new AppError('forbidden', accountTooNewMessage(Math.round(minAge / 86_400_000), eligibleOn));
 }
 
-/** Told at once: a join that could not be paid under the same-address rule is refused (decision 021). */
+/** Told at once: a join that could not be paid under the same-address rule is refused (decision 022). */
 function requireSameAddressRoom(ctx: AppContext, db: DbOrTx, server: Server, userId: string): void {
   const rule = ctx.config.sameAddress;
   const check = sameAddressCheck(db, rule, {

@@ -8,7 +8,7 @@ import { createCampaign, findCampaign, findJoins } from '../test/factories.ts';
 import { balanceOf as balanceWithBonus, createBotCampaign, findJoin, joinViaWebsite, startBotTestApp, waitFor } from '../bot/bot-test-kit.ts';
 import { pruneUserAddresses } from './same-address.ts';
 
-// Issue 12 item 3, decision 021: a campaign pays at most 3 joins of members who signed in from an
+// Issue 12 item 3, decision 022: a campaign pays at most 3 joins of members who signed in from an
 // address its owner also used in the last 7 days. Each test client connects from its own loopback
 // address (127.0.x.y), which express sees as req.ip: no proxy header is involved.
 

@@ -4,7 +4,7 @@ import type { AppContext } from '../context.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { serverJoins, userAddresses } from '../db/schema.ts';
 
-// The same-address rule (decision 021). An owner's own alts sign in from the owner's connection, so a
+// The same-address rule (decision 022). An owner's own alts sign in from the owner's connection, so a
 // campaign pays at most a few joins (SAME_ADDRESS_MAX_PAID_JOINS, default 3) of members who used an
 // address the owner also used within the window (SAME_ADDRESS_WINDOW_DAYS, default 7). A cap rather
 // than a ban: a household or a campus behind one address can still join a friend's server, while an

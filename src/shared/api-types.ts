@@ -112,7 +112,7 @@ export type ApiJoinState =
   | 'left_early' // Left early −2.00
   | 'left' // Left after the stay, or removed by the server (no penalty)
   | 'no_reward' // Verified after the last slot was taken
-  | 'same_address' // Verified, not paid: shares an internet connection with the owner (decision 021)
+  | 'same_address' // Verified, not paid: shares an internet connection with the owner (decision 022)
   | 'expired'; // Expired, join again
 
 export interface ApiJoin {

@@ -27,7 +27,7 @@ export function accountTooNewMessage(minDays: number, eligibleOn: string): strin
 }
 
 /**
- * The same-address rule (decision 021): a campaign pays only a few members who share an internet
+ * The same-address rule (decision 022): a campaign pays only a few members who share an internet
  * connection (address) with its owner.
  */
 export function sameAddressCappedMessage(maxPaidJoins: number): string {
