@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   resolve: {
@@ -8,9 +8,14 @@ export default defineConfig({
   test: {
     // web/src: pure browser-side logic (API errors, query keys, the claim scheduler); no DOM needed.
     include: ['src/**/*.test.ts', 'scripts/**/*.test.ts', 'web/src/**/*.test.ts'],
+    // The bench smoke test (a whole `npm run bench -- --quick`, minutes under load) is its own step of
+    // `npm test` (vitest.bench-smoke.config.ts), so the unit loop stays fast.
+    exclude: [...configDefaults.exclude, 'scripts/bench/bench-quick.test.ts'],
     environment: 'node',
     testTimeout: 20_000,
     hookTimeout: 30_000,
-    pool: 'forks',
+    // Worker threads start faster than forked processes; better-sqlite3 works in them and every test
+    // file opens its own database, so nothing is shared. (Decision 021.)
+    pool: 'threads',
   },
 });

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: typecheck, lint, unit + API integration tests, web build, browser end-to-end tests.
+// `npm test`: typecheck, lint, unit + API integration tests, the bench smoke test, web build, browser end-to-end tests.
 // Ends with one plain line "N passed, N failed" that CI reads (typecheck, lint and build count as one check each).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -54,6 +54,8 @@ function vitest(label, config, reportFile) {
 if (only('typecheck')) check('typecheck', 'npm', ['run', '--silent', 'typecheck']);
 if (only('lint')) check('lint', 'npm', ['run', '--silent', 'lint']);
 if (only('unit')) vitest('unit+api', 'vitest.config.ts', 'test-results/unit.json');
+// Its own step: the quick benchmark end to end takes minutes on a loaded machine.
+if (only('bench')) vitest('bench smoke', 'vitest.bench-smoke.config.ts', 'test-results/bench-smoke.json');
 if (only('e2e')) {
   check('build', 'npm', ['run', '--silent', 'build']);
   vitest('e2e', 'vitest.e2e.config.ts', 'test-results/e2e.json');

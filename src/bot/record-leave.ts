@@ -2,6 +2,8 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { serverJoins, servers, users } from '../db/schema.ts';
 import { credit, debit } from '../ledger/ledger.ts';
+import { publishWithBalance } from '../events/publish.ts';
+import { formatCents } from '../shared/money.ts';
 import { CAMPAIGN_KIND_RULES } from '../shared/campaign-kinds.ts';
 import { LATE_AUDIT_REFUND_WINDOW_MS, frozenMinStayMs, frozenPenaltyCents, type LeaveReason } from './rules.ts';
 
@@ -25,7 +27,8 @@ export interface RecordLeaveResult {
  * or a concurrent reconcile run records (and charges) once.
  */
 export function recordLeave(ctx: AppContext, event: LeaveEvent): RecordLeaveResult {
-  return ctx.db.transaction((tx) => {
+  const charged: { userId: string; name: string; cents: number }[] = [];
+  const outcome = ctx.db.transaction((tx) => {
     const result: RecordLeaveResult = { recorded: 0, penalized: 0 };
     const user = tx
       .select({ id: users.id })
@@ -82,6 +85,7 @@ export function recordLeave(ctx: AppContext, event: LeaveEvent): RecordLeaveResu
         idempotencyKey: `leave:${join.joinId}`,
         now: event.at,
       });
+      charged.push({ userId: user.id, name: join.name, cents: penaltyCents });
       // The owner paid for a member who did not stay: the slot goes back (not to canceled campaigns).
       // A featured slot goes back to the featured pool while the campaign is still featured.
       const featuredSlot = join.rewardCents === CAMPAIGN_KIND_RULES.featured.rewardCents && join.kind === 'featured';
@@ -97,6 +101,11 @@ export function recordLeave(ctx: AppContext, event: LeaveEvent): RecordLeaveResu
     if (result.recorded > 0) ctx.logger.info('leave recorded', { ...event, ...result });
     return result;
   });
+  // Committed: the member's open tabs learn of the penalty and the new balance.
+  for (const c of charged) {
+    publishWithBalance(ctx, c.userId, (balance) => ({ type: 'penalty_charged', serverName: c.name, amount: formatCents(c.cents), balance }));
+  }
+  return outcome;
 }
 
 /** The guild is gone: every paid member still counted as present has left, without a penalty. */

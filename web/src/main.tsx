@@ -1,3 +1,4 @@
+import './lib/zod-jitless.ts';
 import './fonts.css';
 import { ChakraProvider } from '@chakra-ui/react';
 import { QueryClientProvider } from '@tanstack/react-query';

@@ -235,6 +235,7 @@ describe('simulator answers match the document', () => {
     expectError('#/components/schemas/ErrorResponse', refused.body);
 
     sim.state.rateLimits.configure({ buckets: { guild: { limit: 1, windowMs: 60_000 } } });
+    sim.state.rateLimits.reset(); // buckets opened by earlier tests must not carry over
     await call('-', `/guilds/${ids.guild}`);
     const limited = await call('-', `/guilds/${ids.guild}`);
     expect(limited.status).toBe(429);
