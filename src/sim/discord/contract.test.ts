@@ -10,7 +10,7 @@ import { DEFAULT_SIM_BOT_TOKEN, startDiscordSimulator, type DiscordSimulator } f
 // Source of the pinned copy: repository discord/discord-api-spec, file specs/openapi.json, commit
 // 74fda0fad044407ea280043a03ffc9bc64c4e49e (2026-07-18). Only the operations the product uses and the
 // components they reference are kept, in contract/discord-openapi.subset.json, written by
-// `node --import tsx scripts/discord-openapi-subset.ts <openapi.json> <commit>` (see decision 018).
+// `node --import tsx scripts/discord-openapi-subset.ts <openapi.json> <commit>` (see decision 019).
 
 interface OpenApiSubset {
   'x-source': { repository: string; path: string; commit: string };
