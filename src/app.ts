@@ -16,7 +16,7 @@ import { authRoutes } from './auth/routes.ts';
 import { createPassport, type PassportInstance } from './auth/passport.ts';
 import { featureRoutes, rawBodyRoutes } from './features.ts';
 import { sessionPolicy } from './auth/session-policy.ts';
-import { writeLimits } from './http/write-limits.ts';
+import { recordWriteAddresses, writeLimits } from './http/write-limits.ts';
 
 export { PRODUCT_NAME } from './shared/brand.ts';
 import { PRODUCT_NAME } from './shared/brand.ts';
@@ -95,6 +95,7 @@ export function createApp(ctx: AppContext, options: CreateAppOptions): { app: Ex
   app.use('/api', passport.session() as RequestHandler);
   app.use('/api', sessionPolicy(ctx));
   app.use('/api', writeLimits(ctx, ctx.config.writeLimits ? ctx.options.writeLimits : false));
+  app.use('/api', recordWriteAddresses(ctx));
   app.use('/api', authRoutes(ctx, passport));
   for (const router of featureRoutes(ctx)) app.use('/api', router);
   app.use('/api', apiNotFound);

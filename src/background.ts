@@ -9,6 +9,7 @@ import { pruneExpiredIntentsJob } from './campaigns/featured-intent.ts';
 import { JobMonitor } from './ops/job-monitor.ts';
 import { startSafeInterval } from './ops/safe-interval.ts';
 import { INVITE_STATS_EVERY_MS, refreshInviteStats } from './joins/invite-stats.ts';
+import { pruneUserAddresses } from './joins/same-address.ts';
 
 export const RECONCILE_EVERY_MS = 5 * MINUTE;
 /** Dead invites take a campaign off Discover until the owner fixes it. */
@@ -73,10 +74,12 @@ export function startBackground(
     logger,
   });
   const intentPruner = createSerialJob(
-    'featured intent prune',
+    'featured intent and address prune',
     logger,
     () => {
       pruneExpiredIntentsJob(ctx);
+      // Retention of the same-address rule's hashes: the window, then gone (decision 022).
+      pruneUserAddresses(ctx);
       return Promise.resolve();
     },
     { jobs },

@@ -90,6 +90,17 @@ describe('config', () => {
     expect(loadConfig({}).minAccountAgeMs).toBe(7 * 24 * 3600 * 1000);
   });
 
+  it('turns the same-address rule on with real Discord (7 days, 3 joins), off in demo mode unless set', () => {
+    const { TOKEN_ENCRYPTION_KEY: _key, NODE_ENV: _env, ...real } = PRODUCTION;
+    expect(loadConfig(real).sameAddress).toMatchObject({ windowMs: 7 * 24 * 3600 * 1000, maxPaidJoins: 3 });
+    expect(loadConfig({}).sameAddress.windowMs).toBe(0);
+    expect(loadConfig({ SAME_ADDRESS_WINDOW_DAYS: '2', SAME_ADDRESS_MAX_PAID_JOINS: '1' }).sameAddress).toMatchObject({
+      windowMs: 2 * 24 * 3600 * 1000,
+      maxPaidJoins: 1,
+    });
+    expect(() => loadConfig({ SAME_ADDRESS_WINDOW_DAYS: 'a week' })).toThrow(/SAME_ADDRESS_WINDOW_DAYS/);
+  });
+
   it('refuses bad values with a clear message', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ REDIS_URL: 'not a url' })).toThrow(/REDIS_URL/);

@@ -61,6 +61,10 @@ const envSchema = z
     TOKEN_ENCRYPTION_KEY: optionalString,
     /** Discord accounts younger than this earn nothing from joins (0 turns the rule off). */
     MIN_DISCORD_ACCOUNT_AGE_DAYS: z.coerce.number().int().min(0).max(365).default(7),
+    /** Same-address rule (decision 022): how long a sign-in address counts, in days (0 turns the rule off; default 7, demo mode 0). */
+    SAME_ADDRESS_WINDOW_DAYS: optionalString.pipe(z.coerce.number<string | undefined>().int().min(0).max(90).optional()),
+    /** Paid joins a campaign may get from members who share an address with its owner. */
+    SAME_ADDRESS_MAX_PAID_JOINS: z.coerce.number().int().min(0).max(1000).default(3),
     REDIS_URL: optionalString.pipe(z.url().optional()),
     REDIS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(1500),
     DISCORD_CLIENT_ID: optionalString,
@@ -143,6 +147,8 @@ export interface Config {
   tokenEncryptionKey: Buffer;
   /** Minimum Discord account age (from the snowflake) to earn from joins; 0 = off. */
   minAccountAgeMs: number;
+  /** Same-address rule (src/joins/same-address.ts): window (0 = off) and paid joins per campaign. */
+  sameAddress: { windowMs: number; maxPaidJoins: number; hashKey: Buffer };
   redisUrl: string | undefined;
   /** Connect timeout, and time limit of each session operation on Redis before answering 503. */
   redisTimeoutMs: number;
@@ -227,6 +233,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       (env.TOKEN_ENCRYPTION_KEY && parseKey(env.TOKEN_ENCRYPTION_KEY)) ||
       Buffer.from(hkdfSync('sha256', env.SESSION_SECRET ?? DEV_SESSION_SECRET, 'coinsync', 'oauth-token-encryption', 32)),
     minAccountAgeMs: env.MIN_DISCORD_ACCOUNT_AGE_DAYS * 24 * 60 * 60 * 1000,
+    sameAddress: {
+      // Demo mode: every simulated user is the one person at the browser, on one address.
+      windowMs: (env.SAME_ADDRESS_WINDOW_DAYS ?? (demoMode ? 0 : 7)) * 24 * 60 * 60 * 1000,
+      maxPaidJoins: env.SAME_ADDRESS_MAX_PAID_JOINS,
+      // Addresses are stored only as HMACs under a key the database does not hold.
+      hashKey: Buffer.from(hkdfSync('sha256', env.SESSION_SECRET ?? DEV_SESSION_SECRET, 'coinsync', 'address-hash', 32)),
+    },
     redisUrl: env.REDIS_URL,
     redisTimeoutMs: env.REDIS_TIMEOUT_MS,
     demoMode,

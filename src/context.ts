@@ -7,6 +7,7 @@ import type { DiscordApi } from './discord/discord-api.ts';
 import type { Stripe } from './payments/stripe-client.ts';
 import type { SessionRegistry } from './auth/sign-out-everywhere.ts';
 import type { WriteLimitOptions } from './http/write-limits.ts';
+import type { LiveEventBus } from './events/event-bus.ts';
 
 /** Everything a route or service needs from the outside world, built once in main.ts (or a test). */
 export interface AppContext {
@@ -20,6 +21,8 @@ export interface AppContext {
   stripe: Stripe | null;
   /** Where sessions are kept (for sign out everywhere) and the shared Redis client, if any. */
   sessions: SessionRegistry;
+  /** Live events to signed-in browsers (GET /api/events): in-process, or Redis pub/sub with REDIS_URL. */
+  events: LiveEventBus;
   options: {
     /** Sign-in attempts per IP per minute. */
     signInRateLimit?: number;
@@ -27,5 +30,7 @@ export interface AppContext {
     writeLimits?: WriteLimitOptions | false;
     /** How long a no-bot claim waits for Discord's guild list to show a fresh join before refusing (ms). */
     membershipGraceMs?: number;
+    /** Heartbeat of the live event stream (tests use a short one). */
+    liveHeartbeatMs?: number;
   };
 }

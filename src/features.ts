@@ -6,6 +6,7 @@ import { joinRoutes } from './joins/routes.ts';
 import { campaignRoutes } from './campaigns/routes.ts';
 import { paymentRoutes, stripeWebhookRoutes } from './payments/routes.ts';
 import { accountRoutes } from './account/routes.ts';
+import { liveEventRoutes } from './events/routes.ts';
 
 // Each feature contributes its routers here; they are mounted under /api (one line per feature).
 export function featureRoutes(ctx: AppContext): Router[] {
@@ -15,6 +16,7 @@ export function featureRoutes(ctx: AppContext): Router[] {
   routers.push(rewardRoutes(ctx), socialRoutes(ctx));
   routers.push(paymentRoutes(ctx));
   routers.push(accountRoutes(ctx));
+  routers.push(liveEventRoutes(ctx, { heartbeatMs: ctx.options.liveHeartbeatMs }));
   return routers;
 }
 

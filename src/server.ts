@@ -16,6 +16,7 @@ import type { WriteLimitOptions } from './http/write-limits.ts';
 import { JobMonitor } from './ops/job-monitor.ts';
 import { createReadiness } from './ops/readiness.ts';
 import { startingResponder } from './ops/starting.ts';
+import { createMemoryEventBus, createRedisEventBus, type LiveEventBus } from './events/event-bus.ts';
 
 export interface RunningServer {
   url: string;
@@ -46,6 +47,8 @@ export interface StartOptions {
   webDist?: string;
   /** Set false to start without the bot and periodic jobs (some tests drive them by hand). */
   background?: boolean;
+  /** See AppContext.options.liveHeartbeatMs. */
+  liveHeartbeatMs?: number;
   /** Bot timings (audit-log looks); tests that exercise late audit entries set them. */
   bot?: Pick<BotOptions, 'auditLogDelayMs' | 'auditLogRecheckMs'>;
 }
@@ -81,6 +84,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 
   let database: Database_ | undefined;
   let sessions: SessionSetup;
+  let events: LiveEventBus;
   try {
     phase = 'checking the database (PRAGMA quick_check)';
     database = openDatabase(config.databasePath);
@@ -92,6 +96,15 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       onWaiting: (reason) => (phase = reason),
       jobs,
     });
+    phase = 'setting up live events';
+    events = sessions.redis
+      ? await createRedisEventBus({
+          redis: sessions.redis,
+          prefix: sessions.redisPrefix,
+          timeoutMs: config.redisTimeoutMs,
+          logger,
+        })
+      : createMemoryEventBus(logger);
   } catch (err) {
     // Refusing to start (e.g. a damaged database): release the port and the file before saying why.
     server.closeAllConnections();
@@ -124,10 +137,12 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     discord,
     stripe: createStripeClient(config),
     sessions: { kind: sessions.kind, redis: sessions.redis, redisPrefix: sessions.redisPrefix, cookieName: sessions.cookieName },
+    events,
     options: {
       signInRateLimit: options.signInRateLimit,
       writeLimits: options.writeLimits,
       membershipGraceMs: options.membershipGraceMs,
+      liveHeartbeatMs: options.liveHeartbeatMs,
     },
   };
   // Readiness reads the bot, which starts after the app is built.
@@ -177,6 +192,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await simulator?.close();
+      await events.close();
       await sessions.close();
       database.close();
     },

@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import { requireUser } from '../http/guards.ts';
 import { addressKey, createLimitStore } from '../http/write-limits.ts';
 import { getUserById, toApiUser } from '../users/users.ts';
+import { recordUserAddress } from '../joins/same-address.ts';
 import { SESSION_LIFETIMES } from './session.ts';
 import { registerSession, signOutEverywhere } from './sign-out-everywhere.ts';
 import type { PassportInstance } from './passport.ts';
@@ -56,6 +57,8 @@ export function authRoutes(ctx: AppContext, passport: PassportInstance): Router 
           const now = ctx.clock.now();
           req.session.signedInAt = now;
           req.session.lastSeenAt = now;
+          // The same-address rule compares where members and owners sign in from (decision 022).
+          recordUserAddress(ctx, user.id, addressKey(req));
           registerSession(ctx, user.id, req.sessionID).then(
             () => res.redirect('/'),
             (regErr: unknown) => next(regErr),

@@ -1,4 +1,5 @@
 import {
+  AuditLogEvent,
   Client,
   DiscordjsErrorCodes,
   Events,
@@ -17,7 +18,14 @@ import { and, eq, isNull, lte } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { servers } from '../db/schema.ts';
 import { verifyJoin } from './verify-join.ts';
-import { findOpenPaidJoin, recordAuditEntry, recordModerationFact, removalSince } from './member-removed.ts';
+import {
+  findOpenPaidJoin,
+  recordAuditEntry,
+  recordModerationFact,
+  removalSince,
+  snowflakeTime,
+} from './member-removed.ts';
+import { refundLateKick } from './record-leave.ts';
 import { handleBotRemoved, resumeGuildCampaigns } from './bot-presence.ts';
 import { RemovalBatcher } from './removal-batcher.ts';
 import type { GatewayMembers } from './member-lookup.ts';
@@ -179,12 +187,25 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
     });
   };
 
+  /** A kick or ban learned after the removal was already charged as a leave: refund (record-leave.ts). */
+  const refundIfCharged = (guildId: string, discordUserId: string, reason: 'kick' | 'ban', entryAt: number): void => {
+    track(guildId, 'late audit entry', () => {
+      refundLateKick(ctx, { guildId, discordUserId, reason, entryAt });
+      return Promise.resolve();
+    });
+  };
+
   const onAuditLogEntry = (entry: GuildAuditLogsEntry, guild: Guild): void => {
     recordAuditEntry(ctx, guild.id, { id: entry.id, action_type: entry.action, target_id: entry.targetId });
+    const reason =
+      entry.action === AuditLogEvent.MemberKick ? 'kick' : entry.action === AuditLogEvent.MemberBanAdd ? 'ban' : null;
+    if (reason && entry.targetId) refundIfCharged(guild.id, entry.targetId, reason, snowflakeTime(entry.id));
   };
 
   const onBanAdd = (ban: GuildBan): void => {
-    recordModerationFact(ctx, ban.guild.id, { action: 'ban', userId: ban.user.id, at: Date.now() });
+    const at = Date.now();
+    recordModerationFact(ctx, ban.guild.id, { action: 'ban', userId: ban.user.id, at });
+    refundIfCharged(ban.guild.id, ban.user.id, 'ban', at);
   };
 
   // discord.js emits guildDelete only without `unavailable` (an outage emits guildUnavailable): the bot

@@ -169,4 +169,31 @@ describe('removal reasons with audit entries written late', () => {
     expect(balanceOf(app, leaver)).toBe(leaverBefore - 200);
     expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(9);
   });
+
+  it('refunds the penalty when a kick\'s audit entry arrives after the last look, and takes the returned slot again', async () => {
+    const { guild, campaign } = createBotCampaign(app, owner, { slots: 3 });
+    const kicked = await verifiedMember(guild.id, campaign.id);
+    const before = balanceOf(app, kicked);
+    // Later than both looks (50 ms and 1.55 s): the removal is charged as a leave first.
+    app.sim.state.unreliable.configure({ auditDelayMs: 2500 });
+    try {
+      app.sim.state.removeMember(guild.id, discordId(kicked), { reason: 'kick' });
+      await waitFor(() => findJoin(app, campaign.id, kicked.user!.id)?.penalized === true, 10_000, 'charged as a leave');
+      expect(balanceOf(app, kicked)).toBe(before - 200);
+      expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(3);
+      // GUILD_AUDIT_LOG_ENTRY_CREATE arrives: it was a kick after all.
+      await waitFor(() => findJoin(app, campaign.id, kicked.user!.id)?.leftReason === 'kick', 10_000, 'refund');
+    } finally {
+      app.sim.state.unreliable.configure({ auditDelayMs: 0 });
+    }
+    await app.server.background.bot!.idle();
+    expect(findJoin(app, campaign.id, kicked.user!.id)).toMatchObject({ hasLeft: true, leftReason: 'kick', penalized: false });
+    expect(balanceOf(app, kicked)).toBe(before);
+    expect(transactionsOf(app, kicked, 'penalty_refund')).toMatchObject([{ amount: 200 }]);
+    expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(2);
+    // Replays of the entry refund nothing more.
+    app.sim.state.removeMember(guild.id, discordId(await verifiedMember(guild.id, campaign.id)), { reason: 'kick' });
+    await app.server.background.bot!.idle();
+    expect(transactionsOf(app, kicked, 'penalty_refund')).toHaveLength(1);
+  });
 });

@@ -18,6 +18,12 @@ export const AUDIT_CLOCK_SKEW_MS = 2 * 1000;
 /** Discord's joined_at may be this much before our website join and still count as joining after it (clock skew). */
 export const JOINED_AT_CLOCK_SKEW_MS = 2 * 60 * 1000;
 
+/**
+ * A kick's audit entry can arrive after the removal was already charged as a leave (Discord writes
+ * entries asynchronously); within this long of the charge, the penalty is refunded.
+ */
+export const LATE_AUDIT_REFUND_WINDOW_MS = 10 * 60 * 1000;
+
 /** unknown: the removal's reason could not be established — no penalty, and no slot back. */
 export type LeaveReason = 'leave' | 'kick' | 'ban' | 'unknown' | 'guild_deleted';
 

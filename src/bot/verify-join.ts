@@ -6,6 +6,9 @@ import { CAMPAIGN_KIND_RULES } from '../shared/campaign-kinds.ts';
 import { JOINED_AT_CLOCK_SKEW_MS, type JoinTerms, PENDING_JOIN_MAX_AGE_MS, joinTerms } from './rules.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { notifyCompletedCampaign } from './completion-notice.ts';
+import { sameAddressCheck } from '../joins/same-address.ts';
+import { publishCampaignCompleted, publishWithBalance } from '../events/publish.ts';
+import { formatCents } from '../shared/money.ts';
 
 export interface MemberEvent {
   /** Discord guild id. */
@@ -19,7 +22,7 @@ export interface MemberEvent {
 
 export interface VerifyJoinResult {
   /** The join that earned coins, if any. */
-  rewarded: { joinId: string; campaignId: string; cents: number; terms: JoinTerms; name: string } | null;
+  rewarded: { joinId: string; userId: string; campaignId: string; cents: number; terms: JoinTerms; name: string } | null;
   /** Pending joins closed without coins (no slot left, or another campaign of the guild paid). */
   closedWithoutReward: number;
   /** Campaign whose last slot this join took. */
@@ -43,7 +46,7 @@ export function recordVerifiedJoin(ctx: AppContext, event: MemberEvent): VerifyJ
     if (!user) return result;
 
     const pending = tx
-      .select({ joinId: serverJoins.id, campaignId: servers.id, name: servers.name })
+      .select({ joinId: serverJoins.id, campaignId: servers.id, name: servers.name, ownerId: servers.ownerId })
       .from(serverJoins)
       .innerJoin(servers, eq(servers.id, serverJoins.serverId))
       .where(
@@ -60,7 +63,14 @@ export function recordVerifiedJoin(ctx: AppContext, event: MemberEvent): VerifyJ
       .all();
 
     for (const join of pending) {
-      const slot = result.rewarded === null ? takeSlot(tx, join.campaignId) : null;
+      // Same-address rule (decision 022): past the campaign's cap such a join is verified without pay or slot.
+      const address = sameAddressCheck(tx, ctx.config.sameAddress, {
+        memberId: user.id,
+        ownerId: join.ownerId,
+        campaignId: join.campaignId,
+        now: event.at,
+      });
+      const slot = result.rewarded === null && !address.capped ? takeSlot(tx, join.campaignId) : null;
       const terms = slot?.terms ?? null;
       const marked = tx
         .update(serverJoins)
@@ -72,6 +82,7 @@ export function recordVerifiedJoin(ctx: AppContext, event: MemberEvent): VerifyJ
           rewardCents: terms?.rewardCents ?? 0,
           minStayMs: terms?.minStayMs ?? 0,
           penaltyCents: terms?.penaltyCents ?? 0,
+          sameAddress: address.shared,
         })
         .where(and(eq(serverJoins.id, join.joinId), eq(serverJoins.verified, false)))
         .returning({ id: serverJoins.id })
@@ -92,6 +103,7 @@ export function recordVerifiedJoin(ctx: AppContext, event: MemberEvent): VerifyJ
       });
       result.rewarded = {
         joinId: join.joinId,
+        userId: user.id,
         campaignId: join.campaignId,
         cents: terms.rewardCents,
         terms,
@@ -210,6 +222,13 @@ export async function verifyJoin(ctx: AppContext, event: MemberEvent): Promise<V
       ...result.rewarded,
     });
   }
-  if (result.completedCampaignId) await notifyCompletedCampaign(ctx, result.completedCampaignId);
+  if (result.rewarded) {
+    const { userId, name, cents } = result.rewarded;
+    publishWithBalance(ctx, userId, (balance) => ({ type: 'join_verified', serverName: name, amount: formatCents(cents), balance }));
+  }
+  if (result.completedCampaignId) {
+    publishCampaignCompleted(ctx, result.completedCampaignId);
+    await notifyCompletedCampaign(ctx, result.completedCampaignId);
+  }
   return result;
 }

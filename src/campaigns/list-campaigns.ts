@@ -27,7 +27,11 @@ export function countJoins(ctx: AppContext, ids: string[]): Map<string, number> 
 }
 
 function campaignHealth(r: Server): ApiCampaignHealth {
-  return { botRemoved: r.botRemovedAt !== null, ownerUnreachable: r.ownerUnreachableAt !== null };
+  return {
+    botRemoved: r.botRemovedAt !== null,
+    ownerUnreachable: r.ownerUnreachableAt !== null,
+    inviteExpired: !r.inviteValid,
+  };
 }
 
 /** GET /api/campaigns: the user's active campaigns (slots left, not canceled), newest first. */

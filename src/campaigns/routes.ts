@@ -5,6 +5,7 @@ import { parseInput, requireUser } from '../http/guards.ts';
 import { toApiServer } from '../servers/server-view.ts';
 import {
   botInviteQuerySchema,
+  replaceInviteSchema,
   submitNoBotSchema,
   submitServerSchema,
   type BotInviteResponse,
@@ -15,6 +16,7 @@ import { listActiveCampaigns, listMyServers } from './list-campaigns.ts';
 import { listTransactions, summarizeEarningsByDay, summarizeTransactions } from './list-transactions.ts';
 import { EARNINGS_DAYS, earningsQuerySchema, transactionsQuerySchema } from '../shared/history-schemas.ts';
 import { promoteServer } from './promote-server.ts';
+import { replaceInvite } from './replace-invite.ts';
 import { submitNoBotServer, submitServer } from './submit-server.ts';
 
 const idParams = z.object({ id: z.string().min(1).max(64) });
@@ -67,6 +69,15 @@ export function campaignRoutes(ctx: AppContext): Router {
     const userId = requireUser(req);
     const { id } = parseInput(idParams, req.params);
     const server = cancelCampaign(ctx, userId, id);
+    res.json(toApiServer(server, cdn));
+  });
+
+  // Issue 12 item 8: a campaign whose invite died gets a new one (same guild only).
+  router.post('/campaigns/:id/invite', async (req, res) => {
+    const userId = requireUser(req);
+    const { id } = parseInput(idParams, req.params);
+    const { inviteLink } = parseInput(replaceInviteSchema, req.body);
+    const server = await replaceInvite(ctx, userId, id, inviteLink);
     res.json(toApiServer(server, cdn));
   });
 

@@ -104,6 +104,8 @@ export const serverJoins = sqliteTable(
     minStayMs: integer('min_stay_ms'),
     /** Charged when leaving on one's own before verifiedAt + minStayMs. */
     penaltyCents: integer('penalty_cents'),
+    /** The member shared a recent address with the campaign's owner when verified (decision 022). */
+    sameAddress: integer('same_address', { mode: 'boolean' }).notNull().default(false),
   },
   (t) => [
     uniqueIndex('server_joins_user_server_uq').on(t.userId, t.serverId),
@@ -267,7 +269,7 @@ export const welcomeGrants = sqliteTable('welcome_grants', {
 
 /**
  * Keyed hashes (HMAC) of the network addresses a user signed in or acted from, for the same-address
- * rule on campaigns (docs/decisions). Raw addresses are never stored.
+ * rule on campaigns (decision 022). Raw addresses are never stored; rows older than the window are deleted.
  */
 export const userAddresses = sqliteTable(
   'user_addresses',

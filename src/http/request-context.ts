@@ -49,6 +49,11 @@ export function requestContext(logger: Logger): RequestHandler {
     res.once('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = routeLabel(req);
+      // A live event stream (GET /api/events) lasts as long as the tab: it is neither slow nor a latency sample.
+      if ((res.locals as { stream?: boolean }).stream) {
+        logger.debug('stream closed', { requestId, route, ms: Math.round(seconds * 1000) });
+        return;
+      }
       recordHttpRequest(req.method, route, res.statusCode, seconds);
       const ms = Math.round(seconds * 1000);
       const line = { requestId, method: req.method, route, status: res.statusCode, ms };

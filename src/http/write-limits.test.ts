@@ -85,7 +85,7 @@ describe('per-address limit and proxy trust', () => {
     const app = await startTestApp({ writeLimits: { perAddress: 3 } });
     try {
       const a = await app.signIn('addr_a');
-      const b = await app.signIn('addr_b');
+      const b = await app.signIn('addr_b', { address: a.address });
       const statuses = [];
       for (const client of [a, b, a, b]) statuses.push((await client.post('/api/hourly/claim', { type: 'bogus' })).status);
       expect(statuses).toEqual([400, 400, 400, 429]);

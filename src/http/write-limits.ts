@@ -3,6 +3,7 @@ import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
 import { redisWithin } from '../ops/redis.ts';
 import type { AppContext } from '../context.ts';
+import { recordUserAddress } from '../joins/same-address.ts';
 
 // Per-user (and per-address) limits on the routes that write: every write costs a transaction and some
 // also call Discord, so a script cannot make thousands of rows or hammer the bot. One minute windows;
@@ -27,8 +28,9 @@ export const WRITE_LIMIT_PER_ADDRESS = 300;
 
 export const TOO_MANY_WRITES = 'Too many requests. Please wait a minute and try again.';
 
-const ROUTES: Record<WriteAction, string[]> = {
-  submit: ['/servers', '/servers/no-bot'],
+/** The write routes, per kind (paths under /api). */
+export const WRITE_ROUTES: Record<WriteAction, string[]> = {
+  submit: ['/servers', '/servers/no-bot', '/campaigns/:id/invite'],
   promote: ['/servers/:id/promote'],
   join: ['/servers/:id/join'],
   claim: ['/hourly/claim', '/servers/:id/claim-nobot'],
@@ -84,9 +86,9 @@ export function writeLimits(ctx: AppContext, options: WriteLimitOptions | false 
   const router = Router();
   if (options === false) return router;
   const perAddress = limiter(ctx, 'address', options.perAddress ?? WRITE_LIMIT_PER_ADDRESS, addressKey);
-  const allPaths = Object.values(ROUTES).flat();
+  const allPaths = Object.values(WRITE_ROUTES).flat();
   router.post(allPaths, perAddress);
-  for (const action of Object.keys(ROUTES) as WriteAction[]) {
+  for (const action of Object.keys(WRITE_ROUTES) as WriteAction[]) {
     const perUser = limiter(
       ctx,
       action,
@@ -94,7 +96,21 @@ export function writeLimits(ctx: AppContext, options: WriteLimitOptions | false 
       (req) => `user:${req.user?.id ?? ''}`,
       (req) => !req.user,
     );
-    router.post(ROUTES[action], perUser);
+    router.post(WRITE_ROUTES[action], perUser);
   }
+  return router;
+}
+
+/**
+ * Remembers (as a keyed hash, decision 022) the address each signed-in write comes from, for the
+ * same-address rule. Mounted after the limits, so a refused burst records nothing.
+ */
+export function recordWriteAddresses(ctx: AppContext): Router {
+  const router = Router();
+  if (ctx.config.sameAddress.windowMs <= 0) return router;
+  router.post(Object.values(WRITE_ROUTES).flat(), (req, _res, next) => {
+    if (req.user?.id) recordUserAddress(ctx, req.user.id, addressKey(req));
+    next();
+  });
   return router;
 }

@@ -6,10 +6,12 @@ import { isInGuildWithGrace, noBotGuildId } from './guild-membership.ts';
 import { AppError } from '../shared/errors.ts';
 import { credit } from '../ledger/ledger.ts';
 import { formatCents } from '../shared/money.ts';
+import { sameAddressCheck } from './same-address.ts';
 import {
   JOIN_MESSAGES,
   NOBOT_CLAIM_DELAY_MS,
   notInGuildYetMessage,
+  sameAddressCappedMessage,
   type ClaimNoBotResponse,
 } from '../shared/join-schemas.ts';
 import { CAMPAIGN_KIND_RULES } from '../shared/campaign-kinds.ts';
@@ -47,6 +49,10 @@ export async function claimNoBotReward(ctx: AppContext, userId: string, campaign
   const now = ctx.clock.now();
   return ctx.db.transaction((tx) => {
     const { server, join } = checkClaimable(tx, userId, campaignId, now);
+    // Same-address rule (decision 022): past the campaign's cap, nothing is written and the member is told.
+    const rule = ctx.config.sameAddress;
+    const address = sameAddressCheck(tx, rule, { memberId: userId, ownerId: server.ownerId, campaignId, now });
+    if (address.capped) throw new AppError('forbidden', sameAddressCappedMessage(rule.maxPaidJoins));
 
     const marked = tx
       .update(serverJoins)
@@ -58,6 +64,7 @@ export async function claimNoBotReward(ctx: AppContext, userId: string, campaign
         rewardCents: server.coinReward,
         minStayMs: 0,
         penaltyCents: 0,
+        sameAddress: address.shared,
       })
       .where(and(eq(serverJoins.id, join.id), eq(serverJoins.coinsAwarded, false)))
       .returning({ id: serverJoins.id })

@@ -6,7 +6,8 @@ import { AppError } from '../shared/errors.ts';
 import { DiscordApiError, DISCORD_ERROR, snowflakeCreatedAt } from '../discord/discord-api.ts';
 import { formatCents } from '../shared/money.ts';
 import { isInGuild, noBotGuildId } from './guild-membership.ts';
-import { JOIN_MESSAGES, accountTooNewMessage, type JoinServerResponse } from '../shared/join-schemas.ts';
+import { JOIN_MESSAGES, accountTooNewMessage, sameAddressCappedMessage, type JoinServerResponse } from '../shared/join-schemas.ts';
+import { sameAddressCheck } from './same-address.ts';
 import { assertNever } from '../shared/campaign-kinds.ts';
 
 /** A campaign a member may still join, or the refusal as an AppError. */
@@ -37,6 +38,18 @@ function requireOldEnoughAccount(ctx: AppContext, discordId: string): void {
     .toISOString()
     .slice(0, 10);
   throw new AppError('forbidden', accountTooNewMessage(Math.round(minAge / 86_400_000), eligibleOn));
+}
+
+/** Told at once: a join that could not be paid under the same-address rule is refused (decision 022). */
+function requireSameAddressRoom(ctx: AppContext, db: DbOrTx, server: Server, userId: string): void {
+  const rule = ctx.config.sameAddress;
+  const check = sameAddressCheck(db, rule, {
+    memberId: userId,
+    ownerId: server.ownerId,
+    campaignId: server.id,
+    now: ctx.clock.now(),
+  });
+  if (check.capped) throw new AppError('forbidden', sameAddressCappedMessage(rule.maxPaidJoins));
 }
 
 /** Whether Discord says the user is already in the guild; a Discord outage is a 502. */
@@ -76,6 +89,7 @@ export async function joinServer(
 
   requireOldEnoughAccount(ctx, user.discordId);
   const server = requireJoinable(ctx.db, campaignId, userId);
+  requireSameAddressRoom(ctx, ctx.db, server, userId);
   // Only new members earn coins: who tells us whether they are in the guild already depends on the kind.
   switch (server.kind) {
     case 'regular':
@@ -98,6 +112,7 @@ export async function joinServer(
   return ctx.db.transaction((tx) => {
     // The Discord call awaited above; the campaign may have changed meanwhile.
     const current = requireJoinable(tx, campaignId, userId);
+    requireSameAddressRoom(ctx, tx, current, userId);
     const inserted = tx
       .insert(serverJoins)
       .values({

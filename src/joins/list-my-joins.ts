@@ -27,7 +27,7 @@ export function listMyJoins(ctx: AppContext, userId: string): ApiJoin[] {
     let state: ApiJoinState;
     if (join.hasLeft) state = join.penalized ? 'left_early' : 'left';
     else if (join.coinsAwarded) state = safeToLeaveAt !== null && now < safeToLeaveAt ? 'verified' : 'stayed';
-    else if (join.verified) state = 'no_reward';
+    else if (join.verified) state = join.sameAddress ? 'same_address' : 'no_reward';
     else if (!noBot && join.joinedAt < now - PENDING_JOIN_MAX_AGE_MS) state = 'expired';
     else state = 'waiting';
     const open = server.canceledAt === null && server.inviteValid && server.membersRemaining > 0;

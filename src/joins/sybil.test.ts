@@ -2,7 +2,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DAY } from '../clock.ts';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
 import { createCampaign, findJoins } from '../test/factories.ts';
-import { generateSnowflake } from '../sim/discord/snowflake.ts';
 import { accountTooNewMessage } from '../shared/join-schemas.ts';
 
 // Issue 12 item 3: sybil rules. Joins earn only for Discord accounts at least N days old.
@@ -11,7 +10,8 @@ let app: TestApp;
 let owner: TestClient;
 
 beforeAll(async () => {
-  app = await startTestApp({ env: { MIN_DISCORD_ACCOUNT_AGE_DAYS: '7' } });
+  // The default rule (7 days) is on in every test app; the simulator makes accounts from the test clock.
+  app = await startTestApp();
   owner = await app.signIn('sybil_owner');
 });
 afterAll(() => app.close());
@@ -19,7 +19,7 @@ afterEach(() => app.assertLedger());
 
 /** Signs in a simulated Discord account created `ageMs` before the test clock. */
 async function accountAged(username: string, ageMs: number): Promise<TestClient> {
-  app.sim.state.createUser({ username, id: generateSnowflake(app.clock.now() - ageMs) });
+  app.sim.state.createUser({ username, accountAgeMs: ageMs });
   return app.signIn(username);
 }
 
@@ -38,5 +38,25 @@ describe('minimum Discord account age', () => {
     const old = await accountAged('sybil_old', 8 * DAY);
     expect((await old.post(`/api/servers/${campaign.id}/join`)).status).toBe(200);
     expect(findJoins(app.server.ctx.db, campaign.id)).toHaveLength(1);
+  });
+
+  it('counts the age on the injected clock: an account made through the control API one day ago becomes eligible 6 days later', async () => {
+    const campaign = createCampaign(app.server.ctx.db, { ownerId: owner.user!.id });
+    const made = await fetch(`${app.sim.url}/control/users`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'sybil_day_old', accountAgeDays: 1 }),
+    });
+    expect(made.status).toBe(201);
+    const member = await app.signIn('sybil_day_old');
+    expect((await member.post(`/api/servers/${campaign.id}/join`)).status).toBe(403);
+    app.clock.advance(6 * DAY);
+    expect((await member.post(`/api/servers/${campaign.id}/join`)).status).toBe(200);
+  });
+
+  it('makes a new simulated account 30 days old on the test clock by default (sign-in creates it)', async () => {
+    const campaign = createCampaign(app.server.ctx.db, { ownerId: owner.user!.id });
+    const member = await app.signIn('sybil_default_age');
+    expect((await member.post(`/api/servers/${campaign.id}/join`)).status).toBe(200);
   });
 });

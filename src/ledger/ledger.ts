@@ -20,6 +20,7 @@ export type TransactionType =
   | 'daily'
   | 'social'
   | 'leave_penalty'
+  | 'penalty_refund'
   | 'campaign'
   | 'promote'
   | 'purchase'

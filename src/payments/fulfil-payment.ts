@@ -1,4 +1,6 @@
 import { eq } from 'drizzle-orm';
+import { formatCents } from '../shared/money.ts';
+import { publishWithBalance } from '../events/publish.ts';
 import type { AppContext } from '../context.ts';
 import { payments, type Payment } from '../db/schema.ts';
 import { creditPaymentOnce } from './payment-record.ts';
@@ -34,7 +36,8 @@ function describeMismatch(payment: Payment, intent: IntentFacts): string | null 
  */
 export function fulfilPaymentIntent(ctx: AppContext, intent: IntentFacts, source: 'webhook' | 'sync'): FulfilResult {
   const now = ctx.clock.now();
-  return ctx.db.transaction((tx) => {
+  let credited: { userId: string; coins: number } | null = null;
+  const result = ctx.db.transaction((tx): FulfilResult => {
     const payment = tx.select().from(payments).where(eq(payments.id, intent.id)).get();
     if (!payment) {
       ctx.logger.warn('stripe: unknown payment intent, nothing credited', { paymentIntentId: intent.id, source });
@@ -51,7 +54,15 @@ export function fulfilPaymentIntent(ctx: AppContext, intent: IntentFacts, source
     }
     if (intent.status !== 'succeeded') return { fulfilled: payment.fulfilledAt !== null, creditedNow: false };
     const creditedNow = creditPaymentOnce(ctx.sqlite, tx, payment, now);
-    if (creditedNow) ctx.logger.info('stripe: payment fulfilled', { paymentIntentId: intent.id, source, userId: payment.userId });
+    if (creditedNow) {
+      ctx.logger.info('stripe: payment fulfilled', { paymentIntentId: intent.id, source, userId: payment.userId });
+      credited = { userId: payment.userId, coins: payment.coins };
+    }
     return { fulfilled: true, creditedNow };
   });
+  const done = credited as { userId: string; coins: number } | null;
+  if (done) {
+    publishWithBalance(ctx, done.userId, (balance) => ({ type: 'payment_credited', coins: formatCents(done.coins), balance }));
+  }
+  return result;
 }

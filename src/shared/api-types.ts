@@ -45,6 +45,8 @@ export interface ApiCampaignHealth {
   botRemoved: boolean;
   /** The completion DM could not be delivered (the owner's DMs are closed or they share no server with the bot). */
   ownerUnreachable: boolean;
+  /** The invite stopped working (expired, deleted, or another server's): off Discover until replaced. */
+  inviteExpired: boolean;
 }
 
 /**
@@ -110,6 +112,7 @@ export type ApiJoinState =
   | 'left_early' // Left early −2.00
   | 'left' // Left after the stay, or removed by the server (no penalty)
   | 'no_reward' // Verified after the last slot was taken
+  | 'same_address' // Verified, not paid: shares an internet connection with the owner (decision 022)
   | 'expired'; // Expired, join again
 
 export interface ApiJoin {

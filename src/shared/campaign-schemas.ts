@@ -27,6 +27,11 @@ export const CAMPAIGN_MESSAGES = {
   promoteCost: `You need ${PROMOTION.costCoins} coins to promote a server.`,
 } as const;
 
+/** A replacement invite must lead to the campaign's own server. */
+export function inviteOtherServerMessage(campaignName: string, inviteServerName: string): string {
+  return `This invite leads to ${inviteServerName}, not to ${campaignName}. Use an invite to the same server.`;
+}
+
 export function insufficientForSubmit(coins: number, balance: string): string {
   return `You need ${coins} coins to submit this server. You have ${balance} coins.`;
 }
@@ -85,6 +90,10 @@ export const inviteLinkSchema = plainTextSchema(
   { required: CAMPAIGN_MESSAGES.inviteRequired, tooLong: CAMPAIGN_MESSAGES.inviteInvalid, invalid: CAMPAIGN_MESSAGES.inviteInvalid },
   { max: 200 },
 ).refine((v) => parseInviteCode(v) !== null, CAMPAIGN_MESSAGES.inviteInvalid);
+
+/** POST /api/campaigns/:id/invite: a new invite for a campaign whose invite stopped working. */
+export const replaceInviteSchema = z.object({ inviteLink: inviteLinkSchema });
+export type ReplaceInviteInput = z.infer<typeof replaceInviteSchema>;
 
 /** "12" / "12.5" / 12 → the number; a string that is not plain money ("0b11", "1e3", "-4") → NaN. */
 function toNumber(value: string | number | undefined): number {

@@ -5,7 +5,7 @@ import { z } from 'zod';
 /** Filters offered on the history page; each groups ledger types that belong together. */
 export const TRANSACTION_FILTERS = {
   rewards: { label: 'Rewards', types: ['welcome', 'hourly', 'bonus', 'daily'] },
-  joins: { label: 'Server joins', types: ['join_reward', 'nobot_reward', 'leave_penalty'] },
+  joins: { label: 'Server joins', types: ['join_reward', 'nobot_reward', 'leave_penalty', 'penalty_refund'] },
   social: { label: 'Social tasks', types: ['social'] },
   campaigns: { label: 'Campaigns', types: ['campaign', 'promote'] },
   purchases: { label: 'Purchases', types: ['purchase', 'purchase_reversal'] },

@@ -26,6 +26,14 @@ export function accountTooNewMessage(minDays: number, eligibleOn: string): strin
   return `Your Discord account must be at least ${minDays} days old to earn coins from joins. You can join servers from ${eligibleOn}.`;
 }
 
+/**
+ * The same-address rule (decision 022): a campaign pays only a few members who share an internet
+ * connection (address) with its owner.
+ */
+export function sameAddressCappedMessage(maxPaidJoins: number): string {
+  return `You share an internet connection with this server's owner, and it has already paid the ${maxPaidJoins} members it can from one connection. Joins from your connection earn nothing here.`;
+}
+
 /** A no-bot claim whose guild is not (yet) in the member's own Discord guild list. */
 export function notInGuildYetMessage(serverName: string): string {
   return `We can't see you in ${serverName} yet — accept the invite, then try again.`;

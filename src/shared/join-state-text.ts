@@ -17,6 +17,8 @@ export function joinStateLabel(join: ApiJoin, formatDateTime: (iso: string) => s
       return 'Left, no penalty';
     case 'no_reward':
       return 'Verified after the last slot was taken, no reward';
+    case 'same_address':
+      return "No reward: you share an internet connection with the server's owner";
     case 'expired':
       return 'Expired, join again';
   }

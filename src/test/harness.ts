@@ -7,6 +7,7 @@ import { startServer, type RunningServer, type StartOptions } from '../server.ts
 import { startDiscordSimulator, type DiscordSimulator } from '../sim/discord/index.ts';
 import { assertLedgerInvariant } from '../ledger/ledger.ts';
 import type { ApiUser } from '../shared/api-types.ts';
+import { Agent } from 'undici';
 
 // Starts the real product on a random port against a standalone Discord simulator, with a fresh
 // migrated SQLite file and a manual clock. Nothing is mocked: tests talk HTTP like a browser would.
@@ -23,9 +24,13 @@ export interface TestApp {
   sim: DiscordSimulator & { url: string };
   clock: ManualClock;
   logLines: string[];
-  /** Signs in through the simulator's OAuth2 flow (login_hint) and returns a cookie-carrying client. */
-  signIn(username: string): Promise<TestClient>;
-  anonymous(): TestClient;
+  /**
+   * Signs in through the simulator's OAuth2 flow (login_hint) and returns a cookie-carrying client.
+   * Each client connects from its own loopback address (127.0.x.y) unless `address` is given.
+   */
+  signIn(username: string, options?: { address?: string }): Promise<TestClient>;
+  /** A signed-out client, from 127.0.0.1 unless `address` is given. */
+  anonymous(options?: { address?: string }): TestClient;
   assertLedger(): void;
   close(): Promise<void>;
 }
@@ -36,11 +41,34 @@ export interface TestResponse<T = unknown> {
   headers: Headers;
 }
 
+// Linux routes all of 127.0.0.0/8 to loopback: a client bound to 127.0.3.7 reaches the server on
+// 127.0.0.1 and express sees 127.0.3.7 as req.ip, so tests get distinct addresses without trusting a
+// proxy header (the same-address rule and the per-address limits read the address as express sees it).
+const agents = new Map<string, Agent>();
+function agentFor(address: string): Agent {
+  let agent = agents.get(address);
+  if (!agent) {
+    agent = new Agent({ localAddress: address });
+    agents.set(address, agent);
+  }
+  return agent;
+}
+let nextAddress = 0;
+/** A loopback address no other client of this test process has. */
+export function freshLoopbackAddress(): string {
+  nextAddress += 1;
+  return `127.0.${1 + Math.floor(nextAddress / 250)}.${1 + (nextAddress % 250)}`;
+}
+
 export class TestClient {
   readonly cookies = new Map<string, string>();
   user: ApiUser | undefined;
 
-  constructor(readonly baseUrl: string) {}
+  constructor(
+    readonly baseUrl: string,
+    /** The loopback address this client connects from (what the server sees as req.ip). */
+    readonly address = '127.0.0.1',
+  ) {}
 
   get cookieHeader(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -62,7 +90,12 @@ export class TestClient {
     const url = pathOrUrl.startsWith('http') ? pathOrUrl : `${this.baseUrl}${pathOrUrl}`;
     const headers = new Headers(init.headers);
     if (this.cookies.size > 0 && url.startsWith(this.baseUrl)) headers.set('cookie', this.cookieHeader);
-    const res = await fetch(url, { ...init, headers, redirect: 'manual' });
+    const res = await fetch(url, {
+      ...init,
+      headers,
+      redirect: 'manual',
+      ...(this.address === '127.0.0.1' ? {} : { dispatcher: agentFor(this.address) }),
+    });
     if (url.startsWith(this.baseUrl)) this.remember(res);
     return res;
   }
@@ -123,8 +156,10 @@ export async function signInThroughSimulator(client: TestClient, username: strin
 
 export async function startTestApp(options: Omit<StartOptions, 'env' | 'clock' | 'port'> & { env?: Record<string, string> } = {}): Promise<TestApp> {
   const dir = mkdtempSync(path.join(tmpdir(), 'coinsync-test-'));
-  const sim = await startDiscordSimulator({ port: 0, ...TEST_DISCORD });
   const clock = new ManualClock();
+  // The simulator reads the same clock, so a new simulated account is 30 days old on the test clock
+  // (or as old as a test asks: sim.state.createUser({ accountAgeMs }) / POST /control/users {accountAgeDays}).
+  const sim = await startDiscordSimulator({ port: 0, ...TEST_DISCORD, now: () => clock.now() });
   const logger = createLogger('silent');
   const server = await startServer({
     port: 0,
@@ -150,9 +185,6 @@ export async function startTestApp(options: Omit<StartOptions, 'env' | 'clock' |
       DISCORD_BASE_URL: sim.url,
       DISCORD_CDN_URL: 'https://cdn.discordapp.com',
       LOG_LEVEL: 'silent',
-      // The manual clock stands in 2026-01 while simulated accounts are made from real time: off by
-      // default here; account-age tests turn it on and make accounts of a chosen age.
-      MIN_DISCORD_ACCOUNT_AGE_DAYS: '0',
       ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
       ...options.env,
     },
@@ -164,12 +196,12 @@ export async function startTestApp(options: Omit<StartOptions, 'env' | 'clock' |
     sim,
     clock,
     logLines: logger.lines,
-    async signIn(username) {
-      const client = new TestClient(url);
+    async signIn(username, signInOptions = {}) {
+      const client = new TestClient(url, signInOptions.address ?? freshLoopbackAddress());
       await signInThroughSimulator(client, username);
       return client;
     },
-    anonymous: () => new TestClient(url),
+    anonymous: (anonymousOptions = {}) => new TestClient(url, anonymousOptions.address),
     assertLedger: () => assertLedgerInvariant(server.ctx.sqlite),
     async close() {
       await server.close();

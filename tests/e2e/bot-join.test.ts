@@ -41,6 +41,16 @@ describe('bot-verified join from Discover', () => {
     await invite.waitForURL(/\/invite\/e2e-bot-pixel$/);
     await page.getByText('Join the server in Discord — your coins arrive once our bot sees you join').waitFor();
 
+    // From here the header must change without a reload and without asking for the user again: the
+    // server pushes the new balance over Server-Sent Events (issue 12 item 7).
+    await page.evaluate(() => {
+      (globalThis as unknown as { notReloaded?: boolean }).notReloaded = true;
+    });
+    const userFetches: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/auth/user')) userFetches.push(request.url());
+    });
+
     // On "Discord": pick the account and accept the invite; the gateway tells the bot.
     await invite.getByLabel('Join as').selectOption({ label: 'raider_member' });
     await invite.getByRole('button', { name: 'Accept Invite' }).click();
@@ -48,6 +58,12 @@ describe('bot-verified join from Discover', () => {
     await expect
       .poll(() => findJoins(e2e.app.server.ctx.db, campaign.id)[0]?.coinsAwarded, { timeout: 5000 })
       .toBe(true);
+
+    await expect.poll(() => balance.textContent()).toContain('5.50');
+    await page.getByText('Join Verified!').waitFor();
+    await page.getByText('+0.50 coins added to your balance for joining Pixel Raiders').waitFor();
+    expect(await page.evaluate(() => (globalThis as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    expect(userFetches).toEqual([]);
 
     await page.reload();
     await expect.poll(() => balance.textContent()).toContain('5.50');

@@ -13,6 +13,7 @@ import { RouteLoading } from './layout/page-loader.tsx';
 import { useFocusHeadingOnNavigate } from './layout/use-focus-on-navigate.ts';
 import { usePaymentReturn } from './features/payments/use-payment-return.ts';
 import { useResumeDelayedClaims } from './claims.ts';
+import { useLiveEvents } from './features/live/use-live-events.ts';
 
 const MAIN_ID = 'main-content';
 
@@ -22,6 +23,8 @@ export function AppShell({ user }: { user: ApiUser }) {
   usePaymentReturn();
   // Spec §4: pending no-bot and social claims are retried on page load and fire on whichever page is open.
   useResumeDelayedClaims(user.id);
+  // Issue 12 item 7: balance and toasts pushed by the server (Server-Sent Events), no polling.
+  useLiveEvents(user.id);
   useFocusHeadingOnNavigate(MAIN_ID);
   useEffect(clearSessionEnded, []);
   return (

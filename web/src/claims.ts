@@ -14,10 +14,14 @@ export const delayedClaims = new DelayedClaims<ClaimKindName>({
   social: socialClaimKind,
 });
 
-/** Mounted once by the signed-in shell: resumes this member's stored claims on page load (spec §4). */
+/**
+ * Mounted once by the signed-in shell: resumes this member's stored claims on page load (spec §4). When
+ * the shell goes (sign-out, an ended session) the timers stop; the stored claims wait for the next visit.
+ */
 export function useResumeDelayedClaims(userId: string): void {
   useEffect(() => {
     delayedClaims.resume(userId);
+    return () => delayedClaims.stop();
   }, [userId]);
 }
 

@@ -16,6 +16,7 @@ const STATE_ICON = {
   left_early: '▼',
   left: '○',
   no_reward: '○',
+  same_address: '○',
   expired: '✕',
 } as const;
 

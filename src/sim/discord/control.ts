@@ -22,6 +22,8 @@ const userBody = z.object({
   globalName: z.string().nullable().optional(),
   avatar: z.string().nullable().optional(),
   email: z.string().optional(),
+  /** Account age in days (the id encodes the creation time, read from the simulator's clock); default 30. */
+  accountAgeDays: z.number().min(0).max(5000).optional(),
 });
 const guildBody = z.object({
   name: z.string(),
@@ -97,7 +99,10 @@ export function createControlRouter(state: SimState): Router {
   router.post(
     '/users',
     handle((req, res) => {
-      res.status(201).json(state.createUser(parse(userBody, body(req))));
+      const { accountAgeDays, ...input } = parse(userBody, body(req));
+      res.status(201).json(
+        state.createUser({ ...input, ...(accountAgeDays === undefined ? {} : { accountAgeMs: accountAgeDays * 86_400_000 }) }),
+      );
     }),
   );
   router.post(

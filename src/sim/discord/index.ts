@@ -26,6 +26,8 @@ export interface SimulatorOptions {
   botToken: string; // the only token accepted as `Authorization: Bot <token>`
   statePath?: string; // if set, state is loaded from / saved to this JSON file (debounced) so a demo survives restarts
   log?: (msg: string) => void;
+  /** Clock for account creation times (new users' snowflakes); tests pass their manual clock. Default Date.now. */
+  now?: () => number;
 }
 
 export interface DiscordSimulator {
@@ -46,7 +48,7 @@ export function createDiscordSimulator(opts: SimulatorOptions): DiscordSimulator
   const gatewayPath = `${basePath}/gateway`;
   const gatewayUrl = `${base.protocol === 'https:' ? 'wss:' : 'ws:'}//${base.host}${gatewayPath}`;
 
-  const state = new SimState(opts.clientId, opts.statePath);
+  const state = new SimState(opts.clientId, opts.statePath, opts.now);
   const gateway = createGateway({ state, gatewayPath, gatewayUrl, botToken: opts.botToken, log });
   const oauthCfg = { state, clientId: opts.clientId, clientSecret: opts.clientSecret, basePath, log };
 

@@ -178,6 +178,8 @@ export class SimState {
   constructor(
     readonly botId: string,
     private readonly statePath?: string,
+    /** The simulator's clock: new accounts' ids encode a creation time read from it (tests inject theirs). */
+    readonly now: () => number = Date.now,
   ) {
     this.botUser = {
       id: botId,
@@ -286,6 +288,8 @@ export class SimState {
     id?: string;
     /** How old the Discord account is (its id encodes the creation time); 30 days unless told. */
     accountAgeMs?: number;
+    /** When the account was created (ms); wins over accountAgeMs. */
+    createdAt?: number;
   }): SimUser {
     const username = input.username.trim().toLowerCase();
     if (!USERNAME_RE.test(username)) {
@@ -297,7 +301,7 @@ export class SimState {
       throw new SimError(400, 50035, `Invalid Form Body: id ${input.id} already exists`);
     }
     const user: SimUser = {
-      id: input.id ?? generateSnowflake(Date.now() - (input.accountAgeMs ?? DEFAULT_ACCOUNT_AGE_MS)),
+      id: input.id ?? generateSnowflake(input.createdAt ?? this.now() - (input.accountAgeMs ?? DEFAULT_ACCOUNT_AGE_MS)),
       username,
       globalName: input.globalName ?? null,
       avatar: input.avatar ?? null,

@@ -15,6 +15,7 @@ import type { ApiCampaign } from '@shared/api-types.ts';
 import { LuBot, LuExternalLink, LuStar } from 'react-icons/lu';
 import { ServerAvatar } from '../../components/server-avatar.tsx';
 import { formatCoins } from '../../lib/format.ts';
+import { InviteExpiredPanel } from './invite-expired-panel.tsx';
 import { CAMPAIGN_KIND_RULES, rewardText } from '@shared/campaign-kinds.ts';
 
 function Figure({ label, value }: { label: string; value: string | number }) {
@@ -60,6 +61,8 @@ export function CampaignCard({ campaign, onCancel }: { campaign: ApiCampaign; on
               ) : null}
               {campaign.botRemoved ? (
                 <Badge colorPalette="orange">Paused</Badge>
+              ) : campaign.inviteExpired ? (
+                <Badge colorPalette="red">Invite expired</Badge>
               ) : (
                 <Badge colorPalette="green">Active</Badge>
               )}
@@ -92,6 +95,7 @@ export function CampaignCard({ campaign, onCancel }: { campaign: ApiCampaign; on
             ) : null}
           </Flex>
         ) : null}
+        {campaign.inviteExpired ? <InviteExpiredPanel campaignId={campaign.id} name={campaign.name} /> : null}
         <SimpleGrid columns={2} gap="2">
           <Figure label="Joins via Website" value={campaign.joinCount} />
           <Figure label="Slots Remaining" value={campaign.membersRemaining} />

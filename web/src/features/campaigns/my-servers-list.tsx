@@ -9,11 +9,13 @@ import { useMyServers } from './use-my-servers.ts';
 import { usePromoteServer } from './use-promote-server.ts';
 import { ErrorState } from '../../components/error-state.tsx';
 import { useState } from 'react';
+import { InviteExpiredPanel } from './invite-expired-panel.tsx';
 import { PromoteConfirmDialog } from './promote-confirm-dialog.tsx';
 
 function statusBadge(server: ApiMyServer) {
   if (server.canceled) return <Badge colorPalette="gray">Canceled</Badge>;
   if (server.active && server.botRemoved) return <Badge colorPalette="orange">Paused</Badge>;
+  if (server.active && server.inviteExpired) return <Badge colorPalette="red">Invite expired</Badge>;
   if (server.active) return <Badge colorPalette="green">Active</Badge>;
   if (server.initialMemberSlots === 0) return <Badge colorPalette="orange">Not promoted yet</Badge>;
   return <Badge colorPalette="blue">Completed</Badge>;
@@ -72,6 +74,11 @@ function ServerRow({
             <Text textStyle="xs" color="orange.fg" mt="1">
               Bot removed — invite the bot again to resume
             </Text>
+          ) : null}
+          {server.active && server.inviteExpired ? (
+            <Box mt="2">
+              <InviteExpiredPanel campaignId={server.id} name={server.name} compact />
+            </Box>
           ) : null}
           {!server.active && !server.canceled && server.ownerUnreachable ? (
             <Text textStyle="xs" color="fg.muted" mt="1">

@@ -16,6 +16,7 @@ const PALETTE: Record<ApiJoin['state'], JoinStatus['palette']> = {
   left_early: 'red',
   left: 'gray',
   no_reward: 'gray',
+  same_address: 'gray',
   expired: 'orange',
 };
 

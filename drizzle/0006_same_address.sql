@@ -1,0 +1,1 @@
+ALTER TABLE `server_joins` ADD `same_address` integer DEFAULT false NOT NULL;

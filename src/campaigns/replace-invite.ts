@@ -1,0 +1,46 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { AppContext } from '../context.ts';
+import { servers, type Server } from '../db/schema.ts';
+import { AppError } from '../shared/errors.ts';
+import { inviteOtherServerMessage } from '../shared/campaign-schemas.ts';
+import { resolvePermanentInvite } from './discord-checks.ts';
+
+/** The owner's campaign (not canceled), or a 404 — another user's campaign behaves like a missing one. */
+function ownCampaign(ctx: AppContext, userId: string, campaignId: string): Server {
+  const campaign = ctx.db
+    .select()
+    .from(servers)
+    .where(and(eq(servers.id, campaignId), eq(servers.ownerId, userId), isNull(servers.canceledAt)))
+    .get();
+  if (!campaign) throw new AppError('not_found', 'Campaign not found');
+  return campaign;
+}
+
+/**
+ * POST /api/campaigns/:id/invite (issue 12 item 8): the owner replaces an invite that expired or was
+ * deleted. The new one must be permanent and lead to the same guild (a campaign is paid for one
+ * server); it puts the campaign back on Discover at once, without waiting for the invite recheck.
+ */
+export async function replaceInvite(ctx: AppContext, userId: string, campaignId: string, link: string): Promise<Server> {
+  const before = ownCampaign(ctx, userId, campaignId);
+  const invite = await resolvePermanentInvite(ctx, link);
+  const guildId = before.inviteGuildId ?? before.serverId;
+  if (guildId !== null && invite.guildId !== guildId) {
+    throw new AppError('bad_request', inviteOtherServerMessage(before.name, invite.guildName));
+  }
+  const updated = ctx.db
+    .update(servers)
+    .set({
+      inviteLink: invite.link,
+      inviteCode: invite.code,
+      inviteValid: true,
+      ...(before.inviteGuildId === null ? { inviteGuildId: invite.guildId } : {}),
+    })
+    .where(and(eq(servers.id, campaignId), eq(servers.ownerId, userId), isNull(servers.canceledAt)))
+    .returning()
+    .get();
+  // Canceled while Discord answered.
+  if (!updated) throw new AppError('not_found', 'Campaign not found');
+  ctx.logger.info('campaign invite replaced', { campaignId, code: invite.code });
+  return updated;
+}

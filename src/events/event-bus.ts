@@ -1,0 +1,168 @@
+import type { Logger } from '../logger.ts';
+import { redisWithin, type RedisClient } from '../ops/redis.ts';
+import type { LiveEvent } from '../shared/live-events.ts';
+
+// Delivers live events to the processes holding a user's open streams, and keeps a short per-user
+// replay buffer for reconnects (Last-Event-ID). In-process by default; with REDIS_URL through Redis
+// pub/sub (one channel; the buffer is a capped list per user), so several processes can serve streams.
+// Events are advisory: the balance lives in SQLite, so a lost event never loses coins.
+
+export interface StoredEvent {
+  /** Increasing per bus (per Redis database with REDIS_URL); the SSE `id:` field. */
+  id: number;
+  userId: string;
+  event: LiveEvent;
+}
+
+export interface LiveEventBus {
+  readonly kind: 'memory' | 'redis';
+  /** Fire and forget: failures are logged, never thrown into the caller's flow. */
+  publish(userId: string, event: LiveEvent): Promise<void>;
+  subscribe(userId: string, listener: (stored: StoredEvent) => void): () => void;
+  /** Buffered events of the user with an id above `lastId`, oldest first. */
+  since(userId: string, lastId: number): Promise<StoredEvent[]>;
+  close(): Promise<void>;
+}
+
+/** Bounded replay: the last 50 events of a user, for 15 minutes. */
+export const REPLAY_MAX_EVENTS = 50;
+export const REPLAY_TTL_MS = 15 * 60 * 1000;
+/** Users whose buffers the in-process bus keeps at most (oldest dropped first). */
+const MEMORY_MAX_USERS = 10_000;
+
+class Listeners {
+  private readonly byUser = new Map<string, Set<(stored: StoredEvent) => void>>();
+
+  add(userId: string, listener: (stored: StoredEvent) => void): () => void {
+    let set = this.byUser.get(userId);
+    if (!set) {
+      set = new Set();
+      this.byUser.set(userId, set);
+    }
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && this.byUser.get(userId) === set) this.byUser.delete(userId);
+    };
+  }
+
+  deliver(stored: StoredEvent, logger: Logger): void {
+    for (const listener of this.byUser.get(stored.userId) ?? []) {
+      try {
+        listener(stored);
+      } catch (err) {
+        logger.warn('live event listener failed', { error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+  }
+}
+
+// Replay age is wall-clock time (like the Redis key's expiry), not the business clock.
+export function createMemoryEventBus(logger: Logger, now: () => number = Date.now): LiveEventBus {
+  const listeners = new Listeners();
+  const buffers = new Map<string, { at: number; stored: StoredEvent }[]>();
+  // Starts at the wall clock so ids keep increasing across restarts (a browser's Last-Event-ID from
+  // the previous process is then simply older than everything new).
+  let nextId = Date.now();
+  return {
+    kind: 'memory',
+    publish(userId, event) {
+      nextId += 1;
+      const stored: StoredEvent = { id: nextId, userId, event };
+      const at = now();
+      const buffer = (buffers.get(userId) ?? []).filter((e) => at - e.at < REPLAY_TTL_MS);
+      buffer.push({ at, stored });
+      if (buffer.length > REPLAY_MAX_EVENTS) buffer.splice(0, buffer.length - REPLAY_MAX_EVENTS);
+      buffers.delete(userId); // re-inserted last: the Map's order is then least recently used first
+      buffers.set(userId, buffer);
+      if (buffers.size > MEMORY_MAX_USERS) {
+        const oldest = buffers.keys().next();
+        if (!oldest.done) buffers.delete(oldest.value);
+      }
+      listeners.deliver(stored, logger);
+      return Promise.resolve();
+    },
+    subscribe: (userId, listener) => listeners.add(userId, listener),
+    since(userId, lastId) {
+      const at = now();
+      return Promise.resolve(
+        (buffers.get(userId) ?? []).filter((e) => e.stored.id > lastId && at - e.at < REPLAY_TTL_MS).map((e) => e.stored),
+      );
+    },
+    close: () => Promise.resolve(),
+  };
+}
+
+/**
+ * Redis: INCR gives every event an id unique across processes; the user's buffer is a list capped at
+ * REPLAY_MAX_EVENTS that expires REPLAY_TTL_MS after its last event; PUBLISH reaches every process,
+ * whose subscriber connection (a duplicate of the session client) hands it to local streams.
+ */
+export async function createRedisEventBus(options: {
+  redis: RedisClient;
+  prefix: string;
+  timeoutMs: number;
+  logger: Logger;
+}): Promise<LiveEventBus> {
+  const { redis, prefix, timeoutMs, logger } = options;
+  const channel = `${prefix}events`;
+  const seqKey = `${prefix}events:seq`;
+  const bufferKey = (userId: string) => `${prefix}events:user:${userId}`;
+  const listeners = new Listeners();
+  const subscriber = redis.duplicate();
+  subscriber.on('error', (err: unknown) => {
+    logger.warn('live events: Redis subscriber error', { error: err instanceof Error ? err.message : String(err) });
+  });
+  await subscriber.connect();
+  await subscriber.subscribe(channel, (message) => {
+    try {
+      listeners.deliver(JSON.parse(message) as StoredEvent, logger);
+    } catch (err) {
+      logger.warn('live events: bad message', { error: err instanceof Error ? err.message : String(err) });
+    }
+  });
+  return {
+    kind: 'redis',
+    async publish(userId, event) {
+      try {
+        const id = await redisWithin(redis.incr(seqKey), timeoutMs);
+        const json = JSON.stringify({ id, userId, event } satisfies StoredEvent);
+        const key = bufferKey(userId);
+        await redisWithin(
+          redis
+            .multi()
+            .rPush(key, json)
+            .lTrim(key, -REPLAY_MAX_EVENTS, -1)
+            .pExpire(key, REPLAY_TTL_MS)
+            .publish(channel, json)
+            .exec(),
+          timeoutMs,
+        );
+      } catch (err) {
+        logger.warn('live event not published (Redis)', {
+          type: event.type,
+          error: err instanceof Error ? err.message : String(err),
+        });
+      }
+    },
+    subscribe: (userId, listener) => listeners.add(userId, listener),
+    async since(userId, lastId) {
+      try {
+        const items = await redisWithin(redis.lRange(bufferKey(userId), 0, -1), timeoutMs);
+        return items
+          .map((item) => JSON.parse(item) as StoredEvent)
+          .filter((stored) => stored.id > lastId)
+          .sort((a, b) => a.id - b.id);
+      } catch (err) {
+        logger.warn('live events: replay unavailable (Redis)', { error: err instanceof Error ? err.message : String(err) });
+        return [];
+      }
+    },
+    async close() {
+      if (subscriber.isOpen) {
+        await Promise.race([subscriber.close(), new Promise((r) => setTimeout(r, timeoutMs))]);
+        if (subscriber.isOpen) subscriber.destroy();
+      }
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import { createHmac } from 'node:crypto';
+import { and, count, eq, lt, sql } from 'drizzle-orm';
+import type { AppContext } from '../context.ts';
+import type { DbOrTx } from '../db/client.ts';
+import { serverJoins, userAddresses } from '../db/schema.ts';
+
+// The same-address rule (decision 022). An owner's own alts sign in from the owner's connection, so a
+// campaign pays at most a few joins (SAME_ADDRESS_MAX_PAID_JOINS, default 3) of members who used an
+// address the owner also used within the window (SAME_ADDRESS_WINDOW_DAYS, default 7). A cap rather
+// than a ban: a household or a campus behind one address can still join a friend's server, while an
+// alt funnel cannot fill a campaign. Addresses are kept only as keyed hashes and only for the window.
+
+export interface SameAddressRule {
+  windowMs: number;
+  maxPaidJoins: number;
+  hashKey: Buffer;
+}
+
+/**
+ * A keyed hash of an address as the rate limits see it (src/http/write-limits.ts addressKey: IPv4 as
+ * is, IPv6 by its /56 network, so one home's rotating IPv6 addresses count as one).
+ */
+export function hashAddress(key: Buffer, address: string): string {
+  return createHmac('sha256', key).update(address).digest('base64url');
+}
+
+/** Remembers that the user acted from this address now, and forgets their addresses older than the window. */
+export function recordUserAddress(ctx: AppContext, userId: string, address: string): void {
+  const rule = ctx.config.sameAddress;
+  if (rule.windowMs <= 0) return;
+  const now = ctx.clock.now();
+  const addressHash = hashAddress(rule.hashKey, address);
+  ctx.db.transaction((tx) => {
+    tx.insert(userAddresses)
+      .values({ userId, addressHash, lastSeenAt: now })
+      .onConflictDoUpdate({
+        target: [userAddresses.userId, userAddresses.addressHash],
+        set: { lastSeenAt: sql`max(${userAddresses.lastSeenAt}, ${now})` },
+      })
+      .run();
+    tx.delete(userAddresses)
+      .where(and(eq(userAddresses.userId, userId), lt(userAddresses.lastSeenAt, now - rule.windowMs)))
+      .run();
+  });
+}
+
+/** Retention: every address hash older than the window goes (a periodic job). */
+export function pruneUserAddresses(ctx: AppContext): number {
+  const { windowMs } = ctx.config.sameAddress;
+  // With the rule off nothing is recorded; anything left from before goes after a day.
+  const keepMs = windowMs > 0 ? windowMs : 86_400_000;
+  return ctx.db
+    .delete(userAddresses)
+    .where(lt(userAddresses.lastSeenAt, ctx.clock.now() - keepMs))
+    .run().changes;
+}
+
+/** Whether member and owner both used one address within the window (each at any time in it). */
+export function sharesAddressWithOwner(
+  db: DbOrTx,
+  rule: SameAddressRule,
+  memberId: string,
+  ownerId: string,
+  now: number,
+): boolean {
+  if (rule.windowMs <= 0 || memberId === ownerId) return false;
+  const since = now - rule.windowMs;
+  const row = db.get<{ one: number } | undefined>(sql`
+    select 1 as one from user_addresses m
+    join user_addresses o on o.address_hash = m.address_hash
+    where m.user_id = ${memberId} and m.last_seen_at >= ${since}
+      and o.user_id = ${ownerId} and o.last_seen_at >= ${since}
+    limit 1`);
+  return row !== undefined;
+}
+
+/** Paid joins of the campaign from members who shared an address with its owner. */
+export function paidSameAddressJoins(db: DbOrTx, campaignId: string): number {
+  const row = db
+    .select({ n: count() })
+    .from(serverJoins)
+    .where(
+      and(eq(serverJoins.serverId, campaignId), eq(serverJoins.sameAddress, true), eq(serverJoins.coinsAwarded, true)),
+    )
+    .get();
+  return row?.n ?? 0;
+}
+
+/**
+ * The rule for one member and campaign: `shared` when they share an address with the owner, and
+ * `capped` when such a join can no longer be paid (the campaign already paid the maximum of them).
+ */
+export function sameAddressCheck(
+  db: DbOrTx,
+  rule: SameAddressRule,
+  input: { memberId: string; ownerId: string; campaignId: string; now: number },
+): { shared: boolean; capped: boolean } {
+  const shared = sharesAddressWithOwner(db, rule, input.memberId, input.ownerId, input.now);
+  if (!shared) return { shared, capped: false };
+  return { shared, capped: paidSameAddressJoins(db, input.campaignId) >= rule.maxPaidJoins };
+}

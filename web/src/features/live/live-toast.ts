@@ -1,0 +1,23 @@
+import type { LiveEvent } from '@shared/live-events.ts';
+import type { ToastInput } from '../../lib/toaster.tsx';
+
+/** What a live event says in its toast; the payment text is the spec's checkout success toast. */
+export function liveEventToast(event: LiveEvent): ToastInput {
+  switch (event.type) {
+    case 'join_verified':
+      return { title: 'Join Verified!', description: `+${event.amount} coins added to your balance for joining ${event.serverName}` };
+    case 'penalty_charged':
+      return {
+        title: 'Early Leave Penalty',
+        description: `−${event.amount} coins: you left ${event.serverName} before the minimum stay`,
+        variant: 'destructive',
+      };
+    case 'campaign_completed':
+      return {
+        title: 'Campaign Completed!',
+        description: `${event.serverName} received all ${event.members} member${event.members === 1 ? '' : 's'}`,
+      };
+    case 'payment_credited':
+      return { title: 'Payment Successful', description: 'Your coins have been added!' };
+  }
+}
