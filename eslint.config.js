@@ -13,12 +13,14 @@ const serverZones = [
   {
     target: './src',
     from: './src/sim',
-    message: 'Only src/demo and tests load the simulators (src/sim); product code talks to Discord and Stripe through their ports.',
+    message:
+      'Only src/demo and tests load the simulators (src/sim); product code talks to Discord and Stripe through their ports.',
   },
   {
     target: './src/*/**',
     from: ['./src/app.ts', './src/server.ts', './src/main.ts'],
-    message: 'Features never import the composition root (app.ts, server.ts, main.ts): take what you need as a parameter or from AppContext.',
+    message:
+      'Features never import the composition root (app.ts, server.ts, main.ts): take what you need as a parameter or from AppContext.',
   },
   {
     target: './src/*/**',
@@ -28,7 +30,8 @@ const serverZones = [
   {
     target: ['./src/ledger', './src/db'],
     from: './src/http',
-    message: 'The ledger and the database layer never import http/: throw AppError from src/shared/errors.ts.',
+    message:
+      'The ledger and the database layer never import http/: throw AppError from src/shared/errors.ts.',
   },
   {
     target: './src/shared',
@@ -42,7 +45,8 @@ const webZones = [
   {
     target: ['./web/src/lib', './web/src/layout', './web/src/components'],
     from: './web/src/features',
-    message: 'Shared web code (lib, layout, components) never imports a feature; features import shared code.',
+    message:
+      'Shared web code (lib, layout, components) never imports a feature; features import shared code.',
   },
   {
     target: './web/src',
@@ -53,7 +57,19 @@ const webZones = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'dist', 'data', 'drizzle', 'bench', 'coverage', 'test-results', '**/*.cjs', '**/*.mjs'] },
+  {
+    ignores: [
+      'node_modules',
+      'dist',
+      'data',
+      'drizzle',
+      'bench',
+      'coverage',
+      'test-results',
+      '**/*.cjs',
+      '**/*.mjs',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -67,7 +83,10 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
+      '@typescript-eslint/restrict-template-expressions': [
+        'error',
+        { allowNumber: true, allowBoolean: true },
+      ],
       '@typescript-eslint/only-throw-error': 'off',
     },
   },

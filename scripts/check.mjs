@@ -19,7 +19,9 @@ const results = await Promise.all(
         child.stdout.on('data', (d) => (output += d));
         child.stderr.on('data', (d) => (output += d));
         child.on('close', (code) => {
-          console.log(`\n── ${label}: exit ${code} after ${((Date.now() - started) / 1000).toFixed(1)} s ──\n${output.trimEnd()}`);
+          console.log(
+            `\n── ${label}: exit ${code} after ${((Date.now() - started) / 1000).toFixed(1)} s ──\n${output.trimEnd()}`,
+          );
           resolve({ label, ok: code === 0 });
         });
       }),

@@ -28,7 +28,8 @@ function hasTsx() {
 
 const compiled = path.join(root, 'dist/server/cli', `${name}.js`);
 let nodeArgs;
-if (process.env.CLI_COMPILED !== '1' && hasTsx()) nodeArgs = ['--import', 'tsx', path.join(root, 'src/cli', `${name}.ts`)];
+if (process.env.CLI_COMPILED !== '1' && hasTsx())
+  nodeArgs = ['--import', 'tsx', path.join(root, 'src/cli', `${name}.ts`)];
 else if (existsSync(compiled)) nodeArgs = ['--enable-source-maps', compiled];
 else {
   console.error(`${compiled} is missing and tsx is not installed: run \`npm run build\` first.`);

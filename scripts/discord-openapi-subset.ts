@@ -72,7 +72,9 @@ function main(): void {
     }
   }
   for (const kind of Object.keys(components)) {
-    components[kind] = Object.fromEntries(Object.entries(components[kind]!).sort(([a], [b]) => a.localeCompare(b)));
+    components[kind] = Object.fromEntries(
+      Object.entries(components[kind]!).sort(([a], [b]) => a.localeCompare(b)),
+    );
   }
 
   const subset = {

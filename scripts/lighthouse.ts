@@ -12,7 +12,15 @@ import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
 
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-const FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 const RUNS = 3;
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 
@@ -20,7 +28,12 @@ async function startApp(): Promise<{ url: string; child: ChildProcess }> {
   const port = Number(process.env.LIGHTHOUSE_PORT ?? 5199);
   const dir = mkdtempSync(path.join(tmpdir(), 'coinsync-lh-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { ...process.env, PORT: String(port), DATABASE_PATH: path.join(dir, 'db.sqlite'), NODE_ENV: 'development' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATABASE_PATH: path.join(dir, 'db.sqlite'),
+      NODE_ENV: 'development',
+    },
     stdio: 'ignore',
   });
   const url = `http://localhost:${port}`;
@@ -54,8 +67,11 @@ async function signIn(base: string): Promise<string> {
 
 /** Kilobytes of JavaScript transferred (gzip, as sent), from the network-requests audit. */
 function scriptKb(details: unknown): number {
-  const items = (details as { items?: { resourceType?: string; transferSize?: number }[] } | undefined)?.items ?? [];
-  return items.filter((i) => i.resourceType === 'Script').reduce((sum, i) => sum + (i.transferSize ?? 0), 0) / 1000;
+  const items =
+    (details as { items?: { resourceType?: string; transferSize?: number }[] } | undefined)?.items ?? [];
+  return (
+    items.filter((i) => i.resourceType === 'Script').reduce((sum, i) => sum + (i.transferSize ?? 0), 0) / 1000
+  );
 }
 
 function median(values: number[]): number {
@@ -92,21 +108,31 @@ try {
         });
         const lhr = result?.lhr;
         if (!lhr) throw new Error(`no result for ${p.name}`);
-        for (const c of CATEGORIES) (scores[c] ??= []).push(Math.round((lhr.categories[c]?.score ?? 0) * 100));
+        for (const c of CATEGORIES)
+          (scores[c] ??= []).push(Math.round((lhr.categories[c]?.score ?? 0) * 100));
         cls.push(Number(lhr.audits['cumulative-layout-shift']?.numericValue ?? 0));
         jsKb.push(scriptKb(lhr.audits['network-requests']?.details));
         for (const audit of Object.values(lhr.audits)) {
-          if (audit.score !== null && audit.score < 1 && audit.scoreDisplayMode === 'binary') flagged.add(audit.id);
+          if (audit.score !== null && audit.score < 1 && audit.scoreDisplayMode === 'binary')
+            flagged.add(audit.id);
         }
       }
       const line = `| ${p.name} | ${CATEGORIES.map((c) => median(scores[c] ?? [])).join(' | ')} | ${median(cls).toFixed(3)} | ${median(jsKb).toFixed(1)} |`;
-      console.log(line, '  runs:', JSON.stringify(scores), ' failed audits:', [...flagged].join(', ') || 'none');
+      console.log(
+        line,
+        '  runs:',
+        JSON.stringify(scores),
+        ' failed audits:',
+        [...flagged].join(', ') || 'none',
+      );
       rows.push(line);
     }
   } finally {
     chrome.kill();
   }
-  console.log('\n| page | performance | accessibility | best practices | SEO | CLS | JS kB (gzip, transferred) |\n|---|---|---|---|---|---|---|');
+  console.log(
+    '\n| page | performance | accessibility | best practices | SEO | CLS | JS kB (gzip, transferred) |\n|---|---|---|---|---|---|---|',
+  );
   console.log(rows.join('\n'));
 } finally {
   app?.child.kill();

@@ -7,7 +7,9 @@
 import { parseArgs } from 'node:util';
 import { startDiscordSimulator } from '../src/sim/discord/index.ts';
 
-const { values } = parseArgs({ options: { port: { type: 'string', default: '0' }, state: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { port: { type: 'string', default: '0' }, state: { type: 'string' } },
+});
 const sim = await startDiscordSimulator({
   port: Number(values.port),
   ...(process.env.SIM_CLIENT_ID ? { clientId: process.env.SIM_CLIENT_ID } : {}),

@@ -7,13 +7,22 @@
 import { parseArgs } from 'node:util';
 import { startFakeStripe } from '../src/sim/stripe/index.ts';
 
-const { values } = parseArgs({ options: { port: { type: 'string', default: '0' }, 'webhook-url': { type: 'string' } } });
+const { values } = parseArgs({
+  options: { port: { type: 'string', default: '0' }, 'webhook-url': { type: 'string' } },
+});
 const webhookSecret = process.env.FAKE_STRIPE_WEBHOOK_SECRET;
 if (!values['webhook-url'] || !webhookSecret) {
-  console.error('usage: FAKE_STRIPE_WEBHOOK_SECRET=whsec_… run-fake-stripe.ts --webhook-url <product>/api/stripe/webhook [--port N]');
+  console.error(
+    'usage: FAKE_STRIPE_WEBHOOK_SECRET=whsec_… run-fake-stripe.ts --webhook-url <product>/api/stripe/webhook [--port N]',
+  );
   process.exit(2);
 }
-const fake = await startFakeStripe({ port: Number(values.port), webhookUrl: values['webhook-url'], webhookSecret, autoWebhooks: true });
+const fake = await startFakeStripe({
+  port: Number(values.port),
+  webhookUrl: values['webhook-url'],
+  webhookSecret,
+  autoWebhooks: true,
+});
 console.log(`Fake Stripe listening on ${fake.url}`);
 const stop = () => {
   fake.close().then(

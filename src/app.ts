@@ -39,7 +39,12 @@ function contentSecurityPolicy(ctx: AppContext) {
       directives: {
         'default-src': ["'self'"],
         'script-src': ["'self'", 'https://js.stripe.com', 'https://*.js.stripe.com'],
-        'frame-src': ["'self'", 'https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com'],
+        'frame-src': [
+          "'self'",
+          'https://js.stripe.com',
+          'https://*.js.stripe.com',
+          'https://hooks.stripe.com',
+        ],
         'connect-src': ["'self'", 'https://api.stripe.com'],
         'img-src': ["'self'", 'data:', cdn, 'https://*.stripe.com'],
         // Chakra (emotion) injects style tags at run time.
@@ -53,7 +58,10 @@ function contentSecurityPolicy(ctx: AppContext) {
   });
 }
 
-export function createApp(ctx: AppContext, options: CreateAppOptions): { app: Express; passport: PassportInstance } {
+export function createApp(
+  ctx: AppContext,
+  options: CreateAppOptions,
+): { app: Express; passport: PassportInstance } {
   const app = express();
   app.disable('x-powered-by');
   // Off unless TRUST_PROXY names the proxy: otherwise anyone reaching the port directly could forge
@@ -107,7 +115,12 @@ export function createApp(ctx: AppContext, options: CreateAppOptions): { app: Ex
     app.use(compression());
     app.use(
       '/assets',
-      express.static(path.join(webDist, 'assets'), { index: false, immutable: true, maxAge: '1y', fallthrough: true }),
+      express.static(path.join(webDist, 'assets'), {
+        index: false,
+        immutable: true,
+        maxAge: '1y',
+        fallthrough: true,
+      }),
     );
     app.use(express.static(webDist, { index: false, maxAge: '1h' }));
     app.use('/assets', (_req, res) => res.status(404).end());

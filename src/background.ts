@@ -61,7 +61,12 @@ export function startBackground(
     { jobs },
   );
   const bot = startBot(ctx, { ...options.bot, onConnected: () => reconciler.trigger() });
-  const reconcileTimer = startSafeInterval('reconcile timer', RECONCILE_EVERY_MS, () => reconciler.trigger(), { logger });
+  const reconcileTimer = startSafeInterval(
+    'reconcile timer',
+    RECONCILE_EVERY_MS,
+    () => reconciler.trigger(),
+    { logger },
+  );
   const inviteChecker = createSerialJob(
     JOB.inviteRecheck,
     logger,
@@ -70,9 +75,14 @@ export function startBackground(
     },
     { jobs },
   );
-  const inviteTimer = startSafeInterval('invite recheck timer', INVITE_RECHECK_EVERY_MS, () => inviteChecker.trigger(), {
-    logger,
-  });
+  const inviteTimer = startSafeInterval(
+    'invite recheck timer',
+    INVITE_RECHECK_EVERY_MS,
+    () => inviteChecker.trigger(),
+    {
+      logger,
+    },
+  );
   const intentPruner = createSerialJob(
     'featured intent and address prune',
     logger,
@@ -84,14 +94,24 @@ export function startBackground(
     },
     { jobs },
   );
-  const intentTimer = startSafeInterval('featured intent prune timer', INTENT_PRUNE_EVERY_MS, () => intentPruner.trigger(), {
-    logger,
-  });
+  const intentTimer = startSafeInterval(
+    'featured intent prune timer',
+    INTENT_PRUNE_EVERY_MS,
+    () => intentPruner.trigger(),
+    {
+      logger,
+    },
+  );
   // Member and online counts for Discover cards: first shortly after start, then every minute.
   const inviteStats = createSerialJob('invite stats', logger, () => refreshInviteStats(ctx));
   const statsStart = setTimeout(() => inviteStats.trigger(), 5_000);
   statsStart.unref();
-  const statsTimer = startSafeInterval('invite stats timer', INVITE_STATS_EVERY_MS, () => inviteStats.trigger(), { logger });
+  const statsTimer = startSafeInterval(
+    'invite stats timer',
+    INVITE_STATS_EVERY_MS,
+    () => inviteStats.trigger(),
+    { logger },
+  );
   return Promise.resolve({
     bot,
     async stop() {

@@ -44,9 +44,15 @@ describe('config', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
       /SESSION_SECRET[^\n]*\n.*PUBLIC_URL[^\n]*\n.*DISCORD_CLIENT_ID[^\n]*\n.*DISCORD_CLIENT_SECRET[^\n]*\n.*DISCORD_BOT_TOKEN/,
     );
-    expect(() => loadConfig({ ...PRODUCTION, DISCORD_CLIENT_ID: '' })).toThrow(/DISCORD_CLIENT_ID: is set but empty/);
-    expect(() => loadConfig({ ...PRODUCTION, DISCORD_BOT_TOKEN: '  ' })).toThrow(/DISCORD_BOT_TOKEN: is set but empty/);
-    expect(() => loadConfig({ ...PRODUCTION, STRIPE_SECRET_KEY: '' })).toThrow(/STRIPE_SECRET_KEY: is set but empty/);
+    expect(() => loadConfig({ ...PRODUCTION, DISCORD_CLIENT_ID: '' })).toThrow(
+      /DISCORD_CLIENT_ID: is set but empty/,
+    );
+    expect(() => loadConfig({ ...PRODUCTION, DISCORD_BOT_TOKEN: '  ' })).toThrow(
+      /DISCORD_BOT_TOKEN: is set but empty/,
+    );
+    expect(() => loadConfig({ ...PRODUCTION, STRIPE_SECRET_KEY: '' })).toThrow(
+      /STRIPE_SECRET_KEY: is set but empty/,
+    );
     // Outside production an empty variable still means "unset" (tests switch Redis off that way).
     expect(loadConfig({ REDIS_URL: '' }).redisUrl).toBeUndefined();
   });
@@ -54,7 +60,11 @@ describe('config', () => {
   it('trusts no proxy unless TRUST_PROXY names one', () => {
     expect(loadConfig(PRODUCTION).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
-    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8 ,::1' }).trustProxy).toEqual(['loopback', '10.0.0.0/8', '::1']);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8 ,::1' }).trustProxy).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      '::1',
+    ]);
     expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY: .*forged/);
     expect(() => loadConfig({ TRUST_PROXY: 'proxy.local' })).toThrow(/TRUST_PROXY: "proxy.local" is not/);
     expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/33' })).toThrow(/TRUST_PROXY/);
@@ -82,7 +92,9 @@ describe('config', () => {
   it('needs TOKEN_ENCRYPTION_KEY (32 bytes) in production with real Discord, and derives one otherwise', () => {
     const { TOKEN_ENCRYPTION_KEY: _key, ...real } = PRODUCTION;
     expect(() => loadConfig(real)).toThrow(/TOKEN_ENCRYPTION_KEY: is required in production/);
-    expect(() => loadConfig({ ...real, TOKEN_ENCRYPTION_KEY: 'abcd' })).toThrow(/TOKEN_ENCRYPTION_KEY: must be 32 bytes/);
+    expect(() => loadConfig({ ...real, TOKEN_ENCRYPTION_KEY: 'abcd' })).toThrow(
+      /TOKEN_ENCRYPTION_KEY: must be 32 bytes/,
+    );
     const key = 'ab'.repeat(32);
     expect(loadConfig({ ...real, TOKEN_ENCRYPTION_KEY: key }).tokenEncryptionKey.toString('hex')).toBe(key);
     expect(loadConfig({}).tokenEncryptionKey).toHaveLength(32);
@@ -94,7 +106,9 @@ describe('config', () => {
     const { TOKEN_ENCRYPTION_KEY: _key, NODE_ENV: _env, ...real } = PRODUCTION;
     expect(loadConfig(real).sameAddress).toMatchObject({ windowMs: 7 * 24 * 3600 * 1000, maxPaidJoins: 3 });
     expect(loadConfig({}).sameAddress.windowMs).toBe(0);
-    expect(loadConfig({ SAME_ADDRESS_WINDOW_DAYS: '2', SAME_ADDRESS_MAX_PAID_JOINS: '1' }).sameAddress).toMatchObject({
+    expect(
+      loadConfig({ SAME_ADDRESS_WINDOW_DAYS: '2', SAME_ADDRESS_MAX_PAID_JOINS: '1' }).sameAddress,
+    ).toMatchObject({
       windowMs: 2 * 24 * 3600 * 1000,
       maxPaidJoins: 1,
     });
@@ -104,7 +118,9 @@ describe('config', () => {
   it('refuses bad values with a clear message', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ REDIS_URL: 'not a url' })).toThrow(/REDIS_URL/);
-    expect(() => loadConfig({ DISCORD_CLIENT_ID: '1' })).toThrow(/DISCORD_CLIENT_SECRET.*\n.*DISCORD_BOT_TOKEN/);
+    expect(() => loadConfig({ DISCORD_CLIENT_ID: '1' })).toThrow(
+      /DISCORD_CLIENT_SECRET.*\n.*DISCORD_BOT_TOKEN/,
+    );
     expect(() => loadConfig({ SESSION_SECRET: 'short' })).toThrow(/at least 32/);
     expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_test_x' })).toThrow(/STRIPE_WEBHOOK_SECRET/);
   });

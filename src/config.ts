@@ -30,20 +30,31 @@ const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
  * (loopback, linklocal, uniquelocal). "true" (trust anything) is refused: it lets any client forge
  * its address.
  */
-export function parseTrustProxy(value: string | undefined): { ok: true; value: false | number | string[] } | { ok: false; message: string } {
+export function parseTrustProxy(
+  value: string | undefined,
+): { ok: true; value: false | number | string[] } | { ok: false; message: string } {
   const text = value?.trim() ?? '';
   if (text === '' || text === 'false' || text === '0') return { ok: true, value: false };
   if (/^\d{1,2}$/.test(text)) return { ok: true, value: Number(text) };
   if (text === 'true')
-    return { ok: false, message: 'must be a hop count or the proxy addresses; "true" would trust forged X-Forwarded-For' };
+    return {
+      ok: false,
+      message: 'must be a hop count or the proxy addresses; "true" would trust forged X-Forwarded-For',
+    };
   const parts = text.split(',').map((p) => p.trim());
   for (const part of parts) {
     const [address = '', bits, extra] = part.split('/');
     const ok =
       extra === undefined &&
       (PROXY_NAMES.has(part) ||
-        (isIP(address) !== 0 && (bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (isIP(address) === 4 ? 32 : 128)))));
-    if (!ok) return { ok: false, message: `"${part}" is not a hop count, an IP address, a CIDR range or loopback/linklocal/uniquelocal` };
+        (isIP(address) !== 0 &&
+          (bits === undefined ||
+            (/^\d{1,3}$/.test(bits) && Number(bits) <= (isIP(address) === 4 ? 32 : 128)))));
+    if (!ok)
+      return {
+        ok: false,
+        message: `"${part}" is not a hop count, an IP address, a CIDR range or loopback/linklocal/uniquelocal`,
+      };
   }
   return { ok: true, value: parts };
 }
@@ -62,7 +73,9 @@ const envSchema = z
     /** Discord accounts younger than this earn nothing from joins (0 turns the rule off). */
     MIN_DISCORD_ACCOUNT_AGE_DAYS: z.coerce.number().int().min(0).max(365).default(7),
     /** Same-address rule (decision 022): how long a sign-in address counts, in days (0 turns the rule off; default 7, demo mode 0). */
-    SAME_ADDRESS_WINDOW_DAYS: optionalString.pipe(z.coerce.number<string | undefined>().int().min(0).max(90).optional()),
+    SAME_ADDRESS_WINDOW_DAYS: optionalString.pipe(
+      z.coerce.number<string | undefined>().int().min(0).max(90).optional(),
+    ),
     /** Paid joins a campaign may get from members who share an address with its owner. */
     SAME_ADDRESS_MAX_PAID_JOINS: z.coerce.number().int().min(0).max(1000).default(3),
     REDIS_URL: optionalString.pipe(z.url().optional()),
@@ -91,11 +104,20 @@ const envSchema = z
     const demo = !env.DISCORD_CLIENT_ID;
     if (env.NODE_ENV === 'production') {
       for (const key of PRODUCTION_REQUIRED) {
-        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required in production (production never runs the demo)' });
+        if (!env[key])
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message: 'is required in production (production never runs the demo)',
+          });
       }
     }
     if (env.TOKEN_ENCRYPTION_KEY && !parseKey(env.TOKEN_ENCRYPTION_KEY)) {
-      ctx.addIssue({ code: 'custom', path: ['TOKEN_ENCRYPTION_KEY'], message: 'must be 32 bytes, base64 or hex' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TOKEN_ENCRYPTION_KEY'],
+        message: 'must be 32 bytes, base64 or hex',
+      });
     }
     if (env.SESSION_SECRET && env.SESSION_SECRET.length < 32) {
       ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'must be at least 32 characters' });
@@ -107,7 +129,11 @@ const envSchema = z
       }
     }
     if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
-      ctx.addIssue({ code: 'custom', path: ['STRIPE_WEBHOOK_SECRET'], message: 'is required when STRIPE_SECRET_KEY is set' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['STRIPE_WEBHOOK_SECRET'],
+        message: 'is required when STRIPE_SECRET_KEY is set',
+      });
     }
     const trust = parseTrustProxy(env.TRUST_PROXY);
     if (!trust.ok) ctx.addIssue({ code: 'custom', path: ['TRUST_PROXY'], message: trust.message });
@@ -231,14 +257,24 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     sessionSecret: env.SESSION_SECRET ?? DEV_SESSION_SECRET,
     tokenEncryptionKey:
       (env.TOKEN_ENCRYPTION_KEY && parseKey(env.TOKEN_ENCRYPTION_KEY)) ||
-      Buffer.from(hkdfSync('sha256', env.SESSION_SECRET ?? DEV_SESSION_SECRET, 'coinsync', 'oauth-token-encryption', 32)),
+      Buffer.from(
+        hkdfSync(
+          'sha256',
+          env.SESSION_SECRET ?? DEV_SESSION_SECRET,
+          'coinsync',
+          'oauth-token-encryption',
+          32,
+        ),
+      ),
     minAccountAgeMs: env.MIN_DISCORD_ACCOUNT_AGE_DAYS * 24 * 60 * 60 * 1000,
     sameAddress: {
       // Demo mode: every simulated user is the one person at the browser, on one address.
       windowMs: (env.SAME_ADDRESS_WINDOW_DAYS ?? (demoMode ? 0 : 7)) * 24 * 60 * 60 * 1000,
       maxPaidJoins: env.SAME_ADDRESS_MAX_PAID_JOINS,
       // Addresses are stored only as HMACs under a key the database does not hold.
-      hashKey: Buffer.from(hkdfSync('sha256', env.SESSION_SECRET ?? DEV_SESSION_SECRET, 'coinsync', 'address-hash', 32)),
+      hashKey: Buffer.from(
+        hkdfSync('sha256', env.SESSION_SECRET ?? DEV_SESSION_SECRET, 'coinsync', 'address-hash', 32),
+      ),
     },
     redisUrl: env.REDIS_URL,
     redisTimeoutMs: env.REDIS_TIMEOUT_MS,
@@ -260,7 +296,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       clientSecret: env.DISCORD_CLIENT_SECRET ?? DEMO_DISCORD.clientSecret,
       botToken: env.DISCORD_BOT_TOKEN ?? DEMO_DISCORD.botToken,
       baseUrl: (
-        env.DISCORD_BASE_URL ?? (demoMode ? `${publicUrl}${DEMO_DISCORD.simulatorPath}` : 'https://discord.com')
+        env.DISCORD_BASE_URL ??
+        (demoMode ? `${publicUrl}${DEMO_DISCORD.simulatorPath}` : 'https://discord.com')
       ).replace(/\/+$/, ''),
       cdnUrl: env.DISCORD_CDN_URL.replace(/\/+$/, ''),
       simulatorPath,

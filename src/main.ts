@@ -8,7 +8,8 @@ try {
   running.ctx.logger.info(
     `CoinSync listening on ${running.config.host}:${running.config.port}, open ${running.url} — ${mode}, sessions in ${running.sessions.kind}`,
   );
-  if (!running.config.writeLimits) running.ctx.logger.warn('write limits are OFF (WRITE_LIMITS=off): load tests only');
+  if (!running.config.writeLimits)
+    running.ctx.logger.warn('write limits are OFF (WRITE_LIMITS=off): load tests only');
   if (running.simulator) running.ctx.logger.info(`Discord simulator at ${running.config.discord.baseUrl}/`);
   const shutdown = (signal: string) => {
     running.ctx.logger.info(`${signal} received, shutting down`);

@@ -136,7 +136,12 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     logger,
     discord,
     stripe: createStripeClient(config),
-    sessions: { kind: sessions.kind, redis: sessions.redis, redisPrefix: sessions.redisPrefix, cookieName: sessions.cookieName },
+    sessions: {
+      kind: sessions.kind,
+      redis: sessions.redis,
+      redisPrefix: sessions.redisPrefix,
+      cookieName: sessions.cookieName,
+    },
     events,
     options: {
       signInRateLimit: options.signInRateLimit,
@@ -152,7 +157,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     now: () => clock.now(),
     startedAt,
     pingRedis: sessions.pingRedis,
-    botOff: !config.botEnabled ? 'BOT_ENABLED=false' : options.background === false ? 'background jobs not started' : undefined,
+    botOff: !config.botEnabled
+      ? 'BOT_ENABLED=false'
+      : options.background === false
+        ? 'background jobs not started'
+        : undefined,
     botClient: () => started.background?.bot?.client ?? null,
     jobs,
     reconcile: { job: JOB.reconcile, maxAgeMs: 3 * RECONCILE_EVERY_MS },
@@ -171,7 +180,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     await seedDemo(ctx, simulator);
   }
 
-  const background = options.background === false ? { stop: () => Promise.resolve() } : await startBackground(ctx, { jobs, bot: options.bot });
+  const background =
+    options.background === false
+      ? { stop: () => Promise.resolve() }
+      : await startBackground(ctx, { jobs, bot: options.bot });
   started.background = background;
 
   let closed = false;

@@ -44,7 +44,9 @@ function countPaid(app: TestApp, campaignIds: string[]): number {
     n += app.server.ctx.db
       .select({ id: serverJoins.id })
       .from(serverJoins)
-      .where(and(inArray(serverJoins.serverId, campaignIds.slice(i, i + 500)), eq(serverJoins.coinsAwarded, true)))
+      .where(
+        and(inArray(serverJoins.serverId, campaignIds.slice(i, i + 500)), eq(serverJoins.coinsAwarded, true)),
+      )
       .all().length;
   }
   return n;
@@ -64,7 +66,9 @@ async function benchReconcile(args: DiscordBenchArgs): Promise<boolean> {
     });
     const campaignIds = seeded.map((s) => s.campaign.id);
     const total = args.guilds * args.joinsPerGuild;
-    console.log(`seeded ${total} open joins in ${args.guilds} guilds of ${args.guildSize} members (${round((performance.now() - seedStart) / 1000)} s)`);
+    console.log(
+      `seeded ${total} open joins in ${args.guilds} guilds of ${args.guildSize} members (${round((performance.now() - seedStart) / 1000)} s)`,
+    );
     const gateway = args.via === 'auto' ? app.server.background.bot?.members : undefined;
     if (gateway) {
       const last = seeded.at(-1)!.guild.id;
@@ -146,7 +150,8 @@ async function benchMassLeave(args: DiscordBenchArgs): Promise<boolean> {
     for (const id of arrivals) delete guild.members[id];
     await app.server.background.bot!.idle();
     await reconcile(app.server.ctx);
-    if (countPaid(app, [campaign.id]) !== args.leavers) throw new Error('mass-leave bench: seeding did not pay the leavers');
+    if (countPaid(app, [campaign.id]) !== args.leavers)
+      throw new Error('mass-leave bench: seeding did not pay the leavers');
     const joinOf = (i: number) =>
       app.server.ctx.db.select().from(serverJoins).where(eq(serverJoins.userId, userIds[i]!)).get();
 
@@ -181,7 +186,9 @@ async function benchMassLeave(args: DiscordBenchArgs): Promise<boolean> {
     const sim1 = app.sim.state.rateLimits.stats();
     app.assertLedger();
     const waits = verifiedAfter.filter((v): v is number => v !== null).sort((a, b) => a - b);
-    const penalized = Array.from({ length: args.leavers }, (_, i) => joinOf(i)).filter((j) => j?.penalized).length;
+    const penalized = Array.from({ length: args.leavers }, (_, i) => joinOf(i)).filter(
+      (j) => j?.penalized,
+    ).length;
     console.log(
       JSON.stringify(
         {

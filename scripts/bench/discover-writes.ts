@@ -31,7 +31,9 @@ export function startJoinWrites(options: {
   const started = Date.now();
   const writer = async (actor: JoinActor) => {
     while (running) {
-      const campaign = pick.all({ userId: actor.userId }).find((c) => !refused.has(`${actor.userId}:${c.id}`));
+      const campaign = pick
+        .all({ userId: actor.userId })
+        .find((c) => !refused.has(`${actor.userId}:${c.id}`));
       if (!campaign) return;
       const join = await fetch(`${options.baseUrl}/api/servers/${campaign.id}/join`, {
         method: 'POST',

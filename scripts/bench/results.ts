@@ -45,7 +45,10 @@ export interface BenchResults {
     /** Discover at 390 × 844 with 4× CPU throttling (median of 3), or null when Chromium is missing. */
     phone: { firstCardMs: number; cards: number; cls: number } | null;
     /** Discover measured again while members keep joining (each credit writes a campaign row). */
-    underWrites: { product: LoadResult; writes: { joins: number; seconds: number; perSecond: number } } | null;
+    underWrites: {
+      product: LoadResult;
+      writes: { joins: number; seconds: number; perSecond: number };
+    } | null;
   } | null;
   claims: {
     /** The first users' claims (not measured): JIT and statement caches warm up. */

@@ -14,7 +14,14 @@ const [
   username = 'sam',
   joinName = 'Anime Haven',
 ] = process.argv.slice(2);
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 mkdirSync(outDir, { recursive: true });
 // The member needs a website account (the same Discord account): sign in once through the simulator.

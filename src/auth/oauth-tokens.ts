@@ -19,7 +19,12 @@ export function encryptToken(key: Buffer, plain: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-  return [VERSION, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join('.');
+  return [
+    VERSION,
+    iv.toString('base64url'),
+    cipher.getAuthTag().toString('base64url'),
+    data.toString('base64url'),
+  ].join('.');
 }
 
 /** The plain token, or null when the value was not written with this key (tampered, or the key changed). */
@@ -29,7 +34,9 @@ export function decryptToken(key: Buffer, stored: string): string | null {
   try {
     const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
+    return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString(
+      'utf8',
+    );
   } catch {
     return null;
   }
@@ -43,7 +50,13 @@ export interface TokenGrant {
   scope: string;
 }
 
-export function saveOAuthTokens(db: DbOrTx, key: Buffer, userId: string, grant: TokenGrant, now: number): void {
+export function saveOAuthTokens(
+  db: DbOrTx,
+  key: Buffer,
+  userId: string,
+  grant: TokenGrant,
+  now: number,
+): void {
   const row = {
     accessTokenEnc: encryptToken(key, grant.accessToken),
     refreshTokenEnc: grant.refreshToken ? encryptToken(key, grant.refreshToken) : null,
@@ -92,12 +105,20 @@ export async function getAccessToken(ctx: AppContext, userId: string): Promise<s
         ctx.db,
         key,
         userId,
-        { accessToken: fresh.access_token, refreshToken: fresh.refresh_token ?? refreshToken, expiresIn: fresh.expires_in, scope: fresh.scope },
+        {
+          accessToken: fresh.access_token,
+          refreshToken: fresh.refresh_token ?? refreshToken,
+          expiresIn: fresh.expires_in,
+          scope: fresh.scope,
+        },
         ctx.clock.now(),
       );
       return fresh.access_token;
     } catch (err) {
-      ctx.logger.warn('oauth token refresh failed', { userId, error: err instanceof Error ? err.message : String(err) });
+      ctx.logger.warn('oauth token refresh failed', {
+        userId,
+        error: err instanceof Error ? err.message : String(err),
+      });
       // Discord refused the refresh token (revoked, or the member removed the app): a new sign-in is needed.
       if (err instanceof Error && 'status' in err && (err as { status: number }).status === 400) {
         deleteOAuthTokens(ctx.db, userId);

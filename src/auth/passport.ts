@@ -28,7 +28,13 @@ declare global {
  * during tests. passport-discord fetches the profile from discord.com directly, so userProfile is
  * replaced by a call through our Discord port, which honours the configured base URL.
  */
-export function createPassport(deps: { config: Config; db: Db; clock: Clock; logger: Logger; discord: DiscordApi }) {
+export function createPassport(deps: {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  discord: DiscordApi;
+}) {
   const { config, db, clock, logger, discord } = deps;
   const instance = new passport.Authenticator();
   const strategy = new DiscordStrategy(
@@ -54,14 +60,24 @@ export function createPassport(deps: { config: Config; db: Db; clock: Clock; log
         const now = clock.now();
         const { user, created } = upsertUserFromDiscord(
           db,
-          { id: profile.id, username: profile.username, avatar: profile.avatar ?? null, email: profile.email ?? null },
+          {
+            id: profile.id,
+            username: profile.username,
+            avatar: profile.avatar ?? null,
+            email: profile.email ?? null,
+          },
           now,
         );
         saveOAuthTokens(
           db,
           config.tokenEncryptionKey,
           user.id,
-          { accessToken, refreshToken, expiresIn: Number(params.expires_in ?? 604800), scope: params.scope ?? DISCORD_SCOPES.join(' ') },
+          {
+            accessToken,
+            refreshToken,
+            expiresIn: Number(params.expires_in ?? 604800),
+            scope: params.scope ?? DISCORD_SCOPES.join(' '),
+          },
           now,
         );
         if (created) logger.info('new user signed up', { userId: user.id, discordId: user.discordId });

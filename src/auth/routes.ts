@@ -37,7 +37,12 @@ export function authRoutes(ctx: AppContext, passport: PassportInstance): Router 
     next();
   };
 
-  router.get('/auth/discord', signInLimiter, shortPreLoginSession, passport.authenticate('discord') as RequestHandler);
+  router.get(
+    '/auth/discord',
+    signInLimiter,
+    shortPreLoginSession,
+    passport.authenticate('discord') as RequestHandler,
+  );
 
   // Any failure (missing or forged state, denied consent, Discord unreachable) lands on the login
   // page with a flag; nothing is created and no session is established.

@@ -29,7 +29,9 @@ async function deleteSession(app: TestApp, sid: string): Promise<void> {
 async function sessionTtlMs(app: TestApp, sid: string): Promise<number> {
   const { redis, redisPrefix } = app.server.ctx.sessions;
   if (redis) return redis.pTTL(`${redisPrefix}${sid}`);
-  const row = app.server.database.sqlite.prepare('SELECT expires_at AS e FROM sessions WHERE sid = ?').get(sid) as { e: number };
+  const row = app.server.database.sqlite
+    .prepare('SELECT expires_at AS e FROM sessions WHERE sid = ?')
+    .get(sid) as { e: number };
   return row.e - Date.now();
 }
 
@@ -120,7 +122,11 @@ describe.each(stores)('sessions in $name', ({ env }) => {
       ['POST', '/api/create-payment-intent'],
       ['GET', '/api/auth/user'],
     ] as const) {
-      const res = await ghost.request(method, path, method === 'POST' ? { type: 'regular', packageType: 'starter' } : undefined);
+      const res = await ghost.request(
+        method,
+        path,
+        method === 'POST' ? { type: 'regular', packageType: 'starter' } : undefined,
+      );
       expect(res.status, path).toBe(401);
     }
   });

@@ -54,7 +54,12 @@ export interface SessionSetupOptions {
 }
 
 const SESSION_PRUNE_EVERY_MS = 15 * 60 * 1000;
-const silentLogger: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+const silentLogger: Logger = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
 
 /** Redis (connect-redis) when REDIS_URL is set, otherwise the persistent SQLite store. */
 export async function createSessionSetup(
@@ -113,7 +118,16 @@ export async function createSessionSetup(
       maxAge: SESSION_LIFETIMES.idleMs,
     },
   });
-  return { middleware, store, kind, pingRedis, redis, redisPrefix, cookieName: config.session.cookieName, close };
+  return {
+    middleware,
+    store,
+    kind,
+    pingRedis,
+    redis,
+    redisPrefix,
+    cookieName: config.session.cookieName,
+    close,
+  };
 }
 
 const TOUCH_EVERY_MS = 60 * 60 * 1000;

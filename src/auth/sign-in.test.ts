@@ -22,7 +22,7 @@ describe('sign-in with Discord through the simulator', () => {
     expect(res.body).toEqual({ message: 'Not signed in' });
   });
 
-  it('answers the web app\'s optional probe with null when signed out, and the user when signed in', async () => {
+  it("answers the web app's optional probe with null when signed out, and the user when signed in", async () => {
     const probe = await app.anonymous().get<null>('/api/auth/user?optional=1');
     expect(probe.status).toBe(200);
     expect(probe.body).toBeNull();
@@ -49,7 +49,11 @@ describe('sign-in with Discord through the simulator', () => {
     const again = await app.signIn('newcomer');
     expect(again.user?.id).toBe(first.user?.id);
     expect(again.user?.coins).toBe('5.00');
-    const rows = app.server.ctx.db.select().from(transactions).where(eq(transactions.userId, first.user!.id)).all();
+    const rows = app.server.ctx.db
+      .select()
+      .from(transactions)
+      .where(eq(transactions.userId, first.user!.id))
+      .all();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ type: 'welcome', amount: 500 });
     app.assertLedger();
@@ -63,8 +67,14 @@ describe('sign-in with Discord through the simulator', () => {
     const again = new TestClient(app.url);
     // Sign in again as the same Discord account (now called "renamed").
     await signInThroughSimulator(again, 'renamed');
-    expect(again.user).toMatchObject({ id: client.user!.id, discordUsername: 'renamed', discordAvatar: 'a1b2c3' });
-    expect(again.user!.avatarUrl).toBe(`https://cdn.discordapp.com/avatars/${simUser.id}/a1b2c3.png?size=128`);
+    expect(again.user).toMatchObject({
+      id: client.user!.id,
+      discordUsername: 'renamed',
+      discordAvatar: 'a1b2c3',
+    });
+    expect(again.user!.avatarUrl).toBe(
+      `https://cdn.discordapp.com/avatars/${simUser.id}/a1b2c3.png?size=128`,
+    );
     expect(await again.balanceCents()).toBe(500);
   });
 
@@ -170,12 +180,19 @@ describe('http surface', () => {
 
   it('refuses cross-site state-changing requests', async () => {
     const client = await app.signIn('csrf');
-    const crossSite = await client.request('POST', '/api/auth/logout', undefined, { 'sec-fetch-site': 'cross-site' });
+    const crossSite = await client.request('POST', '/api/auth/logout', undefined, {
+      'sec-fetch-site': 'cross-site',
+    });
     expect(crossSite.status).toBe(403);
-    const foreignOrigin = await client.request('POST', '/api/auth/logout', undefined, { origin: 'https://evil.example' });
+    const foreignOrigin = await client.request('POST', '/api/auth/logout', undefined, {
+      origin: 'https://evil.example',
+    });
     expect(foreignOrigin.status).toBe(403);
     expect((await client.get('/api/auth/user')).status).toBe(200);
-    const sameOrigin = await client.request('POST', '/api/auth/logout', undefined, { origin: app.url, 'sec-fetch-site': 'same-origin' });
+    const sameOrigin = await client.request('POST', '/api/auth/logout', undefined, {
+      origin: app.url,
+      'sec-fetch-site': 'same-origin',
+    });
     expect(sameOrigin.status).toBe(200);
   });
 
@@ -183,7 +200,11 @@ describe('http surface', () => {
     const health = await app.anonymous().get('/api/health');
     expect(health.body).toEqual({ status: 'ok' });
     const config = await app.anonymous().get<Record<string, unknown>>('/api/config');
-    expect(config.body).toMatchObject({ productName: 'CoinSync', demoMode: false, stripePublishableKey: null });
+    expect(config.body).toMatchObject({
+      productName: 'CoinSync',
+      demoMode: false,
+      stripePublishableKey: null,
+    });
     expect(JSON.stringify(config.body)).not.toMatch(/secret|token/i);
     const csp = health.headers.get('content-security-policy')!;
     expect(csp).toContain('https://js.stripe.com');

@@ -23,7 +23,10 @@ export async function registerSession(ctx: AppContext, userId: string, sid: stri
   const { redis } = ctx.sessions;
   if (!redis) return;
   const key = userSetKey(ctx.sessions, userId);
-  await redisWithin(redis.multi().sAdd(key, sid).pExpire(key, SESSION_LIFETIMES.absoluteMs).exec(), ctx.config.redisTimeoutMs);
+  await redisWithin(
+    redis.multi().sAdd(key, sid).pExpire(key, SESSION_LIFETIMES.absoluteMs).exec(),
+    ctx.config.redisTimeoutMs,
+  );
 }
 
 /**
@@ -41,7 +44,11 @@ export async function signOutEverywhere(ctx: AppContext, userId: string): Promis
     const key = userSetKey(ctx.sessions, userId);
     const within = ctx.config.redisTimeoutMs;
     const sids = await redisWithin(redis.sMembers(key), within);
-    if (sids.length > 0) fromRedis = await redisWithin(redis.del(sids.map((sid) => `${ctx.sessions.redisPrefix}${sid}`)), within);
+    if (sids.length > 0)
+      fromRedis = await redisWithin(
+        redis.del(sids.map((sid) => `${ctx.sessions.redisPrefix}${sid}`)),
+        within,
+      );
     await redisWithin(redis.del(key), within);
   }
   // The Discord tokens go too: nothing acts for the member on Discord until they sign in again.

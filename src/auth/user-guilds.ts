@@ -18,7 +18,10 @@ export async function listUserGuilds(ctx: AppContext, userId: string): Promise<D
       deleteOAuthTokens(ctx.db, userId);
       throw new AppError('forbidden', SIGN_IN_AGAIN);
     }
-    ctx.logger.warn('discord: guild list failed', { userId, error: err instanceof Error ? err.message : String(err) });
+    ctx.logger.warn('discord: guild list failed', {
+      userId,
+      error: err instanceof Error ? err.message : String(err),
+    });
     throw new AppError('upstream', DISCORD_UNREACHABLE);
   }
 }
@@ -39,5 +42,6 @@ export async function requireGuildManager(
 ): Promise<void> {
   const guilds = await listUserGuilds(ctx, userId);
   const entry = guilds.find((g) => g.id === guild.id);
-  if (!entry || !canManageGuild(entry)) throw new AppError('forbidden', notManagerMessage(guild.name, action));
+  if (!entry || !canManageGuild(entry))
+    throw new AppError('forbidden', notManagerMessage(guild.name, action));
 }

@@ -355,7 +355,9 @@ describe('members leaving', () => {
     await waitFor(() => findCampaign(app.server.ctx.db, campaign.id)?.botRemovedAt != null, 5000, 'paused');
     expect(await onDiscover()).toBe(false);
     const list =
-      await pausedOwner.get<{ id: string; botRemoved: boolean; botInviteUrl: string | null }[]>('/api/campaigns');
+      await pausedOwner.get<{ id: string; botRemoved: boolean; botInviteUrl: string | null }[]>(
+        '/api/campaigns',
+      );
     expect(list.status, JSON.stringify(list.body)).toBe(200);
     const card = list.body.find((c) => c.id === campaign.id)!;
     expect(card.botRemoved).toBe(true);

@@ -21,7 +21,11 @@ afterAll(() => app.close());
 afterEach(async () => {
   await bot?.stop();
   bot = null;
-  app.sim.state.gateway = { ...app.sim.state.gateway, ...defaults, allowedPrivilegedIntents: (1 << 1) | (1 << 8) | (1 << 15) };
+  app.sim.state.gateway = {
+    ...app.sim.state.gateway,
+    ...defaults,
+    allowedPrivilegedIntents: (1 << 1) | (1 << 8) | (1 << 15),
+  };
 });
 
 const lineWith = (text: string) => app.logLines.find((l) => l.includes(text));
@@ -79,7 +83,8 @@ describe('gateway refusals reach the operator', () => {
       const client = bot.client!;
       expect(client.ws.shards.size).toBeGreaterThan(1);
       await waitFor(() => client.guilds.cache.size === guilds.length, 5000, 'all guilds');
-      for (const guild of client.guilds.cache.values()) expect(guild.shardId).toBe(shardOf(guild.id, client.ws.shards.size));
+      for (const guild of client.guilds.cache.values())
+        expect(guild.shardId).toBe(shardOf(guild.id, client.ws.shards.size));
     } finally {
       await bot?.stop();
       for (const g of guilds) app.sim.state.deleteGuild(g.id);
@@ -87,7 +92,8 @@ describe('gateway refusals reach the operator', () => {
   }, 20_000);
 
   it('has a line for each fatal code discord.js reports (4013 cannot be provoked with valid intents)', () => {
-    for (const code of [4004, 4011, 4013, 4014]) expect(explainGatewayFailure(code)).toContain(`gateway close ${code}`);
+    for (const code of [4004, 4011, 4013, 4014])
+      expect(explainGatewayFailure(code)).toContain(`gateway close ${code}`);
     expect(explainGatewayFailure(4000)).toBeNull();
   });
 });

@@ -68,7 +68,13 @@ export function balanceOf(app: TestApp, client: TestClient): number {
 export function drain(app: TestApp, client: TestClient): void {
   const balance = balanceOf(app, client);
   if (balance > 0) {
-    debit(app.server.ctx.sqlite, { userId: client.user!.id, cents: balance, type: 'campaign', description: 'Test spend', now: app.clock.now() });
+    debit(app.server.ctx.sqlite, {
+      userId: client.user!.id,
+      cents: balance,
+      type: 'campaign',
+      description: 'Test spend',
+      now: app.clock.now(),
+    });
   }
 }
 

@@ -188,7 +188,12 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
   };
 
   /** A kick or ban learned after the removal was already charged as a leave: refund (record-leave.ts). */
-  const refundIfCharged = (guildId: string, discordUserId: string, reason: 'kick' | 'ban', entryAt: number): void => {
+  const refundIfCharged = (
+    guildId: string,
+    discordUserId: string,
+    reason: 'kick' | 'ban',
+    entryAt: number,
+  ): void => {
     track(guildId, 'late audit entry', () => {
       refundLateKick(ctx, { guildId, discordUserId, reason, entryAt });
       return Promise.resolve();
@@ -198,7 +203,11 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
   const onAuditLogEntry = (entry: GuildAuditLogsEntry, guild: Guild): void => {
     recordAuditEntry(ctx, guild.id, { id: entry.id, action_type: entry.action, target_id: entry.targetId });
     const reason =
-      entry.action === AuditLogEvent.MemberKick ? 'kick' : entry.action === AuditLogEvent.MemberBanAdd ? 'ban' : null;
+      entry.action === AuditLogEvent.MemberKick
+        ? 'kick'
+        : entry.action === AuditLogEvent.MemberBanAdd
+          ? 'ban'
+          : null;
     if (reason && entry.targetId) refundIfCharged(guild.id, entry.targetId, reason, snowflakeTime(entry.id));
   };
 
@@ -228,14 +237,20 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
   // Slash commands and buttons (src/bot/commands): answered beside the guild queues, not behind them
   // (Discord gives an interaction 3 seconds).
   const onInteraction = (interaction: Interaction): void => {
-    const work = handleInteraction(ctx, interaction, { autoDeferMs: options.autoDeferMs ?? DEFAULT_AUTO_DEFER_MS });
+    const work = handleInteraction(ctx, interaction, {
+      autoDeferMs: options.autoDeferMs ?? DEFAULT_AUTO_DEFER_MS,
+    });
     inFlight.add(work);
     void work.finally(() => inFlight.delete(work));
   };
 
   const register = (c: Client<true>, guildId?: string): void => {
-    const work = (guildId ? registerGuildCommands(ctx, c, guildId) : registerCommands(ctx, c)).catch((err: unknown) =>
-      logger.error('bot: could not register slash commands', { guildId, error: err instanceof Error ? err.message : String(err) }),
+    const work = (guildId ? registerGuildCommands(ctx, c, guildId) : registerCommands(ctx, c)).catch(
+      (err: unknown) =>
+        logger.error('bot: could not register slash commands', {
+          guildId,
+          error: err instanceof Error ? err.message : String(err),
+        }),
     );
     inFlight.add(work);
     void work.finally(() => inFlight.delete(work));
@@ -289,7 +304,11 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
     next.on(Events.Error, (err) => logger.error('bot: client error', { error: err.message }));
     next.rest.on(RESTEvents.RateLimited, (info) => {
       recordDiscordRateLimit('bot', info.route);
-      logger.warn('bot: Discord rate limit', { route: info.route, retryAfterMs: info.retryAfter, global: info.global });
+      logger.warn('bot: Discord rate limit', {
+        route: info.route,
+        retryAfterMs: info.retryAfter,
+        global: info.global,
+      });
     });
     client = next;
     next.login(ctx.config.discord.botToken).catch(async (err: unknown) => {

@@ -87,7 +87,13 @@ describe('terms frozen at verification', () => {
     const { guild, campaign } = createBotCampaign(app, owner, { slots: 3 });
     app.server.ctx.db
       .update(servers)
-      .set({ kind: 'featured', isFeatured: true, featuredRemaining: 1, coinReward: CAMPAIGN_KIND_RULES.featured.rewardCents, featuredAt: app.clock.now() })
+      .set({
+        kind: 'featured',
+        isFeatured: true,
+        featuredRemaining: 1,
+        coinReward: CAMPAIGN_KIND_RULES.featured.rewardCents,
+        featuredAt: app.clock.now(),
+      })
       .where(eq(servers.id, campaign.id))
       .run();
     const first = await verifiedMember(guild.id, campaign.id);

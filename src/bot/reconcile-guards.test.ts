@@ -65,9 +65,14 @@ describe('joined_at and the safety valve', () => {
     await joinViaWebsite(member, campaign.id);
     const before = balanceOf(app, member);
     // Discord's answer at join time missed them; the membership itself is an hour older than the click.
-    app.sim.state.addMember(guild.id, discordId(member), { joinedAt: new Date(app.clock.now() - HOUR).toISOString() });
+    app.sim.state.addMember(guild.id, discordId(member), {
+      joinedAt: new Date(app.clock.now() - HOUR).toISOString(),
+    });
     await waitFor(() => findJoin(app, campaign.id, member.user!.id)?.verified === true, 5000, 'join closed');
-    expect(findJoin(app, campaign.id, member.user!.id)).toMatchObject({ verified: true, coinsAwarded: false });
+    expect(findJoin(app, campaign.id, member.user!.id)).toMatchObject({
+      verified: true,
+      coinsAwarded: false,
+    });
     expect(balanceOf(app, member)).toBe(before);
     expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(10);
     // A later arrival is still paid: the check is about this member, not the campaign.
@@ -84,16 +89,24 @@ describe('joined_at and the safety valve', () => {
     const before = balanceOf(app, earlier);
     app.sim.state.setGatewayOnline(false);
     try {
-      app.sim.state.addMember(guild.id, discordId(earlier), { joinedAt: new Date(app.clock.now() - HOUR).toISOString() });
+      app.sim.state.addMember(guild.id, discordId(earlier), {
+        joinedAt: new Date(app.clock.now() - HOUR).toISOString(),
+      });
       app.sim.state.addMember(guild.id, discordId(newcomer));
       const result = await reconcile(app.server.ctx);
       expect(result.verified).toBe(1);
     } finally {
       await gatewayBack();
     }
-    expect(findJoin(app, campaign.id, earlier.user!.id)).toMatchObject({ verified: true, coinsAwarded: false });
+    expect(findJoin(app, campaign.id, earlier.user!.id)).toMatchObject({
+      verified: true,
+      coinsAwarded: false,
+    });
     expect(balanceOf(app, earlier)).toBe(before);
-    expect(findJoin(app, campaign.id, newcomer.user!.id)).toMatchObject({ verified: true, coinsAwarded: true });
+    expect(findJoin(app, campaign.id, newcomer.user!.id)).toMatchObject({
+      verified: true,
+      coinsAwarded: true,
+    });
     expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(9);
   });
 
@@ -108,7 +121,8 @@ describe('joined_at and the safety valve', () => {
     app.sim.state.setGatewayOnline(false);
     try {
       // Half the guild "gone" at once (a truncated member list, a Discord incident): 5 of 10.
-      for (const m of members.slice(0, 5)) app.sim.state.removeMember(guild.id, discordId(m), { reason: 'leave' });
+      for (const m of members.slice(0, 5))
+        app.sim.state.removeMember(guild.id, discordId(m), { reason: 'leave' });
       const held = await reconcile(app.server.ctx);
       expect(held).toMatchObject({ left: 0, heldBack: 1, failed: 0 });
       expect(alerts().length).toBe(alertsBefore + 1);
@@ -127,7 +141,11 @@ describe('joined_at and the safety valve', () => {
     }
     expect(alerts().length).toBe(alertsBefore + 1);
     const leaver = members[4]!;
-    expect(findJoin(app, campaign.id, leaver.user!.id)).toMatchObject({ hasLeft: true, leftReason: 'leave', penalized: true });
+    expect(findJoin(app, campaign.id, leaver.user!.id)).toMatchObject({
+      hasLeft: true,
+      leftReason: 'leave',
+      penalized: true,
+    });
     expect(transactionsOf(app, leaver, 'leave_penalty')).toHaveLength(1);
     members.slice(0, 4).forEach((m) => expect(findJoin(app, campaign.id, m.user!.id)?.hasLeft).toBe(false));
     expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(1);
@@ -136,9 +154,18 @@ describe('joined_at and the safety valve', () => {
   it('looks members up over the gateway (op 8) where that is cheaper than REST, with the same outcome', async () => {
     // 30 open joins in a guild of 12,000: the member list would be about 12 pages, single lookups 30
     // requests; one op-8 send (worth GATEWAY_SEND_COST = 10 REST requests) answers for all of them.
-    const [seeded] = seedOpenJoins(app, { prefix: 'opeight', guilds: 1, joinsPerGuild: 30, otherMembers: 12_000 });
+    const [seeded] = seedOpenJoins(app, {
+      prefix: 'opeight',
+      guilds: 1,
+      joinsPerGuild: 30,
+      otherMembers: 12_000,
+    });
     const { guild, campaign, userIds, discordIds } = seeded!;
-    await waitFor(() => app.server.background.bot!.members.memberCount(guild.id) !== null, 5000, 'guild cached');
+    await waitFor(
+      () => app.server.background.bot!.members.memberCount(guild.id) !== null,
+      5000,
+      'guild cached',
+    );
     const first = await reconcile(app.server.ctx, { gateway: app.server.background.bot!.members });
     // The small guilds of earlier tests were read over REST; this one cost one send.
     expect(first.lookups).toMatchObject({ gateway: 1, gatewayFallbacks: 0 });
@@ -186,12 +213,14 @@ describe('the safety valve across guilds', () => {
     try {
       // Two absent in each guild: below the per-guild share rule (fewer than 5), four in the run.
       guilds.forEach(({ guild }, g) => {
-        for (const m of members[g]!.slice(0, 2)) app.sim.state.removeMember(guild.id, discordId(m), { reason: 'leave' });
+        for (const m of members[g]!.slice(0, 2))
+          app.sim.state.removeMember(guild.id, discordId(m), { reason: 'leave' });
       });
       const held = await reconcile(app.server.ctx);
       expect(held).toMatchObject({ left: 0, heldBack: 2 });
       expect(alerts().some((l) => l.includes('in this run'))).toBe(true);
-      for (const list of members) for (const m of list) expect(transactionsOf(app, m, 'leave_penalty')).toHaveLength(0);
+      for (const list of members)
+        for (const m of list) expect(transactionsOf(app, m, 'leave_penalty')).toHaveLength(0);
 
       // One of each pair comes back: two absent, within the limit, charged.
       guilds.forEach(({ guild }, g) => app.sim.state.addMember(guild.id, discordId(members[g]![0]!)));

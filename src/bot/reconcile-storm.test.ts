@@ -26,7 +26,13 @@ describe('reconciliation in a 429 storm', () => {
     // (One slot more than joins: no campaign completes, so no owner DMs pace the runs.)
     // 8 guilds read as member lists (25 open joins each), 5 looked up member by member (4 each).
     const seeded: SeededGuild[] = [
-      ...seedOpenJoins(app, { prefix: 'storm_list', guilds: 8, joinsPerGuild: 25, otherMembers: 50, slots: 26 }),
+      ...seedOpenJoins(app, {
+        prefix: 'storm_list',
+        guilds: 8,
+        joinsPerGuild: 25,
+        otherMembers: 50,
+        slots: 26,
+      }),
       ...seedOpenJoins(app, { prefix: 'storm_single', guilds: 5, joinsPerGuild: 4, slots: 5 }),
     ];
     const userIds = seeded.flatMap((s) => s.userIds);

@@ -1,7 +1,12 @@
 import { and, eq, gte, isNotNull, isNull } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { serverJoins, servers, users } from '../db/schema.ts';
-import { lookUpMembers, newLookupCounters, type GatewayMembers, type LookupCounters } from './member-lookup.ts';
+import {
+  lookUpMembers,
+  newLookupCounters,
+  type GatewayMembers,
+  type LookupCounters,
+} from './member-lookup.ts';
 import { LONGEST_MIN_STAY_MS, PENDING_JOIN_MAX_AGE_MS, frozenMinStayMs } from './rules.ts';
 import { verifyJoin } from './verify-join.ts';
 import { findOpenPaidJoin, removalSince, settleRemovals, type Removal } from './member-removed.ts';
@@ -266,7 +271,11 @@ export async function reconcile(ctx: AppContext, options: ReconcileOptions = {})
 }
 
 /** Runs `work` over `items` with at most `concurrency` at a time. */
-async function inParallel<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+async function inParallel<T>(
+  items: T[],
+  concurrency: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
   const queue = [...items];
   const workers = Array.from({ length: Math.max(1, concurrency) }, async () => {
     for (let item = queue.shift(); item; item = queue.shift()) await work(item);

@@ -5,7 +5,12 @@ import { credit, debit } from '../ledger/ledger.ts';
 import { publishWithBalance } from '../events/publish.ts';
 import { formatCents } from '../shared/money.ts';
 import { CAMPAIGN_KIND_RULES } from '../shared/campaign-kinds.ts';
-import { LATE_AUDIT_REFUND_WINDOW_MS, frozenMinStayMs, frozenPenaltyCents, type LeaveReason } from './rules.ts';
+import {
+  LATE_AUDIT_REFUND_WINDOW_MS,
+  frozenMinStayMs,
+  frozenPenaltyCents,
+  type LeaveReason,
+} from './rules.ts';
 
 export interface LeaveEvent {
   guildId: string;
@@ -88,7 +93,8 @@ export function recordLeave(ctx: AppContext, event: LeaveEvent): RecordLeaveResu
       charged.push({ userId: user.id, name: join.name, cents: penaltyCents });
       // The owner paid for a member who did not stay: the slot goes back (not to canceled campaigns).
       // A featured slot goes back to the featured pool while the campaign is still featured.
-      const featuredSlot = join.rewardCents === CAMPAIGN_KIND_RULES.featured.rewardCents && join.kind === 'featured';
+      const featuredSlot =
+        join.rewardCents === CAMPAIGN_KIND_RULES.featured.rewardCents && join.kind === 'featured';
       tx.update(servers)
         .set({
           membersRemaining: sql`${servers.membersRemaining} + 1`,
@@ -103,7 +109,12 @@ export function recordLeave(ctx: AppContext, event: LeaveEvent): RecordLeaveResu
   });
   // Committed: the member's open tabs learn of the penalty and the new balance.
   for (const c of charged) {
-    publishWithBalance(ctx, c.userId, (balance) => ({ type: 'penalty_charged', serverName: c.name, amount: formatCents(c.cents), balance }));
+    publishWithBalance(ctx, c.userId, (balance) => ({
+      type: 'penalty_charged',
+      serverName: c.name,
+      amount: formatCents(c.cents),
+      balance,
+    }));
   }
   return outcome;
 }
@@ -189,7 +200,8 @@ export function refundLateKick(
         now,
       });
       // The slot went back with the penalty; a kick gives none back, so it is taken again if still free.
-      const featuredSlot = join.rewardCents === CAMPAIGN_KIND_RULES.featured.rewardCents && join.kind === 'featured';
+      const featuredSlot =
+        join.rewardCents === CAMPAIGN_KIND_RULES.featured.rewardCents && join.kind === 'featured';
       tx.update(servers)
         .set({
           membersRemaining: sql`${servers.membersRemaining} - 1`,

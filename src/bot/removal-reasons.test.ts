@@ -81,8 +81,15 @@ describe('removal reasons (audit log read at once)', () => {
     const canceled = await owner.delete(`/api/campaigns/${campaign.id}`);
     expect(canceled.status).toBe(200);
     app.sim.state.removeMember(guild.id, discordId(member), { reason: 'leave' });
-    await waitFor(() => findJoin(app, campaign.id, member.user!.id)?.hasLeft === true, 5000, 'leave recorded');
-    expect(findJoin(app, campaign.id, member.user!.id)).toMatchObject({ leftReason: 'leave', penalized: false });
+    await waitFor(
+      () => findJoin(app, campaign.id, member.user!.id)?.hasLeft === true,
+      5000,
+      'leave recorded',
+    );
+    expect(findJoin(app, campaign.id, member.user!.id)).toMatchObject({
+      leftReason: 'leave',
+      penalized: false,
+    });
     expect(balanceOf(app, member)).toBe(before);
     expect(transactionsOf(app, member, 'leave_penalty')).toHaveLength(0);
     expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(0);
@@ -97,8 +104,15 @@ describe('removal reasons (audit log read at once)', () => {
     guild.botCanViewAuditLog = false; // the owner unticked View Audit Log for the bot's role
 
     app.sim.state.removeMember(guild.id, discordId(kicked), { reason: 'kick' });
-    await waitFor(() => findJoin(app, campaign.id, kicked.user!.id)?.hasLeft === true, 5000, 'removal recorded');
-    expect(findJoin(app, campaign.id, kicked.user!.id)).toMatchObject({ leftReason: 'unknown', penalized: false });
+    await waitFor(
+      () => findJoin(app, campaign.id, kicked.user!.id)?.hasLeft === true,
+      5000,
+      'removal recorded',
+    );
+    expect(findJoin(app, campaign.id, kicked.user!.id)).toMatchObject({
+      leftReason: 'unknown',
+      penalized: false,
+    });
     expect(balanceOf(app, kicked)).toBe(kickedBefore);
     // Fail safe for the member, never in the owner's favour: the slot is not given back either.
     expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(8);
@@ -106,8 +120,15 @@ describe('removal reasons (audit log read at once)', () => {
 
     // A voluntary leave in that guild cannot be told from a kick either; the 403 is not asked again.
     app.sim.state.removeMember(guild.id, discordId(leaver), { reason: 'leave' });
-    await waitFor(() => findJoin(app, campaign.id, leaver.user!.id)?.hasLeft === true, 5000, 'leave recorded');
-    expect(findJoin(app, campaign.id, leaver.user!.id)).toMatchObject({ leftReason: 'unknown', penalized: false });
+    await waitFor(
+      () => findJoin(app, campaign.id, leaver.user!.id)?.hasLeft === true,
+      5000,
+      'leave recorded',
+    );
+    expect(findJoin(app, campaign.id, leaver.user!.id)).toMatchObject({
+      leftReason: 'unknown',
+      penalized: false,
+    });
     expect(balanceOf(app, leaver)).toBe(leaverBefore);
     expect(app.sim.state.rateLimits.stats().invalidRequests).toBe(invalidBefore + 1);
   });
@@ -119,7 +140,10 @@ describe('removal reasons (audit log read at once)', () => {
     guild.botCanViewAuditLog = false;
     app.sim.state.removeMember(guild.id, discordId(banned), { reason: 'ban' });
     await waitFor(() => findJoin(app, campaign.id, banned.user!.id)?.hasLeft === true, 5000, 'ban recorded');
-    expect(findJoin(app, campaign.id, banned.user!.id)).toMatchObject({ leftReason: 'ban', penalized: false });
+    expect(findJoin(app, campaign.id, banned.user!.id)).toMatchObject({
+      leftReason: 'ban',
+      penalized: false,
+    });
     expect(balanceOf(app, banned)).toBe(before);
     expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(9);
   });
@@ -158,19 +182,29 @@ describe('removal reasons with audit entries written late', () => {
       app.sim.state.removeMember(guild.id, discordId(kicked), { reason: 'kick' });
       app.sim.state.removeMember(guild.id, discordId(leaver), { reason: 'leave' });
       for (const m of [kicked, leaver])
-        await waitFor(() => findJoin(app, campaign.id, m.user!.id)?.hasLeft === true, 10_000, 'removals settled');
+        await waitFor(
+          () => findJoin(app, campaign.id, m.user!.id)?.hasLeft === true,
+          10_000,
+          'removals settled',
+        );
     } finally {
       app.sim.state.unreliable.configure({ auditDelayMs: 0 });
     }
-    expect(findJoin(app, campaign.id, kicked.user!.id)).toMatchObject({ leftReason: 'kick', penalized: false });
+    expect(findJoin(app, campaign.id, kicked.user!.id)).toMatchObject({
+      leftReason: 'kick',
+      penalized: false,
+    });
     expect(balanceOf(app, kicked)).toBe(kickedBefore);
     // The voluntary leaver of the same batch is charged once the second look has nothing on them.
-    expect(findJoin(app, campaign.id, leaver.user!.id)).toMatchObject({ leftReason: 'leave', penalized: true });
+    expect(findJoin(app, campaign.id, leaver.user!.id)).toMatchObject({
+      leftReason: 'leave',
+      penalized: true,
+    });
     expect(balanceOf(app, leaver)).toBe(leaverBefore - 200);
     expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(9);
   });
 
-  it('refunds the penalty when a kick\'s audit entry arrives after the last look, and takes the returned slot again', async () => {
+  it("refunds the penalty when a kick's audit entry arrives after the last look, and takes the returned slot again", async () => {
     const { guild, campaign } = createBotCampaign(app, owner, { slots: 3 });
     const kicked = await verifiedMember(guild.id, campaign.id);
     const before = balanceOf(app, kicked);
@@ -178,21 +212,35 @@ describe('removal reasons with audit entries written late', () => {
     app.sim.state.unreliable.configure({ auditDelayMs: 2500 });
     try {
       app.sim.state.removeMember(guild.id, discordId(kicked), { reason: 'kick' });
-      await waitFor(() => findJoin(app, campaign.id, kicked.user!.id)?.penalized === true, 10_000, 'charged as a leave');
+      await waitFor(
+        () => findJoin(app, campaign.id, kicked.user!.id)?.penalized === true,
+        10_000,
+        'charged as a leave',
+      );
       expect(balanceOf(app, kicked)).toBe(before - 200);
       expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(3);
       // GUILD_AUDIT_LOG_ENTRY_CREATE arrives: it was a kick after all.
-      await waitFor(() => findJoin(app, campaign.id, kicked.user!.id)?.leftReason === 'kick', 10_000, 'refund');
+      await waitFor(
+        () => findJoin(app, campaign.id, kicked.user!.id)?.leftReason === 'kick',
+        10_000,
+        'refund',
+      );
     } finally {
       app.sim.state.unreliable.configure({ auditDelayMs: 0 });
     }
     await app.server.background.bot!.idle();
-    expect(findJoin(app, campaign.id, kicked.user!.id)).toMatchObject({ hasLeft: true, leftReason: 'kick', penalized: false });
+    expect(findJoin(app, campaign.id, kicked.user!.id)).toMatchObject({
+      hasLeft: true,
+      leftReason: 'kick',
+      penalized: false,
+    });
     expect(balanceOf(app, kicked)).toBe(before);
     expect(transactionsOf(app, kicked, 'penalty_refund')).toMatchObject([{ amount: 200 }]);
     expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(2);
     // Replays of the entry refund nothing more.
-    app.sim.state.removeMember(guild.id, discordId(await verifiedMember(guild.id, campaign.id)), { reason: 'kick' });
+    app.sim.state.removeMember(guild.id, discordId(await verifiedMember(guild.id, campaign.id)), {
+      reason: 'kick',
+    });
     await app.server.background.bot!.idle();
     expect(transactionsOf(app, kicked, 'penalty_refund')).toHaveLength(1);
   });

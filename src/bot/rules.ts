@@ -1,5 +1,10 @@
 import { DAY } from '../clock.ts';
-import { CAMPAIGN_KIND_RULES, joinTermsOf, type CampaignKind, type JoinTerms } from '../shared/campaign-kinds.ts';
+import {
+  CAMPAIGN_KIND_RULES,
+  joinTermsOf,
+  type CampaignKind,
+  type JoinTerms,
+} from '../shared/campaign-kinds.ts';
 
 export type { JoinTerms } from '../shared/campaign-kinds.ts';
 

@@ -22,7 +22,14 @@ export interface MemberEvent {
 
 export interface VerifyJoinResult {
   /** The join that earned coins, if any. */
-  rewarded: { joinId: string; userId: string; campaignId: string; cents: number; terms: JoinTerms; name: string } | null;
+  rewarded: {
+    joinId: string;
+    userId: string;
+    campaignId: string;
+    cents: number;
+    terms: JoinTerms;
+    name: string;
+  } | null;
   /** Pending joins closed without coins (no slot left, or another campaign of the guild paid). */
   closedWithoutReward: number;
   /** Campaign whose last slot this join took. */
@@ -46,7 +53,12 @@ export function recordVerifiedJoin(ctx: AppContext, event: MemberEvent): VerifyJ
     if (!user) return result;
 
     const pending = tx
-      .select({ joinId: serverJoins.id, campaignId: servers.id, name: servers.name, ownerId: servers.ownerId })
+      .select({
+        joinId: serverJoins.id,
+        campaignId: servers.id,
+        name: servers.name,
+        ownerId: servers.ownerId,
+      })
       .from(serverJoins)
       .innerJoin(servers, eq(servers.id, serverJoins.serverId))
       .where(
@@ -170,7 +182,11 @@ export function takeSlot(
  */
 export function closeJoinsOfEarlierMembers(ctx: AppContext, event: MemberEvent): number {
   if (event.discordJoinedAt === undefined || Number.isNaN(event.discordJoinedAt)) return 0;
-  const user = ctx.db.select({ id: users.id }).from(users).where(eq(users.discordId, event.discordUserId)).get();
+  const user = ctx.db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.discordId, event.discordUserId))
+    .get();
   if (!user) return 0;
   const campaignIds = ctx.db
     .select({ id: servers.id })
@@ -181,7 +197,12 @@ export function closeJoinsOfEarlierMembers(ctx: AppContext, event: MemberEvent):
   if (campaignIds.length === 0) return 0;
   const closed = ctx.db
     .update(serverJoins)
-    .set({ verified: true, verifiedAt: event.at, coinsAwarded: false, discordJoinedAt: event.discordJoinedAt })
+    .set({
+      verified: true,
+      verifiedAt: event.at,
+      coinsAwarded: false,
+      discordJoinedAt: event.discordJoinedAt,
+    })
     .where(
       and(
         eq(serverJoins.userId, user.id),
@@ -224,7 +245,12 @@ export async function verifyJoin(ctx: AppContext, event: MemberEvent): Promise<V
   }
   if (result.rewarded) {
     const { userId, name, cents } = result.rewarded;
-    publishWithBalance(ctx, userId, (balance) => ({ type: 'join_verified', serverName: name, amount: formatCents(cents), balance }));
+    publishWithBalance(ctx, userId, (balance) => ({
+      type: 'join_verified',
+      serverName: name,
+      amount: formatCents(cents),
+      balance,
+    }));
   }
   if (result.completedCampaignId) {
     publishCampaignCompleted(ctx, result.completedCampaignId);

@@ -17,7 +17,10 @@ export function isUnpromotedIntent(server: Pick<Server, 'initialMemberSlots' | '
   return server.initialMemberSlots === 0 && server.featuredAt === null;
 }
 
-export function isExpiredIntent(server: Pick<Server, 'initialMemberSlots' | 'featuredAt' | 'createdAt'>, now: number): boolean {
+export function isExpiredIntent(
+  server: Pick<Server, 'initialMemberSlots' | 'featuredAt' | 'createdAt'>,
+  now: number,
+): boolean {
   return isUnpromotedIntent(server) && now - server.createdAt >= FEATURED_INTENT_TTL_MS;
 }
 

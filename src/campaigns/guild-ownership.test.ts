@@ -47,7 +47,11 @@ describe('listing and featuring need ownership or Manage Server', () => {
     const { guild, link } = createGuildWithInvite(app, owner, { name: 'Moderated Place' });
     app.sim.state.addMember(guild.id, stranger.user!.discordId);
     app.sim.state.setManageGuild(guild.id, stranger.user!.discordId, true);
-    const listed = await stranger.post<{ id: string }>('/api/servers', { name: 'Moderated Place', inviteLink: link, coinReward: '5' });
+    const listed = await stranger.post<{ id: string }>('/api/servers', {
+      name: 'Moderated Place',
+      inviteLink: link,
+      coinReward: '5',
+    });
     expect(listed.status).toBe(201);
 
     app.sim.state.setManageGuild(guild.id, stranger.user!.discordId, false);
@@ -62,9 +66,17 @@ describe('listing and featuring need ownership or Manage Server', () => {
   it("a stranger's earlier campaign cannot block the real owner's promotion", async () => {
     const { guild, link } = createGuildWithInvite(app, owner, { name: 'Contested' });
     app.sim.state.addMember(guild.id, stranger.user!.discordId);
-    const blocked = await stranger.post('/api/servers', { name: 'Contested', inviteLink: link, isFeaturedIntent: true });
+    const blocked = await stranger.post('/api/servers', {
+      name: 'Contested',
+      inviteLink: link,
+      isFeaturedIntent: true,
+    });
     expect(blocked.status).toBe(403);
-    const mine = await owner.post<{ id: string }>('/api/servers', { name: 'Contested', inviteLink: link, isFeaturedIntent: true });
+    const mine = await owner.post<{ id: string }>('/api/servers', {
+      name: 'Contested',
+      inviteLink: link,
+      isFeaturedIntent: true,
+    });
     expect(mine.status).toBe(201);
     expect((await owner.post(`/api/servers/${mine.body.id}/promote`)).status).toBe(200);
   });
@@ -90,7 +102,9 @@ describe('OAuth tokens at rest', () => {
     // Inside the session's 7-day idle limit, inside the token's last minute (refreshed ahead of expiry).
     app.clock.advance(7 * DAY - 30_000);
     const { link } = createGuildWithInvite(app, member, { name: 'Fresh Token' });
-    expect((await member.post('/api/servers', { name: 'Fresh Token', inviteLink: link, coinReward: '3' })).status).toBe(201);
+    expect(
+      (await member.post('/api/servers', { name: 'Fresh Token', inviteLink: link, coinReward: '3' })).status,
+    ).toBe(201);
     const after = tokenRow(member)!;
     const newAccess = decryptToken(app.server.ctx.config.tokenEncryptionKey, after.accessTokenEnc)!;
     expect(newAccess).not.toBe(oldAccess);

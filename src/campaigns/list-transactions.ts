@@ -28,7 +28,10 @@ export function listTransactions(
   query: TransactionsQuery = {},
 ): { items: ApiTransaction[]; total: number } {
   const where = query.filter
-    ? and(eq(transactions.userId, userId), inArray(transactions.type, [...TRANSACTION_FILTERS[query.filter].types]))
+    ? and(
+        eq(transactions.userId, userId),
+        inArray(transactions.type, [...TRANSACTION_FILTERS[query.filter].types]),
+      )
     : eq(transactions.userId, userId);
   const pageSize = query.pageSize ?? TRANSACTIONS_LIMIT;
   const offset = ((query.page ?? 1) - 1) * pageSize;
@@ -49,7 +52,12 @@ export function listTransactions(
 const DAY_MS = 86_400_000;
 
 /** GET /api/transactions/earnings: coins received per day over the last `days` days (user's time zone). */
-export function summarizeEarningsByDay(ctx: AppContext, userId: string, days: number, tzOffsetMinutes: number): EarningsDay[] {
+export function summarizeEarningsByDay(
+  ctx: AppContext,
+  userId: string,
+  days: number,
+  tzOffsetMinutes: number,
+): EarningsDay[] {
   const shift = -tzOffsetMinutes * 60_000; // local = UTC + shift
   const todayIndex = Math.floor((ctx.clock.now() + shift) / DAY_MS);
   const firstIndex = todayIndex - days + 1;
@@ -60,14 +68,21 @@ export function summarizeEarningsByDay(ctx: AppContext, userId: string, days: nu
     })
     .from(transactions)
     .where(
-      and(eq(transactions.userId, userId), gt(transactions.amount, 0), gte(transactions.createdAt, firstIndex * DAY_MS - shift)),
+      and(
+        eq(transactions.userId, userId),
+        gt(transactions.amount, 0),
+        gte(transactions.createdAt, firstIndex * DAY_MS - shift),
+      ),
     )
     .groupBy(sql`1`)
     .all();
   const byDay = new Map(rows.map((r) => [Number(r.day), Number(r.earned)]));
   return Array.from({ length: days }, (_, i) => {
     const index = firstIndex + i;
-    return { date: new Date(index * DAY_MS).toISOString().slice(0, 10), earned: formatCents(byDay.get(index) ?? 0) };
+    return {
+      date: new Date(index * DAY_MS).toISOString().slice(0, 10),
+      earned: formatCents(byDay.get(index) ?? 0),
+    };
   });
 }
 

@@ -26,7 +26,10 @@ afterEach(() => app.assertLedger());
 /** A guild of the owner with a permanent invite and a campaign on it. */
 function campaignWithInvite() {
   counter += 1;
-  const guild = app.sim.state.createGuild({ name: `Invite Guild ${counter}`, ownerId: owner.user!.discordId });
+  const guild = app.sim.state.createGuild({
+    name: `Invite Guild ${counter}`,
+    ownerId: owner.user!.discordId,
+  });
   const invite = app.sim.state.createInvite(guild.id, { maxAge: 0 });
   const campaign = createCampaign(app.server.ctx.db, {
     ownerId: owner.user!.id,
@@ -49,7 +52,10 @@ describe('campaign invite health', () => {
     app.sim.state.invites.delete(invite.code); // the owner deleted the invite on Discord
     await recheckInvites(app.server.ctx);
     const campaigns = await owner.get<ApiCampaign[]>('/api/campaigns');
-    expect(campaigns.body.find((c) => c.id === campaign.id)).toMatchObject({ inviteExpired: true, botRemoved: false });
+    expect(campaigns.body.find((c) => c.id === campaign.id)).toMatchObject({
+      inviteExpired: true,
+      botRemoved: false,
+    });
     const mine = await owner.get<ApiMyServer[]>('/api/servers/mine');
     expect(mine.body.find((s) => s.id === campaign.id)?.inviteExpired).toBe(true);
     expect(await onDiscover(campaign.id)).toBe(false);
@@ -60,7 +66,10 @@ describe('campaign invite health', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.inviteLink).toBe(`https://discord.gg/${fresh.code}`);
-    expect(findCampaign(app.server.ctx.db, campaign.id)).toMatchObject({ inviteValid: true, inviteCode: fresh.code });
+    expect(findCampaign(app.server.ctx.db, campaign.id)).toMatchObject({
+      inviteValid: true,
+      inviteCode: fresh.code,
+    });
     const after = await owner.get<ApiCampaign[]>('/api/campaigns');
     expect(after.body.find((c) => c.id === campaign.id)?.inviteExpired).toBe(false);
     expect(await onDiscover(campaign.id)).toBe(true);
@@ -70,8 +79,13 @@ describe('campaign invite health', () => {
     const { campaign } = campaignWithInvite();
     const other = app.sim.state.createGuild({ name: 'Somewhere Else', ownerId: owner.user!.discordId });
     const otherInvite = app.sim.state.createInvite(other.id, { maxAge: 0 });
-    const res = await owner.post(`/api/campaigns/${campaign.id}/invite`, { inviteLink: `https://discord.gg/${otherInvite.code}` });
-    expect(res).toMatchObject({ status: 400, body: { message: inviteOtherServerMessage(campaign.name, 'Somewhere Else') } });
+    const res = await owner.post(`/api/campaigns/${campaign.id}/invite`, {
+      inviteLink: `https://discord.gg/${otherInvite.code}`,
+    });
+    expect(res).toMatchObject({
+      status: 400,
+      body: { message: inviteOtherServerMessage(campaign.name, 'Somewhere Else') },
+    });
     expect(findCampaign(app.server.ctx.db, campaign.id)?.inviteCode).toBe(campaign.inviteCode);
   });
 

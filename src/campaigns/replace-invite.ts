@@ -21,7 +21,12 @@ function ownCampaign(ctx: AppContext, userId: string, campaignId: string): Serve
  * deleted. The new one must be permanent and lead to the same guild (a campaign is paid for one
  * server); it puts the campaign back on Discover at once, without waiting for the invite recheck.
  */
-export async function replaceInvite(ctx: AppContext, userId: string, campaignId: string, link: string): Promise<Server> {
+export async function replaceInvite(
+  ctx: AppContext,
+  userId: string,
+  campaignId: string,
+  link: string,
+): Promise<Server> {
   const before = ownCampaign(ctx, userId, campaignId);
   const invite = await resolvePermanentInvite(ctx, link);
   const guildId = before.inviteGuildId ?? before.serverId;

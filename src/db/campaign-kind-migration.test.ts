@@ -33,7 +33,11 @@ describe('migration 0005 (campaign kind)', () => {
 
   it('backfills kind from server_id and is_featured', () => {
     migrate(db, { migrationsFolder: migrationsBeforeKind() });
-    sqlite.prepare("INSERT INTO users (id, discord_id, discord_username, created_at) VALUES ('u1', 'd1', 'owner', 1)").run();
+    sqlite
+      .prepare(
+        "INSERT INTO users (id, discord_id, discord_username, created_at) VALUES ('u1', 'd1', 'owner', 1)",
+      )
+      .run();
     const insert = sqlite.prepare(
       `INSERT INTO servers (id, owner_id, name, invite_link, server_id, is_featured, created_at)
        VALUES (?, 'u1', ?, 'https://discord.gg/x', ?, ?, 1)`,
@@ -68,7 +72,9 @@ describe('migration 0005 (campaign kind)', () => {
     ).toThrow(/kind disagrees/);
     // Changing them together is fine (what promote and the end of a featured pool do).
     sqlite.prepare("UPDATE servers SET kind = 'featured', is_featured = 1 WHERE id = 's-regular'").run();
-    expect(sqlite.prepare("SELECT kind FROM servers WHERE id = 's-regular'").get()).toEqual({ kind: 'featured' });
+    expect(sqlite.prepare("SELECT kind FROM servers WHERE id = 's-regular'").get()).toEqual({
+      kind: 'featured',
+    });
     sqlite.close();
   });
 });

@@ -44,7 +44,8 @@ export function openDatabase(path: string): Database_ {
     return { db, sqlite, close: () => sqlite.close() };
   } catch (err) {
     sqlite.close();
-    if (isCorruptionError(err)) throw new DatabaseIntegrityError(path, [err instanceof Error ? err.message : String(err)]);
+    if (isCorruptionError(err))
+      throw new DatabaseIntegrityError(path, [err instanceof Error ? err.message : String(err)]);
     throw err;
   }
 }

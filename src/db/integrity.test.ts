@@ -18,7 +18,8 @@ function populatedDatabase(name: string): string {
   const file = path.join(dir, name);
   const database = openDatabase(file);
   database.sqlite.transaction(() => {
-    for (let i = 0; i < 3000; i++) createUser(database, { discordUsername: `user-with-a-long-name-${i}-${'x'.repeat(40)}` });
+    for (let i = 0; i < 3000; i++)
+      createUser(database, { discordUsername: `user-with-a-long-name-${i}-${'x'.repeat(40)}` });
   })();
   database.close();
   return file;

@@ -212,7 +212,9 @@ export const payments = sqliteTable(
   (t) => [
     index('payments_user_idx').on(t.userId),
     // assertCanSpend looks for an open dispute on every buy and spend.
-    index('payments_open_dispute_idx').on(t.userId).where(sql`${t.disputeStatus} = 'open'`),
+    index('payments_open_dispute_idx')
+      .on(t.userId)
+      .where(sql`${t.disputeStatus} = 'open'`),
   ],
 );
 

@@ -40,10 +40,40 @@ export const DEMO_CAMPAIGNS: readonly DemoCampaign[] = [
 /** Demo owners start with this many coins on top of the welcome bonus (hundredths). */
 export const DEMO_COINS_CENTS = 50_000;
 
-export const DEMO_SOCIAL_TASKS: readonly { platform: SocialPlatform; title: string; url: string; coins: number }[] = [
-  { platform: 'youtube', title: 'Subscribe to our YouTube channel', url: 'https://www.youtube.com/@coinsync', coins: DEFAULT_SOCIAL_TASK_CENTS },
-  { platform: 'discord', title: 'Join our Discord community', url: 'https://discord.gg/coinsync-support', coins: DEFAULT_SOCIAL_TASK_CENTS },
-  { platform: 'tiktok', title: 'Follow us on TikTok', url: 'https://www.tiktok.com/@coinsync', coins: DEFAULT_SOCIAL_TASK_CENTS },
-  { platform: 'instagram', title: 'Follow us on Instagram', url: 'https://www.instagram.com/coinsync', coins: DEFAULT_SOCIAL_TASK_CENTS },
-  { platform: 'twitter', title: 'Follow us on Twitter', url: 'https://twitter.com/coinsync', coins: DEFAULT_SOCIAL_TASK_CENTS },
+export const DEMO_SOCIAL_TASKS: readonly {
+  platform: SocialPlatform;
+  title: string;
+  url: string;
+  coins: number;
+}[] = [
+  {
+    platform: 'youtube',
+    title: 'Subscribe to our YouTube channel',
+    url: 'https://www.youtube.com/@coinsync',
+    coins: DEFAULT_SOCIAL_TASK_CENTS,
+  },
+  {
+    platform: 'discord',
+    title: 'Join our Discord community',
+    url: 'https://discord.gg/coinsync-support',
+    coins: DEFAULT_SOCIAL_TASK_CENTS,
+  },
+  {
+    platform: 'tiktok',
+    title: 'Follow us on TikTok',
+    url: 'https://www.tiktok.com/@coinsync',
+    coins: DEFAULT_SOCIAL_TASK_CENTS,
+  },
+  {
+    platform: 'instagram',
+    title: 'Follow us on Instagram',
+    url: 'https://www.instagram.com/coinsync',
+    coins: DEFAULT_SOCIAL_TASK_CENTS,
+  },
+  {
+    platform: 'twitter',
+    title: 'Follow us on Twitter',
+    url: 'https://twitter.com/coinsync',
+    coins: DEFAULT_SOCIAL_TASK_CENTS,
+  },
 ];

@@ -29,7 +29,11 @@ describe('seedDemo', () => {
     app.assertLedger();
 
     // The transaction texts are the real ones (the services wrote them).
-    const texts = app.server.ctx.db.select({ d: transactions.description }).from(transactions).all().map((t) => t.d);
+    const texts = app.server.ctx.db
+      .select({ d: transactions.description })
+      .from(transactions)
+      .all()
+      .map((t) => t.d);
     expect(texts).toContain('Featured: Pixel Raiders (100 members)');
     expect(texts).toContain('Campaign: Anime Haven (40 members)');
     expect(texts).toContain('No-bot campaign: Retro Arcade Club (12 members)');
@@ -60,7 +64,11 @@ describe('seedDemo', () => {
     await seedDemo(app.server.ctx, app.sim);
     const tasks = listSocialTasks(app.server.ctx.db, 'nobody');
     expect(tasks.map((t) => t.platform)).toEqual(['youtube', 'discord', 'tiktok', 'instagram', 'twitter']);
-    expect(tasks[0]).toMatchObject({ title: 'Subscribe to our YouTube channel', coins: '2.00', completed: false });
+    expect(tasks[0]).toMatchObject({
+      title: 'Subscribe to our YouTube channel',
+      coins: '2.00',
+      completed: false,
+    });
     expect(tasks.every((t) => t.coins === '2.00' && t.url.startsWith('https://'))).toBe(true);
   });
 });

@@ -12,7 +12,13 @@ import { addSocialTask } from '../social/manage-social-tasks.ts';
 import { assertNever } from '../shared/campaign-kinds.ts';
 import { DEMO_USERS } from '../sim/discord/demo-data.ts';
 import type { DiscordSimulator } from '../sim/discord/index.ts';
-import { DEMO_CAMPAIGNS, DEMO_COINS_CENTS, DEMO_SOCIAL_TASKS, RETRO_GUILD, type DemoCampaign } from './demo-world.ts';
+import {
+  DEMO_CAMPAIGNS,
+  DEMO_COINS_CENTS,
+  DEMO_SOCIAL_TASKS,
+  RETRO_GUILD,
+  type DemoCampaign,
+} from './demo-world.ts';
 
 // The one place demo data is made. Everything goes through the product's own services — sign-in's
 // user upsert and token store, campaign submit and promote (which resolve the invite, check the
@@ -54,13 +60,28 @@ function signInOwner(ctx: AppContext, simulator: DiscordSimulator, discordId: st
   const demoUser = DEMO_USERS.find((u) => u.id === discordId);
   if (!demoUser) throw new Error(`unknown demo user ${discordId}`);
   const now = ctx.clock.now();
-  const { user } = upsertUserFromDiscord(ctx.db, { id: discordId, username: demoUser.username, avatar: null }, now);
+  const { user } = upsertUserFromDiscord(
+    ctx.db,
+    { id: discordId, username: demoUser.username, avatar: null },
+    now,
+  );
   const accessToken = randomBytes(20).toString('base64url');
   const refreshToken = randomBytes(20).toString('base64url');
   const scope = 'identify guilds';
-  simulator.state.tokens.set(accessToken, { userId: discordId, scope, expiresAt: Date.now() + 7 * DAY, refreshToken });
+  simulator.state.tokens.set(accessToken, {
+    userId: discordId,
+    scope,
+    expiresAt: Date.now() + 7 * DAY,
+    refreshToken,
+  });
   simulator.state.changed();
-  saveOAuthTokens(ctx.db, ctx.config.tokenEncryptionKey, user.id, { accessToken, refreshToken, expiresIn: 7 * 24 * 3600, scope }, now);
+  saveOAuthTokens(
+    ctx.db,
+    ctx.config.tokenEncryptionKey,
+    user.id,
+    { accessToken, refreshToken, expiresIn: 7 * 24 * 3600, scope },
+    now,
+  );
   credit(ctx.sqlite, {
     userId: user.id,
     cents: DEMO_COINS_CENTS,
@@ -72,7 +93,11 @@ function signInOwner(ctx: AppContext, simulator: DiscordSimulator, discordId: st
   return user.id;
 }
 
-async function ensureCampaign(ctx: AppContext, simulator: DiscordSimulator, campaign: DemoCampaign): Promise<void> {
+async function ensureCampaign(
+  ctx: AppContext,
+  simulator: DiscordSimulator,
+  campaign: DemoCampaign,
+): Promise<void> {
   const { guild } = campaign;
   // Members open the simulator's invite page (a real submit stores https://discord.gg/CODE).
   const simulatorLink = `${ctx.config.discord.baseUrl}/invite/${guild.inviteCode}`;
@@ -92,15 +117,27 @@ async function ensureCampaign(ctx: AppContext, simulator: DiscordSimulator, camp
   let id: string;
   switch (campaign.kind) {
     case 'regular':
-      id = (await submitServer(ctx, ownerId, { name: guild.name, inviteLink, coinReward: String(campaign.slots) })).id;
+      id = (
+        await submitServer(ctx, ownerId, { name: guild.name, inviteLink, coinReward: String(campaign.slots) })
+      ).id;
       break;
     case 'featured': {
-      const intent = await submitServer(ctx, ownerId, { name: guild.name, inviteLink, isFeaturedIntent: true });
+      const intent = await submitServer(ctx, ownerId, {
+        name: guild.name,
+        inviteLink,
+        isFeaturedIntent: true,
+      });
       id = (await promoteServer(ctx, ownerId, intent.id)).id;
       break;
     }
     case 'nobot':
-      id = (await submitNoBotServer(ctx, ownerId, { name: guild.name, inviteLink, memberCount: String(campaign.slots) })).id;
+      id = (
+        await submitNoBotServer(ctx, ownerId, {
+          name: guild.name,
+          inviteLink,
+          memberCount: String(campaign.slots),
+        })
+      ).id;
       break;
     default:
       return assertNever(campaign.kind);

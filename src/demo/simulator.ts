@@ -22,7 +22,9 @@ export function startDemoSimulator(
     clientSecret: config.discord.clientSecret,
     botToken: config.discord.botToken,
     statePath:
-      config.databasePath === ':memory:' ? undefined : config.databasePath.replace(/\.db$/, '') + '.discord-sim.json',
+      config.databasePath === ':memory:'
+        ? undefined
+        : config.databasePath.replace(/\.db$/, '') + '.discord-sim.json',
     log: (msg: string) => logger.debug(`[discord-sim] ${msg}`),
   });
   simulator.attachGateway(server);

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_SIM_BOT_TOKEN, startDiscordSimulator, type DiscordSimulator, type SimGuild } from '../sim/discord/index.ts';
+import {
+  DEFAULT_SIM_BOT_TOKEN,
+  startDiscordSimulator,
+  type DiscordSimulator,
+  type SimGuild,
+} from '../sim/discord/index.ts';
 import { DiscordApi, DiscordApiError } from './discord-api.ts';
 
 // The product's Discord client (@discordjs/rest underneath) against Discord on a bad day: Cloudflare's
@@ -40,7 +45,12 @@ describe('DiscordApi under injected faults', () => {
   });
 
   it('survives JSON 5xx and unannounced 429s the same way', async () => {
-    sim.state.unreliable.configure({ rate: 0.3, seed: 22, faults: ['server-error', 'rate-limit'], retryAfterSeconds: 0.01 });
+    sim.state.unreliable.configure({
+      rate: 0.3,
+      seed: 22,
+      faults: ['server-error', 'rate-limit'],
+      retryAfterSeconds: 0.01,
+    });
     const client = api();
     for (let i = 0; i < 40; i++) expect(await client.isBotInGuild(guild.id)).toBe(true);
     const { serverError, rateLimit } = sim.state.unreliable.injected;

@@ -31,7 +31,10 @@ export type DiscordUser = Pick<APIUser, 'id' | 'username' | 'avatar'> & {
   global_name?: string | null;
   email?: string | null;
 };
-export type DiscordInvite = Pick<APIInvite, 'code' | 'approximate_member_count' | 'approximate_presence_count'> & {
+export type DiscordInvite = Pick<
+  APIInvite,
+  'code' | 'approximate_member_count' | 'approximate_presence_count'
+> & {
   expires_at?: string | null;
   guild?: Pick<APIPartialGuild, 'id' | 'name' | 'icon' | 'description' | 'banner'>;
 };
@@ -145,8 +148,7 @@ function translate(err: unknown): unknown {
 
 /** Adapts a fetch function to @discordjs/rest's makeRequest (which passes undici's RequestInit). */
 function wrapFetch(doFetch: typeof fetch) {
-  return (url: string, init: Record<string, unknown>): Promise<ResponseLike> =>
-    doFetch(url, init);
+  return (url: string, init: Record<string, unknown>): Promise<ResponseLike> => doFetch(url, init);
 }
 
 export class DiscordApi {
@@ -234,7 +236,10 @@ export class DiscordApi {
   }
 
   /** Exchanges a refresh token for a new token pair (the old refresh token stops working). */
-  refreshUserToken(client: { id: string; secret: string }, refreshToken: string): Promise<DiscordTokenResponse> {
+  refreshUserToken(
+    client: { id: string; secret: string },
+    refreshToken: string,
+  ): Promise<DiscordTokenResponse> {
     return this.call(() =>
       this.userRest.post(Routes.oauth2TokenExchange(), {
         auth: false,

@@ -51,7 +51,9 @@ class Listeners {
       try {
         listener(stored);
       } catch (err) {
-        logger.warn('live event listener failed', { error: err instanceof Error ? err.message : String(err) });
+        logger.warn('live event listener failed', {
+          error: err instanceof Error ? err.message : String(err),
+        });
       }
     }
   }
@@ -86,7 +88,9 @@ export function createMemoryEventBus(logger: Logger, now: () => number = Date.no
     since(userId, lastId) {
       const at = now();
       return Promise.resolve(
-        (buffers.get(userId) ?? []).filter((e) => e.stored.id > lastId && at - e.at < REPLAY_TTL_MS).map((e) => e.stored),
+        (buffers.get(userId) ?? [])
+          .filter((e) => e.stored.id > lastId && at - e.at < REPLAY_TTL_MS)
+          .map((e) => e.stored),
       );
     },
     close: () => Promise.resolve(),
@@ -111,7 +115,9 @@ export async function createRedisEventBus(options: {
   const listeners = new Listeners();
   const subscriber = redis.duplicate();
   subscriber.on('error', (err: unknown) => {
-    logger.warn('live events: Redis subscriber error', { error: err instanceof Error ? err.message : String(err) });
+    logger.warn('live events: Redis subscriber error', {
+      error: err instanceof Error ? err.message : String(err),
+    });
   });
   await subscriber.connect();
   await subscriber.subscribe(channel, (message) => {
@@ -154,7 +160,9 @@ export async function createRedisEventBus(options: {
           .filter((stored) => stored.id > lastId)
           .sort((a, b) => a.id - b.id);
       } catch (err) {
-        logger.warn('live events: replay unavailable (Redis)', { error: err instanceof Error ? err.message : String(err) });
+        logger.warn('live events: replay unavailable (Redis)', {
+          error: err instanceof Error ? err.message : String(err),
+        });
         return [];
       }
     },

@@ -77,13 +77,22 @@ describe('GET /api/events', () => {
     await verifiedJoin(member, guild.id, campaign.id);
 
     const joined = await memberStream.nextOfType('join_verified');
-    expect(joined.data).toEqual({ type: 'join_verified', serverName: 'Live Guild', amount: '0.50', balance: '5.50' });
+    expect(joined.data).toEqual({
+      type: 'join_verified',
+      serverName: 'Live Guild',
+      amount: '0.50',
+      balance: '5.50',
+    });
     expect(joined.id).toMatch(/^\d+$/);
     const completed = await ownerStream.nextOfType('campaign_completed');
     expect(completed.data).toEqual({ type: 'campaign_completed', serverName: 'Live Guild', members: 1 });
     // Nobody else's events: the owner got no join_verified, the member no campaign_completed.
-    expect(ownerStream.messages.some((m) => (m.data as { type: string }).type === 'join_verified')).toBe(false);
-    expect(memberStream.messages.some((m) => (m.data as { type: string }).type === 'campaign_completed')).toBe(false);
+    expect(ownerStream.messages.some((m) => (m.data as { type: string }).type === 'join_verified')).toBe(
+      false,
+    );
+    expect(
+      memberStream.messages.some((m) => (m.data as { type: string }).type === 'campaign_completed'),
+    ).toBe(false);
   });
 
   it('pushes penalty charged when a member leaves early', async () => {
@@ -127,7 +136,10 @@ describe('GET /api/events', () => {
 
     const again = await open(member, seen.id);
     await again.until((s) => s.messages.length >= 2, 5000, 'two replayed events');
-    expect(again.messages.map((m) => (m.data as { type: string }).type)).toEqual(['penalty_charged', 'payment_credited']);
+    expect(again.messages.map((m) => (m.data as { type: string }).type)).toEqual([
+      'penalty_charged',
+      'payment_credited',
+    ]);
     expect(again.messages.at(-1)?.data).toMatchObject({ balance: '253.50' });
     const ids = again.messages.map((m) => Number(m.id));
     expect(ids[0]).toBeGreaterThan(Number(seen.id));
@@ -146,35 +158,43 @@ describe('GET /api/events', () => {
 describe('event bus', () => {
   it('keeps a bounded replay buffer per user (memory)', async () => {
     const bus = createMemoryEventBus(createLogger('silent'));
-    for (let i = 0; i < 60; i++) await bus.publish('u1', { type: 'campaign_completed', serverName: `S${i}`, members: i });
+    for (let i = 0; i < 60; i++)
+      await bus.publish('u1', { type: 'campaign_completed', serverName: `S${i}`, members: i });
     const all = await bus.since('u1', 0);
     expect(all).toHaveLength(50);
     expect(all[0]?.event).toMatchObject({ serverName: 'S10' });
     expect(await bus.since('u2', 0)).toEqual([]);
   });
 
-  it.runIf(process.env.REDIS_URL)('delivers across processes through Redis pub/sub and replays from Redis', async () => {
-    const url = process.env.REDIS_URL!;
-    const prefix = `coinsync-test:live-${process.pid}-${Date.now()}:`;
-    const logger = createLogger('silent');
-    const clients = [createRedisClient(url, 1500), createRedisClient(url, 1500)];
-    for (const c of clients) await c.connect();
-    const [a, b] = await Promise.all(clients.map((redis) => createRedisEventBus({ redis, prefix, timeoutMs: 1500, logger })));
-    try {
-      const got: StoredEvent[] = [];
-      b!.subscribe('u1', (e) => got.push(e));
-      await a!.publish('u1', { type: 'payment_credited', coins: '250.00', balance: '255.00' });
-      await a!.publish('u2', { type: 'payment_credited', coins: '1.00', balance: '1.00' });
-      await waitFor(() => got.length >= 1, 5000, 'the event on the other bus');
-      expect(got.map((e) => e.event)).toEqual([{ type: 'payment_credited', coins: '250.00', balance: '255.00' }]);
-      const replay = await b!.since('u1', 0);
-      expect(replay.map((e) => e.id)).toEqual([got[0]!.id]);
-      expect(await b!.since('u1', got[0]!.id)).toEqual([]);
-    } finally {
-      await a!.close();
-      await b!.close();
-      await clients[0]!.del([`${prefix}events:seq`, `${prefix}events:user:u1`, `${prefix}events:user:u2`]);
-      for (const c of clients) await c.close();
-    }
-  });
+  it.runIf(process.env.REDIS_URL)(
+    'delivers across processes through Redis pub/sub and replays from Redis',
+    async () => {
+      const url = process.env.REDIS_URL!;
+      const prefix = `coinsync-test:live-${process.pid}-${Date.now()}:`;
+      const logger = createLogger('silent');
+      const clients = [createRedisClient(url, 1500), createRedisClient(url, 1500)];
+      for (const c of clients) await c.connect();
+      const [a, b] = await Promise.all(
+        clients.map((redis) => createRedisEventBus({ redis, prefix, timeoutMs: 1500, logger })),
+      );
+      try {
+        const got: StoredEvent[] = [];
+        b!.subscribe('u1', (e) => got.push(e));
+        await a!.publish('u1', { type: 'payment_credited', coins: '250.00', balance: '255.00' });
+        await a!.publish('u2', { type: 'payment_credited', coins: '1.00', balance: '1.00' });
+        await waitFor(() => got.length >= 1, 5000, 'the event on the other bus');
+        expect(got.map((e) => e.event)).toEqual([
+          { type: 'payment_credited', coins: '250.00', balance: '255.00' },
+        ]);
+        const replay = await b!.since('u1', 0);
+        expect(replay.map((e) => e.id)).toEqual([got[0]!.id]);
+        expect(await b!.since('u1', got[0]!.id)).toEqual([]);
+      } finally {
+        await a!.close();
+        await b!.close();
+        await clients[0]!.del([`${prefix}events:seq`, `${prefix}events:user:u1`, `${prefix}events:user:u2`]);
+        for (const c of clients) await c.close();
+      }
+    },
+  );
 });

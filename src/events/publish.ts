@@ -21,7 +21,10 @@ export function publishWithBalance(
   try {
     publishLiveEvent(ctx, userId, build(formatCents(getBalance(ctx.sqlite, userId))));
   } catch (err) {
-    ctx.logger.warn('live event not published', { userId, error: err instanceof Error ? err.message : String(err) });
+    ctx.logger.warn('live event not published', {
+      userId,
+      error: err instanceof Error ? err.message : String(err),
+    });
   }
 }
 
@@ -33,5 +36,9 @@ export function publishCampaignCompleted(ctx: AppContext, campaignId: string): v
     .where(eq(servers.id, campaignId))
     .get();
   if (!campaign) return;
-  publishLiveEvent(ctx, campaign.ownerId, { type: 'campaign_completed', serverName: campaign.name, members: campaign.slots });
+  publishLiveEvent(ctx, campaign.ownerId, {
+    type: 'campaign_completed',
+    serverName: campaign.name,
+    members: campaign.slots,
+  });
 }

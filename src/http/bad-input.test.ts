@@ -39,15 +39,34 @@ const junk = fc.oneof(
   fc.constant('not json at all'),
   fc.constant('{"unterminated'),
   fc.jsonValue(),
-  fc.record({
-    name: fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.string({ minLength: 200, maxLength: 400 })),
-    inviteLink: fc.oneof(fc.webUrl(), fc.string(), fc.constant('https://discord.gg/'), fc.constant(['x'])),
-    coinReward: fc.oneof(fc.string(), fc.double(), fc.constant('1e9'), fc.constant('-5'), fc.constant('3.999')),
-    memberCount: fc.oneof(fc.string(), fc.integer(), fc.constant('2.5'), fc.constant('99999999999999999999')),
-    type: fc.oneof(fc.string(), fc.constant('regular '), fc.constant(['regular'])),
-    packageType: fc.oneof(fc.string(), fc.constant('__proto__'), fc.constant('constructor')),
-    isFeaturedIntent: fc.oneof(fc.boolean(), fc.string()),
-  }, { requiredKeys: [] }),
+  fc.record(
+    {
+      name: fc.oneof(
+        fc.string(),
+        fc.integer(),
+        fc.constant(null),
+        fc.string({ minLength: 200, maxLength: 400 }),
+      ),
+      inviteLink: fc.oneof(fc.webUrl(), fc.string(), fc.constant('https://discord.gg/'), fc.constant(['x'])),
+      coinReward: fc.oneof(
+        fc.string(),
+        fc.double(),
+        fc.constant('1e9'),
+        fc.constant('-5'),
+        fc.constant('3.999'),
+      ),
+      memberCount: fc.oneof(
+        fc.string(),
+        fc.integer(),
+        fc.constant('2.5'),
+        fc.constant('99999999999999999999'),
+      ),
+      type: fc.oneof(fc.string(), fc.constant('regular '), fc.constant(['regular'])),
+      packageType: fc.oneof(fc.string(), fc.constant('__proto__'), fc.constant('constructor')),
+      isFeaturedIntent: fc.oneof(fc.boolean(), fc.string()),
+    },
+    { requiredKeys: [] },
+  ),
 );
 
 function snapshot() {
@@ -84,9 +103,14 @@ describe('bad input', () => {
   });
 
   it('refuses oversized bodies with a 413 and a message', async () => {
-    const res = await client.request<{ message: string }>('POST', '/api/servers', JSON.stringify({ name: 'x'.repeat(64_000) }), {
-      'content-type': 'application/json',
-    });
+    const res = await client.request<{ message: string }>(
+      'POST',
+      '/api/servers',
+      JSON.stringify({ name: 'x'.repeat(64_000) }),
+      {
+        'content-type': 'application/json',
+      },
+    );
     expect(res.status).toBe(413);
     expect(res.body.message).toBeTruthy();
   });
@@ -97,7 +121,9 @@ describe('bad input', () => {
       const res =
         method === 'GET'
           ? await anon.get<{ message: string }>(path)
-          : await anon.request<{ message: string }>(method, path, '{}', { 'content-type': 'application/json' });
+          : await anon.request<{ message: string }>(method, path, '{}', {
+              'content-type': 'application/json',
+            });
       expect(res.status, `${method} ${path}`).toBe(401);
     }
   });

@@ -1,6 +1,11 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '../logger.ts';
-import { AppError, INTERNAL_ERROR_MESSAGE, STORAGE_UNAVAILABLE_MESSAGE, isStorageUnavailable } from '../shared/errors.ts';
+import {
+  AppError,
+  INTERNAL_ERROR_MESSAGE,
+  STORAGE_UNAVAILABLE_MESSAGE,
+  isStorageUnavailable,
+} from '../shared/errors.ts';
 import { requestIdOf } from './request-context.ts';
 
 // Services throw AppError (src/shared/errors.ts); this middleware maps its code to a status and a `{ message }` body.
@@ -40,7 +45,12 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.status(503).setHeader('Retry-After', '60').json({ message: STORAGE_UNAVAILABLE_MESSAGE });
       return;
     }
-    logger.error('unhandled error', { requestId: requestIdOf(res), method: req.method, path: req.path, error: err instanceof Error ? err.stack : String(err) });
+    logger.error('unhandled error', {
+      requestId: requestIdOf(res),
+      method: req.method,
+      path: req.path,
+      error: err instanceof Error ? err.stack : String(err),
+    });
     res.status(500).json({ message: INTERNAL_ERROR_MESSAGE });
   };
 }

@@ -19,7 +19,10 @@ export function sameOriginOnly(allowedOrigins: string[]): RequestHandler {
     const site = req.get('sec-fetch-site');
     const origin = req.get('origin');
     const sameHost = origin !== undefined && origin === `${req.protocol}://${req.get('host') ?? ''}`;
-    if (site === 'cross-site' || (origin !== undefined && origin !== 'null' && !allowed.has(origin) && !sameHost)) {
+    if (
+      site === 'cross-site' ||
+      (origin !== undefined && origin !== 'null' && !allowed.has(origin) && !sameHost)
+    ) {
       res.status(403).json({ message: 'Cross-site request refused' });
       return;
     }
@@ -33,7 +36,13 @@ export function sameOriginOnly(allowedOrigins: string[]): RequestHandler {
 
 /** Parses input with a zod schema and turns the first problem into a 400 `{ message }`. */
 export function parseInput<T>(
-  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { message: string; path: PropertyKey[] }[] } } },
+  schema: {
+    safeParse(
+      v: unknown,
+    ):
+      | { success: true; data: T }
+      | { success: false; error: { issues: { message: string; path: PropertyKey[] }[] } };
+  },
   value: unknown,
 ): T {
   const result = schema.safeParse(value ?? {});

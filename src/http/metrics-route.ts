@@ -24,12 +24,10 @@ export function metricsHandler(token: string | undefined): RequestHandler {
     } else {
       const proxied = req.get('x-forwarded-for') ?? req.get('forwarded') ?? req.get('x-real-ip');
       if (!LOOPBACK.has(req.socket.remoteAddress ?? '') || proxied !== undefined) {
-        res
-          .status(403)
-          .json({
-            message:
-              'Metrics are served to direct loopback connections only; set METRICS_TOKEN to scrape from elsewhere.',
-          });
+        res.status(403).json({
+          message:
+            'Metrics are served to direct loopback connections only; set METRICS_TOKEN to scrape from elsewhere.',
+        });
         return;
       }
     }

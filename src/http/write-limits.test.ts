@@ -5,14 +5,17 @@ import { TOO_MANY_WRITES } from './write-limits.ts';
 describe('per-user write limits', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp({ writeLimits: { perUser: { claim: 3, join: 2, social: 2, submit: 2, promote: 2 }, perAddress: 1000 } });
+    app = await startTestApp({
+      writeLimits: { perUser: { claim: 3, join: 2, social: 2, submit: 2, promote: 2 }, perAddress: 1000 },
+    });
   });
   afterAll(() => app.close());
 
   it('answers 429 with a message past the limit, per user, and counts each kind of write apart', async () => {
     const member = await app.signIn('busy_claimer');
     const statuses = [];
-    for (let i = 0; i < 5; i++) statuses.push((await member.post('/api/hourly/claim', { type: 'bogus' })).status);
+    for (let i = 0; i < 5; i++)
+      statuses.push((await member.post('/api/hourly/claim', { type: 'bogus' })).status);
     expect(statuses).toEqual([400, 400, 400, 429, 429]);
     const limited = await member.post<{ message: string }>('/api/servers/x/claim-nobot');
     expect(limited.status).toBe(429);
@@ -42,7 +45,14 @@ describe('per-user write limits', () => {
     }
     // submit (2 routes share 2/min), promote, join and social (2 routes share 2/min) all hit their limits.
     expect(Object.keys(seen).sort()).toEqual(
-      ['/api/servers', '/api/servers/no-bot', '/api/servers/none/join', '/api/servers/none/promote', '/api/social/none/complete', '/api/social/none/start'].sort(),
+      [
+        '/api/servers',
+        '/api/servers/no-bot',
+        '/api/servers/none/join',
+        '/api/servers/none/promote',
+        '/api/social/none/complete',
+        '/api/social/none/start',
+      ].sort(),
     );
   });
 });
@@ -53,7 +63,9 @@ describe('per-address limit and proxy trust', () => {
     try {
       const statuses = [];
       for (let i = 0; i < 5; i++) {
-        const res = await app.anonymous().raw('/api/auth/discord', { headers: { 'x-forwarded-for': `203.0.113.${i}` } });
+        const res = await app
+          .anonymous()
+          .raw('/api/auth/discord', { headers: { 'x-forwarded-for': `203.0.113.${i}` } });
         statuses.push(res.status);
       }
       expect(statuses).toEqual([302, 302, 302, 429, 429]);
@@ -67,13 +79,18 @@ describe('per-address limit and proxy trust', () => {
     try {
       const statuses = [];
       for (let i = 0; i < 4; i++) {
-        const res = await app.anonymous().raw('/api/auth/discord', { headers: { 'x-forwarded-for': `203.0.113.${i}` } });
+        const res = await app
+          .anonymous()
+          .raw('/api/auth/discord', { headers: { 'x-forwarded-for': `203.0.113.${i}` } });
         statuses.push(res.status);
       }
       expect(statuses).toEqual([302, 302, 302, 302]);
       const same = [];
       for (let i = 0; i < 3; i++) {
-        same.push((await app.anonymous().raw('/api/auth/discord', { headers: { 'x-forwarded-for': '198.51.100.7' } })).status);
+        same.push(
+          (await app.anonymous().raw('/api/auth/discord', { headers: { 'x-forwarded-for': '198.51.100.7' } }))
+            .status,
+        );
       }
       expect(same).toEqual([302, 302, 429]);
     } finally {
@@ -87,7 +104,8 @@ describe('per-address limit and proxy trust', () => {
       const a = await app.signIn('addr_a');
       const b = await app.signIn('addr_b', { address: a.address });
       const statuses = [];
-      for (const client of [a, b, a, b]) statuses.push((await client.post('/api/hourly/claim', { type: 'bogus' })).status);
+      for (const client of [a, b, a, b])
+        statuses.push((await client.post('/api/hourly/claim', { type: 'bogus' })).status);
       expect(statuses).toEqual([400, 400, 400, 429]);
     } finally {
       await app.close();

@@ -60,7 +60,13 @@ export function addressKey(req: Request): string {
   return ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown');
 }
 
-function limiter(ctx: AppContext, name: string, limit: number, key: (req: Request) => string, skip?: (req: Request) => boolean): RequestHandler {
+function limiter(
+  ctx: AppContext,
+  name: string,
+  limit: number,
+  key: (req: Request) => string,
+  skip?: (req: Request) => boolean,
+): RequestHandler {
   return rateLimit({
     windowMs: WRITE_LIMIT_WINDOW_MS,
     limit,

@@ -21,7 +21,11 @@ afterEach(() => app.assertLedger());
 
 /** A no-bot campaign for a simulated guild our bot is not in. */
 function nobotCampaign(slots = 10) {
-  const guild = app.sim.state.createGuild({ name: 'Quiet Corner', ownerId: owner.user!.discordId, botMember: false });
+  const guild = app.sim.state.createGuild({
+    name: 'Quiet Corner',
+    ownerId: owner.user!.discordId,
+    botMember: false,
+  });
   return createCampaign(db(), {
     ownerId: owner.user!.id,
     kind: 'nobot',
@@ -112,7 +116,7 @@ describe('POST /api/servers/:id/claim-nobot', () => {
     expect(findJoins(db(), campaign.id).filter((j) => j.coinsAwarded)).toHaveLength(1);
   });
 
-  it('pays only once the guild shows in the member\'s own guild list; until then the claim stays pending', async () => {
+  it("pays only once the guild shows in the member's own guild list; until then the claim stays pending", async () => {
     const campaign = nobotCampaign();
     const lurker = await app.signIn('claim_lurker');
     expect((await lurker.post(`/api/servers/${campaign.id}/join`)).status).toBe(200);
@@ -125,7 +129,10 @@ describe('POST /api/servers/:id/claim-nobot', () => {
     expect(findCampaign(db(), campaign.id)?.membersRemaining).toBe(10);
 
     acceptInvite(lurker, campaign);
-    expect(await lurker.post(`/api/servers/${campaign.id}/claim-nobot`)).toMatchObject({ status: 200, body: { earned: '0.20' } });
+    expect(await lurker.post(`/api/servers/${campaign.id}/claim-nobot`)).toMatchObject({
+      status: 200,
+      body: { earned: '0.20' },
+    });
     expect(await lurker.balanceCents()).toBe(before + 20);
   });
 

@@ -17,7 +17,12 @@ import {
 import { CAMPAIGN_KIND_RULES } from '../shared/campaign-kinds.ts';
 
 /** The campaign and the member's join, or the refusal as an AppError (read-only). */
-function checkClaimable(db: DbOrTx, userId: string, campaignId: string, now: number): { server: Server; join: ServerJoin } {
+function checkClaimable(
+  db: DbOrTx,
+  userId: string,
+  campaignId: string,
+  now: number,
+): { server: Server; join: ServerJoin } {
   const server = db.select().from(servers).where(eq(servers.id, campaignId)).get();
   if (!server || server.canceledAt !== null) throw new AppError('not_found', JOIN_MESSAGES.notFound);
   if (CAMPAIGN_KIND_RULES[server.kind].needsBot) throw new AppError('bad_request', JOIN_MESSAGES.botServer);
@@ -38,7 +43,11 @@ function checkClaimable(db: DbOrTx, userId: string, campaignId: string, now: num
  * Marking the join, taking the slot and the credit happen in one transaction with conditional writes,
  * so concurrent claims pay once and never overdraw the slots.
  */
-export async function claimNoBotReward(ctx: AppContext, userId: string, campaignId: string): Promise<ClaimNoBotResponse> {
+export async function claimNoBotReward(
+  ctx: AppContext,
+  userId: string,
+  campaignId: string,
+): Promise<ClaimNoBotResponse> {
   // The cheap refusals first, then Discord: the member must now be in the guild (their own guild list).
   const { server: before } = checkClaimable(ctx.db, userId, campaignId, ctx.clock.now());
   const guildId = await noBotGuildId(ctx, before);
@@ -51,7 +60,12 @@ export async function claimNoBotReward(ctx: AppContext, userId: string, campaign
     const { server, join } = checkClaimable(tx, userId, campaignId, now);
     // Same-address rule (decision 022): past the campaign's cap, nothing is written and the member is told.
     const rule = ctx.config.sameAddress;
-    const address = sameAddressCheck(tx, rule, { memberId: userId, ownerId: server.ownerId, campaignId, now });
+    const address = sameAddressCheck(tx, rule, {
+      memberId: userId,
+      ownerId: server.ownerId,
+      campaignId,
+      now,
+    });
     if (address.capped) throw new AppError('forbidden', sameAddressCappedMessage(rule.maxPaidJoins));
 
     const marked = tx

@@ -82,7 +82,11 @@ describe('POST /api/servers/:id/join', () => {
     expect(rest).toHaveLength(0);
     expect(join?.joinedAt).toBe(app.clock.now());
 
-    db().update(serverJoins).set({ verified: true, coinsAwarded: true }).where(eq(serverJoins.id, join!.id)).run();
+    db()
+      .update(serverJoins)
+      .set({ verified: true, coinsAwarded: true })
+      .where(eq(serverJoins.id, join!.id))
+      .run();
     const again = await member.post(`/api/servers/${campaign.id}/join`);
     expect(again).toMatchObject({ status: 409, body: { message: 'You have already joined this server' } });
     expect(findJoins(db(), campaign.id)).toHaveLength(1);

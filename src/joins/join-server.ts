@@ -6,7 +6,12 @@ import { AppError } from '../shared/errors.ts';
 import { DiscordApiError, DISCORD_ERROR, snowflakeCreatedAt } from '../discord/discord-api.ts';
 import { formatCents } from '../shared/money.ts';
 import { isInGuild, noBotGuildId } from './guild-membership.ts';
-import { JOIN_MESSAGES, accountTooNewMessage, sameAddressCappedMessage, type JoinServerResponse } from '../shared/join-schemas.ts';
+import {
+  JOIN_MESSAGES,
+  accountTooNewMessage,
+  sameAddressCappedMessage,
+  type JoinServerResponse,
+} from '../shared/join-schemas.ts';
 import { sameAddressCheck } from './same-address.ts';
 import { assertNever } from '../shared/campaign-kinds.ts';
 
@@ -18,7 +23,11 @@ function requireJoinable(db: DbOrTx, campaignId: string, userId: string): Server
   if (server.ownerId === userId) throw new AppError('bad_request', JOIN_MESSAGES.ownServer);
   if (server.membersRemaining <= 0) throw new AppError('conflict', JOIN_MESSAGES.noSlots);
   const joined = db
-    .select({ verified: serverJoins.verified, coinsAwarded: serverJoins.coinsAwarded, hasLeft: serverJoins.hasLeft })
+    .select({
+      verified: serverJoins.verified,
+      coinsAwarded: serverJoins.coinsAwarded,
+      hasLeft: serverJoins.hasLeft,
+    })
     .from(serverJoins)
     .where(and(eq(serverJoins.userId, userId), eq(serverJoins.serverId, campaignId)))
     .get();
@@ -102,7 +111,8 @@ export async function joinServer(
     case 'nobot': {
       // No bot in the guild: the member's own guild list says whether they are in it already.
       const guildId = await noBotGuildId(ctx, server);
-      if (guildId && (await isInGuild(ctx, userId, guildId))) throw new AppError('conflict', JOIN_MESSAGES.alreadyMember);
+      if (guildId && (await isInGuild(ctx, userId, guildId)))
+        throw new AppError('conflict', JOIN_MESSAGES.alreadyMember);
       break;
     }
     default:

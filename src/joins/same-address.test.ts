@@ -5,7 +5,14 @@ import type { ApiJoin } from '../shared/api-types.ts';
 import { sameAddressCappedMessage } from '../shared/join-schemas.ts';
 import type { TestApp, TestClient } from '../test/harness.ts';
 import { createCampaign, findCampaign, findJoins } from '../test/factories.ts';
-import { balanceOf as balanceWithBonus, createBotCampaign, findJoin, joinViaWebsite, startBotTestApp, waitFor } from '../bot/bot-test-kit.ts';
+import {
+  balanceOf as balanceWithBonus,
+  createBotCampaign,
+  findJoin,
+  joinViaWebsite,
+  startBotTestApp,
+  waitFor,
+} from '../bot/bot-test-kit.ts';
 import { pruneUserAddresses } from './same-address.ts';
 
 // Issue 12 item 3, decision 022: a campaign pays at most 3 joins of members who signed in from an
@@ -87,7 +94,13 @@ describe('same-address rule', () => {
     }
     pruneUserAddresses(app.server.ctx);
     const db = app.server.ctx.db;
-    const oldest = Math.min(...db.select().from(userAddresses).all().map((r) => r.lastSeenAt));
+    const oldest = Math.min(
+      ...db
+        .select()
+        .from(userAddresses)
+        .all()
+        .map((r) => r.lastSeenAt),
+    );
     expect(oldest).toBeGreaterThanOrEqual(app.clock.now() - 7 * DAY);
   });
 
@@ -99,8 +112,17 @@ describe('same-address rule', () => {
 
   it('refuses a no-bot claim past the cap with the message, and writes nothing', async () => {
     const owner = await app.signIn('addr_owner_4');
-    const guild = app.sim.state.createGuild({ name: 'Addr NoBot', ownerId: owner.user!.discordId, botMember: false });
-    const campaign = createCampaign(app.server.ctx.db, { ownerId: owner.user!.id, kind: 'nobot', guildId: guild.id, membersRemaining: 10 });
+    const guild = app.sim.state.createGuild({
+      name: 'Addr NoBot',
+      ownerId: owner.user!.discordId,
+      botMember: false,
+    });
+    const campaign = createCampaign(app.server.ctx.db, {
+      ownerId: owner.user!.id,
+      kind: 'nobot',
+      guildId: guild.id,
+      membersRemaining: 10,
+    });
     const ring = [];
     for (let i = 0; i < 4; i++) ring.push(await member(owner.address));
     for (const alt of ring) await joinViaWebsite(alt, campaign.id);

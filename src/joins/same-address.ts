@@ -80,7 +80,11 @@ export function paidSameAddressJoins(db: DbOrTx, campaignId: string): number {
     .select({ n: count() })
     .from(serverJoins)
     .where(
-      and(eq(serverJoins.serverId, campaignId), eq(serverJoins.sameAddress, true), eq(serverJoins.coinsAwarded, true)),
+      and(
+        eq(serverJoins.serverId, campaignId),
+        eq(serverJoins.sameAddress, true),
+        eq(serverJoins.coinsAwarded, true),
+      ),
     )
     .get();
   return row?.n ?? 0;

@@ -38,14 +38,28 @@ describe('ledger', () => {
     credit(db.$client, { userId: user.id, cents: 100, type: 'hourly', now });
     debit(db.$client, { userId: user.id, cents: 200, type: 'leave_penalty', allowNegative: true, now });
     expect(getBalance(db.$client, user.id)).toBe(-100);
-    expect(() => debit(db.$client, { userId: user.id, cents: 1, type: 'campaign', now })).toThrow(/Insufficient/);
+    expect(() => debit(db.$client, { userId: user.id, cents: 1, type: 'campaign', now })).toThrow(
+      /Insufficient/,
+    );
     expect(findLedgerMismatches(db.$client)).toEqual([]);
   });
 
   it('makes keyed credits exactly-once', () => {
     const user = createUser(database);
-    const first = credit(db.$client, { userId: user.id, cents: 500, type: 'welcome', idempotencyKey: `welcome:${user.id}`, now });
-    const second = credit(db.$client, { userId: user.id, cents: 500, type: 'welcome', idempotencyKey: `welcome:${user.id}`, now });
+    const first = credit(db.$client, {
+      userId: user.id,
+      cents: 500,
+      type: 'welcome',
+      idempotencyKey: `welcome:${user.id}`,
+      now,
+    });
+    const second = credit(db.$client, {
+      userId: user.id,
+      cents: 500,
+      type: 'welcome',
+      idempotencyKey: `welcome:${user.id}`,
+      now,
+    });
     expect(first).not.toBeNull();
     expect(second).toBeNull();
     expect(getBalance(db.$client, user.id)).toBe(500);
@@ -54,14 +68,18 @@ describe('ledger', () => {
   it('rolls back the transaction row when a credit would overflow decimal(10,2)', () => {
     const user = createUser(database);
     credit(db.$client, { userId: user.id, cents: 9_999_999_000, type: 'purchase', now });
-    expect(() => credit(db.$client, { userId: user.id, cents: 1000, type: 'purchase', now })).toThrow(/maximum/);
+    expect(() => credit(db.$client, { userId: user.id, cents: 1000, type: 'purchase', now })).toThrow(
+      /maximum/,
+    );
     expect(getBalance(db.$client, user.id)).toBe(9_999_999_000);
     expect(findLedgerMismatches(db.$client)).toEqual([]);
   });
 
   it('rejects non-integer or non-positive amounts', () => {
     const user = createUser(database);
-    expect(() => credit(db.$client, { userId: user.id, cents: 1.5, type: 'hourly', now })).toThrow(RangeError);
+    expect(() => credit(db.$client, { userId: user.id, cents: 1.5, type: 'hourly', now })).toThrow(
+      RangeError,
+    );
     expect(() => debit(db.$client, { userId: user.id, cents: 0, type: 'campaign', now })).toThrow(RangeError);
     expect(() => credit(db.$client, { userId: user.id, cents: -5, type: 'hourly', now })).toThrow(RangeError);
   });
@@ -74,7 +92,10 @@ describe('ledger', () => {
   });
 
   it('never overdraws and always matches its transactions for any sequence of operations', () => {
-    const op = fc.record({ kind: fc.constantFrom('credit', 'debit', 'penalty'), cents: fc.integer({ min: 1, max: 5000 }) });
+    const op = fc.record({
+      kind: fc.constantFrom('credit', 'debit', 'penalty'),
+      cents: fc.integer({ min: 1, max: 5000 }),
+    });
     fc.assert(
       fc.property(fc.array(op, { maxLength: 40 }), (ops) => {
         const user = createUser(database);
@@ -129,7 +150,10 @@ describe('ledger under concurrency', () => {
         { length: 4 },
         () =>
           new Promise<number>((resolve, reject) => {
-            const w = new Worker(workerCode, { eval: true, workerData: { file: database.path, userId: user.id } });
+            const w = new Worker(workerCode, {
+              eval: true,
+              workerData: { file: database.path, userId: user.id },
+            });
             w.once('message', resolve);
             w.once('error', reject);
           }),

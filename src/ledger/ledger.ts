@@ -56,7 +56,10 @@ function assertAmount(cents: number): void {
  * transaction function, which nests as a savepoint when a transaction is already open.
  */
 interface LedgerStatements {
-  insertEntry: Statement<[string, string, number, string, string | null, string | null, number], { id: string }>;
+  insertEntry: Statement<
+    [string, string, number, string, string | null, string | null, number],
+    { id: string }
+  >;
   addCoins: Statement<[number, string, number, number], { coins: number }>;
   takeCoins: Statement<[number, string, number], { coins: number }>;
   takeCoinsAllowNegative: Statement<[number, string], { coins: number }>;
@@ -75,8 +78,12 @@ function ledgerFor(client: Connection): LedgerStatements {
       `INSERT INTO transactions (id, user_id, amount, type, description, idempotency_key, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id`,
     ),
-    addCoins: client.prepare('UPDATE users SET coins = coins + ? WHERE id = ? AND coins + ? <= ? RETURNING coins'),
-    takeCoins: client.prepare('UPDATE users SET coins = coins - ? WHERE id = ? AND coins >= ? RETURNING coins'),
+    addCoins: client.prepare(
+      'UPDATE users SET coins = coins + ? WHERE id = ? AND coins + ? <= ? RETURNING coins',
+    ),
+    takeCoins: client.prepare(
+      'UPDATE users SET coins = coins - ? WHERE id = ? AND coins >= ? RETURNING coins',
+    ),
     takeCoinsAllowNegative: client.prepare('UPDATE users SET coins = coins - ? WHERE id = ? RETURNING coins'),
     balanceOf: client.prepare('SELECT coins FROM users WHERE id = ?'),
   } as Omit<LedgerStatements, 'credit' | 'debit'>;
@@ -99,7 +106,10 @@ function ledgerFor(client: Connection): LedgerStatements {
       if (!updated) {
         if (!s.balanceOf.get(entry.userId)) throw new AppError('not_found', 'User not found');
         // Throwing rolls back the savepoint, including the transaction row.
-        throw new AppError('bad_request', 'This would take the balance above the maximum of 99999999.99 coins.');
+        throw new AppError(
+          'bad_request',
+          'This would take the balance above the maximum of 99999999.99 coins.',
+        );
       }
       return { transactionId: inserted.id, balance: updated.coins };
     }),
@@ -186,6 +196,8 @@ export function findLedgerMismatches(db: Connection): LedgerMismatch[] {
 export function assertLedgerInvariant(db: Connection): void {
   const mismatches = findLedgerMismatches(db);
   if (mismatches.length > 0) {
-    throw new Error(`ledger invariant broken for ${mismatches.length} user(s): ${JSON.stringify(mismatches.slice(0, 5))}`);
+    throw new Error(
+      `ledger invariant broken for ${mismatches.length} user(s): ${JSON.stringify(mismatches.slice(0, 5))}`,
+    );
   }
 }

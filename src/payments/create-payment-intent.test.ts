@@ -22,7 +22,9 @@ afterEach(() => {
 describe('POST /api/create-payment-intent', () => {
   test('creates a USD intent for the pack price with checkable metadata and records the payment', async () => {
     const client = await env.app.signIn('buyer_one');
-    const res = await client.post<CreatePaymentIntentResponse>('/api/create-payment-intent', { packageType: 'large' });
+    const res = await client.post<CreatePaymentIntentResponse>('/api/create-payment-intent', {
+      packageType: 'large',
+    });
     expect(res.status).toBe(200);
     expect(res.body.package).toEqual({ coins: 1500, price: 25 });
     expect(res.body.clientSecret).toMatch(/^pi_[A-Za-z0-9]+_secret_[A-Za-z0-9]+$/);
@@ -47,19 +49,17 @@ describe('POST /api/create-payment-intent', () => {
     });
   });
 
-  test.each([
-    [{ packageType: 'mega' }],
-    [{ packageType: 'toString' }],
-    [{ packageType: 5 }],
-    [{}],
-  ])('unknown package %j is a 400', async (body) => {
-    const client = await env.app.signIn('bad_package');
-    const before = env.stripe.requests.length;
-    const res = await client.post('/api/create-payment-intent', body);
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual({ message: 'Unknown coin package' });
-    expect(env.stripe.requests.length).toBe(before);
-  });
+  test.each([[{ packageType: 'mega' }], [{ packageType: 'toString' }], [{ packageType: 5 }], [{}]])(
+    'unknown package %j is a 400',
+    async (body) => {
+      const client = await env.app.signIn('bad_package');
+      const before = env.stripe.requests.length;
+      const res = await client.post('/api/create-payment-intent', body);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ message: 'Unknown coin package' });
+      expect(env.stripe.requests.length).toBe(before);
+    },
+  );
 
   test('requires sign-in', async () => {
     const res = await env.app.anonymous().post('/api/create-payment-intent', { packageType: 'small' });
@@ -71,10 +71,16 @@ describe('POST /api/create-payment-intent', () => {
     const [a, b] = await Promise.all([buyPack(client, 'small'), buyPack(client, 'small')]);
     expect(a.id).toBe(b.id);
     expect(a.body.clientSecret).toBe(b.body.clientSecret);
-    const keys = env.stripe.requests.filter((r) => r.path === '/v1/payment_intents').map((r) => r.idempotencyKey);
+    const keys = env.stripe.requests
+      .filter((r) => r.path === '/v1/payment_intents')
+      .map((r) => r.idempotencyKey);
     expect(keys.at(-1)).toBe(keys.at(-2));
     expect(keys.at(-1)).toMatch(new RegExp(`^coinsync:pi:${client.user!.id}:small:`));
-    const rows = env.app.server.ctx.db.select().from(payments).where(eq(payments.userId, client.user!.id)).all();
+    const rows = env.app.server.ctx.db
+      .select()
+      .from(payments)
+      .where(eq(payments.userId, client.user!.id))
+      .all();
     expect(rows).toHaveLength(1);
 
     // A different pack is a different purchase.
@@ -99,10 +105,26 @@ describe('POST /api/create-payment-intent', () => {
   });
 
   test('the fake refuses a reused idempotency key with different parameters, like Stripe', async () => {
-    const headers = { authorization: 'Bearer sk_test_fake', 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': 'k1' };
-    const first = await fetch(`${env.stripe.url}/v1/payment_intents`, { method: 'POST', headers, body: 'amount=500&currency=usd' });
-    const replay = await fetch(`${env.stripe.url}/v1/payment_intents`, { method: 'POST', headers, body: 'amount=500&currency=usd' });
-    const changed = await fetch(`${env.stripe.url}/v1/payment_intents`, { method: 'POST', headers, body: 'amount=900&currency=usd' });
+    const headers = {
+      authorization: 'Bearer sk_test_fake',
+      'content-type': 'application/x-www-form-urlencoded',
+      'idempotency-key': 'k1',
+    };
+    const first = await fetch(`${env.stripe.url}/v1/payment_intents`, {
+      method: 'POST',
+      headers,
+      body: 'amount=500&currency=usd',
+    });
+    const replay = await fetch(`${env.stripe.url}/v1/payment_intents`, {
+      method: 'POST',
+      headers,
+      body: 'amount=500&currency=usd',
+    });
+    const changed = await fetch(`${env.stripe.url}/v1/payment_intents`, {
+      method: 'POST',
+      headers,
+      body: 'amount=900&currency=usd',
+    });
     expect(((await first.json()) as { id: string }).id).toBe(((await replay.json()) as { id: string }).id);
     expect(changed.status).toBe(400);
     expect(((await changed.json()) as { error: { type: string } }).error.type).toBe('idempotency_error');
@@ -130,9 +152,13 @@ describe('talking to Stripe', () => {
     const client = await env.app.signIn('two_tabs_wait');
     const release = env.stripe.holdCreates();
     const before = env.stripe.requests.length;
-    const first = client.post<CreatePaymentIntentResponse>('/api/create-payment-intent', { packageType: 'medium' });
+    const first = client.post<CreatePaymentIntentResponse>('/api/create-payment-intent', {
+      packageType: 'medium',
+    });
     await untilSeen(() => env.stripe.requests.length > before);
-    const second = client.post<CreatePaymentIntentResponse>('/api/create-payment-intent', { packageType: 'medium' });
+    const second = client.post<CreatePaymentIntentResponse>('/api/create-payment-intent', {
+      packageType: 'medium',
+    });
     await untilSeen(() => env.stripe.requests.slice(before).some((r) => r.status === 409));
     release();
     const [a, b] = await Promise.all([first, second]);
@@ -141,7 +167,11 @@ describe('talking to Stripe', () => {
     const creates = env.stripe.requests.slice(before).filter((r) => r.path === '/v1/payment_intents');
     expect(creates.length).toBeGreaterThanOrEqual(3); // first, the 409, the SDK's retry
     expect(new Set(creates.map((r) => r.idempotencyKey)).size).toBe(1);
-    const rows = env.app.server.ctx.db.select().from(payments).where(eq(payments.userId, client.user!.id)).all();
+    const rows = env.app.server.ctx.db
+      .select()
+      .from(payments)
+      .where(eq(payments.userId, client.user!.id))
+      .all();
     expect(rows).toHaveLength(1);
   });
 
@@ -149,7 +179,9 @@ describe('talking to Stripe', () => {
     const client = await env.app.signIn('two_tabs_busy');
     const release = env.stripe.holdCreates();
     const before = env.stripe.requests.length;
-    const first = client.post<CreatePaymentIntentResponse>('/api/create-payment-intent', { packageType: 'large' });
+    const first = client.post<CreatePaymentIntentResponse>('/api/create-payment-intent', {
+      packageType: 'large',
+    });
     try {
       await untilSeen(() => env.stripe.requests.length > before);
       const second = await client.post('/api/create-payment-intent', { packageType: 'large' });
@@ -161,7 +193,11 @@ describe('talking to Stripe', () => {
       release();
     }
     expect((await first).status).toBe(200);
-    const rows = env.app.server.ctx.db.select().from(payments).where(eq(payments.userId, client.user!.id)).all();
+    const rows = env.app.server.ctx.db
+      .select()
+      .from(payments)
+      .where(eq(payments.userId, client.user!.id))
+      .all();
     expect(rows).toHaveLength(1);
   });
 });
@@ -173,7 +209,9 @@ describe('without Stripe configured', () => {
       const client = await app.signIn('no_stripe');
       const res = await client.post('/api/create-payment-intent', { packageType: 'small' });
       expect(res.status).toBe(503);
-      expect(res.body).toEqual({ message: 'Payment processing is currently unavailable. Please contact support.' });
+      expect(res.body).toEqual({
+        message: 'Payment processing is currently unavailable. Please contact support.',
+      });
       const config = await client.get<{ stripePublishableKey: string | null }>('/api/config');
       expect(config.body.stripePublishableKey).toBeNull();
       const hook = await fetch(`${app.url}/api/stripe/webhook`, {

@@ -22,7 +22,12 @@ export function requireStripe(ctx: AppContext): Stripe {
   return ctx.stripe;
 }
 
-function recordPayment(ctx: AppContext, intent: Stripe.PaymentIntent, userId: string, packId: PackId): Payment {
+function recordPayment(
+  ctx: AppContext,
+  intent: Stripe.PaymentIntent,
+  userId: string,
+  packId: PackId,
+): Payment {
   const pack = COIN_PACKS[packId];
   return ctx.db.transaction((tx) => {
     tx.insert(payments)
@@ -54,7 +59,11 @@ function isKeyInUse(err: unknown): boolean {
  * Starts a card payment for a coin pack: a PaymentIntent for the pack's price (the server's table,
  * never the client's), with metadata that fulfilment checks later, and a `payments` row (created).
  */
-export async function createPaymentIntent(ctx: AppContext, userId: string, packId: PackId): Promise<CreatePaymentIntentResponse> {
+export async function createPaymentIntent(
+  ctx: AppContext,
+  userId: string,
+  packId: PackId,
+): Promise<CreatePaymentIntentResponse> {
   const stripe = requireStripe(ctx);
   assertCanSpend(ctx.db, userId);
   const pack = COIN_PACKS[packId];
@@ -81,15 +90,26 @@ export async function createPaymentIntent(ctx: AppContext, userId: string, packI
         ctx.logger.info('stripe: payment intent creation already in progress', { userId, packId });
         throw new AppError('conflict', PAYMENT_IN_PROGRESS_MESSAGE);
       }
-      ctx.logger.warn('stripe: creating a payment intent failed', { userId, packId, error: err instanceof Error ? err.message : String(err) });
+      ctx.logger.warn('stripe: creating a payment intent failed', {
+        userId,
+        packId,
+        error: err instanceof Error ? err.message : String(err),
+      });
       throw new AppError('upstream', 'Could not start the payment. Please try again.');
     }
-    if (!intent.client_secret) throw new AppError('upstream', 'Could not start the payment. Please try again.');
+    if (!intent.client_secret)
+      throw new AppError('upstream', 'Could not start the payment. Please try again.');
     const payment = recordPayment(ctx, intent, userId, packId);
     // The key replays an intent from this window that was already paid: a new purchase needs a new one.
     if (payment.status === 'created' && payment.fulfilledAt === null) {
-      return { clientSecret: intent.client_secret, package: { coins: pack.coins, price: pack.priceCents / 100 } };
+      return {
+        clientSecret: intent.client_secret,
+        package: { coins: pack.coins, price: pack.priceCents / 100 },
+      };
     }
   }
-  throw new AppError('conflict', 'Too many purchases in a short time. Please wait a few minutes and try again.');
+  throw new AppError(
+    'conflict',
+    'Too many purchases in a short time. Please wait a few minutes and try again.',
+  );
 }

@@ -14,15 +14,29 @@ function idOf(value: string | { id: string } | null | undefined): string | null 
  * Verifies a webhook delivery against the endpoint secret (raw body, Stripe-Signature header,
  * 5-minute tolerance measured on the app clock) and returns the event; anything off is a 400.
  */
-export function verifyStripeEvent(ctx: AppContext, rawBody: unknown, signature: string | undefined): Stripe.Event {
+export function verifyStripeEvent(
+  ctx: AppContext,
+  rawBody: unknown,
+  signature: string | undefined,
+): Stripe.Event {
   const secret = ctx.config.stripe.webhookSecret;
   if (!ctx.stripe || !secret) throw new AppError('unavailable', PAYMENTS_UNAVAILABLE_MESSAGE);
-  if (!Buffer.isBuffer(rawBody) || rawBody.length === 0) throw new AppError('bad_request', 'Missing webhook payload');
+  if (!Buffer.isBuffer(rawBody) || rawBody.length === 0)
+    throw new AppError('bad_request', 'Missing webhook payload');
   if (!signature) throw new AppError('bad_request', 'Missing Stripe-Signature header');
   try {
-    return ctx.stripe.webhooks.constructEvent(rawBody, signature, secret, undefined, undefined, ctx.clock.now());
+    return ctx.stripe.webhooks.constructEvent(
+      rawBody,
+      signature,
+      secret,
+      undefined,
+      undefined,
+      ctx.clock.now(),
+    );
   } catch (err) {
-    ctx.logger.warn('stripe: webhook signature verification failed', { error: err instanceof Error ? err.message.split('\n')[0] : String(err) });
+    ctx.logger.warn('stripe: webhook signature verification failed', {
+      error: err instanceof Error ? err.message.split('\n')[0] : String(err),
+    });
     throw new AppError('bad_request', 'Invalid Stripe signature');
   }
 }
@@ -30,7 +44,13 @@ export function verifyStripeEvent(ctx: AppContext, rawBody: unknown, signature: 
 function refundFacts(refund: Stripe.Refund): RefundFacts | null {
   const paymentIntentId = idOf(refund.payment_intent);
   if (!paymentIntentId) return null;
-  return { id: refund.id, paymentIntentId, amount: refund.amount, currency: refund.currency, status: refund.status };
+  return {
+    id: refund.id,
+    paymentIntentId,
+    amount: refund.amount,
+    currency: refund.currency,
+    status: refund.status,
+  };
 }
 
 /**
@@ -62,10 +82,17 @@ export function handleStripeEvent(ctx: AppContext, event: Stripe.Event): void {
       const charge = event.data.object;
       const paymentIntentId = idOf(charge.payment_intent);
       if (!paymentIntentId) return;
-      const listed = (charge.refunds?.data ?? []).map(refundFacts).filter((r): r is RefundFacts => r !== null);
+      const listed = (charge.refunds?.data ?? [])
+        .map(refundFacts)
+        .filter((r): r is RefundFacts => r !== null);
       recordChargeRefunded(
         ctx,
-        { paymentIntentId, chargeAmount: charge.amount, currency: charge.currency, amountRefunded: charge.amount_refunded },
+        {
+          paymentIntentId,
+          chargeAmount: charge.amount,
+          currency: charge.currency,
+          amountRefunded: charge.amount_refunded,
+        },
         listed,
       );
       return;
@@ -86,7 +113,13 @@ export function handleStripeEvent(ctx: AppContext, event: Stripe.Event): void {
       const dispute = event.data.object;
       const paymentIntentId = idOf(dispute.payment_intent);
       if (!paymentIntentId) return;
-      recordDispute(ctx, { id: dispute.id, paymentIntentId, amount: dispute.amount, currency: dispute.currency, status: dispute.status });
+      recordDispute(ctx, {
+        id: dispute.id,
+        paymentIntentId,
+        amount: dispute.amount,
+        currency: dispute.currency,
+        status: dispute.status,
+      });
       return;
     }
     default:

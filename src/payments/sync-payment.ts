@@ -12,7 +12,11 @@ import type { Stripe } from './stripe-client.ts';
  * intent's state and fulfils under the same exactly-once key as the webhook, so whichever arrives
  * first credits the coins and the other changes nothing.
  */
-export async function syncPayment(ctx: AppContext, userId: string, paymentIntentId: string): Promise<SyncPaymentResponse> {
+export async function syncPayment(
+  ctx: AppContext,
+  userId: string,
+  paymentIntentId: string,
+): Promise<SyncPaymentResponse> {
   const stripe = requireStripe(ctx);
   const payment = ctx.db
     .select({ id: payments.id })
@@ -25,9 +29,16 @@ export async function syncPayment(ctx: AppContext, userId: string, paymentIntent
   try {
     intent = await stripe.paymentIntents.retrieve(paymentIntentId);
   } catch (err) {
-    ctx.logger.warn('stripe: retrieving a payment intent failed', { paymentIntentId, error: err instanceof Error ? err.message : String(err) });
+    ctx.logger.warn('stripe: retrieving a payment intent failed', {
+      paymentIntentId,
+      error: err instanceof Error ? err.message : String(err),
+    });
     throw new AppError('upstream', 'Could not reach the payment provider. Please try again.');
   }
   const result = fulfilPaymentIntent(ctx, intent, 'sync');
-  return { status: intent.status, credited: result.fulfilled, failureMessage: intent.last_payment_error?.message ?? null };
+  return {
+    status: intent.status,
+    credited: result.fulfilled,
+    failureMessage: intent.last_payment_error?.message ?? null,
+  };
 }

@@ -36,9 +36,13 @@ export async function startPaymentsTestApp(): Promise<PaymentsTestEnv> {
 }
 
 /** Creates a PaymentIntent through the API and returns its id (from the client secret). */
-export async function buyPack(client: TestClient, packageType: string): Promise<{ id: string; body: CreatePaymentIntentResponse }> {
+export async function buyPack(
+  client: TestClient,
+  packageType: string,
+): Promise<{ id: string; body: CreatePaymentIntentResponse }> {
   const res = await client.post<CreatePaymentIntentResponse>('/api/create-payment-intent', { packageType });
-  if (res.status !== 200) throw new Error(`create-payment-intent failed: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 200)
+    throw new Error(`create-payment-intent failed: ${res.status} ${JSON.stringify(res.body)}`);
   const id = res.body.clientSecret.split('_secret_')[0] ?? '';
   return { id, body: res.body };
 }

@@ -1,5 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { buyPack, paymentRow, purchaseRows, startPaymentsTestApp, type PaymentsTestEnv } from './test-support.ts';
+import {
+  buyPack,
+  paymentRow,
+  purchaseRows,
+  startPaymentsTestApp,
+  type PaymentsTestEnv,
+} from './test-support.ts';
 import type { SyncPaymentResponse } from '../shared/payment-schemas.ts';
 import { HANDLED_EVENT_TYPES } from './handle-stripe-event.ts';
 
@@ -30,7 +36,9 @@ describe('webhook signature', () => {
 
     const missing = await env.stripe.deliver(event, { omitSignature: true });
     const wrongSecret = await env.stripe.deliver(event, { secret: 'whsec_not_the_right_one' });
-    const altered = await env.stripe.deliver(event, { alterBody: (body) => body.replace('"amount": 1000', '"amount": 100000') });
+    const altered = await env.stripe.deliver(event, {
+      alterBody: (body) => body.replace('"amount": 1000', '"amount": 100000'),
+    });
     const stale = await env.stripe.deliver(event, { timestampOffsetSeconds: -301 });
 
     for (const res of [missing, wrongSecret, altered, stale]) {
@@ -71,13 +79,17 @@ describe('exactly-once fulfilment', () => {
     expect(row?.status).toBe('succeeded');
     expect(row?.fulfilledAt).toBe(env.app.clock.now());
     expect(purchaseRows(env.app, client.user!.id)).toHaveLength(1);
-    expect(purchaseRows(env.app, client.user!.id)[0]?.description).toBe('Coin purchase: Starter Pack (250 coins)');
+    expect(purchaseRows(env.app, client.user!.id)[0]?.description).toBe(
+      'Coin purchase: Starter Pack (250 coins)',
+    );
   });
 
   test('10 concurrent deliveries (distinct event ids for the same intent) credit once', async () => {
     const { client, intent } = await paidIntent('concurrent_user', 'xlarge');
     const results = await Promise.all(
-      Array.from({ length: 10 }, () => env.stripe.deliver(env.stripe.event('payment_intent.succeeded', intent))),
+      Array.from({ length: 10 }, () =>
+        env.stripe.deliver(env.stripe.event('payment_intent.succeeded', intent)),
+      ),
     );
     expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
     expect(await client.balanceCents()).toBe(WELCOME + 350_000);
@@ -108,7 +120,9 @@ describe('exactly-once fulfilment', () => {
     const { client, id, intent } = await paidIntent('racer', 'large');
     const event = env.stripe.event('payment_intent.succeeded', intent);
     const calls = Array.from({ length: 12 }, (_, i) =>
-      i % 2 === 0 ? env.stripe.deliver(event).then((r) => r.status) : client.post(`/api/payments/${id}/sync`).then((r) => r.status),
+      i % 2 === 0
+        ? env.stripe.deliver(event).then((r) => r.status)
+        : client.post(`/api/payments/${id}/sync`).then((r) => r.status),
     );
     expect(await Promise.all(calls)).toEqual(Array(12).fill(200));
     expect(await client.balanceCents()).toBe(WELCOME + 150_000);
@@ -156,22 +170,40 @@ describe('exactly-once fulfilment', () => {
     });
     const b = await buyPack(client, 'medium');
     env.stripe.cancel(b.id);
-    expect((await client.post<SyncPaymentResponse>(`/api/payments/${b.id}/sync`)).body).toMatchObject({ status: 'canceled', credited: false });
+    expect((await client.post<SyncPaymentResponse>(`/api/payments/${b.id}/sync`)).body).toMatchObject({
+      status: 'canceled',
+      credited: false,
+    });
     expect(await client.balanceCents()).toBe(WELCOME);
   });
 
   test('the fake confirms like Stripe: 3-D Secure cards need action, bank debits go processing', async () => {
     const client = await env.app.signIn('confirm_methods');
-    const headers = { authorization: 'Bearer sk_test_fake', 'content-type': 'application/x-www-form-urlencoded' };
+    const headers = {
+      authorization: 'Bearer sk_test_fake',
+      'content-type': 'application/x-www-form-urlencoded',
+    };
     const confirm = async (id: string, pm: string) =>
-      (await (await fetch(`${env.stripe.url}/v1/payment_intents/${id}/confirm`, { method: 'POST', headers, body: `payment_method=${pm}` })).json()) as {
+      (await (
+        await fetch(`${env.stripe.url}/v1/payment_intents/${id}/confirm`, {
+          method: 'POST',
+          headers,
+          body: `payment_method=${pm}`,
+        })
+      ).json()) as {
         status: string;
         next_action: unknown;
       };
     const a = await buyPack(client, 'small');
-    expect(await confirm(a.id, 'pm_card_authenticationRequired')).toMatchObject({ status: 'requires_action', next_action: { type: 'use_stripe_sdk' } });
+    expect(await confirm(a.id, 'pm_card_authenticationRequired')).toMatchObject({
+      status: 'requires_action',
+      next_action: { type: 'use_stripe_sdk' },
+    });
     const b = await buyPack(client, 'medium');
-    expect(await confirm(b.id, 'pm_usBankAccount_success')).toMatchObject({ status: 'processing', next_action: null });
+    expect(await confirm(b.id, 'pm_usBankAccount_success')).toMatchObject({
+      status: 'processing',
+      next_action: null,
+    });
     expect(await client.balanceCents()).toBe(WELCOME);
   });
 
@@ -196,7 +228,9 @@ describe('events that do not match the payment record', () => {
     const res = await env.stripe.deliver(env.stripe.event('payment_intent.succeeded', forged));
     expect(res.status).toBe(200);
     expect(await client.balanceCents()).toBe(WELCOME);
-    expect(env.app.logLines.some((l) => l.includes('WARN') && l.includes(id) && l.includes('amount 100 != 1000'))).toBe(true);
+    expect(
+      env.app.logLines.some((l) => l.includes('WARN') && l.includes(id) && l.includes('amount 100 != 1000')),
+    ).toBe(true);
   });
 
   test('a different user in the metadata credits nobody and logs a warning', async () => {
@@ -206,7 +240,9 @@ describe('events that do not match the payment record', () => {
     await env.stripe.deliver(env.stripe.event('payment_intent.succeeded', forged));
     expect(await client.balanceCents()).toBe(WELCOME);
     expect(await bob.balanceCents()).toBe(WELCOME);
-    expect(env.app.logLines.some((l) => l.includes('WARN') && l.includes(id) && l.includes('metadata.userId'))).toBe(true);
+    expect(
+      env.app.logLines.some((l) => l.includes('WARN') && l.includes(id) && l.includes('metadata.userId')),
+    ).toBe(true);
     expect(paymentRow(env.app, id)?.status).toBe('created');
   });
 
@@ -227,22 +263,55 @@ describe('events that do not match the payment record', () => {
     expect(env.app.logLines.some((l) => l.includes('WARN') && l.includes('pi_unknown123'))).toBe(true);
   });
 
-  test.each(HANDLED_EVENT_TYPES.map((type) => [type]))('%s about a payment the server never created is acknowledged and logged', async (type) => {
-    const paymentIntent = `pi_stranger${type.replace(/[^a-z]/g, '')}`;
-    const object = type.startsWith('payment_intent')
-      ? { id: paymentIntent, object: 'payment_intent', amount: 500, currency: 'usd', status: 'succeeded', metadata: {} }
-      : type.startsWith('charge.dispute')
-        ? { id: 'dp_x', object: 'dispute', amount: 500, currency: 'usd', payment_intent: paymentIntent, status: 'needs_response' }
-        : type === 'charge.refunded'
-          ? { id: 'ch_x', object: 'charge', amount: 500, amount_refunded: 500, currency: 'usd', payment_intent: paymentIntent }
-          : { id: 're_x', object: 'refund', amount: 500, currency: 'usd', payment_intent: paymentIntent, status: 'succeeded' };
-    const res = await env.stripe.deliver(env.stripe.event(type, object));
-    expect(res.status).toBe(200);
-    expect(env.app.logLines.some((l) => l.includes('WARN') && l.includes(paymentIntent))).toBe(true);
-  });
+  test.each(HANDLED_EVENT_TYPES.map((type) => [type]))(
+    '%s about a payment the server never created is acknowledged and logged',
+    async (type) => {
+      const paymentIntent = `pi_stranger${type.replace(/[^a-z]/g, '')}`;
+      const object = type.startsWith('payment_intent')
+        ? {
+            id: paymentIntent,
+            object: 'payment_intent',
+            amount: 500,
+            currency: 'usd',
+            status: 'succeeded',
+            metadata: {},
+          }
+        : type.startsWith('charge.dispute')
+          ? {
+              id: 'dp_x',
+              object: 'dispute',
+              amount: 500,
+              currency: 'usd',
+              payment_intent: paymentIntent,
+              status: 'needs_response',
+            }
+          : type === 'charge.refunded'
+            ? {
+                id: 'ch_x',
+                object: 'charge',
+                amount: 500,
+                amount_refunded: 500,
+                currency: 'usd',
+                payment_intent: paymentIntent,
+              }
+            : {
+                id: 're_x',
+                object: 'refund',
+                amount: 500,
+                currency: 'usd',
+                payment_intent: paymentIntent,
+                status: 'succeeded',
+              };
+      const res = await env.stripe.deliver(env.stripe.event(type, object));
+      expect(res.status).toBe(200);
+      expect(env.app.logLines.some((l) => l.includes('WARN') && l.includes(paymentIntent))).toBe(true);
+    },
+  );
 
   test('events the product does not use are acknowledged', async () => {
-    const res = await env.stripe.deliver(env.stripe.event('customer.created', { id: 'cus_1', object: 'customer' }));
+    const res = await env.stripe.deliver(
+      env.stripe.event('customer.created', { id: 'cus_1', object: 'customer' }),
+    );
     expect(res.status).toBe(200);
   });
 });

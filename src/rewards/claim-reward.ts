@@ -35,9 +35,18 @@ export function claimReward(db: Db, userId: string, type: RewardType, now: numbe
     if (!claimed) {
       const row = tx.select().from(hourlyRewards).where(eq(hourlyRewards.userId, userId)).get();
       const wait = msUntilClaimable(row, type, now);
-      throw new AppError('too_early', `You can claim your ${reward.label} reward again in ${formatWait(wait)}.`);
+      throw new AppError(
+        'too_early',
+        `You can claim your ${reward.label} reward again in ${formatWait(wait)}.`,
+      );
     }
-    credit(db.$client, { userId, cents: reward.cents, type: TRANSACTION_TYPE[type], description: DESCRIPTION[type], now });
+    credit(db.$client, {
+      userId,
+      cents: reward.cents,
+      type: TRANSACTION_TYPE[type],
+      description: DESCRIPTION[type],
+      now,
+    });
     return { type, earned: formatCents(reward.cents) };
   });
 }
@@ -56,7 +65,9 @@ function prepareClaimStatements(db: Db, type: RewardType) {
     claim: db
       .update(hourlyRewards)
       .set({ [LAST_CLAIM_KEY[type]]: sql.placeholder('now') })
-      .where(and(eq(hourlyRewards.userId, userId), or(isNull(column), lte(column, sql.placeholder('cutoff')))))
+      .where(
+        and(eq(hourlyRewards.userId, userId), or(isNull(column), lte(column, sql.placeholder('cutoff')))),
+      )
       .returning({ id: hourlyRewards.id })
       .prepare(),
   };

@@ -28,9 +28,33 @@ function rewardTransactions(app: TestApp, userId: string, type: string): Tx[] {
 }
 
 const cases = [
-  { type: 'regular', period: HOUR, cents: 100, earned: '1.00', txType: 'hourly', description: 'Hourly reward', label: 'hourly' },
-  { type: 'bonus', period: 6 * HOUR, cents: 300, earned: '3.00', txType: 'bonus', description: 'Bonus reward', label: 'bonus' },
-  { type: 'daily', period: 24 * HOUR, cents: 500, earned: '5.00', txType: 'daily', description: 'Daily reward', label: 'daily' },
+  {
+    type: 'regular',
+    period: HOUR,
+    cents: 100,
+    earned: '1.00',
+    txType: 'hourly',
+    description: 'Hourly reward',
+    label: 'hourly',
+  },
+  {
+    type: 'bonus',
+    period: 6 * HOUR,
+    cents: 300,
+    earned: '3.00',
+    txType: 'bonus',
+    description: 'Bonus reward',
+    label: 'bonus',
+  },
+  {
+    type: 'daily',
+    period: 24 * HOUR,
+    cents: 500,
+    earned: '5.00',
+    txType: 'daily',
+    description: 'Daily reward',
+    label: 'daily',
+  },
 ] as const;
 
 describe('POST /api/hourly/claim', () => {

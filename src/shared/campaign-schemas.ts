@@ -87,7 +87,11 @@ export const campaignNameSchema = displayTextSchema(
 );
 
 export const inviteLinkSchema = plainTextSchema(
-  { required: CAMPAIGN_MESSAGES.inviteRequired, tooLong: CAMPAIGN_MESSAGES.inviteInvalid, invalid: CAMPAIGN_MESSAGES.inviteInvalid },
+  {
+    required: CAMPAIGN_MESSAGES.inviteRequired,
+    tooLong: CAMPAIGN_MESSAGES.inviteInvalid,
+    invalid: CAMPAIGN_MESSAGES.inviteInvalid,
+  },
   { max: 200 },
 ).refine((v) => parseInviteCode(v) !== null, CAMPAIGN_MESSAGES.inviteInvalid);
 

@@ -22,4 +22,11 @@ export type JoinServerResponse = z.infer<typeof joinServerResponseSchema>;
 export const claimNoBotResponseSchema = z.object({ earned: z.string() });
 export type ClaimNoBotResponse = z.infer<typeof claimNoBotResponseSchema>;
 
-export { DEFAULT_JOIN_REWARD, JOIN_MESSAGES, NOBOT_CLAIM_DELAY_MS, accountTooNewMessage, notInGuildYetMessage, sameAddressCappedMessage } from './join-constants.ts';
+export {
+  DEFAULT_JOIN_REWARD,
+  JOIN_MESSAGES,
+  NOBOT_CLAIM_DELAY_MS,
+  accountTooNewMessage,
+  notInGuildYetMessage,
+  sameAddressCappedMessage,
+} from './join-constants.ts';

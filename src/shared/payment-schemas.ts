@@ -4,7 +4,8 @@ import { isPackId, type PackId } from './packs.ts';
 // Coin pack checkout (spec §7 POST /api/create-payment-intent), shared by the API and the web app.
 
 export const UNKNOWN_PACKAGE_MESSAGE = 'Unknown coin package';
-export const PAYMENTS_UNAVAILABLE_MESSAGE = 'Payment processing is currently unavailable. Please contact support.';
+export const PAYMENTS_UNAVAILABLE_MESSAGE =
+  'Payment processing is currently unavailable. Please contact support.';
 
 /** POST /api/create-payment-intent */
 export const createPaymentIntentSchema = z.object({
@@ -33,4 +34,3 @@ export interface SyncPaymentResponse {
   /** Stripe's reason when the last payment attempt failed (last_payment_error.message), else null. */
   failureMessage: string | null;
 }
-

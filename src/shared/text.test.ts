@@ -6,7 +6,12 @@ import { countVisibleCharacters, findForbiddenCodePoint } from './text.ts';
 
 // Every text field a person fills in, with the rest of its object valid, so the field decides.
 const VALID_LINK = 'https://discord.gg/abc123';
-const FIELDS: { name: string; parse: (text: string) => { success: boolean; data?: unknown }; pick: (data: unknown) => string; display: boolean }[] = [
+const FIELDS: {
+  name: string;
+  parse: (text: string) => { success: boolean; data?: unknown };
+  pick: (data: unknown) => string;
+  display: boolean;
+}[] = [
   {
     name: 'campaign name (POST /api/servers)',
     parse: (text) => submitServerSchema.safeParse({ name: text, inviteLink: VALID_LINK, coinReward: '5' }),
@@ -27,7 +32,8 @@ const FIELDS: { name: string; parse: (text: string) => { success: boolean; data?
   },
   {
     name: 'social task title',
-    parse: (text) => newSocialTaskSchema.safeParse({ platform: 'youtube', title: text, url: 'https://youtube.com/@x' }),
+    parse: (text) =>
+      newSocialTaskSchema.safeParse({ platform: 'youtube', title: text, url: 'https://youtube.com/@x' }),
     pick: (d) => (d as { title: string }).title,
     display: true,
   },
@@ -40,11 +46,36 @@ const FIELDS: { name: string; parse: (text: string) => { success: boolean; data?
 ];
 
 // Arbitrary Unicode, lone surrogates included, salted with the characters attacks use.
-const NASTY = ['\u200B', '\u200D', '\u202E', '\u2066', '\u0000', '\uD800', '\uDFFF', '\uFEFF', '\u00AD', '\u3164', '\u2800', '\u0301', ' ', '\n', '👩', '💻', 'a', 'é'];
+const NASTY = [
+  '\u200B',
+  '\u200D',
+  '\u202E',
+  '\u2066',
+  '\u0000',
+  '\uD800',
+  '\uDFFF',
+  '\uFEFF',
+  '\u00AD',
+  '\u3164',
+  '\u2800',
+  '\u0301',
+  ' ',
+  '\n',
+  '👩',
+  '💻',
+  'a',
+  'é',
+];
 const anyText = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.string({ unit: fc.constantFrom(...NASTY), maxLength: 12 }),
-  fc.tuple(fc.string({ unit: 'grapheme', maxLength: 20 }), fc.constantFrom(...NASTY), fc.string({ unit: 'grapheme', maxLength: 20 })).map(([a, b, c]) => a + b + c),
+  fc
+    .tuple(
+      fc.string({ unit: 'grapheme', maxLength: 20 }),
+      fc.constantFrom(...NASTY),
+      fc.string({ unit: 'grapheme', maxLength: 20 }),
+    )
+    .map(([a, b, c]) => a + b + c),
   fc.constant(VALID_LINK),
   fc.constant('https://discord.gg/abc123?x=\u202E'),
 );
@@ -68,10 +99,18 @@ describe.each(FIELDS)('$name over arbitrary Unicode', ({ parse, pick, display })
 });
 
 describe('name rules by example', () => {
-  const name = (text: string) => submitServerSchema.safeParse({ name: text, inviteLink: VALID_LINK, coinReward: '5' });
+  const name = (text: string) =>
+    submitServerSchema.safeParse({ name: text, inviteLink: VALID_LINK, coinReward: '5' });
 
   it('refuses zero-width-only names, right-to-left overrides, NUL and lone surrogates', () => {
-    for (const bad of ['\u200B\u200B\u200B', 'Safe\u202EServer', 'A\u0000B', 'Na\uD800me', '\u3164\u3164', 'x\u200B']) {
+    for (const bad of [
+      '\u200B\u200B\u200B',
+      'Safe\u202EServer',
+      'A\u0000B',
+      'Na\uD800me',
+      '\u3164\u3164',
+      'x\u200B',
+    ]) {
       expect(name(bad).success, JSON.stringify(bad)).toBe(false);
     }
   });

@@ -18,7 +18,8 @@ export function isMoneyString(value: string): boolean {
 }
 
 // A ZWJ between two pictographs (the first may carry VS16 or a skin tone), and a flag's tag sequence.
-const EMOJI_ZWJ = /(?<=\p{Extended_Pictographic}(?:\u{FE0F}|\p{Emoji_Modifier})?)\u200D(?=\p{Extended_Pictographic})/gu;
+const EMOJI_ZWJ =
+  /(?<=\p{Extended_Pictographic}(?:\u{FE0F}|\p{Emoji_Modifier})?)\u200D(?=\p{Extended_Pictographic})/gu;
 const FLAG_TAGS = /(?<=\u{1F3F4})[\u{E0020}-\u{E007E}]+\u{E007F}/gu;
 const FORBIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u;
 // Characters that draw nothing although they are not whitespace (Hangul fillers, braille blank, ...).
@@ -44,7 +45,10 @@ export function countVisibleCharacters(text: string): number {
 
 /** NFC, whitespace runs collapsed to one space, trimmed. */
 export function normalizeText(text: string): string {
-  return text.normalize('NFC').replace(/\p{White_Space}+/gu, ' ').trim();
+  return text
+    .normalize('NFC')
+    .replace(/\p{White_Space}+/gu, ' ')
+    .trim();
 }
 
 export interface TextMessages {
@@ -74,11 +78,15 @@ export function displayTextSchema(messages: TextMessages, options: { max: number
 }
 
 /** A single-line technical text (links): normalised and free of refused code points; no visibility rule. */
-export function plainTextSchema(messages: Pick<TextMessages, 'required' | 'tooLong' | 'invalid'>, options: { max: number }) {
+export function plainTextSchema(
+  messages: Pick<TextMessages, 'required' | 'tooLong' | 'invalid'>,
+  options: { max: number },
+) {
   return z.string({ error: messages.required }).transform((raw, ctx) => {
     const text = normalizeText(raw);
     if (text === '') ctx.addIssue({ code: 'custom', message: messages.required });
-    else if (findForbiddenCodePoint(raw) !== null) ctx.addIssue({ code: 'custom', message: messages.invalid });
+    else if (findForbiddenCodePoint(raw) !== null)
+      ctx.addIssue({ code: 'custom', message: messages.invalid });
     else if (text.length > options.max) ctx.addIssue({ code: 'custom', message: messages.tooLong });
     else return text;
     return z.NEVER;

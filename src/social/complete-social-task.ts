@@ -18,7 +18,12 @@ const PLATFORM_NAMES: Record<string, string> = {
  * Pays a social task once per user: only 15 s or more after the member opened the link. The unique
  * (user, task) completion row and the credit are written in one transaction, so concurrent calls pay once.
  */
-export function completeSocialTask(db: Db, userId: string, taskId: string, now: number): CompleteSocialTaskResponse {
+export function completeSocialTask(
+  db: Db,
+  userId: string,
+  taskId: string,
+  now: number,
+): CompleteSocialTaskResponse {
   return db.transaction((tx) => {
     const task = tx.select().from(socialTasks).where(eq(socialTasks.id, taskId)).get();
     if (!task) throw new AppError('not_found', 'Task not found');

@@ -9,7 +9,10 @@ export function listSocialTasks(db: DbOrTx, userId: string): ApiSocialTask[] {
   const rows = db
     .select({ task: socialTasks, completionId: socialCompletions.id })
     .from(socialTasks)
-    .leftJoin(socialCompletions, and(eq(socialCompletions.taskId, socialTasks.id), eq(socialCompletions.userId, userId)))
+    .leftJoin(
+      socialCompletions,
+      and(eq(socialCompletions.taskId, socialTasks.id), eq(socialCompletions.userId, userId)),
+    )
     .orderBy(asc(socialTasks.createdAt), asc(socialTasks.id))
     .all();
   return rows.map((row) => toApiSocialTask(row.task, row.completionId !== null));

@@ -24,11 +24,31 @@ function usageMessage(argv: string[]): string {
 
 describe('parseTasksCommand', () => {
   it('parses add with the default 2.00 coins and with explicit coins', () => {
-    expect(parseTasksCommand(['add', '--platform', 'youtube', '--title', ' Sub ', '--url', 'https://youtube.com/@x'])).toEqual({
+    expect(
+      parseTasksCommand([
+        'add',
+        '--platform',
+        'youtube',
+        '--title',
+        ' Sub ',
+        '--url',
+        'https://youtube.com/@x',
+      ]),
+    ).toEqual({
       kind: 'add',
       task: { platform: 'youtube', title: 'Sub', url: 'https://youtube.com/@x', coins: 200 },
     });
-    const withCoins = parseTasksCommand(['add', '--platform', 'twitter', '--title', 'Tk', '--url', 'http://x.com/a', '--coins', '1.5']);
+    const withCoins = parseTasksCommand([
+      'add',
+      '--platform',
+      'twitter',
+      '--title',
+      'Tk',
+      '--url',
+      'http://x.com/a',
+      '--coins',
+      '1.5',
+    ]);
     expect(withCoins).toMatchObject({ kind: 'add', task: { coins: 150 } });
   });
 
@@ -49,13 +69,26 @@ describe('parseTasksCommand', () => {
     expect(usageMessage(['add', '--platform', 'myspace', '--title', 'Tk', '--url', 'https://a.b'])).toBe(
       '--platform must be one of: youtube, discord, tiktok, instagram, twitter',
     );
-    expect(usageMessage(['add', '--platform', 'youtube', '--url', 'https://a.b'])).toBe('--title is required');
-    expect(usageMessage(['add', '--platform', 'youtube', '--title', 'Tk', '--url', 'javascript:alert(1)'])).toMatch(/^--url must be an http\(s\) URL/);
+    expect(usageMessage(['add', '--platform', 'youtube', '--url', 'https://a.b'])).toBe(
+      '--title is required',
+    );
+    expect(
+      usageMessage(['add', '--platform', 'youtube', '--title', 'Tk', '--url', 'javascript:alert(1)']),
+    ).toMatch(/^--url must be an http\(s\) URL/);
     expect(usageMessage(['add', '--platform', 'youtube', '--title', 'Tk'])).toBe('--url is required');
     for (const coins of ['0', '-1', 'abc', '2.005', '100000']) {
-      expect(usageMessage(['add', '--platform', 'youtube', '--title', 'Tk', '--url', 'https://a.b', `--coins=${coins}`])).toBe(
-        '--coins must be an amount between 0.01 and 1000.00, e.g. 2.00',
-      );
+      expect(
+        usageMessage([
+          'add',
+          '--platform',
+          'youtube',
+          '--title',
+          'Tk',
+          '--url',
+          'https://a.b',
+          `--coins=${coins}`,
+        ]),
+      ).toBe('--coins must be an amount between 0.01 and 1000.00, e.g. 2.00');
     }
     expect(usageMessage(['add', '--platform', 'youtube', '--bogus', 'x'])).toMatch(/bogus/);
   });
@@ -63,8 +96,16 @@ describe('parseTasksCommand', () => {
 
 describe('task catalogue', () => {
   it('adds, lists in creation order, and removes tasks', () => {
-    const a = addSocialTask(database.db, { platform: 'youtube', title: 'Sub', url: 'https://youtube.com/@x', coins: 200 }, 1000);
-    const b = addSocialTask(database.db, { platform: 'tiktok', title: 'Follow', url: 'https://tiktok.com/@x', coins: 350 }, 2000);
+    const a = addSocialTask(
+      database.db,
+      { platform: 'youtube', title: 'Sub', url: 'https://youtube.com/@x', coins: 200 },
+      1000,
+    );
+    const b = addSocialTask(
+      database.db,
+      { platform: 'tiktok', title: 'Follow', url: 'https://tiktok.com/@x', coins: 350 },
+      2000,
+    );
     expect(listAllSocialTasks(database.db).map((t) => t.id)).toEqual([a.id, b.id]);
     expect(formatTaskLine(b)).toContain('3.50');
     expect(formatTaskLine(b)).toContain('tiktok');

@@ -12,7 +12,9 @@ import { DEFAULT_SOCIAL_TASK_CENTS, SOCIAL_PLATFORMS } from '../shared/social-sc
 const MAX_TASK_CENTS = 100_000; // 1000.00 coins: a typo guard, not a business rule.
 
 export const newSocialTaskSchema = z.object({
-  platform: z.enum(SOCIAL_PLATFORMS, { message: `--platform must be one of: ${SOCIAL_PLATFORMS.join(', ')}` }),
+  platform: z.enum(SOCIAL_PLATFORMS, {
+    message: `--platform must be one of: ${SOCIAL_PLATFORMS.join(', ')}`,
+  }),
   title: displayTextSchema(
     {
       required: '--title is required',
@@ -23,9 +25,15 @@ export const newSocialTaskSchema = z.object({
     { max: 120 },
   ),
   url: plainTextSchema(
-    { required: '--url is required', tooLong: '--url is at most 500 characters', invalid: '--url contains invisible or control characters' },
+    {
+      required: '--url is required',
+      tooLong: '--url is at most 500 characters',
+      invalid: '--url contains invisible or control characters',
+    },
     { max: 500 },
-  ).pipe(z.url({ protocol: /^https?$/, message: '--url must be an http(s) URL, e.g. https://youtube.com/@you' })),
+  ).pipe(
+    z.url({ protocol: /^https?$/, message: '--url must be an http(s) URL, e.g. https://youtube.com/@you' }),
+  ),
   coins: z
     .string()
     .optional()
@@ -33,7 +41,10 @@ export const newSocialTaskSchema = z.object({
       if (value === undefined) return DEFAULT_SOCIAL_TASK_CENTS;
       const cents = isMoneyString(value.trim()) ? parseMoney(value) : null;
       if (cents === null || cents <= 0 || cents > MAX_TASK_CENTS) {
-        ctx.addIssue({ code: 'custom', message: '--coins must be an amount between 0.01 and 1000.00, e.g. 2.00' });
+        ctx.addIssue({
+          code: 'custom',
+          message: '--coins must be an amount between 0.01 and 1000.00, e.g. 2.00',
+        });
         return z.NEVER;
       }
       return cents;
@@ -62,7 +73,8 @@ export function parseTasksCommand(argv: string[]): TasksCommand {
   }
   if (command === 'remove') {
     const [id, ...extra] = rest;
-    if (!id || extra.length > 0 || id.startsWith('--')) throw new UsageError(`"remove" needs exactly one task id.\n\n${TASKS_USAGE}`);
+    if (!id || extra.length > 0 || id.startsWith('--'))
+      throw new UsageError(`"remove" needs exactly one task id.\n\n${TASKS_USAGE}`);
     return { kind: 'remove', id };
   }
   if (command === 'add') {
@@ -70,7 +82,12 @@ export function parseTasksCommand(argv: string[]): TasksCommand {
     try {
       ({ values } = parseArgs({
         args: rest,
-        options: { platform: { type: 'string' }, title: { type: 'string' }, url: { type: 'string' }, coins: { type: 'string' } },
+        options: {
+          platform: { type: 'string' },
+          title: { type: 'string' },
+          url: { type: 'string' },
+          coins: { type: 'string' },
+        },
         strict: true,
         allowPositionals: false,
       }));
@@ -81,7 +98,10 @@ export function parseTasksCommand(argv: string[]): TasksCommand {
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const field = issue?.path[0];
-      const message = issue?.code === 'invalid_type' && typeof field === 'string' ? `--${field} is required` : issue?.message;
+      const message =
+        issue?.code === 'invalid_type' && typeof field === 'string'
+          ? `--${field} is required`
+          : issue?.message;
       throw new UsageError(`${message ?? 'Invalid arguments'}\n\n${TASKS_USAGE}`);
     }
     return { kind: 'add', task: parsed.data };
@@ -89,7 +109,11 @@ export function parseTasksCommand(argv: string[]): TasksCommand {
   throw new UsageError(command ? `Unknown command "${command}".\n\n${TASKS_USAGE}` : TASKS_USAGE);
 }
 
-export function addSocialTask(db: DbOrTx, task: z.output<typeof newSocialTaskSchema>, now: number): SocialTask {
+export function addSocialTask(
+  db: DbOrTx,
+  task: z.output<typeof newSocialTaskSchema>,
+  now: number,
+): SocialTask {
   return db
     .insert(socialTasks)
     .values({ platform: task.platform, title: task.title, url: task.url, coins: task.coins, createdAt: now })
@@ -103,7 +127,11 @@ export function listAllSocialTasks(db: DbOrTx): SocialTask[] {
 
 /** Deletes a task (its starts and completions go with it; past ledger entries stay). False if unknown. */
 export function removeSocialTask(db: DbOrTx, id: string): boolean {
-  const deleted = db.delete(socialTasks).where(eq(socialTasks.id, id)).returning({ id: socialTasks.id }).get();
+  const deleted = db
+    .delete(socialTasks)
+    .where(eq(socialTasks.id, id))
+    .returning({ id: socialTasks.id })
+    .get();
   return deleted !== undefined;
 }
 

@@ -67,7 +67,9 @@ describe('social task completion', () => {
     expect(again.status).toBe(409);
     expect(again.body.message).toBe('Task already completed');
     expect(await client.balanceCents()).toBe(before + 250);
-    expect(socialTransactions(client.user!.id)).toEqual([{ amount: 250, description: `Social task (TikTok): ${task.title}` }]);
+    expect(socialTransactions(client.user!.id)).toEqual([
+      { amount: 250, description: `Social task (TikTok): ${task.title}` },
+    ]);
   });
 
   it('first start wins: starting again does not push the claim time back', async () => {
@@ -91,7 +93,9 @@ describe('social task completion', () => {
     const before = await client.balanceCents();
     await client.post(`/api/social/${task.id}/start`);
     app.clock.advance(15 * SECOND);
-    const results = await Promise.all(Array.from({ length: 20 }, () => client.post(`/api/social/${task.id}/complete`)));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => client.post(`/api/social/${task.id}/complete`)),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 409)).toHaveLength(19);
     expect(socialTransactions(client.user!.id)).toHaveLength(1);
@@ -100,7 +104,11 @@ describe('social task completion', () => {
 
   it('unknown task ids give 404 on start and complete', async () => {
     const client = await app.signIn(nextName());
-    for (const path of ['/api/social/nope/start', '/api/social/nope/complete', `/api/social/${'x'.repeat(300)}/complete`]) {
+    for (const path of [
+      '/api/social/nope/start',
+      '/api/social/nope/complete',
+      `/api/social/${'x'.repeat(300)}/complete`,
+    ]) {
       const res = await client.post<{ message: string }>(path);
       expect(res.status).toBe(404);
       expect(res.body.message).toBe('Task not found');

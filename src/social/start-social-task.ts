@@ -8,7 +8,12 @@ import { SOCIAL_CLAIM_DELAY_MS, type StartSocialTaskResponse } from '../shared/s
  * Records when the member opened the task's link. The first start wins (unique user+task), so
  * calling it again, or after completing, changes nothing and returns the original times.
  */
-export function startSocialTask(db: Db, userId: string, taskId: string, now: number): StartSocialTaskResponse {
+export function startSocialTask(
+  db: Db,
+  userId: string,
+  taskId: string,
+  now: number,
+): StartSocialTaskResponse {
   return db.transaction((tx) => {
     const task = tx.select({ id: socialTasks.id }).from(socialTasks).where(eq(socialTasks.id, taskId)).get();
     if (!task) throw new AppError('not_found', 'Task not found');

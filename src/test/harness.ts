@@ -100,7 +100,12 @@ export class TestClient {
     return res;
   }
 
-  async request<T = unknown>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<TestResponse<T>> {
+  async request<T = unknown>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<TestResponse<T>> {
     const res = await this.raw(path, {
       method,
       headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
@@ -143,7 +148,8 @@ export async function signInThroughSimulator(client: TestClient, username: strin
   withHint.searchParams.set('login_hint', username);
   const consent = await client.raw(withHint.toString());
   const callback = consent.headers.get('location');
-  if (!callback) throw new Error(`simulator did not redirect back: ${consent.status} ${await consent.text()}`);
+  if (!callback)
+    throw new Error(`simulator did not redirect back: ${consent.status} ${await consent.text()}`);
   const done = await client.raw(callback);
   if (done.status !== 302 || done.headers.get('location') !== '/') {
     throw new Error(`callback failed: ${done.status} ${done.headers.get('location')}`);
@@ -154,7 +160,9 @@ export async function signInThroughSimulator(client: TestClient, username: strin
   return me.body;
 }
 
-export async function startTestApp(options: Omit<StartOptions, 'env' | 'clock' | 'port'> & { env?: Record<string, string> } = {}): Promise<TestApp> {
+export async function startTestApp(
+  options: Omit<StartOptions, 'env' | 'clock' | 'port'> & { env?: Record<string, string> } = {},
+): Promise<TestApp> {
   const dir = mkdtempSync(path.join(tmpdir(), 'coinsync-test-'));
   const clock = new ManualClock();
   // The simulator reads the same clock, so a new simulated account is 30 days old on the test clock

@@ -70,14 +70,21 @@ export function seedOpenJoins(app: TestApp, plan: OpenJoinsPlan): SeededGuild[] 
   const joinedAt = new Date().toISOString();
   const out: SeededGuild[] = [];
   for (let g = 0; g < plan.guilds; g++) {
-    const guild = sim.createGuild({ name: `${plan.prefix} guild ${g}`, ownerId: ownerSim.id, botMember: false });
+    const guild = sim.createGuild({
+      name: `${plan.prefix} guild ${g}`,
+      ownerId: ownerSim.id,
+      botMember: false,
+    });
     // Joiners spread evenly among the other members (member lists are sorted by user id).
     const others = plan.otherMembers ?? 0;
     const every = Math.max(1, Math.floor((others + plan.joinsPerGuild) / Math.max(1, plan.joinsPerGuild)));
     const discordIds: string[] = [];
     for (let i = 0, o = 0; discordIds.length < plan.joinsPerGuild || o < others; i++) {
       const joiner = discordIds.length < plan.joinsPerGuild && (i % every === every - 1 || o >= others);
-      const u = addSimUser(app, joiner ? `${plan.prefix}_${g}_j${discordIds.length}` : `${plan.prefix}_${g}_o${o++}`);
+      const u = addSimUser(
+        app,
+        joiner ? `${plan.prefix}_${g}_j${discordIds.length}` : `${plan.prefix}_${g}_o${o++}`,
+      );
       if (!joiner) guild.members[u.id] = { joinedAt };
       else {
         discordIds.push(u.id);
@@ -98,7 +105,11 @@ export function seedOpenJoins(app: TestApp, plan: OpenJoinsPlan): SeededGuild[] 
       for (let i = 0; i < discordIds.length; i += CHUNK) {
         const rows = tx
           .insert(users)
-          .values(discordIds.slice(i, i + CHUNK).map((id) => ({ discordId: id, discordUsername: `u${id}`, createdAt: now })))
+          .values(
+            discordIds
+              .slice(i, i + CHUNK)
+              .map((id) => ({ discordId: id, discordUsername: `u${id}`, createdAt: now })),
+          )
           .returning({ id: users.id })
           .all();
         userIds.push(...rows.map((r) => r.id));

@@ -14,8 +14,14 @@ afterAll(() => app.close());
 afterEach(() => app.assertLedger());
 
 const welcomes = (userId: string) =>
-  app.server.ctx.db.select().from(transactions).where(eq(transactions.userId, userId)).all().filter((t) => t.type === 'welcome');
-const tokenOf = (userId: string) => app.server.ctx.db.select().from(oauthTokens).where(eq(oauthTokens.userId, userId)).get();
+  app.server.ctx.db
+    .select()
+    .from(transactions)
+    .where(eq(transactions.userId, userId))
+    .all()
+    .filter((t) => t.type === 'welcome');
+const tokenOf = (userId: string) =>
+  app.server.ctx.db.select().from(oauthTokens).where(eq(oauthTokens.userId, userId)).get();
 
 describe('welcome bonus once per Discord account', () => {
   it('does not pay it again after the account is deleted and the same Discord account signs up again', async () => {

@@ -59,7 +59,7 @@ describe('history and account', () => {
       page.getByRole('button', { name: 'Export my data' }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/^coinsync-data-\d{4}-\d{2}-\d{2}\.json$/);
-    const data = JSON.parse(readFileSync((await download.path()), 'utf8')) as {
+    const data = JSON.parse(readFileSync(await download.path(), 'utf8')) as {
       profile: { discordUsername: string };
     };
     expect(data.profile.discordUsername).toBe('account_owner');

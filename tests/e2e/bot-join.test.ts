@@ -39,7 +39,9 @@ describe('bot-verified join from Discover', () => {
     await card.getByRole('button', { name: 'Join Pixel Raiders' }).click();
     const invite = await popup;
     await invite.waitForURL(/\/invite\/e2e-bot-pixel$/);
-    await page.getByText('Join the server in Discord — your coins arrive once our bot sees you join').waitFor();
+    await page
+      .getByText('Join the server in Discord — your coins arrive once our bot sees you join')
+      .waitFor();
 
     // From here the header must change without a reload and without asking for the user again: the
     // server pushes the new balance over Server-Sent Events (issue 12 item 7).
@@ -62,7 +64,9 @@ describe('bot-verified join from Discover', () => {
     await expect.poll(() => balance.textContent()).toContain('5.50');
     await page.getByText('Join Verified!').waitFor();
     await page.getByText('+0.50 coins added to your balance for joining Pixel Raiders').waitFor();
-    expect(await page.evaluate(() => (globalThis as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    expect(await page.evaluate(() => (globalThis as unknown as { notReloaded?: boolean }).notReloaded)).toBe(
+      true,
+    );
     expect(userFetches).toEqual([]);
 
     await page.reload();

@@ -44,7 +44,9 @@ describe('campaign invite health', () => {
     state.createInvite(elsewhere.id, { code: 'other-place', maxAge: 0 });
     await card.getByLabel('New invite link for Lantern Hall').fill('https://discord.gg/other-place');
     await card.getByRole('button', { name: 'Update Invite' }).click();
-    await page.getByText('This invite leads to Other Place, not to Lantern Hall. Use an invite to the same server.').waitFor();
+    await page
+      .getByText('This invite leads to Other Place, not to Lantern Hall. Use an invite to the same server.')
+      .waitFor();
     expect(findCampaign(e2e.app.server.ctx.db, campaign.id)?.inviteValid).toBe(false);
 
     state.createInvite(guild.id, { code: 'lantern-new', maxAge: 0 });
@@ -53,7 +55,10 @@ describe('campaign invite health', () => {
     await page.getByText('Your server is back on the discover page.').waitFor();
     await card.getByText('Active', { exact: true }).waitFor();
     expect(await card.getByText('Invite expired — update it').count()).toBe(0);
-    expect(findCampaign(e2e.app.server.ctx.db, campaign.id)).toMatchObject({ inviteValid: true, inviteCode: 'lantern-new' });
+    expect(findCampaign(e2e.app.server.ctx.db, campaign.id)).toMatchObject({
+      inviteValid: true,
+      inviteCode: 'lantern-new',
+    });
     // The refused attempt answered 400 (logged by the browser); nothing else went wrong.
     expect(errors.filter((e) => !e.includes('400'))).toEqual([]);
   });

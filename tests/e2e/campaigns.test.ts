@@ -38,7 +38,9 @@ async function expectFieldError(field: Locator, message: string) {
   const ids = ((await field.getAttribute('aria-describedby')) ?? '').split(' ').filter(Boolean);
   const described = await Promise.all(ids.map((id) => page.locator(`[id="${id}"]`).innerText()));
   expect(described).toContain(message);
-  expect(await field.evaluate((el) => el === (el.ownerDocument as { activeElement: unknown }).activeElement)).toBe(true);
+  expect(
+    await field.evaluate((el) => el === (el.ownerDocument as { activeElement: unknown }).activeElement),
+  ).toBe(true);
 }
 
 async function expectToast(title: string, description: string) {
@@ -149,7 +151,10 @@ describe('spending coins in the browser', () => {
     });
     await nobot.getByRole('button', { name: 'Add Server' }).click();
     await expectToast('Validation Error', 'Please enter a valid number of members (minimum 3)');
-    await expectFieldError(nobot.getByLabel('Number of Members'), 'Please enter a valid number of members (minimum 3)');
+    await expectFieldError(
+      nobot.getByLabel('Number of Members'),
+      'Please enter a valid number of members (minimum 3)',
+    );
     await nobot.getByLabel('Number of Members').fill('5');
     await nobot.getByRole('button', { name: 'Add Server' }).click();
     await expectToast('Server Added!', 'Your server is live on the discover page with 5 member(s).');
@@ -236,7 +241,16 @@ describe('spending coins in the browser', () => {
     expect(await cards.count()).toBe(3);
     // Focus does not fall back to the top of the page: it moves to the card that took the place.
     await expect
-      .poll(() => page.evaluate(() => (globalThis as unknown as { document: { activeElement: { getAttribute(n: string): string | null } | null } }).document.activeElement?.getAttribute('aria-label') ?? null))
+      .poll(() =>
+        page.evaluate(
+          () =>
+            (
+              globalThis as unknown as {
+                document: { activeElement: { getAttribute(n: string): string | null } | null };
+              }
+            ).document.activeElement?.getAttribute('aria-label') ?? null,
+        ),
+      )
       .toMatch(/^Cancel /);
     await page.getByTestId('coin-balance').getByText('87.00').waitFor();
     e2e.app.assertLedger();

@@ -70,14 +70,27 @@ async function advanceBoth(page: Page, ms: number): Promise<void> {
 describe('delayed claims run app-wide', () => {
   it('a social claim started on Socials fires on another page once due', async () => {
     const ctx = e2e.app.server.ctx;
-    const task = addSocialTask(ctx.db, { platform: 'tiktok', title: 'Follow us on TikTok', url: 'https://www.tiktok.com/@coinsync', coins: 250 }, ctx.clock.now());
+    const task = addSocialTask(
+      ctx.db,
+      {
+        platform: 'tiktok',
+        title: 'Follow us on TikTok',
+        url: 'https://www.tiktok.com/@coinsync',
+        coins: 250,
+      },
+      ctx.clock.now(),
+    );
     const { page, context, errors, completes } = await openSignedIn('wanderer');
 
     await page.goto('/socials');
     await startTask(page, 'social-task-tiktok');
 
     // Leave for Rewards through the navigation (no reload): the Socials page is gone.
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Rewards' }).first().click();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Rewards' })
+      .first()
+      .click();
     await page.getByRole('heading', { level: 1, name: 'Rewards' }).waitFor();
 
     await advanceBoth(page, 16_000);
@@ -97,7 +110,16 @@ describe('delayed claims run app-wide', () => {
 
   it('a due claim for a task removed meanwhile is dropped, never sent', async () => {
     const ctx = e2e.app.server.ctx;
-    const task = addSocialTask(ctx.db, { platform: 'instagram', title: 'Follow us on Instagram', url: 'https://www.instagram.com/coinsync', coins: 200 }, ctx.clock.now());
+    const task = addSocialTask(
+      ctx.db,
+      {
+        platform: 'instagram',
+        title: 'Follow us on Instagram',
+        url: 'https://www.instagram.com/coinsync',
+        coins: 200,
+      },
+      ctx.clock.now(),
+    );
     const { page, context, errors, completes } = await openSignedIn('leaver');
 
     await page.goto('/socials');
@@ -106,7 +128,11 @@ describe('delayed claims run app-wide', () => {
     // Removed while the claim waits (its 15 s have not passed: the browser's clock was just set).
     expect(removeSocialTask(ctx.db, task.id)).toBe(true);
 
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).first().click();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Dashboard' })
+      .first()
+      .click();
     await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
 
     await advanceBoth(page, 16_000);

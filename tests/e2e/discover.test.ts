@@ -179,7 +179,13 @@ describe('Discover page', () => {
   it('finishes a pending no-bot claim on whichever page is loaded next', async () => {
     const owner = await e2e.app.signIn('reading_owner');
     const { inviteLink, guild } = simGuild('Reading Room', 'reading_owner', 'e2e-reading', false);
-    createCampaign(db(), { ownerId: owner.user!.id, kind: 'nobot', name: 'Reading Room', inviteLink, guildId: guild.id });
+    createCampaign(db(), {
+      ownerId: owner.user!.id,
+      kind: 'nobot',
+      name: 'Reading Room',
+      inviteLink,
+      guildId: guild.id,
+    });
     const { page, context, errors } = await e2e.newPage();
     await e2e.signIn(page, 'dashboard_joiner');
     const popup = context.waitForEvent('page');
@@ -207,7 +213,13 @@ describe('Discover page', () => {
   it('reschedules a claim the server finds too early instead of dropping it', async () => {
     const slowOwner = await e2e.app.signIn('slow_owner');
     const { inviteLink, guild } = simGuild('Slow Clock Club', 'slow_owner', 'e2e-slow', false);
-    createCampaign(db(), { ownerId: slowOwner.user!.id, kind: 'nobot', name: 'Slow Clock Club', inviteLink, guildId: guild.id });
+    createCampaign(db(), {
+      ownerId: slowOwner.user!.id,
+      kind: 'nobot',
+      name: 'Slow Clock Club',
+      inviteLink,
+      guildId: guild.id,
+    });
     const { page, context, errors } = await e2e.newPage();
     await page.clock.install();
     await e2e.signIn(page, 'skewed_joiner');

@@ -81,6 +81,9 @@ describe('My Joins page', () => {
     await page.getByRole('button', { name: 'Join Expired Estate again' }).click();
     await popup;
     await page.getByText('Invite opened').waitFor();
-    await page.getByRole('article', { name: 'Expired Estate' }).getByText('Waiting for you to accept the invite').waitFor();
+    await page
+      .getByRole('article', { name: 'Expired Estate' })
+      .getByText('Waiting for you to accept the invite')
+      .waitFor();
   });
 });

@@ -79,14 +79,25 @@ export async function installStripeStub(context: BrowserContext, fake: FakeStrip
         status: 200,
         headers: cors,
         contentType: 'application/json',
-        body: JSON.stringify({ error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' } }),
+        body: JSON.stringify({
+          error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' },
+        }),
       });
       return;
     }
     const intent =
-      stub.outcome === 'processing' ? fake.process(id) : stub.outcome === 'requires_action' ? fake.requireAction(id) : fake.succeed(id);
+      stub.outcome === 'processing'
+        ? fake.process(id)
+        : stub.outcome === 'requires_action'
+          ? fake.requireAction(id)
+          : fake.succeed(id);
     stub.confirmed.push(id);
-    await route.fulfill({ status: 200, headers: cors, contentType: 'application/json', body: JSON.stringify({ paymentIntent: intent }) });
+    await route.fulfill({
+      status: 200,
+      headers: cors,
+      contentType: 'application/json',
+      body: JSON.stringify({ paymentIntent: intent }),
+    });
   });
   return stub;
 }

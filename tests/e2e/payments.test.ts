@@ -67,16 +67,20 @@ describe('with Stripe (local fake, Stripe.js stubbed)', () => {
     for (const [id, name, coins, price, per100, note] of expected) {
       const card = page.getByTestId(`pack-${id}`);
       const text = await card.innerText();
-      for (const part of [name, coins, price, per100, 'Purchase Now', ...(note ? [note] : [])]) expect(text).toContain(part);
+      for (const part of [name, coins, price, per100, 'Purchase Now', ...(note ? [note] : [])])
+        expect(text).toContain(part);
     }
     expect(await page.getByTestId('pack-medium').innerText()).toMatch(/most popular/i);
-    for (const step of ['Choose a package', 'Secure card payment', 'Instant delivery']) await page.getByText(step, { exact: true }).waitFor();
+    for (const step of ['Choose a package', 'Secure card payment', 'Instant delivery'])
+      await page.getByText(step, { exact: true }).waitFor();
     await page.getByText('All purchases are final and non-refundable.').waitFor();
     const support = page.getByRole('link', { name: 'Join Support Server' });
     expect(await support.getAttribute('href')).toBe('https://discord.gg/coinsync-support');
 
     await page.getByRole('button', { name: 'Purchase Now: Pro Pack' }).click();
-    await page.waitForURL((url) => url.pathname === '/checkout' && url.searchParams.get('package') === 'large');
+    await page.waitForURL(
+      (url) => url.pathname === '/checkout' && url.searchParams.get('package') === 'large',
+    );
     expect(stripeRequests.every((u) => u.startsWith('https://js.stripe.com/'))).toBe(true);
     expect(errors.filter((e) => !/stripe/i.test(e))).toEqual([]);
   });
@@ -150,7 +154,8 @@ describe('with Stripe (local fake, Stripe.js stubbed)', () => {
     await page.getByText('Payment processing — your coins arrive when your bank confirms').waitFor();
     await page.waitForURL((url) => url.pathname === '/dashboard');
     expect(await page.getByText('Your coins have been added!').count()).toBe(0);
-    const balance = async () => ((await (await page.request.get('/api/auth/user')).json()) as { coins: string }).coins;
+    const balance = async () =>
+      ((await (await page.request.get('/api/auth/user')).json()) as { coins: string }).coins;
     expect(await balance()).toBe('5.00');
 
     const intent = fake.succeed(stub.confirmed[0]!);
@@ -170,15 +175,25 @@ describe('with Stripe (local fake, Stripe.js stubbed)', () => {
     stub.outcome = 'requires_action';
     await pay.click();
     await page.getByText('Payment Failed').waitFor();
-    await page.getByText('The payment was not authenticated with your bank. No coins were added. Please try again.').waitFor();
+    await page
+      .getByText('The payment was not authenticated with your bank. No coins were added. Please try again.')
+      .waitFor();
     await expect.poll(() => pay.isEnabled()).toBe(true);
     expect(new URL(page.url()).pathname).toBe('/checkout');
     expect(errors).toEqual([]);
   });
 
   for (const [name, setUp, expected] of [
-    ['redirect_status=failed with the bank\'s reason', (id: string) => fake.fail(id, 'Your bank declined the debit.'), 'Your bank declined the debit.'],
-    ['a canceled payment', (id: string) => fake.cancel(id), 'This payment was canceled. No coins were added.'],
+    [
+      "redirect_status=failed with the bank's reason",
+      (id: string) => fake.fail(id, 'Your bank declined the debit.'),
+      'Your bank declined the debit.',
+    ],
+    [
+      'a canceled payment',
+      (id: string) => fake.cancel(id),
+      'This payment was canceled. No coins were added.',
+    ],
     ['a payment still processing', (id: string) => fake.process(id), 'No need to pay again'],
   ] as const) {
     it(`returning after ${name} says so and credits nothing`, async () => {
@@ -189,7 +204,9 @@ describe('with Stripe (local fake, Stripe.js stubbed)', () => {
       const id = clientSecret.split('_secret_')[0]!;
       const intent = setUp(id);
       const redirectStatus = intent.status === 'processing' ? 'processing' : 'failed';
-      await page.goto(`/dashboard?payment_intent=${id}&payment_intent_client_secret=${clientSecret}&redirect_status=${redirectStatus}`);
+      await page.goto(
+        `/dashboard?payment_intent=${id}&payment_intent_client_secret=${clientSecret}&redirect_status=${redirectStatus}`,
+      );
       await page.waitForURL((url) => url.pathname === '/dashboard' && url.search === '');
       await page.getByText(expected, { exact: false }).waitFor();
       expect(await page.getByText('Payment Successful').count()).toBe(0);
@@ -208,11 +225,17 @@ describe('with Stripe (local fake, Stripe.js stubbed)', () => {
     await expect.poll(() => pay.isEnabled()).toBe(true);
     await pay.click();
     await page.waitForURL((url) => url.pathname === '/dashboard');
-    expect((await fake.deliver(fake.event('charge.dispute.created', fake.dispute(stub.confirmed[0]!)))).status).toBe(200);
+    expect(
+      (await fake.deliver(fake.event('charge.dispute.created', fake.dispute(stub.confirmed[0]!)))).status,
+    ).toBe(200);
 
     await page.goto('/checkout?package=large');
     await page.getByRole('heading', { name: 'Purchases paused' }).waitFor();
-    await page.getByText('A payment on your account is disputed. Buying and spending coins is paused until the dispute is resolved.').waitFor();
+    await page
+      .getByText(
+        'A payment on your account is disputed. Buying and spending coins is paused until the dispute is resolved.',
+      )
+      .waitFor();
     expect(new URL(page.url()).pathname).toBe('/checkout');
     e2e.app.assertLedger();
     // The browser logs the refused request itself; nothing else may go wrong.
@@ -227,13 +250,21 @@ describe('with Stripe (local fake, Stripe.js stubbed)', () => {
     const release = fake.holdCreates();
     const before = fake.requests.length;
     try {
-      await Promise.all([first.page.goto('/checkout?package=xlarge'), second.goto('/checkout?package=xlarge')]);
-      await expect.poll(() => fake.requests.slice(before).some((r) => r.status === 409), { timeout: 10_000 }).toBe(true);
+      await Promise.all([
+        first.page.goto('/checkout?package=xlarge'),
+        second.goto('/checkout?package=xlarge'),
+      ]);
+      await expect
+        .poll(() => fake.requests.slice(before).some((r) => r.status === 409), { timeout: 10_000 })
+        .toBe(true);
     } finally {
       release();
     }
-    for (const page of [first.page, second]) await page.getByRole('heading', { name: 'Complete Purchase' }).waitFor();
-    const creates = fake.requests.slice(before).filter((r) => r.path === '/v1/payment_intents' && r.status === 200);
+    for (const page of [first.page, second])
+      await page.getByRole('heading', { name: 'Complete Purchase' }).waitFor();
+    const creates = fake.requests
+      .slice(before)
+      .filter((r) => r.path === '/v1/payment_intents' && r.status === 200);
     expect(new Set(creates.map((r) => r.idempotencyKey)).size).toBe(1);
     expect(await second.getByTestId('summary-total').innerText()).toBe('$50');
     expect(first.errors.filter((e) => !/409 \(Conflict\)/.test(e))).toEqual([]);
@@ -246,7 +277,9 @@ describe('with Stripe (local fake, Stripe.js stubbed)', () => {
     const { clientSecret } = (await res.json()) as { clientSecret: string };
     const id = clientSecret.split('_secret_')[0]!;
     fake.succeed(id);
-    await page.goto(`/dashboard?payment_intent=${id}&payment_intent_client_secret=${clientSecret}&redirect_status=succeeded`);
+    await page.goto(
+      `/dashboard?payment_intent=${id}&payment_intent_client_secret=${clientSecret}&redirect_status=succeeded`,
+    );
     await page.waitForURL((url) => url.pathname === '/dashboard' && url.search === '');
     await page.getByText('Payment Successful').waitFor();
     await page.getByText('555.00').first().waitFor();

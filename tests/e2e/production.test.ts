@@ -25,7 +25,11 @@ function freePort(): Promise<number> {
   });
 }
 
-function startUntil(args: string[], env: NodeJS.ProcessEnv, pattern: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
+function startUntil(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  pattern: RegExp,
+): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
   const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let seen = '';
@@ -119,7 +123,10 @@ async function signIn(username: string, checkCookie?: (setCookie: string) => voi
   const consent = await fetch(authorize, { redirect: 'manual' });
   const callback = consent.headers.get('location');
   expect(callback).toMatch(new RegExp(`^${url}/api/auth/discord/callback`));
-  const done = await fetch(callback!, { headers: { ...viaProxy, cookie: cookieHeader() }, redirect: 'manual' });
+  const done = await fetch(callback!, {
+    headers: { ...viaProxy, cookie: cookieHeader() },
+    redirect: 'manual',
+  });
   expect(done.status).toBe(302);
   expect(done.headers.get('location')).toBe('/');
   remember(done);
@@ -136,7 +143,11 @@ async function signIn(username: string, checkCookie?: (setCookie: string) => voi
 
 describe('production mode (compiled build)', () => {
   it('does not mount the Discord simulator', async () => {
-    const control = await fetch(`${url}/discord-sim/control/users`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const control = await fetch(`${url}/discord-sim/control/users`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(control.status).toBe(404);
     const page = await fetch(`${url}/discord-sim/`);
     expect(await page.text()).not.toMatch(/Discord simulator/i);
@@ -176,7 +187,10 @@ describe('production mode (compiled build)', () => {
     // What Stripe.js does in the browser: confirm the intent at Stripe with a test card.
     const confirm = await fetch(`${stripeUrl}/v1/payment_intents/${intentId}/confirm`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${STRIPE_SECRET_KEY}`, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        authorization: `Bearer ${STRIPE_SECRET_KEY}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       body: 'payment_method=pm_card_visa',
     });
     expect(((await confirm.json()) as { status: string }).status).toBe('succeeded');
@@ -206,16 +220,28 @@ describe('production mode (compiled build)', () => {
     expect(backup.status).toBe(0);
     expect(backup.stdout).toMatch(/quick_check ok, ledger balanced/);
     expect(existsSync(file)).toBe(true);
-    const tasks = spawnSync(process.execPath, ['scripts/cli.mjs', 'tasks', 'list'], { env: { ...prodEnv, CLI_COMPILED: '1' }, encoding: 'utf8', timeout: 30_000 });
+    const tasks = spawnSync(process.execPath, ['scripts/cli.mjs', 'tasks', 'list'], {
+      env: { ...prodEnv, CLI_COMPILED: '1' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(tasks.status).toBe(0);
   });
 
   it('refuses to start without credentials, naming what is missing, and exits non-zero', () => {
     const { DISCORD_CLIENT_ID: _id, ...withoutId } = prodEnv;
-    const missing = spawnSync(process.execPath, [MAIN], { env: withoutId, encoding: 'utf8', timeout: 20_000 });
+    const missing = spawnSync(process.execPath, [MAIN], {
+      env: withoutId,
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
     expect(missing.status).toBe(1);
     expect(missing.stderr).toMatch(/DISCORD_CLIENT_ID: is required in production/);
-    const empty = spawnSync(process.execPath, [MAIN], { env: { ...prodEnv, DISCORD_BOT_TOKEN: '' }, encoding: 'utf8', timeout: 20_000 });
+    const empty = spawnSync(process.execPath, [MAIN], {
+      env: { ...prodEnv, DISCORD_BOT_TOKEN: '' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
     expect(empty.status).toBe(1);
     expect(empty.stderr).toMatch(/DISCORD_BOT_TOKEN: is set but empty/);
   });

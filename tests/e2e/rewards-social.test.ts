@@ -46,7 +46,11 @@ describe('rewards page', () => {
     await page.getByText('+1.00 coins added to your balance').first().waitFor();
     await hourly.getByText('Reward claimed!').waitFor();
     await expect
-      .poll(() => hourly.getByRole('heading', { level: 2 }).evaluate((el) => el === (el.ownerDocument as { activeElement: unknown }).activeElement))
+      .poll(() =>
+        hourly
+          .getByRole('heading', { level: 2 })
+          .evaluate((el) => el === (el.ownerDocument as { activeElement: unknown }).activeElement),
+      )
       .toBe(true);
     await expect.poll(() => balance(page)).toContain('6.00'); // 5.00 welcome bonus + 1.00
 
@@ -79,7 +83,9 @@ describe('rewards page', () => {
     await page.mouse.up();
     await expect.poll(() => toast.getAttribute('data-state'), { timeout: 1500 }).toBe('closed');
     await page.getByTestId('reward-card-daily').getByTestId('countdown').waitFor({ timeout: 6000 });
-    expect(await page.getByTestId('reward-card-daily').getByTestId('countdown').textContent()).toMatch(/^(24h 0m|23h 59m)$/);
+    expect(await page.getByTestId('reward-card-daily').getByTestId('countdown').textContent()).toMatch(
+      /^(24h 0m|23h 59m)$/,
+    );
     await expect.poll(() => balance(page)).toContain('14.00');
 
     // A fresh page load shows the same state from the server.
@@ -107,9 +113,31 @@ describe('socials page', () => {
 
   it('completes a social task through a pending claim that survives a reload', async () => {
     const ctx = e2e.app.server.ctx;
-    addSocialTask(ctx.db, { platform: 'youtube', title: 'Subscribe to our YouTube channel', url: 'https://www.youtube.com/@coinsync', coins: 200 }, ctx.clock.now());
-    const tiktok = addSocialTask(ctx.db, { platform: 'tiktok', title: 'Follow us on TikTok', url: 'https://www.tiktok.com/@coinsync', coins: 250 }, ctx.clock.now() + 1);
-    addSocialTask(ctx.db, { platform: 'twitter', title: 'Follow us on X', url: 'https://x.com/coinsync', coins: 200 }, ctx.clock.now() + 2);
+    addSocialTask(
+      ctx.db,
+      {
+        platform: 'youtube',
+        title: 'Subscribe to our YouTube channel',
+        url: 'https://www.youtube.com/@coinsync',
+        coins: 200,
+      },
+      ctx.clock.now(),
+    );
+    const tiktok = addSocialTask(
+      ctx.db,
+      {
+        platform: 'tiktok',
+        title: 'Follow us on TikTok',
+        url: 'https://www.tiktok.com/@coinsync',
+        coins: 250,
+      },
+      ctx.clock.now() + 1,
+    );
+    addSocialTask(
+      ctx.db,
+      { platform: 'twitter', title: 'Follow us on X', url: 'https://x.com/coinsync', coins: 200 },
+      ctx.clock.now() + 2,
+    );
 
     const { page, context, errors } = await e2e.newPage();
     // Task links open in a new tab; answer them locally (no internet in tests; app and simulator are local).
@@ -125,14 +153,17 @@ describe('socials page', () => {
     await youtube.getByText('+2.00 coins').waitFor();
 
     // Every task button has its own accessible name (issue 14: four "Follow & Earn" buttons were one name).
-    const names = await page.getByRole('button', { name: /^Follow & Earn/ }).evaluateAll((els) =>
-      els.map((el) => (el as { textContent: string | null }).textContent),
-    );
+    const names = await page
+      .getByRole('button', { name: /^Follow & Earn/ })
+      .evaluateAll((els) => els.map((el) => (el as { textContent: string | null }).textContent));
     expect(names).toHaveLength(2);
     expect(new Set(names).size).toBe(names.length);
 
     const card = page.getByTestId('social-task-tiktok');
-    const [popup] = await Promise.all([context.waitForEvent('page'), card.getByRole('button', { name: 'Follow & Earn' }).click()]);
+    const [popup] = await Promise.all([
+      context.waitForEvent('page'),
+      card.getByRole('button', { name: 'Follow & Earn' }).click(),
+    ]);
     expect(popup.url()).toBe('https://www.tiktok.com/@coinsync');
     await popup.close();
 

@@ -24,10 +24,22 @@ describe('app shell', () => {
     await page.waitForURL(`${e2e.app.url}/`);
     await page.getByText('first_timer', { exact: true }).first().waitFor();
     await page.getByText('5.00').first().waitFor();
-    for (const tab of ['Discover', 'Featured', 'Socials', 'Rewards', 'Buy Coins', 'My Campaigns', 'Dashboard', 'Submit']) {
+    for (const tab of [
+      'Discover',
+      'Featured',
+      'Socials',
+      'Rewards',
+      'Buy Coins',
+      'My Campaigns',
+      'Dashboard',
+      'Submit',
+    ]) {
       await page.getByRole('link', { name: tab, exact: true }).first().waitFor();
     }
-    await page.getByText(/not affiliated with/i).first().waitFor();
+    await page
+      .getByText(/not affiliated with/i)
+      .first()
+      .waitFor();
 
     await page.goto('/no/such/page');
     await page.getByRole('heading', { name: '404 - Page Not Found' }).waitFor();
@@ -35,7 +47,10 @@ describe('app shell', () => {
     await page.getByRole('link', { name: 'Go Back Home' }).click();
     await page.waitForURL(`${e2e.app.url}/`);
 
-    await page.getByRole('button', { name: /log ?out/i }).first().click();
+    await page
+      .getByRole('button', { name: /log ?out/i })
+      .first()
+      .click();
     await page.getByRole('button', { name: 'Continue with Discord' }).waitFor();
     const me = await page.request.get('/api/auth/user');
     expect(me.status()).toBe(401);
@@ -45,7 +60,10 @@ describe('app shell', () => {
   it('shows the terms signed out, with the last-updated date and a way back', async () => {
     const { page, errors } = await e2e.newPage({ width: 390, height: 844 });
     await page.goto('/terms');
-    await page.getByText(/October 19, 2025/).first().waitFor();
+    await page
+      .getByText(/October 19, 2025/)
+      .first()
+      .waitFor();
     await expect.poll(() => page.title()).toMatch(/Terms of Service/);
     await page.getByText(/13/).first().waitFor();
     await page.getByRole('link', { name: /back/i }).first().click();
@@ -53,7 +71,10 @@ describe('app shell', () => {
     await page.getByRole('button', { name: 'Continue with Discord' }).waitFor();
     await page.goto('/privacy');
     await expect.poll(() => page.title()).toMatch(/Privacy Policy/);
-    await page.getByText(/72 hours/).first().waitFor();
+    await page
+      .getByText(/72 hours/)
+      .first()
+      .waitFor();
     expect(errors).toEqual([]);
   });
 

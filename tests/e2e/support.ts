@@ -19,7 +19,10 @@ export interface E2E {
   browser: Browser;
   close(): Promise<void>;
   /** A fresh browser context (own cookies) with a page that fails the test on console errors. */
-  newPage(options?: { width?: number; height?: number }): Promise<{ page: Page; context: BrowserContext; errors: string[] }>;
+  newPage(options?: {
+    width?: number;
+    height?: number;
+  }): Promise<{ page: Page; context: BrowserContext; errors: string[] }>;
   /** Signs in through the simulator's authorize page, using login_hint to pick the user. */
   signIn(page: Page, username: string): Promise<void>;
 }
@@ -27,7 +30,10 @@ export interface E2E {
 export async function startE2E(options: Parameters<typeof startTestApp>[0] = {}): Promise<E2E> {
   const webDist = process.env.WEB_DIST ?? path.resolve('dist/web');
   const app = await startTestApp({ webDist, ...options });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
   return {
     app,
     browser,
@@ -44,7 +50,8 @@ export async function startE2E(options: Parameters<typeof startTestApp>[0] = {})
         // Only our app's pages count (the simulator's pages are not the product).
         const where = msg.location().url || page.url();
         if (!where.startsWith(app.url)) return;
-        if (msg.type() === 'error' && !/401 \(Unauthorized\)/.test(msg.text())) errors.push(`${msg.text()} @ ${where}`);
+        if (msg.type() === 'error' && !/401 \(Unauthorized\)/.test(msg.text()))
+          errors.push(`${msg.text()} @ ${where}`);
       });
       page.on('pageerror', (err) => errors.push(err.message));
       return { page, context, errors };

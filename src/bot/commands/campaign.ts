@@ -15,7 +15,11 @@ function bar(filled: number, slots: number): string {
 
 function describe(c: CampaignProgress): string {
   const percent = c.slots <= 0 ? 100 : Math.floor((Math.min(c.filled, c.slots) / c.slots) * 100);
-  const status = c.complete ? '✓ Completed' : c.paused ? '‖ Paused: our bot was removed from the server' : '● Active';
+  const status = c.complete
+    ? '✓ Completed'
+    : c.paused
+      ? '‖ Paused: our bot was removed from the server'
+      : '● Active';
   return [
     `${bar(c.filled, c.slots)} ${percent}%`,
     `Slots filled **${c.filled}/${c.slots}** · Slots Remaining ${c.remaining}`,
@@ -33,11 +37,20 @@ export const campaignCommand: SlashCommand = {
   needsAccount: true,
   run(ctx, member) {
     const campaigns = listCampaignProgress(ctx, member!.userId);
-    const links = row(linkButton('Open My Campaigns', siteUrl(ctx, '/campaigns')), linkButton('Submit a server', siteUrl(ctx, '/submit')));
+    const links = row(
+      linkButton('Open My Campaigns', siteUrl(ctx, '/campaigns')),
+      linkButton('Submit a server', siteUrl(ctx, '/submit')),
+    );
     if (campaigns.length === 0) {
       // The website's empty state on My Campaigns.
       return {
-        embeds: [{ title: "You don't have any active campaigns yet", description: 'Submit a server to get started!', color: COLORS.muted }],
+        embeds: [
+          {
+            title: "You don't have any active campaigns yet",
+            description: 'Submit a server to get started!',
+            color: COLORS.muted,
+          },
+        ],
         components: [links],
       };
     }

@@ -22,7 +22,13 @@ export function claimRewardCommand(name: string, type: RewardType, description: 
     run(ctx, member) {
       const { earned } = claimReward(ctx.db, member!.userId, type, ctx.clock.now());
       return {
-        embeds: [{ title: TOAST_TITLE[type], description: `+${earned} coins added to your balance`, color: COLORS.success }],
+        embeds: [
+          {
+            title: TOAST_TITLE[type],
+            description: `+${earned} coins added to your balance`,
+            color: COLORS.success,
+          },
+        ],
       };
     },
   };

@@ -42,7 +42,10 @@ describe('the 3-second deadline', () => {
     expect(pressed.callbacks).toEqual([5]);
     expect(Date.parse(message.editedAt!) - interaction.createdAt).toBeGreaterThan(3000);
     expect(pressed.reply.embeds[0]!.title).toBe('Almost there!');
-    expect(findJoin(app, campaign.id, member.user!.id)).toMatchObject({ verified: false, coinsAwarded: false });
+    expect(findJoin(app, campaign.id, member.user!.id)).toMatchObject({
+      verified: false,
+      coinsAwarded: false,
+    });
   });
 
   it('a callback after the deadline fails with 10062 Unknown interaction; the bot logs it and keeps answering', async () => {
@@ -52,7 +55,9 @@ describe('the 3-second deadline', () => {
     expect(late.callbacks).toEqual([]);
     expect(late.message).toBeNull();
     await app.server.background.bot!.idle();
-    expect(app.logLines.some((l) => l.includes('Discord refused an interaction answer') && l.includes('10062'))).toBe(true);
+    expect(
+      app.logLines.some((l) => l.includes('Discord refused an interaction answer') && l.includes('10062')),
+    ).toBe(true);
 
     app.sim.state.interactions.reset();
     const next = await run(app, member, 'coins');

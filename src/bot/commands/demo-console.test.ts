@@ -22,11 +22,20 @@ beforeAll(async () => {
   server = await startServer({
     port: 0,
     logger: createLogger('silent'),
-    env: { NODE_ENV: 'development', DATABASE_PATH: path.join(dir, 'demo.db'), LOG_LEVEL: 'silent', MIN_DISCORD_ACCOUNT_AGE_DAYS: '0' },
+    env: {
+      NODE_ENV: 'development',
+      DATABASE_PATH: path.join(dir, 'demo.db'),
+      LOG_LEVEL: 'silent',
+      MIN_DISCORD_ACCOUNT_AGE_DAYS: '0',
+    },
   });
   await server.background.bot!.ready;
   const sim = server.simulator!;
-  await waitFor(() => sim.state.interactions.listCommands(guild.id).length === SLASH_COMMANDS.size, 10_000, 'guild commands');
+  await waitFor(
+    () => sim.state.interactions.listCommands(guild.id).length === SLASH_COMMANDS.size,
+    10_000,
+    'guild commands',
+  );
   await signInThroughSimulator(new TestClient(server.url), alex.username);
 });
 afterAll(async () => {
@@ -43,13 +52,19 @@ async function post(pathname: string, form: Record<string, string>): Promise<Res
   });
 }
 
-const notice = (res: Response) => new URL(res.headers.get('location')!, server.url).searchParams.get('notice');
+const notice = (res: Response) =>
+  new URL(res.headers.get('location')!, server.url).searchParams.get('notice');
 
 it('registers the commands per guild in demo mode, as well as globally', () => {
   const state = server.simulator!.state;
   expect(state.interactions.listCommands(null)).toHaveLength(SLASH_COMMANDS.size);
   for (const g of DEMO_GUILDS.filter((d) => d.botMember)) {
-    expect(state.interactions.listCommands(g.id).map((c) => c.name).sort()).toEqual([...SLASH_COMMANDS.keys()].sort());
+    expect(
+      state.interactions
+        .listCommands(g.id)
+        .map((c) => c.name)
+        .sort(),
+    ).toEqual([...SLASH_COMMANDS.keys()].sort());
   }
 });
 
@@ -63,7 +78,9 @@ it('lets a person type /coins on the guild page and shows the ephemeral reply to
   expect(page).toContain('Your coins');
   expect(page).toContain('Only you can see this');
 
-  const other = Object.keys(server.simulator!.state.guilds.get(guild.id)!.members).find((id) => id !== alex.id)!;
+  const other = Object.keys(server.simulator!.state.guilds.get(guild.id)!.members).find(
+    (id) => id !== alex.id,
+  )!;
   const theirs = await (await fetch(`${server.url}/discord-sim/guilds/${guild.id}?as=${other}`)).text();
   expect(theirs).not.toContain('Your coins');
 });
@@ -72,13 +89,21 @@ it('presses a button of the reply from the page', async () => {
   await post(`/guilds/${guild.id}/commands`, { user_id: alex.id, command: '/farm' });
   const messages = server.simulator!.state.interactions.visibleMessages(guild.id, alex.id);
   const farm = messages.at(-1)!;
-  const join = farm.components.flatMap((r) => r.components).find((b) => b.custom_id?.startsWith('farm:join:'))!;
-  const pressed = await post(`/guilds/${guild.id}/buttons`, { user_id: alex.id, message_id: farm.id, custom_id: join.custom_id! });
+  const join = farm.components
+    .flatMap((r) => r.components)
+    .find((b) => b.custom_id?.startsWith('farm:join:'))!;
+  const pressed = await post(`/guilds/${guild.id}/buttons`, {
+    user_id: alex.id,
+    message_id: farm.id,
+    custom_id: join.custom_id!,
+  });
   expect(pressed.status).toBe(303);
   expect(notice(pressed)).toBeNull();
   const after = server.simulator!.state.interactions.visibleMessages(guild.id, alex.id);
   expect(after.length).toBe(messages.length + 1);
-  expect(after.at(-1)!.content + JSON.stringify(after.at(-1)!.embeds)).toMatch(/Almost there!|Stay for a moment|already a member/);
+  expect(after.at(-1)!.content + JSON.stringify(after.at(-1)!.embeds)).toMatch(
+    /Almost there!|Stay for a moment|already a member/,
+  );
 });
 
 it('says so on the page when the command is unknown or nobody answers', async () => {

@@ -71,7 +71,11 @@ function gone(what: 'command' | 'button'): Target {
  * sign in), runs the handler — which calls the same service functions as the API routes — and sends
  * the reply within Discord's deadline. Never throws.
  */
-export async function handleInteraction(ctx: AppContext, interaction: Interaction, options: InteractionOptions): Promise<void> {
+export async function handleInteraction(
+  ctx: AppContext,
+  interaction: Interaction,
+  options: InteractionOptions,
+): Promise<void> {
   if (!(interaction.isChatInputCommand() || interaction.isButton())) return;
   const target = targetOf(ctx, interaction) ?? gone(interaction.isButton() ? 'button' : 'command');
   const responder = new Responder(interaction, target.mode, true);
@@ -93,7 +97,11 @@ export async function handleInteraction(ctx: AppContext, interaction: Interactio
     recordBotEvent(metric, 'failed');
     if (isDiscordRefusal(err)) {
       // Too late (10062), answered twice (40060) or refused: the member sees "did not respond".
-      ctx.logger.warn('bot: Discord refused an interaction answer', { what: target.what, code: err.code, error: err.message });
+      ctx.logger.warn('bot: Discord refused an interaction answer', {
+        what: target.what,
+        code: err.code,
+        error: err.message,
+      });
       return;
     }
     try {

@@ -29,7 +29,9 @@ afterEach(() => app.assertLedger());
 
 /** Cancels every campaign so each test sees only its own on /farm. */
 function clearCampaigns() {
-  app.server.ctx.sqlite.prepare('UPDATE servers SET canceled_at = ? WHERE canceled_at IS NULL').run(app.clock.now());
+  app.server.ctx.sqlite
+    .prepare('UPDATE servers SET canceled_at = ? WHERE canceled_at IS NULL')
+    .run(app.clock.now());
 }
 
 describe('/farm', () => {
@@ -39,8 +41,12 @@ describe('/farm', () => {
     const farm = await run(app, member, 'farm', { guildId: lobbyId });
     expect(farm.callbacks).toEqual([4]);
     expect(farm.reply.flags & EPHEMERAL).toBe(EPHEMERAL);
-    expect(farm.reply.embeds[0]!.fields).toEqual([{ name: '1. Pixel Raiders', value: '**+0.50 coins** · 3 slots left' }]);
-    expect(text(farm.reply)).toContain('Stay 2 days (5 days for ★ featured servers) or 2.00 coins are taken back.');
+    expect(farm.reply.embeds[0]!.fields).toEqual([
+      { name: '1. Pixel Raiders', value: '**+0.50 coins** · 3 slots left' },
+    ]);
+    expect(text(farm.reply)).toContain(
+      'Stay 2 days (5 days for ★ featured servers) or 2.00 coins are taken back.',
+    );
     const join = buttons(farm.reply).find((b) => b.custom_id === `farm:join:${campaign.id}`)!;
     expect(join.label).toBe('Join 1. Pixel Raiders');
 
@@ -50,21 +56,34 @@ describe('/farm', () => {
     expect(pressed.refused).toEqual([]);
     expect(pressed.reply.flags & EPHEMERAL).toBe(EPHEMERAL);
     expect(pressed.reply.embeds[0]!.title).toBe('Almost there!');
-    expect(buttons(pressed.reply)).toEqual([expect.objectContaining({ style: 5, label: 'Open invite', url: campaign.inviteLink })]);
+    expect(buttons(pressed.reply)).toEqual([
+      expect.objectContaining({ style: 5, label: 'Open invite', url: campaign.inviteLink }),
+    ]);
 
     const viaBot = findJoin(app, campaign.id, member.user!.id)!;
-    const web = await webMember.post<{ potentialReward: string; inviteLink: string }>(`/api/servers/${campaign.id}/join`);
+    const web = await webMember.post<{ potentialReward: string; inviteLink: string }>(
+      `/api/servers/${campaign.id}/join`,
+    );
     expect(web.status).toBe(200);
     expect(web.body.inviteLink).toBe(campaign.inviteLink);
     const viaWeb = findJoin(app, campaign.id, webMember.user!.id)!;
     const shape = (j: typeof viaBot) => ({ ...j, id: 'x', userId: 'x' });
     expect(shape(viaBot)).toEqual(shape(viaWeb));
-    expect(viaBot).toMatchObject({ verified: false, coinsAwarded: false, hasLeft: false, joinedAt: app.clock.now() });
+    expect(viaBot).toMatchObject({
+      verified: false,
+      coinsAwarded: false,
+      hasLeft: false,
+      joinedAt: app.clock.now(),
+    });
 
     // Accepting the invite on Discord: the bot verifies and pays, as for a website join.
     const before = balanceOf(app, member);
     app.sim.state.addMember(guild.id, member.user!.discordId);
-    await waitFor(() => findJoin(app, campaign.id, member.user!.id)?.coinsAwarded === true, 5000, 'verification');
+    await waitFor(
+      () => findJoin(app, campaign.id, member.user!.id)?.coinsAwarded === true,
+      5000,
+      'verification',
+    );
     expect(balanceOf(app, member)).toBe(before + 50);
 
     // The server is joined: /farm no longer offers it, /joins shows it with its safe-to-leave time.
@@ -108,7 +127,12 @@ describe('/farm', () => {
     expect(second.reply.id).toBe(first.reply.id);
     expect(second.reply.embeds[0]!.fields!.map((f) => f.name)).toEqual(['6. Paged 2', '7. Paged 1']);
     expect(second.reply.embeds[0]!.footer!.text).toBe('Page 2 (last)');
-    const back = await press(app, member, second.reply, second.reply.components[1]!.components[0]!.custom_id!);
+    const back = await press(
+      app,
+      member,
+      second.reply,
+      second.reply.components[1]!.components[0]!.custom_id!,
+    );
     expect(back.reply.embeds[0]!.fields).toHaveLength(5);
   });
 
@@ -138,7 +162,10 @@ describe('/farm', () => {
     // 30 joins with long names: /joins stays within 25 fields and 6,000 characters.
     for (let i = 0; i < 30; i++) {
       const c = createCampaign(app.server.ctx.db, { ownerId: owner.user!.id, name: long(i) });
-      app.server.ctx.db.insert(serverJoins).values({ userId: member.user!.id, serverId: c.id, joinedAt: app.clock.now() }).run();
+      app.server.ctx.db
+        .insert(serverJoins)
+        .values({ userId: member.user!.id, serverId: c.id, joinedAt: app.clock.now() })
+        .run();
     }
     const joins = await run(app, member, 'joins');
     expect(joins.callbacks).toEqual([4]);
@@ -155,7 +182,11 @@ describe('/farm', () => {
 describe('no-bot servers', () => {
   it('Join gives the invite and a Claim button; Claim pays after the delay like the website, with the same refusals', async () => {
     clearCampaigns();
-    const guild = app.sim.state.createGuild({ name: 'Quiet Corner', ownerId: owner.user!.discordId, botMember: false });
+    const guild = app.sim.state.createGuild({
+      name: 'Quiet Corner',
+      ownerId: owner.user!.discordId,
+      botMember: false,
+    });
     const campaign = createCampaign(app.server.ctx.db, {
       ownerId: owner.user!.id,
       kind: 'nobot',
@@ -183,7 +214,10 @@ describe('no-bot servers', () => {
     const paid = await press(app, member, early.reply, claim.custom_id!);
     expect(paid.callbacks).toEqual([6]);
     expect(paid.reply.id).toBe(joined.reply.id);
-    expect(paid.reply.embeds[0]).toMatchObject({ title: 'Coins Earned!', description: '+0.20 coins added to your balance' });
+    expect(paid.reply.embeds[0]).toMatchObject({
+      title: 'Coins Earned!',
+      description: '+0.20 coins added to your balance',
+    });
     expect(paid.reply.components).toEqual([]);
     expect(balanceOf(app, member)).toBe(before + 20);
     const row = app.server.ctx.db
@@ -198,16 +232,24 @@ describe('no-bot servers', () => {
 describe('/campaign', () => {
   it('shows an owner’s progress (slots filled, joins via the site, early leaves, completion) and links to My Campaigns', async () => {
     clearCampaigns();
-    app.server.ctx.sqlite.prepare('DELETE FROM servers WHERE owner_id = ? AND id NOT IN (SELECT server_id FROM server_joins)').run(owner.user!.id);
+    app.server.ctx.sqlite
+      .prepare('DELETE FROM servers WHERE owner_id = ? AND id NOT IN (SELECT server_id FROM server_joins)')
+      .run(owner.user!.id);
     const { guild, campaign } = createBotCampaign(app, owner, { name: 'Code Crafters', slots: 2 });
     const { campaign: done } = createBotCampaign(app, owner, { name: 'Finished One', slots: 1 });
-    app.server.ctx.sqlite.prepare('UPDATE servers SET members_remaining = 0, canceled_at = NULL WHERE id = ?').run(done.id);
+    app.server.ctx.sqlite
+      .prepare('UPDATE servers SET members_remaining = 0, canceled_at = NULL WHERE id = ?')
+      .run(done.id);
     app.server.ctx.sqlite.prepare('UPDATE servers SET canceled_at = NULL WHERE id = ?').run(campaign.id);
 
     const farm = await run(app, member, 'farm');
     await press(app, member, farm.reply, `farm:join:${campaign.id}`);
     app.sim.state.addMember(guild.id, member.user!.discordId);
-    await waitFor(() => findJoin(app, campaign.id, member.user!.id)?.coinsAwarded === true, 5000, 'verification');
+    await waitFor(
+      () => findJoin(app, campaign.id, member.user!.id)?.coinsAwarded === true,
+      5000,
+      'verification',
+    );
     app.sim.state.removeMember(guild.id, member.user!.discordId, { reason: 'leave' });
     await waitFor(() => findJoin(app, campaign.id, member.user!.id)?.hasLeft === true, 5000, 'leave');
     await app.server.background.bot!.idle();

@@ -1,4 +1,10 @@
-import { ButtonStyle, ComponentType, SlashCommandBuilder, type APIButtonComponent, type APIEmbedField } from 'discord.js';
+import {
+  ButtonStyle,
+  ComponentType,
+  SlashCommandBuilder,
+  type APIButtonComponent,
+  type APIEmbedField,
+} from 'discord.js';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { servers } from '../../db/schema.ts';
@@ -42,7 +48,10 @@ export function findFarmPage(
     cursor = result.nextCursor ?? undefined;
   } while (cursor && found.length < wanted);
   const start = page * FARM_PAGE_SIZE;
-  return { servers: found.slice(start, start + FARM_PAGE_SIZE), hasMore: found.length > start + FARM_PAGE_SIZE };
+  return {
+    servers: found.slice(start, start + FARM_PAGE_SIZE),
+    hasMore: found.length > start + FARM_PAGE_SIZE,
+  };
 }
 
 function button(style: ButtonStyle, label: string, customId: string, disabled = false): APIButtonComponent {
@@ -50,7 +59,10 @@ function button(style: ButtonStyle, label: string, customId: string, disabled = 
 }
 
 function serverLine(server: ApiDiscoverServer): string {
-  const parts = [`**+${server.coinReward} coins**`, `${server.membersRemaining} slot${server.membersRemaining === 1 ? '' : 's'} left`];
+  const parts = [
+    `**+${server.coinReward} coins**`,
+    `${server.membersRemaining} slot${server.membersRemaining === 1 ? '' : 's'} left`,
+  ];
   if (server.memberCount !== null) parts.push(`${server.memberCount} members`);
   if (!CAMPAIGN_KIND_RULES[server.kind].needsBot) parts.push(CAMPAIGN_KIND_RULES.nobot.badge);
   return parts.join(' · ');
@@ -62,8 +74,12 @@ export function farmPage(ctx: AppContext, userId: string, page: number, q: strin
     return {
       embeds: [
         {
-          title: q ? `No servers match “${clip(q, FARM_SEARCH_MAX)}”` : 'No servers found. Be the first to submit one!',
-          description: q ? 'Try another search, or run /farm without one.' : 'Every listed server is joined or full for now. Come back later.',
+          title: q
+            ? `No servers match “${clip(q, FARM_SEARCH_MAX)}”`
+            : 'No servers found. Be the first to submit one!',
+          description: q
+            ? 'Try another search, or run /farm without one.'
+            : 'Every listed server is joined or full for now. Come back later.',
           color: COLORS.muted,
         },
       ],
@@ -78,12 +94,21 @@ export function farmPage(ctx: AppContext, userId: string, page: number, q: strin
   const search = q ?? '';
   const joinRow = row(
     ...listed.map((server, i) =>
-      button(ButtonStyle.Success, clip(`Join ${first + i + 1}. ${server.name}`, 40), `farm:join:${server.id}`),
+      button(
+        ButtonStyle.Success,
+        clip(`Join ${first + i + 1}. ${server.name}`, 40),
+        `farm:join:${server.id}`,
+      ),
     ),
   );
   const pager = row(
     button(ButtonStyle.Secondary, '◀ Previous', `farm:page:${page - 1}:${search}`, page === 0),
-    button(ButtonStyle.Secondary, 'Next ▶', `farm:page:${page + 1}:${search}`, !hasMore || page + 1 >= MAX_PAGES),
+    button(
+      ButtonStyle.Secondary,
+      'Next ▶',
+      `farm:page:${page + 1}:${search}`,
+      !hasMore || page + 1 >= MAX_PAGES,
+    ),
     linkButton('Open Discover', siteUrl(ctx, '/')),
   );
   return {
@@ -108,7 +133,10 @@ export const farmCommand: SlashCommand = {
     .setName('farm')
     .setDescription('Servers you can join for coins, five at a time')
     .addStringOption((o) =>
-      o.setName('search').setDescription('Only servers whose name contains this').setMaxLength(FARM_SEARCH_MAX),
+      o
+        .setName('search')
+        .setDescription('Only servers whose name contains this')
+        .setMaxLength(FARM_SEARCH_MAX),
     )
     .toJSON(),
   needsAccount: true,
@@ -184,7 +212,13 @@ export const farmClaimButton: ButtonAction = {
   async run(ctx, member, args) {
     const { earned } = await claimNoBotReward(ctx, member.userId, args[0] ?? '');
     return {
-      embeds: [{ title: 'Coins Earned!', description: `+${earned} coins added to your balance`, color: COLORS.success }],
+      embeds: [
+        {
+          title: 'Coins Earned!',
+          description: `+${earned} coins added to your balance`,
+          color: COLORS.success,
+        },
+      ],
       components: [],
     };
   },
@@ -197,5 +231,8 @@ function describeCampaign(ctx: AppContext, campaignId: string): { name: string; 
     .from(servers)
     .where(eq(servers.id, campaignId))
     .get();
-  return { name: found?.name ?? 'the server', noBot: found !== undefined && !CAMPAIGN_KIND_RULES[found.kind].needsBot };
+  return {
+    name: found?.name ?? 'the server',
+    noBot: found !== undefined && !CAMPAIGN_KIND_RULES[found.kind].needsBot,
+  };
 }

@@ -15,7 +15,10 @@ export const HELP_LINES = [
 
 /** /help: what the bot does and where the website, Terms and Privacy are. Works without an account. */
 export const helpCommand: SlashCommand = {
-  definition: new SlashCommandBuilder().setName('help').setDescription(`What the ${PRODUCT_NAME} bot does, and links`).toJSON(),
+  definition: new SlashCommandBuilder()
+    .setName('help')
+    .setDescription(`What the ${PRODUCT_NAME} bot does, and links`)
+    .toJSON(),
   needsAccount: false,
   run(ctx) {
     return {

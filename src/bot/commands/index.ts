@@ -13,9 +13,16 @@ import type { ButtonAction, SlashCommand } from './types.ts';
 // (register.ts) and dispatch (dispatch.ts) both read these maps.
 
 export const SLASH_COMMANDS: ReadonlyMap<string, SlashCommand> = new Map(
-  [coinsCommand, hourlyCommand, bonusCommand, dailyCommand, farmCommand, joinsCommand, campaignCommand, helpCommand].map(
-    (c) => [c.definition.name, c],
-  ),
+  [
+    coinsCommand,
+    hourlyCommand,
+    bonusCommand,
+    dailyCommand,
+    farmCommand,
+    joinsCommand,
+    campaignCommand,
+    helpCommand,
+  ].map((c) => [c.definition.name, c]),
 );
 
 export const BUTTON_ACTIONS: ReadonlyMap<string, ButtonAction> = new Map(

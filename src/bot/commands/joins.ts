@@ -32,7 +32,13 @@ export const joinsCommand: SlashCommand = {
     const link = row(linkButton('Open My Joins', siteUrl(ctx, '/joins')));
     if (joins.length === 0) {
       return {
-        embeds: [{ title: 'No joins yet', description: 'Use /farm to find servers that pay you for joining.', color: COLORS.muted }],
+        embeds: [
+          {
+            title: 'No joins yet',
+            description: 'Use /farm to find servers that pay you for joining.',
+            color: COLORS.muted,
+          },
+        ],
         components: [link],
       };
     }
@@ -43,14 +49,19 @@ export const joinsCommand: SlashCommand = {
           title: 'Your recent joins',
           color: COLORS.brand,
           fields: shown.map((join) => {
-            const lines = [`${STATE_ICON[join.state]} ${joinStateLabel(join, (iso) => discordTime(Date.parse(iso)))}`];
+            const lines = [
+              `${STATE_ICON[join.state]} ${joinStateLabel(join, (iso) => discordTime(Date.parse(iso)))}`,
+            ];
             if (join.state === 'verified' && join.safeToLeaveAt) {
               lines.push(`Safe to leave ${discordTime(Date.parse(join.safeToLeaveAt), 'R')}`);
             }
             if (join.canClaim) lines.push('Ready to claim on the website');
             return { name: escapeMarkdown(join.serverName), value: lines.join('\n') };
           }),
-          footer: joins.length > shown.length ? { text: `${shown.length} of ${joins.length} joins — the rest are on My Joins` } : undefined,
+          footer:
+            joins.length > shown.length
+              ? { text: `${shown.length} of ${joins.length} joins — the rest are on My Joins` }
+              : undefined,
         },
       ],
       components: [link],

@@ -45,7 +45,8 @@ function fitEmbed(embed: APIEmbed, budget: number): APIEmbed {
   const fitted: APIEmbed = { ...embed };
   if (fitted.title) fitted.title = clip(fitted.title, DISCORD_LIMITS.title);
   if (fitted.description) fitted.description = clip(fitted.description, DISCORD_LIMITS.description);
-  if (fitted.footer) fitted.footer = { ...fitted.footer, text: clip(fitted.footer.text, DISCORD_LIMITS.footer) };
+  if (fitted.footer)
+    fitted.footer = { ...fitted.footer, text: clip(fitted.footer.text, DISCORD_LIMITS.footer) };
   let fields: APIEmbedField[] = (fitted.fields ?? []).slice(0, DISCORD_LIMITS.fields).map((f) => ({
     ...f,
     name: clip(f.name || '\u200b', DISCORD_LIMITS.fieldName),
@@ -58,7 +59,10 @@ function fitEmbed(embed: APIEmbed, budget: number): APIEmbed {
     fitted.fields = fields;
   }
   if (embedSize(fitted) > budget && fitted.description) {
-    fitted.description = clip(fitted.description, Math.max(1, fitted.description.length - (embedSize(fitted) - budget)));
+    fitted.description = clip(
+      fitted.description,
+      Math.max(1, fitted.description.length - (embedSize(fitted) - budget)),
+    );
   }
   if (fields.length === 0) delete fitted.fields;
   return fitted;
@@ -67,9 +71,13 @@ function fitEmbed(embed: APIEmbed, budget: number): APIEmbed {
 function fitRows(rows: ButtonRow[]): ButtonRow[] {
   return rows.slice(0, DISCORD_LIMITS.rows).map((row) => ({
     ...row,
-    components: row.components.slice(0, DISCORD_LIMITS.buttonsPerRow).map((button) =>
-      'label' in button && button.label ? { ...button, label: clip(button.label, DISCORD_LIMITS.buttonLabel) } : button,
-    ),
+    components: row.components
+      .slice(0, DISCORD_LIMITS.buttonsPerRow)
+      .map((button) =>
+        'label' in button && button.label
+          ? { ...button, label: clip(button.label, DISCORD_LIMITS.buttonLabel) }
+          : button,
+      ),
   }));
 }
 

@@ -13,10 +13,17 @@ export async function registerCommands(ctx: AppContext, client: Client<true>): P
   if (ctx.config.demoMode) {
     for (const guild of client.guilds.cache.values()) await registerGuildCommands(ctx, client, guild.id);
   }
-  ctx.logger.info('bot: slash commands registered', { commands: definitions.length, perGuild: ctx.config.demoMode });
+  ctx.logger.info('bot: slash commands registered', {
+    commands: definitions.length,
+    perGuild: ctx.config.demoMode,
+  });
 }
 
-export async function registerGuildCommands(ctx: AppContext, client: Client<true>, guildId: string): Promise<void> {
+export async function registerGuildCommands(
+  ctx: AppContext,
+  client: Client<true>,
+  guildId: string,
+): Promise<void> {
   if (!ctx.config.demoMode) return;
   await client.application.commands.set(commandDefinitions(), guildId);
 }

@@ -1,6 +1,11 @@
 import { ButtonStyle, ComponentType, DiscordAPIError, type APIButtonComponent } from 'discord.js';
 import type { AppContext } from '../../context.ts';
-import { AppError, INTERNAL_ERROR_MESSAGE, STORAGE_UNAVAILABLE_MESSAGE, isStorageUnavailable } from '../../shared/errors.ts';
+import {
+  AppError,
+  INTERNAL_ERROR_MESSAGE,
+  STORAGE_UNAVAILABLE_MESSAGE,
+  isStorageUnavailable,
+} from '../../shared/errors.ts';
 import { PRODUCT_NAME } from '../../shared/brand.ts';
 import type { BotReply, ButtonRow } from './types.ts';
 
@@ -10,7 +15,13 @@ import type { BotReply, ButtonRow } from './types.ts';
 /** The API's body for an unexpected failure (src/shared/errors.ts): the same words in Discord. */
 export const SOMETHING_WENT_WRONG = INTERNAL_ERROR_MESSAGE;
 
-export const COLORS = { brand: 0x5865f2, success: 0x23a55a, danger: 0xda373c, muted: 0x4e5058, gold: 0xf0b232 } as const;
+export const COLORS = {
+  brand: 0x5865f2,
+  success: 0x23a55a,
+  danger: 0xda373c,
+  muted: 0x4e5058,
+  gold: 0xf0b232,
+} as const;
 
 /** Links into the website (its public URL). */
 export function siteUrl(ctx: AppContext, path = '/'): string {

@@ -46,13 +46,20 @@ export class Responder {
     this.clearTimer();
     if (this.deferring) await this.deferring;
     const body = fitReply(reply);
-    const payload = { content: body.content ?? '', embeds: body.embeds ?? [], components: body.components ?? [] };
+    const payload = {
+      content: body.content ?? '',
+      embeds: body.embeds ?? [],
+      components: body.components ?? [],
+    };
     if (this.interaction.deferred || this.interaction.replied) {
       await this.interaction.editReply(payload);
     } else if (this.mode === 'update' && this.interaction.isButton()) {
       await this.interaction.update(payload);
     } else {
-      await this.interaction.reply({ ...payload, flags: this.ephemeral ? MessageFlags.Ephemeral : undefined });
+      await this.interaction.reply({
+        ...payload,
+        flags: this.ephemeral ? MessageFlags.Ephemeral : undefined,
+      });
     }
   }
 
@@ -65,7 +72,11 @@ export class Responder {
     this.clearTimer();
     if (this.deferring) await this.deferring.catch(() => undefined);
     const body = fitReply(reply);
-    const payload = { content: body.content ?? '', embeds: body.embeds ?? [], components: body.components ?? [] };
+    const payload = {
+      content: body.content ?? '',
+      embeds: body.embeds ?? [],
+      components: body.components ?? [],
+    };
     if (this.interaction.deferred || this.interaction.replied) {
       await this.interaction.followUp({ ...payload, flags: MessageFlags.Ephemeral });
     } else {

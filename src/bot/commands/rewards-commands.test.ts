@@ -22,7 +22,10 @@ afterEach(() => app.assertLedger());
 
 describe('registration', () => {
   it('registers every command globally with its options', () => {
-    const names = app.sim.state.interactions.listCommands(null).map((c) => c.name).sort();
+    const names = app.sim.state.interactions
+      .listCommands(null)
+      .map((c) => c.name)
+      .sort();
     expect(names).toEqual(['bonus', 'campaign', 'coins', 'daily', 'farm', 'help', 'hourly', 'joins']);
     expect(names).toEqual([...SLASH_COMMANDS.keys()].sort());
     const farm = app.sim.state.interactions.findCommand(null, 'farm')!;
@@ -35,7 +38,9 @@ describe('registration', () => {
 describe('a command Discord still lists but the bot no longer has', () => {
   it('is answered, not left to time out', async () => {
     const interactions = app.sim.state.interactions;
-    const current = interactions.listCommands(null).map(({ name, description, options }) => ({ name, description, options }));
+    const current = interactions
+      .listCommands(null)
+      .map(({ name, description, options }) => ({ name, description, options }));
     interactions.overwriteCommands(null, [...current, { name: 'legacy', description: 'An old command' }]);
     const { reply, callbacks } = await run(app, alice, 'legacy', { guildId: lobbyId });
     expect(callbacks).toEqual([4]);
@@ -49,30 +54,35 @@ describe('timed rewards', () => {
     ['hourly', 'regular', 'Hourly Reward Claimed!', 100, HOUR],
     ['bonus', 'bonus', 'Bonus Reward Claimed!', 300, 6 * HOUR],
     ['daily', 'daily', 'Daily Reward Claimed!', 500, 24 * HOUR],
-  ] as const)('/%s pays once, then refuses with the website’s words until the cooldown ends', async (command, type, title, cents, period) => {
-    const before = balanceOf(app, alice);
-    const first = await run(app, alice, command, { guildId: lobbyId });
-    expect(first.callbacks).toEqual([4]);
-    expect(first.reply.flags & EPHEMERAL).toBe(EPHEMERAL);
-    expect(first.reply.embeds[0]!.title).toBe(title);
-    expect(first.reply.embeds[0]!.description).toBe(`+${(cents / 100).toFixed(2)} coins added to your balance`);
-    expect(balanceOf(app, alice)).toBe(before + cents);
+  ] as const)(
+    '/%s pays once, then refuses with the website’s words until the cooldown ends',
+    async (command, type, title, cents, period) => {
+      const before = balanceOf(app, alice);
+      const first = await run(app, alice, command, { guildId: lobbyId });
+      expect(first.callbacks).toEqual([4]);
+      expect(first.reply.flags & EPHEMERAL).toBe(EPHEMERAL);
+      expect(first.reply.embeds[0]!.title).toBe(title);
+      expect(first.reply.embeds[0]!.description).toBe(
+        `+${(cents / 100).toFixed(2)} coins added to your balance`,
+      );
+      expect(balanceOf(app, alice)).toBe(before + cents);
 
-    app.clock.advance(period - 23 * 60 * 1000);
-    const again = await run(app, alice, command, { guildId: lobbyId });
-    const web = await alice.post<{ message: string }>('/api/hourly/claim', { type });
-    expect(web.status).toBe(425);
-    expect(again.reply.content).toBe(web.body.message);
-    expect(again.reply.content).toBe(`You can claim your ${command} reward again in 23 minutes.`);
-    expect(again.reply.flags & EPHEMERAL).toBe(EPHEMERAL);
-    expect(balanceOf(app, alice)).toBe(before + cents);
+      app.clock.advance(period - 23 * 60 * 1000);
+      const again = await run(app, alice, command, { guildId: lobbyId });
+      const web = await alice.post<{ message: string }>('/api/hourly/claim', { type });
+      expect(web.status).toBe(425);
+      expect(again.reply.content).toBe(web.body.message);
+      expect(again.reply.content).toBe(`You can claim your ${command} reward again in 23 minutes.`);
+      expect(again.reply.flags & EPHEMERAL).toBe(EPHEMERAL);
+      expect(balanceOf(app, alice)).toBe(before + cents);
 
-    app.clock.advance(23 * 60 * 1000);
-    const later = await run(app, alice, command);
-    expect(later.reply.embeds[0]!.title).toBe(title);
-    expect(balanceOf(app, alice)).toBe(before + 2 * cents);
-    app.clock.advance(24 * HOUR);
-  });
+      app.clock.advance(23 * 60 * 1000);
+      const later = await run(app, alice, command);
+      expect(later.reply.embeds[0]!.title).toBe(title);
+      expect(balanceOf(app, alice)).toBe(before + 2 * cents);
+      app.clock.advance(24 * HOUR);
+    },
+  );
 
   it('lets concurrent /hourly and website claims pay exactly once', async () => {
     const before = transactionsOf(app, alice, 'hourly').length;
@@ -116,7 +126,9 @@ describe('members who never signed in on the website', () => {
       expect(text(reply)).toContain(app.url);
       expect(buttons(reply)).toEqual([expect.objectContaining({ style: 5, url: `${app.url}/` })]);
     }
-    const users = app.server.ctx.sqlite.prepare('SELECT COUNT(*) AS n FROM users WHERE discord_id = ?').get(stranger.id) as { n: number };
+    const users = app.server.ctx.sqlite
+      .prepare('SELECT COUNT(*) AS n FROM users WHERE discord_id = ?')
+      .get(stranger.id) as { n: number };
     expect(users.n).toBe(0);
   });
 

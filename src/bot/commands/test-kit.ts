@@ -12,20 +12,37 @@ export interface SimMessageJson {
   content: string;
   flags: number;
   embeds: APIEmbed[];
-  components: { type: number; components: { type: number; style: number; label?: string; custom_id?: string; url?: string; disabled?: boolean }[] }[];
+  components: {
+    type: number;
+    components: {
+      type: number;
+      style: number;
+      label?: string;
+      custom_id?: string;
+      url?: string;
+      disabled?: boolean;
+    }[];
+  }[];
 }
 
 export const EPHEMERAL = 1 << 6;
 
 /** Resolves once the bot has registered every command globally. */
 export async function commandsRegistered(app: TestApp): Promise<void> {
-  await waitFor(() => app.sim.state.interactions.listCommands(null).length === SLASH_COMMANDS.size, 5000, 'slash commands');
+  await waitFor(
+    () => app.sim.state.interactions.listCommands(null).length === SLASH_COMMANDS.size,
+    5000,
+    'slash commands',
+  );
 }
 
 /** A guild with the bot where `members` can type commands. */
 export function createLobby(app: TestApp, owner: TestClient | string, members: (TestClient | string)[] = []) {
   const discordId = (m: TestClient | string) => (typeof m === 'string' ? m : m.user!.discordId);
-  const guild = app.sim.state.createGuild({ name: `Lobby ${Math.random().toString(36).slice(2, 7)}`, ownerId: discordId(owner) });
+  const guild = app.sim.state.createGuild({
+    name: `Lobby ${Math.random().toString(36).slice(2, 7)}`,
+    ownerId: discordId(owner),
+  });
   for (const member of members) app.sim.state.addMember(guild.id, discordId(member));
   return guild;
 }
@@ -34,7 +51,11 @@ export async function run(
   app: TestApp,
   user: TestClient | string,
   command: string,
-  opts: { guildId?: string | null; options?: Record<string, string | number | boolean>; waitMs?: number } = {},
+  opts: {
+    guildId?: string | null;
+    options?: Record<string, string | number | boolean>;
+    waitMs?: number;
+  } = {},
 ): Promise<InteractionOutcome & { reply: SimMessageJson }> {
   const outcome = await runCommandAndWait(app.sim.state, {
     userId: typeof user === 'string' ? user : user.user!.discordId,
@@ -75,7 +96,12 @@ export function buttons(message: SimMessageJson) {
 export function text(message: SimMessageJson): string {
   const parts = [message.content];
   for (const e of message.embeds) {
-    parts.push(e.title ?? '', e.description ?? '', ...(e.fields ?? []).flatMap((f) => [f.name, f.value]), e.footer?.text ?? '');
+    parts.push(
+      e.title ?? '',
+      e.description ?? '',
+      ...(e.fields ?? []).flatMap((f) => [f.name, f.value]),
+      e.footer?.text ?? '',
+    );
   }
   return parts.join('\n');
 }

@@ -35,7 +35,11 @@ export interface SlashCommand {
   slow?: boolean;
   /** A write counted against the website's per-user limit of this kind (write-limit.ts). */
   writes?: WriteAction;
-  run(ctx: AppContext, member: Member | null, interaction: ChatInputCommandInteraction): Promise<BotReply> | BotReply;
+  run(
+    ctx: AppContext,
+    member: Member | null,
+    interaction: ChatInputCommandInteraction,
+  ): Promise<BotReply> | BotReply;
 }
 
 /** A button handler. custom_id is `<name>:<arg>:<arg>…` (at most 100 characters). */
@@ -45,5 +49,10 @@ export interface ButtonAction {
   mode: 'reply' | 'update';
   slow?: boolean;
   writes?: WriteAction;
-  run(ctx: AppContext, member: Member, args: string[], interaction: ButtonInteraction): Promise<BotReply> | BotReply;
+  run(
+    ctx: AppContext,
+    member: Member,
+    args: string[],
+    interaction: ButtonInteraction,
+  ): Promise<BotReply> | BotReply;
 }

@@ -11,7 +11,10 @@ let member: TestClient;
 let owner: TestClient;
 
 beforeAll(async () => {
-  app = await startTestApp({ background: true, writeLimits: { perUser: { claim: 2, join: 1 }, perAddress: 100_000 } });
+  app = await startTestApp({
+    background: true,
+    writeLimits: { perUser: { claim: 2, join: 1 }, perAddress: 100_000 },
+  });
   await app.server.background.bot!.ready;
   member = await app.signIn('limited_member');
   owner = await app.signIn('limited_owner');
@@ -39,7 +42,9 @@ it('counts Join presses as joins', async () => {
   const a = createBotCampaign(app, owner, { name: 'Limit A' }).campaign;
   const b = createBotCampaign(app, owner, { name: 'Limit B' }).campaign;
   const farm = await run(app, member, 'farm');
-  expect((await press(app, member, farm.reply, `farm:join:${a.id}`)).reply.embeds[0]!.title).toBe('Almost there!');
+  expect((await press(app, member, farm.reply, `farm:join:${a.id}`)).reply.embeds[0]!.title).toBe(
+    'Almost there!',
+  );
   const second = await press(app, member, farm.reply, `farm:join:${b.id}`);
   expect(second.reply.content).toBe(TOO_MANY_WRITES);
 });

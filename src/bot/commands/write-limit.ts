@@ -1,6 +1,11 @@
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../shared/errors.ts';
-import { TOO_MANY_WRITES, WRITE_LIMITS, WRITE_LIMIT_WINDOW_MS, type WriteAction } from '../../http/write-limits.ts';
+import {
+  TOO_MANY_WRITES,
+  WRITE_LIMITS,
+  WRITE_LIMIT_WINDOW_MS,
+  type WriteAction,
+} from '../../http/write-limits.ts';
 
 // The website's per-user write limits (src/http/write-limits.ts) are HTTP middleware; the bot's writes
 // (claims and joins) count against the same numbers here, per user and kind, in one-minute windows,
@@ -31,7 +36,8 @@ export class BotWriteLimiter {
   }
 
   private prune(now: number): void {
-    for (const [key, window] of this.windows) if (now - window.start >= WRITE_LIMIT_WINDOW_MS) this.windows.delete(key);
+    for (const [key, window] of this.windows)
+      if (now - window.start >= WRITE_LIMIT_WINDOW_MS) this.windows.delete(key);
   }
 }
 

@@ -45,24 +45,32 @@ export function renderMarkdown(text: string): RawHtml {
   return raw(out);
 }
 
-const BUTTON_CLASS: Record<number, string> = { 1: '', 2: 'secondary', 3: 'success', 4: 'danger', 5: 'secondary' };
+const BUTTON_CLASS: Record<number, string> = {
+  1: '',
+  2: 'secondary',
+  3: 'success',
+  4: 'danger',
+  5: 'secondary',
+};
 
 function renderEmbed(embed: SimEmbed): RawHtml {
   const color = typeof embed.color === 'number' ? `#${embed.color.toString(16).padStart(6, '0')}` : '#5865f2';
   return html`<div class="embed" style="border-left-color:${color}">
     ${embed.title ? html`<div class="title">${renderMarkdown(embed.title)}</div>` : ''}
     ${embed.description ? html`<div>${renderMarkdown(embed.description)}</div>` : ''}
-    ${embed.fields?.length
-      ? html`<div class="fields">
-          ${embed.fields.map(
-            (f) =>
-              html`<div class="field ${f.inline ? '' : 'wide'}">
-                <div class="fname">${renderMarkdown(f.name)}</div>
-                <div class="fvalue">${renderMarkdown(f.value)}</div>
-              </div>`,
-          )}
-        </div>`
-      : ''}
+    ${
+      embed.fields?.length
+        ? html`<div class="fields">
+            ${embed.fields.map(
+              (f) =>
+                html`<div class="field ${f.inline ? '' : 'wide'}">
+                  <div class="fname">${renderMarkdown(f.name)}</div>
+                  <div class="fvalue">${renderMarkdown(f.value)}</div>
+                </div>`,
+            )}
+          </div>`
+        : ''
+    }
     ${embed.footer?.text ? html`<div class="footer">${embed.footer.text}</div>` : ''}
   </div>`;
 }
@@ -80,10 +88,15 @@ function renderMessage(
     <span class="avatar" aria-hidden="true">B</span>
     <div class="body">
       <div class="ran">${ranBy} used <code>/${message.commandName}</code></div>
-      <div><span class="who">${state.botUser.globalName ?? state.botUser.username}</span><span class="app">APP</span></div>
-      ${message.flags & MessageFlag.Loading
-        ? html`<div class="loading">${state.botUser.username} is thinking…</div>`
-        : ''}
+      <div>
+        <span class="who">${state.botUser.globalName ?? state.botUser.username}</span
+        ><span class="app">APP</span>
+      </div>
+      ${
+        message.flags & MessageFlag.Loading
+          ? html`<div class="loading">${state.botUser.username} is thinking…</div>`
+          : ''
+      }
       ${message.content ? html`<div>${renderMarkdown(message.content)}</div>` : ''}
       ${message.embeds.map(renderEmbed)}
       ${message.components.map(
@@ -91,12 +104,18 @@ function renderMessage(
           html`<div class="buttons">
             ${row.components.map((b) =>
               b.style === 5
-                ? html`<a class="button secondary" href="${b.url ?? '#'}" target="_blank" rel="noopener">${b.label ?? ''} ↗</a>`
+                ? html`<a class="button secondary" href="${b.url ?? '#'}" target="_blank" rel="noopener"
+                    >${b.label ?? ''} ↗</a
+                  >`
                 : html`<form method="post" action="${root}guilds/${guild.id}/buttons">
                     <input type="hidden" name="user_id" value="${viewerId ?? ''}" />
                     <input type="hidden" name="message_id" value="${message.id}" />
                     <input type="hidden" name="custom_id" value="${b.custom_id ?? ''}" />
-                    <button type="submit" class="${BUTTON_CLASS[b.style] ?? ''}" ${b.disabled || !canPress ? html`disabled` : ''}>
+                    <button
+                      type="submit"
+                      class="${BUTTON_CLASS[b.style] ?? ''}"
+                      ${b.disabled || !canPress ? html`disabled` : ''}
+                    >
                       ${b.label ?? ''}
                     </button>
                   </form>`,
@@ -119,7 +138,9 @@ export function commandConsole(state: SimState, req: Request, guild: SimGuild): 
   const notice = queryString(req, 'notice');
   const commands = [
     ...state.interactions.listCommands(guild.id),
-    ...state.interactions.listCommands(null).filter((c) => !state.interactions.listCommands(guild.id).some((g) => g.name === c.name)),
+    ...state.interactions
+      .listCommands(null)
+      .filter((c) => !state.interactions.listCommands(guild.id).some((g) => g.name === c.name)),
   ];
   const messages = state.interactions.visibleMessages(guild.id, viewer?.id ?? null, 12);
   return html`<style>
@@ -136,14 +157,26 @@ export function commandConsole(state: SimState, req: Request, guild: SimGuild): 
           <label for="cmd-user">Run as</label>
           <select id="cmd-user" name="user_id">
             ${members.map(
-              (u) => html`<option value="${u.id}" ${u.id === viewer?.id ? html`selected` : ''}>${u.username}</option>`,
+              (u) =>
+                html`<option value="${u.id}" ${u.id === viewer?.id ? html`selected` : ''}>
+                  ${u.username}
+                </option>`,
             )}
           </select>
         </div>
         <div>
           <label for="cmd-text">Message #general</label>
-          <input id="cmd-text" name="command" placeholder="/farm" autocomplete="off" required list="cmd-list" />
-          <datalist id="cmd-list">${commands.map((c) => html`<option value="/${c.name}">${c.description}</option>`)}</datalist>
+          <input
+            id="cmd-text"
+            name="command"
+            placeholder="/farm"
+            autocomplete="off"
+            required
+            list="cmd-list"
+          />
+          <datalist id="cmd-list">
+            ${commands.map((c) => html`<option value="/${c.name}">${c.description}</option>`)}
+          </datalist>
         </div>
         <button type="submit">Send</button>
       </form>
@@ -174,7 +207,8 @@ export function parseCommandLine(line: string): { command: string; options: Reco
 }
 
 function noticeFor(outcome: InteractionOutcome): string | undefined {
-  if (outcome.refused.includes(10062) || outcome.callbacks.length === 0) return 'The application did not respond';
+  if (outcome.refused.includes(10062) || outcome.callbacks.length === 0)
+    return 'The application did not respond';
   return undefined;
 }
 

@@ -35,7 +35,8 @@ ajv.addFormat('nonce', true);
 for (const f of ['int32', 'int64', 'double']) ajv.addFormat(f, { type: 'number', validate: () => true });
 ajv.addSchema({ $id: 'discord', components: subset.components, paths: subset.paths });
 
-const pointer = (...parts: string[]) => `#/${parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
+const pointer = (...parts: string[]) =>
+  `#/${parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
 
 const validators = new Map<string, ValidateFunction>();
 function schemaFor(ref: string): ValidateFunction {
@@ -81,12 +82,22 @@ const checked = new Set<string>();
 beforeAll(async () => {
   sim = await startDiscordSimulator({ port: 0 });
   const s = sim.state;
-  const owner = s.createUser({ username: 'contract_owner', globalName: 'Contract Owner', avatar: 'a_0123456789abcdef0123456789abcdef' });
+  const owner = s.createUser({
+    username: 'contract_owner',
+    globalName: 'Contract Owner',
+    avatar: 'a_0123456789abcdef0123456789abcdef',
+  });
   const member = s.createUser({ username: 'contract_member' });
   const kicked = s.createUser({ username: 'contract_kicked' });
   const banned = s.createUser({ username: 'contract_banned' });
   const pruned = s.createUser({ username: 'contract_pruned' });
-  const guild = s.createGuild({ name: 'Contract Guild', ownerId: owner.id, icon: '0123456789abcdef0123456789abcdef', description: 'A guild', banner: 'fedcba9876543210fedcba9876543210' });
+  const guild = s.createGuild({
+    name: 'Contract Guild',
+    ownerId: owner.id,
+    icon: '0123456789abcdef0123456789abcdef',
+    description: 'A guild',
+    banner: 'fedcba9876543210fedcba9876543210',
+  });
   for (const u of [member, kicked, banned, pruned]) s.addMember(guild.id, u.id);
   s.removeMember(guild.id, kicked.id, { reason: 'kick', actorId: owner.id, auditReason: 'spam' });
   s.removeMember(guild.id, banned.id, { reason: 'ban', actorId: owner.id });
@@ -95,7 +106,12 @@ beforeAll(async () => {
   Object.assign(ids, { guild: guild.id, member: member.id, owner: owner.id, invite: invite.code });
   // A user token as the product holds one after sign-in (identify, guilds scopes).
   bearer = 'contract-user-token';
-  s.tokens.set(bearer, { userId: owner.id, scope: 'identify email guilds', expiresAt: Date.now() + 3_600_000, refreshToken: 'r' });
+  s.tokens.set(bearer, {
+    userId: owner.id,
+    scope: 'identify email guilds',
+    expiresAt: Date.now() + 3_600_000,
+    refreshToken: 'r',
+  });
 });
 afterAll(() => sim.close());
 
@@ -119,20 +135,36 @@ async function call(
 }
 
 /** Validates a 2xx answer against the operation's documented 200 response: body and rate-limit headers. */
-function expectDocumented(operation: string, answer: { status: number; body: unknown; headers: Headers }): void {
+function expectDocumented(
+  operation: string,
+  answer: { status: number; body: unknown; headers: Headers },
+): void {
   const [method, route] = operation.split(' ') as [string, string];
   const documented = subset.paths[route]?.[method.toLowerCase()]?.responses['200'] as Response200 | undefined;
   expect(documented, `${operation} is in the pinned document`).toBeDefined();
   expect(answer.status).toBe(200);
   expect(documented!.content?.['application/json'], `${operation} documents a JSON body`).toBeDefined();
-  const ref = pointer('paths', route, method.toLowerCase(), 'responses', '200', 'content', 'application/json', 'schema');
+  const ref = pointer(
+    'paths',
+    route,
+    method.toLowerCase(),
+    'responses',
+    '200',
+    'content',
+    'application/json',
+    'schema',
+  );
   const validate = schemaFor(ref);
   const ok = validate(answer.body);
   expect(ok ? [] : validate.errors, `${operation} against ${ref}`).toEqual([]);
   expectHeaders(documented!.headers ?? {}, answer.headers, operation);
 }
 
-function expectHeaders(declared: Record<string, { $ref: string }>, headers: Headers, operation: string): void {
+function expectHeaders(
+  declared: Record<string, { $ref: string }>,
+  headers: Headers,
+  operation: string,
+): void {
   for (const [name, { $ref }] of Object.entries(declared)) {
     const type = subset.components.headers[$ref.split('/').pop()!]!.schema.type;
     const value = headers.get(name);
@@ -176,24 +208,40 @@ describe('pinned OpenAPI copy', () => {
 
 describe('simulator answers match the document', () => {
   it('GET /users/@me (user token, as at sign-in) and GET /users/@me/guilds (user and bot)', async () => {
-    expectDocumented('GET /users/@me', await call('GET /users/@me', '/users/@me', { auth: `Bearer ${bearer}` }));
+    expectDocumented(
+      'GET /users/@me',
+      await call('GET /users/@me', '/users/@me', { auth: `Bearer ${bearer}` }),
+    );
     expectDocumented('GET /users/@me', await call('GET /users/@me', '/users/@me'));
-    const mine = await call('GET /users/@me/guilds', '/users/@me/guilds?limit=200', { auth: `Bearer ${bearer}` });
+    const mine = await call('GET /users/@me/guilds', '/users/@me/guilds?limit=200', {
+      auth: `Bearer ${bearer}`,
+    });
     expectDocumented('GET /users/@me/guilds', mine);
     expect((mine.body as unknown[]).length).toBeGreaterThan(0);
-    expectDocumented('GET /users/@me/guilds', await call('GET /users/@me/guilds', '/users/@me/guilds?limit=200&after=0'));
+    expectDocumented(
+      'GET /users/@me/guilds',
+      await call('GET /users/@me/guilds', '/users/@me/guilds?limit=200&after=0'),
+    );
   });
 
   it('GET /invites/{code} with counts (no auth, as the product asks)', async () => {
-    const answer = await call('GET /invites/{code}', `/invites/${ids.invite}?with_counts=true`, { auth: null });
+    const answer = await call('GET /invites/{code}', `/invites/${ids.invite}?with_counts=true`, {
+      auth: null,
+    });
     expectDocumented('GET /invites/{code}', answer);
     expect(answer.body).toMatchObject({ approximate_member_count: expect.any(Number) as number });
   });
 
   it('GET /guilds/{id}, its members (page and one) and its audit log with kick, ban and prune', async () => {
-    expectDocumented('GET /guilds/{guild_id}', await call('GET /guilds/{guild_id}', `/guilds/${ids.guild}?with_counts=true`));
+    expectDocumented(
+      'GET /guilds/{guild_id}',
+      await call('GET /guilds/{guild_id}', `/guilds/${ids.guild}?with_counts=true`),
+    );
     expectDocumented('GET /guilds/{guild_id}', await call('GET /guilds/{guild_id}', `/guilds/${ids.guild}`));
-    const page = await call('GET /guilds/{guild_id}/members', `/guilds/${ids.guild}/members?limit=1000&after=0`);
+    const page = await call(
+      'GET /guilds/{guild_id}/members',
+      `/guilds/${ids.guild}/members?limit=1000&after=0`,
+    );
     expectDocumented('GET /guilds/{guild_id}/members', page);
     expect((page.body as unknown[]).length).toBeGreaterThan(1);
     expectDocumented(
@@ -202,17 +250,25 @@ describe('simulator answers match the document', () => {
     );
     const audit = await call('GET /guilds/{guild_id}/audit-logs', `/guilds/${ids.guild}/audit-logs?limit=50`);
     expectDocumented('GET /guilds/{guild_id}/audit-logs', audit);
-    const actions = (audit.body as { audit_log_entries: { action_type: number }[] }).audit_log_entries.map((e) => e.action_type);
+    const actions = (audit.body as { audit_log_entries: { action_type: number }[] }).audit_log_entries.map(
+      (e) => e.action_type,
+    );
     expect(actions.sort()).toEqual([20, 21, 22]);
   });
 
   it('POST /users/@me/channels and POST /channels/{id}/messages (a DM with an embed)', async () => {
-    const channel = await call('POST /users/@me/channels', '/users/@me/channels', { method: 'POST', body: { recipient_id: ids.member } });
+    const channel = await call('POST /users/@me/channels', '/users/@me/channels', {
+      method: 'POST',
+      body: { recipient_id: ids.member },
+    });
     expectDocumented('POST /users/@me/channels', channel);
     const channelId = (channel.body as { id: string }).id;
     const message = await call('POST /channels/{channel_id}/messages', `/channels/${channelId}/messages`, {
       method: 'POST',
-      body: { content: 'Your campaign is complete', embeds: [{ title: 'Done', description: 'All slots filled', color: 5793266 }] },
+      body: {
+        content: 'Your campaign is complete',
+        embeds: [{ title: 'Done', description: 'All slots filled', color: 5793266 }],
+      },
     });
     expectDocumented('POST /channels/{channel_id}/messages', message);
   });
@@ -229,8 +285,14 @@ describe('simulator answers match the document', () => {
     expect(noMember.body).toMatchObject({ code: 10007 });
     expectError('#/components/schemas/ErrorResponse', noMember.body);
     sim.state.setAcceptsDms(ids.member, false);
-    const channel = await call('-', '/users/@me/channels', { method: 'POST', body: { recipient_id: ids.member } });
-    const refused = await call('-', `/channels/${(channel.body as { id: string }).id}/messages`, { method: 'POST', body: { content: 'hi' } });
+    const channel = await call('-', '/users/@me/channels', {
+      method: 'POST',
+      body: { recipient_id: ids.member },
+    });
+    const refused = await call('-', `/channels/${(channel.body as { id: string }).id}/messages`, {
+      method: 'POST',
+      body: { content: 'hi' },
+    });
     expect(refused).toMatchObject({ status: 403, body: { code: 50007 } });
     expectError('#/components/schemas/ErrorResponse', refused.body);
 
@@ -246,7 +308,9 @@ describe('simulator answers match the document', () => {
 
   it('covered every operation of the pinned copy', () => {
     const all = Object.entries(subset.paths).flatMap(([route, item]) =>
-      Object.keys(item).filter((k) => k !== 'parameters').map((m) => `${m.toUpperCase()} ${route}`),
+      Object.keys(item)
+        .filter((k) => k !== 'parameters')
+        .map((m) => `${m.toUpperCase()} ${route}`),
     );
     expect(all.filter((op) => !checked.has(op))).toEqual([]);
   });

@@ -101,7 +101,10 @@ export function createControlRouter(state: SimState): Router {
     handle((req, res) => {
       const { accountAgeDays, ...input } = parse(userBody, body(req));
       res.status(201).json(
-        state.createUser({ ...input, ...(accountAgeDays === undefined ? {} : { accountAgeMs: accountAgeDays * 86_400_000 }) }),
+        state.createUser({
+          ...input,
+          ...(accountAgeDays === undefined ? {} : { accountAgeMs: accountAgeDays * 86_400_000 }),
+        }),
       );
     }),
   );

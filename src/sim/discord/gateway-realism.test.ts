@@ -12,7 +12,12 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { shardOf } from './gateway.ts';
-import { DEFAULT_SIM_BOT_TOKEN, startDiscordSimulator, type DiscordSimulator, type SimGuild } from './index.ts';
+import {
+  DEFAULT_SIM_BOT_TOKEN,
+  startDiscordSimulator,
+  type DiscordSimulator,
+  type SimGuild,
+} from './index.ts';
 
 // Gateway behaviour a bot meets on Discord: close codes, shard routing, op 7 Reconnect with resume,
 // and the GuildModeration events (audit-log entries, bans), late when Discord writes them late.
@@ -34,7 +39,11 @@ afterEach(async () => {
 });
 
 async function connect(intents: number[]): Promise<Client> {
-  const client = new Client({ intents, partials: [Partials.GuildMember, Partials.User], rest: { api: `${sim.url}/api` } });
+  const client = new Client({
+    intents,
+    partials: [Partials.GuildMember, Partials.User],
+    rest: { api: `${sim.url}/api` },
+  });
   clients.push(client);
   const ready = new Promise((resolve) => client.once(Events.ClientReady, resolve));
   await client.login(DEFAULT_SIM_BOT_TOKEN);
@@ -48,7 +57,13 @@ function identifyRaw(d: Record<string, unknown>): Promise<number | 'ready'> {
     const ws = new WebSocket(`${sim.url.replace('http', 'ws')}/gateway?v=10&encoding=json`);
     ws.on('message', (raw: Buffer) => {
       const frame = JSON.parse(raw.toString()) as { op: number; t: string | null };
-      if (frame.op === 10) ws.send(JSON.stringify({ op: 2, d: { properties: { os: 'linux', browser: 'test', device: 'test' }, ...d } }));
+      if (frame.op === 10)
+        ws.send(
+          JSON.stringify({
+            op: 2,
+            d: { properties: { os: 'linux', browser: 'test', device: 'test' }, ...d },
+          }),
+        );
       if (frame.t === 'READY') {
         ws.close();
         resolve('ready');
@@ -70,7 +85,9 @@ describe('close codes', () => {
     expect(await identifyRaw({ ...base, intents: 1 << 30 })).toBe(4013);
     sim.state.gateway.allowedPrivilegedIntents = 0;
     try {
-      expect(await identifyRaw({ ...base, intents: GatewayIntentBits.Guilds | GatewayIntentBits.GuildMembers })).toBe(4014);
+      expect(
+        await identifyRaw({ ...base, intents: GatewayIntentBits.Guilds | GatewayIntentBits.GuildMembers }),
+      ).toBe(4014);
       expect(await identifyRaw(base)).toBe('ready'); // non-privileged intents need nothing
     } finally {
       sim.state.gateway.allowedPrivilegedIntents = (1 << 1) | (1 << 8) | (1 << 15);
@@ -97,7 +114,9 @@ describe('close codes', () => {
     // An intent bit Discord does not define: what a broken build could send.
     const client = new Client({ intents: 1 << 30, rest: { api: `${sim.url}/api` } });
     clients.push(client);
-    const disconnected = new Promise<number>((resolve) => client.once(Events.ShardDisconnect, (e) => resolve(e.code)));
+    const disconnected = new Promise<number>((resolve) =>
+      client.once(Events.ShardDisconnect, (e) => resolve(e.code)),
+    );
     void client.login(DEFAULT_SIM_BOT_TOKEN).catch(() => undefined);
     expect(await disconnected).toBe(4013);
   });

@@ -123,7 +123,8 @@ export function createGateway(opts: {
 
   // The event name and its data are checked against DispatchData above; the union of all
   // dispatch frames cannot be narrowed from a generic name, hence the one assertion.
-  const frame = (s: number, t: DispatchName, d: unknown) => ({ op: Op.Dispatch, t, s, d }) as GatewayDispatchPayload;
+  const frame = (s: number, t: DispatchName, d: unknown) =>
+    ({ op: Op.Dispatch, t, s, d }) as GatewayDispatchPayload;
 
   const dispatch = <T extends DispatchName>(session: Session, t: T, d: DispatchData[T]): void => {
     session.seq += 1;
@@ -141,9 +142,7 @@ export function createGateway(opts: {
     if (!state.gatewayOnline) return [];
     const now = Date.now();
     return [...sessions.values()].filter(
-      (s) =>
-        s.socket !== null ||
-        (s.detachedAt !== null && now - s.detachedAt < RESUME_WINDOW_MS),
+      (s) => s.socket !== null || (s.detachedAt !== null && now - s.detachedAt < RESUME_WINDOW_MS),
     );
   };
 
@@ -163,7 +162,8 @@ export function createGateway(opts: {
       // No intent needed; a DM interaction goes to shard 0 (Discord's rule for DMs).
       const home = event.guildId ? state.guilds.get(event.guildId) : undefined;
       for (const session of liveSessions()) {
-        if (home ? onShard(home, session) : session.shard[0] === 0) dispatch(session, 'INTERACTION_CREATE', event.payload);
+        if (home ? onShard(home, session) : session.shard[0] === 0)
+          dispatch(session, 'INTERACTION_CREATE', event.payload);
       }
       return;
     }

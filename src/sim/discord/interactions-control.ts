@@ -30,7 +30,11 @@ const settingsBody = z.object({
 function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value ?? {});
   if (!result.success)
-    throw new SimError(400, 50035, `Invalid Form Body: ${result.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
+    throw new SimError(
+      400,
+      50035,
+      `Invalid Form Body: ${result.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`,
+    );
   return result.data;
 }
 
@@ -47,8 +51,13 @@ export interface InteractionOutcome {
   followups: Record<string, unknown>[];
 }
 
-export function describeOutcome(interactions: SimInteractions, interaction: SimInteraction): InteractionOutcome {
-  const message = interaction.responseMessageId ? interactions.messages.get(interaction.responseMessageId) : undefined;
+export function describeOutcome(
+  interactions: SimInteractions,
+  interaction: SimInteraction,
+): InteractionOutcome {
+  const message = interaction.responseMessageId
+    ? interactions.messages.get(interaction.responseMessageId)
+    : undefined;
   return {
     interactionId: interaction.id,
     callbacks: interaction.callbacks.map((c) => c.type),
@@ -72,7 +81,13 @@ export function resolveUserId(state: SimState, input: { userId?: string; usernam
 /** Runs `/command` and waits for the bot's complete answer (a deferral alone is not one). */
 export async function runCommandAndWait(
   state: SimState,
-  input: { userId: string; guildId: string | null; command: string; options?: Record<string, unknown>; waitMs?: number },
+  input: {
+    userId: string;
+    guildId: string | null;
+    command: string;
+    options?: Record<string, unknown>;
+    waitMs?: number;
+  },
 ): Promise<InteractionOutcome> {
   const interaction = state.interactions.runCommand({
     userId: input.userId,
@@ -140,7 +155,10 @@ export function createInteractionsControlRouter(state: SimState): Router {
     '/commands',
     handle((req, res) => {
       const guildId = queryString(req, 'guildId');
-      res.json({ global: interactions.listCommands(null), guild: guildId ? interactions.listCommands(guildId) : [] });
+      res.json({
+        global: interactions.listCommands(null),
+        guild: guildId ? interactions.listCommands(guildId) : [],
+      });
     }),
   );
   router.put(
@@ -152,4 +170,3 @@ export function createInteractionsControlRouter(state: SimState): Router {
   );
   return router;
 }
-

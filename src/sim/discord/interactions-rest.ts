@@ -6,7 +6,11 @@ import express, { type Request, type Router } from 'express';
 import { handle, param, requireBot } from './http-util.ts';
 import { SimError, type SimState } from './state.ts';
 
-export function createInteractionsRouter(cfg: { state: SimState; botToken: string; log: (msg: string) => void }): Router {
+export function createInteractionsRouter(cfg: {
+  state: SimState;
+  botToken: string;
+  log: (msg: string) => void;
+}): Router {
   const { state } = cfg;
   const interactions = state.interactions;
   const router = express.Router();
@@ -77,21 +81,36 @@ export function createInteractionsRouter(cfg: { state: SimState; botToken: strin
   router.get(
     '/webhooks/:applicationId/:token/messages/:messageId',
     handle((req, res) => {
-      res.json(interactions.getWebhookMessage(param(req, 'applicationId'), param(req, 'token'), param(req, 'messageId')));
+      res.json(
+        interactions.getWebhookMessage(
+          param(req, 'applicationId'),
+          param(req, 'token'),
+          param(req, 'messageId'),
+        ),
+      );
     }),
   );
   router.patch(
     '/webhooks/:applicationId/:token/messages/:messageId',
     handle((req, res) => {
       res.json(
-        interactions.editWebhookMessage(param(req, 'applicationId'), param(req, 'token'), param(req, 'messageId'), req.body),
+        interactions.editWebhookMessage(
+          param(req, 'applicationId'),
+          param(req, 'token'),
+          param(req, 'messageId'),
+          req.body,
+        ),
       );
     }),
   );
   router.delete(
     '/webhooks/:applicationId/:token/messages/:messageId',
     handle((req, res) => {
-      interactions.deleteWebhookMessage(param(req, 'applicationId'), param(req, 'token'), param(req, 'messageId'));
+      interactions.deleteWebhookMessage(
+        param(req, 'applicationId'),
+        param(req, 'token'),
+        param(req, 'messageId'),
+      );
       res.status(204).end();
     }),
   );

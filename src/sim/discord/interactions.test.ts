@@ -22,15 +22,26 @@ beforeAll(async () => {
 });
 afterAll(() => sim.close());
 
-const command = { name: 'ping', description: 'Ping', options: [{ type: 3, name: 'text', description: 'Text' }] };
+const command = {
+  name: 'ping',
+  description: 'Ping',
+  options: [{ type: 3, name: 'text', description: 'Text' }],
+};
 
 async function put(path: string, body: unknown, headers: Record<string, string> = bot) {
   const res = await fetch(api(path), { method: 'PUT', headers, body: JSON.stringify(body) });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> & Record<string, unknown>[] };
+  return {
+    status: res.status,
+    body: (await res.json()) as Record<string, unknown> & Record<string, unknown>[],
+  };
 }
 
 async function callback(id: string, token: string, body: unknown, query = '') {
-  const res = await fetch(api(`/interactions/${id}/${token}/callback${query}`), { method: 'POST', headers: json, body: JSON.stringify(body) });
+  const res = await fetch(api(`/interactions/${id}/${token}/callback${query}`), {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : null };
 }
@@ -40,10 +51,15 @@ describe('application commands', () => {
     const first = await put(`/applications/${APP}/commands`, [command]);
     expect(first.status).toBe(200);
     expect(first.body[0]).toMatchObject({ name: 'ping', type: 1, application_id: APP });
-    const again = await put(`/applications/${APP}/commands`, [command, { name: 'pong', description: 'Pong' }]);
+    const again = await put(`/applications/${APP}/commands`, [
+      command,
+      { name: 'pong', description: 'Pong' },
+    ]);
     expect(again.body.map((c) => c.name)).toEqual(['ping', 'pong']);
     expect(again.body[0]!.id).toBe(first.body[0]!.id);
-    const guild = await put(`/applications/${APP}/guilds/${guildId}/commands`, [{ ...command, description: 'Guild ping' }]);
+    const guild = await put(`/applications/${APP}/guilds/${guildId}/commands`, [
+      { ...command, description: 'Guild ping' },
+    ]);
     expect(guild.body[0]).toMatchObject({ guild_id: guildId });
     expect(sim.state.interactions.findCommand(guildId, 'ping')!.description).toBe('Guild ping');
     expect(sim.state.interactions.findCommand(null, 'ping')!.description).toBe('Ping');
@@ -52,9 +68,15 @@ describe('application commands', () => {
   });
 
   it('refuses bad names, duplicates, a missing bot token and another application', async () => {
-    expect((await put(`/applications/${APP}/commands`, [{ name: 'Ping', description: 'x' }])).body).toMatchObject({ code: 50035 });
-    expect((await put(`/applications/${APP}/commands`, [{ name: 'a b', description: 'x' }])).body).toMatchObject({ code: 50035 });
-    expect((await put(`/applications/${APP}/commands`, [command, command])).body).toMatchObject({ code: 50035 });
+    expect(
+      (await put(`/applications/${APP}/commands`, [{ name: 'Ping', description: 'x' }])).body,
+    ).toMatchObject({ code: 50035 });
+    expect(
+      (await put(`/applications/${APP}/commands`, [{ name: 'a b', description: 'x' }])).body,
+    ).toMatchObject({ code: 50035 });
+    expect((await put(`/applications/${APP}/commands`, [command, command])).body).toMatchObject({
+      code: 50035,
+    });
     expect((await put(`/applications/${APP}/commands`, [{ name: 'x', description: '' }])).status).toBe(400);
     expect((await put(`/applications/${APP}/commands`, [command], json)).status).toBe(401);
     expect((await put(`/applications/123/commands`, [command])).status).toBe(403);
@@ -74,7 +96,12 @@ describe('INTERACTION_CREATE and responses', () => {
       for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
     };
     await until(() => frames.some((f) => f.t === 'READY'));
-    const interaction = sim.state.interactions.runCommand({ userId, guildId, name: 'ping', options: { text: 'hi' } });
+    const interaction = sim.state.interactions.runCommand({
+      userId,
+      guildId,
+      name: 'ping',
+      options: { text: 'hi' },
+    });
     await until(() => frames.some((f) => f.t === 'INTERACTION_CREATE'));
     const d = frames.find((f) => f.t === 'INTERACTION_CREATE')!.d;
     expect(d).toMatchObject({
@@ -95,10 +122,18 @@ describe('INTERACTION_CREATE and responses', () => {
     const first = await callback(a.id, a.token, { type: 4, data: { content: 'pong', flags: 64 } });
     expect(first.status).toBe(204);
     const second = await callback(a.id, a.token, { type: 4, data: { content: 'again' } });
-    expect(second).toEqual({ status: 400, body: { message: 'Interaction has already been acknowledged.', code: 40060 } });
+    expect(second).toEqual({
+      status: 400,
+      body: { message: 'Interaction has already been acknowledged.', code: 40060 },
+    });
 
     const b = sim.state.interactions.runCommand({ userId, guildId, name: 'ping' });
-    const withResponse = await callback(b.id, b.token, { type: 4, data: { content: 'pong' } }, '?with_response=true');
+    const withResponse = await callback(
+      b.id,
+      b.token,
+      { type: 4, data: { content: 'pong' } },
+      '?with_response=true',
+    );
     expect(withResponse.status).toBe(200);
     expect(withResponse.body).toMatchObject({
       interaction: { id: b.id, type: 2, response_message_ephemeral: false, response_message_loading: false },
@@ -106,7 +141,8 @@ describe('INTERACTION_CREATE and responses', () => {
     });
     // Ephemeral messages are only visible to the user who ran the command.
     const other = sim.state.createUser({ username: 'wire_other' });
-    const visible = (viewer: string) => sim.state.interactions.visibleMessages(guildId, viewer).map((m) => m.content);
+    const visible = (viewer: string) =>
+      sim.state.interactions.visibleMessages(guildId, viewer).map((m) => m.content);
     expect(visible(userId)).toContain('pong');
     expect(visible(other.id).filter((c) => c === 'pong')).toHaveLength(1);
   });
@@ -139,7 +175,11 @@ describe('INTERACTION_CREATE and responses', () => {
     });
     expect(edit.status).toBe(200);
     expect(await edit.json()).toMatchObject({ content: 'done', flags: 64 });
-    const follow = await fetch(api(`/webhooks/${APP}/${i.token}`), { method: 'POST', headers: json, body: JSON.stringify({ content: 'more', flags: 64 }) });
+    const follow = await fetch(api(`/webhooks/${APP}/${i.token}`), {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ content: 'more', flags: 64 }),
+    });
     expect(await follow.json()).toMatchObject({ content: 'more', flags: 64 });
     const get = await fetch(api(`/webhooks/${APP}/${i.token}/messages/@original`));
     expect(await get.json()).toMatchObject({ content: 'done' });
@@ -151,7 +191,9 @@ describe('INTERACTION_CREATE and responses', () => {
   it('button presses: 7 updates the message, 6 defers and the edit of @original changes it; 6/7 on a command is refused', async () => {
     const i = sim.state.interactions.runCommand({ userId, guildId, name: 'ping' });
     const components = [{ type: 1, components: [{ type: 2, style: 1, label: 'Go', custom_id: 'go' }] }];
-    expect((await callback(i.id, i.token, { type: 7, data: { content: 'x' } })).body).toMatchObject({ code: 50035 });
+    expect((await callback(i.id, i.token, { type: 7, data: { content: 'x' } })).body).toMatchObject({
+      code: 50035,
+    });
     await callback(i.id, i.token, { type: 4, data: { content: 'menu', components } });
     const messageId = i.responseMessageId!;
     expect(() => sim.state.interactions.pressButton({ userId, messageId, customId: 'nope' })).toThrow();
@@ -161,21 +203,51 @@ describe('INTERACTION_CREATE and responses', () => {
     await callback(p1.id, p1.token, { type: 7, data: { content: 'updated', components: [] } });
     expect(sim.state.interactions.messages.get(messageId)!.content).toBe('updated');
 
-    await fetch(api(`/webhooks/${APP}/${p1.token}/messages/@original`), { method: 'PATCH', headers: json, body: JSON.stringify({ components }) });
+    await fetch(api(`/webhooks/${APP}/${p1.token}/messages/@original`), {
+      method: 'PATCH',
+      headers: json,
+      body: JSON.stringify({ components }),
+    });
     const p2 = sim.state.interactions.pressButton({ userId, messageId, customId: 'go' });
     expect((await callback(p2.id, p2.token, { type: 6 })).status).toBe(204);
-    await fetch(api(`/webhooks/${APP}/${p2.token}/messages/@original`), { method: 'PATCH', headers: json, body: JSON.stringify({ content: 'later' }) });
+    await fetch(api(`/webhooks/${APP}/${p2.token}/messages/@original`), {
+      method: 'PATCH',
+      headers: json,
+      body: JSON.stringify({ content: 'later' }),
+    });
     expect(sim.state.interactions.messages.get(messageId)!.content).toBe('later');
   });
 
   it('refuses messages over Discord’s limits with 50035 (and empty ones with 50006)', async () => {
     const over = [
       { content: 'x'.repeat(2001) },
-      { embeds: [{ title: 'x', fields: Array.from({ length: 26 }, (_, n) => ({ name: `f${n}`, value: 'v' })) }] },
+      {
+        embeds: [
+          { title: 'x', fields: Array.from({ length: 26 }, (_, n) => ({ name: `f${n}`, value: 'v' })) },
+        ],
+      },
       { embeds: [{ description: 'x'.repeat(4000) }, { description: 'x'.repeat(2001) }] },
-      { components: [{ type: 1, components: Array.from({ length: 6 }, (_, n) => ({ type: 2, style: 1, label: 'b', custom_id: `b${n}` })) }] },
-      { components: [{ type: 1, components: [{ type: 2, style: 1, label: 'x'.repeat(81), custom_id: 'b' }] }] },
-      { components: [{ type: 1, components: [{ type: 2, style: 1, label: 'b', custom_id: 'x'.repeat(101) }] }] },
+      {
+        components: [
+          {
+            type: 1,
+            components: Array.from({ length: 6 }, (_, n) => ({
+              type: 2,
+              style: 1,
+              label: 'b',
+              custom_id: `b${n}`,
+            })),
+          },
+        ],
+      },
+      {
+        components: [{ type: 1, components: [{ type: 2, style: 1, label: 'x'.repeat(81), custom_id: 'b' }] }],
+      },
+      {
+        components: [
+          { type: 1, components: [{ type: 2, style: 1, label: 'b', custom_id: 'x'.repeat(101) }] },
+        ],
+      },
     ];
     for (const data of over) {
       const i = sim.state.interactions.runCommand({ userId, guildId, name: 'ping' });
@@ -185,7 +257,9 @@ describe('INTERACTION_CREATE and responses', () => {
       expect((await callback(i.id, i.token, { type: 4, data: { content: 'ok' } })).status).toBe(204);
     }
     const empty = sim.state.interactions.runCommand({ userId, guildId, name: 'ping' });
-    expect((await callback(empty.id, empty.token, { type: 4, data: { content: '' } })).body).toMatchObject({ code: 50006 });
+    expect((await callback(empty.id, empty.token, { type: 4, data: { content: '' } })).body).toMatchObject({
+      code: 50006,
+    });
   });
 
   it('runs a command through the control API and returns the answer; refuses non-members and unknown commands', async () => {
@@ -197,7 +271,11 @@ describe('INTERACTION_CREATE and responses', () => {
     // No bot is connected: nobody answers.
     expect(await res.json()).toMatchObject({ callbacks: [], settled: false, message: null });
     const outsider = sim.state.createUser({ username: 'wire_outsider' });
-    expect(() => sim.state.interactions.runCommand({ userId: outsider.id, guildId, name: 'ping' })).toThrow(/not a member/);
-    expect(() => sim.state.interactions.runCommand({ userId, guildId, name: 'nope' })).toThrow(/Unknown application command/);
+    expect(() => sim.state.interactions.runCommand({ userId: outsider.id, guildId, name: 'ping' })).toThrow(
+      /not a member/,
+    );
+    expect(() => sim.state.interactions.runCommand({ userId, guildId, name: 'nope' })).toThrow(
+      /Unknown application command/,
+    );
   });
 });

@@ -161,9 +161,11 @@ function parseCommand(raw: unknown, index: number): Omit<SimCommand, 'id' | 'app
   const type = body.type ?? 1;
   if (type !== 1) throw invalid(`${index}.type: only CHAT_INPUT (1) commands are simulated`);
   const name = str(body.name) ?? '';
-  if (!COMMAND_NAME_RE.test(name) || name !== name.toLowerCase()) throw invalid(`${index}.name: invalid command name`);
+  if (!COMMAND_NAME_RE.test(name) || name !== name.toLowerCase())
+    throw invalid(`${index}.name: invalid command name`);
   const description = str(body.description) ?? '';
-  if (description.length < 1 || description.length > 100) throw invalid(`${index}.description: must be 1-100 characters`);
+  if (description.length < 1 || description.length > 100)
+    throw invalid(`${index}.description: must be 1-100 characters`);
   const rawOptions = Array.isArray(body.options) ? (body.options as unknown[]) : [];
   if (rawOptions.length > 25) throw invalid(`${index}.options: at most 25`);
   const options = rawOptions.map((o, j): SimCommandOption => {
@@ -183,7 +185,9 @@ function parseCommand(raw: unknown, index: number): Omit<SimCommand, 'id' | 'app
       ...(typeof option.max_length === 'number' ? { max_length: option.max_length } : {}),
     };
   });
-  const contexts = Array.isArray(body.contexts) ? (body.contexts as unknown[]).filter((c) => typeof c === 'number') : null;
+  const contexts = Array.isArray(body.contexts)
+    ? (body.contexts as unknown[]).filter((c) => typeof c === 'number')
+    : null;
   return {
     type: 1,
     name,
@@ -240,20 +244,24 @@ export function validateMessage(
     const ids = new Set<string>();
     out.components = (body.components as unknown[]).map((r, i) => {
       const row = (r ?? {}) as { type?: unknown; components?: unknown };
-      if (row.type !== 1 || !Array.isArray(row.components)) throw invalid(`components.${i}: must be an action row`);
+      if (row.type !== 1 || !Array.isArray(row.components))
+        throw invalid(`components.${i}: must be an action row`);
       if (row.components.length < 1 || row.components.length > 5)
         throw invalid(`components.${i}.components: Must be between 1 and 5 in length.`);
       const buttons = (row.components as unknown[]).map((c, j) => {
         const button = (c ?? {}) as SimButton;
         const where = `components.${i}.components.${j}`;
         if (button.type !== 2) throw invalid(`${where}.type: only buttons are simulated`);
-        if (typeof button.style !== 'number' || button.style < 1 || button.style > 5) throw invalid(`${where}.style: invalid`);
+        if (typeof button.style !== 'number' || button.style < 1 || button.style > 5)
+          throw invalid(`${where}.style: invalid`);
         if (button.label !== undefined && (typeof button.label !== 'string' || button.label.length > 80))
           throw invalid(`${where}.label: Must be 80 or fewer in length.`);
         if (!button.label && !button.emoji) throw invalid(`${where}: a button needs a label or an emoji`);
         if (button.style === 5) {
-          if (typeof button.url !== 'string' || button.url.length > 512) throw invalid(`${where}.url: required for link buttons`);
-          if (button.custom_id !== undefined) throw invalid(`${where}.custom_id: not allowed on link buttons`);
+          if (typeof button.url !== 'string' || button.url.length > 512)
+            throw invalid(`${where}.url: required for link buttons`);
+          if (button.custom_id !== undefined)
+            throw invalid(`${where}.custom_id: not allowed on link buttons`);
         } else {
           const id = button.custom_id;
           if (typeof id !== 'string' || id.length < 1 || id.length > 100)
@@ -307,7 +315,10 @@ export class SimInteractions {
       if (names.has(command.name)) throw invalid(`${command.name}: Application command names must be unique`);
       names.add(command.name);
     }
-    const existing = guildId === null ? this.globalCommands : (this.guildCommands.get(guildId) ?? new Map<string, SimCommand>());
+    const existing =
+      guildId === null
+        ? this.globalCommands
+        : (this.guildCommands.get(guildId) ?? new Map<string, SimCommand>());
     const next = new Map<string, SimCommand>();
     for (const command of parsed) {
       const previous = existing.get(command.name);
@@ -336,7 +347,9 @@ export class SimInteractions {
 
   /** The command a user sees under `name` in a guild (guild commands win) or in DMs (global only). */
   findCommand(guildId: string | null, name: string): SimCommand | undefined {
-    return (guildId ? this.guildCommands.get(guildId)?.get(name) : undefined) ?? this.globalCommands.get(name);
+    return (
+      (guildId ? this.guildCommands.get(guildId)?.get(name) : undefined) ?? this.globalCommands.get(name)
+    );
   }
 
   // ---- invoking -------------------------------------------------------------------------------
@@ -347,12 +360,17 @@ export class SimInteractions {
     if (guildId === null) return { user, guild: null };
     const guild = this.host.guilds.get(guildId);
     if (!guild) throw new SimError(404, 10004, 'Unknown Guild');
-    if (!guild.members[userId]) throw new SimError(403, 50001, 'Missing Access: the user is not a member of this server');
+    if (!guild.members[userId])
+      throw new SimError(403, 50001, 'Missing Access: the user is not a member of this server');
     if (!guild.botJoinedAt) throw new SimError(403, 50001, 'Missing Access: the bot is not in this server');
     return { user, guild };
   }
 
-  private basePayload(interaction: SimInteraction, user: SimUser, guild: SimGuild | null): Record<string, unknown> {
+  private basePayload(
+    interaction: SimInteraction,
+    user: SimUser,
+    guild: SimGuild | null,
+  ): Record<string, unknown> {
     const userJson = userPayload(user);
     const common = {
       id: interaction.id,
@@ -369,7 +387,13 @@ export class SimInteractions {
       return {
         ...common,
         channel_id: interaction.channelId,
-        channel: { id: interaction.channelId, type: 1, last_message_id: null, flags: 0, recipients: [userJson] },
+        channel: {
+          id: interaction.channelId,
+          type: 1,
+          last_message_id: null,
+          flags: 0,
+          recipients: [userJson],
+        },
         user: userJson,
         authorizing_integration_owners: { '0': '0' },
         context: 1,
@@ -417,7 +441,12 @@ export class SimInteractions {
     };
   }
 
-  private newInteraction(type: number, userId: string, guild: SimGuild | null, commandName: string): SimInteraction {
+  private newInteraction(
+    type: number,
+    userId: string,
+    guild: SimGuild | null,
+    commandName: string,
+  ): SimInteraction {
     const interaction: SimInteraction = {
       id: generateSnowflake(),
       token: `aW50ZXJhY3Rpb24${randomBytes(48).toString('base64url')}`,
@@ -442,7 +471,12 @@ export class SimInteractions {
    * A user runs `/name` with options (strings as typed; converted by the option's type). Dispatches
    * INTERACTION_CREATE and returns the interaction (its responses arrive asynchronously).
    */
-  runCommand(input: { userId: string; guildId: string | null; name: string; options?: Record<string, unknown> }): SimInteraction {
+  runCommand(input: {
+    userId: string;
+    guildId: string | null;
+    name: string;
+    options?: Record<string, unknown>;
+  }): SimInteraction {
     const { user, guild } = this.userAndPlace(input.userId, input.guildId);
     const command = this.findCommand(input.guildId, input.name.replace(/^\//, ''));
     if (!command) throw new SimError(404, 10063, 'Unknown application command');
@@ -464,7 +498,10 @@ export class SimInteractions {
     return interaction;
   }
 
-  private convertOptions(command: SimCommand, given: Record<string, unknown>): { name: string; type: number; value: unknown }[] {
+  private convertOptions(
+    command: SimCommand,
+    given: Record<string, unknown>,
+  ): { name: string; type: number; value: unknown }[] {
     const out: { name: string; type: number; value: unknown }[] = [];
     for (const name of Object.keys(given)) {
       if (!command.options.some((o) => o.name === name)) throw invalid(`options.${name}: unknown option`);
@@ -498,11 +535,18 @@ export class SimInteractions {
     if (!message || message.deleted) throw new SimError(404, 10008, 'Unknown Message');
     if (message.flags & MessageFlag.Ephemeral && message.userId !== input.userId)
       throw new SimError(404, 10008, 'Unknown Message');
-    const button = message.components.flatMap((r) => r.components).find((b) => b.custom_id === input.customId);
+    const button = message.components
+      .flatMap((r) => r.components)
+      .find((b) => b.custom_id === input.customId);
     if (!button) throw invalid('custom_id: no such button on this message');
     if (button.disabled) throw invalid('custom_id: the button is disabled');
     const { user, guild } = this.userAndPlace(input.userId, message.guildId);
-    const interaction = this.newInteraction(InteractionType.MessageComponent, user.id, guild, message.commandName);
+    const interaction = this.newInteraction(
+      InteractionType.MessageComponent,
+      user.id,
+      guild,
+      message.commandName,
+    );
     interaction.customId = input.customId;
     interaction.sourceMessageId = message.id;
     const payload = {
@@ -529,11 +573,18 @@ export class SimInteractions {
   }
 
   /** POST /interactions/{id}/{token}/callback. Returns the callback response object. */
-  callback(id: string, token: string, body: unknown): { interaction: Record<string, unknown>; resource: Record<string, unknown> } {
+  callback(
+    id: string,
+    token: string,
+    body: unknown,
+  ): { interaction: Record<string, unknown>; resource: Record<string, unknown> } {
     const interaction = this.interactions.get(id);
     if (!interaction || interaction.token !== token) throw new SimError(404, 10062, 'Unknown interaction');
     const now = Date.now();
-    if (interaction.callbacks.length === 0 && now - interaction.createdAt > this.settings.responseDeadlineMs) {
+    if (
+      interaction.callbacks.length === 0 &&
+      now - interaction.createdAt > this.settings.responseDeadlineMs
+    ) {
       interaction.refused.push({ code: 10062, at: now });
       this.wake();
       throw new SimError(404, 10062, 'Unknown interaction');
@@ -558,7 +609,10 @@ export class SimInteractions {
   ): { interaction: Record<string, unknown>; resource: Record<string, unknown> } {
     const request = (body ?? {}) as { type?: unknown; data?: unknown };
     const type = request.type;
-    const data = (request.data && typeof request.data === 'object' ? request.data : {}) as Record<string, unknown>;
+    const data = (request.data && typeof request.data === 'object' ? request.data : {}) as Record<
+      string,
+      unknown
+    >;
     const component = interaction.type === InteractionType.MessageComponent;
     let message: SimInteractionMessage | undefined;
     switch (type) {
@@ -579,7 +633,8 @@ export class SimInteractions {
         if (!component) throw invalid('type: Interaction callback type invalid for this interaction');
         message = this.messages.get(interaction.sourceMessageId ?? '');
         if (!message) throw new SimError(404, 10008, 'Unknown Message');
-        if (type === CallbackType.UpdateMessage) this.applyEdit(message, validateMessage(data, { requireContent: false }));
+        if (type === CallbackType.UpdateMessage)
+          this.applyEdit(message, validateMessage(data, { requireContent: false }));
         interaction.responseMessageId = message.id;
         break;
       }
@@ -654,11 +709,21 @@ export class SimInteractions {
   }
 
   /** PATCH /webhooks/{app}/{token}/messages/{id|@original}. */
-  editWebhookMessage(applicationId: string, token: string, messageId: string, body: unknown): Record<string, unknown> {
+  editWebhookMessage(
+    applicationId: string,
+    token: string,
+    messageId: string,
+    body: unknown,
+  ): Record<string, unknown> {
     const interaction = this.byToken(applicationId, token);
     const message = this.webhookMessage(interaction, messageId);
     const parts = validateMessage((body ?? {}) as Record<string, unknown>, { requireContent: false });
-    const before = { content: message.content, embeds: message.embeds, components: message.components, flags: message.flags };
+    const before = {
+      content: message.content,
+      embeds: message.embeds,
+      components: message.components,
+      flags: message.flags,
+    };
     try {
       this.applyEdit(message, parts);
     } catch (err) {
@@ -755,7 +820,8 @@ export class SimInteractions {
   private prune(): void {
     if (this.interactions.size < 2000) return;
     const cutoff = Date.now() - this.settings.tokenLifetimeMs;
-    for (const [id, interaction] of this.interactions) if (interaction.createdAt < cutoff) this.interactions.delete(id);
+    for (const [id, interaction] of this.interactions)
+      if (interaction.createdAt < cutoff) this.interactions.delete(id);
     if (this.messages.size > 2000) {
       const keep = [...this.messages.entries()].slice(-1000);
       this.messages.clear();

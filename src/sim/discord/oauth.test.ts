@@ -296,7 +296,9 @@ describe('signed-in browser', () => {
     expect(cookie).toMatch(/HttpOnly/i);
     const casey = sim.state.findUserByUsername('casey')!;
     const invite = [...sim.state.invites.values()][0]!;
-    const page = await (await fetch(`${sim.url}/invite/${invite.code}`, { headers: { cookie: cookie!.split(';')[0]! } })).text();
+    const page = await (
+      await fetch(`${sim.url}/invite/${invite.code}`, { headers: { cookie: cookie!.split(';')[0]! } })
+    ).text();
     expect(page).toMatch(new RegExp(`<option value="${casey.id}" selected`));
     const anonymous = await (await fetch(`${sim.url}/invite/${invite.code}`)).text();
     expect(anonymous).not.toMatch(/selected/);

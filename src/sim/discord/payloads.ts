@@ -85,11 +85,7 @@ export function currentUserObject(user: SimUser, scopes: string[]): SimApiUser {
   };
 }
 
-export function memberObject(
-  state: SimState,
-  guild: SimGuild,
-  userId: string,
-): APIGuildMember | null {
+export function memberObject(state: SimState, guild: SimGuild, userId: string): APIGuildMember | null {
   const membership = state.getMembership(guild, userId);
   const user = state.getUser(userId);
   if (!membership || !user) return null;
@@ -152,7 +148,10 @@ export type SimApiGuild = APIGuild & {
 };
 
 /** An invite whose guild carries `nsfw`, as Discord's OpenAPI document requires. */
-export type SimApiInvite = Omit<APIInvite, 'guild'> & { guild: APIInviteGuild & { nsfw: boolean }; guild_id: string };
+export type SimApiInvite = Omit<APIInvite, 'guild'> & {
+  guild: APIInviteGuild & { nsfw: boolean };
+  guild_id: string;
+};
 
 /** The guild object of `GET /guilds/{id}`. */
 export function guildObject(state: SimState, guild: SimGuild, withCounts = false): SimApiGuild {
@@ -247,7 +246,11 @@ export function partialGuildForUser(
     icon: guild.icon,
     banner: null,
     owner,
-    permissions: owner ? ALL_PERMISSIONS : guild.members[userId]?.manageGuild ? MANAGER_PERMISSIONS : MEMBER_PERMISSIONS,
+    permissions: owner
+      ? ALL_PERMISSIONS
+      : guild.members[userId]?.manageGuild
+        ? MANAGER_PERMISSIONS
+        : MEMBER_PERMISSIONS,
     features: [],
     approximate_member_count: state.memberCount(guild),
     approximate_presence_count: presenceCount(state, guild),
@@ -258,11 +261,7 @@ export function presenceCount(state: SimState, guild: SimGuild): number {
   return Math.ceil(state.memberCount(guild) / 2);
 }
 
-export function inviteObject(
-  state: SimState,
-  invite: SimInvite,
-  withCounts: boolean,
-): SimApiInvite {
+export function inviteObject(state: SimState, invite: SimInvite, withCounts: boolean): SimApiInvite {
   const guild = state.requireGuild(invite.guildId);
   return {
     type: InviteType.Guild,

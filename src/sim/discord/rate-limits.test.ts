@@ -2,7 +2,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { REST } from '@discordjs/rest';
 import { Routes } from 'discord-api-types/v10';
 import { DEFAULT_RATE_LIMITS, type RateLimitStats } from './rate-limits.ts';
-import { DEFAULT_SIM_BOT_TOKEN, startDiscordSimulator, type DiscordSimulator, type SimGuild } from './index.ts';
+import {
+  DEFAULT_SIM_BOT_TOKEN,
+  startDiscordSimulator,
+  type DiscordSimulator,
+  type SimGuild,
+} from './index.ts';
 
 // Discord's rate-limit contract (discord-api-docs, topics/rate-limits): headers on every answer,
 // 429 bodies, the global per-bot limit and the invalid-request count, as clients see them.
@@ -25,11 +30,15 @@ afterAll(() => sim.close());
 beforeEach(() => {
   // Windows long enough that a slow machine cannot slip into the next one mid-test.
   sim.state.rateLimits.config = structuredClone(DEFAULT_RATE_LIMITS);
-  sim.state.rateLimits.configure({ globalWindowMs: 60_000, buckets: { guild: { limit: 3, windowMs: 60_000 } } });
+  sim.state.rateLimits.configure({
+    globalWindowMs: 60_000,
+    buckets: { guild: { limit: 3, windowMs: 60_000 } },
+  });
   sim.state.rateLimits.reset();
 });
 
-const get = (path: string, headers: Record<string, string> = bot) => fetch(`${sim.url}/api/v10${path}`, { headers });
+const get = (path: string, headers: Record<string, string> = bot) =>
+  fetch(`${sim.url}/api/v10${path}`, { headers });
 
 const stats = async (): Promise<RateLimitStats> => {
   const res = await fetch(`${sim.url}/control/rate-limits`);
@@ -59,7 +68,9 @@ describe('per-route buckets', () => {
     // Another route: another bucket.
     const member = await get(`/guilds/${guild.id}/members/${memberId}`);
     expect(member.headers.get('x-ratelimit-bucket')).not.toBe(first.headers.get('x-ratelimit-bucket'));
-    expect(member.headers.get('x-ratelimit-limit')).toBe(String(DEFAULT_RATE_LIMITS.buckets['guild-member']!.limit));
+    expect(member.headers.get('x-ratelimit-limit')).toBe(
+      String(DEFAULT_RATE_LIMITS.buckets['guild-member']!.limit),
+    );
   });
 
   it('answers 429 with Retry-After and {message, retry_after, global:false} once a bucket is empty', async () => {
@@ -73,7 +84,12 @@ describe('per-route buckets', () => {
     expect(Number.isInteger(retryAfter)).toBe(true);
     expect(retryAfter).toBeGreaterThan(0);
     const body = (await limited.json()) as { message: string; retry_after: number; global: boolean };
-    expect(body).toEqual({ message: 'You are being rate limited.', retry_after: expect.any(Number) as number, global: false, code: 0 });
+    expect(body).toEqual({
+      message: 'You are being rate limited.',
+      retry_after: expect.any(Number) as number,
+      global: false,
+      code: 0,
+    });
     expect(body.retry_after).toBeGreaterThan(0);
     expect(body.retry_after).toBeLessThanOrEqual(retryAfter);
     expect(await stats()).toMatchObject({ rateLimited: 1, globalRateLimited: 0, invalidRequests: 1 });
@@ -83,7 +99,12 @@ describe('per-route buckets', () => {
 describe('global limit', () => {
   it('limits all routes of one bot together, with X-RateLimit-Global and scope global', async () => {
     sim.state.rateLimits.configure({ globalPerSecond: 4 });
-    const paths = [`/guilds/${guild.id}`, `/guilds/${other.id}`, '/users/@me', `/guilds/${guild.id}/members/${memberId}`];
+    const paths = [
+      `/guilds/${guild.id}`,
+      `/guilds/${other.id}`,
+      '/users/@me',
+      `/guilds/${guild.id}/members/${memberId}`,
+    ];
     for (const path of paths) expect((await get(path)).status).toBe(200);
     const limited = await get(`/invites/nothing-here`);
     expect(limited.status).toBe(429);
@@ -124,7 +145,10 @@ describe('@discordjs/rest against the limits', () => {
     sim.state.rateLimits.configure({ buckets: { 'guild-member': { limit: 2, windowMs: 300 } } });
     const rest = new REST({ api: `${sim.url}/api`, version: '10' }).setToken(DEFAULT_SIM_BOT_TOKEN);
     const answers = await Promise.all(
-      Array.from({ length: 7 }, () => rest.get(Routes.guildMember(guild.id, memberId)) as Promise<{ user: { id: string } }>),
+      Array.from(
+        { length: 7 },
+        () => rest.get(Routes.guildMember(guild.id, memberId)) as Promise<{ user: { id: string } }>,
+      ),
     );
     expect(answers.map((a) => a.user.id)).toEqual(Array(7).fill(memberId));
     // The first request of a new bucket is sent blind; everything after waits on the headers.
@@ -134,7 +158,11 @@ describe('@discordjs/rest against the limits', () => {
   it('retries after a global 429 and gets its answer', async () => {
     sim.state.rateLimits.configure({ globalPerSecond: 1, globalWindowMs: 200 });
     const rest = new REST({ api: `${sim.url}/api`, version: '10' }).setToken(DEFAULT_SIM_BOT_TOKEN);
-    const guilds = await Promise.all([rest.get(Routes.guild(guild.id)), rest.get(Routes.guild(other.id)), rest.get(Routes.user('@me'))]);
+    const guilds = await Promise.all([
+      rest.get(Routes.guild(guild.id)),
+      rest.get(Routes.guild(other.id)),
+      rest.get(Routes.user('@me')),
+    ]);
     expect(guilds).toHaveLength(3);
     expect((await stats()).globalRateLimited).toBeGreaterThan(0);
   });
@@ -143,13 +171,19 @@ describe('@discordjs/rest against the limits', () => {
 describe('control API', () => {
   it('configures the limits and validates the body', async () => {
     const put = (body: unknown) =>
-      fetch(`${sim.url}/control/rate-limits`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      fetch(`${sim.url}/control/rate-limits`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     expect((await put({ buckets: { guild: { limit: 7, windowMs: 1000 } } })).status).toBe(204);
     expect((await get(`/guilds/${guild.id}`)).headers.get('x-ratelimit-limit')).toBe('7');
     expect((await put({ globalPerSecond: 0 })).status).toBe(400);
     expect((await put({ enabled: false })).status).toBe(204);
     expect((await get(`/guilds/${guild.id}`)).headers.get('x-ratelimit-limit')).toBeNull();
-    const read = (await (await fetch(`${sim.url}/control/rate-limits`)).json()) as { config: { enabled: boolean } };
+    const read = (await (await fetch(`${sim.url}/control/rate-limits`)).json()) as {
+      config: { enabled: boolean };
+    };
     expect(read.config.enabled).toBe(false);
   });
 });

@@ -175,10 +175,15 @@ export class RateLimiter {
       const now = this.now();
 
       // Global limit first (per token; Discord counts unauthenticated requests per IP).
-      const global = this.take(this.global, identity, {
-        limit: this.config.globalPerSecond,
-        windowMs: this.config.globalWindowMs,
-      }, now);
+      const global = this.take(
+        this.global,
+        identity,
+        {
+          limit: this.config.globalPerSecond,
+          windowMs: this.config.globalWindowMs,
+        },
+        now,
+      );
       if (!global.ok) {
         this.counters.rateLimited += 1;
         this.counters.globalRateLimited += 1;
@@ -186,9 +191,7 @@ export class RateLimiter {
         res.setHeader('Retry-After', String(Math.ceil(retryAfter)));
         res.setHeader('X-RateLimit-Global', 'true');
         res.setHeader('X-RateLimit-Scope', 'global');
-        res
-          .status(429)
-          .json(rateLimitedBody(retryAfter, true));
+        res.status(429).json(rateLimitedBody(retryAfter, true));
         return;
       }
 
@@ -213,9 +216,7 @@ export class RateLimiter {
         this.counters.rateLimited += 1;
         res.setHeader('Retry-After', String(Math.ceil(resetAfter)));
         res.setHeader('X-RateLimit-Scope', 'user');
-        res
-          .status(429)
-          .json(rateLimitedBody(resetAfter, false));
+        res.status(429).json(rateLimitedBody(resetAfter, false));
         return;
       }
       next();

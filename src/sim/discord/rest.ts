@@ -183,7 +183,9 @@ export function createApiRouter(cfg: RestConfig): Router {
         application: applicationObject(state),
         scopes: auth.token.scope
           .split(' ')
-          .filter((scope): scope is OAuth2Scopes => (Object.values(OAuth2Scopes) as string[]).includes(scope)),
+          .filter((scope): scope is OAuth2Scopes =>
+            (Object.values(OAuth2Scopes) as string[]).includes(scope),
+          ),
         expires: new Date(auth.token.expiresAt).toISOString(),
         user: userObject(state.requireUser(auth.token.userId)),
       } satisfies RESTGetAPIOAuth2CurrentAuthorizationResult);

@@ -301,7 +301,9 @@ export class SimState {
       throw new SimError(400, 50035, `Invalid Form Body: id ${input.id} already exists`);
     }
     const user: SimUser = {
-      id: input.id ?? generateSnowflake(input.createdAt ?? this.now() - (input.accountAgeMs ?? DEFAULT_ACCOUNT_AGE_MS)),
+      id:
+        input.id ??
+        generateSnowflake(input.createdAt ?? this.now() - (input.accountAgeMs ?? DEFAULT_ACCOUNT_AGE_MS)),
       username,
       globalName: input.globalName ?? null,
       avatar: input.avatar ?? null,
@@ -381,7 +383,13 @@ export class SimState {
    * Many guilds at once (sharding tests, benches). Their ids are a millisecond apart, so they spread
    * evenly over shards by Discord's rule `(guild_id >> 22) % num_shards`.
    */
-  createGuilds(input: { count: number; ownerId: string; namePrefix?: string; botMember?: boolean; memberIds?: string[] }): SimGuild[] {
+  createGuilds(input: {
+    count: number;
+    ownerId: string;
+    namePrefix?: string;
+    botMember?: boolean;
+    memberIds?: string[];
+  }): SimGuild[] {
     const start = Date.now() - input.count;
     const guilds: SimGuild[] = [];
     for (let i = 0; i < input.count; i++) {
@@ -391,7 +399,8 @@ export class SimState {
         ownerId: input.ownerId,
         botMember: input.botMember,
       });
-      for (const userId of input.memberIds ?? []) if (userId !== input.ownerId) this.addMember(guild.id, userId);
+      for (const userId of input.memberIds ?? [])
+        if (userId !== input.ownerId) this.addMember(guild.id, userId);
       guilds.push(guild);
     }
     return guilds;

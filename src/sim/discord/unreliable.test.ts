@@ -1,6 +1,11 @@
 import { Client, Events, GatewayIntentBits, Partials, type GuildMember } from 'discord.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_SIM_BOT_TOKEN, startDiscordSimulator, type DiscordSimulator, type SimGuild } from './index.ts';
+import {
+  DEFAULT_SIM_BOT_TOKEN,
+  startDiscordSimulator,
+  type DiscordSimulator,
+  type SimGuild,
+} from './index.ts';
 import type { Fault, InjectedCounts } from './unreliable.ts';
 
 // The unreliable-Discord setting: each fault kind really happens, at about the configured rate, and
@@ -119,7 +124,9 @@ describe('late audit-log entries', () => {
     return ids;
   };
   const visible = (ids: string[]) => {
-    const shown = new Set(sim.state.listAudit(guild.id, { actionType: 20, limit: 100 }).map((e) => e.targetId));
+    const shown = new Set(
+      sim.state.listAudit(guild.id, { actionType: 20, limit: 100 }).map((e) => e.targetId),
+    );
     return ids.filter((id) => shown.has(id));
   };
 

@@ -12,7 +12,13 @@ import { rateLimitedBody } from './rate-limits.ts';
 
 export type Fault = 'rate-limit' | 'server-error' | 'html' | 'late-audit' | 'drop-event';
 
-export const ALL_FAULTS: readonly Fault[] = ['rate-limit', 'server-error', 'html', 'late-audit', 'drop-event'];
+export const ALL_FAULTS: readonly Fault[] = [
+  'rate-limit',
+  'server-error',
+  'html',
+  'late-audit',
+  'drop-event',
+];
 const REST_FAULTS: readonly Fault[] = ['rate-limit', 'server-error', 'html'];
 
 export interface UnreliableConfig {

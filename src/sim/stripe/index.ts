@@ -14,7 +14,13 @@ export interface FakePaymentIntent {
   amount: number;
   amount_received: number;
   currency: string;
-  status: 'requires_payment_method' | 'requires_confirmation' | 'requires_action' | 'processing' | 'succeeded' | 'canceled';
+  status:
+    | 'requires_payment_method'
+    | 'requires_confirmation'
+    | 'requires_action'
+    | 'processing'
+    | 'succeeded'
+    | 'canceled';
   client_secret: string;
   metadata: Record<string, string>;
   automatic_payment_methods: { enabled: boolean } | null;
@@ -87,7 +93,13 @@ export interface FakeStripe {
   charges: Map<string, FakeCharge>;
   disputes: Map<string, FakeDispute>;
   /** Every API request seen, for assertions (method, path, idempotency key, Stripe-Version, status). */
-  requests: { method: string; path: string; idempotencyKey: string | undefined; stripeVersion: string | undefined; status?: number }[];
+  requests: {
+    method: string;
+    path: string;
+    idempotencyKey: string | undefined;
+    stripeVersion: string | undefined;
+    status?: number;
+  }[];
   /** Where webhooks go and which clock signs them; settable after the app started on a random port. */
   connect(options: { webhookUrl?: string; webhookSecret?: string; now?: () => number }): void;
   /** Marks an intent paid (as a successful confirmation would) and creates its charge. */
@@ -199,10 +211,19 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
   function createIntent(params: Record<string, unknown>): FakePaymentIntent {
     const amount = Number(params.amount);
     if (!Number.isInteger(amount) || amount < 50) {
-      throw new StripeApiError(400, { type: 'invalid_request_error', param: 'amount', message: 'Amount must be at least $0.50 usd' });
+      throw new StripeApiError(400, {
+        type: 'invalid_request_error',
+        param: 'amount',
+        message: 'Amount must be at least $0.50 usd',
+      });
     }
     const currency = typeof params.currency === 'string' ? params.currency.toLowerCase() : '';
-    if (!currency) throw new StripeApiError(400, { type: 'invalid_request_error', param: 'currency', message: 'Missing required param: currency.' });
+    if (!currency)
+      throw new StripeApiError(400, {
+        type: 'invalid_request_error',
+        param: 'currency',
+        message: 'Missing required param: currency.',
+      });
     const metadata: Record<string, string> = {};
     if (params.metadata && typeof params.metadata === 'object') {
       for (const [k, v] of Object.entries(params.metadata)) metadata[k] = String(v);
@@ -286,7 +307,11 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
     const intent = settable(id);
     intent.status = 'requires_payment_method';
     intent.next_action = null;
-    intent.last_payment_error = { type: 'card_error', code: 'payment_intent_payment_attempt_failed', message };
+    intent.last_payment_error = {
+      type: 'card_error',
+      code: 'payment_intent_payment_attempt_failed',
+      message,
+    };
     return intent;
   }
 
@@ -311,7 +336,8 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
       throw new StripeApiError(400, {
         type: 'invalid_request_error',
         code: 'payment_intent_unexpected_state',
-        message: 'You cannot confirm this PaymentIntent because it has already succeeded after being previously confirmed.',
+        message:
+          'You cannot confirm this PaymentIntent because it has already succeeded after being previously confirmed.',
       });
     }
     const paymentMethod = typeof params.payment_method === 'string' ? params.payment_method : 'pm_card_visa';
@@ -319,23 +345,37 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
     if (decline) {
       intent.status = 'requires_payment_method';
       intent.last_payment_error = { type: 'card_error', code: 'card_declined', message: decline };
-      throw new StripeApiError(402, { type: 'card_error', code: 'card_declined', message: decline, payment_intent: { ...intent } });
+      throw new StripeApiError(402, {
+        type: 'card_error',
+        code: 'card_declined',
+        message: decline,
+        payment_intent: { ...intent },
+      });
     }
     if (paymentMethod === 'pm_card_authenticationRequired') return requireAction(id);
     if (paymentMethod === 'pm_usBankAccount_success') return process(id);
     return succeed(id);
   }
 
-  async function route(req: http.IncomingMessage, raw: string): Promise<{ status: number; body: unknown; replayed?: boolean }> {
+  async function route(
+    req: http.IncomingMessage,
+    raw: string,
+  ): Promise<{ status: number; body: unknown; replayed?: boolean }> {
     const url = new URL(req.url ?? '/', 'http://fake-stripe');
     const auth = req.headers.authorization ?? '';
     if (!/^Bearer sk_(test|live)_\S+$/.test(auth)) {
       throw new StripeApiError(401, { type: 'invalid_request_error', message: 'Invalid API Key provided.' });
     }
     const params = parseForm(raw);
-    const key = typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : undefined;
+    const key =
+      typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : undefined;
     const version = req.headers['stripe-version'];
-    const record = { method: req.method ?? 'GET', path: url.pathname, idempotencyKey: key, stripeVersion: typeof version === 'string' ? version : undefined };
+    const record = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      idempotencyKey: key,
+      stripeVersion: typeof version === 'string' ? version : undefined,
+    };
     requests.push(record);
     seen.set(req, record);
 
@@ -373,8 +413,13 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
     return handle(req.method ?? 'GET', url.pathname, params);
   }
 
-  function handle(method: string, pathname: string, params: Record<string, unknown>): { status: number; body: unknown } {
-    if (method === 'POST' && pathname === '/v1/payment_intents') return { status: 200, body: { ...createIntent(params) } };
+  function handle(
+    method: string,
+    pathname: string,
+    params: Record<string, unknown>,
+  ): { status: number; body: unknown } {
+    if (method === 'POST' && pathname === '/v1/payment_intents')
+      return { status: 200, body: { ...createIntent(params) } };
     const one = /^\/v1\/payment_intents\/([^/]+)$/.exec(pathname);
     if (one?.[1] && method === 'GET') return { status: 200, body: { ...getIntent(one[1]) } };
     const confirmMatch = /^\/v1\/payment_intents\/([^/]+)\/confirm$/.exec(pathname);
@@ -395,7 +440,10 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
       const charge = charges.get(chargeMatch[1]);
       if (charge) return { status: 200, body: { ...charge } };
     }
-    throw new StripeApiError(404, { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${pathname}).` });
+    throw new StripeApiError(404, {
+      type: 'invalid_request_error',
+      message: `Unrecognized request URL (${method}: ${pathname}).`,
+    });
   }
 
   // Set once the public object exists (deliver and event live on it).
@@ -436,7 +484,8 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
         },
         (err: unknown) => {
           const status = err instanceof StripeApiError ? err.status : 500;
-          const error = err instanceof StripeApiError ? err.body : { type: 'api_error', message: String(err) };
+          const error =
+            err instanceof StripeApiError ? err.body : { type: 'api_error', message: String(err) };
           const record = seen.get(req);
           if (record) record.status = status;
           res.writeHead(status, { 'content-type': 'application/json', 'request-id': newId('req') });
@@ -465,7 +514,10 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
     cancel,
     refund(paymentIntentId, amount) {
       const charge = chargeOf(paymentIntentId);
-      const refundAmount = Math.min(amount ?? charge.amount - charge.amount_refunded, charge.amount - charge.amount_refunded);
+      const refundAmount = Math.min(
+        amount ?? charge.amount - charge.amount_refunded,
+        charge.amount - charge.amount_refunded,
+      );
       const refund: FakeRefund = {
         id: newId('re'),
         object: 'refund',

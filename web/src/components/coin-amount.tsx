@@ -19,7 +19,14 @@ export function CoinAmount({ value, showPlus = false, size = 'md', suffix, ...re
   const text = formatCoins(typeof value === 'number' ? value.toFixed(2) : value);
   const sign = showPlus && !text.startsWith('-') ? '+' : '';
   return (
-    <HStack gap="1.5" display="inline-flex" verticalAlign="middle" color="gold.fg" fontWeight="semibold" {...rest}>
+    <HStack
+      gap="1.5"
+      display="inline-flex"
+      verticalAlign="middle"
+      color="gold.fg"
+      fontWeight="semibold"
+      {...rest}
+    >
       <CoinIcon />
       <Text as="span" textStyle={textStyles[size]} fontVariantNumeric="tabular-nums" lineHeight="1">
         {sign}

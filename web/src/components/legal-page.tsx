@@ -25,7 +25,15 @@ export function LegalPage({ title, metaDescription, lastUpdated, intro, sections
   return (
     <Box minH="100dvh" pb="16">
       <Box borderBottomWidth="1px" borderColor="border" bg="bg.subtle">
-        <Container maxW="3xl" px={{ base: '4', md: '6' }} py="4" display="flex" justifyContent="space-between" alignItems="center" gap="3">
+        <Container
+          maxW="3xl"
+          px={{ base: '4', md: '6' }}
+          py="4"
+          display="flex"
+          justifyContent="space-between"
+          alignItems="center"
+          gap="3"
+        >
           <Button asChild variant="ghost" size="sm" color="fg.muted">
             <RouterLink to="/">
               <LuArrowLeft />

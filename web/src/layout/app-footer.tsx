@@ -1,9 +1,26 @@
-import { Box, Container, Flex, HStack, Icon, IconButton, Link, Separator, Stack, Text } from '@chakra-ui/react';
+import {
+  Box,
+  Container,
+  Flex,
+  HStack,
+  Icon,
+  IconButton,
+  Link,
+  Separator,
+  Stack,
+  Text,
+} from '@chakra-ui/react';
 import type { IconType } from 'react-icons';
 import { FaDiscord, FaInstagram, FaTiktok, FaXTwitter, FaYoutube } from 'react-icons/fa6';
 import { Link as RouterLink } from 'react-router';
 import { Logo } from '../components/logo.tsx';
-import { DEFAULT_SUPPORT_URL, DISCLAIMER, PRODUCT_NAME, SOCIAL_LINKS, type SocialLink } from '../lib/brand.ts';
+import {
+  DEFAULT_SUPPORT_URL,
+  DISCLAIMER,
+  PRODUCT_NAME,
+  SOCIAL_LINKS,
+  type SocialLink,
+} from '../lib/brand.ts';
 import { usePublicConfig } from '../lib/use-auth.ts';
 
 const socialIcons: Record<SocialLink['platform'], IconType> = {
@@ -41,13 +58,26 @@ export function AppFooter() {
               </Link>
             </HStack>
             <HStack gap="1">
-              <IconButton asChild variant="ghost" size="sm" color="fg.muted" aria-label="Discord support server">
+              <IconButton
+                asChild
+                variant="ghost"
+                size="sm"
+                color="fg.muted"
+                aria-label="Discord support server"
+              >
                 <a href={supportUrl} target="_blank" rel="noopener noreferrer">
                   <Icon as={FaDiscord} />
                 </a>
               </IconButton>
               {SOCIAL_LINKS.map((link) => (
-                <IconButton key={link.platform} asChild variant="ghost" size="sm" color="fg.muted" aria-label={link.label}>
+                <IconButton
+                  key={link.platform}
+                  asChild
+                  variant="ghost"
+                  size="sm"
+                  color="fg.muted"
+                  aria-label={link.label}
+                >
                   <a href={link.href} target="_blank" rel="noopener noreferrer">
                     <Icon as={socialIcons[link.platform]} />
                   </a>

@@ -2,7 +2,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, apiJson, errorMessage, errorStatus, setUnauthorizedHandler } from './api.ts';
 
 function answer(status: number, body: string, statusText = ''): void {
-  vi.stubGlobal('fetch', vi.fn(() => Promise.resolve(new Response(body || null, { status, statusText }))));
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(() => Promise.resolve(new Response(body || null, { status, statusText }))),
+  );
 }
 
 afterEach(() => {

@@ -1,6 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from './api.ts';
-import { DelayedClaims, MAX_TOO_EARLY_RETRIES, TOO_EARLY_RETRY_MS, type ClaimKind } from './delayed-claims.ts';
+import {
+  DelayedClaims,
+  MAX_TOO_EARLY_RETRIES,
+  TOO_EARLY_RETRY_MS,
+  type ClaimKind,
+} from './delayed-claims.ts';
 
 // Fake timers drive the delays (no test waits for real time); storage is an in-memory Map.
 
@@ -144,7 +149,10 @@ describe('DelayedClaims', () => {
   });
 
   it('never waits longer than the delay, whatever the stored due time says (clocks disagree)', async () => {
-    storage.setItem('coinsync:pending-nobot-claims:u1', JSON.stringify([{ serverId: 's1', claimAt: Date.now() + 3_600_000 }]));
+    storage.setItem(
+      'coinsync:pending-nobot-claims:u1',
+      JSON.stringify([{ serverId: 's1', claimAt: Date.now() + 3_600_000 }]),
+    );
     nobot.open.add('s1');
     claims.resume('u1');
     await vi.advanceTimersByTimeAsync(10_000);
@@ -170,7 +178,11 @@ describe('DelayedClaims', () => {
     nobot.open = new Set(['refused', 'gone', 'outage']);
     nobot.answer = (id) =>
       Promise.reject(
-        id === 'refused' ? apiError(409, 'No slots left') : id === 'gone' ? apiError(404, 'Campaign not found') : new TypeError('Failed to fetch'),
+        id === 'refused'
+          ? apiError(409, 'No slots left')
+          : id === 'gone'
+            ? apiError(404, 'Campaign not found')
+            : new TypeError('Failed to fetch'),
       );
     for (const id of ['refused', 'gone', 'outage']) claims.add('u1', 'nobot', id, 0);
     await vi.advanceTimersByTimeAsync(0);

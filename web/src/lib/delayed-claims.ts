@@ -176,7 +176,10 @@ export class DelayedClaims<K extends string> {
     this.timers.delete(key);
     this.tooEarly.delete(key);
     this.stalled.delete(key);
-    this.write(kind, this.read(kind).filter((c) => c.id !== id));
+    this.write(
+      kind,
+      this.read(kind).filter((c) => c.id !== id),
+    );
   }
 
   private schedule(kind: K, id: string, claimAt: number): void {
@@ -185,10 +188,13 @@ export class DelayedClaims<K extends string> {
     if (existing) clearTimeout(existing);
     this.timers.set(
       key,
-      setTimeout(() => {
-        this.timers.delete(key);
-        void this.run(kind, id);
-      }, this.waitFor(kind, claimAt)),
+      setTimeout(
+        () => {
+          this.timers.delete(key);
+          void this.run(kind, id);
+        },
+        this.waitFor(kind, claimAt),
+      ),
     );
   }
 
@@ -271,7 +277,8 @@ export class DelayedClaims<K extends string> {
     try {
       const storage = this.storage();
       if (claims.length === 0) storage?.removeItem(key);
-      else storage?.setItem(key, JSON.stringify(claims.map((c) => ({ [idField]: c.id, claimAt: c.claimAt }))));
+      else
+        storage?.setItem(key, JSON.stringify(claims.map((c) => ({ [idField]: c.id, claimAt: c.claimAt }))));
     } catch {
       // Storage full or disabled: the claim still runs in this tab, it just won't survive a reload.
     }

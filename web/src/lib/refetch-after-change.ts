@@ -3,7 +3,9 @@ import { ACCOUNT_DATA_KEYS, AFTER_CHANGE_KEYS } from './query-keys.ts';
 
 /** Invalidates each key (and every key it prefixes); resolves once the active ones refetched. */
 export function invalidateKeys(queryClient: QueryClient, keys: readonly QueryKey[]): Promise<void> {
-  return Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey }))).then(() => undefined);
+  return Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey }))).then(
+    () => undefined,
+  );
 }
 
 /**

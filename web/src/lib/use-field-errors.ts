@@ -1,8 +1,13 @@
 import { useCallback, useState } from 'react';
 
 /** `aria-describedby` for a field: its error (when shown) first, then its helper text. */
-export function describedBy(id: string, { error, helper }: { error?: string | null; helper?: boolean }): string | undefined {
-  const ids = [error ? errorId(id) : null, helper ? helperId(id) : null].filter((v): v is string => v !== null);
+export function describedBy(
+  id: string,
+  { error, helper }: { error?: string | null; helper?: boolean },
+): string | undefined {
+  const ids = [error ? errorId(id) : null, helper ? helperId(id) : null].filter(
+    (v): v is string => v !== null,
+  );
   return ids.length > 0 ? ids.join(' ') : undefined;
 }
 

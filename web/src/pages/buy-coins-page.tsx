@@ -16,13 +16,21 @@ interface Step {
 }
 
 const STEPS: readonly Step[] = [
-  { title: 'Choose a package', text: 'Pick the coin pack that fits your growth plans. Bigger packs include bonus coins.', icon: LuPackage },
+  {
+    title: 'Choose a package',
+    text: 'Pick the coin pack that fits your growth plans. Bigger packs include bonus coins.',
+    icon: LuPackage,
+  },
   {
     title: 'Secure card payment',
     text: 'Pay by card through Stripe. Your card details go straight to Stripe and never touch our servers.',
     icon: LuLock,
   },
-  { title: 'Instant delivery', text: 'Your coins are added to your balance as soon as the payment is confirmed.', icon: LuZap },
+  {
+    title: 'Instant delivery',
+    text: 'Your coins are added to your balance as soon as the payment is confirmed.',
+    icon: LuZap,
+  },
 ];
 
 function HowItWorks() {
@@ -70,9 +78,23 @@ function HelpCard({ supportUrl }: { supportUrl: string }) {
   return (
     <Card.Root variant="outline" bg="bg.panel" borderColor="border" borderRadius="xl" overflow="hidden">
       <Card.Body p={{ base: '5', md: '6' }}>
-        <Flex direction={{ base: 'column', md: 'row' }} gap="4" align={{ base: 'stretch', md: 'center' }} justify="space-between">
+        <Flex
+          direction={{ base: 'column', md: 'row' }}
+          gap="4"
+          align={{ base: 'stretch', md: 'center' }}
+          justify="space-between"
+        >
           <HStack gap="4" align="flex-start">
-            <Box bg="brand.subtle" color="brand.fg" borderRadius="xl" boxSize="11" display="grid" placeItems="center" fontSize="xl" flexShrink={0}>
+            <Box
+              bg="brand.subtle"
+              color="brand.fg"
+              borderRadius="xl"
+              boxSize="11"
+              display="grid"
+              placeItems="center"
+              fontSize="xl"
+              flexShrink={0}
+            >
               <FaDiscord />
             </Box>
             <Stack gap="1">
@@ -80,7 +102,8 @@ function HelpCard({ supportUrl }: { supportUrl: string }) {
                 Need help with a purchase?
               </Heading>
               <Text color="fg.muted" textStyle="sm">
-                Questions about a payment or coins that have not arrived? Our team answers in the support community.
+                Questions about a payment or coins that have not arrived? Our team answers in the support
+                community.
               </Text>
             </Stack>
           </HStack>
@@ -104,7 +127,10 @@ export default function BuyCoinsPage() {
   return (
     <Stack gap={{ base: '8', md: '12' }}>
       <Box>
-        <PageHeader title="Buy Coins" subtitle="Top up your balance with a coin pack and reach more members faster." />
+        <PageHeader
+          title="Buy Coins"
+          subtitle="Top up your balance with a coin pack and reach more members faster."
+        />
         <SimpleGrid columns={{ base: 1, sm: 2, xl: 4 }} gap={{ base: '5', md: '6' }} pt="3">
           {PACKS.map((pack) => (
             <PackCard key={pack.id} pack={pack} />

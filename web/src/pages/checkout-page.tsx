@@ -1,4 +1,20 @@
-import { Box, Button, Card, Center, Flex, Grid, Heading, HStack, Icon, Link, Separator, Spinner, Stack, Text, VStack } from '@chakra-ui/react';
+import {
+  Box,
+  Button,
+  Card,
+  Center,
+  Flex,
+  Grid,
+  Heading,
+  HStack,
+  Icon,
+  Link,
+  Separator,
+  Spinner,
+  Stack,
+  Text,
+  VStack,
+} from '@chakra-ui/react';
 import { Elements } from '@stripe/react-stripe-js';
 import type { Appearance, Stripe } from '@stripe/stripe-js';
 import { useEffect, useState } from 'react';
@@ -52,7 +68,15 @@ function Preparing({ label }: { label: string }) {
 
 function NotConfigured() {
   return (
-    <Card.Root variant="outline" bg="bg.panel" borderColor="border" borderRadius="2xl" maxW="xl" mx="auto" overflow="hidden">
+    <Card.Root
+      variant="outline"
+      bg="bg.panel"
+      borderColor="border"
+      borderRadius="2xl"
+      maxW="xl"
+      mx="auto"
+      overflow="hidden"
+    >
       <Box h="1" bg="orange.500" />
       <Card.Body py={{ base: '10', md: '12' }} px={{ base: '6', md: '10' }}>
         <VStack gap="4" textAlign="center">
@@ -97,7 +121,15 @@ function LoadFailed() {
 
 function PurchasesPaused({ message }: { message: string }) {
   return (
-    <Card.Root variant="outline" bg="bg.panel" borderColor="border" borderRadius="2xl" maxW="xl" mx="auto" overflow="hidden">
+    <Card.Root
+      variant="outline"
+      bg="bg.panel"
+      borderColor="border"
+      borderRadius="2xl"
+      maxW="xl"
+      mx="auto"
+      overflow="hidden"
+    >
       <Box h="1" bg="orange.500" />
       <Card.Body py={{ base: '10', md: '12' }} px={{ base: '6', md: '10' }}>
         <VStack gap="4" textAlign="center">
@@ -132,7 +164,15 @@ function OrderSummary({ packageType, coins, price }: { packageType: string; coin
           Order summary
         </Text>
         <HStack gap="3">
-          <Box bg="gold.subtle" borderWidth="1px" borderColor="gold.muted" borderRadius="xl" boxSize="11" display="grid" placeItems="center">
+          <Box
+            bg="gold.subtle"
+            borderWidth="1px"
+            borderColor="gold.muted"
+            borderRadius="xl"
+            boxSize="11"
+            display="grid"
+            placeItems="center"
+          >
             <CoinIcon boxSize="6" />
           </Box>
           <Stack gap="0">
@@ -205,7 +245,8 @@ function CheckoutSession({ publishableKey, packageType }: { publishableKey: stri
     };
   }, [clientSecret, publishableKey]);
 
-  if (held) return <PurchasesPaused message={errorMessage(session.error, 'Purchases are paused on your account.')} />;
+  if (held)
+    return <PurchasesPaused message={errorMessage(session.error, 'Purchases are paused on your account.')} />;
   if (loadFailed) return <LoadFailed />;
   if (!session.data || !clientSecret || !stripe) return <Preparing label="Preparing secure checkout..." />;
 
@@ -219,7 +260,11 @@ function CheckoutSession({ publishableKey, packageType }: { publishableKey: stri
           </Elements>
         </Box>
         <Box order={{ base: 1, lg: 2 }}>
-          <OrderSummary packageType={packageType} coins={session.data.package.coins} price={session.data.package.price} />
+          <OrderSummary
+            packageType={packageType}
+            coins={session.data.package.coins}
+            price={session.data.package.price}
+          />
         </Box>
       </Grid>
     </>
@@ -240,9 +285,12 @@ export default function CheckoutPage() {
       ) : !config?.stripePublishableKey ? (
         <NotConfigured />
       ) : (
-        <CheckoutSession key={packageType} publishableKey={config.stripePublishableKey} packageType={packageType} />
+        <CheckoutSession
+          key={packageType}
+          publishableKey={config.stripePublishableKey}
+          packageType={packageType}
+        />
       )}
     </Box>
   );
 }
-

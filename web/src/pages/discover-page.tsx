@@ -279,9 +279,9 @@ export default function DiscoverPage() {
                 <Alert.Content>
                   <Alert.Title>Featured servers pay more</Alert.Title>
                   <Alert.Description>
-                    Earn +{rewardText('featured')} coins per join. Stay at least {minStayText('featured')} in a
-                    featured server ({minStayText('regular')} for regular ones) or a {penaltyText('featured')}-coin
-                    early-leave penalty applies.
+                    Earn +{rewardText('featured')} coins per join. Stay at least {minStayText('featured')} in
+                    a featured server ({minStayText('regular')} for regular ones) or a{' '}
+                    {penaltyText('featured')}-coin early-leave penalty applies.
                   </Alert.Description>
                 </Alert.Content>
               </Alert.Root>

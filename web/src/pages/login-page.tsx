@@ -137,7 +137,14 @@ function GetStartedCard() {
           </Alert.Root>
         )}
         <Box bg="bg.subtle" borderRadius="xl" borderWidth="1px" borderColor="border" p="4">
-          <Text textStyle="xs" fontWeight="semibold" color="fg.subtle" textTransform="uppercase" letterSpacing="wider" mb="3">
+          <Text
+            textStyle="xs"
+            fontWeight="semibold"
+            color="fg.subtle"
+            textTransform="uppercase"
+            letterSpacing="wider"
+            mb="3"
+          >
             What we access
           </Text>
           <List.Root gap="2.5" variant="plain">
@@ -169,9 +176,13 @@ function GetStartedCard() {
         </Button>
         <Text textStyle="xs" color="fg.subtle" textAlign="center">
           By continuing you agree to our{' '}
-          <Link href="/terms" color="brand.fg">Terms of Service</Link>{' '}
+          <Link href="/terms" color="brand.fg">
+            Terms of Service
+          </Link>{' '}
           and{' '}
-          <Link href="/privacy" color="brand.fg">Privacy Policy</Link>
+          <Link href="/privacy" color="brand.fg">
+            Privacy Policy
+          </Link>
           .
         </Text>
       </Card.Body>
@@ -188,7 +199,11 @@ export default function LoginPage() {
 
       <Container as="main" maxW="6xl" px={{ base: '4', md: '6' }} py={{ base: '6', md: '12' }} flex="1">
         <SimpleGrid columns={{ base: 1, lg: 2 }} gap={{ base: '8', lg: '16' }} alignItems="center">
-          <Stack gap={{ base: '5', md: '6' }} textAlign={{ base: 'center', lg: 'start' }} align={{ base: 'center', lg: 'flex-start' }}>
+          <Stack
+            gap={{ base: '5', md: '6' }}
+            textAlign={{ base: 'center', lg: 'start' }}
+            align={{ base: 'center', lg: 'flex-start' }}
+          >
             <Badge colorPalette="gold" variant="subtle" size="lg" borderRadius="full" px="3" py="1">
               <CoinsIcon />
               Free to start
@@ -211,7 +226,8 @@ export default function LoginPage() {
               Grow your Discord community with real members.
             </Text>
             <Text color="fg.muted" textStyle={{ base: 'md', md: 'lg' }} maxW="lg">
-              Earn coins by discovering servers you'll love, then spend them to bring new people into your own.
+              Earn coins by discovering servers you'll love, then spend them to bring new people into your
+              own.
             </Text>
           </Stack>
           <Box w="full" maxW={{ base: 'md', lg: 'none' }} mx="auto">
@@ -239,8 +255,12 @@ export default function LoginPage() {
           textAlign="center"
         >
           <HStack gap="5">
-            <Link href="/terms" color="fg.muted" textStyle="sm">Terms of Service</Link>
-            <Link href="/privacy" color="fg.muted" textStyle="sm">Privacy Policy</Link>
+            <Link href="/terms" color="fg.muted" textStyle="sm">
+              Terms of Service
+            </Link>
+            <Link href="/privacy" color="fg.muted" textStyle="sm">
+              Privacy Policy
+            </Link>
           </HStack>
           <Text textStyle="xs" color="fg.subtle">
             {DISCLAIMER}

@@ -21,7 +21,16 @@ const CONFIRMATION_MS = 3000;
 
 const CARDS: Record<
   RewardType,
-  { title: string; cadence: string; claimLabel: string; toastTitle: string; icon: IconType; palette: 'brand' | 'purple' | 'gold'; format: (ms: number) => string; hoursKey: keyof RewardStatus }
+  {
+    title: string;
+    cadence: string;
+    claimLabel: string;
+    toastTitle: string;
+    icon: IconType;
+    palette: 'brand' | 'purple' | 'gold';
+    format: (ms: number) => string;
+    hoursKey: keyof RewardStatus;
+  }
 > = {
   regular: {
     title: 'Hourly Reward',
@@ -68,7 +77,8 @@ export default function RewardsPage() {
   }, []);
 
   // The countdown ticks locally from the fetched status: due = fetch time + hours remaining.
-  const dueAt = (type: RewardType) => (status ? dataUpdatedAt + Number(status[CARDS[type].hoursKey]) * HOUR_MS : 0);
+  const dueAt = (type: RewardType) =>
+    status ? dataUpdatedAt + Number(status[CARDS[type].hoursKey]) * HOUR_MS : 0;
   const anyWaiting = status ? REWARD_TYPES.some((type) => dueAt(type) > dataUpdatedAt) : false;
   const now = useNow(anyWaiting);
   const remaining = (type: RewardType) => Math.max(0, dueAt(type) - Math.max(now, dataUpdatedAt));
@@ -85,7 +95,11 @@ export default function RewardsPage() {
         );
       },
       onError: (err) => {
-        toast({ title: 'Error', description: errorMessage(err, 'Failed to claim reward'), variant: 'destructive' });
+        toast({
+          title: 'Error',
+          description: errorMessage(err, 'Failed to claim reward'),
+          variant: 'destructive',
+        });
       },
     });
   };

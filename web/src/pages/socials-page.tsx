@@ -28,7 +28,8 @@ export default function SocialsPage() {
 
   // Spec §4: pending claims for tasks no longer listed (or already completed) are dropped.
   useEffect(() => {
-    if (tasks) delayedClaims.retainOnly('social', new Set(tasks.filter((t) => !t.completed).map((t) => t.id)));
+    if (tasks)
+      delayedClaims.retainOnly('social', new Set(tasks.filter((t) => !t.completed).map((t) => t.id)));
   }, [tasks]);
 
   const startTask = (task: ApiSocialTask) => {
@@ -59,7 +60,11 @@ export default function SocialsPage() {
 
   const startYouTube = () => {
     if (!youtube) {
-      toast({ title: 'Error', description: 'YouTube task not found. Please contact support.', variant: 'destructive' });
+      toast({
+        title: 'Error',
+        description: 'YouTube task not found. Please contact support.',
+        variant: 'destructive',
+      });
       return;
     }
     startTask(youtube);
@@ -88,7 +93,11 @@ export default function SocialsPage() {
               </Text>
             </Stack>
             {others.length === 0 ? (
-              <EmptyState icon={<LuShare2 />} title="No other social tasks right now" description="Check back soon for new ways to earn." />
+              <EmptyState
+                icon={<LuShare2 />}
+                title="No other social tasks right now"
+                description="Check back soon for new ways to earn."
+              />
             ) : (
               <SimpleGrid columns={{ base: 1, sm: 2, lg: 4 }} gap={{ base: '4', md: '5' }}>
                 {others.map((task) => (

@@ -17,12 +17,9 @@ const TABS = ['regular', 'featured', 'nobot'] as const;
 type Tab = (typeof TABS)[number];
 
 const TAB_INTRO: Record<Tab, string> = {
-  regular:
-    `Listed on Discover until every member slot is filled. Members earn ${rewardText('regular')} coins for joining and staying ${minStayText('regular')}.`,
-  featured:
-    `Pinned to the top of Discover with ${PROMOTION.slots} member slots. Members earn ${rewardText('featured')} coins for joining and staying ${minStayText('featured')}.`,
-  nobot:
-    `No bot needed: your server goes live on Discover right away and members earn ${rewardText('nobot')} coins after joining.`,
+  regular: `Listed on Discover until every member slot is filled. Members earn ${rewardText('regular')} coins for joining and staying ${minStayText('regular')}.`,
+  featured: `Pinned to the top of Discover with ${PROMOTION.slots} member slots. Members earn ${rewardText('featured')} coins for joining and staying ${minStayText('featured')}.`,
+  nobot: `No bot needed: your server goes live on Discover right away and members earn ${rewardText('nobot')} coins after joining.`,
 };
 
 export default function SubmitPage() {

@@ -100,7 +100,10 @@ export function CampaignCard({ campaign, onCancel }: { campaign: ApiCampaign; on
           <Figure label="Joins via Website" value={campaign.joinCount} />
           <Figure label="Slots Remaining" value={campaign.membersRemaining} />
           <Figure label="Coin Reward" value={formatCoins(campaign.coinReward, rewardText('regular'))} />
-          <Figure label="Type" value={CAMPAIGN_KIND_RULES[campaign.kind === 'nobot' ? 'regular' : campaign.kind].label} />
+          <Figure
+            label="Type"
+            value={CAMPAIGN_KIND_RULES[campaign.kind === 'nobot' ? 'regular' : campaign.kind].label}
+          />
         </SimpleGrid>
         <Stack gap="1.5">
           <Flex justify="space-between" textStyle="xs" color="fg.muted">

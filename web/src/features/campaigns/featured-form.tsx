@@ -39,7 +39,11 @@ export function FeaturedForm({ balanceCents, onBotMissing }: SubmitFormProps) {
   function onSubmit(e: FormEvent) {
     e.preventDefault();
     if (name.trim() === '' || inviteLink.trim() === '') {
-      fail(name.trim() === '' ? 'name' : 'inviteLink', 'Missing Information', CAMPAIGN_MESSAGES.missingInformation);
+      fail(
+        name.trim() === '' ? 'name' : 'inviteLink',
+        'Missing Information',
+        CAMPAIGN_MESSAGES.missingInformation,
+      );
       return;
     }
     if (!canAfford) {
@@ -85,7 +89,10 @@ export function FeaturedForm({ balanceCents, onBotMissing }: SubmitFormProps) {
           rows={[
             { label: 'Placement', value: 'Top of Discover' },
             { label: 'Members you get', value: 100 },
-            { label: 'Members earn per join', value: <CoinAmount value={rewardText('featured')} size="sm" /> },
+            {
+              label: 'Members earn per join',
+              value: <CoinAmount value={rewardText('featured')} size="sm" />,
+            },
             { label: 'Cost', value: <CoinAmount value={PROMOTE_COST_COINS} size="sm" /> },
           ]}
         />

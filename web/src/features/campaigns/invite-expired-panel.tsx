@@ -4,7 +4,15 @@ import { LuLink } from 'react-icons/lu';
 import { useReplaceInvite } from './use-replace-invite.ts';
 
 /** The campaign's invite stopped working: say so, and take a new permanent invite to the same server. */
-export function InviteExpiredPanel({ campaignId, name, compact = false }: { campaignId: string; name: string; compact?: boolean }) {
+export function InviteExpiredPanel({
+  campaignId,
+  name,
+  compact = false,
+}: {
+  campaignId: string;
+  name: string;
+  compact?: boolean;
+}) {
   const [link, setLink] = useState('');
   const replace = useReplaceInvite(campaignId);
   const id = useId();
@@ -49,7 +57,14 @@ export function InviteExpiredPanel({ campaignId, name, compact = false }: { camp
             bg="bg.panel"
           />
         </Field.Root>
-        <Button type="submit" size="sm" colorPalette="red" loading={replace.isPending} loadingText="Updating..." disabled={!link.trim()}>
+        <Button
+          type="submit"
+          size="sm"
+          colorPalette="red"
+          loading={replace.isPending}
+          loadingText="Updating..."
+          disabled={!link.trim()}
+        >
           <LuLink /> Update Invite
         </Button>
       </Flex>

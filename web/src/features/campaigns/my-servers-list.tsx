@@ -88,14 +88,7 @@ function ServerRow({
         </Box>
       </HStack>
       {noBot || server.canceled ? null : featuredHere || server.featuredElsewhere ? (
-        <HStack
-          color="gold.fg"
-          gap="1.5"
-          textStyle="sm"
-          fontWeight="medium"
-          flexShrink={0}
-          justify="center"
-        >
+        <HStack color="gold.fg" gap="1.5" textStyle="sm" fontWeight="medium" flexShrink={0} justify="center">
           <LuCircleCheck /> {featuredHere ? 'Already Featured' : 'Already featured (another campaign)'}
         </HStack>
       ) : (

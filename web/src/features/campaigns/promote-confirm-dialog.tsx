@@ -44,8 +44,8 @@ export function PromoteConfirmDialog({
                 <Text as="strong" color="fg">
                   {PROMOTE_COST_COINS} coins
                 </Text>{' '}
-                and includes {PROMOTE_COST_COINS} member slots. Your balance will be {after} coins. Coins spent on a
-                promotion are not refunded.
+                and includes {PROMOTE_COST_COINS} member slots. Your balance will be {after} coins. Coins
+                spent on a promotion are not refunded.
               </Text>
             </Dialog.Body>
             <Dialog.Footer flexDirection={{ base: 'column-reverse', sm: 'row' }} alignItems="stretch">

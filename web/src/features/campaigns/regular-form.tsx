@@ -11,7 +11,11 @@ import { rewardText } from '@shared/campaign-kinds.ts';
 import { useFieldErrors } from '../../lib/use-field-errors.ts';
 import { firstSchemaProblem } from './validate.ts';
 
-const FIELD_IDS = { name: 'regular-name', inviteLink: 'regular-invite', coinReward: 'regular-coins' } as const;
+const FIELD_IDS = {
+  name: 'regular-name',
+  inviteLink: 'regular-invite',
+  coinReward: 'regular-coins',
+} as const;
 type RegularField = keyof typeof FIELD_IDS;
 const isField = (f: string | null): f is RegularField => f !== null && Object.hasOwn(FIELD_IDS, f);
 

@@ -14,7 +14,11 @@ export function useReplaceInvite(campaignId: string) {
       await invalidateAfterSpend(queryClient);
     },
     onError: (err) => {
-      toast({ title: 'Error', description: errorMessage(err, 'Failed to update invite'), variant: 'destructive' });
+      toast({
+        title: 'Error',
+        description: errorMessage(err, 'Failed to update invite'),
+        variant: 'destructive',
+      });
     },
   });
 }

@@ -5,7 +5,10 @@ interface SafeParser {
 }
 
 /** The schema's first problem (spec §5: "the first schema error is shown"), with the field it concerns. */
-export function firstSchemaProblem(schema: SafeParser, value: unknown): { field: string | null; message: string } | null {
+export function firstSchemaProblem(
+  schema: SafeParser,
+  value: unknown,
+): { field: string | null; message: string } | null {
   const result = schema.safeParse(value);
   if (result.success) return null;
   const issue = result.error.issues[0];

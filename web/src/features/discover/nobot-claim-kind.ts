@@ -35,7 +35,10 @@ export const nobotClaimKind: ClaimKind = {
     void refetchAfterChange(queryClient);
     toast({
       title: 'Claim Failed',
-      description: errorMessage(error, 'Failed to claim coins. The reward will retry when you refresh the page.'),
+      description: errorMessage(
+        error,
+        'Failed to claim coins. The reward will retry when you refresh the page.',
+      ),
       variant: 'destructive',
     });
   },

@@ -5,7 +5,10 @@ import type { ToastInput } from '../../lib/toaster.tsx';
 export function liveEventToast(event: LiveEvent): ToastInput {
   switch (event.type) {
     case 'join_verified':
-      return { title: 'Join Verified!', description: `+${event.amount} coins added to your balance for joining ${event.serverName}` };
+      return {
+        title: 'Join Verified!',
+        description: `+${event.amount} coins added to your balance for joining ${event.serverName}`,
+      };
     case 'penalty_charged':
       return {
         title: 'Early Leave Penalty',

@@ -7,7 +7,12 @@ import { toast } from '../../lib/toaster.tsx';
 import { liveEventToast } from './live-toast.ts';
 
 /** Lists a live event can change: refetched if on screen (an event, not polling). */
-const AFFECTED: readonly QueryKey[] = [transactionKeys.all(), joinKeys.list(), campaignKeys.list(), campaignKeys.myServers()];
+const AFFECTED: readonly QueryKey[] = [
+  transactionKeys.all(),
+  joinKeys.list(),
+  campaignKeys.list(),
+  campaignKeys.myServers(),
+];
 /** After the server refused the stream (e.g. 503), try again after this long, doubling up to a minute. */
 const FIRST_RETRY_MS = 5_000;
 const MAX_RETRY_MS = 60_000;
@@ -39,7 +44,9 @@ export function useLiveEvents(userId: string): void {
       }
       if ('balance' in event) {
         const balance = event.balance;
-        queryClient.setQueryData<ApiUser | null>(authKeys.user(), (user) => (user ? { ...user, coins: balance } : user));
+        queryClient.setQueryData<ApiUser | null>(authKeys.user(), (user) =>
+          user ? { ...user, coins: balance } : user,
+        );
       }
       toast(liveEventToast(event));
       for (const queryKey of AFFECTED) void queryClient.invalidateQueries({ queryKey });

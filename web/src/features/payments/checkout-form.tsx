@@ -31,7 +31,11 @@ export function CheckoutForm({ price }: { price: number }) {
       redirect: 'if_required',
     });
     if (error) {
-      toast({ title: CHECKOUT_TEXT.failedTitle, description: error.message ?? CHECKOUT_TEXT.failedDescription, variant: 'destructive' });
+      toast({
+        title: CHECKOUT_TEXT.failedTitle,
+        description: error.message ?? CHECKOUT_TEXT.failedDescription,
+        variant: 'destructive',
+      });
       setSubmitting(false);
       return;
     }
@@ -47,7 +51,11 @@ export function CheckoutForm({ price }: { price: number }) {
     try {
       toast(syncedPaymentToast(await syncPayment(paymentIntent.id)));
     } catch {
-      toast(outcome.kind === 'processing' ? outcome.toast : { title: CHECKOUT_TEXT.unconfirmedTitle, description: CHECKOUT_TEXT.unconfirmedDescription });
+      toast(
+        outcome.kind === 'processing'
+          ? outcome.toast
+          : { title: CHECKOUT_TEXT.unconfirmedTitle, description: CHECKOUT_TEXT.unconfirmedDescription },
+      );
     }
     await invalidateBalance(queryClient);
     void navigate('/dashboard');
@@ -75,7 +83,9 @@ export function CheckoutForm({ price }: { price: number }) {
               <PaymentElement
                 options={{ layout: 'tabs' }}
                 onReady={() => setReady(true)}
-                onLoadError={(event) => setLoadError(event.error.message ?? 'The payment form could not load.')}
+                onLoadError={(event) =>
+                  setLoadError(event.error.message ?? 'The payment form could not load.')
+                }
               />
             </Box>
             {loadError ? (

@@ -5,7 +5,12 @@ import { useNavigate } from 'react-router';
 import { CoinIcon } from '../../components/coin-icon.tsx';
 import { formatPrice, pricePer100, type PackView } from './pack-display.ts';
 
-const ICONS: Record<PackView['id'], IconType> = { small: LuSprout, medium: LuRocket, large: LuGem, xlarge: LuCrown };
+const ICONS: Record<PackView['id'], IconType> = {
+  small: LuSprout,
+  medium: LuRocket,
+  large: LuGem,
+  xlarge: LuCrown,
+};
 
 /** One coin pack: name, coins, bonus, price, price per 100 coins and Purchase Now. */
 export function PackCard({ pack }: { pack: PackView }) {
@@ -21,7 +26,10 @@ export function PackCard({ pack }: { pack: PackView }) {
       overflow="visible"
       boxShadow={pack.popular ? '0 20px 50px -24px rgba(88,101,242,0.7)' : undefined}
       transition="transform 200ms, border-color 200ms"
-      _hover={{ transform: 'translateY(-3px)', borderColor: pack.popular ? 'brand.solid' : 'border.emphasized' }}
+      _hover={{
+        transform: 'translateY(-3px)',
+        borderColor: pack.popular ? 'brand.solid' : 'border.emphasized',
+      }}
     >
       {pack.popular ? (
         <Badge
@@ -67,7 +75,13 @@ export function PackCard({ pack }: { pack: PackView }) {
         <Stack gap="2">
           <HStack gap="2" align="center">
             <CoinIcon boxSize="7" />
-            <Text textStyle="4xl" fontWeight="black" letterSpacing="tight" lineHeight="1" fontVariantNumeric="tabular-nums">
+            <Text
+              textStyle="4xl"
+              fontWeight="black"
+              letterSpacing="tight"
+              lineHeight="1"
+              fontVariantNumeric="tabular-nums"
+            >
               {pack.coins.toLocaleString('en-US')}
             </Text>
             <Text color="fg.muted" alignSelf="flex-end" pb="0.5">

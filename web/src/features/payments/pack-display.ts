@@ -9,7 +9,10 @@ export interface PackView {
   popular: boolean;
 }
 
-export const PACKS: readonly PackView[] = PACK_IDS.map((id) => ({ ...COIN_PACKS[id], popular: id === POPULAR_PACK }));
+export const PACKS: readonly PackView[] = PACK_IDS.map((id) => ({
+  ...COIN_PACKS[id],
+  popular: id === POPULAR_PACK,
+}));
 
 /** "$10" for whole dollars, "$9.99" otherwise (the pay button reads "Pay $10"). */
 export function formatPrice(dollars: number): string {

@@ -13,7 +13,8 @@ import { paymentKeys } from '../../lib/query-keys.ts';
 export function useCreatePaymentIntent(packageType: string, enabled: boolean) {
   return useQuery<CreatePaymentIntentResponse>({
     queryKey: paymentKeys.intent(packageType),
-    queryFn: () => apiJson<CreatePaymentIntentResponse>('POST', '/api/create-payment-intent', { packageType }),
+    queryFn: () =>
+      apiJson<CreatePaymentIntentResponse>('POST', '/api/create-payment-intent', { packageType }),
     enabled,
     gcTime: 0,
     retry: (failures, error) => errorStatus(error) === 409 && failures < 3,

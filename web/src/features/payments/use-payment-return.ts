@@ -32,7 +32,8 @@ export function usePaymentReturn(): void {
       onSuccess: (result) => toast(syncedPaymentToast(result)),
       onError: () => {
         if (redirectStatus === 'failed') toast(paymentOutcome('requires_payment_method', null).toast);
-        else toast({ title: CHECKOUT_TEXT.unconfirmedTitle, description: CHECKOUT_TEXT.unconfirmedDescription });
+        else
+          toast({ title: CHECKOUT_TEXT.unconfirmedTitle, description: CHECKOUT_TEXT.unconfirmedDescription });
       },
     });
     for (const key of STRIPE_PARAMS) params.delete(key);

@@ -22,7 +22,19 @@ export interface RewardCardProps {
 }
 
 export function RewardCard(props: RewardCardProps) {
-  const { title, cadence, amount, icon, palette, claimable, countdown, claimLabel, claiming, confirmation, onClaim } = props;
+  const {
+    title,
+    cadence,
+    amount,
+    icon,
+    palette,
+    claimable,
+    countdown,
+    claimLabel,
+    claiming,
+    confirmation,
+    onClaim,
+  } = props;
   const ready = claimable && !confirmation;
   const titleRef = useRef<HTMLHeadingElement>(null);
   // The claim button disappears when the confirmation shows: if it had focus, focus stays on this card
@@ -100,7 +112,14 @@ export function RewardCard(props: RewardCardProps) {
               </Stack>
             </HStack>
           ) : claimable ? (
-            <Button size="lg" borderRadius="xl" colorPalette={palette} loading={claiming} loadingText="Claiming..." onClick={onClaim}>
+            <Button
+              size="lg"
+              borderRadius="xl"
+              colorPalette={palette}
+              loading={claiming}
+              loadingText="Claiming..."
+              onClick={onClaim}
+            >
               {claimLabel}
             </Button>
           ) : (
@@ -109,7 +128,13 @@ export function RewardCard(props: RewardCardProps) {
                 <Icon as={LuClock} />
                 <Text>
                   Next claim in{' '}
-                  <Text as="span" color="fg" fontWeight="semibold" fontVariantNumeric="tabular-nums" data-testid="countdown">
+                  <Text
+                    as="span"
+                    color="fg"
+                    fontWeight="semibold"
+                    fontVariantNumeric="tabular-nums"
+                    data-testid="countdown"
+                  >
                     {countdown}
                   </Text>
                 </Text>

@@ -20,5 +20,7 @@ const PLATFORMS: Record<string, PlatformStyle> = {
 };
 
 export function platformStyle(platform: string): PlatformStyle {
-  return PLATFORMS[platform] ?? { name: platform, icon: LuShare2, color: '#9ea6f8', tint: 'rgba(88,101,242,0.14)' };
+  return (
+    PLATFORMS[platform] ?? { name: platform, icon: LuShare2, color: '#9ea6f8', tint: 'rgba(88,101,242,0.14)' }
+  );
 }

@@ -23,7 +23,10 @@ export const socialClaimKind: ClaimKind = {
   async stillOpen(ids) {
     // Fresh list (spec §7: never from cache): a removed or completed task is dropped, never claimed.
     // Fetching through the query cache also refreshes the Socials page if it is open.
-    const tasks = await queryClient.fetchQuery<ApiSocialTask[]>({ queryKey: socialKeys.list(), staleTime: 0 });
+    const tasks = await queryClient.fetchQuery<ApiSocialTask[]>({
+      queryKey: socialKeys.list(),
+      staleTime: 0,
+    });
     const open = new Set(tasks.filter((t) => !t.completed).map((t) => t.id));
     return new Set(ids.filter((id) => open.has(id)));
   },

@@ -27,7 +27,9 @@ export function SocialTaskCard({
       borderColor="border"
       borderRadius="2xl"
       transition="border-color 200ms, transform 200ms"
-      _hover={task.completed ? undefined : { borderColor: 'border.emphasized', transform: 'translateY(-2px)' }}
+      _hover={
+        task.completed ? undefined : { borderColor: 'border.emphasized', transform: 'translateY(-2px)' }
+      }
       data-testid={`social-task-${task.platform}`}
     >
       <Card.Body p={{ base: '5', md: '6' }} gap="4">
@@ -52,7 +54,13 @@ export function SocialTaskCard({
           ) : null}
         </Flex>
         <Stack gap="1" flex="1">
-          <Text textStyle="xs" fontWeight="semibold" color="fg.subtle" textTransform="uppercase" letterSpacing="wider">
+          <Text
+            textStyle="xs"
+            fontWeight="semibold"
+            color="fg.subtle"
+            textTransform="uppercase"
+            letterSpacing="wider"
+          >
             {style.name}
           </Text>
           <Text as="h3" fontWeight="semibold" textStyle="md" lineClamp={2}>

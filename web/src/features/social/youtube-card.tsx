@@ -36,7 +36,11 @@ export function YouTubeCard({
         bgImage="radial-gradient(600px 220px at 0% 0%, rgba(255,0,0,0.16), transparent 70%)"
       />
       <Card.Body p={{ base: '5', md: '8' }} position="relative">
-        <Flex direction={{ base: 'column', md: 'row' }} align={{ base: 'stretch', md: 'center' }} gap={{ base: '5', md: '8' }}>
+        <Flex
+          direction={{ base: 'column', md: 'row' }}
+          align={{ base: 'stretch', md: 'center' }}
+          gap={{ base: '5', md: '8' }}
+        >
           <Box
             boxSize={{ base: '14', md: '20' }}
             borderRadius="2xl"
@@ -73,7 +77,13 @@ export function YouTubeCard({
                 <Text>This task is currently unavailable. Please contact support.</Text>
               </Flex>
             )}
-            <CoinAmount value={task?.coins ?? formatCents(DEFAULT_SOCIAL_TASK_CENTS)} showPlus suffix="coins" size="lg" mt="1" />
+            <CoinAmount
+              value={task?.coins ?? formatCents(DEFAULT_SOCIAL_TASK_CENTS)}
+              showPlus
+              suffix="coins"
+              size="lg"
+              mt="1"
+            />
           </Stack>
           <Button
             size="xl"
