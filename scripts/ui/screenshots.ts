@@ -1,6 +1,8 @@
 // Full-page screenshots of every screen at desktop (1280) and phone (390) width, signed out and signed in.
 // Usage: start the app (demo mode) on a port, then
 //   node --import tsx scripts/ui/screenshots.ts http://127.0.0.1:5106 out-dir [username]
+// The base URL's host must be PUBLIC_URL's (demo: http://localhost:5000): the OAuth2 callback returns
+// there, and a session cookie set on 127.0.0.1 is not sent to localhost (sign-in fails on its state check).
 import { chromium, type Page } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
