@@ -46,5 +46,16 @@ export function useFieldErrors<F extends string>(ids: Record<F, string>) {
 
   const reset = useCallback(() => setErrors({}), []);
 
-  return { errors, show, clear, reset };
+  /** A field's props: its id, value and error, and an onChange that stores the value and clears the error. */
+  const bind = <V>(field: F, value: V, setValue: (value: V) => void) => ({
+    id: ids[field],
+    value,
+    error: errors[field],
+    onChange: (next: V) => {
+      setValue(next);
+      clear(field);
+    },
+  });
+
+  return { errors, show, clear, reset, bind };
 }

@@ -67,24 +67,8 @@ export function FeaturedForm({ balanceCents, onBotMissing }: SubmitFormProps) {
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Featured campaign">
       <Stack gap="5">
-        <ServerNameField
-          id={FIELD_IDS.name}
-          value={name}
-          error={fields.errors.name}
-          onChange={(v) => {
-            setName(v);
-            fields.clear('name');
-          }}
-        />
-        <InviteLinkField
-          id={FIELD_IDS.inviteLink}
-          value={inviteLink}
-          error={fields.errors.inviteLink}
-          onChange={(v) => {
-            setInviteLink(v);
-            fields.clear('inviteLink');
-          }}
-        />
+        <ServerNameField {...fields.bind('name', name, setName)} />
+        <InviteLinkField {...fields.bind('inviteLink', inviteLink, setInviteLink)} />
         <CostSummary
           rows={[
             { label: 'Placement', value: 'Top of Discover' },

@@ -66,34 +66,12 @@ export function NoBotForm({ balanceCents, balanceText }: Omit<SubmitFormProps, '
   return (
     <form onSubmit={onSubmit} noValidate aria-label="No-bot campaign">
       <Stack gap="5">
-        <ServerNameField
-          id={FIELD_IDS.name}
-          value={name}
-          error={fields.errors.name}
-          onChange={(v) => {
-            setName(v);
-            fields.clear('name');
-          }}
-        />
-        <InviteLinkField
-          id={FIELD_IDS.inviteLink}
-          value={inviteLink}
-          error={fields.errors.inviteLink}
-          onChange={(v) => {
-            setInviteLink(v);
-            fields.clear('inviteLink');
-          }}
-        />
+        <ServerNameField {...fields.bind('name', name, setName)} />
+        <InviteLinkField {...fields.bind('inviteLink', inviteLink, setInviteLink)} />
         <WholeNumberField
-          id={FIELD_IDS.memberCount}
           name="memberCount"
           label="Number of Members"
-          value={memberCount}
-          error={fields.errors.memberCount}
-          onChange={(v) => {
-            setMemberCount(v);
-            fields.clear('memberCount');
-          }}
+          {...fields.bind('memberCount', memberCount, setMemberCount)}
           helper="1 coin per member. Minimum 3 members."
         />
         <CostSummary

@@ -73,34 +73,12 @@ export function RegularForm({ balanceCents, balanceText, onBotMissing }: SubmitF
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Regular campaign">
       <Stack gap="5">
-        <ServerNameField
-          id={FIELD_IDS.name}
-          value={name}
-          error={fields.errors.name}
-          onChange={(v) => {
-            setName(v);
-            fields.clear('name');
-          }}
-        />
-        <InviteLinkField
-          id={FIELD_IDS.inviteLink}
-          value={inviteLink}
-          error={fields.errors.inviteLink}
-          onChange={(v) => {
-            setInviteLink(v);
-            fields.clear('inviteLink');
-          }}
-        />
+        <ServerNameField {...fields.bind('name', name, setName)} />
+        <InviteLinkField {...fields.bind('inviteLink', inviteLink, setInviteLink)} />
         <WholeNumberField
-          id={FIELD_IDS.coinReward}
           name="coinReward"
           label="Coins to Spend"
-          value={coins}
-          error={fields.errors.coinReward}
-          onChange={(v) => {
-            setCoins(v);
-            fields.clear('coinReward');
-          }}
+          {...fields.bind('coinReward', coins, setCoins)}
           helper="1 coin = 1 member. Minimum 3 coins."
         />
         <CostSummary
