@@ -799,7 +799,6 @@ interface RunFacts {
 function buildReport(app: TestApp, facts: RunFacts): SimulationReport {
   const db = app.server.ctx.db;
   const sqlite = app.server.ctx.sqlite;
-  const now = app.clock.now();
   const checks: Check[] = [];
   const check = (name: string, ok: boolean, detail: string) => checks.push({ name, ok, detail });
 
