@@ -19,6 +19,8 @@ export interface BenchResults {
     loadAverage1m: { before: number; after: number };
   };
   sessions: 'sqlite' | 'redis';
+  /** How the product ran: the compiled dist/server with production's node flags, or the sources through tsx. */
+  runtime: { kind: 'dist' | 'tsx'; nodeFlags: string[]; distDir?: string };
   data: {
     users: number;
     activeCampaigns: number;
