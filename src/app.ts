@@ -91,10 +91,7 @@ function postsOnly(handler: RequestHandler): RequestHandler {
   return (req, res, next) => (req.method === 'POST' ? handler(req, res, next) : next());
 }
 
-function apiRouter(
-  ctx: AppContext,
-  options: CreateAppOptions,
-): { api: Router; passport: PassportInstance } {
+function apiRouter(ctx: AppContext, options: CreateAppOptions): { api: Router; passport: PassportInstance } {
   const api = express.Router();
   // API answers are per user and change with every write: no browser or proxy may keep them.
   api.use((_req, res, next) => {

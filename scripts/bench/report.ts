@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import type { BenchResults } from './results.ts';
+import type { MemorySplit } from './soak.ts';
 
 // Ledger check after the run, the targets, and the printed table.
 
@@ -96,6 +97,11 @@ function table(rows: string[][]): string {
     )
     .join('\n');
 }
+
+const split = (m: MemorySplit | null | undefined) =>
+  m
+    ? ` (V8 heap ${m.heapUsedMb} used of ${m.heapTotalMb}, new space ${m.newSpaceMb}; external ${m.externalMb}; other ${m.otherMb})`
+    : '';
 
 export function formatReport(r: BenchResults, targets: Target[]): string {
   const d = r.discover;
@@ -215,7 +221,7 @@ export function formatReport(r: BenchResults, targets: Target[]): string {
     '',
     table(rows),
     '',
-    `Memory (product RSS): at rest ${mem.atRestMb?.toFixed(0) ?? 'n/a'} MB, after the run ${mem.afterRunMb?.toFixed(0) ?? 'n/a'} MB`,
+    `Memory (product RSS): at rest ${mem.atRestMb?.toFixed(0) ?? 'n/a'} MB${split(mem.atRest)}, after the run ${mem.afterRunMb?.toFixed(0) ?? 'n/a'} MB${split(mem.afterRun)}`,
     `Web first load (gzip): login JS ${kb(web.login.jsGzip)} + CSS ${kb(web.login.cssGzip)}; Discover JS ${kb(web.discover.jsGzip)} + CSS ${kb(web.discover.cssGzip)}`,
     `Ledger: ${r.ledger.ok ? 'balance == sum(transactions) for all' : `BROKEN for ${r.ledger.mismatches} of`} ${r.ledger.users} users (${r.ledger.transactions} transactions)`,
     '',

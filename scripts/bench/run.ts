@@ -26,7 +26,7 @@ import { checkLedger, countRows, evaluateTargets, formatReport } from './report.
 import type { BenchResults } from './results.ts';
 import { summarizeProfile } from './profile-summary.ts';
 import { InspectorProfiler } from './inspector-profile.ts';
-import { runSoak, type SoakResult } from './soak.ts';
+import { readMemorySplit, runSoak, type SoakResult } from './soak.ts';
 import { measurePhoneRender } from './phone-render.ts';
 import { runDiscordBench } from './discord.ts';
 
@@ -227,6 +227,7 @@ async function main(): Promise<number> {
     );
     await new Promise((resolve) => setTimeout(resolve, 500));
     const atRest = rssBytes(product.child.pid);
+    const atRestSplit = await readMemorySplit(product.url);
 
     // Discover alone needs only its 50 rotating sessions (and one for the phone).
     const signInCount = args.soak
@@ -269,6 +270,7 @@ async function main(): Promise<number> {
         sessions: redisUrl ? 'redis' : 'sqlite',
         runtime: runtimeInfo,
         atRestMb: mb(atRest),
+        atRest: atRestSplit,
         soak,
         ledger,
       };
@@ -486,6 +488,7 @@ async function main(): Promise<number> {
 
     inspector?.close();
     const afterRun = rssBytes(product.child.pid);
+    const afterRunSplit = await readMemorySplit(product.url);
     await stop(product.child, 15_000);
     const ledger = checkLedger(databasePath);
 
@@ -519,7 +522,12 @@ async function main(): Promise<number> {
       discover,
       claims: claimsResult,
       joinPath,
-      memory: { atRestMb: mb(atRest), afterRunMb: mb(afterRun) },
+      memory: {
+        atRestMb: mb(atRest),
+        afterRunMb: mb(afterRun),
+        atRest: atRestSplit,
+        afterRun: afterRunSplit,
+      },
       web,
       ledger,
       targets: [],
