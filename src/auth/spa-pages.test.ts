@@ -88,7 +88,7 @@ describe('signed in', () => {
         expect(res.html).toContain('index-abc.js');
         expect(res.html).not.toContain('data-sign-in');
         expect(bootOf(res.html)?.user, `${name} ${pathname}`).toEqual(me);
-        expect(res.headers.get('cache-control')).toBe('private, no-store');
+        expect(res.headers.get('cache-control')).toBe('private, no-cache');
       }
     }
     expect((await page(alex, '/')).html).toContain(

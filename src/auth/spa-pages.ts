@@ -58,7 +58,7 @@ function sessionUser(ctx: AppContext, req: Request): AppBoot['user'] {
  * The SPA's HTML for every other GET, after the session middleware. Signed out on an app path: the
  * prerendered login page (its own few hundred bytes of script, no app bundle). Otherwise index.html with
  * this request's own user inlined (the answer /api/auth/user would give), so the app renders the signed-in
- * page without waiting for a round trip. Per-user HTML: never stored by the browser or a proxy.
+ * page without waiting for a round trip.
  */
 export function spaPages(ctx: AppContext, webDist: string, config: PublicConfig): RequestHandler {
   const pages = loadPages(webDist, ctx.config.publicUrl.replace(/\/$/, ''));
@@ -70,7 +70,10 @@ export function spaPages(ctx: AppContext, webDist: string, config: PublicConfig)
       res.type('html').send(pages.login);
       return;
     }
-    res.setHeader('Cache-Control', user ? 'private, no-store' : 'no-cache');
+    // Per-user HTML: no shared cache may keep it (private), and the browser asks again every time
+    // (no-cache: the server answers for the session it sees then). Not no-store, which would keep the page
+    // out of the back/forward cache.
+    res.setHeader('Cache-Control', user ? 'private, no-cache' : 'no-cache');
     // The route's chunks download beside the entry (the app renders the page at once, main.tsx).
     const links = (pages.preloads[req.path] ?? [])
       .map((file) => `<link rel="modulepreload" crossorigin href="${file}">`)
