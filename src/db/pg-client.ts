@@ -24,13 +24,12 @@ const INT8_OID = 20;
 /**
  * node-postgres returns int8 (bigint) as a string. Every bigint here is money in hundredths (at most
  * ±9999999999) or epoch milliseconds, all far below 2^53, so it is parsed as a JS number: raw SQL then
- * sees the same numbers as drizzle's `bigint({ mode: 'number' })` columns and as the SQLite code.
+ * sees the same numbers as drizzle's `bigint({ mode: 'number' })` columns and as the SQLite code. It is
+ * set on node-postgres's global parsers because drizzle's driver passes its own per-query type table
+ * that falls back to them (a Pool-level `types` option would be bypassed by every drizzle query).
+ * SUM() and COUNT() are bigint/numeric too: cast a SUM to ::bigint and a COUNT to ::int in raw SQL.
  */
-function getTypeParser(oid: number, format?: 'text' | 'binary'): (value: string) => unknown {
-  if (oid === INT8_OID) return (value: string) => Number(value);
-  return pg.types.getTypeParser(oid, format ?? 'text') as (value: string) => unknown;
-}
-const types = { getTypeParser };
+pg.types.setTypeParser(INT8_OID, (value: string) => Number(value));
 
 /** Any key of the migration advisory lock: one number for "coinsync migrations" (fits int8). */
 const MIGRATION_LOCK_KEY = 0x636f696e_7379;
@@ -52,7 +51,6 @@ export async function openPgDatabase(url: string, options: OpenPgOptions = {}): 
   const pool = new pg.Pool({
     connectionString: url,
     max: options.max ?? 10,
-    types,
     application_name: options.applicationName ?? 'coinsync',
   });
   // An idle client that loses its server (restart, failover) emits 'error' on the pool; without a
