@@ -59,14 +59,19 @@ describe.skipIf(!(await pgTestsEnabled()))('periodic jobs run once across proces
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     const first = runOncePerPeriod(database.pool, job, 0, () => held);
-    // Wait until the first run holds the lock (its job_runs row exists), then tick the next period.
-    for (;;) {
-      const claimed = await database.pool.query("SELECT 1 FROM job_runs WHERE job = 'reconcile'");
-      if (claimed.rowCount) break;
-      await new Promise((r) => setTimeout(r, 5));
+    try {
+      // Wait until the first run holds the lock (its job_runs row exists), then tick the next period.
+      for (;;) {
+        const claimed = await database.pool.query("SELECT 1 FROM job_runs WHERE job = 'reconcile'");
+        if (claimed.rowCount) break;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      expect((await runOncePerPeriod(database.pool, job, HOUR, () => Promise.resolve())).outcome).toBe(
+        'busy',
+      );
+    } finally {
+      release();
     }
-    expect((await runOncePerPeriod(database.pool, job, HOUR, () => Promise.resolve())).outcome).toBe('busy');
-    release();
     expect((await first).outcome).toBe('ran');
     await expect(
       runOncePerPeriod(database.pool, job, HOUR, () => Promise.reject(new Error('boom'))),

@@ -90,7 +90,14 @@ export async function createPgTestDatabase(options: { max?: number } = {}): Prom
     name,
     url,
     async dispose() {
-      await database.close();
+      // A test that failed half-way may still hold a pooled client, and pool.end() waits for it: give it
+      // a few seconds, then drop anyway (FORCE ends the connection), so no database outlives its test.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        database.close().catch(() => undefined),
+        new Promise((resolve) => (timer = setTimeout(resolve, 5000))),
+      ]);
+      clearTimeout(timer);
       await admin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
     },
   };
