@@ -58,6 +58,83 @@ function contentSecurityPolicy(ctx: AppContext) {
   });
 }
 
+/**
+ * Runs the handlers in order as one middleware: one router layer instead of one per handler. An error
+ * (or a rejected promise) skips the rest and goes to the router's error handling, as with separate layers.
+ */
+export function inSeries(handlers: RequestHandler[]): RequestHandler {
+  return (req, res, next) => {
+    let i = 0;
+    const step = (err?: unknown): void => {
+      if (err !== undefined && err !== null) {
+        next(err);
+        return;
+      }
+      const handler = handlers[i++];
+      if (!handler) {
+        next();
+        return;
+      }
+      try {
+        const result: unknown = handler(req, res, step);
+        if (result instanceof Promise) result.catch(next);
+      } catch (thrown) {
+        next(thrown);
+      }
+    };
+    step();
+  };
+}
+
+/** Runs `handler` for POST requests only (the write limits: every limited route is a POST). */
+function postsOnly(handler: RequestHandler): RequestHandler {
+  return (req, res, next) => (req.method === 'POST' ? handler(req, res, next) : next());
+}
+
+function apiRouter(ctx: AppContext, options: CreateAppOptions): { api: Router; passport: PassportInstance } {
+  const api = express.Router();
+  // API answers are per user and change with every write: no browser or proxy may keep them.
+  api.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+
+  // Health, readiness and the public config need no body parser and no session.
+  api.use(healthRoutes(options.readiness));
+  api.get('/config', (_req, res) => {
+    const body: PublicConfig = {
+      productName: PRODUCT_NAME,
+      demoMode: ctx.config.demoMode,
+      stripePublishableKey: ctx.config.stripe.publishableKey ?? null,
+      supportUrl: ctx.config.supportUrl,
+    };
+    res.json(body);
+  });
+
+  // Routes that must see the raw body (Stripe webhooks) come before the JSON parser.
+  for (const router of rawBodyRoutes(ctx)) api.use(router);
+
+  const passport = createPassport(ctx);
+  // The request stack every other API route runs behind, as one layer: JSON bodies (body-parser skips
+  // requests without one), the same-origin check for writes, the session, passport, the session policy.
+  api.use(
+    inSeries([
+      express.json({ limit: '32kb' }),
+      sameOriginOnly([new URL(ctx.config.publicUrl).origin]),
+      options.sessionMiddleware,
+      passport.initialize(),
+      passport.session() as RequestHandler,
+      sessionPolicy(ctx),
+    ]),
+  );
+  api.use(postsOnly(writeLimits(ctx, ctx.config.writeLimits ? ctx.options.writeLimits : false)));
+  api.use(postsOnly(recordWriteAddresses(ctx)));
+  api.use(authRoutes(ctx, passport));
+  for (const router of featureRoutes(ctx)) api.use(router);
+  api.use(apiNotFound);
+  return { api, passport };
+}
+
 export function createApp(
   ctx: AppContext,
   options: CreateAppOptions,
@@ -73,40 +150,10 @@ export function createApp(
   for (const pre of options.preRoutes ?? []) app.use(pre.path, pre.router);
 
   app.use(contentSecurityPolicy(ctx));
-  // API answers are per user and change with every write: no browser or proxy may keep them.
-  app.use('/api', (_req, res, next) => {
-    res.setHeader('Cache-Control', 'no-store');
-    next();
-  });
-
-  app.use('/api', healthRoutes(options.readiness));
-
-  // Routes that must see the raw body (Stripe webhooks) come before the JSON parser.
-  for (const router of rawBodyRoutes(ctx)) app.use('/api', router);
-
-  app.use('/api', express.json({ limit: '32kb' }));
-  app.use('/api', sameOriginOnly([new URL(ctx.config.publicUrl).origin]));
-
-  app.get('/api/config', (_req, res) => {
-    const body: PublicConfig = {
-      productName: PRODUCT_NAME,
-      demoMode: ctx.config.demoMode,
-      stripePublishableKey: ctx.config.stripe.publishableKey ?? null,
-      supportUrl: ctx.config.supportUrl,
-    };
-    res.json(body);
-  });
-
-  app.use('/api', options.sessionMiddleware);
-  const passport = createPassport(ctx);
-  app.use('/api', passport.initialize());
-  app.use('/api', passport.session() as RequestHandler);
-  app.use('/api', sessionPolicy(ctx));
-  app.use('/api', writeLimits(ctx, ctx.config.writeLimits ? ctx.options.writeLimits : false));
-  app.use('/api', recordWriteAddresses(ctx));
-  app.use('/api', authRoutes(ctx, passport));
-  for (const router of featureRoutes(ctx)) app.use('/api', router);
-  app.use('/api', apiNotFound);
+  // Every API route lives in one router mounted once (decision 027): each `app.use('/api', …)` layer
+  // costs a path match and a strip/restore of the /api prefix on every request that passes it.
+  const { api, passport } = apiRouter(ctx, options);
+  app.use('/api', api);
 
   const webDist = options.webDist ?? WEB_DIST;
   if (existsSync(webDist)) {

@@ -20,6 +20,11 @@ export interface LoadResult {
   max: number;
   non2xx: number;
   errors: number;
+  /**
+   * CPU time the server process used per answered request during the run (user + system, from
+   * /proc), when the bench knows the server's pid. Less distorted by a busy machine than req/s.
+   */
+  cpuMsPerRequest?: number | null;
 }
 
 export interface LoadOptions {
@@ -120,12 +125,33 @@ function summarize(latencies: number[], seconds: number, non2xx: number, errors:
 /** Several runs as one: requests and wall time add up, percentiles over all their responses. */
 export function combine(runs: LoadResult[]): LoadResult {
   const latencies = runs.flatMap((r) => (r as LoadResult & { [LATENCIES]?: number[] })[LATENCIES] ?? []);
-  return summarize(
+  const combined = summarize(
     latencies,
     runs.reduce((n, r) => n + r.seconds, 0),
     runs.reduce((n, r) => n + r.non2xx, 0),
     runs.reduce((n, r) => n + r.errors, 0),
   );
+  if (runs.every((r) => typeof r.cpuMsPerRequest === 'number')) {
+    const cpuMs = runs.reduce((n, r) => n + r.cpuMsPerRequest! * r.requests, 0);
+    combined.cpuMsPerRequest = round(cpuMs / combined.requests, 3);
+  }
+  return combined;
+}
+
+/** Runs `work` and sets the CPU the process `pid` used per answered request meanwhile. */
+export async function withCpu(
+  pid: number | undefined,
+  cpuSeconds: (pid: number | undefined) => number | null,
+  work: () => Promise<LoadResult>,
+): Promise<LoadResult> {
+  const before = cpuSeconds(pid);
+  const result = await work();
+  const after = cpuSeconds(pid);
+  result.cpuMsPerRequest =
+    before === null || after === null || result.requests === 0
+      ? null
+      : round(((after - before) * 1000) / result.requests, 3);
+  return result;
 }
 
 export function round(value: number, digits = 1): number {

@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
+import path from 'node:path';
 import {
   DEFAULT_SIM_BOT_TOKEN,
   DEFAULT_SIM_CLIENT_ID,
@@ -55,6 +57,27 @@ export function rssBytes(pid: number | undefined): number | null {
   }
 }
 
+const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ: 100 on every Linux build the bench runs on (getconf CLK_TCK)
+
+/**
+ * CPU time (user + system) a process has used so far, in seconds (Linux /proc, 10 ms resolution), or
+ * null when unavailable. CPU per request is what a busy shared machine distorts least: wall-clock
+ * throughput falls with other processes' load, the work each request needs does not.
+ */
+export function cpuSeconds(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which is in parentheses and may contain spaces).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const utime = Number(fields[11]);
+    const stime = Number(fields[12]);
+    return Number.isFinite(utime + stime) ? (utime + stime) / CLOCK_TICKS_PER_SECOND : null;
+  } catch {
+    return null;
+  }
+}
+
 export interface ProductProcess {
   child: ChildProcess;
   /** The Discord simulator, a separate process as real Discord would be. */
@@ -70,8 +93,47 @@ export interface ProductOptions {
   port: number;
   databasePath: string;
   redisUrl?: string;
-  /** Extra node flags, e.g. --cpu-prof. */
+  /** Extra node flags, e.g. --inspect. */
   nodeFlags?: string[];
+  /**
+   * `dist`: the compiled server with the node flags of the production process file, as `npm start`
+   * and pm2 run it (the honest figure). `tsx`: the TypeScript sources through tsx (no build needed;
+   * costs memory for the compiled sources and tsx's loader).
+   */
+  runtime: ProductRuntime;
+  /** With runtime `dist`: run another checkout's compiled server (an A/B run against an older commit). */
+  distEntry?: string;
+}
+
+export type ProductRuntime = 'dist' | 'tsx';
+
+const root = path.resolve(import.meta.dirname, '../..');
+export const DIST_ENTRY = path.join(root, 'dist/server/main.js');
+
+function newestSourceMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSourceMtime(full));
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts'))
+      newest = Math.max(newest, statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+/** True when dist/server is missing or older than a source file under src/ (then the bench rebuilds it). */
+export function distIsStale(): boolean {
+  if (!existsSync(DIST_ENTRY)) return true;
+  return newestSourceMtime(path.join(root, 'src')) > statSync(DIST_ENTRY).mtimeMs;
+}
+
+/** The node flags production runs with: `node_args` of ecosystem.config.cjs (pm2's process file). */
+export function productionNodeFlags(): string[] {
+  const config = createRequire(import.meta.url)(path.join(root, 'ecosystem.config.cjs')) as {
+    apps: { node_args?: string | string[] }[];
+  };
+  const nodeArgs = config.apps[0]?.node_args ?? [];
+  return Array.isArray(nodeArgs) ? nodeArgs : nodeArgs.split(/\s+/).filter(Boolean);
 }
 
 /** Starts the Discord simulator (scripts/run-discord-sim.ts) over the seeded state file; resolves with its URL. */
@@ -97,8 +159,8 @@ async function startSimulator(statePath: string): Promise<string> {
 }
 
 /**
- * Starts `node --import tsx src/main.ts` as it runs in production (NODE_ENV=production, real-mode
- * configuration) on loopback, pointed at a Discord simulator in its own process, behind the reverse
+ * Starts the product as it runs in production (`node <production flags> dist/server/main.js`,
+ * NODE_ENV=production, real-mode configuration; or `node --import tsx src/main.ts`) on loopback, pointed at a Discord simulator in its own process, behind the reverse
  * proxy it trusts (TRUST_PROXY=loopback: the bench clients send X-Forwarded-For).
  */
 export async function startProduct(options: ProductOptions): Promise<ProductProcess> {
@@ -125,10 +187,17 @@ export async function startProduct(options: ProductOptions): Promise<ProductProc
     ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
   };
   const child = track(
-    spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', 'src/main.ts'], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }),
+    spawn(
+      process.execPath,
+      options.runtime === 'dist'
+        ? [...productionNodeFlags(), ...(options.nodeFlags ?? []), options.distEntry ?? DIST_ENTRY]
+        : [...(options.nodeFlags ?? []), '--import', 'tsx', 'src/main.ts'],
+      {
+        cwd: root,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    ),
   );
   const output: string[] = [];
   const waiters = new Set<{ pattern: RegExp; resolve: (line: string) => void }>();

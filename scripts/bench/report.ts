@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import type { BenchResults } from './results.ts';
+import type { MemorySplit } from './soak.ts';
 
 // Ledger check after the run, the targets, and the printed table.
 
@@ -97,9 +98,17 @@ function table(rows: string[][]): string {
     .join('\n');
 }
 
+const split = (m: MemorySplit | null | undefined) =>
+  m
+    ? ` (V8 heap ${m.heapUsedMb} used of ${m.heapTotalMb}, new space ${m.newSpaceMb}; external ${m.externalMb}; other ${m.otherMb})`
+    : '';
+
 export function formatReport(r: BenchResults, targets: Target[]): string {
   const d = r.discover;
-  const rows: string[][] = [['measurement', 'req/s (ops/s)', 'p50', 'p99', 'notes']];
+  // CPU per request: the server process's user + system time over the run / answered requests (the
+  // figure a busy shared machine distorts least; req/s falls with other processes' load).
+  const cpu = (x: number | null | undefined) => (typeof x === 'number' ? `${x.toFixed(3)} ms` : '');
+  const rows: string[][] = [['measurement', 'req/s (ops/s)', 'p50', 'p99', 'CPU/req', 'notes']];
   if (d) {
     rows.push(
       [
@@ -107,6 +116,7 @@ export function formatReport(r: BenchResults, targets: Target[]): string {
         d.product.rps.toFixed(0),
         ms(d.product.p50),
         ms(d.product.p99),
+        cpu(d.product.cpuMsPerRequest),
         `${d.connections} conns, ${d.product.seconds} s, ${kb(d.bodyBytes)} body`,
       ],
       ...(d.underWrites
@@ -116,6 +126,7 @@ export function formatReport(r: BenchResults, targets: Target[]): string {
               d.underWrites.product.rps.toFixed(0),
               ms(d.underWrites.product.p50),
               ms(d.underWrites.product.p99),
+              cpu(d.underWrites.product.cpuMsPerRequest),
               `${d.underWrites.writes.joins} joins credited meanwhile (${d.underWrites.writes.perSecond}/s)`,
             ],
           ]
@@ -125,17 +136,23 @@ export function formatReport(r: BenchResults, targets: Target[]): string {
         d.express.rps.toFixed(0),
         ms(d.express.p50),
         ms(d.express.p99),
-        `product = ${pct(d.ratioToExpress)}`,
+        cpu(d.express.cpuMsPerRequest),
+        `product = ${pct(d.ratioToExpress)} of req/s` +
+          (d.product.cpuMsPerRequest && d.express.cpuMsPerRequest
+            ? `; by CPU/req ${pct(d.express.cpuMsPerRequest / d.product.cpuMsPerRequest)}`
+            : ''),
       ],
       [
         '  same bytes, raw node:http',
         d.raw.rps.toFixed(0),
         ms(d.raw.p50),
         ms(d.raw.p99),
+        cpu(d.raw.cpuMsPerRequest),
         `product = ${pct(d.ratioToRaw)}`,
       ],
       [
         '  first page / whole catalogue',
+        '',
         '',
         '',
         '',
@@ -145,6 +162,7 @@ export function formatReport(r: BenchResults, targets: Target[]): string {
     if (d.phone) {
       rows.push([
         '  Discover on a phone (390 px, 4× CPU)',
+        '',
         '',
         '',
         '',
@@ -160,6 +178,7 @@ export function formatReport(r: BenchResults, targets: Target[]): string {
         c.product.rps.toFixed(0),
         ms(c.product.p50),
         ms(c.product.p99),
+        cpu(c.product.cpuMsPerRequest),
         `${c.product.requests} claims in ${c.product.seconds} s (wall clock), ${c.product.non2xx} non-2xx`,
       ],
       [
@@ -167,7 +186,11 @@ export function formatReport(r: BenchResults, targets: Target[]): string {
         c.rawSqlite.opsPerSecond.toFixed(0),
         '',
         ms(c.rawSqlite.p99Ms),
-        `product = ${pct(c.ratioToRawSqlite)}`,
+        cpu(c.rawSqlite.cpuMsPerClaim),
+        `product = ${pct(c.ratioToRawSqlite)} of ops/s` +
+          (c.product.cpuMsPerRequest
+            ? `; by CPU/claim ${pct(c.rawSqlite.cpuMsPerClaim / c.product.cpuMsPerRequest)}`
+            : ''),
       ],
     );
   }
@@ -178,11 +201,13 @@ export function formatReport(r: BenchResults, targets: Target[]): string {
       '',
       ms(j.p50Ms),
       ms(j.p99Ms),
+      '',
       `${j.credited}/${j.joins} joins, max ${ms(j.maxMs)}`,
     ]);
   rows.push([
     'Sign-in through the simulator',
     r.signIn.perSecond.toFixed(0),
+    '',
     '',
     '',
     `${r.signIn.users} users`,
@@ -191,12 +216,12 @@ export function formatReport(r: BenchResults, targets: Target[]): string {
   const web = r.web;
   const lines = [
     '',
-    `CoinSync bench (${r.mode}) — ${r.machine.cpus} × ${r.machine.cpuModel}, Node ${r.machine.node}, sessions in ${r.sessions}, load average ${r.machine.loadAverage1m.before} → ${r.machine.loadAverage1m.after}`,
+    `CoinSync bench (${r.mode}) — ${r.machine.cpus} × ${r.machine.cpuModel}, Node ${r.machine.node}, sessions in ${r.sessions}, product ${r.runtime.kind === 'dist' ? `dist/server (node ${r.runtime.nodeFlags.join(' ') || 'without flags'})` : 'via tsx (sources)'}, load average ${r.machine.loadAverage1m.before} → ${r.machine.loadAverage1m.after}`,
     `Data: ${r.data.users} users, ${r.data.activeCampaigns} active campaigns (+${r.data.inactiveCampaigns} inactive), ${r.data.transactions} transactions, ${r.data.joins} joins; seeded in ${(r.data.seedMs / 1000).toFixed(1)} s`,
     '',
     table(rows),
     '',
-    `Memory (product RSS): at rest ${mem.atRestMb?.toFixed(0) ?? 'n/a'} MB, after the run ${mem.afterRunMb?.toFixed(0) ?? 'n/a'} MB`,
+    `Memory (product RSS): at rest ${mem.atRestMb?.toFixed(0) ?? 'n/a'} MB${split(mem.atRest)}, after the run ${mem.afterRunMb?.toFixed(0) ?? 'n/a'} MB${split(mem.afterRun)}`,
     `Web first load (gzip): login JS ${kb(web.login.jsGzip)} + CSS ${kb(web.login.cssGzip)}; Discover JS ${kb(web.discover.jsGzip)} + CSS ${kb(web.discover.cssGzip)}`,
     `Ledger: ${r.ledger.ok ? 'balance == sum(transactions) for all' : `BROKEN for ${r.ledger.mismatches} of`} ${r.ledger.users} users (${r.ledger.transactions} transactions)`,
     '',

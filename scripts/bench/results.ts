@@ -3,6 +3,7 @@ import type { BaselineResult } from './claim-baseline.ts';
 import type { JoinPathResult } from './join-path.ts';
 import type { WebSizes } from './web-size.ts';
 import type { LedgerCheck, Target } from './report.ts';
+import type { MemorySplit } from './soak.ts';
 
 /** The shape of bench/results.json (the bench-quick test checks these keys). */
 export interface BenchResults {
@@ -19,6 +20,8 @@ export interface BenchResults {
     loadAverage1m: { before: number; after: number };
   };
   sessions: 'sqlite' | 'redis';
+  /** How the product ran: the compiled dist/server with production's node flags, or the sources through tsx. */
+  runtime: { kind: 'dist' | 'tsx'; nodeFlags: string[]; distDir?: string };
   data: {
     users: number;
     activeCampaigns: number;
@@ -61,7 +64,13 @@ export interface BenchResults {
     ratioToRawSqlite: number;
   } | null;
   joinPath: JoinPathResult | null;
-  memory: { atRestMb: number | null; afterRunMb: number | null };
+  memory: {
+    atRestMb: number | null;
+    afterRunMb: number | null;
+    /** The split from the product's /metrics (V8 heap, external, the rest of RSS). */
+    atRest: MemorySplit | null;
+    afterRun: MemorySplit | null;
+  };
   web: WebSizes;
   ledger: LedgerCheck;
   targets: Target[];

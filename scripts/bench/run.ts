@@ -4,9 +4,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { FULL_SIZE, QUICK_SIZE, seedDatabase } from './seed.ts';
-import { freePort, rssBytes, startProduct, stopAll, stop, track } from './processes.ts';
+import {
+  cpuSeconds,
+  distIsStale,
+  freePort,
+  productionNodeFlags,
+  rssBytes,
+  startProduct,
+  stopAll,
+  stop,
+  track,
+  type ProductRuntime,
+} from './processes.ts';
 import { signInAll } from './sign-in.ts';
-import { combine, load, round, type LoadResult } from './load.ts';
+import { combine, load, round, withCpu, type LoadResult } from './load.ts';
 import { openClaimBaseline, type BaselineResult } from './claim-baseline.ts';
 import { startJoinWrites } from './discover-writes.ts';
 import { runJoinPath } from './join-path.ts';
@@ -15,7 +26,7 @@ import { checkLedger, countRows, evaluateTargets, formatReport } from './report.
 import type { BenchResults } from './results.ts';
 import { summarizeProfile } from './profile-summary.ts';
 import { InspectorProfiler } from './inspector-profile.ts';
-import { runSoak, type SoakResult } from './soak.ts';
+import { readMemorySplit, runSoak, type SoakResult } from './soak.ts';
 import { measurePhoneRender } from './phone-render.ts';
 import { runDiscordBench } from './discord.ts';
 
@@ -32,8 +43,14 @@ const { values: args } = parseArgs({
     redis: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     build: { type: 'boolean', default: false },
+    // dist (default; --quick: tsx): see processes.ts
+    runtime: { type: 'string' },
+    // `--dist DIR`: run DIR/dist/server/main.js instead (A/B against another checkout; not rebuilt).
+    dist: { type: 'string' },
     out: { type: 'string' },
     only: { type: 'string' },
+    // `--skip phone,writes`: leave out Discover's phone render and under-writes runs (quicker A/B runs).
+    skip: { type: 'string' },
     soak: { type: 'boolean', default: false },
     'soak-seconds': { type: 'string', default: '180' },
     'soak-rate': { type: 'string', default: '1000' },
@@ -60,8 +77,22 @@ for (const p of only ?? []) {
     throw new Error(`--only: unknown phase ${p} (${PHASES.join(', ')})`);
 }
 const runs = (phase: Phase) => !only || only.has(phase);
+const skipped = new Set(
+  (args.skip ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean),
+);
+for (const p of skipped) {
+  if (p !== 'phone' && p !== 'writes') throw new Error(`--skip: unknown part ${p} (phone, writes)`);
+}
 
 const quick = args.quick;
+// The full bench measures what production runs (dist/server, production's node flags); the CI smoke
+// run (--quick) keeps to the sources so it needs no server build.
+const runtime: ProductRuntime = (args.runtime ?? (quick ? 'tsx' : 'dist')) as ProductRuntime;
+if (runtime !== 'dist' && runtime !== 'tsx')
+  throw new Error(`--runtime: dist or tsx, not ${String(runtime)}`);
 const size = quick ? QUICK_SIZE : FULL_SIZE;
 const plan = quick
   ? {
@@ -96,7 +127,7 @@ const log = (msg: string) => console.log(`[bench] ${msg}`);
 async function startReference(
   kind: 'raw' | 'express',
   bodyFile: string,
-): Promise<{ url: string; stop(): Promise<void> }> {
+): Promise<{ url: string; pid: number | undefined; stop(): Promise<void> }> {
   const child = track(
     spawn(
       process.execPath,
@@ -116,13 +147,19 @@ async function startReference(
     });
     child.once('exit', (code) => reject(new Error(`reference server ${kind} exited with ${code}`)));
   });
-  return { url: `http://127.0.0.1:${port}`, stop: () => stop(child) };
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid, stop: () => stop(child) };
 }
 
-/** A short warm-up (JIT, caches), then the measured run. */
-async function measure(url: string, cookies: string[] | undefined): Promise<LoadResult> {
+/** A short warm-up (JIT, caches), then the measured run (with the server's CPU per request). */
+async function measure(
+  url: string,
+  cookies: string[] | undefined,
+  pid: number | undefined,
+): Promise<LoadResult> {
   if (plan.warmup > 0) await load({ url, connections: plan.connections, duration: plan.warmup, cookies });
-  return load({ url, connections: plan.connections, duration: plan.seconds, cookies });
+  return withCpu(pid, cpuSeconds, () =>
+    load({ url, connections: plan.connections, duration: plan.seconds, cookies }),
+  );
 }
 
 async function main(): Promise<number> {
@@ -136,6 +173,11 @@ async function main(): Promise<number> {
       log('building the web app (npm run build)');
       const built = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
       if (built.status !== 0) throw new Error('npm run build failed');
+    }
+    if (runtime === 'dist' && !args.dist && distIsStale()) {
+      log('building the server (npm run build:server): dist/server is missing or older than src/');
+      const built = spawnSync('npm', ['run', '--silent', 'build:server'], { cwd: root, stdio: 'inherit' });
+      if (built.status !== 0) throw new Error('npm run build:server failed');
     }
     const web = measureWebSizes(webDist);
 
@@ -151,6 +193,8 @@ async function main(): Promise<number> {
       port: await freePort(),
       databasePath,
       redisUrl,
+      runtime,
+      ...(args.dist ? { distEntry: path.resolve(args.dist, 'dist/server/main.js') } : {}),
       nodeFlags: args.profile ? ['--inspect=127.0.0.1:0'] : [],
     });
     await product.waitForLine(/bot: connected as/, 60_000);
@@ -173,9 +217,17 @@ async function main(): Promise<number> {
       }
     };
     const profiles: { phase: string; file: string }[] = [];
-    log(`product up at ${product.url} (pid ${product.child.pid}), bot connected`);
+    const runtimeInfo = {
+      kind: runtime,
+      nodeFlags: runtime === 'dist' ? productionNodeFlags() : [],
+      ...(args.dist ? { distDir: path.resolve(args.dist) } : {}),
+    };
+    log(
+      `product up at ${product.url} (pid ${product.child.pid}, ${runtime === 'dist' ? `node ${runtimeInfo.nodeFlags.join(' ')} ${args.dist ? path.resolve(args.dist, 'dist/server/main.js') : 'dist/server/main.js'}` : 'tsx src/main.ts'}), bot connected`,
+    );
     await new Promise((resolve) => setTimeout(resolve, 500));
     const atRest = rssBytes(product.child.pid);
+    const atRestSplit = await readMemorySplit(product.url);
 
     // Discover alone needs only its 50 rotating sessions (and one for the phone).
     const signInCount = args.soak
@@ -216,7 +268,9 @@ async function main(): Promise<number> {
           loadAverage1m: { before: round(loadBefore, 2), after: round(os.loadavg()[0] ?? 0, 2) },
         },
         sessions: redisUrl ? 'redis' : 'sqlite',
+        runtime: runtimeInfo,
         atRestMb: mb(atRest),
+        atRest: atRestSplit,
         soak,
         ledger,
       };
@@ -242,12 +296,14 @@ async function main(): Promise<number> {
       writeFileSync(bodyFile, body);
       const discoverCookies = cookies.slice(0, 50);
       log(`Discover: ${(JSON.parse(body.toString()) as unknown[]).length} campaigns, ${body.length} bytes`);
-      const productDiscover = await profiled('discover', () => measure(discoverUrl, discoverCookies));
+      const productDiscover = await profiled('discover', () =>
+        measure(discoverUrl, discoverCookies, product.child.pid),
+      );
       const express = await startReference('express', bodyFile);
-      const expressDiscover = await measure(`${express.url}/api/servers`, undefined);
+      const expressDiscover = await measure(`${express.url}/api/servers`, undefined, express.pid);
       await express.stop();
       const raw = await startReference('raw', bodyFile);
-      const rawDiscover = await measure(`${raw.url}/api/servers`, undefined);
+      const rawDiscover = await measure(`${raw.url}/api/servers`, undefined, raw.pid);
       await raw.stop();
       log(
         `Discover: product ${productDiscover.rps.toFixed(0)} req/s, express ${expressDiscover.rps.toFixed(0)}, raw ${rawDiscover.rps.toFixed(0)}`,
@@ -265,12 +321,13 @@ async function main(): Promise<number> {
         next = /<([^>]+)>;\s*rel="next"/.exec(res.headers.get('link') ?? '')?.[1] ?? null;
       }
       // The CI smoke run (--quick) skips the browser: it would double its time.
-      const phone = quick
-        ? null
-        : await measurePhoneRender(product.url, cookies[1]!).catch((err: unknown) => {
-            log(`phone render not measured: ${err instanceof Error ? err.message : String(err)}`);
-            return null;
-          });
+      const phone =
+        quick || skipped.has('phone')
+          ? null
+          : await measurePhoneRender(product.url, cookies[1]!).catch((err: unknown) => {
+              log(`phone render not measured: ${err instanceof Error ? err.message : String(err)}`);
+              return null;
+            });
       if (phone) {
         log(
           `Discover on a phone (4× CPU throttle): first card ${phone.firstCardMs.toFixed(0)} ms, ${phone.cards} cards, CLS ${phone.cls.toFixed(3)}`,
@@ -279,7 +336,7 @@ async function main(): Promise<number> {
       // The same Discover load while members keep joining: every credit is a campaign write.
       const writerSessions = sessions.slice(discoverCookies.length + 2, discoverCookies.length + 2 + 4);
       let underWrites: NonNullable<BenchResults['discover']>['underWrites'] = null;
-      if (writerSessions.length === 4) {
+      if (writerSessions.length === 4 && !skipped.has('writes')) {
         const writes = startJoinWrites({
           baseUrl: product.url,
           simUrl: product.simUrl,
@@ -290,7 +347,7 @@ async function main(): Promise<number> {
             cookie: s.cookie,
           })),
         });
-        const productUnderWrites = await measure(discoverUrl, discoverCookies);
+        const productUnderWrites = await measure(discoverUrl, discoverCookies, product.child.pid);
         underWrites = { product: productUnderWrites, writes: await writes.stop() };
         log(
           `Discover under writes: ${productUnderWrites.rps.toFixed(0)} req/s, p99 ${productUnderWrites.p99.toFixed(1)} ms, while ${underWrites.writes.joins} joins were credited (${underWrites.writes.perSecond}/s)`,
@@ -324,14 +381,16 @@ async function main(): Promise<number> {
     if (runs('claims')) {
       const rewardTypes = ['regular', 'bonus', 'daily'] as const;
       const claimBlock = (claimCookies: string[], type: (typeof rewardTypes)[number]) =>
-        load({
-          url: `${product.url}/api/hourly/claim`,
-          method: 'POST',
-          connections: plan.connections,
-          amount: claimCookies.length,
-          body: JSON.stringify({ type }),
-          requestFor: (n) => ({ cookie: claimCookies[n % claimCookies.length] }),
-        });
+        withCpu(product.child.pid, cpuSeconds, () =>
+          load({
+            url: `${product.url}/api/hourly/claim`,
+            method: 'POST',
+            connections: plan.connections,
+            amount: claimCookies.length,
+            body: JSON.stringify({ type }),
+            requestFor: (n) => ({ cookie: claimCookies[n % claimCookies.length] }),
+          }),
+        );
       const claimStartedAt = Date.now();
       const warmCookies = cookies.slice(0, plan.claimWarmupUsers);
       const warmups: LoadResult[] = [];
@@ -376,6 +435,10 @@ async function main(): Promise<number> {
         seconds: round(rawSeconds, 3),
         opsPerSecond: round(rawClaims / rawSeconds),
         p99Ms: round(Math.max(...baselineBlocks.map((b) => b.p99Ms)), 3),
+        cpuMsPerClaim: round(
+          baselineBlocks.reduce((n, b) => n + b.cpuMsPerClaim * b.claims, 0) / rawClaims,
+          4,
+        ),
       };
       log(
         `claims: product ${claims.rps.toFixed(0)}/s over ${claims.seconds} s, raw SQLite ${rawSqlite.opsPerSecond.toFixed(0)}/s`,
@@ -425,6 +488,7 @@ async function main(): Promise<number> {
 
     inspector?.close();
     const afterRun = rssBytes(product.child.pid);
+    const afterRunSplit = await readMemorySplit(product.url);
     await stop(product.child, 15_000);
     const ledger = checkLedger(databasePath);
 
@@ -441,6 +505,7 @@ async function main(): Promise<number> {
         loadAverage1m: { before: round(loadBefore, 2), after: round(os.loadavg()[0] ?? 0, 2) },
       },
       sessions: redisUrl ? 'redis' : 'sqlite',
+      runtime: runtimeInfo,
       data: {
         users: size.users,
         activeCampaigns: size.campaigns,
@@ -457,7 +522,12 @@ async function main(): Promise<number> {
       discover,
       claims: claimsResult,
       joinPath,
-      memory: { atRestMb: mb(atRest), afterRunMb: mb(afterRun) },
+      memory: {
+        atRestMb: mb(atRest),
+        afterRunMb: mb(afterRun),
+        atRest: atRestSplit,
+        afterRun: afterRunSplit,
+      },
       web,
       ledger,
       targets: [],
@@ -499,10 +569,13 @@ function formatSoak(soak: SoakResult, loadAverage: { before: number; after: numb
     `Soak: ${soak.users} signed-in users, ${soak.connections} connections, ${soak.rate ?? 'max'} req/s requested, ${soak.seconds} s (load average ${loadAverage.before} → ${loadAverage.after})`,
     `Total: ${soak.requests} requests, ${soak.rps} req/s, p50 ${soak.p50} ms, p99 ${soak.p99} ms, expected 4xx (claims on cooldown) ${soak.expected4xx}, unexpected failures ${soak.unexpected}`,
     '',
-    'window end   req/s   p50 ms   p99 ms   non-2xx   RSS MB',
+    'window end   req/s   p50 ms   p99 ms   non-2xx   RSS MB | heap used/total MB   new space   external   other (RSS − heap − external)',
     ...soak.windows.map(
       (w) =>
-        `${String(w.at).padStart(9)} s ${String(w.rps).padStart(7)} ${String(w.p50).padStart(8)} ${String(w.p99).padStart(8)} ${String(w.non2xx).padStart(9)} ${String(w.rssMb).padStart(8)}`,
+        `${String(w.at).padStart(9)} s ${String(w.rps).padStart(7)} ${String(w.p50).padStart(8)} ${String(w.p99).padStart(8)} ${String(w.non2xx).padStart(9)} ${String(w.rssMb).padStart(8)} | ` +
+        (w.memory
+          ? `${`${w.memory.heapUsedMb}/${w.memory.heapTotalMb}`.padStart(18)} ${String(w.memory.newSpaceMb).padStart(11)} ${String(w.memory.externalMb).padStart(10)} ${String(w.memory.otherMb).padStart(8)}`
+          : '(no /metrics)'),
     ),
     '',
     `RSS first ${soak.rss.firstMb} MB, max ${soak.rss.maxMb} MB, last ${soak.rss.lastMb} MB, trend over the second half ${soak.rss.slopeMbPerMinute} MB/min`,

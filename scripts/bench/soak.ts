@@ -16,6 +16,47 @@ export interface SoakWindow {
   p99: number;
   non2xx: number;
   rssMb: number | null;
+  /** Where the memory is, from the product's own /metrics (prom-client's process and V8 figures). */
+  memory: MemorySplit | null;
+}
+
+/** The product's memory split: V8 heap (used/total, young generation), external (Buffers, native addons' accounted memory). */
+export interface MemorySplit {
+  heapUsedMb: number;
+  heapTotalMb: number;
+  newSpaceMb: number;
+  externalMb: number;
+  /** RSS minus V8's heap and external: code, native allocations (SQLite page cache, OpenSSL, zlib), malloc arenas. */
+  otherMb: number;
+}
+
+function metricValue(text: string, name: string, labels = ''): number | null {
+  const re = new RegExp(`^${name}${labels ? `\\{${labels}\\}` : ''} (\\S+)$`, 'm');
+  const match = re.exec(text);
+  return match?.[1] ? Number(match[1]) : null;
+}
+
+/** Reads the memory split from GET /metrics (served to direct loopback connections). */
+export async function readMemorySplit(baseUrl: string): Promise<MemorySplit | null> {
+  try {
+    const text = await (await fetch(`${baseUrl}/metrics`)).text();
+    const mb = (v: number | null) => (v === null ? NaN : round(v / 1024 / 1024, 1));
+    const rss = metricValue(text, 'coinsync_process_resident_memory_bytes');
+    const heapUsed = metricValue(text, 'coinsync_nodejs_heap_size_used_bytes');
+    const heapTotal = metricValue(text, 'coinsync_nodejs_heap_size_total_bytes');
+    const external = metricValue(text, 'coinsync_nodejs_external_memory_bytes');
+    const newSpace = metricValue(text, 'coinsync_nodejs_heap_space_size_total_bytes', 'space="new"');
+    if (rss === null || heapTotal === null || external === null) return null;
+    return {
+      heapUsedMb: mb(heapUsed),
+      heapTotalMb: mb(heapTotal),
+      newSpaceMb: mb(newSpace),
+      externalMb: mb(external),
+      otherMb: mb(rss - heapTotal - external),
+    };
+  } catch {
+    return null;
+  }
 }
 
 export interface SoakResult {
@@ -103,15 +144,26 @@ export async function runSoak(options: {
       p99: round(percentile(lat, 99), 2),
       non2xx: windowNon2xx,
       rssMb: rss === null ? null : round(rss / 1024 / 1024, 1),
+      memory,
     });
     const w = windows.at(-1)!;
+    const m = w.memory;
     options.log(
-      `soak ${w.at}s: ${w.rps} req/s, p50 ${w.p50} ms, p99 ${w.p99} ms, non-2xx ${w.non2xx}, RSS ${w.rssMb} MB`,
+      `soak ${w.at}s: ${w.rps} req/s, p50 ${w.p50} ms, p99 ${w.p99} ms, non-2xx ${w.non2xx}, RSS ${w.rssMb} MB` +
+        (m
+          ? ` (heap ${m.heapUsedMb}/${m.heapTotalMb} MB, new space ${m.newSpaceMb}, external ${m.externalMb}, other ${m.otherMb})`
+          : ''),
     );
     windowLatencies = [];
     windowNon2xx = 0;
     windowStart = now;
   };
+  // The memory split is read asynchronously just before each window closes.
+  let memory: MemorySplit | null = null;
+  const memoryTimer = setInterval(() => {
+    void readMemorySplit(options.baseUrl).then((m) => (memory = m));
+  }, 10_000);
+  await new Promise((resolve) => setTimeout(resolve, 500));
   const timer = setInterval(closeWindow, 10_000);
   try {
     const result = await load({
@@ -139,6 +191,7 @@ export async function runSoak(options: {
       },
     });
     clearInterval(timer);
+    clearInterval(memoryTimer);
     if (performance.now() - windowStart > 2_000) closeWindow();
     unexpected += result.errors;
     const rssPoints = windows.filter((w) => w.rssMb !== null).map((w) => ({ x: w.at, y: w.rssMb! }));
@@ -168,5 +221,6 @@ export async function runSoak(options: {
     };
   } finally {
     clearInterval(timer);
+    clearInterval(memoryTimer);
   }
 }

@@ -63,6 +63,18 @@ describe('member joins', () => {
     expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(9);
   });
 
+  it('keeps no member or user it was told about in memory, only its own (BOT_CACHE)', async () => {
+    const { guild, campaign } = createBotCampaign(app, owner);
+    const member = await verifiedMember(guild.id, campaign.id);
+    const client = app.server.background.bot!.client!;
+    const cached = client.guilds.cache.get(guild.id)!;
+    // The member add was handled (paid above), and nothing about the member stayed behind.
+    expect(cached.members.cache.has(discordId(member))).toBe(false);
+    expect(client.users.cache.has(discordId(member))).toBe(false);
+    expect([...cached.members.cache.keys()]).toEqual([client.user!.id]);
+    expect(cached.members.me?.id).toBe(client.user!.id);
+  });
+
   it('pays 0.75 for a featured campaign', async () => {
     const { guild, campaign } = createBotCampaign(app, owner, { kind: 'featured' });
     const member = await newMember();

@@ -4,6 +4,7 @@ import {
   DiscordjsErrorCodes,
   Events,
   GatewayIntentBits,
+  Options,
   Partials,
   RESTEvents,
   Status,
@@ -70,6 +71,30 @@ export const BOT_INTENTS = [
   GatewayIntentBits.GuildMembers,
   GatewayIntentBits.GuildModeration,
 ];
+
+/**
+ * What discord.js may keep in memory (docs/performance.md, memory). The bot reads guilds (and their
+ * channels and roles for slash commands) from the cache and nothing else: members and users arrive in
+ * the events that concern them (as partials on removal) and are not looked up later, so keeping every
+ * member who joined while the process ran only grows the heap. Only the bot's own member and user stay.
+ */
+export const BOT_CACHE = Options.cacheWithLimits({
+  ...Options.DefaultMakeCacheSettings,
+  GuildMemberManager: { maxSize: 0, keepOverLimit: (member) => member.id === member.client.user.id },
+  UserManager: { maxSize: 0, keepOverLimit: (user) => user.id === user.client.user.id },
+  MessageManager: 0,
+  ReactionManager: 0,
+  PresenceManager: 0,
+  VoiceStateManager: 0,
+  ThreadMemberManager: 0,
+  GuildEmojiManager: 0,
+  GuildStickerManager: 0,
+  GuildInviteManager: 0,
+  GuildBanManager: 0,
+  GuildScheduledEventManager: 0,
+  StageInstanceManager: 0,
+  AutoModerationRuleManager: 0,
+});
 
 /** The one clear line an operator needs for a gateway refusal that retrying cannot fix. */
 export function explainGatewayFailure(codeOrMessage: number | string): string | null {
@@ -263,6 +288,7 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
       intents: BOT_INTENTS,
       // Members we never cached (most of them) arrive as partials on removal.
       partials: [Partials.GuildMember, Partials.User],
+      makeCache: BOT_CACHE,
       rest: { api: `${ctx.config.discord.baseUrl}/api` },
       // One process, as many shards as Discord recommends (GET /gateway/bot): works past 2,500 guilds.
       shards: 'auto',
