@@ -247,6 +247,8 @@ export const oauthTokens = pgTable('oauth_tokens', {
 export const welcomeGrants = pgTable('welcome_grants', {
   discordId: text('discord_id').primaryKey(),
   grantedAt: ms('granted_at').notNull(),
+  /** Unpaid penalties of a deleted account of this Discord account (decision 029). */
+  carriedDebtCents: cents('carried_debt_cents').notNull().default(0),
 });
 
 export const userAddresses = pgTable(
