@@ -108,6 +108,27 @@ describe('GET /api/events', () => {
     expect(penalty.data).toMatchObject({ type: 'penalty_charged', amount: '2.00', balance: '3.50' });
   });
 
+  it('ends the stream when its session signs out, and every stream of the user on sign-out everywhere', async () => {
+    const member = await app.signIn(`live_member_${++counter}`);
+    const stream = await open(member);
+    await stream.until((s) => s.comments.includes('ping'), 5000, 'a heartbeat');
+    expect((await member.post('/api/auth/logout')).status).toBe(200);
+    await stream.closedByServer();
+
+    const name = `live_member_${++counter}`;
+    const tabA = await app.signIn(name);
+    const tabB = await app.signIn(name);
+    const [a, b] = [await open(tabA), await open(tabB)];
+    await a.until((s) => s.comments.includes('ping'), 5000, 'a heartbeat');
+    // Another browser of someone else stays open.
+    const other = await open(await app.signIn(`live_member_${++counter}`));
+    expect((await tabA.post('/api/auth/sign-out-everywhere')).status).toBe(200);
+    await a.closedByServer();
+    await b.closedByServer();
+    const pings = other.comments.length;
+    await other.until((s) => s.comments.length > pings + 2, 5000, 'more heartbeats');
+  });
+
   it('pushes the no-bot reward (with the new balance) when the member claims it', async () => {
     const guild = app.sim.state.createGuild({
       name: 'Live Corner',

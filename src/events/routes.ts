@@ -57,7 +57,18 @@ export function liveEventRoutes(ctx: AppContext, options: { heartbeatMs?: number
       if (replaying) held.push(stored);
       else send(stored);
     });
-    const heartbeat = setInterval(() => res.write(': ping\n\n'), heartbeatMs);
+    // Each heartbeat also asks the session store whether this stream's session still exists: sign-out,
+    // sign-out everywhere (any process) and account deletion end it, and the stream closes with it.
+    const sid = req.sessionID;
+    const store = req.sessionStore;
+    const heartbeat = setInterval(() => {
+      res.write(': ping\n\n');
+      store.get(sid, (err, sess) => {
+        const signedIn = (sess as { passport?: { user?: unknown } } | null | undefined)?.passport?.user;
+        // A store error (Redis timeout) keeps the stream: only a session known to be gone ends it.
+        if (!err && !signedIn) res.end();
+      });
+    }, heartbeatMs);
     heartbeat.unref();
     let closed = false;
     const cleanUp = () => {

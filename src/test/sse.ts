@@ -92,6 +92,22 @@ export class EventStreamReader {
   close(): void {
     this.abort.abort();
   }
+
+  /** Resolves when the server ends the stream; rejects after `ms`. */
+  async closedByServer(ms = 5000): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (!this.ended) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error('timed out waiting for the server to end the stream');
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
 }
 
 /** Opens GET /api/events with the client's session cookie (and Last-Event-ID when reconnecting). */
