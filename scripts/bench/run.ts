@@ -567,7 +567,13 @@ function formatSoak(soak: SoakResult, loadAverage: { before: number; after: numb
   const lines = [
     '',
     `Soak: ${soak.users} signed-in users, ${soak.connections} connections, ${soak.rate ?? 'max'} req/s requested, ${soak.seconds} s (load average ${loadAverage.before} → ${loadAverage.after})`,
-    `Total: ${soak.requests} requests, ${soak.rps} req/s, p50 ${soak.p50} ms, p99 ${soak.p99} ms, expected 4xx (claims on cooldown) ${soak.expected4xx}, unexpected failures ${soak.unexpected}`,
+    `Total: ${soak.requests} requests, ${soak.rps} req/s, p50 ${soak.p50} ms, p99 ${soak.p99} ms, expected 4xx (claims on cooldown) ${soak.expected4xx}, unexpected failures ${soak.unexpected}${
+      soak.unexpected
+        ? ` (${Object.entries(soak.unexpectedBy)
+            .map(([k, n]) => `${k}: ${n}`)
+            .join(', ')})`
+        : ''
+    }`,
     '',
     'window end   req/s   p50 ms   p99 ms   non-2xx   RSS MB | heap used/total MB   new space   external   other (RSS − heap − external)',
     ...soak.windows.map(
