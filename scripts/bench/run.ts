@@ -245,6 +245,16 @@ async function main(): Promise<number> {
     const signInSeconds = (Date.now() - signInStart) / 1000;
     log(`${sessions.length} users signed in through the simulator in ${signInSeconds.toFixed(1)} s`);
     const cookies = sessions.map((s) => s.cookie);
+    // What the product burns with no requests at all (bot, background jobs such as the invite
+    // statistics): CPU per request includes it, which matters when a loaded machine makes runs slow.
+    const idleCpuBefore = cpuSeconds(product.child.pid);
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const idleCpuAfter = cpuSeconds(product.child.pid);
+    const idleCpuPercent =
+      idleCpuBefore === null || idleCpuAfter === null
+        ? null
+        : round(((idleCpuAfter - idleCpuBefore) / 3) * 100, 1);
+    log(`product CPU with no requests: ${idleCpuPercent ?? 'n/a'} % of a core`);
 
     if (args.soak) {
       const soak = await runSoak({
@@ -522,6 +532,7 @@ async function main(): Promise<number> {
       discover,
       claims: claimsResult,
       joinPath,
+      idleCpuPercent,
       memory: {
         atRestMb: mb(atRest),
         afterRunMb: mb(afterRun),
