@@ -64,15 +64,15 @@ export const QUICK_POPULATION: PopulationSize = {
 };
 
 export const FULL_POPULATION: PopulationSize = {
-  honestMembers: 30,
-  honestOwners: 8,
-  altRings: 3,
-  altsPerRing: 6,
-  nobotFarmers: 8,
-  churners: 10,
-  colluderRings: 3,
-  colludersPerRing: 4,
-  newAccounts: 8,
+  honestMembers: 16,
+  honestOwners: 4,
+  altRings: 2,
+  altsPerRing: 5,
+  nobotFarmers: 5,
+  churners: 6,
+  colluderRings: 2,
+  colludersPerRing: 3,
+  newAccounts: 4,
 };
 
 export interface SimulationOptions {
@@ -101,9 +101,10 @@ export const QUICK_OPTIONS: Omit<SimulationOptions, 'seed'> = {
 export const FULL_OPTIONS: Omit<SimulationOptions, 'seed'> = {
   mode: 'full',
   population: FULL_POPULATION,
-  durationMs: 10 * DAY,
-  tickMs: 1 * HOUR,
-  wallClockCapMs: 240_000,
+  // Past the 7-day account age (young accounts become eligible) and the 5-day featured stay.
+  durationMs: 8 * DAY,
+  tickMs: 3 * HOUR,
+  wallClockCapMs: 300_000,
 };
 
 /** Per actor type: what the ledger says they got, and what the rules allow them. Hundredths. */
@@ -384,11 +385,16 @@ async function simulate(
   }
   for (let i = 0; i < size.nobotFarmers; i++) actors.push(await makeActor('nobot_farmer', `farmer${i}`));
   for (let i = 0; i < size.churners; i++) {
-    // Every third churner is a throwaway Discord account a day or two old.
+    // Every third churner is a throwaway Discord account a day or two old; another third has a guild of
+    // its own and spends everything on it first, so its penalties become debt it then tries to shed.
     const young = i % 3 === 2;
-    actors.push(
-      await makeActor('churner', `churner${i}`, young ? { accountAgeMs: random.int(1, 2) * DAY } : {}),
+    const churner = await makeActor(
+      'churner',
+      `churner${i}`,
+      young ? { accountAgeMs: random.int(1, 2) * DAY } : {},
     );
+    if (i % 3 === 1) churner.ownGuild = giveGuild(churner, true);
+    actors.push(churner);
   }
   const colluderOwners: Actor[] = [];
   for (let r = 0; r < size.colluderRings; r++) {
@@ -630,10 +636,37 @@ async function simulate(
     }
   }
 
+  async function deleteAndSignUpAgain(churner: Actor): Promise<void> {
+    const me = await api<{ discordUsername: string }>(churner, 'GET', '/api/auth/user');
+    const res = await api(churner, 'DELETE', '/api/account', { confirmUsername: me.body.discordUsername });
+    if (res.status !== 200) failures.push(`${churner.name}: account deletion answered ${res.status}`);
+    churner.deleted = true;
+    requests += 4;
+    const again = await app.signIn(me.body.discordUsername, { address: churner.client.address });
+    churner.client = again;
+    churner.userIds.push(again.user!.id);
+    churner.joins = new Map();
+    churner.lastClaim = {};
+    count('churner').abuseAttempts += 1;
+  }
+
   async function churnerRound(churner: Actor): Promise<void> {
-    await claimTimed(churner);
     const c = count('churner');
+    // A spender in debt (its penalties came after it spent everything) deletes the account and signs up
+    // again with the same Discord account, before any reward pays the debt: the debt must follow it.
+    if (churner.ownGuild && !churner.deleted && balance(churner) < 0) return deleteAndSignUpAgain(churner);
+    await claimTimed(churner);
     const young = clock.now() - churner.accountCreatedAt < MIN_ACCOUNT_AGE_MS;
+    // A spender puts every whole coin into its own guild's campaign before churning.
+    const coins = Math.floor(balance(churner) / 100);
+    if (churner.ownGuild && !churner.deleted && coins >= 3) {
+      const res = await api(churner, 'POST', '/api/servers', {
+        name: `${churner.name} hall`,
+        inviteLink: `https://discord.gg/${churner.ownGuild.code}`,
+        coinReward: String(coins),
+      });
+      if (res.status !== 201) failures.push(`${churner.name}: own campaign answered ${res.status}`);
+    }
     // Leave everything joined last round, inside the minimum stay.
     let left = false;
     for (const record of churner.joins.values()) {
@@ -646,23 +679,10 @@ async function simulate(
       c.abuseAttempts += 1;
       expectLeft(churner, record.campaignId);
     }
-    // Now and then (in a round after its leaves were handled): delete the account and sign up again with
-    // the same Discord account — a second welcome bonus must not be paid.
-    if (!left && !churner.deleted && churner.joins.size >= 2 && random.chance(0.3)) {
-      const me = await api<{ discordUsername: string }>(churner, 'GET', '/api/auth/user');
-      const res = await api(churner, 'DELETE', '/api/account', { confirmUsername: me.body.discordUsername });
-      if (res.status !== 200) failures.push(`${churner.name}: account deletion answered ${res.status}`);
-      churner.deleted = true;
-      const username = me.body.discordUsername;
-      requests += 4;
-      const again = await app.signIn(username, { address: churner.client.address });
-      churner.client = again;
-      churner.userIds.push(again.user!.id);
-      churner.joins = new Map();
-      churner.lastClaim = {};
-      c.abuseAttempts += 1;
-      return;
-    }
+    // The others, now and then, in a round after their leaves were handled: delete and sign up again
+    // (a second welcome bonus must not be paid).
+    if (!left && !churner.deleted && !churner.ownGuild && churner.joins.size >= 2 && random.chance(0.3))
+      return deleteAndSignUpAgain(churner);
     const pick = random.pick(await candidates(churner, (x) => x.kind !== 'nobot'));
     if (pick) {
       if (young) c.abuseAttempts += 1;
@@ -924,6 +944,17 @@ function buildReport(app: TestApp, facts: RunFacts): SimulationReport {
     if (t.type === 'join_reward' && t.createdAt - actor.accountCreatedAt < MIN_ACCOUNT_AGE_MS)
       churnRow.abuseCoins += t.amount;
   }
+  // A debt left on a deleted account is a penalty nobody pays: counted as coins the churner kept.
+  for (const actor of facts.actors.filter((a) => a.type === 'churner')) {
+    for (const id of actor.userIds.slice(0, -1)) {
+      const coins = db.select({ coins: users.coins }).from(users).where(eq(users.id, id)).get()?.coins ?? 0;
+      if (coins < 0) {
+        churnRow.abuseWins += 1;
+        churnRow.abuseCoins -= coins;
+        churnRow.created -= coins;
+      }
+    }
+  }
   for (const type of ACTOR_TYPES) {
     const row = rows.get(type)!;
     const welcomes = txs.filter((t) => t.type === 'welcome' && typeOf.get(t.userId) === type).length;
@@ -945,6 +976,9 @@ function buildReport(app: TestApp, facts: RunFacts): SimulationReport {
         j.leftAt === null
       )
         continue;
+      // Leaving a campaign canceled before the leave costs nothing (issue 12 item 4).
+      const canceledAt = campaignById.get(j.serverId)?.canceledAt ?? null;
+      if (canceledAt !== null && canceledAt <= j.leftAt) continue;
       const early = j.leftAt < j.verifiedAt + (j.minStayMs ?? 0);
       if (early && !j.penalized) {
         row.abuseWins += 1;
@@ -1058,11 +1092,9 @@ function buildReport(app: TestApp, facts: RunFacts): SimulationReport {
     const campaignJoins = joins.filter((j) => j.serverId === c.id);
     const paid = campaignJoins.filter((j) => j.coinsAwarded && (j.rewardCents ?? 0) > 0).length;
     const returned = campaignJoins.filter((j) => j.penalized).length;
-    if (
-      paid - returned > c.initialMemberSlots ||
-      c.membersRemaining !== c.initialMemberSlots - paid + returned
-    )
-      slotMismatch += 1;
+    // A canceled campaign (its owner deleted the account) keeps no slots.
+    const left = c.canceledAt !== null ? 0 : c.initialMemberSlots - paid + returned;
+    if (paid - returned > c.initialMemberSlots || c.membersRemaining !== left) slotMismatch += 1;
   }
   for (const [ownerId, expected] of expectedByOwner)
     if ((spendByOwner.get(ownerId) ?? 0) !== expected) costMismatch += 1;

@@ -11,10 +11,11 @@ import {
   transactions,
   userAddresses,
   users,
+  welcomeGrants,
 } from '../db/schema.ts';
 import { deleteOAuthTokens } from '../auth/oauth-tokens.ts';
 import { AppError } from '../shared/errors.ts';
-import { debit } from '../ledger/ledger.ts';
+import { credit, debit } from '../ledger/ledger.ts';
 import { formatCents } from '../shared/money.ts';
 import { getUserById } from '../users/users.ts';
 
@@ -148,6 +149,24 @@ export function anonymiseAccount(ctx: AppContext, userId: string, confirmUsernam
         description: 'Account deleted: balance forfeited',
         now,
       });
+    } else if (user.coins < 0) {
+      // Unpaid penalties stay with the Discord account, not with this row: the next sign-up of the same
+      // Discord account starts with them (users.ts), so deleting the account does not shed a debt (decision 029).
+      const debt = -user.coins;
+      credit(ctx.sqlite, {
+        userId,
+        cents: debt,
+        type: 'account_deleted',
+        description: 'Account deleted: unpaid penalties stay with your Discord account',
+        now,
+      });
+      tx.insert(welcomeGrants)
+        .values({ discordId: user.discordId, grantedAt: now, carriedDebtCents: debt })
+        .onConflictDoUpdate({
+          target: welcomeGrants.discordId,
+          set: { carriedDebtCents: sql`${welcomeGrants.carriedDebtCents} + ${debt}` },
+        })
+        .run();
     }
     tx.delete(socialTaskStarts).where(eq(socialTaskStarts.userId, userId)).run();
     deleteOAuthTokens(tx, userId);

@@ -38,12 +38,15 @@ describe('reconciliation in a 429 storm', () => {
     const userIds = seeded.flatMap((s) => s.userIds);
     const campaignIds = seeded.map((s) => s.campaign.id);
     const sim = app.sim.state;
+    // Discord's shapes, every window a quarter as long (as the harness shortens them, decision 025):
+    // the bot meets the same buckets and resets, and waits out 250 ms where it waited a second.
     sim.rateLimits.configure({
       globalPerSecond: 20,
+      globalWindowMs: 250,
       buckets: {
-        'guild-member': { limit: 2, windowMs: 500 },
-        'guild-members-list': { limit: 1, windowMs: 1000 },
-        'current-user-guilds': { limit: 1, windowMs: 1000 },
+        'guild-member': { limit: 2, windowMs: 125 },
+        'guild-members-list': { limit: 1, windowMs: 250 },
+        'current-user-guilds': { limit: 1, windowMs: 250 },
       },
     });
     const before = sim.rateLimits.stats();

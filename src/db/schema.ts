@@ -267,6 +267,11 @@ export const oauthTokens = sqliteTable('oauth_tokens', {
 export const welcomeGrants = sqliteTable('welcome_grants', {
   discordId: text('discord_id').primaryKey(),
   grantedAt: integer('granted_at').notNull(),
+  /**
+   * Unpaid penalties (a negative balance) of a deleted account of this Discord account, hundredths: the
+   * next sign-up starts with them, so deleting the account does not shed a debt (decision 029).
+   */
+  carriedDebtCents: integer('carried_debt_cents').notNull().default(0),
 });
 
 /**

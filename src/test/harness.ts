@@ -5,6 +5,7 @@ import { ManualClock } from '../clock.ts';
 import { createLogger } from '../logger.ts';
 import { startServer, type RunningServer, type StartOptions } from '../server.ts';
 import { startDiscordSimulator, type DiscordSimulator } from '../sim/discord/index.ts';
+import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../sim/discord/rate-limits.ts';
 import { assertLedgerInvariant } from '../ledger/ledger.ts';
 import type { ApiUser } from '../shared/api-types.ts';
 import { Agent } from 'undici';
@@ -17,6 +18,23 @@ export const TEST_DISCORD = {
   clientSecret: 'test-client-secret',
   botToken: 'test-bot-token',
 } as const;
+
+/**
+ * Discord's bucket sizes with every window a twentieth as long: the product still meets 429s and
+ * X-RateLimit-* headers and waits them out through @discordjs/rest, but a test that empties a
+ * 5-second bucket waits 250 ms instead of 5 s (decision 025). Tests of the limits themselves set
+ * their own numbers (src/sim/discord/rate-limits.test.ts, src/bot/reconcile-storm.test.ts).
+ */
+export const TEST_RATE_LIMITS: RateLimitConfig = {
+  ...DEFAULT_RATE_LIMITS,
+  globalWindowMs: DEFAULT_RATE_LIMITS.globalWindowMs / 20,
+  buckets: Object.fromEntries(
+    Object.entries(DEFAULT_RATE_LIMITS.buckets).map(([name, b]) => [
+      name,
+      { limit: b.limit, windowMs: b.windowMs / 20 },
+    ]),
+  ),
+};
 
 export interface TestApp {
   url: string;
@@ -168,6 +186,7 @@ export async function startTestApp(
   // The simulator reads the same clock, so a new simulated account is 30 days old on the test clock
   // (or as old as a test asks: sim.state.createUser({ accountAgeMs }) / POST /control/users {accountAgeDays}).
   const sim = await startDiscordSimulator({ port: 0, ...TEST_DISCORD, now: () => clock.now() });
+  sim.state.rateLimits.configure(TEST_RATE_LIMITS);
   const logger = createLogger('silent');
   const server = await startServer({
     port: 0,

@@ -4,7 +4,7 @@ import { formatCents } from '../shared/money.ts';
 import type { Db } from '../db/client.ts';
 import { users, welcomeGrants, type User } from '../db/schema.ts';
 import { AppError } from '../shared/errors.ts';
-import { credit } from '../ledger/ledger.ts';
+import { credit, debit } from '../ledger/ledger.ts';
 import { avatarUrl } from '../discord/discord-api.ts';
 
 export const WELCOME_BONUS_CENTS = 500;
@@ -68,6 +68,25 @@ export function upsertUserFromDiscord(
         idempotencyKey: `welcome:${created.id}`,
         now,
       });
+    else {
+      // A deleted account of this Discord account left unpaid penalties: the new account starts with them.
+      const carried = tx.select().from(welcomeGrants).where(eq(welcomeGrants.discordId, profile.id)).get();
+      if (carried && carried.carriedDebtCents > 0) {
+        tx.update(welcomeGrants)
+          .set({ carriedDebtCents: 0 })
+          .where(eq(welcomeGrants.discordId, profile.id))
+          .run();
+        debit(db.$client, {
+          userId: created.id,
+          cents: carried.carriedDebtCents,
+          type: 'leave_penalty',
+          description: 'Unpaid penalties of your deleted account',
+          idempotencyKey: `carried-debt:${created.id}`,
+          allowNegative: true,
+          now,
+        });
+      }
+    }
     const user = tx.select().from(users).where(eq(users.id, created.id)).get();
     if (!user) throw new Error('user vanished inside its own transaction');
     return { user, created: true };

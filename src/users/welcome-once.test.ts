@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { oauthTokens, transactions } from '../db/schema.ts';
+import { debit, getBalance } from '../ledger/ledger.ts';
 import { startTestApp, type TestApp } from '../test/harness.ts';
 
 // Issue 12 item 3: the welcome bonus is paid once per Discord account, even across account deletion;
@@ -35,6 +36,54 @@ describe('welcome bonus once per Discord account', () => {
     const again = await app.signIn('welcome_twice');
     expect(again.user!.id).not.toBe(first.user!.id);
     expect(welcomes(again.user!.id)).toHaveLength(0);
+    expect(await again.balanceCents()).toBe(0);
+  });
+
+  it('carries unpaid penalties to the next sign-up of the same Discord account (decision 029)', async () => {
+    const first = await app.signIn('welcome_debtor');
+    const userId = first.user!.id;
+    // Spent the welcome bonus, then charged a 2.00 early-leave penalty it could not pay.
+    const now = app.clock.now();
+    debit(app.server.ctx.sqlite, { userId, cents: 500, type: 'campaign', description: 'Spent', now });
+    debit(app.server.ctx.sqlite, {
+      userId,
+      cents: 200,
+      type: 'leave_penalty',
+      description: 'Left early',
+      allowNegative: true,
+      now,
+    });
+    expect(await first.balanceCents()).toBe(-200);
+    const deleted = await first.request('DELETE', '/api/account', { confirmUsername: 'welcome_debtor' });
+    expect(deleted.status).toBe(200);
+    // The deleted row is square; the debt moved with the Discord account.
+    expect(getBalance(app.server.ctx.sqlite, userId)).toBe(0);
+
+    const again = await app.signIn('welcome_debtor');
+    expect(await again.balanceCents()).toBe(-200);
+    const carried = app.server.ctx.db
+      .select()
+      .from(transactions)
+      .where(eq(transactions.userId, again.user!.id))
+      .all();
+    expect(carried).toMatchObject([
+      { type: 'leave_penalty', amount: -200, description: 'Unpaid penalties of your deleted account' },
+    ]);
+
+    // Once: deleting the new account (debt still unpaid) and coming back carries the same 2.00, not more.
+    expect(
+      (await again.request('DELETE', '/api/account', { confirmUsername: 'welcome_debtor' })).status,
+    ).toBe(200);
+    const third = await app.signIn('welcome_debtor');
+    expect(await third.balanceCents()).toBe(-200);
+  });
+
+  it('carries nothing for an account deleted with a positive balance (forfeited)', async () => {
+    const first = await app.signIn('welcome_saver');
+    expect((await first.request('DELETE', '/api/account', { confirmUsername: 'welcome_saver' })).status).toBe(
+      200,
+    );
+    const again = await app.signIn('welcome_saver');
     expect(await again.balanceCents()).toBe(0);
   });
 

@@ -67,7 +67,8 @@ export function DeleteAccountDialog({ username }: { username: string }) {
                 <Stack gap="4">
                   <Text color="fg.muted" textStyle="sm">
                     Your profile is anonymised, your active campaigns end without a refund, your remaining
-                    coins are forfeited and you are signed out on every device. Transaction records are kept
+                    coins are forfeited and you are signed out on every device. Unpaid penalties (a negative
+                    balance) stay with your Discord account if you sign up again. Transaction records are kept
                     without your name, as the Privacy Policy explains. This cannot be undone.
                   </Text>
                   <Field.Root invalid={error !== null} required>

@@ -1,0 +1,1 @@
+ALTER TABLE `welcome_grants` ADD `carried_debt_cents` integer DEFAULT 0 NOT NULL;
