@@ -21,3 +21,5 @@ export const PROJECT_ROOT = findProjectRoot();
 export const WEB_DIST_DIR = path.join(PROJECT_ROOT, 'dist', 'web');
 /** drizzle-kit migrations. */
 export const MIGRATIONS_DIR = path.join(PROJECT_ROOT, 'drizzle');
+/** drizzle-kit migrations of the PostgreSQL schema (src/db/schema.pg.ts, decision 028). */
+export const PG_MIGRATIONS_DIR = path.join(PROJECT_ROOT, 'drizzle-pg');

@@ -1,0 +1,1 @@
+ALTER TABLE "welcome_grants" ADD COLUMN "carried_debt_cents" bigint DEFAULT 0 NOT NULL;

@@ -1,0 +1,119 @@
+import pg from 'pg';
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import { PG_MIGRATIONS_DIR } from '../paths.ts';
+import * as schema from './schema.pg.ts';
+
+// The PostgreSQL connection (decision 028). Not yet used by the product: the features still run on the
+// synchronous SQLite handle of src/db/client.ts; the async conversion follows the plan in decision 028.
+// Today it serves the PostgreSQL ledger (src/ledger/ledger-pg.ts), the run-once jobs
+// (src/ops/run-once-pg.ts) and their tests.
+
+export type PgDb = NodePgDatabase<typeof schema> & { $client: pg.Pool };
+/** The handle given to code running inside `db.transaction(async (tx) => …)`. */
+export type PgTx = Parameters<Parameters<PgDb['transaction']>[0]>[0];
+export type PgDbOrTx = PgDb | PgTx;
+
+export interface PgDatabase {
+  db: PgDb;
+  pool: pg.Pool;
+  close(): Promise<void>;
+}
+
+const INT8_OID = 20;
+/**
+ * node-postgres returns int8 (bigint) as a string. Every bigint here is money in hundredths (at most
+ * ±9999999999) or epoch milliseconds, all far below 2^53, so it is parsed as a JS number: raw SQL then
+ * sees the same numbers as drizzle's `bigint({ mode: 'number' })` columns and as the SQLite code. It is
+ * set on node-postgres's global parsers because drizzle's driver passes its own per-query type table
+ * that falls back to them (a Pool-level `types` option would be bypassed by every drizzle query).
+ * SUM() and COUNT() are bigint/numeric too: cast a SUM to ::bigint and a COUNT to ::int in raw SQL.
+ */
+pg.types.setTypeParser(INT8_OID, (value: string) => Number(value));
+
+/** Any key of the migration advisory lock: one number for "coinsync migrations" (fits int8). */
+const MIGRATION_LOCK_KEY = 0x636f696e_7379;
+
+export interface OpenPgOptions {
+  /** Connections in this process's pool (node-postgres default 10). */
+  max?: number;
+  /** Apply drizzle-pg/ migrations before returning (default true). */
+  migrate?: boolean;
+  applicationName?: string;
+}
+
+/**
+ * Opens a pool on `url` and applies the drizzle-pg/ migrations. Several processes may start at once:
+ * migrations run under a session advisory lock, so exactly one applies them and the others wait, then
+ * find nothing left to do.
+ */
+export async function openPgDatabase(url: string, options: OpenPgOptions = {}): Promise<PgDatabase> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    application_name: options.applicationName ?? 'coinsync',
+  });
+  // An idle client that loses its server (restart, failover) emits 'error' on the pool; without a
+  // listener that would crash the process. The next query simply gets a fresh connection.
+  pool.on('error', () => undefined);
+  try {
+    if (options.migrate !== false) await migratePg(pool);
+  } catch (err) {
+    await pool.end();
+    throw err;
+  }
+  const db: PgDb = drizzle(pool, { schema });
+  return { db, pool, close: () => pool.end() };
+}
+
+export async function migratePg(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    try {
+      await migrate(drizzle(client, { schema }), { migrationsFolder: PG_MIGRATIONS_DIR });
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
+/** SQLSTATEs after which the whole transaction may simply be tried again. */
+const RETRYABLE = new Set(['40001', '40P01']); // serialization_failure, deadlock_detected
+
+/** The SQLSTATE of a node-postgres error, also when drizzle wrapped it (DrizzleQueryError's `cause`). */
+export function pgErrorCode(err: unknown): string | undefined {
+  for (let e: unknown = err, depth = 0; typeof e === 'object' && e !== null && depth < 5; depth += 1) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+export function isRetryablePgError(err: unknown): boolean {
+  const code = pgErrorCode(err);
+  return code !== undefined && RETRYABLE.has(code);
+}
+
+/**
+ * A top-level READ COMMITTED transaction that is retried (a few times, with a short jittered wait) when
+ * PostgreSQL aborts it as a deadlock victim or a serialization failure. `fn` must therefore have no
+ * side effects outside the database (no Discord calls, no events) — do those after it returns.
+ */
+export async function withPgTransaction<T>(
+  db: PgDb,
+  fn: (tx: PgTx) => Promise<T>,
+  { attempts = 5 }: { attempts?: number } = {},
+): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await db.transaction(fn);
+    } catch (err) {
+      if (attempt >= attempts || !isRetryablePgError(err)) throw err;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+    }
+  }
+}

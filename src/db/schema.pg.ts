@@ -1,0 +1,295 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { CAMPAIGN_KINDS } from '../shared/campaign-kinds.ts';
+
+// The PostgreSQL mirror of src/db/schema.ts (decision 028): the same tables, columns, keys, indexes and
+// checks, in drizzle's pg dialect. schema-drift.test.ts fails when the two disagree, so a change to
+// schema.ts needs the same change here and `npm run db:generate:pg` (migrations in drizzle-pg/).
+//
+// Types: money (hundredths, up to ±9999999999) and epoch-millisecond timestamps do not fit int4, so they
+// are bigint read as JS numbers (both stay below 2^53); small counters are integer; SQLite's 0/1 flags
+// are real booleans. The connection parses int8 as a number too (src/db/pg-client.ts), so raw SQL agrees.
+
+const id = () =>
+  text('id')
+    .primaryKey()
+    .$defaultFn(() => crypto.randomUUID());
+const ms = (name: string) => bigint(name, { mode: 'number' });
+const cents = (name: string) => bigint(name, { mode: 'number' });
+const createdAt = () => ms('created_at').notNull();
+
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    discordId: text('discord_id').notNull().unique(),
+    discordUsername: text('discord_username').notNull(),
+    discordAvatar: text('discord_avatar'),
+    email: text('email'),
+    coins: cents('coins').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [check('users_coins_range', sql`${t.coins} <= 9999999999 AND ${t.coins} >= -9999999999`)],
+);
+
+export const servers = pgTable(
+  'servers',
+  {
+    id: id(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id),
+    name: text('name').notNull(),
+    inviteLink: text('invite_link').notNull(),
+    inviteCode: text('invite_code'),
+    kind: text('kind', { enum: CAMPAIGN_KINDS }).notNull().default('regular'),
+    serverId: text('server_id'),
+    inviteGuildId: text('invite_guild_id'),
+    serverIcon: text('server_icon'),
+    coinReward: cents('coin_reward').notNull().default(50),
+    membersRemaining: integer('members_remaining').notNull().default(0),
+    initialMemberSlots: integer('initial_member_slots').notNull().default(0),
+    isFeatured: boolean('is_featured').notNull().default(false),
+    featuredRemaining: integer('featured_remaining').notNull().default(0),
+    featuredAt: ms('featured_at'),
+    completionNotificationSent: boolean('completion_notification_sent').notNull().default(false),
+    inviteValid: boolean('invite_valid').notNull().default(true),
+    botRemovedAt: ms('bot_removed_at'),
+    completionDmAttempts: integer('completion_dm_attempts').notNull().default(0),
+    completionDmRetryAt: ms('completion_dm_retry_at'),
+    ownerUnreachableAt: ms('owner_unreachable_at'),
+    canceledAt: ms('canceled_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('servers_active_idx').on(t.membersRemaining, t.canceledAt),
+    index('servers_owner_idx').on(t.ownerId),
+    index('servers_guild_idx').on(t.serverId),
+    check('servers_slots_non_negative', sql`${t.membersRemaining} >= 0`),
+    // SQLite holds this with two triggers (migration 0005); PostgreSQL says it as one CHECK.
+    check(
+      'servers_kind_consistent',
+      sql`${t.kind} IN ('regular', 'featured', 'nobot') AND (${t.kind} = 'nobot') = (${t.serverId} IS NULL) AND (${t.kind} = 'featured') = ${t.isFeatured}`,
+    ),
+  ],
+);
+
+export const serverJoins = pgTable(
+  'server_joins',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    serverId: text('server_id')
+      .notNull()
+      .references(() => servers.id),
+    joinedAt: ms('joined_at').notNull(),
+    verified: boolean('verified').notNull().default(false),
+    verifiedAt: ms('verified_at'),
+    coinsAwarded: boolean('coins_awarded').notNull().default(false),
+    hasLeft: boolean('has_left').notNull().default(false),
+    leftAt: ms('left_at'),
+    leftReason: text('left_reason'),
+    discordJoinedAt: ms('discord_joined_at'),
+    penalized: boolean('penalized').notNull().default(false),
+    rewardCents: cents('reward_cents'),
+    minStayMs: ms('min_stay_ms'),
+    penaltyCents: cents('penalty_cents'),
+    sameAddress: boolean('same_address').notNull().default(false),
+  },
+  (t) => [
+    uniqueIndex('server_joins_user_server_uq').on(t.userId, t.serverId),
+    index('server_joins_server_idx').on(t.serverId),
+  ],
+);
+
+export const socialTasks = pgTable('social_tasks', {
+  id: id(),
+  platform: text('platform').notNull(),
+  title: text('title').notNull(),
+  url: text('url').notNull(),
+  coins: cents('coins').notNull().default(200),
+  createdAt: createdAt(),
+});
+
+export const socialTaskStarts = pgTable(
+  'social_task_starts',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    taskId: text('task_id')
+      .notNull()
+      .references(() => socialTasks.id, { onDelete: 'cascade' }),
+    startedAt: ms('started_at').notNull(),
+  },
+  (t) => [uniqueIndex('social_task_starts_user_task_uq').on(t.userId, t.taskId)],
+);
+
+export const socialCompletions = pgTable(
+  'social_completions',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    taskId: text('task_id')
+      .notNull()
+      .references(() => socialTasks.id, { onDelete: 'cascade' }),
+    completedAt: ms('completed_at').notNull(),
+  },
+  (t) => [uniqueIndex('social_completions_user_task_uq').on(t.userId, t.taskId)],
+);
+
+export const hourlyRewards = pgTable('hourly_rewards', {
+  id: id(),
+  userId: text('user_id')
+    .notNull()
+    .unique()
+    .references(() => users.id),
+  lastClaimDate: ms('last_claim_date').notNull().default(0),
+  lastBonusClaimDate: ms('last_bonus_claim_date'),
+  lastDailyClaimDate: ms('last_daily_claim_date'),
+});
+
+export const transactions = pgTable(
+  'transactions',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    amount: cents('amount').notNull(),
+    type: text('type').notNull(),
+    description: text('description'),
+    idempotencyKey: text('idempotency_key').unique(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('transactions_user_created_idx').on(t.userId, t.createdAt)],
+);
+
+export const payments = pgTable(
+  'payments',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    packId: text('pack_id').notNull(),
+    amountCents: cents('amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    coins: cents('coins').notNull(),
+    status: text('status').notNull(),
+    fulfilledAt: ms('fulfilled_at'),
+    reversedCoins: cents('reversed_coins').notNull().default(0),
+    chargeRefundedCents: cents('charge_refunded_cents').notNull().default(0),
+    disputeId: text('dispute_id'),
+    disputeCents: cents('dispute_cents').notNull().default(0),
+    disputeStatus: text('dispute_status'),
+    adjustments: integer('adjustments').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('payments_user_idx').on(t.userId),
+    index('payments_open_dispute_idx')
+      .on(t.userId)
+      .where(sql`${t.disputeStatus} = 'open'`),
+  ],
+);
+
+export const paymentRefunds = pgTable(
+  'payment_refunds',
+  {
+    id: text('id').primaryKey(),
+    paymentId: text('payment_id')
+      .notNull()
+      .references(() => payments.id),
+    amountCents: cents('amount_cents').notNull(),
+    status: text('status').notNull(),
+    updatedAt: ms('updated_at').notNull(),
+  },
+  (t) => [index('payment_refunds_payment_idx').on(t.paymentId)],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    sid: text('sid').primaryKey(),
+    sess: text('sess').notNull(),
+    expiresAt: ms('expires_at').notNull(),
+  },
+  (t) => [index('sessions_expires_idx').on(t.expiresAt)],
+);
+
+export const oauthTokens = pgTable('oauth_tokens', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  accessTokenEnc: text('access_token_enc').notNull(),
+  refreshTokenEnc: text('refresh_token_enc'),
+  scope: text('scope').notNull(),
+  expiresAt: ms('expires_at').notNull(),
+  updatedAt: ms('updated_at').notNull(),
+});
+
+export const welcomeGrants = pgTable('welcome_grants', {
+  discordId: text('discord_id').primaryKey(),
+  grantedAt: ms('granted_at').notNull(),
+  /** Unpaid penalties of a deleted account of this Discord account (decision 029). */
+  carriedDebtCents: cents('carried_debt_cents').notNull().default(0),
+});
+
+export const userAddresses = pgTable(
+  'user_addresses',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    addressHash: text('address_hash').notNull(),
+    lastSeenAt: ms('last_seen_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('user_addresses_user_hash_uq').on(t.userId, t.addressHash),
+    index('user_addresses_hash_idx').on(t.addressHash, t.lastSeenAt),
+  ],
+);
+
+export const opsHeartbeat = pgTable('ops_heartbeat', {
+  id: integer('id').primaryKey(),
+  checkedAt: ms('checked_at').notNull(),
+});
+
+// ---- PostgreSQL only (listed in schema-drift.test.ts as such) ----
+
+/**
+ * One row per periodic job and period that some process claimed (src/ops/run-once-pg.ts, decision 030):
+ * with several processes a job runs at most once per period, and a pg advisory lock keeps runs of the
+ * same job from overlapping. One process on SQLite needs neither, so SQLite has no such table.
+ */
+export const jobRuns = pgTable(
+  'job_runs',
+  {
+    job: text('job').notNull(),
+    /** floor(now / periodMs): the period the run belongs to. */
+    period: bigint('period', { mode: 'number' }).notNull(),
+    /** Who ran it (host:pid), for the logs and the readiness report. */
+    runner: text('runner').notNull(),
+    startedAt: ms('started_at').notNull(),
+    finishedAt: ms('finished_at'),
+    /** ok | failed; null while running (or when the runner died mid-run). */
+    outcome: text('outcome'),
+  },
+  (t) => [primaryKey({ columns: [t.job, t.period] })],
+);
