@@ -13,6 +13,14 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('./dist/web', import.meta.url)),
     emptyOutDir: true,
     chunkSizeWarningLimit: 1200,
+    // The manifest tells scripts/prerender-login.ts which files the static login page's script needs.
+    manifest: true,
+    rollupOptions: {
+      input: {
+        index: fileURLToPath(new URL('./web/index.html', import.meta.url)),
+        'login-static': fileURLToPath(new URL('./web/src/login-static.ts', import.meta.url)),
+      },
+    },
   },
   // Development: `PUBLIC_URL=http://localhost:5173 npm run dev` beside `npx vite`; the API and, in demo
   // mode, the Discord simulator (with its gateway WebSocket) are proxied to the server on :5000.

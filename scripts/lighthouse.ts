@@ -1,10 +1,11 @@
 // Lighthouse (mobile preset: Moto G-class screen, 4x CPU slowdown, slow 4G) on the login, Discover and
 // Dashboard pages, 3 runs each, median score per category. Not a test: scores vary with the machine.
 // Usage: npm run build && npm run lighthouse [-- http://localhost:5000]
+// Env: LIGHTHOUSE_PORT, LIGHTHOUSE_RUNS (default 3), LIGHTHOUSE_PAGES=Login,Discover, LIGHTHOUSE_OUT=<dir>.
 // Without a URL it starts the app in demo mode on LIGHTHOUSE_PORT (default 5199) with a throwaway database.
 // Besides the scores it prints the audits that cost points and the JavaScript each page downloads.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
@@ -21,7 +22,10 @@ const FLAGS = [
   '--disable-sync',
   '--no-first-run',
 ];
-const RUNS = 3;
+const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+// LIGHTHOUSE_OUT=<dir> keeps every run's full report (<page>-<run>.json) for a closer look at the audits.
+const OUT_DIR = process.env.LIGHTHOUSE_OUT;
+const ONLY = process.env.LIGHTHOUSE_PAGES?.split(',');
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 
 async function startApp(): Promise<{ url: string; child: ChildProcess }> {
@@ -92,7 +96,7 @@ try {
   const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: FLAGS });
   const rows: string[] = [];
   try {
-    for (const p of pages) {
+    for (const p of pages.filter((x) => !ONLY || ONLY.includes(x.name))) {
       const scores: Record<string, number[]> = {};
       const cls: number[] = [];
       const jsKb: number[] = [];
@@ -108,6 +112,10 @@ try {
         });
         const lhr = result?.lhr;
         if (!lhr) throw new Error(`no result for ${p.name}`);
+        if (OUT_DIR) {
+          mkdirSync(OUT_DIR, { recursive: true });
+          writeFileSync(path.join(OUT_DIR, `${p.name.toLowerCase()}-${run}.json`), JSON.stringify(lhr));
+        }
         for (const c of CATEGORIES)
           (scores[c] ??= []).push(Math.round((lhr.categories[c]?.score ?? 0) * 100));
         cls.push(Number(lhr.audits['cumulative-layout-shift']?.numericValue ?? 0));

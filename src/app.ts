@@ -2,7 +2,7 @@ import { WEB_DIST_DIR } from './paths.ts';
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import helmet from 'helmet';
 import compression from 'compression';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { PublicConfig } from './shared/api-types.ts';
 import type { AppContext } from './context.ts';
@@ -16,6 +16,7 @@ import { authRoutes } from './auth/routes.ts';
 import { createPassport, type PassportInstance } from './auth/passport.ts';
 import { featureRoutes, rawBodyRoutes } from './features.ts';
 import { sessionPolicy } from './auth/session-policy.ts';
+import { spaPages } from './auth/spa-pages.ts';
 import { recordWriteAddresses, writeLimits } from './http/write-limits.ts';
 
 export { PRODUCT_NAME } from './shared/brand.ts';
@@ -91,6 +92,15 @@ function postsOnly(handler: RequestHandler): RequestHandler {
   return (req, res, next) => (req.method === 'POST' ? handler(req, res, next) : next());
 }
 
+function publicConfig(ctx: AppContext): PublicConfig {
+  return {
+    productName: PRODUCT_NAME,
+    demoMode: ctx.config.demoMode,
+    stripePublishableKey: ctx.config.stripe.publishableKey ?? null,
+    supportUrl: ctx.config.supportUrl,
+  };
+}
+
 function apiRouter(ctx: AppContext, options: CreateAppOptions): { api: Router; passport: PassportInstance } {
   const api = express.Router();
   // API answers are per user and change with every write: no browser or proxy may keep them.
@@ -101,14 +111,9 @@ function apiRouter(ctx: AppContext, options: CreateAppOptions): { api: Router; p
 
   // Health, readiness and the public config need no body parser and no session.
   api.use(healthRoutes(options.readiness));
+  const config = publicConfig(ctx);
   api.get('/config', (_req, res) => {
-    const body: PublicConfig = {
-      productName: PRODUCT_NAME,
-      demoMode: ctx.config.demoMode,
-      stripePublishableKey: ctx.config.stripe.publishableKey ?? null,
-      supportUrl: ctx.config.supportUrl,
-    };
-    res.json(body);
+    res.json(config);
   });
 
   // Routes that must see the raw body (Stripe webhooks) come before the JSON parser.
@@ -176,16 +181,15 @@ export function createApp(
     app.get(/\/[^/]*\.[a-z0-9]{1,12}$/i, (_req, res) => {
       res.status(404).type('text/plain').send('Not found');
     });
-    // History fallback: every other GET is the SPA. Share-card meta tags need absolute URLs, so the
-    // page carries the configured public origin (read once; the build does not change under a process).
-    const indexHtml = readFileSync(path.join(webDist, 'index.html'), 'utf8').replaceAll(
-      '__PUBLIC_ORIGIN__',
-      ctx.config.publicUrl.replace(/\/$/, ''),
+    // History fallback: every other GET is the SPA's HTML, chosen by the session (src/auth/spa-pages.ts).
+    app.get(
+      /.*/,
+      options.sessionMiddleware,
+      passport.initialize(),
+      passport.session() as RequestHandler,
+      sessionPolicy(ctx),
+      spaPages(ctx, webDist, publicConfig(ctx)),
     );
-    app.get(/.*/, (_req, res) => {
-      res.setHeader('Cache-Control', 'no-cache');
-      res.type('html').send(indexHtml);
-    });
   }
 
   app.use(errorHandler(ctx.logger));

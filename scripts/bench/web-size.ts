@@ -2,8 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-// First-load weight of the built SPA, from the files the browser actually fetches: index.html's
-// entry script, modulepreload links and stylesheets, plus everything those import statically.
+// First-load weight of the built SPA, from the files the browser actually fetches: the page's HTML's
+// entry script, modulepreload links and stylesheets, plus everything those import statically. Login is
+// login.html (the prerendered page signed-out visitors get) when the build has one, else index.html.
 // Discover adds its lazily loaded page chunk (and what it imports statically, and the CSS Vite
 // preloads with it). No Vite manifest is needed: the asset graph is read from the built files.
 
@@ -81,8 +82,9 @@ function preloadedCss(dist: string, entryCode: string, chunkName: string): strin
     .map((d) => path.join(dist, d));
 }
 
-export function measureWebSizes(dist: string): WebSizes {
-  const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
+/** The files a page's HTML names (entry script, modulepreloads, stylesheets). */
+function htmlRoots(dist: string, file: string): string[] {
+  const html = readFileSync(path.join(dist, file), 'utf8');
   const roots: string[] = [];
   for (const tag of html.match(/<(?:script|link)\b[^>]*>/g) ?? []) {
     const isScript = tag.startsWith('<script');
@@ -94,12 +96,21 @@ export function measureWebSizes(dist: string): WebSizes {
         : undefined;
     if (ref && !/^(?:https?:|data:)/.test(ref)) roots.push(resolveAsset(dist, null, ref));
   }
-  const entry = roots.find((r) => r.endsWith('.js'));
-  if (!entry) throw new Error(`no entry script in ${dist}/index.html`);
-  const login = closure(dist, roots);
+  if (!roots.some((r) => r.endsWith('.js'))) throw new Error(`no entry script in ${dist}/${file}`);
+  return roots;
+}
+
+export function measureWebSizes(dist: string): WebSizes {
+  const roots = htmlRoots(dist, 'index.html');
+  const entry = roots.find((r) => r.endsWith('.js'))!;
+  const app = closure(dist, roots);
+  // Signed out, the server sends the prerendered login.html (scripts/build/pages.ts) when the build has one.
+  const login = existsSync(path.join(dist, 'login.html'))
+    ? closure(dist, htmlRoots(dist, 'login.html'))
+    : app;
 
   // The discover page chunk is named after its file (web/src/pages/discover-page.tsx).
-  const entryCode = [...login]
+  const entryCode = [...app]
     .filter((f) => f.endsWith('.js'))
     .map((f) => readFileSync(f, 'utf8'))
     .join('\n');
@@ -109,6 +120,6 @@ export function measureWebSizes(dist: string): WebSizes {
     path.join(path.dirname(entry), chunkRef),
     ...preloadedCss(dist, entryCode, chunkRef),
   ];
-  const discover = closure(dist, discoverRoots, new Set(login));
+  const discover = closure(dist, discoverRoots, new Set(app));
   return { login: weigh(dist, login), discover: weigh(dist, discover) };
 }

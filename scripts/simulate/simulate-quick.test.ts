@@ -9,9 +9,13 @@ import { formatReport } from './report.ts';
 
 describe('population simulation (quick)', () => {
   it('gives no abuser type anything beyond the honest faucet, and keeps every invariant', async () => {
-    const report = await runPopulation({ ...QUICK_OPTIONS, seed: 1 });
+    // No wall-clock cap here (the test's own timeout bounds it): a loaded machine must not make it prove less.
+    const report = await runPopulation({
+      ...QUICK_OPTIONS,
+      seed: 1,
+      wallClockCapMs: Number.POSITIVE_INFINITY,
+    });
     const table = formatReport(report);
-    expect(report.stoppedByWallClock, table).toBe(false);
     expect(
       report.checks.filter((c) => !c.ok),
       table,

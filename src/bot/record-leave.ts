@@ -153,7 +153,8 @@ export function refundLateKick(
   ctx: AppContext,
   event: { guildId: string; discordUserId: string; reason: 'kick' | 'ban'; entryAt: number },
 ): number {
-  return ctx.db.transaction((tx) => {
+  const refunds: { userId: string; name: string; cents: number }[] = [];
+  const count = ctx.db.transaction((tx) => {
     const now = ctx.clock.now();
     const charged = tx
       .select({
@@ -191,6 +192,7 @@ export function refundLateKick(
         .returning({ id: serverJoins.id })
         .get();
       if (!flipped) continue;
+      refunds.push({ userId: join.userId, name: join.name, cents: frozenPenaltyCents(join, join.kind) });
       credit(ctx.sqlite, {
         userId: join.userId,
         cents: frozenPenaltyCents(join, join.kind),
@@ -221,4 +223,14 @@ export function refundLateKick(
     if (refunded > 0) ctx.logger.info('late audit entry: leave penalty refunded', { ...event, refunded });
     return refunded;
   });
+  // Committed: the member's open tabs learn of the refund and the new balance.
+  for (const r of refunds) {
+    publishWithBalance(ctx, r.userId, (balance) => ({
+      type: 'penalty_refunded',
+      serverName: r.name,
+      amount: formatCents(r.cents),
+      balance,
+    }));
+  }
+  return count;
 }

@@ -3,6 +3,8 @@ import { SECOND } from '../clock.ts';
 import type { TestApp, TestClient } from '../test/harness.ts';
 import { findCampaign } from '../test/factories.ts';
 import { createCampaign } from '../test/factories.ts';
+import { openEventStream } from '../test/sse.ts';
+import { formatCents } from '../shared/money.ts';
 import {
   balanceOf,
   createBotCampaign,
@@ -208,6 +210,7 @@ describe('removal reasons with audit entries written late', () => {
     const { guild, campaign } = createBotCampaign(app, owner, { slots: 3 });
     const kicked = await verifiedMember(guild.id, campaign.id);
     const before = balanceOf(app, kicked);
+    const stream = await openEventStream(kicked);
     // Later than both looks (50 ms and 1.55 s): the removal is charged as a leave first.
     app.sim.state.unreliable.configure({ auditDelayMs: 2500 });
     try {
@@ -236,6 +239,15 @@ describe('removal reasons with audit entries written late', () => {
     });
     expect(balanceOf(app, kicked)).toBe(before);
     expect(transactionsOf(app, kicked, 'penalty_refund')).toMatchObject([{ amount: 200 }]);
+    // The member's open tabs hear of the charge, then of the refund, with the balance each time.
+    expect((await stream.nextOfType('penalty_charged')).data).toMatchObject({ amount: '2.00' });
+    expect((await stream.nextOfType('penalty_refunded')).data).toEqual({
+      type: 'penalty_refunded',
+      serverName: campaign.name,
+      amount: '2.00',
+      balance: formatCents(before),
+    });
+    stream.close();
     expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(2);
     // Replays of the entry refund nothing more.
     app.sim.state.removeMember(guild.id, discordId(await verifiedMember(guild.id, campaign.id)), {

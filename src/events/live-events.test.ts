@@ -5,6 +5,7 @@ import { openEventStream, type EventStreamReader } from '../test/sse.ts';
 import { startFakeStripe, type FakeStripe } from '../sim/stripe/index.ts';
 import { buyPack, WEBHOOK_SECRET } from '../payments/test-support.ts';
 import { createBotCampaign, findJoin, joinViaWebsite, waitFor } from '../bot/bot-test-kit.ts';
+import { createCampaign } from '../test/factories.ts';
 import { createLogger } from '../logger.ts';
 import { createMemoryEventBus, createRedisEventBus, type StoredEvent } from './event-bus.ts';
 import { createRedisClient } from '../ops/redis.ts';
@@ -105,6 +106,35 @@ describe('GET /api/events', () => {
     app.sim.state.removeMember(guild.id, member.user!.discordId, { reason: 'leave' });
     const penalty = await stream.nextOfType('penalty_charged');
     expect(penalty.data).toMatchObject({ type: 'penalty_charged', amount: '2.00', balance: '3.50' });
+  });
+
+  it('pushes the no-bot reward (with the new balance) when the member claims it', async () => {
+    const guild = app.sim.state.createGuild({
+      name: 'Live Corner',
+      ownerId: owner.user!.discordId,
+      botMember: false,
+    });
+    const campaign = createCampaign(app.server.ctx.db, {
+      ownerId: owner.user!.id,
+      kind: 'nobot',
+      name: 'Live Corner',
+      guildId: guild.id,
+      membersRemaining: 3,
+    });
+    const member = await app.signIn(`live_member_${++counter}`);
+    const stream = await open(member);
+    await joinViaWebsite(member, campaign.id);
+    app.sim.state.addMember(guild.id, member.user!.discordId);
+    app.clock.advance(10_000);
+    expect((await member.post(`/api/servers/${campaign.id}/claim-nobot`)).status).toBe(200);
+    const reward = await stream.nextOfType('nobot_reward');
+    expect(reward.data).toEqual({
+      type: 'nobot_reward',
+      campaignId: campaign.id,
+      serverName: 'Live Corner',
+      amount: '0.20',
+      balance: '5.20',
+    });
   });
 
   it('pushes payment credited after the Stripe webhook, to every open tab of the buyer', async () => {

@@ -5,6 +5,7 @@ import type { DbOrTx } from '../db/client.ts';
 import { isInGuildWithGrace, noBotGuildId } from './guild-membership.ts';
 import { AppError } from '../shared/errors.ts';
 import { credit } from '../ledger/ledger.ts';
+import { publishWithBalance } from '../events/publish.ts';
 import { formatCents } from '../shared/money.ts';
 import { sameAddressCheck } from './same-address.ts';
 import {
@@ -56,7 +57,7 @@ export async function claimNoBotReward(
     throw new AppError('conflict', notInGuildYetMessage(before.name));
   }
   const now = ctx.clock.now();
-  return ctx.db.transaction((tx) => {
+  const paid = ctx.db.transaction((tx) => {
     const { server, join } = checkClaimable(tx, userId, campaignId, now);
     // Same-address rule (decision 022): past the campaign's cap, nothing is written and the member is told.
     const rule = ctx.config.sameAddress;
@@ -102,6 +103,15 @@ export async function claimNoBotReward(
       idempotencyKey: `nobot:${join.id}`,
       now,
     });
-    return { earned: formatCents(server.coinReward) };
+    return { name: server.name, cents: server.coinReward };
   });
+  // Committed: every open tab of the member learns the reward and the new balance.
+  publishWithBalance(ctx, userId, (balance) => ({
+    type: 'nobot_reward',
+    campaignId,
+    serverName: paid.name,
+    amount: formatCents(paid.cents),
+    balance,
+  }));
+  return { earned: formatCents(paid.cents) };
 }

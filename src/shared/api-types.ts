@@ -20,6 +20,15 @@ export interface PublicConfig {
   supportUrl: string;
 }
 
+/**
+ * What the server inlines into the SPA's HTML (src/auth/spa-pages.ts): the answers of /api/auth/user
+ * (this request's session) and /api/config, so the first render needs no round trip.
+ */
+export interface AppBoot {
+  user: ApiUser | null;
+  config: PublicConfig;
+}
+
 export interface ApiServer {
   id: string;
   ownerId: string;

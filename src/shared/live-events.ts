@@ -4,8 +4,12 @@
 export type LiveEvent =
   /** The bot verified a website join and credited its reward. */
   | { type: 'join_verified'; serverName: string; amount: string; balance: string }
+  /** A no-bot join's reward was claimed (from any tab or the bot's Join button: every tab learns the balance). */
+  | { type: 'nobot_reward'; campaignId: string; serverName: string; amount: string; balance: string }
   /** The member left a server before the end of the minimum stay. */
   | { type: 'penalty_charged'; serverName: string; amount: string; balance: string }
+  /** A charged leave turned out to be a kick or ban (a late audit-log entry): the penalty came back. */
+  | { type: 'penalty_refunded'; serverName: string; amount: string; balance: string }
   /** The owner's campaign took its last member. */
   | { type: 'campaign_completed'; serverName: string; members: number }
   /** A coin pack's payment was credited. */

@@ -117,11 +117,11 @@ const config = defineConfig({
       fonts: {
         heading: {
           value:
-            "'Inter Variable', 'Inter', system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif",
+            "'Inter Variable', 'Inter Fallback', 'Inter', system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif",
         },
         body: {
           value:
-            "'Inter Variable', 'Inter', system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif",
+            "'Inter Variable', 'Inter Fallback', 'Inter', system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif",
         },
       },
       colors: {

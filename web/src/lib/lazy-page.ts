@@ -40,8 +40,26 @@ export async function loadChunk<T>(load: () => Promise<T>): Promise<T> {
   }
 }
 
+const loadedModules = new WeakMap<() => Promise<unknown>, unknown>();
+
+/**
+ * Loads a lazily loaded module ahead of rendering (main.tsx at boot: the router and the current page).
+ * A lazyPage with the same loader then renders it in the same pass, without showing its fallback first.
+ */
+export async function preloadPage<T>(load: () => Promise<T>): Promise<T> {
+  const module = await loadChunk(load);
+  loadedModules.set(load, module);
+  return module;
+}
+
 /** React.lazy with the reload-once behaviour for a page module that default-exports its component. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function lazyPage<P extends ComponentType<any>>(load: () => Promise<{ default: P }>) {
-  return lazy(() => loadChunk(load));
+  return lazy(() => {
+    const module = loadedModules.get(load) as { default: P } | undefined;
+    if (!module) return preloadPage(load);
+    // React.lazy reads a thenable that settles synchronously as already loaded: no suspense, no fallback.
+    const settled = { then: (resolve: (value: { default: P }) => void) => resolve(module) };
+    return settled as unknown as Promise<{ default: P }>;
+  });
 }

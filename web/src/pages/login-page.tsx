@@ -104,7 +104,14 @@ function FeatureCard({ feature }: { feature: Feature }) {
   );
 }
 
-function GetStartedCard() {
+/**
+ * `prerender`: the static login page (scripts/build/pages.ts → login.html, served to signed-out
+ * visitors without the app's JavaScript). Both notices are in the markup, hidden; web/src/login-static.ts
+ * shows the one that applies and wires the button.
+ */
+function GetStartedCard({ prerender }: { prerender: boolean }) {
+  const sessionEnded = !prerender && wasSessionEnded();
+  const loginFailed = !prerender && new URLSearchParams(window.location.search).get('login') === 'failed';
   return (
     <Card.Root
       bg="bg.panel"
@@ -124,14 +131,20 @@ function GetStartedCard() {
             Sign in with Discord to start earning coins in seconds.
           </Text>
         </Stack>
-        {wasSessionEnded() && (
-          <Alert.Root status="warning" borderRadius="xl" data-testid="session-ended">
+        {(prerender || sessionEnded) && (
+          <Alert.Root
+            status="warning"
+            borderRadius="xl"
+            data-testid="session-ended"
+            hidden={prerender}
+            data-login-notice="session-ended"
+          >
             <Alert.Indicator />
             <Alert.Description>{SESSION_ENDED_MESSAGE}</Alert.Description>
           </Alert.Root>
         )}
-        {new URLSearchParams(window.location.search).get('login') === 'failed' && (
-          <Alert.Root status="error" borderRadius="xl">
+        {(prerender || loginFailed) && (
+          <Alert.Root status="error" borderRadius="xl" hidden={prerender} data-login-notice="login-failed">
             <Alert.Indicator />
             <Alert.Description>Your Discord sign-in did not complete. Please try again.</Alert.Description>
           </Alert.Root>
@@ -165,7 +178,8 @@ function GetStartedCard() {
         <Button
           size="xl"
           colorPalette="brand"
-          onClick={signInWithDiscord}
+          onClick={prerender ? undefined : signInWithDiscord}
+          data-sign-in=""
           borderRadius="xl"
           fontWeight="semibold"
           boxShadow="0 8px 24px rgba(88,101,242,0.4)"
@@ -190,7 +204,7 @@ function GetStartedCard() {
   );
 }
 
-export default function LoginPage() {
+export default function LoginPage({ prerender = false }: { prerender?: boolean }) {
   return (
     <Flex direction="column" minH="100dvh">
       <Container as="header" maxW="6xl" px={{ base: '4', md: '6' }} py={{ base: '4', md: '6' }}>
@@ -231,7 +245,7 @@ export default function LoginPage() {
             </Text>
           </Stack>
           <Box w="full" maxW={{ base: 'md', lg: 'none' }} mx="auto">
-            <GetStartedCard />
+            <GetStartedCard prerender={prerender} />
           </Box>
         </SimpleGrid>
 

@@ -10,6 +10,7 @@ import { useMyJoins } from '../features/joins/use-my-joins.ts';
 import { useClaimJoin, useRetryJoin } from '../features/joins/use-retry-join.ts';
 import { errorMessage } from '../lib/api.ts';
 import { toast } from '../lib/toaster.tsx';
+import { markClaimedHere } from '../lib/claimed-here.ts';
 import { useDocumentTitle } from '../lib/use-document-title.ts';
 
 export default function MyJoinsPage() {
@@ -40,8 +41,10 @@ export default function MyJoinsPage() {
   };
   const onClaim = (join: ApiJoin) => {
     claim.mutate(join, {
-      onSuccess: (res) =>
-        toast({ title: 'Coins Earned!', description: `+${res.earned} coins added to your balance` }),
+      onSuccess: (res) => {
+        markClaimedHere(join.campaignId);
+        toast({ title: 'Coins Earned!', description: `+${res.earned} coins added to your balance` });
+      },
       onError: (err) =>
         toast({
           title: 'Claim Failed',

@@ -7,6 +7,7 @@ import { joinKeys } from '../../lib/query-keys.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { refetchAfterChange } from '../../lib/refetch-after-change.ts';
 import { toast } from '../../lib/toaster.tsx';
+import { markClaimedHere } from '../../lib/claimed-here.ts';
 
 /** A no-bot join still worth claiming: joined, not paid yet, and the campaign still running. */
 function claimable(join: ApiJoin): boolean {
@@ -24,8 +25,14 @@ export const nobotClaimKind: ClaimKind = {
     const open = new Set(joins.filter(claimable).map((j) => j.campaignId));
     return new Set(ids.filter((id) => open.has(id)));
   },
-  claim: (serverId) =>
-    apiJson<ClaimNoBotResponse>('POST', `/api/servers/${encodeURIComponent(serverId)}/claim-nobot`),
+  async claim(serverId) {
+    const res = await apiJson<ClaimNoBotResponse>(
+      'POST',
+      `/api/servers/${encodeURIComponent(serverId)}/claim-nobot`,
+    );
+    markClaimedHere(serverId);
+    return res;
+  },
   silentStatuses: [404],
   onEarned(earned) {
     void refetchAfterChange(queryClient);

@@ -1,4 +1,4 @@
-import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import type { ApiDiscoverServer } from '@shared/api-types.ts';
 import { apiRequest } from '../../lib/api.ts';
 
@@ -25,6 +25,15 @@ export function discoverUrl(search: string): string {
  */
 export function useServers(search: string) {
   return useInfiniteQuery({
+    ...discoverPagesQuery(search),
+    // A new search keeps the current cards until its answer arrives: nothing jumps while typing.
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The query behind useServers (also started at boot on Discover, web/src/lib/early-data.ts). */
+export function discoverPagesQuery(search: string) {
+  return infiniteQueryOptions({
     queryKey: serverKeys.pages(search),
     initialPageParam: discoverUrl(search),
     queryFn: async ({ pageParam }): Promise<DiscoverPage> => {
@@ -32,7 +41,5 @@ export function useServers(search: string) {
       return { servers: (await res.json()) as ApiDiscoverServer[], next: nextLink(res) };
     },
     getNextPageParam: (last) => last.next,
-    // A new search keeps the current cards until its answer arrives: nothing jumps while typing.
-    placeholderData: keepPreviousData,
   });
 }

@@ -9,6 +9,16 @@ export function liveEventToast(event: LiveEvent): ToastInput {
         title: 'Join Verified!',
         description: `+${event.amount} coins added to your balance for joining ${event.serverName}`,
       };
+    case 'nobot_reward':
+      return {
+        title: 'Reward Claimed!',
+        description: `+${event.amount} coins added to your balance for joining ${event.serverName}`,
+      };
+    case 'penalty_refunded':
+      return {
+        title: 'Penalty Refunded',
+        description: `+${event.amount} coins back: a moderator removed you from ${event.serverName}, so leaving cost nothing`,
+      };
     case 'penalty_charged':
       return {
         title: 'Early Leave Penalty',

@@ -5,6 +5,7 @@ import type { LiveEvent } from '@shared/live-events.ts';
 import { authKeys, campaignKeys, joinKeys, transactionKeys } from '../../lib/query-keys.ts';
 import { toast } from '../../lib/toaster.tsx';
 import { liveEventToast } from './live-toast.ts';
+import { wasClaimedHere } from '../../lib/claimed-here.ts';
 
 /** Lists a live event can change: refetched if on screen (an event, not polling). */
 const AFFECTED: readonly QueryKey[] = [
@@ -48,7 +49,8 @@ export function useLiveEvents(userId: string): void {
           user ? { ...user, coins: balance } : user,
         );
       }
-      toast(liveEventToast(event));
+      // A no-bot reward this tab claimed itself was toasted already; other tabs toast it.
+      if (!(event.type === 'nobot_reward' && wasClaimedHere(event.campaignId))) toast(liveEventToast(event));
       for (const queryKey of AFFECTED) void queryClient.invalidateQueries({ queryKey });
     };
 
