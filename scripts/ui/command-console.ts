@@ -5,6 +5,7 @@
 import { chromium } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tests/e2e/chromium.ts';
 import { TestClient, signInThroughSimulator } from '../../src/test/harness.ts';
 
 const [
@@ -14,20 +15,12 @@ const [
   username = 'sam',
   joinName = 'Anime Haven',
 ] = process.argv.slice(2);
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 mkdirSync(outDir, { recursive: true });
 // The member needs a website account (the same Discord account): sign in once through the simulator.
 await signInThroughSimulator(new TestClient(base), username);
 
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 try {
   for (const width of [1280, 390]) {
     const context = await browser.newContext({ viewport: { width, height: 900 }, deviceScaleFactor: 1 });

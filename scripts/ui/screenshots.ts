@@ -6,16 +6,9 @@
 import { chromium, type Page } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tests/e2e/chromium.ts';
 
 const [base = 'http://127.0.0.1:5000', outDir = 'screenshots', username = 'alex'] = process.argv.slice(2);
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 const SIGNED_OUT = ['/', '/terms', '/privacy'];
 const SIGNED_IN = [
   '/',
@@ -56,7 +49,7 @@ async function shoot(page: Page, route: string, file: string): Promise<void> {
 }
 
 mkdirSync(outDir, { recursive: true });
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 try {
   for (const width of WIDTHS) {
     const context = await browser.newContext({

@@ -11,6 +11,7 @@ import {
   joinViaWebsite,
   startBotTestApp,
   transactionsOf,
+  verifyMember,
   waitFor,
 } from './bot-test-kit.ts';
 
@@ -31,11 +32,7 @@ afterEach(() => app.assertLedger());
 
 /** A member who joined through the website and then the guild, with the reward paid. */
 async function verifiedMember(guildId: string, campaignId: string): Promise<TestClient> {
-  const member = await newMember();
-  await joinViaWebsite(member, campaignId);
-  app.sim.state.addMember(guildId, discordId(member));
-  await waitFor(() => findJoin(app, campaignId, member.user!.id)?.verified === true, 5000, 'verification');
-  return member;
+  return verifyMember(app, await newMember(), guildId, campaignId);
 }
 
 describe('member joins', () => {

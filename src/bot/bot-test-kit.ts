@@ -86,6 +86,22 @@ export function transactionsOf(app: TestApp, client: TestClient, type: string) {
     .all();
 }
 
+/**
+ * A member of a bot campaign: joins on the website, then the guild; resolves once the bot has verified
+ * the join (the reward is paid when a slot was left).
+ */
+export async function verifyMember(
+  app: TestApp,
+  member: TestClient,
+  guildId: string,
+  campaignId: string,
+): Promise<TestClient> {
+  await joinViaWebsite(member, campaignId);
+  app.sim.state.addMember(guildId, member.user!.discordId);
+  await waitFor(() => findJoin(app, campaignId, member.user!.id)?.verified === true, 5000, 'verification');
+  return member;
+}
+
 /** Website join through the API; expects success. */
 export async function joinViaWebsite(member: TestClient, campaignId: string): Promise<void> {
   const res = await member.post(`/api/servers/${campaignId}/join`);

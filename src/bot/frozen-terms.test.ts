@@ -9,8 +9,8 @@ import {
   balanceOf,
   createBotCampaign,
   findJoin,
-  joinViaWebsite,
   startBotTestApp,
+  verifyMember,
   waitFor,
 } from './bot-test-kit.ts';
 
@@ -30,11 +30,7 @@ afterAll(() => app.close());
 afterEach(() => app.assertLedger());
 
 async function verifiedMember(guildId: string, campaignId: string): Promise<TestClient> {
-  const member = await newMember();
-  await joinViaWebsite(member, campaignId);
-  app.sim.state.addMember(guildId, member.user!.discordId);
-  await waitFor(() => findJoin(app, campaignId, member.user!.id)?.verified === true, 5000, 'verification');
-  return member;
+  return verifyMember(app, await newMember(), guildId, campaignId);
 }
 
 describe('terms frozen at verification', () => {

@@ -10,6 +10,7 @@ import {
   joinViaWebsite,
   startBotTestApp,
   transactionsOf,
+  verifyMember,
   waitFor,
 } from './bot-test-kit.ts';
 import { reconcile } from './reconcile.ts';
@@ -27,11 +28,7 @@ const newMember = (prefix = 'guard') => app.signIn(`${prefix}_${++count}`);
 const discordId = (c: TestClient) => c.user!.discordId;
 
 async function verifiedMember(guildId: string, campaignId: string): Promise<TestClient> {
-  const m = await newMember();
-  await joinViaWebsite(m, campaignId);
-  app.sim.state.addMember(guildId, discordId(m));
-  await waitFor(() => findJoin(app, campaignId, m.user!.id)?.verified === true, 5000, 'verification');
-  return m;
+  return verifyMember(app, await newMember(), guildId, campaignId);
 }
 
 async function gatewayBack(): Promise<void> {

@@ -9,9 +9,9 @@ import {
   balanceOf,
   createBotCampaign,
   findJoin,
-  joinViaWebsite,
   startBotTestApp,
   transactionsOf,
+  verifyMember,
   waitFor,
 } from './bot-test-kit.ts';
 
@@ -30,11 +30,7 @@ const newMember = () => app.signIn(`reason_member_${++memberCount}`);
 const discordId = (c: TestClient) => c.user!.discordId;
 
 async function verifiedMember(guildId: string, campaignId: string, member?: TestClient): Promise<TestClient> {
-  const m = member ?? (await newMember());
-  await joinViaWebsite(m, campaignId);
-  app.sim.state.addMember(guildId, discordId(m));
-  await waitFor(() => findJoin(app, campaignId, m.user!.id)?.verified === true, 5000, 'verification');
-  return m;
+  return verifyMember(app, member ?? (await newMember()), guildId, campaignId);
 }
 
 describe('removal reasons (audit log read at once)', () => {

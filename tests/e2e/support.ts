@@ -1,18 +1,10 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import path from 'node:path';
 import { startTestApp, type TestApp } from '../../src/test/harness.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
 
 // Browser tests: the real product (built SPA + API) against the Discord simulator, in Debian's Chromium.
 // WEB_DIST lets a developer point at a private build; `npm test` builds dist/web first.
-
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 export interface E2E {
   app: TestApp;
@@ -31,7 +23,7 @@ export async function startE2E(options: Parameters<typeof startTestApp>[0] = {})
   const webDist = process.env.WEB_DIST ?? path.resolve('dist/web');
   const app = await startTestApp({ webDist, ...options });
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
     args: CHROMIUM_ARGS,
   });
   return {

@@ -1,4 +1,5 @@
 // Tiny server-rendered HTML helpers for the simulator's human-facing pages.
+import type { Response } from 'express';
 
 export function escapeHtml(value: unknown): string {
   return String(value)
@@ -65,6 +66,49 @@ export function page(title: string, body: RawHtml, opts: { wide?: boolean } = {}
 <title>${escapeHtml(title)} · Discord Simulator</title><style>${STYLE}</style></head>
 <body><div class="banner">Discord simulator: a local stand-in for Discord, not the real service</div>
 <main${opts.wide ? ' class="wide"' : ''}>${body.html}</main></body></html>`;
+}
+
+/** Sends a whole page: the one shell (banner, style, main) around `body`, with a status (default 200). */
+export function sendPage(
+  res: Response,
+  title: string,
+  body: RawHtml,
+  opts: { wide?: boolean; status?: number } = {},
+): void {
+  res
+    .status(opts.status ?? 200)
+    .type('html')
+    .send(page(title, body, opts));
+}
+
+/** A page that says what went wrong: a heading and the message in the error box. */
+export function sendErrorPage(res: Response, status: number, heading: string, message: string): void {
+  sendPage(
+    res,
+    'Error',
+    html`<h1>${heading}</h1>
+      <p class="error">${message}</p>`,
+    { status },
+  );
+}
+
+/** A table with a header row; each row's cells are text or html. */
+export function table(headers: string[], rows: unknown[][]): RawHtml {
+  return html`<table>
+    ${
+      headers.length
+        ? html`<tr>
+            ${headers.map((h) => html`<th>${h}</th>`)}
+          </tr>`
+        : ''
+    }
+    ${rows.map(
+      (cells) =>
+        html`<tr>
+          ${cells.map((c) => html`<td>${c}</td>`)}
+        </tr>`,
+    )}
+  </table>`;
 }
 
 export function avatar(name: string): RawHtml {

@@ -11,9 +11,11 @@
 // Messages are checked against Discord's limits (2,000 characters, 10 embeds of at most 6,000
 // characters and 25 fields, 5 action rows of at most 5 buttons) and refused with 400 50035 like Discord.
 import { randomBytes } from 'node:crypto';
+import type { APIMessage } from 'discord-api-types/v10';
 import { generateSnowflake } from './snowflake.ts';
 import { SimError } from './sim-error.ts';
 import type { SimGuild, SimUser } from './state.ts';
+import { guildChannelObject, messagePayload, userObject } from './payloads.ts';
 
 export const InteractionType = { ApplicationCommand: 2, MessageComponent: 3 } as const;
 export const CallbackType = {
@@ -371,7 +373,7 @@ export class SimInteractions {
     user: SimUser,
     guild: SimGuild | null,
   ): Record<string, unknown> {
-    const userJson = userPayload(user);
+    const userJson = userObject(user);
     const common = {
       id: interaction.id,
       application_id: this.host.botId,
@@ -406,21 +408,7 @@ export class SimInteractions {
       guild: { id: guild.id, locale: 'en-US', features: [] },
       guild_locale: 'en-US',
       channel_id: guild.channelId,
-      channel: {
-        id: guild.channelId,
-        type: 0,
-        guild_id: guild.id,
-        name: 'general',
-        position: 0,
-        permission_overwrites: [],
-        topic: null,
-        nsfw: false,
-        last_message_id: null,
-        rate_limit_per_user: 0,
-        parent_id: null,
-        flags: 0,
-        permissions: '1071698660929',
-      },
+      channel: { ...guildChannelObject(guild), permissions: '1071698660929' },
       member: {
         user: userJson,
         nick: null,
@@ -757,29 +745,22 @@ export class SimInteractions {
   messageJson(message: SimInteractionMessage): Record<string, unknown> {
     const interaction = this.interactions.get(message.interactionId);
     const user = this.host.getUser(message.userId);
-    const userJson = user ? userPayload(user) : null;
     return {
-      id: message.id,
-      type: interaction?.type === InteractionType.ApplicationCommand ? 20 : 0,
-      channel_id: message.channelId,
-      ...(message.guildId ? { guild_id: message.guildId } : {}),
-      author: userPayload(this.host.botUser),
-      content: message.content,
-      timestamp: message.createdAt,
-      edited_timestamp: message.editedAt,
-      tts: false,
-      mention_everyone: false,
-      mentions: [],
-      mention_roles: [],
-      attachments: [],
-      embeds: message.embeds,
-      components: message.components,
-      pinned: false,
-      flags: message.flags,
+      ...messagePayload(this.host.botUser, {
+        ...message,
+        type: interaction?.type === InteractionType.ApplicationCommand ? 20 : 0,
+        embeds: message.embeds,
+        components: message.components as APIMessage['components'],
+      }),
       application_id: this.host.botId,
       webhook_id: this.host.botId,
       interaction_metadata: interaction
-        ? { id: interaction.id, type: interaction.type, user: userJson, authorizing_integration_owners: {} }
+        ? {
+            id: interaction.id,
+            type: interaction.type,
+            user: user ? userObject(user) : null,
+            authorizing_integration_owners: {},
+          }
         : undefined,
     };
   }
@@ -838,16 +819,4 @@ export function isSettled(interaction: SimInteraction): boolean {
   if (first === CallbackType.DeferredChannelMessageWithSource || first === CallbackType.DeferredUpdateMessage)
     return interaction.edits > 0 || interaction.followups.length > 0;
   return false;
-}
-
-function userPayload(user: SimUser): Record<string, unknown> {
-  return {
-    id: user.id,
-    username: user.username,
-    global_name: user.globalName,
-    avatar: user.avatar,
-    discriminator: '0',
-    public_flags: 0,
-    ...(user.bot ? { bot: true } : {}),
-  };
 }

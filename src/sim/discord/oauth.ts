@@ -2,7 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { RESTPostOAuth2AccessTokenResult } from 'discord-api-types/v10';
 import type { Request, Response, Router } from 'express';
-import { avatar, html, page, type RawHtml } from './html.ts';
+import { avatar, html, sendErrorPage, sendPage, type RawHtml } from './html.ts';
 import { bodyString, queryString } from './http-util.ts';
 import { SimError, type SimState, type SimUser } from './state.ts';
 
@@ -86,16 +86,7 @@ function validate(p: AuthorizeParams, clientId: string): string | null {
 }
 
 function errorPage(res: Response, message: string): void {
-  res
-    .status(400)
-    .type('html')
-    .send(
-      page(
-        'Error',
-        html`<h1>Something went wrong</h1>
-          <p class="error">${message}</p>`,
-      ),
-    );
+  sendErrorPage(res, 400, 'Something went wrong', message);
 }
 
 function redirectWith(res: Response, redirectUri: string, params: Record<string, string | undefined>): void {
@@ -176,10 +167,7 @@ export function mountAuthorize(router: Router, cfg: OAuthConfig): void {
         <button type="submit">Create user and continue</button>
       </form>
       <p>${cancel ? html`<a class="button secondary" href="${cancel}">Cancel</a>` : ''}</p>`;
-    res
-      .status(error ? 400 : 200)
-      .type('html')
-      .send(page('Authorize', body));
+    sendPage(res, 'Authorize', body, { status: error ? 400 : 200 });
   };
 
   const botGuildChoices = (p: AuthorizeParams) =>
@@ -222,10 +210,7 @@ export function mountAuthorize(router: Router, cfg: OAuthConfig): void {
           ${cancel ? html`<a class="button secondary" href="${cancel}">Cancel</a>` : ''}
         </div>
       </form>`;
-    res
-      .status(error ? 400 : 200)
-      .type('html')
-      .send(page('Add bot', body));
+    sendPage(res, 'Add bot', body, { status: error ? 400 : 200 });
   };
 
   router.get('/oauth2/authorize', (req, res) => {
@@ -282,13 +267,12 @@ export function mountAuthorize(router: Router, cfg: OAuthConfig): void {
         permissions: p.permissions ?? '0',
       });
     }
-    res.type('html').send(
-      page(
-        'Authorized',
-        html`<h1>Authorized</h1>
-          <p>The bot was added to <strong>${guild.name}</strong>. You may close this page.</p>
-          <p><a href="${cfg.basePath}/guilds/${guild.id}">Open ${guild.name}</a></p>`,
-      ),
+    sendPage(
+      res,
+      'Authorized',
+      html`<h1>Authorized</h1>
+        <p>The bot was added to <strong>${guild.name}</strong>. You may close this page.</p>
+        <p><a href="${cfg.basePath}/guilds/${guild.id}">Open ${guild.name}</a></p>`,
     );
   });
 }

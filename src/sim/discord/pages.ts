@@ -1,6 +1,6 @@
 // Human-facing pages for the demo: index, invite acceptance, guild member list.
 import express, { type Request, type Response, type Router } from 'express';
-import { avatar, html, page } from './html.ts';
+import { avatar, html, sendErrorPage, sendPage, table } from './html.ts';
 import { bodyString, param, queryString } from './http-util.ts';
 import { SIM_USER_COOKIE } from './oauth.ts';
 import { SimError, type SimState } from './state.ts';
@@ -12,16 +12,13 @@ function rootPrefix(req: Request): string {
 }
 
 function notFound(res: Response, what: string): void {
-  res
-    .status(404)
-    .type('html')
-    .send(
-      page(
-        'Not found',
-        html`<h1>${what}</h1>
-          <p class="muted">It may have expired or been deleted.</p>`,
-      ),
-    );
+  sendPage(
+    res,
+    'Not found',
+    html`<h1>${what}</h1>
+      <p class="muted">It may have expired or been deleted.</p>`,
+    { status: 404 },
+  );
 }
 
 export function createPagesRouter(state: SimState): Router {
@@ -38,68 +35,40 @@ export function createPagesRouter(state: SimState): Router {
         Gateway ${state.gatewayOnline ? 'online' : 'OFFLINE'} · bot ${state.botUser.username} (${state.botId})
       </p>
       <h2>Users (${users.length})</h2>
-      <table>
-        <tr>
-          <th>Username</th>
-          <th>Id</th>
-          <th>DMs</th>
-        </tr>
-        ${users.map(
-          (u) =>
-            html`<tr>
-              <td>${u.username}</td>
-              <td>${u.id}</td>
-              <td>${u.acceptsDms ? 'open' : 'closed'}</td>
-            </tr>`,
-        )}
-      </table>
+      ${table(
+        ['Username', 'Id', 'DMs'],
+        users.map((u) => [u.username, u.id, u.acceptsDms ? 'open' : 'closed']),
+      )}
       <h2>Servers (${guilds.length})</h2>
-      <table>
-        <tr>
-          <th>Name</th>
-          <th>Id</th>
-          <th>Members</th>
-          <th>Bot</th>
-        </tr>
-        ${guilds.map(
-          (g) =>
-            html`<tr>
-              <td><a href="${root}guilds/${g.id}">${g.name}</a></td>
-              <td>${g.id}</td>
-              <td>${state.memberCount(g)}</td>
-              <td>${g.botJoinedAt ? 'yes' : 'no'}</td>
-            </tr>`,
-        )}
-      </table>
+      ${table(
+        ['Name', 'Id', 'Members', 'Bot'],
+        guilds.map((g) => [
+          html`<a href="${root}guilds/${g.id}">${g.name}</a>`,
+          g.id,
+          state.memberCount(g),
+          g.botJoinedAt ? 'yes' : 'no',
+        ]),
+      )}
       <h2>Invites (${invites.length})</h2>
-      <table>
-        <tr>
-          <th>Code</th>
-          <th>Server</th>
-          <th>Expires</th>
-        </tr>
-        ${invites.map(
-          (i) =>
-            html`<tr>
-              <td><a href="${root}invite/${i.code}">${i.code}</a></td>
-              <td>${state.guilds.get(i.guildId)?.name ?? '?'}</td>
-              <td>${i.expiresAt ?? 'never'}</td>
-            </tr>`,
-        )}
-      </table>
+      ${table(
+        ['Code', 'Server', 'Expires'],
+        invites.map((i) => [
+          html`<a href="${root}invite/${i.code}">${i.code}</a>`,
+          state.guilds.get(i.guildId)?.name ?? '?',
+          i.expiresAt ?? 'never',
+        ]),
+      )}
       <h2>Recent DMs</h2>
       ${dms.length === 0 ? html`<p class="muted">No direct messages yet.</p>` : ''}
-      <table>
-        ${dms.map(
-          (m) =>
-            html`<tr>
-              <td>${state.users.get(m.recipientId)?.username ?? m.recipientId}</td>
-              <td>${m.content}${m.embeds.length ? ` [${m.embeds.length} embed(s)]` : ''}</td>
-              <td class="muted">${m.createdAt}</td>
-            </tr>`,
-        )}
-      </table>`;
-    res.type('html').send(page('Overview', body, { wide: true }));
+      ${table(
+        [],
+        dms.map((m) => [
+          state.users.get(m.recipientId)?.username ?? m.recipientId,
+          `${m.content}${m.embeds.length ? ` [${m.embeds.length} embed(s)]` : ''}`,
+          html`<span class="muted">${m.createdAt}</span>`,
+        ]),
+      )}`;
+    sendPage(res, 'Overview', body, { wide: true });
   });
 
   router.get('/invite/:code', (req, res) => {
@@ -123,7 +92,7 @@ export function createPagesRouter(state: SimState): Router {
         </select>
         <button type="submit" class="success">Accept Invite</button>
       </form>`;
-    res.type('html').send(page(`Join ${guild.name}`, body));
+    sendPage(res, `Join ${guild.name}`, body);
   });
 
   router.post('/invite/:code', (req, res) => {
@@ -135,27 +104,17 @@ export function createPagesRouter(state: SimState): Router {
       state.addMember(guild.id, userId);
     } catch (err) {
       if (!(err instanceof SimError)) throw err;
-      res
-        .status(err.status)
-        .type('html')
-        .send(
-          page(
-            'Error',
-            html`<h1>Could not join</h1>
-              <p class="error">${err.message}</p>`,
-          ),
-        );
+      sendErrorPage(res, err.status, 'Could not join', err.message);
       return;
     }
     const user = state.users.get(userId);
     const root = rootPrefix(req);
-    res.type('html').send(
-      page(
-        `Joined ${guild.name}`,
-        html`<h1>You joined ${guild.name}</h1>
-          <p>Welcome, ${user?.username}!</p>
-          <p><a class="button" href="${root}guilds/${guild.id}">Open ${guild.name}</a></p>`,
-      ),
+    sendPage(
+      res,
+      `Joined ${guild.name}`,
+      html`<h1>You joined ${guild.name}</h1>
+        <p>Welcome, ${user?.username}!</p>
+        <p><a class="button" href="${root}guilds/${guild.id}">Open ${guild.name}</a></p>`,
     );
   });
 
@@ -184,7 +143,7 @@ export function createPagesRouter(state: SimState): Router {
         })}
       </ul>
       ${commandConsole(state, req, guild)}`;
-    res.type('html').send(page(guild.name, body, { wide: true }));
+    sendPage(res, guild.name, body, { wide: true });
   });
 
   router.post('/guilds/:guildId/members/:userId/leave', (req, res) => {
@@ -193,16 +152,7 @@ export function createPagesRouter(state: SimState): Router {
       state.removeMember(guildId, param(req, 'userId'), { reason: 'leave' });
     } catch (err) {
       if (!(err instanceof SimError)) throw err;
-      res
-        .status(err.status)
-        .type('html')
-        .send(
-          page(
-            'Error',
-            html`<h1>Could not leave</h1>
-              <p class="error">${err.message}</p>`,
-          ),
-        );
+      sendErrorPage(res, err.status, 'Could not leave', err.message);
       return;
     }
     res.redirect(303, `${rootPrefix(req)}guilds/${guildId}`);

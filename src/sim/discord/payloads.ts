@@ -9,7 +9,6 @@ import {
   ChannelType,
   EmbedType,
   GuildMemberFlags,
-  MessageFlags,
   RoleFlags,
   UserFlags,
   GuildDefaultMessageNotifications,
@@ -316,26 +315,56 @@ export function dmChannelObject(state: SimState, channel: SimDmChannel): APIDMCh
   };
 }
 
-export function messageObject(state: SimState, message: SimMessage): APIMessage {
+/** What a message payload is built from: a bot DM (SimMessage) or an interaction's response. */
+export interface MessageFields {
+  id: string;
+  type: MessageType;
+  channelId: string;
+  guildId?: string | null;
+  content: string;
+  createdAt: string;
+  editedAt: string | null;
+  embeds: APIMessage['embeds'];
+  components: APIMessage['components'];
+  flags: number;
+}
+
+/** The one message builder: DMs over REST and interaction responses (interactions.ts) both use it. */
+export function messagePayload(author: SimUser, message: MessageFields): APIMessage {
   return {
     id: message.id,
-    type: MessageType.Default,
+    type: message.type,
     channel_id: message.channelId,
-    author: userObject(state.botUser),
+    ...(message.guildId ? { guild_id: message.guildId } : {}),
+    author: userObject(author),
     content: message.content,
     timestamp: message.createdAt,
-    edited_timestamp: null,
+    edited_timestamp: message.editedAt,
     tts: false,
     mention_everyone: false,
     mentions: [],
     mention_roles: [],
     attachments: [],
+    embeds: message.embeds,
+    components: message.components,
+    pinned: false,
+    flags: message.flags,
+  };
+}
+
+export function messageObject(state: SimState, message: SimMessage): APIMessage {
+  return messagePayload(state.botUser, {
+    id: message.id,
+    type: MessageType.Default,
+    channelId: message.channelId,
+    content: message.content,
+    createdAt: message.createdAt,
+    editedAt: null,
     // Discord answers with each embed's `type` filled in (rich unless said otherwise).
     embeds: message.embeds.map((embed) => ({ type: EmbedType.Rich, ...embed })),
     components: [],
-    pinned: false,
-    flags: 0 as MessageFlags,
-  };
+    flags: 0,
+  });
 }
 
 export function applicationObject(state: SimState): APIApplication {
