@@ -221,6 +221,7 @@ export function formatReport(r: BenchResults, targets: Target[]): string {
     '',
     table(rows),
     '',
+    `CPU/req: the server process's user + system time during the run per answered request (includes its idle use: ${r.idleCpuPercent ?? 'n/a'} % of a core with no requests)`,
     `Memory (product RSS): at rest ${mem.atRestMb?.toFixed(0) ?? 'n/a'} MB${split(mem.atRest)}, after the run ${mem.afterRunMb?.toFixed(0) ?? 'n/a'} MB${split(mem.afterRun)}`,
     `Web first load (gzip): login JS ${kb(web.login.jsGzip)} + CSS ${kb(web.login.cssGzip)}; Discover JS ${kb(web.discover.jsGzip)} + CSS ${kb(web.discover.cssGzip)}`,
     `Ledger: ${r.ledger.ok ? 'balance == sum(transactions) for all' : `BROKEN for ${r.ledger.mismatches} of`} ${r.ledger.users} users (${r.ledger.transactions} transactions)`,

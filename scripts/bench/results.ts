@@ -64,6 +64,8 @@ export interface BenchResults {
     ratioToRawSqlite: number;
   } | null;
   joinPath: JoinPathResult | null;
+  /** The product's CPU use with no requests (3 s after the sign-ins), in % of one core; included in CPU/req. */
+  idleCpuPercent: number | null;
   memory: {
     atRestMb: number | null;
     afterRunMb: number | null;

@@ -245,6 +245,16 @@ async function main(): Promise<number> {
     const signInSeconds = (Date.now() - signInStart) / 1000;
     log(`${sessions.length} users signed in through the simulator in ${signInSeconds.toFixed(1)} s`);
     const cookies = sessions.map((s) => s.cookie);
+    // What the product burns with no requests at all (bot, background jobs such as the invite
+    // statistics): CPU per request includes it, which matters when a loaded machine makes runs slow.
+    const idleCpuBefore = cpuSeconds(product.child.pid);
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const idleCpuAfter = cpuSeconds(product.child.pid);
+    const idleCpuPercent =
+      idleCpuBefore === null || idleCpuAfter === null
+        ? null
+        : round(((idleCpuAfter - idleCpuBefore) / 3) * 100, 1);
+    log(`product CPU with no requests: ${idleCpuPercent ?? 'n/a'} % of a core`);
 
     if (args.soak) {
       const soak = await runSoak({
@@ -522,6 +532,7 @@ async function main(): Promise<number> {
       discover,
       claims: claimsResult,
       joinPath,
+      idleCpuPercent,
       memory: {
         atRestMb: mb(atRest),
         afterRunMb: mb(afterRun),
@@ -567,7 +578,13 @@ function formatSoak(soak: SoakResult, loadAverage: { before: number; after: numb
   const lines = [
     '',
     `Soak: ${soak.users} signed-in users, ${soak.connections} connections, ${soak.rate ?? 'max'} req/s requested, ${soak.seconds} s (load average ${loadAverage.before} → ${loadAverage.after})`,
-    `Total: ${soak.requests} requests, ${soak.rps} req/s, p50 ${soak.p50} ms, p99 ${soak.p99} ms, expected 4xx (claims on cooldown) ${soak.expected4xx}, unexpected failures ${soak.unexpected}`,
+    `Total: ${soak.requests} requests, ${soak.rps} req/s, p50 ${soak.p50} ms, p99 ${soak.p99} ms, expected 4xx (claims on cooldown) ${soak.expected4xx}, unexpected failures ${soak.unexpected}${
+      soak.unexpected
+        ? ` (${Object.entries(soak.unexpectedBy)
+            .map(([k, n]) => `${k}: ${n}`)
+            .join(', ')})`
+        : ''
+    }`,
     '',
     'window end   req/s   p50 ms   p99 ms   non-2xx   RSS MB | heap used/total MB   new space   external   other (RSS − heap − external)',
     ...soak.windows.map(

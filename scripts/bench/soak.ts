@@ -74,6 +74,8 @@ export interface SoakResult {
   expected4xx: number;
   /** 5xx, other 4xx, socket errors and timeouts. */
   unexpected: number;
+  /** The unexpected ones by HTTP status, plus `socket errors and timeouts (20 s)`. */
+  unexpectedBy: Record<string, number>;
   windows: SoakWindow[];
   rss: {
     firstMb: number | null;
@@ -130,6 +132,7 @@ export async function runSoak(options: {
   let windowNon2xx = 0;
   let expected4xx = 0;
   let unexpected = 0;
+  const unexpectedBy: Record<string, number> = {};
   const started = performance.now();
   let windowStart = started;
   const closeWindow = () => {
@@ -186,7 +189,10 @@ export async function runSoak(options: {
           windowNon2xx += 1;
           // A claim on cooldown answers 425 (too early); nothing else in the mix may fail.
           if (status === 425 || status === 409) expected4xx += 1;
-          else unexpected += 1;
+          else {
+            unexpected += 1;
+            unexpectedBy[String(status)] = (unexpectedBy[String(status)] ?? 0) + 1;
+          }
         }
       },
     });
@@ -194,6 +200,7 @@ export async function runSoak(options: {
     clearInterval(memoryTimer);
     if (performance.now() - windowStart > 2_000) closeWindow();
     unexpected += result.errors;
+    if (result.errors > 0) unexpectedBy['socket errors and timeouts (20 s)'] = result.errors;
     const rssPoints = windows.filter((w) => w.rssMb !== null).map((w) => ({ x: w.at, y: w.rssMb! }));
     return {
       users: options.cookies.length,
@@ -207,6 +214,7 @@ export async function runSoak(options: {
       p99: result.p99,
       expected4xx,
       unexpected,
+      unexpectedBy,
       windows,
       rss: {
         firstMb: rssPoints[0]?.y ?? null,

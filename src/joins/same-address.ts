@@ -24,24 +24,47 @@ export function hashAddress(key: Buffer, address: string): string {
   return createHmac('sha256', key).update(address).digest('base64url');
 }
 
+interface RecordStatements {
+  record(userId: string, addressHash: string, now: number, windowMs: number): void;
+}
+const recordStatements = new WeakMap<AppContext['sqlite'], RecordStatements>();
+
+/**
+ * Prepared once per connection: this runs on every signed-in write (each claim, join, submit), and
+ * building the two queries through drizzle and preparing them each time cost more than running them.
+ */
+function statementsFor(sqlite: AppContext['sqlite']): RecordStatements {
+  let found = recordStatements.get(sqlite);
+  if (!found) {
+    const upsert = sqlite.prepare<[string, string, number]>(
+      `INSERT INTO user_addresses (user_id, address_hash, last_seen_at) VALUES (?, ?, ?)
+       ON CONFLICT (user_id, address_hash) DO UPDATE SET last_seen_at = max(last_seen_at, excluded.last_seen_at)`,
+    );
+    const forgetOld = sqlite.prepare<[string, number]>(
+      'DELETE FROM user_addresses WHERE user_id = ? AND last_seen_at < ?',
+    );
+    const record = sqlite.transaction(
+      (userId: string, addressHash: string, now: number, windowMs: number) => {
+        upsert.run(userId, addressHash, now);
+        forgetOld.run(userId, now - windowMs);
+      },
+    );
+    found = { record: (userId, addressHash, now, windowMs) => record(userId, addressHash, now, windowMs) };
+    recordStatements.set(sqlite, found);
+  }
+  return found;
+}
+
 /** Remembers that the user acted from this address now, and forgets their addresses older than the window. */
 export function recordUserAddress(ctx: AppContext, userId: string, address: string): void {
   const rule = ctx.config.sameAddress;
   if (rule.windowMs <= 0) return;
-  const now = ctx.clock.now();
-  const addressHash = hashAddress(rule.hashKey, address);
-  ctx.db.transaction((tx) => {
-    tx.insert(userAddresses)
-      .values({ userId, addressHash, lastSeenAt: now })
-      .onConflictDoUpdate({
-        target: [userAddresses.userId, userAddresses.addressHash],
-        set: { lastSeenAt: sql`max(${userAddresses.lastSeenAt}, ${now})` },
-      })
-      .run();
-    tx.delete(userAddresses)
-      .where(and(eq(userAddresses.userId, userId), lt(userAddresses.lastSeenAt, now - rule.windowMs)))
-      .run();
-  });
+  statementsFor(ctx.sqlite).record(
+    userId,
+    hashAddress(rule.hashKey, address),
+    ctx.clock.now(),
+    rule.windowMs,
+  );
 }
 
 /** Retention: every address hash older than the window goes (a periodic job). */
