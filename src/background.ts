@@ -22,6 +22,8 @@ export const INTENT_PRUNE_EVERY_MS = 5 * MINUTE;
 
 export interface Background {
   stop(): Promise<void>;
+  /** Resolves when no reconciliation run is in progress or queued (tests wait on it before their own run). */
+  reconcileIdle(): Promise<void>;
   /** The Discord bot, when config.botEnabled. */
   bot?: Bot;
 }
@@ -39,7 +41,7 @@ export function startBackground(
 ): Promise<Background> {
   if (!ctx.config.botEnabled) {
     ctx.logger.info('bot disabled (BOT_ENABLED=false)');
-    return Promise.resolve({ stop: () => Promise.resolve() });
+    return Promise.resolve({ stop: () => Promise.resolve(), reconcileIdle: () => Promise.resolve() });
   }
   const jobs = options.jobs ?? new JobMonitor(() => ctx.clock.now());
   const { logger } = ctx;
@@ -114,6 +116,7 @@ export function startBackground(
   );
   return Promise.resolve({
     bot,
+    reconcileIdle: () => reconciler.idle(),
     async stop() {
       reconcileTimer.stop();
       inviteTimer.stop();

@@ -182,7 +182,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 
   const background =
     options.background === false
-      ? { stop: () => Promise.resolve() }
+      ? { stop: () => Promise.resolve(), reconcileIdle: () => Promise.resolve() }
       : await startBackground(ctx, { jobs, bot: options.bot });
   started.background = background;
 

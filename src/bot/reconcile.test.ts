@@ -204,6 +204,9 @@ describe('reconcile()', () => {
     });
     expect(result.rewarded?.cents).toBe(50);
     const before = balanceOf(app, member);
+    // The bot's own run (started when the previous test brought the gateway back) would otherwise race this
+    // one for the pause, and this run would find nothing left to pause.
+    await app.server.background.reconcileIdle();
     const outcome = await reconcile(app.server.ctx);
     expect(outcome.paused).toBeGreaterThanOrEqual(1);
     expect(findCampaign(app.server.ctx.db, campaign.id)?.botRemovedAt).not.toBeNull();
