@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { PROJECT_ROOT } from '../paths.ts';
+import { runJsonWorker } from '../test/json-worker.ts';
 import { createPgTestDatabase, pgTestsEnabled, type PgTestDatabase } from '../test/pg.ts';
 import { runOncePerPeriod, type RunOnceOutcome } from './run-once-pg.ts';
 
@@ -89,23 +88,12 @@ describe.skipIf(!(await pgTestsEnabled()))('periodic jobs run once across proces
     const periods = 12;
     const worker = fileURLToPath(new URL('../test/run-once-worker.ts', import.meta.url));
     const run = (runner: string) =>
-      new Promise<Record<RunOnceOutcome, number>>((resolve, reject) => {
-        const plan = { url: database.url, job: 'invite recheck', periods, periodMs: HOUR, runner };
-        const child = spawn(process.execPath, ['--import', 'tsx', worker], {
-          cwd: PROJECT_ROOT,
-          env: { ...process.env, RUN_ONCE_PLAN: JSON.stringify(plan) },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        let out = '';
-        let err = '';
-        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-        child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-        child.once('error', reject);
-        child.once('exit', (code) =>
-          code === 0
-            ? resolve(JSON.parse(out.trim().split('\n').pop()!) as Record<RunOnceOutcome, number>)
-            : reject(new Error(`worker exited ${code}: ${err.slice(-2000)}`)),
-        );
+      runJsonWorker<Record<RunOnceOutcome, number>>(worker, 'RUN_ONCE_PLAN', {
+        url: database.url,
+        job: 'invite recheck',
+        periods,
+        periodMs: HOUR,
+        runner,
       });
     const counts = await Promise.all(['a', 'b', 'c'].map(run));
     const log = await database.pool.query<{ period: number; n: number }>(

@@ -1,6 +1,5 @@
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { PROJECT_ROOT } from '../paths.ts';
+import { runJsonWorker } from './json-worker.ts';
 import type { PgDatabase } from '../db/pg-client.ts';
 
 // Runs N worker processes (src/test/ledger-pg-worker.ts) against one PostgreSQL database and collects
@@ -59,26 +58,7 @@ export interface RaceOutcome {
 }
 
 function runWorker(plan: WorkerPlan): Promise<WorkerReport> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', WORKER], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, LEDGER_WORKER_PLAN: JSON.stringify(plan) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      const line = out.trim().split('\n').pop() ?? '';
-      if (code !== 0 || !line.startsWith('{')) {
-        reject(new Error(`ledger worker exited ${code}: ${err.slice(-2000)}`));
-        return;
-      }
-      resolve(JSON.parse(line) as WorkerReport);
-    });
-  });
+  return runJsonWorker<WorkerReport>(WORKER, 'LEDGER_WORKER_PLAN', plan);
 }
 
 /** Creates the users (plain ones may never go below zero: a CHECK in this database says so), runs the workers. */
