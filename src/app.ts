@@ -8,14 +8,23 @@ import type { PublicConfig } from './shared/api-types.ts';
 import type { AppContext } from './context.ts';
 import { apiNotFound, errorHandler } from './http/errors.ts';
 import { sameOriginOnly } from './http/guards.ts';
-import { requestContext } from './http/request-context.ts';
+import { requestContext, requestStarter } from './http/request-context.ts';
+import {
+  constantHeaders,
+  recordConstantHeaders,
+  withFastPath,
+  type FastRoute,
+  type NodeHandler,
+  type SessionAccess,
+} from './http/fast-path.ts';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { metricsHandler } from './http/metrics-route.ts';
 import { healthRoutes } from './ops/health-routes.ts';
 import type { ReadinessCheck } from './ops/readiness.ts';
 import { authRoutes } from './auth/routes.ts';
 import { createPassport, type PassportInstance } from './auth/passport.ts';
 import { featureRoutes, rawBodyRoutes } from './features.ts';
-import { sessionPolicy } from './auth/session-policy.ts';
+import { sessionCheck, sessionPolicy } from './auth/session-policy.ts';
 import { spaPages } from './auth/spa-pages.ts';
 import { recordWriteAddresses, writeLimits } from './http/write-limits.ts';
 
@@ -30,9 +39,21 @@ export interface CreateAppOptions {
   webDist?: string;
   /** What GET /api/ready checks (src/ops/readiness.ts). */
   readiness: ReadinessCheck;
+  /**
+   * The session's store, cookie name and secrets: with them the hot routes get the signed-in fast
+   * path (src/http/fast-path.ts, decision 033). `fastPath: false` serves everything through Express.
+   */
+  session?: SessionAccess;
+  fastPath?: boolean;
 }
 
-function contentSecurityPolicy(ctx: AppContext) {
+/** The routes the signed-in fast path serves (under /api): Discover's pages and the reward claim. */
+export const FAST_ROUTES: FastRoute[] = [
+  { method: 'GET', path: '/servers' },
+  { method: 'POST', path: '/hourly/claim' },
+];
+
+function securityHeaders(ctx: AppContext) {
   const cdn = new URL(ctx.config.discord.cdnUrl).origin;
   return helmet({
     contentSecurityPolicy: {
@@ -101,13 +122,21 @@ function publicConfig(ctx: AppContext): PublicConfig {
   };
 }
 
-function apiRouter(ctx: AppContext, options: CreateAppOptions): { api: Router; passport: PassportInstance } {
+/** Everything of the API that the fast path reuses. */
+interface ApiParts {
+  api: Router;
+  passport: PassportInstance;
+  beforeSession: RequestHandler[];
+  afterSession: RequestHandler[];
+  check: ReturnType<typeof sessionCheck>;
+}
+
+/** API answers are per user and change with every write: no browser or proxy may keep them. */
+const API_HEADERS: [string, string][] = [['Cache-Control', 'no-store']];
+
+function apiRouter(ctx: AppContext, options: CreateAppOptions): ApiParts {
   const api = express.Router();
-  // API answers are per user and change with every write: no browser or proxy may keep them.
-  api.use((_req, res, next) => {
-    res.setHeader('Cache-Control', 'no-store');
-    next();
-  });
+  api.use(constantHeaders(API_HEADERS));
 
   // Health, readiness and the public config need no body parser and no session.
   api.use(healthRoutes(options.readiness));
@@ -120,30 +149,42 @@ function apiRouter(ctx: AppContext, options: CreateAppOptions): { api: Router; p
   for (const router of rawBodyRoutes(ctx)) api.use(router);
 
   const passport = createPassport(ctx);
+  const check = sessionCheck(ctx);
   // The request stack every other API route runs behind, as one layer: JSON bodies (body-parser skips
   // requests without one), the same-origin check for writes, the session, passport, the session policy.
+  const beforeSession = [
+    express.json({ limit: '32kb' }),
+    sameOriginOnly([new URL(ctx.config.publicUrl).origin]),
+  ];
   api.use(
     inSeries([
-      express.json({ limit: '32kb' }),
-      sameOriginOnly([new URL(ctx.config.publicUrl).origin]),
+      ...beforeSession,
       options.sessionMiddleware,
       passport.initialize(),
       passport.session() as RequestHandler,
-      sessionPolicy(ctx),
+      sessionPolicy(ctx, check),
     ]),
   );
-  api.use(postsOnly(writeLimits(ctx, ctx.config.writeLimits ? ctx.options.writeLimits : false)));
-  api.use(postsOnly(recordWriteAddresses(ctx)));
+  const afterSession = [
+    postsOnly(writeLimits(ctx, ctx.config.writeLimits ? ctx.options.writeLimits : false)),
+    postsOnly(recordWriteAddresses(ctx)),
+  ];
+  for (const handler of afterSession) api.use(handler);
   api.use(authRoutes(ctx, passport));
   for (const router of featureRoutes(ctx)) api.use(router);
   api.use(apiNotFound);
-  return { api, passport };
+  return { api, passport, beforeSession, afterSession, check };
 }
 
 export function createApp(
   ctx: AppContext,
   options: CreateAppOptions,
-): { app: Express; passport: PassportInstance } {
+): {
+  app: Express;
+  passport: PassportInstance;
+  /** The server's request listener: the fast path for FAST_ROUTES when it applies, else `app`. */
+  handler: NodeHandler;
+} {
   const app = express();
   app.disable('x-powered-by');
   // Off unless TRUST_PROXY names the proxy: otherwise anyone reaching the port directly could forge
@@ -154,10 +195,13 @@ export function createApp(
 
   for (const pre of options.preRoutes ?? []) app.use(pre.path, pre.router);
 
-  app.use(contentSecurityPolicy(ctx));
+  // helmet's headers depend only on the configuration: computed once, set as a constant block.
+  const security = recordConstantHeaders(securityHeaders(ctx));
+  app.use(constantHeaders(security));
   // Every API route lives in one router mounted once (decision 027): each `app.use('/api', …)` layer
   // costs a path match and a strip/restore of the /api prefix on every request that passes it.
-  const { api, passport } = apiRouter(ctx, options);
+  const parts = apiRouter(ctx, options);
+  const { api, passport } = parts;
   app.use('/api', api);
 
   const webDist = options.webDist ?? WEB_DIST;
@@ -192,6 +236,34 @@ export function createApp(
     );
   }
 
-  app.use(errorHandler(ctx.logger));
-  return { app, passport };
+  const onError = errorHandler(ctx.logger);
+  app.use(onError);
+
+  const handler =
+    options.session && options.fastPath !== false
+      ? withFastPath({
+          app,
+          api,
+          mount: '/api',
+          routes: FAST_ROUTES,
+          headers: [...security, ...API_HEADERS],
+          startRequest: requestStarter(ctx.logger),
+          beforeSession: parts.beforeSession,
+          afterSession: parts.afterSession,
+          session: options.session,
+          deserializeUser: (stored, req, done) =>
+            passport.deserializeUser(stored as object, req as never, done),
+          check: parts.check,
+          now: () => ctx.clock.now(),
+          notFound: apiNotFound,
+          errorHandler: onError,
+          onTouchError: (err) =>
+            ctx.logger.warn('session touch failed', {
+              error: err instanceof Error ? err.message : String(err),
+            }),
+        })
+      : (req: IncomingMessage, res: ServerResponse) => {
+          app(req, res);
+        };
+  return { app, passport, handler };
 }

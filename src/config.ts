@@ -94,6 +94,7 @@ const envSchema = z
     BOT_ENABLED: z.enum(['true', 'false']).default('true'),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
     WRITE_LIMITS: z.enum(['on', 'off']).default('on'),
+    FAST_PATH: z.enum(['on', 'off']).default('on'),
     LOG_FORMAT: z.enum(['json', 'text']).optional(),
     METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
     /** Reconciliation safety valve: share of a guild's in-stay members / count that may be charged in one run. */
@@ -184,6 +185,11 @@ export interface Config {
   logLevel: Env['LOG_LEVEL'];
   /** Per-user write limits (src/http/write-limits.ts); WRITE_LIMITS=off is for load tests only. */
   writeLimits: boolean;
+  /**
+   * The signed-in fast path for the hottest API routes (src/http/fast-path.ts, decision 033);
+   * FAST_PATH=off serves every request through the full Express stack (A/B runs, or a fallback).
+   */
+  fastPath: boolean;
   /** JSON lines in production unless LOG_FORMAT says otherwise; readable text elsewhere. */
   logFormat: 'json' | 'text';
   /** Bearer token for GET /metrics; unset → served to direct loopback connections only. */
@@ -283,6 +289,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     botEnabled: env.BOT_ENABLED === 'true',
     logLevel: env.LOG_LEVEL,
     writeLimits: env.WRITE_LIMITS === 'on',
+    fastPath: env.FAST_PATH === 'on',
     logFormat: env.LOG_FORMAT ?? (env.NODE_ENV === 'production' ? 'json' : 'text'),
     metricsToken: env.METRICS_TOKEN,
     supportUrl: env.SUPPORT_URL,

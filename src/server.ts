@@ -8,6 +8,8 @@ import { DiscordApi } from './discord/discord-api.ts';
 import { createStripeClient } from './payments/stripe-client.ts';
 import { createSessionSetup, type SessionSetup } from './auth/session.ts';
 import { createApp } from './app.ts';
+import type { Express } from 'express';
+import type { NodeHandler } from './http/fast-path.ts';
 import type { AppContext } from './context.ts';
 import type { DiscordSimulator } from './demo/simulator.ts';
 import { JOB, RECONCILE_EVERY_MS, startBackground, type Background } from './background.ts';
@@ -29,6 +31,10 @@ export interface RunningServer {
   background: Background;
   /** Health of every background job and timer (what /api/ready's job checks read). */
   jobs: JobMonitor;
+  /** Every request through the full Express stack (the fast path's equivalence tests serve it too). */
+  app: Express;
+  /** The listener the server runs: the signed-in fast path in front of `app` (decision 033). */
+  handler: NodeHandler;
   close(): Promise<void>;
 }
 
@@ -49,6 +55,8 @@ export interface StartOptions {
   background?: boolean;
   /** See AppContext.options.liveHeartbeatMs. */
   liveHeartbeatMs?: number;
+  /** false: no signed-in fast path (overrides FAST_PATH; the fast path's equivalence tests). */
+  fastPath?: boolean;
   /** Bot timings (audit-log looks); tests that exercise late audit entries set them. */
   bot?: Pick<BotOptions, 'auditLogDelayMs' | 'auditLogRecheckMs'>;
 }
@@ -166,14 +174,16 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     jobs,
     reconcile: { job: JOB.reconcile, maxAgeMs: 3 * RECONCILE_EVERY_MS },
   });
-  const { app } = createApp(ctx, {
+  const { app, handler } = createApp(ctx, {
     sessionMiddleware: sessions.middleware,
+    session: sessions.access,
+    fastPath: options.fastPath ?? config.fastPath,
     preRoutes,
     webDist: options.webDist,
     readiness,
   });
   server.off('request', starting);
-  server.on('request', app);
+  server.on('request', handler);
 
   if (config.demoSeed && simulator && !config.production) {
     const { seedDemo } = await import('./demo/seed.ts');
@@ -197,6 +207,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     simulator,
     background,
     jobs,
+    app,
+    handler,
     async close() {
       if (closed) return;
       closed = true;

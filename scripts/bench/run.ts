@@ -42,6 +42,10 @@ const { values: args } = parseArgs({
     quick: { type: 'boolean', default: false },
     redis: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
+    // `--perf`: CPU-time profiles with Linux perf (perf record -p, JIT symbols from --perf-basic-prof):
+    // unlike the V8 profiler's wall-clock samples, time the product spends descheduled on a busy
+    // machine (e.g. inside writev waking the client) is not counted.
+    perf: { type: 'boolean', default: false },
     build: { type: 'boolean', default: false },
     // dist (default; --quick: tsx): see processes.ts
     runtime: { type: 'string' },
@@ -150,6 +154,35 @@ async function startReference(
   return { url: `http://127.0.0.1:${port}`, pid: child.pid, stop: () => stop(child) };
 }
 
+/** Runs `work` under `perf record` of process `pid` and prints the top symbols by CPU time. */
+async function perfRecorded<T>(phase: string, pid: number, dir: string, work: () => Promise<T>): Promise<T> {
+  const file = path.join(dir, `${phase}.perf.data`);
+  const perf = spawn('perf', ['record', '-F', '997', '-p', String(pid), '-o', file], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  try {
+    return await work();
+  } finally {
+    const exited = new Promise((resolve) => perf.once('exit', resolve));
+    perf.kill('SIGINT');
+    await exited;
+    const report = spawnSync(
+      'perf',
+      ['report', '-i', file, '--stdio', '--no-children', '--sort', 'dso,symbol', '--percent-limit', '0.7'],
+      { encoding: 'utf8' },
+    );
+    log(`perf profile of ${phase} (${path.relative(root, file)}; CPU time only):`);
+    console.log(
+      report.stdout
+        .split('\n')
+        .filter((line) => line.trim() && !line.startsWith('#'))
+        .slice(0, 45)
+        .join('\n'),
+    );
+  }
+}
+
 /** A short warm-up (JIT, caches), then the measured run (with the server's CPU per request). */
 async function measure(
   url: string,
@@ -188,14 +221,17 @@ async function main(): Promise<number> {
 
     const redisUrl = args.redis ? (process.env.REDIS_URL ?? 'redis://127.0.0.1:6379') : undefined;
     const profileDir = path.join(root, 'bench', 'profiles.tmp');
-    if (args.profile) mkdirSync(profileDir, { recursive: true });
+    if (args.profile || args.perf) mkdirSync(profileDir, { recursive: true });
     const product = await startProduct({
       port: await freePort(),
       databasePath,
       redisUrl,
       runtime,
       ...(args.dist ? { distEntry: path.resolve(args.dist, 'dist/server/main.js') } : {}),
-      nodeFlags: args.profile ? ['--inspect=127.0.0.1:0'] : [],
+      nodeFlags: [
+        ...(args.profile ? ['--inspect=127.0.0.1:0'] : []),
+        ...(args.perf ? ['--perf-basic-prof-only-functions', '--interpreted-frames-native-stack'] : []),
+      ],
     });
     await product.waitForLine(/bot: connected as/, 60_000);
     const inspector = args.profile
@@ -206,6 +242,7 @@ async function main(): Promise<number> {
         )
       : null;
     const profiled = async <T>(phase: string, work: () => Promise<T>): Promise<T> => {
+      if (args.perf) return perfRecorded(phase, product.child.pid!, profileDir, work);
       if (!inspector) return work();
       await inspector.start();
       try {

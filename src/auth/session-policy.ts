@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import type { SessionData } from 'express-session';
 import type { AppContext } from '../context.ts';
 import { HOUR } from '../clock.ts';
 import { SESSION_LIFETIMES } from './session.ts';
@@ -15,30 +16,61 @@ declare module 'express-session' {
 const SEEN_EVERY_MS = HOUR;
 
 /**
+ * What the session policy makes of a signed-in session: `current` passes unchanged; `refresh` passes
+ * after its clocks are recorded (the session is then saved and its cookie re-sent); `expired` (idle or
+ * absolute lifetime) and `deleted` (the user no longer exists) end it.
+ */
+export type SessionVerdict = 'current' | 'refresh' | 'expired' | 'deleted';
+
+export type SessionCheck = (
+  sess: Pick<SessionData, 'signedInAt' | 'lastSeenAt'>,
+  userId: string,
+  now: number,
+) => SessionVerdict;
+
+/**
+ * The policy's rule as a function of the stored session, shared by the middleware below and the
+ * signed-in fast path (src/http/fast-path.ts), which serves only `current` sessions.
+ */
+export function sessionCheck(ctx: Pick<AppContext, 'sqlite'>): SessionCheck {
+  const userExists = ctx.sqlite.prepare<[string], number>('SELECT 1 FROM users WHERE id = ?').pluck();
+  return (sess, userId, now) => {
+    const signedInAt = sess.signedInAt ?? now;
+    const lastSeenAt = sess.lastSeenAt ?? now;
+    if (now - signedInAt >= SESSION_LIFETIMES.absoluteMs || now - lastSeenAt >= SESSION_LIFETIMES.idleMs) {
+      return 'expired';
+    }
+    if (userExists.get(userId) === undefined) return 'deleted';
+    // Sessions from before these fields existed start their clocks now.
+    if (sess.signedInAt === undefined || sess.lastSeenAt === undefined || now - lastSeenAt >= SEEN_EVERY_MS) {
+      return 'refresh';
+    }
+    return 'current';
+  };
+}
+
+/**
  * Runs after passport.session(). A signed-in session ends here when its user no longer exists, when it
  * sat idle too long or outlived its absolute lifetime: the request then continues signed out (401 on
  * protected routes), never as a ghost whose writes fail on foreign keys.
  */
-export function sessionPolicy(ctx: AppContext): RequestHandler {
-  const userExists = ctx.sqlite.prepare<[string], number>('SELECT 1 FROM users WHERE id = ?').pluck();
+export function sessionPolicy(ctx: AppContext, check: SessionCheck = sessionCheck(ctx)): RequestHandler {
   return (req, _res, next) => {
     const userId = req.user?.id;
     if (!userId) return next();
     const now = ctx.clock.now();
     const sess = req.session;
-    const signedInAt = sess.signedInAt ?? now;
-    const lastSeenAt = sess.lastSeenAt ?? now;
-    const expired =
-      now - signedInAt >= SESSION_LIFETIMES.absoluteMs || now - lastSeenAt >= SESSION_LIFETIMES.idleMs;
-    if (expired || userExists.get(userId) === undefined) {
-      if (!expired) ctx.logger.warn('session of a deleted user ended', { userId });
+    const verdict = check(sess, userId, now);
+    if (verdict === 'expired' || verdict === 'deleted') {
+      if (verdict === 'deleted') ctx.logger.warn('session of a deleted user ended', { userId });
       req.user = undefined;
       sess.destroy((err) => next(err));
       return;
     }
-    // Sessions from before these fields existed start their clocks now.
-    if (sess.signedInAt === undefined) sess.signedInAt = now;
-    if (sess.lastSeenAt === undefined || now - lastSeenAt >= SEEN_EVERY_MS) sess.lastSeenAt = now;
+    if (verdict === 'refresh') {
+      if (sess.signedInAt === undefined) sess.signedInAt = now;
+      if (sess.lastSeenAt === undefined || now - sess.lastSeenAt >= SEEN_EVERY_MS) sess.lastSeenAt = now;
+    }
     next();
   };
 }

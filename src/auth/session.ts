@@ -8,6 +8,7 @@ import type { Logger } from '../logger.ts';
 import { connectRedis, createRedisClient, guardSessionStore } from '../ops/redis.ts';
 import type { JobMonitor } from '../ops/job-monitor.ts';
 import { startSafeInterval } from '../ops/safe-interval.ts';
+import type { SessionAccess } from '../http/fast-path.ts';
 
 /** Cookie name outside production; production uses `__Host-coinsync.sid` (config.session.cookieName). */
 export const SESSION_COOKIE = 'coinsync.sid';
@@ -40,6 +41,8 @@ export interface SessionSetup {
   /** Key prefix of session entries in Redis. */
   redisPrefix: string;
   cookieName: string;
+  /** Store, cookie name and secrets exactly as express-session uses them (the fast path reads them). */
+  access: SessionAccess;
   close(): Promise<void>;
 }
 
@@ -102,9 +105,10 @@ export async function createSessionSetup(
     };
   }
   throttleTouches(store);
+  const secrets = [config.sessionSecret];
   const middleware = session({
     name: config.session.cookieName,
-    secret: config.sessionSecret,
+    secret: secrets,
     store,
     resave: false,
     saveUninitialized: false,
@@ -126,6 +130,7 @@ export async function createSessionSetup(
     redis,
     redisPrefix,
     cookieName: config.session.cookieName,
+    access: { store, name: config.session.cookieName, secrets },
     close,
   };
 }

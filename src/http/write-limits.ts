@@ -108,14 +108,34 @@ export function writeLimits(ctx: AppContext, options: WriteLimitOptions | false 
 }
 
 /**
+ * A user's writes from one address record it again at most this often. Recording only moves the
+ * address's last_seen_at (the rule looks back SAME_ADDRESS_WINDOW_DAYS, 7 days by default), so a burst
+ * of writes — three reward claims in a row — costs one write transaction instead of one each
+ * (decision 033). The first write from a new address is always recorded at once.
+ */
+export const ADDRESS_RECORD_EVERY_MS = 5 * 60_000;
+
+/**
  * Remembers (as a keyed hash, decision 022) the address each signed-in write comes from, for the
  * same-address rule. Mounted after the limits, so a refused burst records nothing.
  */
 export function recordWriteAddresses(ctx: AppContext): Router {
   const router = Router();
   if (ctx.config.sameAddress.windowMs <= 0) return router;
+  const recordedAt = new Map<string, number>();
   router.post(Object.values(WRITE_ROUTES).flat(), (req, _res, next) => {
-    if (req.user?.id) recordUserAddress(ctx, req.user.id, addressKey(req));
+    const userId = req.user?.id;
+    if (userId) {
+      const address = addressKey(req);
+      const key = `${userId} ${address}`;
+      const now = ctx.clock.now();
+      const last = recordedAt.get(key);
+      if (last === undefined || now - last >= ADDRESS_RECORD_EVERY_MS || now < last) {
+        recordUserAddress(ctx, userId, address);
+        if (recordedAt.size > 100_000) recordedAt.clear();
+        recordedAt.set(key, now);
+      }
+    }
     next();
   });
   return router;

@@ -323,6 +323,51 @@ describe('Discover in pages', () => {
     expect((await viewer.get(`/api/servers?cursor=${forged}`)).status).toBe(400);
   });
 
+  it('answers the shared first page only to members whose own first page it is', async () => {
+    // Discover encodes the first page once per catalogue change and hands it to every member none of
+    // whose joins or campaigns it touches (decision 033). Each member here differs from it in one
+    // way; the reference is their list by section (featured first, then the rest), which never uses it.
+    const walkFrom = async (client: TestClient, start: string) => {
+      const all: string[] = [];
+      let next: string | null = start;
+      while (next) {
+        const page: Awaited<ReturnType<typeof client.get<ApiServer[]>>> = await client.get<ApiServer[]>(next);
+        all.push(...ids(page.body));
+        const link = page.headers.get('link');
+        next = link ? (/^<([^>]+)>; rel="next"$/.exec(link)?.[1] ?? null) : null;
+      }
+      return all;
+    };
+    const walk = async (client: TestClient) => [
+      ...(await walkFrom(client, '/api/servers?featured=true&limit=9')),
+      ...(await walkFrom(client, '/api/servers?featured=false&limit=9')),
+    ];
+    const catalogue = await walk(viewer);
+    const joinAll = (client: TestClient, campaignIds: string[]) => {
+      for (const serverId of campaignIds) {
+        local.server.ctx.db
+          .insert(serverJoins)
+          .values({ userId: client.user!.id, serverId, joinedAt: 1, verified: true, coinsAwarded: true })
+          .run();
+      }
+    };
+    const joinedSecond = await local.signIn('paging_joined_second');
+    joinAll(joinedSecond, [catalogue[1]!]);
+    const joinedRest = await local.signIn('paging_joined_rest');
+    joinAll(joinedRest, catalogue.slice(7));
+    const fresh = await local.signIn('paging_fresh');
+    for (const client of [viewer, fresh, joinedSecond, joinedRest, seller]) {
+      const first = await client.get<ApiServer[]>('/api/servers?limit=7');
+      const whole = await walk(client);
+      expect(ids(first.body), client.user!.id).toEqual(whole.slice(0, 7));
+      expect(first.headers.get('link') !== null, client.user!.id).toBe(whole.length > 7);
+    }
+    // The owner sees own featured campaigns as "mine", never the shared bytes.
+    const own = await seller.get<ApiServer[]>('/api/servers?limit=7');
+    expect(own.body.filter((s) => s.isMine).length).toBeGreaterThan(0);
+    expect((await fresh.get<ApiServer[]>('/api/servers?limit=7')).body.some((s) => s.isMine)).toBe(false);
+  });
+
   it('shows member and online counts, description and banner from the invite, fetched in the background', async () => {
     const sim = local.sim.state;
     const discordOwner = sim.createUser({ username: 'stats_owner' });

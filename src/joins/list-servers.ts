@@ -183,6 +183,12 @@ export class DiscoverCache {
   private readonly stats = new Map<string, InviteStats>();
   private readonly statsFetched = new Map<string, number>();
   private featuredBodies: { other: Buffer; owners: Set<string>; mine: Map<string, Buffer> } | null = null;
+  /**
+   * The first page (no cursor, search or filter) as most members see it — none of its campaigns joined
+   * or their own — per page size, encoded once per catalogue change: Discover's hottest answer then
+   * costs no encoding and no per-request 10 kB buffer (decision 033).
+   */
+  private readonly firstPages = new Map<number, DiscoverPage>();
   /** Full rebuilds and single-campaign updates since start (the bench reads them). */
   readonly counters = { rebuilds: 0, updates: 0 };
 
@@ -272,6 +278,39 @@ export class DiscoverCache {
       return;
     }
     this.featuredBodies = null;
+    this.firstPages.clear();
+  }
+
+  /** Whether the member sees `entry` on Discover (joined campaigns and non-featured own ones are hidden). */
+  private static shows(entry: Entry, userId: string, joined: Set<string>): boolean {
+    if (joined.has(entry.row.id)) return false;
+    return entry.row.ownerId !== userId;
+  }
+
+  /** The shared first page, when it is exactly what page() would build for this member. */
+  private sharedFirstPage(limit: number, userId: string, joined: Set<string>): DiscoverPage | undefined {
+    const end = Math.min(limit, this.entries.length);
+    for (let i = 0; i < end; i++) {
+      // An own featured campaign would show as "mine": not the shared bytes either.
+      if (!DiscoverCache.shows(this.entries[i]!, userId, joined)) return undefined;
+    }
+    let more = false;
+    for (let i = end; i < this.entries.length; i++) {
+      const entry = this.entries[i]!;
+      if (joined.has(entry.row.id) || (entry.row.ownerId === userId && !entry.isFeatured)) continue;
+      more = true;
+      break;
+    }
+    let page = this.firstPages.get(limit);
+    if (!page) {
+      const first = this.entries.slice(0, end);
+      page = {
+        body: encodeArray(first.map((e) => e.other)),
+        nextCursor: this.entries.length > end && end > 0 ? encodeCursor(first[end - 1]!.row) : null,
+      };
+      this.firstPages.set(limit, page);
+    }
+    return (page.nextCursor !== null) === more ? page : undefined;
   }
 
   /** One page of Discover for a member: not joined before, not their own unless featured. */
@@ -280,6 +319,10 @@ export class DiscoverCache {
     const { userId, limit } = query;
     const needle = query.q?.toLowerCase();
     const joined = new Set(this.joined.all(userId));
+    if (!query.cursor && !needle && query.featured === undefined) {
+      const shared = this.sharedFirstPage(limit, userId, joined);
+      if (shared) return shared;
+    }
     const start = query.cursor ? this.indexAfter(decodeCursor(query.cursor)) : 0;
     const parts: Buffer[] = [];
     let last: Entry | undefined;
@@ -362,7 +405,10 @@ export class DiscoverCache {
       this.byId.set(id, fresh);
       touched = true;
     }
-    if (touched) this.featuredBodies = null;
+    if (touched) {
+      this.featuredBodies = null;
+      this.firstPages.clear();
+    }
   }
 }
 
