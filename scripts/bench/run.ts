@@ -46,6 +46,9 @@ const { values: args } = parseArgs({
     // unlike the V8 profiler's wall-clock samples, time the product spends descheduled on a busy
     // machine (e.g. inside writev waking the client) is not counted.
     perf: { type: 'boolean', default: false },
+    // `--node-flags "--max-semi-space-size=16"`: extra node flags for the product, after production's
+    // (experiments with V8 settings; the report shows the flags it ran with).
+    'node-flags': { type: 'string' },
     build: { type: 'boolean', default: false },
     // dist (default; --quick: tsx): see processes.ts
     runtime: { type: 'string' },
@@ -157,7 +160,7 @@ async function startReference(
 /** Runs `work` under `perf record` of process `pid` and prints the top symbols by CPU time. */
 async function perfRecorded<T>(phase: string, pid: number, dir: string, work: () => Promise<T>): Promise<T> {
   const file = path.join(dir, `${phase}.perf.data`);
-  const perf = spawn('perf', ['record', '-F', '997', '-p', String(pid), '-o', file], {
+  const perf = spawn('perf', ['record', '-F', '997', '-g', '-p', String(pid), '-o', file], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   await new Promise((resolve) => setTimeout(resolve, 300));
@@ -231,6 +234,7 @@ async function main(): Promise<number> {
       nodeFlags: [
         ...(args.profile ? ['--inspect=127.0.0.1:0'] : []),
         ...(args.perf ? ['--perf-basic-prof-only-functions', '--interpreted-frames-native-stack'] : []),
+        ...(args['node-flags']?.split(/\s+/).filter(Boolean) ?? []),
       ],
     });
     await product.waitForLine(/bot: connected as/, 60_000);
@@ -256,7 +260,10 @@ async function main(): Promise<number> {
     const profiles: { phase: string; file: string }[] = [];
     const runtimeInfo = {
       kind: runtime,
-      nodeFlags: runtime === 'dist' ? productionNodeFlags() : [],
+      nodeFlags: [
+        ...(runtime === 'dist' ? productionNodeFlags() : []),
+        ...(args['node-flags']?.split(/\s+/).filter(Boolean) ?? []),
+      ],
       ...(args.dist ? { distDir: path.resolve(args.dist) } : {}),
     };
     log(
