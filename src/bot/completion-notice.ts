@@ -4,6 +4,7 @@ import { servers, users } from '../db/schema.ts';
 import { PRODUCT_NAME } from '../shared/brand.ts';
 import { DISCORD_ERROR, DiscordApiError } from '../discord/discord-api.ts';
 import { MINUTE } from '../clock.ts';
+import { inShard, type ShardScope } from './shards.ts';
 
 /** Attempts at the completion DM, and the wait before each retry: a few, then the site shows it instead. */
 export const COMPLETION_DM_RETRY_DELAYS_MS = [1 * MINUTE, 10 * MINUTE, 60 * MINUTE] as const;
@@ -94,9 +95,9 @@ function recordFailedAttempt(ctx: AppContext, campaignId: string, err: unknown):
 }
 
 /** Every finished, not canceled campaign whose owner has not been told yet and is due an attempt (bot and no-bot alike). */
-export async function notifyPendingCompletions(ctx: AppContext): Promise<number> {
+export async function notifyPendingCompletions(ctx: AppContext, shard?: ShardScope): Promise<number> {
   const due = ctx.db
-    .select({ id: servers.id })
+    .select({ id: servers.id, guildId: servers.serverId })
     .from(servers)
     .where(
       and(
@@ -111,6 +112,7 @@ export async function notifyPendingCompletions(ctx: AppContext): Promise<number>
     .orderBy(asc(servers.createdAt))
     .all();
   let sent = 0;
-  for (const { id } of due) if (await notifyCompletedCampaign(ctx, id)) sent += 1;
+  for (const { id, guildId } of due)
+    if (inShard(guildId, shard) && (await notifyCompletedCampaign(ctx, id))) sent += 1;
   return sent;
 }

@@ -1,9 +1,10 @@
 import { ConfigError, type Config } from '../config.ts';
 
 // Decision 028's conversion, step by step. Until every part below is converted to the async
-// repositories of src/db/engine.ts, PostgreSQL (DATABASE_URL) and the web/bot split (ROLE) cannot run
-// the product: starting with them is refused here, naming what is missing, rather than half-running
-// (converted parts on PostgreSQL, the rest on a SQLite file nobody else sees).
+// repositories of src/db/engine.ts, PostgreSQL (DATABASE_URL) cannot run the product: starting with it
+// is refused here, naming what is missing, rather than half-running (converted parts on PostgreSQL, the
+// rest on a SQLite file nobody else sees). The web/bot split (ROLE) has its own gate, SPLIT_ROLES_READY
+// in src/server.ts, which needs this list empty too.
 //
 // A stream that converts a part deletes its entry (one per paragraph, so parallel edits merge cleanly).
 
@@ -43,6 +44,6 @@ export function assertRunnable(
   throw new ConfigError(
     `${asked.join(' and ')} cannot run yet: these parts still use the synchronous SQLite handle ` +
       `(decision 028's conversion):\n${notConverted.map((p) => `  - ${p}`).join('\n')}\n` +
-      'Unset DATABASE_URL and ROLE to run on SQLite (DATABASE_PATH) in one process.',
+      'Unset DATABASE_URL to run on SQLite (DATABASE_PATH) in one process.',
   );
 }
