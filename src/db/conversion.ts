@@ -12,9 +12,6 @@ export const NOT_CONVERTED: readonly string[] = [
   // step 2A
   'users, sign-in and account deletion (src/users, src/auth, src/account)',
 
-  // step 2B
-  'rewards and social tasks (src/rewards, src/social)',
-
   // step 2C
   'campaigns (src/campaigns)',
 
