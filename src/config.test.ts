@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
+import { assertRunnable } from './db/conversion.ts';
 
 const PRODUCTION = {
   NODE_ENV: 'production',
@@ -123,6 +124,48 @@ describe('config', () => {
     );
     expect(() => loadConfig({ SESSION_SECRET: 'short' })).toThrow(/at least 32/);
     expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_test_x' })).toThrow(/STRIPE_WEBHOOK_SECRET/);
+  });
+
+  it('uses SQLite at DATABASE_PATH unless DATABASE_URL names a PostgreSQL database', () => {
+    expect(loadConfig({}).database).toEqual({ kind: 'sqlite', path: 'data/coinsync.db' });
+    expect(loadConfig({ DATABASE_PATH: '/var/lib/coinsync/db.sqlite', DATABASE_URL: '' }).database).toEqual({
+      kind: 'sqlite',
+      path: '/var/lib/coinsync/db.sqlite',
+    });
+    const url = 'postgres://coinsync:secret@db.internal:5432/coinsync';
+    expect(loadConfig({ DATABASE_URL: url }).database).toEqual({ kind: 'pg', url });
+    expect(loadConfig({ DATABASE_URL: 'postgresql://db/coinsync' }).database.kind).toBe('pg');
+  });
+
+  it('refuses a DATABASE_URL that is not a PostgreSQL URL with a database, without echoing it', () => {
+    const refused = (value: string) => {
+      try {
+        loadConfig({ DATABASE_URL: value });
+      } catch (err) {
+        expect(err).toBeInstanceOf(ConfigError);
+        return (err as Error).message;
+      }
+      throw new Error(`accepted ${value}`);
+    };
+    expect(refused('mysql://u:hunter2@db/coinsync')).toMatch(
+      /DATABASE_URL: "mysql" is not a PostgreSQL URL: expected postgres:\/\/user\[:password\]@host/,
+    );
+    expect(refused('mysql://u:hunter2@db/coinsync')).not.toContain('hunter2');
+    expect(refused('data/coinsync.db')).toMatch(/DATABASE_URL: is not a URL.*leave DATABASE_URL unset/);
+    expect(refused('postgres://db.internal')).toMatch(/DATABASE_URL: names no database/);
+    expect(refused('postgres:///coinsync')).toMatch(/DATABASE_URL: names no host/);
+  });
+
+  it('refuses to start on PostgreSQL while parts are not converted, naming them', () => {
+    const pg = loadConfig({ DATABASE_URL: 'postgres://db/coinsync' });
+    expect(() => assertRunnable(pg)).toThrow(ConfigError);
+    expect(() => assertRunnable(pg)).toThrow(/DATABASE_URL \(PostgreSQL\) cannot run yet/);
+    expect(() => assertRunnable(pg, ['campaigns (src/campaigns)'])).toThrow(
+      /\n {2}- campaigns \(src\/campaigns\)\n/,
+    );
+    expect(() => assertRunnable(loadConfig({}))).not.toThrow();
+    // Once everything is converted, PostgreSQL is allowed.
+    expect(() => assertRunnable(pg, [])).not.toThrow();
   });
 
   describe('ROLE, SHARD_COUNT and SHARD_IDS (decision 028)', () => {

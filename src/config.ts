@@ -147,6 +147,32 @@ export function parseTrustProxy(
   return { ok: true, value: parts };
 }
 
+/**
+ * DATABASE_URL: unset → SQLite at DATABASE_PATH; postgres://user[:password]@host[:port]/database (or
+ * postgresql://) → PostgreSQL. Anything else is refused rather than guessed at.
+ */
+export function parseDatabaseUrl(
+  value: string | undefined,
+): { ok: true; value: string | undefined } | { ok: false; message: string } {
+  const text = value?.trim() ?? '';
+  if (text === '') return { ok: true, value: undefined };
+  const refuse = (why: string) => ({
+    ok: false as const,
+    message: `${why}: expected postgres://user[:password]@host[:port]/database (leave DATABASE_URL unset to use SQLite at DATABASE_PATH)`,
+  });
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return refuse('is not a URL');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:')
+    return refuse(`"${url.protocol.replace(/:$/, '')}" is not a PostgreSQL URL`);
+  if (!url.hostname) return refuse('names no host');
+  if (url.pathname.replace(/^\//, '') === '') return refuse('names no database');
+  return { ok: true, value: text };
+}
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -155,6 +181,8 @@ const envSchema = z
     TRUST_PROXY: optionalString,
     PUBLIC_URL: optionalString.pipe(z.url().optional()),
     DATABASE_PATH: z.string().default('data/coinsync.db'),
+    /** postgres://… selects PostgreSQL (decision 028); unset keeps SQLite at DATABASE_PATH. */
+    DATABASE_URL: optionalString,
     SESSION_SECRET: optionalString,
     /** 32 bytes, base64 or hex: encrypts members' Discord OAuth tokens at rest (AES-256-GCM). */
     TOKEN_ENCRYPTION_KEY: optionalString,
@@ -232,6 +260,8 @@ const envSchema = z
     }
     const trust = parseTrustProxy(env.TRUST_PROXY);
     if (!trust.ok) ctx.addIssue({ code: 'custom', path: ['TRUST_PROXY'], message: trust.message });
+    const database = parseDatabaseUrl(env.DATABASE_URL);
+    if (!database.ok) ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: database.message });
   });
 
 /**
@@ -262,7 +292,10 @@ export interface Config {
   trustProxy: false | number | string[];
   /** Origin the browser uses, e.g. http://localhost:5000 (no trailing slash). */
   publicUrl: string;
+  /** SQLite file path (used when `database.kind` is sqlite). */
   databasePath: string;
+  /** Which engine (decision 028): SQLite at DATABASE_PATH, or PostgreSQL at DATABASE_URL. */
+  database: { kind: 'sqlite'; path: string } | { kind: 'pg'; url: string };
   sessionSecret: string;
   /** AES-256 key for OAuth tokens at rest: TOKEN_ENCRYPTION_KEY, or derived from the session secret outside production. */
   tokenEncryptionKey: Buffer;
@@ -359,6 +392,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxy.ok ? trustProxy.value : false,
     publicUrl,
     databasePath: env.DATABASE_PATH,
+    database: env.DATABASE_URL
+      ? { kind: 'pg', url: env.DATABASE_URL }
+      : { kind: 'sqlite', path: env.DATABASE_PATH },
     sessionSecret: env.SESSION_SECRET ?? DEV_SESSION_SECRET,
     tokenEncryptionKey:
       (env.TOKEN_ENCRYPTION_KEY && parseKey(env.TOKEN_ENCRYPTION_KEY)) ||

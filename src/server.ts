@@ -2,6 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConfigError, loadConfig, type Config, type Role, type ShardPlan } from './config.ts';
 import { openDatabase, type Database_ } from './db/client.ts';
+import { assertRunnable } from './db/conversion.ts';
+import { createSqliteStore, type DataStore } from './db/engine.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { DiscordApi } from './discord/discord-api.ts';
@@ -86,6 +88,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       `ROLE=${role} cannot start yet: the features still use the SQLite data layer, so the processes of a split ` +
         'would not share their data (decision 028: the PostgreSQL conversion comes first). Run ROLE=all (the default).',
     );
+  // DATABASE_URL is refused, naming the unconverted parts, until decision 028's conversion is done.
+  assertRunnable(preliminary);
   const server = http.createServer();
   // Until the app is built, a placeholder answers: the bound port never leaves a client hanging.
   let phase = 'opening the database';
@@ -115,11 +119,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const jobs = new JobMonitor(() => clock.now());
 
   let database: Database_ | undefined;
+  let store: DataStore | undefined;
   let sessions: SessionSetup;
   let events: LiveEventBus;
   try {
     phase = 'checking the database (PRAGMA quick_check)';
     database = openDatabase(config.databasePath);
+    store = createSqliteStore(database, config.databasePath);
     phase = 'setting up sessions';
     sessions = await createSessionSetup(config, database.sqlite, {
       redisPrefix: options.redisPrefix,
@@ -141,6 +147,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     // Refusing to start (e.g. a damaged database): release the port and the file before saying why.
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    await store?.close();
     database?.close();
     throw err;
   }
@@ -164,6 +171,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     config,
     db: database.db,
     sqlite: database.sqlite,
+    store,
     clock,
     logger,
     discord,
@@ -244,6 +252,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       await simulator?.close();
       await events.close();
       await sessions.close();
+      await store.close();
       database.close();
     },
   };
