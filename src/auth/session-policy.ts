@@ -3,6 +3,7 @@ import type { SessionData } from 'express-session';
 import type { AppContext } from '../context.ts';
 import { HOUR } from '../clock.ts';
 import { SESSION_LIFETIMES } from './session.ts';
+import { usersRepo } from '../users/users-repo.ts';
 
 declare module 'express-session' {
   interface SessionData {
@@ -26,21 +27,21 @@ export type SessionCheck = (
   sess: Pick<SessionData, 'signedInAt' | 'lastSeenAt'>,
   userId: string,
   now: number,
-) => SessionVerdict;
+) => Promise<SessionVerdict>;
 
 /**
  * The policy's rule as a function of the stored session, shared by the middleware below and the
  * signed-in fast path (src/http/fast-path.ts), which serves only `current` sessions.
  */
-export function sessionCheck(ctx: Pick<AppContext, 'sqlite'>): SessionCheck {
-  const userExists = ctx.sqlite.prepare<[string], number>('SELECT 1 FROM users WHERE id = ?').pluck();
-  return (sess, userId, now) => {
+export function sessionCheck(ctx: Pick<AppContext, 'store'>): SessionCheck {
+  const users = usersRepo(ctx.store.read);
+  return async (sess, userId, now) => {
     const signedInAt = sess.signedInAt ?? now;
     const lastSeenAt = sess.lastSeenAt ?? now;
     if (now - signedInAt >= SESSION_LIFETIMES.absoluteMs || now - lastSeenAt >= SESSION_LIFETIMES.idleMs) {
       return 'expired';
     }
-    if (userExists.get(userId) === undefined) return 'deleted';
+    if (!(await users.exists(userId))) return 'deleted';
     // Sessions from before these fields existed start their clocks now.
     if (sess.signedInAt === undefined || sess.lastSeenAt === undefined || now - lastSeenAt >= SEEN_EVERY_MS) {
       return 'refresh';
@@ -55,12 +56,12 @@ export function sessionCheck(ctx: Pick<AppContext, 'sqlite'>): SessionCheck {
  * protected routes), never as a ghost whose writes fail on foreign keys.
  */
 export function sessionPolicy(ctx: AppContext, check: SessionCheck = sessionCheck(ctx)): RequestHandler {
-  return (req, _res, next) => {
+  return async (req, _res, next) => {
     const userId = req.user?.id;
     if (!userId) return next();
     const now = ctx.clock.now();
     const sess = req.session;
-    const verdict = check(sess, userId, now);
+    const verdict = await check(sess, userId, now);
     if (verdict === 'expired' || verdict === 'deleted') {
       if (verdict === 'deleted') ctx.logger.warn('session of a deleted user ended', { userId });
       req.user = undefined;

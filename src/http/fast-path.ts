@@ -326,11 +326,19 @@ export function withFastPath(options: FastPathOptions): NodeHandler {
       }
       options.deserializeUser(stored, req, (failed, user) => {
         const id = !failed && user ? (user as { id?: unknown }).id : undefined;
-        if (typeof id !== 'string' || check(sess, id, options.now()) !== 'current') {
+        if (typeof id !== 'string') {
           app(req, res);
           return;
         }
-        serve(req, res, target, { sid, sess, user });
+        check(sess, id, options.now()).then(
+          (verdict) => {
+            if (verdict === 'current') serve(req, res, target, { sid, sess, user });
+            else app(req, res);
+          },
+          // The policy's lookup failed: answered by the error handler, as the session policy's
+          // rejected promise would be.
+          (error: unknown) => serve(req, res, target, { error }),
+        );
       });
     });
   };
