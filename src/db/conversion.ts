@@ -15,9 +15,6 @@ export const NOT_CONVERTED: readonly string[] = [
   // step 2B
   'rewards and social tasks (src/rewards, src/social)',
 
-  // step 2C
-  'campaigns (src/campaigns)',
-
   // step 2D
   'joins and Discover (src/joins)',
 
