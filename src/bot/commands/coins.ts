@@ -23,7 +23,7 @@ export const coinsCommand: SlashCommand = {
     const userId = member!.userId;
     const balance = getBalance(ctx.sqlite, userId);
     const [today] = await summarizeEarningsByDay(ctx, userId, 1, 0);
-    const status = getRewardStatus(ctx.db, userId, ctx.clock.now());
+    const status = await getRewardStatus(ctx.store.read, userId, ctx.clock.now());
     const hoursLeft: Record<RewardType, number> = {
       regular: status.regularHoursRemaining,
       bonus: status.bonusHoursRemaining,
