@@ -2,8 +2,9 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 
-// The SPA lives in web/; the server serves the build from dist/web.
-export default defineConfig({
+// The SPA lives in web/; the server serves the build from dist/web. `vite build --ssr` (npm run build)
+// builds the server renderer, web/src/entry-server.tsx, into dist/ssr (decision 031).
+export default defineConfig(({ isSsrBuild }) => ({
   root: fileURLToPath(new URL('./web', import.meta.url)),
   plugins: [react()],
   resolve: {
@@ -14,7 +15,9 @@ export default defineConfig({
     emptyOutDir: true,
     chunkSizeWarningLimit: 1200,
     // The manifest tells scripts/prerender-login.ts which files the static login page's script needs.
-    manifest: true,
+    manifest: !isSsrBuild,
+    // The server renderer needs no icons or robots.txt of its own.
+    copyPublicDir: !isSsrBuild,
     rollupOptions: {
       input: {
         index: fileURLToPath(new URL('./web/index.html', import.meta.url)),
@@ -30,4 +33,4 @@ export default defineConfig({
       '/discord-sim': { target: 'http://localhost:5000', ws: true },
     },
   },
-});
+}));

@@ -25,10 +25,16 @@ export function useResumeDelayedClaims(userId: string): void {
   }, [userId]);
 }
 
-/** The pending claims of one kind, re-rendering when they change. */
+const NO_CLAIMS: readonly PendingClaim[] = Object.freeze([]);
+
+/**
+ * The pending claims of one kind, re-rendering when they change. The server knows none (they live in
+ * the browser's storage): a server-rendered page hydrates without them, then shows this browser's.
+ */
 export function usePendingClaims(kind: ClaimKindName): readonly PendingClaim[] {
   return useSyncExternalStore(
     (listener) => delayedClaims.subscribe(listener),
     () => delayedClaims.pending(kind),
+    () => NO_CLAIMS,
   );
 }
