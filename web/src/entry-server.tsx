@@ -14,7 +14,7 @@ import { preloadPage } from './lib/lazy-page.ts';
 import { seedBoot } from './lib/boot.ts';
 import { createQueryClient } from './lib/query-client.ts';
 import { Toaster } from './lib/toaster.tsx';
-import { system } from './theme.ts';
+import { appSystem } from './theme.ts';
 
 export interface ServerRender {
   /** The page's markup, the inside of <div id="root">. */
@@ -61,7 +61,7 @@ export async function renderApp(url: string, boot: AppBoot): Promise<ServerRende
   const cache = createCache({ key: 'css' });
   const html = renderToString(
     <CacheProvider value={cache}>
-      <ChakraProvider value={system}>
+      <ChakraProvider value={appSystem}>
         <QueryClientProvider client={queryClient}>
           <App serverUrl={url} />
           <Toaster />

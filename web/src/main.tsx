@@ -10,7 +10,7 @@ import { readBoot, seedBoot } from './lib/boot.ts';
 import { queryClient } from './lib/query-client.ts';
 import { Toaster } from './lib/toaster.tsx';
 import { findRoute } from './routes.ts';
-import { system } from './theme.ts';
+import { appSystem, system } from './theme.ts';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root element missing from index.html');
@@ -48,7 +48,7 @@ void ready.then(() => startTransition(() => render(root)));
 function render(root: HTMLElement) {
   const app = (
     <StrictMode>
-      <ChakraProvider value={system}>
+      <ChakraProvider value={import.meta.env.DEV ? system : appSystem}>
         <QueryClientProvider client={queryClient}>
           <App />
           <Toaster />
