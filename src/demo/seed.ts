@@ -56,12 +56,12 @@ function ensureRetroGuild(simulator: DiscordSimulator): void {
  * (minted in the simulator, stored encrypted) that the submit checks use for "owns this guild".
  * Plus demo coins through the ledger, keyed so a restart never pays twice.
  */
-function signInOwner(ctx: AppContext, simulator: DiscordSimulator, discordId: string): string {
+async function signInOwner(ctx: AppContext, simulator: DiscordSimulator, discordId: string): Promise<string> {
   const demoUser = DEMO_USERS.find((u) => u.id === discordId);
   if (!demoUser) throw new Error(`unknown demo user ${discordId}`);
   const now = ctx.clock.now();
-  const { user } = upsertUserFromDiscord(
-    ctx.db,
+  const { user } = await upsertUserFromDiscord(
+    ctx.store,
     { id: discordId, username: demoUser.username, avatar: null },
     now,
   );
@@ -75,8 +75,8 @@ function signInOwner(ctx: AppContext, simulator: DiscordSimulator, discordId: st
     refreshToken,
   });
   simulator.state.changed();
-  saveOAuthTokens(
-    ctx.db,
+  await saveOAuthTokens(
+    ctx.store,
     ctx.config.tokenEncryptionKey,
     user.id,
     { accessToken, refreshToken, expiresIn: 7 * 24 * 3600, scope },
@@ -112,7 +112,7 @@ async function ensureCampaign(
       ctx.db.update(servers).set({ inviteLink: simulatorLink }).where(eq(servers.id, existing.id)).run();
     return;
   }
-  const ownerId = signInOwner(ctx, simulator, guild.ownerId);
+  const ownerId = await signInOwner(ctx, simulator, guild.ownerId);
   const inviteLink = `https://discord.gg/${guild.inviteCode}`;
   let id: string;
   switch (campaign.kind) {
