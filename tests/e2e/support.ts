@@ -20,6 +20,11 @@ export interface E2E {
   signIn(page: Page, username: string): Promise<void>;
 }
 
+/** Waits until the app has hydrated (or rendered) the page: main.tsx marks <html data-interactive>. */
+export async function waitUntilInteractive(page: Page): Promise<void> {
+  await page.locator('html[data-interactive]').waitFor({ state: 'attached' });
+}
+
 export async function startE2E(options: Parameters<typeof startTestApp>[0] = {}): Promise<E2E> {
   const webDist = process.env.WEB_DIST ?? path.resolve('dist/web');
   const ssrDist = process.env.SSR_DIST ?? path.resolve('dist/ssr');
@@ -59,6 +64,8 @@ export async function startE2E(options: Parameters<typeof startTestApp>[0] = {})
       await page.goto(authorize.toString());
       await page.waitForURL(`${app.url}/`);
       await page.getByText(username, { exact: true }).first().waitFor();
+      // The page arrives server-rendered (decision 031): its buttons show before its JavaScript has run.
+      await waitUntilInteractive(page);
     },
   };
 }
