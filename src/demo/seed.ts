@@ -8,7 +8,7 @@ import { credit } from '../ledger/ledger.ts';
 import { upsertUserFromDiscord } from '../users/users.ts';
 import { submitNoBotServer, submitServer } from '../campaigns/submit-server.ts';
 import { promoteServer } from '../campaigns/promote-server.ts';
-import { addSocialTask } from '../social/manage-social-tasks.ts';
+import { addSocialTaskSync } from '../social/manage-social-tasks.ts';
 import { assertNever } from '../shared/campaign-kinds.ts';
 import { DEMO_USERS } from '../sim/discord/demo-data.ts';
 import type { DiscordSimulator } from '../sim/discord/index.ts';
@@ -151,6 +151,6 @@ function seedSocialTasks(ctx: AppContext): void {
   ctx.db.transaction((tx) => {
     if (tx.select({ id: socialTasks.id }).from(socialTasks).limit(1).get()) return;
     // 1 ms apart keeps the listing order stable (YouTube first).
-    DEMO_SOCIAL_TASKS.forEach((task, index) => addSocialTask(tx, task, now + index));
+    DEMO_SOCIAL_TASKS.forEach((task, index) => addSocialTaskSync(tx, task, now + index));
   });
 }
