@@ -12,7 +12,7 @@ import { findDiscoverPage, findFeaturedServersJson } from '../joins/list-servers
  * route answers for this user (the same functions the routes call). Pages not listed get none and ask
  * the API after hydrating.
  */
-export function pageQueries(ctx: AppContext, userId: string, pathname: string): BootQuery[] {
+export async function pageQueries(ctx: AppContext, userId: string, pathname: string): Promise<BootQuery[]> {
   const cdnUrl = ctx.config.discord.cdnUrl;
   switch (pathname) {
     case '/': {
@@ -32,15 +32,18 @@ export function pageQueries(ctx: AppContext, userId: string, pathname: string): 
         },
       ];
     }
-    case '/dashboard':
+    case '/dashboard': {
+      const [mine, summary, recent] = await Promise.all([
+        listMyServers(ctx, userId),
+        summarizeTransactions(ctx, userId),
+        listTransactions(ctx, userId, transactionsQuerySchema.parse({})),
+      ]);
       return [
-        { key: ['/api/servers/mine'], data: listMyServers(ctx, userId) },
-        { key: ['/api/transactions', 'summary'], data: summarizeTransactions(ctx, userId) },
-        {
-          key: ['/api/transactions'],
-          data: listTransactions(ctx, userId, transactionsQuerySchema.parse({})).items,
-        },
+        { key: ['/api/servers/mine'], data: mine },
+        { key: ['/api/transactions', 'summary'], data: summary },
+        { key: ['/api/transactions'], data: recent.items },
       ];
+    }
     default:
       return [];
   }

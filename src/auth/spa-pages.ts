@@ -72,9 +72,9 @@ async function sessionUser(ctx: AppContext, req: Request): Promise<AppBoot['user
   }
 }
 
-function firstData(ctx: AppContext, userId: string, pathname: string): BootQuery[] {
+async function firstData(ctx: AppContext, userId: string, pathname: string): Promise<BootQuery[]> {
   try {
-    return pageQueries(ctx, userId, pathname);
+    return await pageQueries(ctx, userId, pathname);
   } catch (err) {
     // The page asks the API itself.
     ctx.logger.warn('page data not inlined', { userId, pathname, err: String(err) });
@@ -116,7 +116,7 @@ export function spaPages(
       .map((file) => `<link rel="modulepreload" crossorigin href="${file}">`)
       .join('');
     let boot: AppBoot = { user, config };
-    if (user) boot.queries = firstData(ctx, user.id, req.path);
+    if (user) boot.queries = await firstData(ctx, user.id, req.path);
     let markup = '';
     let styles = '';
     const render = await renderer;
