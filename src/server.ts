@@ -55,6 +55,8 @@ export interface StartOptions {
   writeLimits?: WriteLimitOptions | false;
   redisPrefix?: string;
   webDist?: string;
+  /** See CreateAppOptions.ssrDist. */
+  ssrDist?: string;
   /** Set false to start without the bot and periodic jobs (some tests drive them by hand). */
   background?: boolean;
   /** See AppContext.options.liveHeartbeatMs. */
@@ -233,6 +235,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       fastPath: options.fastPath ?? config.fastPath,
       preRoutes,
       webDist: options.webDist,
+      ...(options.ssrDist === undefined ? {} : { ssrDist: options.ssrDist }),
       readiness,
     }));
   }
