@@ -18,8 +18,11 @@ export const NOT_CONVERTED: readonly string[] = [
   // step 2D
   'joins and Discover (src/joins)',
 
-  // step 2E
-  'payments (src/payments)',
+  // step 2B: converted (src/rewards, src/social). The demo seed still adds its social tasks through
+  // addSocialTaskSync on the synchronous handle (step 4).
+
+  // step 2E: converted (src/payments). The campaign transactions still call the synchronous
+  // assertCanSpend until step 2C.
 
   // step 3
   'the bot and the periodic jobs (src/bot, src/background.ts)',

@@ -1,7 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
+import type { DbHandle } from '../db/engine.ts';
 import { payments } from '../db/schema.ts';
 import { AppError } from '../shared/errors.ts';
+import { paymentsRepo } from './payments-repo.ts';
 
 export const DISPUTE_HOLD_MESSAGE =
   'A payment on your account is disputed. Buying and spending coins is paused until the dispute is resolved.';
@@ -9,7 +11,15 @@ export const DISPUTE_HOLD_MESSAGE =
 /**
  * Refuses buying and spending while one of the user's payments has an open dispute (a chargeback in
  * progress): coins bought with money that may be taken back are not spent before the bank decides.
- * Call it inside the spending transaction so a dispute recorded meanwhile is seen.
+ * Call it inside the spending transaction, with its handle, so a dispute recorded meanwhile is seen.
+ */
+export async function assertCanSpendIn(h: DbHandle, userId: string): Promise<void> {
+  if (await paymentsRepo(h).hasOpenDispute(userId)) throw new AppError('forbidden', DISPUTE_HOLD_MESSAGE);
+}
+
+/**
+ * @deprecated synchronous: for the campaign transactions still on the synchronous `ctx.db` until their
+ * conversion (decision 028, step 2C). Use assertCanSpendIn.
  */
 export function assertCanSpend(db: DbOrTx, userId: string): void {
   const open = db
