@@ -12,18 +12,15 @@ export const NOT_CONVERTED: readonly string[] = [
   // step 2A: converted (src/users, src/auth, src/account). The sessions table stays the SQLite session
   // store's (sqlite-session-store.ts); several processes keep sessions in Redis.
 
-  // step 2B: converted (src/rewards, src/social).
+  // step 2B: converted (src/rewards, src/social). The demo seed still adds its social tasks through
+  // addSocialTaskSync on the synchronous handle (step 4).
 
   // step 2C: converted (src/campaigns).
 
   // step 2D
   'joins and Discover (src/joins)',
 
-  // step 2B: converted (src/rewards, src/social). The demo seed still adds its social tasks through
-  // addSocialTaskSync on the synchronous handle (step 4).
-
-  // step 2E: converted (src/payments). The campaign transactions still call the synchronous
-  // assertCanSpend until step 2C.
+  // step 2E: converted (src/payments).
 
   // step 3
   'the bot and the periodic jobs (src/bot, src/background.ts)',
