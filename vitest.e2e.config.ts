@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// Browser tests drive Debian's Chromium through playwright-core; one file at a time keeps 2 cores calm.
+// Browser tests drive Debian's Chromium through playwright-core. Each file starts its own app, simulator
+// and browser on random ports with its own temporary database, so files run side by side: most of a
+// browser test's time is spent waiting for pages, and three at once overlap it (decision 025).
 export default defineConfig({
   test: {
     include: ['tests/e2e/**/*.test.ts'],
@@ -8,6 +10,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    fileParallelism: false,
+    fileParallelism: true,
+    maxWorkers: 3,
   },
 });
