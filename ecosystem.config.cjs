@@ -1,27 +1,84 @@
-// pm2 process file: one process runs the bot, the API and the dashboard.
-// Build first (`npm ci && npm run build`, then `npm prune --omit=dev` if you like), then
-// `pm2 start ecosystem.config.cjs --env production`. Runs the compiled server: no TypeScript loader.
-module.exports = {
-  apps: [
+// pm2 process file. Build first (`npm ci && npm run build`, then `npm prune --omit=dev` if you like).
+// Runs the compiled server: no TypeScript loader.
+//
+// Default — one process runs the bot, the API and the dashboard (the supported layout today):
+//   pm2 start ecosystem.config.cjs --env production
+//
+// Scaled out (decision 028; docs/deploy.md, "Scaled out") — web processes behind the proxy and one bot
+// process per shard group, all on one PostgreSQL and one Redis:
+//   COINSYNC_LAYOUT=scaled LAYOUT_WEB_INSTANCES=4 LAYOUT_SHARD_COUNT=4 LAYOUT_SHARD_GROUPS=0,1:2,3 pm2 start ecosystem.config.cjs --env production
+// (LAYOUT_* names, not the apps' own SHARD_COUNT/PORT: pm2 passes its own environment on to every app.)
+// Start-up refuses ROLE=web/bot until the data layer runs on PostgreSQL, so this layout does not run yet.
+
+// V8 heap limits (docs/performance.md, memory; decision 027): old space capped at 160 MB (the live heap
+// after a full GC is ~80-95 MB with 1,000 campaigns and 1,300 guilds; V8 otherwise lets garbage pile up
+// to ~250 MB before collecting it), young generation 8 MB per semi-space. Keep in step with `npm start`
+// in package.json (scripts/production-flags.test.ts checks every app).
+const NODE_ARGS = '--enable-source-maps --max-old-space-size=160 --max-semi-space-size=8';
+
+const common = {
+  script: 'dist/server/main.js',
+  interpreter: 'node',
+  node_args: NODE_ARGS,
+  exec_mode: 'fork',
+  autorestart: true,
+  max_memory_restart: '512M',
+  kill_timeout: 10000,
+};
+
+const single = {
+  ...common,
+  name: 'coinsync',
+  instances: 1,
+  // SQLite and the gateway connection belong to exactly one process.
+  env_production: {
+    NODE_ENV: 'production',
+    PORT: 5000,
+  },
+};
+
+/**
+ * The scaled-out apps: `coinsync-web` × LAYOUT_WEB_INSTANCES (ROLE=web; instance i listens on
+ * LAYOUT_WEB_PORT + i, the proxy balances over them on /api/ready), and `coinsync-bot-<n>` per shard
+ * group of LAYOUT_SHARD_GROUPS (default: one per shard; ROLE=bot, SHARD_IDS of LAYOUT_SHARD_COUNT,
+ * health checks on LAYOUT_BOT_HEALTH_PORT + n). DATABASE_URL,
+ * REDIS_URL and the secrets come from the environment pm2 is started with.
+ */
+function scaledApps(env = process.env) {
+  const webInstances = Number(env.LAYOUT_WEB_INSTANCES ?? 2);
+  const shardCount = Number(env.LAYOUT_SHARD_COUNT ?? 1);
+  const groups = (
+    env.LAYOUT_SHARD_GROUPS ?? Array.from({ length: shardCount }, (_, i) => String(i)).join(':')
+  )
+    .split(':')
+    .map((group) => group.split(',').map((id) => Number(id.trim())));
+  const webPort = Number(env.LAYOUT_WEB_PORT ?? 5000);
+  const healthPort = Number(env.LAYOUT_BOT_HEALTH_PORT ?? 5100);
+  return [
     {
-      name: 'coinsync',
-      script: 'dist/server/main.js',
-      interpreter: 'node',
-      // V8 heap limits (docs/performance.md, memory; decision 027): old space capped at 160 MB (the live
-      // heap after a full GC is ~80-95 MB with 1,000 campaigns and 1,300 guilds; V8 otherwise lets
-      // garbage pile up to ~250 MB before collecting it), young generation 8 MB per semi-space. Keep
-      // in step with `npm start` in package.json (scripts/production-flags.test.ts checks).
-      node_args: '--enable-source-maps --max-old-space-size=160 --max-semi-space-size=8',
+      ...common,
+      name: 'coinsync-web',
+      instances: webInstances,
+      // pm2 gives instance i PORT = LAYOUT_WEB_PORT + i.
+      increment_var: 'PORT',
+      env_production: { NODE_ENV: 'production', ROLE: 'web', PORT: webPort },
+    },
+    ...groups.map((ids, n) => ({
+      ...common,
+      name: `coinsync-bot-${n}`,
       instances: 1,
-      exec_mode: 'fork',
-      // SQLite and the gateway connection belong to exactly one process.
-      autorestart: true,
-      max_memory_restart: '512M',
-      kill_timeout: 10000,
       env_production: {
         NODE_ENV: 'production',
-        PORT: 5000,
+        ROLE: 'bot',
+        SHARD_COUNT: shardCount,
+        SHARD_IDS: ids.join(','),
+        BOT_HEALTH_PORT: healthPort + n,
       },
-    },
-  ],
+    })),
+  ];
+}
+
+module.exports = {
+  apps: process.env.COINSYNC_LAYOUT === 'scaled' ? scaledApps() : [single],
+  scaledApps,
 };

@@ -1,13 +1,17 @@
 import type { AppContext } from './context.ts';
+import type { Role, ShardPlan } from './config.ts';
 import { MINUTE } from './clock.ts';
 import { startBot, type Bot, type BotOptions } from './bot/bot.ts';
 import { reconcile } from './bot/reconcile.ts';
-import { createSerialJob } from './bot/serial-job.ts';
+import { createSerialJob, type SerialJob } from './bot/serial-job.ts';
+import { reconcileJobName, type ShardScope } from './bot/shards.ts';
 import { recheckInvites } from './campaigns/recheck-invites.ts';
 import { recordReconciliation } from './metrics.ts';
 import { pruneExpiredIntentsJob } from './campaigns/featured-intent.ts';
 import { JobMonitor } from './ops/job-monitor.ts';
-import { startSafeInterval } from './ops/safe-interval.ts';
+import { createInProcessRunOnce, type RunOnce } from './ops/run-once.ts';
+import type { PeriodicJob } from './ops/run-once-pg.ts';
+import { startSafeInterval, type SafeInterval } from './ops/safe-interval.ts';
 import { INVITE_STATS_EVERY_MS, refreshInviteStats } from './joins/invite-stats.ts';
 import { pruneUserAddresses } from './joins/same-address.ts';
 
@@ -15,10 +19,178 @@ export const RECONCILE_EVERY_MS = 5 * MINUTE;
 /** Dead invites take a campaign off Discover until the owner fixes it. */
 export const INVITE_RECHECK_EVERY_MS = 30 * MINUTE;
 /** Job names, as they appear in logs, metrics and the readiness report. */
-export const JOB = { reconcile: 'reconcile', inviteRecheck: 'invite recheck' } as const;
+export const JOB = {
+  reconcile: 'reconcile',
+  inviteRecheck: 'invite recheck',
+  prune: 'featured intent and address prune',
+  inviteStats: 'invite stats',
+} as const;
 
 /** Unpromoted featured intents older than FEATURED_INTENT_TTL_MS are deleted this often. */
 export const INTENT_PRUNE_EVERY_MS = 5 * MINUTE;
+/** Invite stats run first this long after start (Discover cards want member counts soon). */
+export const INVITE_STATS_FIRST_AFTER_MS = 5_000;
+
+/** What a periodic job does; several jobs may do the same work on different scopes (reconcile per shard). */
+export type JobWork = 'reconcile' | 'invite recheck' | 'prune' | 'invite stats';
+
+export interface JobSpec extends PeriodicJob {
+  work: JobWork;
+  /** Name of its timer in logs (startSafeInterval). */
+  timer: string;
+  /** First timer run this long after start; otherwise one period after start. */
+  firstAfterMs?: number;
+  /** Per-shard jobs: the shard whose guilds it looks after. */
+  shard?: ShardScope;
+  /** Counted in the JobMonitor (readiness, metrics); invite stats are best effort and are not. */
+  monitored: boolean;
+}
+
+/**
+ * The periodic jobs a process runs, by role (decision 028). ROLE=web runs none. ROLE=all and ROLE=bot
+ * run the global jobs — whose runs RunOnce lets through once per period across bot processes — and
+ * reconciliation: one job over every guild with Discord's recommended shards ('auto'), or one job per
+ * shard of this process (`reconcile:shard-<id>`) with a fixed SHARD_COUNT, since only this process
+ * receives those guilds' events and each shard's run is its own.
+ */
+export function jobsForRole(role: Role, shards: ShardPlan): JobSpec[] {
+  if (role === 'web') return [];
+  const reconcileJobs: JobSpec[] =
+    shards === 'auto'
+      ? [
+          {
+            name: JOB.reconcile,
+            work: 'reconcile',
+            periodMs: RECONCILE_EVERY_MS,
+            timer: 'reconcile timer',
+            monitored: true,
+          },
+        ]
+      : shards.ids.map((id) => ({
+          name: reconcileJobName(id),
+          work: 'reconcile',
+          periodMs: RECONCILE_EVERY_MS,
+          timer: `${reconcileJobName(id)} timer`,
+          shard: { id, count: shards.count },
+          monitored: true,
+        }));
+  return [
+    ...reconcileJobs,
+    {
+      name: JOB.inviteRecheck,
+      work: 'invite recheck',
+      periodMs: INVITE_RECHECK_EVERY_MS,
+      timer: 'invite recheck timer',
+      monitored: true,
+    },
+    {
+      name: JOB.prune,
+      work: 'prune',
+      periodMs: INTENT_PRUNE_EVERY_MS,
+      timer: 'featured intent prune timer',
+      monitored: true,
+    },
+    {
+      name: JOB.inviteStats,
+      work: 'invite stats',
+      periodMs: INVITE_STATS_EVERY_MS,
+      timer: 'invite stats timer',
+      firstAfterMs: INVITE_STATS_FIRST_AFTER_MS,
+      monitored: false,
+    },
+  ];
+}
+
+export interface PeriodicJobs {
+  readonly specs: JobSpec[];
+  /** A timer's run of the job: through RunOnce.tick (once per period across processes). */
+  tick(name: string): void;
+  /** A run asked for outside the timer: through RunOnce.exclusive (never skipped for the period). */
+  trigger(name: string): void;
+  /** Resolves when the job (or every job) has no run in progress or queued. */
+  idle(name?: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Serial jobs for `specs`, each run let through by `runOnce`, and (unless `timers: false`) their
+ * timers. Every timer goes through startSafeInterval and every job through createSerialJob: none can
+ * throw into the event loop, and repeated failures show in the JobMonitor (readiness). A run that
+ * RunOnce did not let through ('done': another process ran this period; 'busy': one runs it now)
+ * counts as a success here; the process that ran it recorded the outcome (job_runs on PostgreSQL).
+ */
+export function startPeriodicJobs(
+  ctx: Pick<AppContext, 'logger' | 'clock'>,
+  specs: JobSpec[],
+  options: {
+    jobs: JobMonitor;
+    runOnce: RunOnce;
+    work: (spec: JobSpec) => Promise<unknown>;
+    timers?: boolean;
+  },
+): PeriodicJobs {
+  const { logger } = ctx;
+  const { jobs, runOnce } = options;
+  const serial = new Map<string, { job: SerialJob; force: () => void }>();
+  const timers: SafeInterval[] = [];
+  const firstRuns: NodeJS.Timeout[] = [];
+  for (const spec of specs) {
+    let forced = false;
+    const job = createSerialJob(
+      spec.name,
+      logger,
+      async () => {
+        const exclusive = forced;
+        forced = false;
+        const body = () => options.work(spec);
+        const outcome = exclusive
+          ? await runOnce.exclusive(spec.name, body)
+          : await runOnce.tick(spec, ctx.clock.now(), body);
+        if (outcome !== 'ran')
+          logger.debug(`${spec.name}: not run here (${outcome})`, { job: spec.name, runOnce: runOnce.kind });
+        return outcome;
+      },
+      spec.monitored ? { jobs } : {},
+    );
+    const force = () => {
+      forced = true;
+      job.trigger();
+    };
+    // An operator's run (JobMonitor.run) is never skipped for the period.
+    if (spec.monitored)
+      jobs.register(spec.name, async () => {
+        force();
+        await job.idle();
+      });
+    serial.set(spec.name, { job, force });
+    if (options.timers === false) continue;
+    timers.push(startSafeInterval(spec.timer, spec.periodMs, () => job.trigger(), { logger }));
+    if (spec.firstAfterMs !== undefined) {
+      const first = setTimeout(() => job.trigger(), spec.firstAfterMs);
+      first.unref();
+      firstRuns.push(first);
+    }
+  }
+  const get = (name: string) => {
+    const entry = serial.get(name);
+    if (!entry) throw new Error(`no periodic job named ${name}`);
+    return entry;
+  };
+  return {
+    specs,
+    tick: (name) => get(name).job.trigger(),
+    trigger: (name) => get(name).force(),
+    async idle(name) {
+      if (name !== undefined) return get(name).job.idle();
+      for (const { job } of serial.values()) await job.idle();
+    },
+    async stop() {
+      for (const timer of timers) timer.stop();
+      for (const first of firstRuns) clearTimeout(first);
+      for (const { job } of serial.values()) await job.idle();
+    },
+  };
+}
 
 export interface Background {
   stop(): Promise<void>;
@@ -26,108 +198,93 @@ export interface Background {
   reconcileIdle(): Promise<void>;
   /** The Discord bot, when config.botEnabled. */
   bot?: Bot;
+  /** Names of this process's reconciliation jobs (one, or one per shard), for readiness. */
+  reconcileJobs: string[];
+  /** The periodic jobs, when this process runs them. */
+  periodic?: PeriodicJobs;
 }
 
+export const NO_BACKGROUND: Background = {
+  stop: () => Promise.resolve(),
+  reconcileIdle: () => Promise.resolve(),
+  reconcileJobs: [],
+};
+
 /**
- * Starts what runs beside the HTTP server: the Discord bot and its periodic reconciliation. Only
- * one process may run them (BOT_ENABLED=false on any other), since a DM is guarded in-process.
- * Never blocks or fails start-up: the bot logs in in the background and retries on failure. Every
- * timer goes through startSafeInterval and every job through createSerialJob: none can throw into
- * the event loop, and repeated failures show in the JobMonitor (readiness).
+ * Starts what runs beside the HTTP server, by role: with ROLE=all or ROLE=bot the Discord bot (its
+ * shards: config.shards) and the periodic jobs of jobsForRole; with ROLE=web nothing. Never blocks or
+ * fails start-up: the bot logs in in the background and retries on failure.
  */
 export function startBackground(
   ctx: AppContext,
-  options: { jobs?: JobMonitor; bot?: Pick<BotOptions, 'auditLogDelayMs' | 'auditLogRecheckMs'> } = {},
+  options: {
+    jobs?: JobMonitor;
+    bot?: Pick<BotOptions, 'auditLogDelayMs' | 'auditLogRecheckMs'>;
+    /** How runs are let through: in-process (SQLite, one process) unless given (PostgreSQL). */
+    runOnce?: RunOnce;
+  } = {},
 ): Promise<Background> {
+  if (ctx.config.role === 'web') {
+    ctx.logger.info('ROLE=web: no bot and no periodic jobs in this process');
+    return Promise.resolve(NO_BACKGROUND);
+  }
   if (!ctx.config.botEnabled) {
     ctx.logger.info('bot disabled (BOT_ENABLED=false)');
-    return Promise.resolve({ stop: () => Promise.resolve(), reconcileIdle: () => Promise.resolve() });
+    return Promise.resolve(NO_BACKGROUND);
   }
   const jobs = options.jobs ?? new JobMonitor(() => ctx.clock.now());
-  const { logger } = ctx;
-  const reconciler = createSerialJob(
-    JOB.reconcile,
-    logger,
-    async () => {
-      try {
-        const result = await reconcile(ctx, { gateway: bot.members });
-        const { lookups, phaseMs: _phaseMs, ...counts } = result;
-        const lookupCounts = Object.fromEntries(Object.entries(lookups).map(([k, n]) => [`lookup_${k}`, n]));
-        recordReconciliation('success', { ...counts, ...lookupCounts });
-        return result;
-      } catch (err) {
-        recordReconciliation('failure');
-        throw err;
-      }
-    },
-    { jobs },
-  );
-  const bot = startBot(ctx, { ...options.bot, onConnected: () => reconciler.trigger() });
-  const reconcileTimer = startSafeInterval(
-    'reconcile timer',
-    RECONCILE_EVERY_MS,
-    () => reconciler.trigger(),
-    { logger },
-  );
-  const inviteChecker = createSerialJob(
-    JOB.inviteRecheck,
-    logger,
-    async () => {
-      await recheckInvites(ctx);
-    },
-    { jobs },
-  );
-  const inviteTimer = startSafeInterval(
-    'invite recheck timer',
-    INVITE_RECHECK_EVERY_MS,
-    () => inviteChecker.trigger(),
-    {
-      logger,
-    },
-  );
-  const intentPruner = createSerialJob(
-    'featured intent and address prune',
-    logger,
-    () => {
-      pruneExpiredIntentsJob(ctx);
-      // Retention of the same-address rule's hashes: the window, then gone (decision 022).
-      pruneUserAddresses(ctx);
-      return Promise.resolve();
-    },
-    { jobs },
-  );
-  const intentTimer = startSafeInterval(
-    'featured intent prune timer',
-    INTENT_PRUNE_EVERY_MS,
-    () => intentPruner.trigger(),
-    {
-      logger,
-    },
-  );
-  // Member and online counts for Discover cards: first shortly after start, then every minute.
-  const inviteStats = createSerialJob('invite stats', logger, () => refreshInviteStats(ctx));
-  const statsStart = setTimeout(() => inviteStats.trigger(), 5_000);
-  statsStart.unref();
-  const statsTimer = startSafeInterval(
-    'invite stats timer',
-    INVITE_STATS_EVERY_MS,
-    () => inviteStats.trigger(),
-    { logger },
-  );
+  const specs = jobsForRole(ctx.config.role, ctx.config.shards);
+  const reconcileJobs = specs.filter((s) => s.work === 'reconcile');
+  const work = async (spec: JobSpec): Promise<unknown> => {
+    switch (spec.work) {
+      case 'reconcile':
+        try {
+          const result = await reconcile(ctx, { gateway: bot.members, shard: spec.shard });
+          const { lookups, phaseMs: _phaseMs, ...counts } = result;
+          const lookupCounts = Object.fromEntries(
+            Object.entries(lookups).map(([k, n]) => [`lookup_${k}`, n]),
+          );
+          recordReconciliation('success', { ...counts, ...lookupCounts });
+          return result;
+        } catch (err) {
+          recordReconciliation('failure');
+          throw err;
+        }
+      case 'invite recheck':
+        await recheckInvites(ctx);
+        return undefined;
+      case 'prune':
+        pruneExpiredIntentsJob(ctx);
+        // Retention of the same-address rule's hashes: the window, then gone (decision 022).
+        pruneUserAddresses(ctx);
+        return undefined;
+      case 'invite stats':
+        // Member and online counts for Discover cards.
+        return refreshInviteStats(ctx);
+    }
+  };
+  const periodic = startPeriodicJobs(ctx, specs, {
+    jobs,
+    runOnce: options.runOnce ?? createInProcessRunOnce(),
+    work,
+  });
+  // A (re)connected session may have missed events: reconcile its shard's guilds (every shard's when
+  // the whole client became ready, or when one job covers all guilds).
+  const onConnected = (shardId?: number): void => {
+    const mine = reconcileJobs.filter((s) => shardId === undefined || !s.shard || s.shard.id === shardId);
+    for (const spec of mine) periodic.trigger(spec.name);
+  };
+  const bot = startBot(ctx, { ...options.bot, onConnected });
   return Promise.resolve({
     bot,
-    reconcileIdle: () => reconciler.idle(),
+    periodic,
+    reconcileJobs: reconcileJobs.map((s) => s.name),
+    async reconcileIdle() {
+      for (const spec of reconcileJobs) await periodic.idle(spec.name);
+    },
     async stop() {
-      reconcileTimer.stop();
-      inviteTimer.stop();
-      intentTimer.stop();
-      clearTimeout(statsStart);
-      statsTimer.stop();
       await bot.stop();
-      await reconciler.idle();
-      await inviteChecker.idle();
-      await intentPruner.idle();
-      await inviteStats.idle();
+      await periodic.stop();
     },
   });
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
+import { assertRunnable } from './db/conversion.ts';
 
 const PRODUCTION = {
   NODE_ENV: 'production',
@@ -123,5 +124,132 @@ describe('config', () => {
     );
     expect(() => loadConfig({ SESSION_SECRET: 'short' })).toThrow(/at least 32/);
     expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_test_x' })).toThrow(/STRIPE_WEBHOOK_SECRET/);
+  });
+
+  it('uses SQLite at DATABASE_PATH unless DATABASE_URL names a PostgreSQL database', () => {
+    expect(loadConfig({}).database).toEqual({ kind: 'sqlite', path: 'data/coinsync.db' });
+    expect(loadConfig({ DATABASE_PATH: '/var/lib/coinsync/db.sqlite', DATABASE_URL: '' }).database).toEqual({
+      kind: 'sqlite',
+      path: '/var/lib/coinsync/db.sqlite',
+    });
+    const url = 'postgres://coinsync:secret@db.internal:5432/coinsync';
+    expect(loadConfig({ DATABASE_URL: url }).database).toEqual({ kind: 'pg', url });
+    expect(loadConfig({ DATABASE_URL: 'postgresql://db/coinsync' }).database.kind).toBe('pg');
+  });
+
+  it('refuses a DATABASE_URL that is not a PostgreSQL URL with a database, without echoing it', () => {
+    const refused = (value: string) => {
+      try {
+        loadConfig({ DATABASE_URL: value });
+      } catch (err) {
+        expect(err).toBeInstanceOf(ConfigError);
+        return (err as Error).message;
+      }
+      throw new Error(`accepted ${value}`);
+    };
+    expect(refused('mysql://u:hunter2@db/coinsync')).toMatch(
+      /DATABASE_URL: "mysql" is not a PostgreSQL URL: expected postgres:\/\/user\[:password\]@host/,
+    );
+    expect(refused('mysql://u:hunter2@db/coinsync')).not.toContain('hunter2');
+    expect(refused('data/coinsync.db')).toMatch(/DATABASE_URL: is not a URL.*leave DATABASE_URL unset/);
+    expect(refused('postgres://db.internal')).toMatch(/DATABASE_URL: names no database/);
+    expect(refused('postgres:///coinsync')).toMatch(/DATABASE_URL: names no host/);
+  });
+
+  it('refuses to start on PostgreSQL while parts are not converted, naming them', () => {
+    const pg = loadConfig({ DATABASE_URL: 'postgres://db/coinsync' });
+    expect(() => assertRunnable(pg)).toThrow(ConfigError);
+    expect(() => assertRunnable(pg)).toThrow(/DATABASE_URL \(PostgreSQL\) cannot run yet/);
+    expect(() => assertRunnable(pg, ['campaigns (src/campaigns)'])).toThrow(
+      /\n {2}- campaigns \(src\/campaigns\)\n/,
+    );
+    expect(() => assertRunnable(loadConfig({}))).not.toThrow();
+    // Once everything is converted, PostgreSQL is allowed.
+    expect(() => assertRunnable(pg, [])).not.toThrow();
+  });
+
+  describe('ROLE, SHARD_COUNT and SHARD_IDS (decision 028)', () => {
+    const SPLIT = {
+      DATABASE_URL: 'postgres://coinsync@db.internal/coinsync',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      DISCORD_BASE_URL: 'http://127.0.0.1:5150',
+    };
+
+    it("defaults to ROLE=all with Discord's recommended shards, as always", () => {
+      const config = loadConfig({});
+      expect(config.role).toBe('all');
+      expect(config.shards).toBe('auto');
+      expect(config.botHealthPort).toBe(5001);
+      // A fixed count in the one process: every shard of it.
+      expect(loadConfig({ SHARD_COUNT: '3' }).shards).toEqual({ ids: [0, 1, 2], count: 3 });
+    });
+
+    it('refuses ROLE=web and ROLE=bot on SQLite: the file belongs to one process', () => {
+      for (const role of ['web', 'bot']) {
+        const { DATABASE_URL: _url, ...withoutPg } = SPLIT;
+        expect(() => loadConfig({ ...withoutPg, ROLE: role })).toThrow(
+          new RegExp(
+            `ROLE: ROLE=${role} runs beside other processes and needs PostgreSQL \\(DATABASE_URL\\)`,
+          ),
+        );
+        expect(() => loadConfig({ ...withoutPg, ROLE: role })).toThrow(/on SQLite run ROLE=all/);
+        expect(loadConfig({ ...SPLIT, ROLE: role }).role).toBe(role);
+      }
+    });
+
+    it('needs REDIS_URL for a split, and a shared simulator in demo mode', () => {
+      expect(() => loadConfig({ ...SPLIT, ROLE: 'web', REDIS_URL: '' })).toThrow(
+        /REDIS_URL: is required with ROLE=web: sessions, rate limits, live events/,
+      );
+      expect(() => loadConfig({ ...SPLIT, ROLE: 'bot', REDIS_URL: '' })).toThrow(
+        /REDIS_URL: is required with ROLE=bot/,
+      );
+      expect(() => loadConfig({ ...SPLIT, ROLE: 'bot', DISCORD_BASE_URL: '' })).toThrow(
+        /DISCORD_BASE_URL: is required with ROLE=bot in demo mode/,
+      );
+      // With real Discord there is no simulator to share.
+      expect(
+        loadConfig({
+          ...SPLIT,
+          DISCORD_BASE_URL: '',
+          ROLE: 'bot',
+          DISCORD_CLIENT_ID: '1',
+          DISCORD_CLIENT_SECRET: 's',
+          DISCORD_BOT_TOKEN: 't',
+        }).role,
+      ).toBe('bot');
+    });
+
+    it('reads the shard group of a bot process, and refuses shard settings that cannot work', () => {
+      expect(loadConfig({ ...SPLIT, ROLE: 'bot', SHARD_COUNT: '4', SHARD_IDS: '2, 3' }).shards).toEqual({
+        ids: [2, 3],
+        count: 4,
+      });
+      expect(loadConfig({ ...SPLIT, ROLE: 'bot', SHARD_COUNT: '2' }).shards).toEqual({
+        ids: [0, 1],
+        count: 2,
+      });
+      expect(loadConfig({ ...SPLIT, ROLE: 'bot' }).shards).toBe('auto');
+      expect(loadConfig({ ...SPLIT, ROLE: 'bot', BOT_HEALTH_PORT: '5152' }).botHealthPort).toBe(5152);
+      const bot = { ...SPLIT, ROLE: 'bot' };
+      expect(() => loadConfig({ ...bot, SHARD_IDS: '0' })).toThrow(/SHARD_COUNT: is required with SHARD_IDS/);
+      expect(() => loadConfig({ ...bot, SHARD_COUNT: '2', SHARD_IDS: '1,2' })).toThrow(
+        /SHARD_IDS: ids must be below SHARD_COUNT \(2\): shards are numbered 0 to 1/,
+      );
+      expect(() => loadConfig({ ...bot, SHARD_COUNT: '2', SHARD_IDS: '1,1' })).toThrow(
+        /SHARD_IDS: names a shard twice/,
+      );
+      expect(() => loadConfig({ ...bot, SHARD_COUNT: '2', SHARD_IDS: 'one' })).toThrow(
+        /SHARD_IDS: must be shard ids separated by commas/,
+      );
+      expect(() => loadConfig({ ...bot, SHARD_COUNT: '0' })).toThrow(/SHARD_COUNT/);
+      expect(() => loadConfig({ ...SPLIT, ROLE: 'web', SHARD_COUNT: '2' })).toThrow(
+        /ROLE: ROLE=web runs no gateway: SHARD_COUNT and SHARD_IDS belong to ROLE=bot/,
+      );
+      expect(() => loadConfig({ SHARD_COUNT: '2', SHARD_IDS: '1' })).toThrow(
+        /SHARD_IDS: ROLE=all runs every shard in one process/,
+      );
+      expect(() => loadConfig({ ROLE: 'worker' })).toThrow(/ROLE: must be all, web or bot/);
+    });
   });
 });

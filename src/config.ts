@@ -22,6 +22,94 @@ export const PRODUCTION_REQUIRED = [
   'TOKEN_ENCRYPTION_KEY',
 ] as const;
 
+/** A sanity bound on SHARD_COUNT (Discord's largest bots run a few thousand shards). */
+export const MAX_SHARDS = 16_384;
+
+export type Role = 'all' | 'web' | 'bot';
+
+/** The gateway shards this process runs: Discord's recommendation ('auto'), or fixed ids of a fixed count. */
+export type ShardPlan = 'auto' | { ids: number[]; count: number };
+
+/**
+ * ROLE, SHARD_COUNT and SHARD_IDS, checked together (decision 028, "Roles and sharding"). Returns the
+ * problems by variable; an empty list means the combination is valid.
+ *
+ * - ROLE=all (default): everything in one process, as always. SHARD_COUNT may fix the shard count
+ *   (otherwise Discord's recommendation, 'auto'); SHARD_IDS may not pick a subset, since no other
+ *   process would run the rest.
+ * - ROLE=web and ROLE=bot run beside other processes: they need a database several processes share
+ *   (DATABASE_URL, PostgreSQL; the SQLite file belongs to one process) and Redis (sessions, rate
+ *   limits, live events and cache invalidation cross processes through it). In demo mode the
+ *   built-in simulator lives inside one process, so they need DISCORD_BASE_URL pointing at a shared one.
+ * - ROLE=web runs no gateway: SHARD_* are refused there. ROLE=bot runs SHARD_IDS of SHARD_COUNT, or
+ *   all of SHARD_COUNT without SHARD_IDS, or Discord's recommendation in one process without either.
+ */
+export function checkRoleSettings(
+  env: Pick<
+    Env,
+    'ROLE' | 'SHARD_COUNT' | 'SHARD_IDS' | 'REDIS_URL' | 'DISCORD_BASE_URL' | 'DISCORD_CLIENT_ID'
+  > & {
+    NODE_ENV?: string;
+  },
+  databaseUrl: string | undefined,
+): { issues: { key: string; message: string }[]; shards: ShardPlan } {
+  const issues: { key: string; message: string }[] = [];
+  const role = env.ROLE;
+  if (role !== 'all') {
+    if (!databaseUrl)
+      issues.push({
+        key: 'ROLE',
+        message: `ROLE=${role} runs beside other processes and needs PostgreSQL (DATABASE_URL): the SQLite file belongs to one process, so on SQLite run ROLE=all (the default)`,
+      });
+    if (!env.REDIS_URL)
+      issues.push({
+        key: 'REDIS_URL',
+        message: `is required with ROLE=${role}: sessions, rate limits, live events and cache invalidation are shared through Redis`,
+      });
+    if (!env.DISCORD_CLIENT_ID && env.NODE_ENV !== 'production' && !env.DISCORD_BASE_URL)
+      issues.push({
+        key: 'DISCORD_BASE_URL',
+        message: `is required with ROLE=${role} in demo mode: the built-in Discord simulator lives inside one process, so point every process at a shared one`,
+      });
+  }
+  let ids: number[] | undefined;
+  if (env.SHARD_IDS !== undefined) {
+    const parts = env.SHARD_IDS.split(',').map((p) => p.trim());
+    if (parts.some((p) => !/^\d{1,5}$/.test(p))) {
+      issues.push({ key: 'SHARD_IDS', message: 'must be shard ids separated by commas, e.g. 0,1' });
+    } else {
+      ids = parts.map(Number);
+      if (new Set(ids).size !== ids.length) issues.push({ key: 'SHARD_IDS', message: 'names a shard twice' });
+      if (env.SHARD_COUNT === undefined)
+        issues.push({
+          key: 'SHARD_COUNT',
+          message: 'is required with SHARD_IDS (the total number of shards)',
+        });
+      else if (ids.some((id) => id >= env.SHARD_COUNT!))
+        issues.push({
+          key: 'SHARD_IDS',
+          message: `ids must be below SHARD_COUNT (${env.SHARD_COUNT}): shards are numbered 0 to ${env.SHARD_COUNT - 1}`,
+        });
+    }
+  }
+  if (role === 'web' && (env.SHARD_IDS !== undefined || env.SHARD_COUNT !== undefined))
+    issues.push({
+      key: 'ROLE',
+      message: 'ROLE=web runs no gateway: SHARD_COUNT and SHARD_IDS belong to ROLE=bot',
+    });
+  if (role === 'all' && ids !== undefined && env.SHARD_COUNT !== undefined && ids.length !== env.SHARD_COUNT)
+    issues.push({
+      key: 'SHARD_IDS',
+      message:
+        'ROLE=all runs every shard in one process; running some shards here and others elsewhere is ROLE=bot',
+    });
+  const shards: ShardPlan =
+    env.SHARD_COUNT === undefined
+      ? 'auto'
+      : { ids: ids ?? Array.from({ length: env.SHARD_COUNT }, (_, i) => i), count: env.SHARD_COUNT };
+  return { issues, shards };
+}
+
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 /**
@@ -59,6 +147,32 @@ export function parseTrustProxy(
   return { ok: true, value: parts };
 }
 
+/**
+ * DATABASE_URL: unset → SQLite at DATABASE_PATH; postgres://user[:password]@host[:port]/database (or
+ * postgresql://) → PostgreSQL. Anything else is refused rather than guessed at.
+ */
+export function parseDatabaseUrl(
+  value: string | undefined,
+): { ok: true; value: string | undefined } | { ok: false; message: string } {
+  const text = value?.trim() ?? '';
+  if (text === '') return { ok: true, value: undefined };
+  const refuse = (why: string) => ({
+    ok: false as const,
+    message: `${why}: expected postgres://user[:password]@host[:port]/database (leave DATABASE_URL unset to use SQLite at DATABASE_PATH)`,
+  });
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return refuse('is not a URL');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:')
+    return refuse(`"${url.protocol.replace(/:$/, '')}" is not a PostgreSQL URL`);
+  if (!url.hostname) return refuse('names no host');
+  if (url.pathname.replace(/^\//, '') === '') return refuse('names no database');
+  return { ok: true, value: text };
+}
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -67,6 +181,8 @@ const envSchema = z
     TRUST_PROXY: optionalString,
     PUBLIC_URL: optionalString.pipe(z.url().optional()),
     DATABASE_PATH: z.string().default('data/coinsync.db'),
+    /** postgres://… selects PostgreSQL (decision 028); unset keeps SQLite at DATABASE_PATH. */
+    DATABASE_URL: optionalString,
     SESSION_SECRET: optionalString,
     /** 32 bytes, base64 or hex: encrypts members' Discord OAuth tokens at rest (AES-256-GCM). */
     TOKEN_ENCRYPTION_KEY: optionalString,
@@ -99,6 +215,13 @@ const envSchema = z
     /** Reconciliation safety valve: share of a guild's in-stay members / count that may be charged in one run. */
     RECONCILE_MAX_CHARGE_SHARE: z.coerce.number().min(0).max(1).default(0.2),
     RECONCILE_MAX_CHARGES: z.coerce.number().int().min(0).default(50),
+    /** Process roles and gateway shards (decision 028): see parseRoleSettings. */
+    ROLE: z.enum(['all', 'web', 'bot'], { error: 'must be all, web or bot' }).default('all'),
+    SHARD_COUNT: optionalString.pipe(
+      z.coerce.number<string | undefined>().int().min(1).max(MAX_SHARDS).optional(),
+    ),
+    SHARD_IDS: optionalString,
+    BOT_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(5001),
   })
   .superRefine((env, ctx) => {
     const demo = !env.DISCORD_CLIENT_ID;
@@ -137,6 +260,8 @@ const envSchema = z
     }
     const trust = parseTrustProxy(env.TRUST_PROXY);
     if (!trust.ok) ctx.addIssue({ code: 'custom', path: ['TRUST_PROXY'], message: trust.message });
+    const database = parseDatabaseUrl(env.DATABASE_URL);
+    if (!database.ok) ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: database.message });
   });
 
 /**
@@ -167,7 +292,10 @@ export interface Config {
   trustProxy: false | number | string[];
   /** Origin the browser uses, e.g. http://localhost:5000 (no trailing slash). */
   publicUrl: string;
+  /** SQLite file path (used when `database.kind` is sqlite). */
   databasePath: string;
+  /** Which engine (decision 028): SQLite at DATABASE_PATH, or PostgreSQL at DATABASE_URL. */
+  database: { kind: 'sqlite'; path: string } | { kind: 'pg'; url: string };
   sessionSecret: string;
   /** AES-256 key for OAuth tokens at rest: TOKEN_ENCRYPTION_KEY, or derived from the session secret outside production. */
   tokenEncryptionKey: Buffer;
@@ -181,6 +309,12 @@ export interface Config {
   demoMode: boolean;
   demoSeed: boolean;
   botEnabled: boolean;
+  /** ROLE: all (one process, the default), web (HTTP only) or bot (gateway shards and periodic jobs). */
+  role: Role;
+  /** SHARD_COUNT / SHARD_IDS: the gateway shards this process runs ('auto' = Discord's recommendation). */
+  shards: ShardPlan;
+  /** ROLE=bot: the port of its /api/health and /api/ready (BOT_HEALTH_PORT, default 5001). */
+  botHealthPort: number;
   logLevel: Env['LOG_LEVEL'];
   /** Per-user write limits (src/http/write-limits.ts); WRITE_LIMITS=off is for load tests only. */
   writeLimits: boolean;
@@ -229,13 +363,17 @@ export class ConfigError extends Error {}
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(source);
   const empty = emptyVariables(source);
-  if (!parsed.success || empty.length > 0) {
+  const roles = parsed.success
+    ? checkRoleSettings(parsed.data, source.DATABASE_URL?.trim() || undefined)
+    : { issues: [], shards: 'auto' as const };
+  if (!parsed.success || empty.length > 0 || roles.issues.length > 0) {
     const lines = empty.map((key) => `  - ${key}: is set but empty (remove the line or give it a value)`);
     const issues = parsed.success ? [] : parsed.error.issues;
     for (const issue of issues) {
       const key = issue.path.join('.') || 'env';
       if (!empty.includes(key)) lines.push(`  - ${key}: ${issue.message}`);
     }
+    for (const issue of roles.issues) lines.push(`  - ${issue.key}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   if (!parsed.success) throw new ConfigError('Invalid configuration');
@@ -254,6 +392,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxy.ok ? trustProxy.value : false,
     publicUrl,
     databasePath: env.DATABASE_PATH,
+    database: env.DATABASE_URL
+      ? { kind: 'pg', url: env.DATABASE_URL }
+      : { kind: 'sqlite', path: env.DATABASE_PATH },
     sessionSecret: env.SESSION_SECRET ?? DEV_SESSION_SECRET,
     tokenEncryptionKey:
       (env.TOKEN_ENCRYPTION_KEY && parseKey(env.TOKEN_ENCRYPTION_KEY)) ||
@@ -281,6 +422,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     demoMode,
     demoSeed: demoMode && env.DEMO_SEED === 'true',
     botEnabled: env.BOT_ENABLED === 'true',
+    role: env.ROLE,
+    shards: roles.shards,
+    botHealthPort: env.BOT_HEALTH_PORT,
     logLevel: env.LOG_LEVEL,
     writeLimits: env.WRITE_LIMITS === 'on',
     logFormat: env.LOG_FORMAT ?? (env.NODE_ENV === 'production' ? 'json' : 'text'),

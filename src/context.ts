@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
+import type { DataStore } from './db/engine.ts';
 import type { Clock } from './clock.ts';
 import type { Logger } from './logger.ts';
 import type { DiscordApi } from './discord/discord-api.ts';
@@ -12,8 +13,11 @@ import type { LiveEventBus } from './events/event-bus.ts';
 /** Everything a route or service needs from the outside world, built once in main.ts (or a test). */
 export interface AppContext {
   config: Config;
+  /** Synchronous SQLite handles of the code not yet converted (decision 028); removed in its step 4. */
   db: Db;
   sqlite: Database;
+  /** The async data layer (src/db/engine.ts): converted features read and write through it only. */
+  store: DataStore;
   clock: Clock;
   logger: Logger;
   discord: DiscordApi;

@@ -5,9 +5,15 @@ import { startServer } from './server.ts';
 try {
   const running = await startServer();
   const mode = running.config.demoMode ? 'demo mode (built-in Discord simulator)' : 'production Discord';
-  running.ctx.logger.info(
-    `CoinSync listening on ${running.config.host}:${running.config.port}, open ${running.url} — ${mode}, sessions in ${running.sessions.kind}`,
-  );
+  const { role, shards } = running.config;
+  if (role === 'bot')
+    running.ctx.logger.info(
+      `CoinSync bot process (ROLE=bot, shards ${shards === 'auto' ? 'auto' : `${shards.ids.join(',')} of ${shards.count}`}): health checks at ${running.url}/api/ready — ${mode}`,
+    );
+  else
+    running.ctx.logger.info(
+      `CoinSync${role === 'web' ? ' web process (ROLE=web)' : ''} listening on ${running.config.host}:${running.config.port}, open ${running.url} — ${mode}, sessions in ${running.sessions.kind}`,
+    );
   if (!running.config.writeLimits)
     running.ctx.logger.warn('write limits are OFF (WRITE_LIMITS=off): load tests only');
   if (running.simulator) running.ctx.logger.info(`Discord simulator at ${running.config.discord.baseUrl}/`);

@@ -1,7 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadConfig, type Config } from './config.ts';
+import { ConfigError, loadConfig, type Config, type Role, type ShardPlan } from './config.ts';
 import { openDatabase, type Database_ } from './db/client.ts';
+import { assertRunnable } from './db/conversion.ts';
+import { createSqliteStore, type DataStore } from './db/engine.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { DiscordApi } from './discord/discord-api.ts';
@@ -10,7 +12,8 @@ import { createSessionSetup, type SessionSetup } from './auth/session.ts';
 import { createApp } from './app.ts';
 import type { AppContext } from './context.ts';
 import type { DiscordSimulator } from './demo/simulator.ts';
-import { JOB, RECONCILE_EVERY_MS, startBackground, type Background } from './background.ts';
+import { NO_BACKGROUND, RECONCILE_EVERY_MS, startBackground, type Background } from './background.ts';
+import { createBotHealthApp } from './ops/bot-health-app.ts';
 import type { BotOptions } from './bot/bot.ts';
 import type { WriteLimitOptions } from './http/write-limits.ts';
 import { JobMonitor } from './ops/job-monitor.ts';
@@ -19,6 +22,7 @@ import { startingResponder } from './ops/starting.ts';
 import { createMemoryEventBus, createRedisEventBus, type LiveEventBus } from './events/event-bus.ts';
 
 export interface RunningServer {
+  /** The site's public URL; for ROLE=bot the address of its health checks. */
   url: string;
   config: Config;
   ctx: AppContext;
@@ -51,43 +55,77 @@ export interface StartOptions {
   liveHeartbeatMs?: number;
   /** Bot timings (audit-log looks); tests that exercise late audit entries set them. */
   bot?: Pick<BotOptions, 'auditLogDelayMs' | 'auditLogRecheckMs'>;
+  /**
+   * Tests: compose this process as `role` (and its shards) on its own SQLite file, bypassing ROLE's
+   * start-up refusal, to check what each role runs. Production chooses with ROLE (see SPLIT_ROLES_READY).
+   */
+  role?: Role;
+  shards?: ShardPlan;
 }
 
 /**
- * Builds and starts the whole product in one process: database, sessions, API + SPA, the Discord
- * simulator when in demo mode, and the bot and periodic jobs. Listening happens first so a random
+ * Whether ROLE=web/bot may start. Not yet: the features still read and write through the synchronous
+ * SQLite layer (decision 028, conversion steps 2-4), so a web process and a bot process would each
+ * work on their own SQLite file even with DATABASE_URL set. The composition by role is built and
+ * tested (src/roles.test.ts); this turns true when the data layer runs on PostgreSQL.
+ */
+export const SPLIT_ROLES_READY = false;
+
+/**
+ * Builds and starts the product by role (decision 028). ROLE=all (the default): everything in one
+ * process — database, sessions, API + SPA, the Discord simulator when in demo mode, and the bot and
+ * periodic jobs. ROLE=web: the API, dashboard and live events, no bot and no jobs. ROLE=bot: the
+ * gateway shards, interaction handlers and periodic jobs, and only /api/health, /api/ready and
+ * /metrics on BOT_HEALTH_PORT. Listening happens first so a random
  * port (tests) is known before the OAuth callback URL is built.
  */
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const env = options.env ?? process.env;
   const preliminary = loadConfig(env);
+  const role = options.role ?? preliminary.role;
+  if (role !== 'all' && options.role === undefined && !SPLIT_ROLES_READY)
+    throw new ConfigError(
+      `ROLE=${role} cannot start yet: the features still use the SQLite data layer, so the processes of a split ` +
+        'would not share their data (decision 028: the PostgreSQL conversion comes first). Run ROLE=all (the default).',
+    );
+  // DATABASE_URL is refused, naming the unconverted parts, until decision 028's conversion is done.
+  assertRunnable(preliminary);
   const server = http.createServer();
   // Until the app is built, a placeholder answers: the bound port never leaves a client hanging.
   let phase = 'opening the database';
   const starting = startingResponder(() => phase);
   server.on('request', starting);
-  const port = options.port ?? preliminary.port;
+  // A bot process listens only for its health checks, on BOT_HEALTH_PORT.
+  const port = options.port ?? (role === 'bot' ? preliminary.botHealthPort : preliminary.port);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, options.host ?? preliminary.host, () => resolve());
   });
   const actualPort = (server.address() as AddressInfo).port;
-  const config = loadConfig({
-    ...env,
-    PORT: String(actualPort),
-    PUBLIC_URL: env.PUBLIC_URL ?? (port === 0 ? `http://127.0.0.1:${actualPort}` : undefined),
-  });
+  const config = loadConfig(
+    role === 'bot'
+      ? { ...env, BOT_HEALTH_PORT: String(actualPort) }
+      : {
+          ...env,
+          PORT: String(actualPort),
+          PUBLIC_URL: env.PUBLIC_URL ?? (port === 0 ? `http://127.0.0.1:${actualPort}` : undefined),
+        },
+  );
+  config.role = role;
+  if (options.shards) config.shards = options.shards;
   const logger = options.logger ?? createLogger(config.logLevel, undefined, { format: config.logFormat });
   const clock = options.clock ?? systemClock;
   const startedAt = clock.now();
   const jobs = new JobMonitor(() => clock.now());
 
   let database: Database_ | undefined;
+  let store: DataStore | undefined;
   let sessions: SessionSetup;
   let events: LiveEventBus;
   try {
     phase = 'checking the database (PRAGMA quick_check)';
     database = openDatabase(config.databasePath);
+    store = createSqliteStore(database, config.databasePath);
     phase = 'setting up sessions';
     sessions = await createSessionSetup(config, database.sqlite, {
       redisPrefix: options.redisPrefix,
@@ -109,6 +147,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     // Refusing to start (e.g. a damaged database): release the port and the file before saying why.
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    await store?.close();
     database?.close();
     throw err;
   }
@@ -117,7 +156,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const preRoutes = [];
   // Production never mounts the simulator nor seeds demo data (loadConfig refuses production without
   // real Discord credentials; this is the second lock).
-  if (config.discord.simulatorPath && !config.production) {
+  if (config.discord.simulatorPath && !config.production && role === 'all') {
     // Loaded on demand from src/demo: production code paths never import the simulator.
     const { startDemoSimulator } = await import('./demo/simulator.ts');
     const demo = startDemoSimulator(config, server, logger);
@@ -132,6 +171,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     config,
     db: database.db,
     sqlite: database.sqlite,
+    store,
     clock,
     logger,
     discord,
@@ -157,38 +197,44 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     now: () => clock.now(),
     startedAt,
     pingRedis: sessions.pingRedis,
-    botOff: !config.botEnabled
-      ? 'BOT_ENABLED=false'
-      : options.background === false
-        ? 'background jobs not started'
-        : undefined,
+    botOff:
+      role === 'web'
+        ? 'ROLE=web'
+        : !config.botEnabled
+          ? 'BOT_ENABLED=false'
+          : options.background === false
+            ? 'background jobs not started'
+            : undefined,
     botClient: () => started.background?.bot?.client ?? null,
     jobs,
-    reconcile: { job: JOB.reconcile, maxAgeMs: 3 * RECONCILE_EVERY_MS },
+    reconcile: { jobs: () => started.background?.reconcileJobs ?? [], maxAgeMs: 3 * RECONCILE_EVERY_MS },
   });
-  const { app } = createApp(ctx, {
-    sessionMiddleware: sessions.middleware,
-    preRoutes,
-    webDist: options.webDist,
-    readiness,
-  });
+  // ROLE=bot serves only its health checks and metrics; ROLE=all and ROLE=web the API and dashboard.
+  const app =
+    role === 'bot'
+      ? createBotHealthApp(ctx, readiness)
+      : createApp(ctx, {
+          sessionMiddleware: sessions.middleware,
+          preRoutes,
+          webDist: options.webDist,
+          readiness,
+        }).app;
   server.off('request', starting);
   server.on('request', app);
 
-  if (config.demoSeed && simulator && !config.production) {
+  if (config.demoSeed && simulator && !config.production && role === 'all') {
     const { seedDemo } = await import('./demo/seed.ts');
     await seedDemo(ctx, simulator);
   }
 
   const background =
-    options.background === false
-      ? { stop: () => Promise.resolve(), reconcileIdle: () => Promise.resolve() }
-      : await startBackground(ctx, { jobs, bot: options.bot });
+    options.background === false ? NO_BACKGROUND : await startBackground(ctx, { jobs, bot: options.bot });
   started.background = background;
 
   let closed = false;
   return {
-    url: config.publicUrl,
+    // A bot process's address is that of its health checks.
+    url: role === 'bot' ? `http://${healthHost(config.host)}:${actualPort}` : config.publicUrl,
     config,
     ctx,
     http: server,
@@ -206,7 +252,14 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       await simulator?.close();
       await events.close();
       await sessions.close();
+      await store.close();
       database.close();
     },
   };
+}
+
+/** A host to reach a listening socket at (a wildcard address is reached on loopback). */
+function healthHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
 }

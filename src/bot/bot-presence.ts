@@ -1,4 +1,5 @@
 import { and, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
+import { inShard, type ShardScope } from './shards.ts';
 import type { AppContext } from '../context.ts';
 import { servers } from '../db/schema.ts';
 import { parseInviteCode } from '../shared/campaign-schemas.ts';
@@ -77,6 +78,8 @@ export function syncBotPresence(
   ctx: AppContext,
   botGuildIds: Set<string>,
   at: number,
+  /** Only the campaigns of guilds on this shard (a per-shard reconcile run). */
+  shard?: ShardScope,
 ): { paused: number; resumed: number } {
   const rows = ctx.db
     .selectDistinct({ guildId: servers.serverId, removedAt: servers.botRemovedAt })
@@ -87,7 +90,7 @@ export function syncBotPresence(
   const toPause = new Set<string>();
   const toResume = new Set<string>();
   for (const { guildId, removedAt } of rows) {
-    if (!guildId) continue;
+    if (!guildId || !inShard(guildId, shard)) continue;
     if (botGuildIds.has(guildId) && removedAt !== null) toResume.add(guildId);
     if (!botGuildIds.has(guildId) && removedAt === null) toPause.add(guildId);
   }

@@ -33,13 +33,17 @@ import type { GatewayMembers } from './member-lookup.ts';
 import { recordBotEvent, recordDiscordRateLimit } from '../metrics.ts';
 import { DEFAULT_AUTO_DEFER_MS, handleInteraction } from './commands/dispatch.ts';
 import { registerCommands, registerGuildCommands } from './commands/register.ts';
+import { clientShardOptions } from './shards.ts';
 
 // The discord.js client. Handlers stay thin: they turn gateway events into plain data and call the
 // same services reconciliation uses. Time comes from ctx.clock (events carry no reliable time).
 
 export interface BotOptions {
-  /** Called whenever a gateway session starts or resumes: events may have been missed before it. */
-  onConnected?: () => void;
+  /**
+   * Called whenever a gateway session starts or resumes: events may have been missed before it. With
+   * the shard that (re)connected; without one when the whole client became ready.
+   */
+  onConnected?: (shardId?: number) => void;
   /** Discord writes audit-log entries asynchronously: first look this long after a removal. */
   auditLogDelayMs?: number;
   /** Second look for removals the first did not explain, before charging them as leaves. */
@@ -116,7 +120,7 @@ export function explainGatewayFailure(codeOrMessage: number | string): string | 
     );
   }
   if (text === '4011' || text === String(DiscordjsErrorCodes.ShardingRequired)) {
-    return 'bot: Discord requires sharding (gateway close 4011); the bot uses shards: "auto", so this should clear on the next retry.';
+    return 'bot: Discord requires sharding (gateway close 4011); with shards "auto" (ROLE=all) this clears on the next retry; with SHARD_COUNT set, raise it.';
   }
   if (text === '4013' || text === String(DiscordjsErrorCodes.InvalidIntents)) {
     return 'bot: Discord says the requested intents are invalid (gateway close 4013); this is a bug in the bot.';
@@ -290,8 +294,10 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
       partials: [Partials.GuildMember, Partials.User],
       makeCache: BOT_CACHE,
       rest: { api: `${ctx.config.discord.baseUrl}/api` },
-      // One process, as many shards as Discord recommends (GET /gateway/bot): works past 2,500 guilds.
-      shards: 'auto',
+      // ROLE=all: one process, as many shards as Discord recommends (GET /gateway/bot), which works
+      // past 2,500 guilds. ROLE=bot with SHARD_COUNT/SHARD_IDS: this process's group of a fixed count;
+      // Discord then sends it only the guilds (guild_id >> 22) % count on those shards (decision 028).
+      ...clientShardOptions(ctx.config.shards),
     });
     let readyOnce = false;
     next.once(Events.ClientReady, (c) => {
@@ -300,16 +306,17 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
       explained.clear();
       logger.info(`bot: connected as ${c.user.tag}`, {
         guilds: c.guilds.cache.size,
-        shards: c.ws.shards.size,
+        shards: [...c.ws.shards.keys()],
+        shardCount: c.options.shardCount,
       });
       markReady();
       options.onConnected?.();
       register(c);
     });
     // After an outage: a resumed session, or a new one when Discord would not resume the old.
-    next.on(Events.ShardResume, () => options.onConnected?.());
-    next.on(Events.ShardReady, () => {
-      if (readyOnce) options.onConnected?.();
+    next.on(Events.ShardResume, (shardId) => options.onConnected?.(shardId));
+    next.on(Events.ShardReady, (shardId) => {
+      if (readyOnce) options.onConnected?.(shardId);
     });
     next.on(Events.ShardDisconnect, (event, shardId) => {
       if (!explain(event.code))

@@ -12,6 +12,7 @@ import { verifyJoin } from './verify-join.ts';
 import { findOpenPaidJoin, removalSince, settleRemovals, type Removal } from './member-removed.ts';
 import { pausedGuildIds, syncBotPresence } from './bot-presence.ts';
 import { notifyPendingCompletions } from './completion-notice.ts';
+import { inShard, type ShardScope } from './shards.ts';
 
 // Gateway events get lost (outages, restarts, Discord's limited replay). Reconciliation asks Discord
 // about every join whose outcome is still open and applies the same services the events use, so the
@@ -52,6 +53,11 @@ export interface ReconcileOptions {
   singleLookupMax?: number;
   /** The bot's gateway (op 8 Request Guild Members), when connected; REST only without it. */
   gateway?: GatewayMembers;
+  /**
+   * Only the guilds on this shard ((guild_id >> 22) % count = id; campaigns without a guild go with
+   * shard 0): the per-shard job `reconcile:shard-<id>` of the bot process that runs the shard.
+   */
+  shard?: ShardScope;
 }
 
 export interface SafetyValve {
@@ -73,7 +79,7 @@ interface GuildWork {
   pending: Set<string>;
 }
 
-function collectWork(ctx: AppContext, startedAt: number): Map<string, GuildWork> {
+function collectWork(ctx: AppContext, startedAt: number, shard?: ShardScope): Map<string, GuildWork> {
   const work = new Map<string, GuildWork>();
   const of = (guildId: string): GuildWork => {
     let w = work.get(guildId);
@@ -103,7 +109,7 @@ function collectWork(ctx: AppContext, startedAt: number): Map<string, GuildWork>
     )
     .all();
   for (const join of open) {
-    if (!join.guildId || join.verifiedAt === null) continue;
+    if (!join.guildId || join.verifiedAt === null || !inShard(join.guildId, shard)) continue;
     if (join.verifiedAt + frozenMinStayMs(join, join.kind) <= startedAt) continue;
     of(join.guildId).inStay.set(join.discordUserId, {
       verifiedAt: join.verifiedAt,
@@ -126,7 +132,8 @@ function collectWork(ctx: AppContext, startedAt: number): Map<string, GuildWork>
       ),
     )
     .all();
-  for (const p of pending) if (p.guildId) of(p.guildId).pending.add(p.discordUserId);
+  for (const p of pending)
+    if (p.guildId && inShard(p.guildId, shard)) of(p.guildId).pending.add(p.discordUserId);
   return work;
 }
 
@@ -160,7 +167,7 @@ export async function reconcile(ctx: AppContext, options: ReconcileOptions = {})
   // 0. Where is the bot? Its own guild list pauses and resumes campaigns (a missed GUILD_DELETE or
   //    GUILD_CREATE). If Discord cannot say, campaigns keep their state.
   try {
-    const presence = syncBotPresence(ctx, await ctx.discord.listBotGuildIds(), startedAt);
+    const presence = syncBotPresence(ctx, await ctx.discord.listBotGuildIds(), startedAt, options.shard);
     result.paused = presence.paused;
     result.resumed = presence.resumed;
   } catch (err) {
@@ -169,7 +176,7 @@ export async function reconcile(ctx: AppContext, options: ReconcileOptions = {})
     });
   }
 
-  const work = collectWork(ctx, startedAt);
+  const work = collectWork(ctx, startedAt, options.shard);
   const paused = pausedGuildIds(ctx, [...work.keys()]);
   const guilds = [...work.values()].filter((w) => !paused.has(w.guildId));
 
@@ -266,7 +273,7 @@ export async function reconcile(ctx: AppContext, options: ReconcileOptions = {})
   endPhase('arrivals');
 
   // 5. Finished campaigns whose owner has not been told (DMs due for another attempt included).
-  result.notified = await notifyPendingCompletions(ctx);
+  result.notified = await notifyPendingCompletions(ctx, options.shard);
   return result;
 }
 

@@ -33,8 +33,11 @@ export interface ReadinessSources {
   /** The discord.js client of the running bot (null while logging in again). */
   botClient?: () => Client | null;
   jobs: JobMonitor;
-  /** Name of the reconciliation job in `jobs`, and how recent its last success must be. */
-  reconcile?: { job: string; maxAgeMs: number };
+  /**
+   * Names of the reconciliation jobs in `jobs` (one, or one per shard of this process), and how recent
+   * each one's last success must be.
+   */
+  reconcile?: { jobs: () => string[]; maxAgeMs: number };
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -48,6 +51,19 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 const ago = (ms: number) =>
   ms < 120_000 ? `${Math.round(ms / 1000)} s ago` : `${Math.round(ms / 60_000)} min ago`;
+
+/** "shard 0 of 1 ready", "shards 2, 3 of 4 ready", or which are not ready and in what state. */
+function shardReport(client: Client): string {
+  const count = client.options.shardCount ?? client.ws.shards.size;
+  const shards = [...client.ws.shards.values()].sort((a, b) => a.id - b.id);
+  const notReady = shards.filter((s) => s.status !== Status.Ready);
+  const ready = shards.filter((s) => s.status === Status.Ready).map((s) => s.id);
+  const parts: string[] = [];
+  if (ready.length > 0)
+    parts.push(`shard${ready.length > 1 ? 's' : ''} ${ready.join(', ')} of ${count} ready`);
+  for (const s of notReady) parts.push(`shard ${s.id} of ${count} ${Status[s.status] ?? s.status}`);
+  return parts.join(', ');
+}
 
 export function createReadiness(sources: ReadinessSources) {
   const heartbeat = sources.sqlite.prepare<[number]>(
@@ -82,19 +98,30 @@ export function createReadiness(sources: ReadinessSources) {
     const now = sources.now();
     if (connected) {
       gatewayDownSince = null;
-      return { ok: true, detail: 'connected' };
+      return { ok: true, detail: `connected (${shardReport(client)})` };
     }
     gatewayDownSince ??= now;
     const down = now - gatewayDownSince;
+    const which = client && client.ws.shards.size > 0 ? `; ${shardReport(client)}` : '';
     if (down <= GATEWAY_GRACE_MS)
-      return { ok: true, detail: `connecting (not connected for ${Math.round(down / 1000)} s)` };
-    return { ok: false, detail: `not connected for ${Math.round(down / 1000)} s` };
+      return { ok: true, detail: `connecting (not connected for ${Math.round(down / 1000)} s${which})` };
+    return { ok: false, detail: `not connected for ${Math.round(down / 1000)} s${which}` };
   };
 
   const reconciliation = (): CheckResult => {
     if (sources.botOff !== undefined || !sources.reconcile)
       return { ok: true, detail: 'off (no bot in this process)' };
-    const { job, maxAgeMs } = sources.reconcile;
+    const names = sources.reconcile.jobs();
+    if (names.length <= 1) return reconcileJob(names[0] ?? 'reconcile', sources.reconcile.maxAgeMs);
+    // One job per shard of this process: each must be healthy; the report names each.
+    const results = names.map((name) => ({ name, ...reconcileJob(name, sources.reconcile!.maxAgeMs) }));
+    return {
+      ok: results.every((r) => r.ok),
+      detail: results.map((r) => `${r.name}: ${r.detail}`).join('; '),
+    };
+  };
+
+  const reconcileJob = (job: string, maxAgeMs: number): CheckResult => {
     const state = sources.jobs.get(job);
     const now = sources.now();
     if (state && state.consecutiveFailures >= FAILURES_BEFORE_UNREADY) {

@@ -88,3 +88,35 @@ export async function runOncePerPeriod(
     client.release();
   }
 }
+
+/**
+ * Runs `fn` unless a run of `name` is in progress in any process ('busy'), without claiming a period:
+ * for runs asked for outside the timer — a shard's reconcile after its gateway session (re)connected,
+ * when events may have been missed, or an operator's run — which must not be skipped because the
+ * period's timer run already happened.
+ */
+export async function runExclusive(
+  pool: pg.Pool,
+  name: string,
+  fn: () => Promise<unknown>,
+): Promise<'ran' | 'busy'> {
+  const client = await pool.connect();
+  let locked = false;
+  try {
+    const lock = await client.query<{ locked: boolean }>(
+      'SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked',
+      [JOB_LOCK_CLASS, name],
+    );
+    locked = lock.rows[0]?.locked === true;
+    if (!locked) return 'busy';
+    await fn();
+    return 'ran';
+  } finally {
+    if (locked) {
+      await client
+        .query('SELECT pg_advisory_unlock($1, hashtext($2))', [JOB_LOCK_CLASS, name])
+        .catch(() => undefined);
+    }
+    client.release();
+  }
+}

@@ -2,6 +2,10 @@ import type { Db } from '../db/client.ts';
 import { serverJoins, servers, users, type Server, type ServerJoin } from '../db/schema.ts';
 import { credit } from '../ledger/ledger.ts';
 import { eq } from 'drizzle-orm';
+import { users as pgUsers } from '../db/schema.pg.ts';
+import type { User } from '../db/schema.ts';
+import type { DataStore } from '../db/engine.ts';
+import * as ledger from '../ledger/index.ts';
 
 // Test factories that write straight to the database (the campaign-submit API is not what these
 // tests are about). Balances only ever change through the ledger, so the invariant holds.
@@ -88,4 +92,38 @@ export function findCampaignByName(db: Db, name: string): Server {
   const found = db.select().from(servers).where(eq(servers.name, name)).get();
   if (!found) throw new Error(`no campaign named ${name}`);
   return found;
+}
+
+// ---------------------------------------------------------------- both engines (decision 028)
+
+let storeCounter = 0;
+type NewUser = Partial<typeof users.$inferInsert>;
+
+/** A user with a zero balance on either engine (credit through the ledger facade to give coins). */
+export async function insertUser(store: DataStore, overrides: NewUser = {}): Promise<User> {
+  storeCounter += 1;
+  const values = {
+    discordId: `3100000000${String(process.pid % 1000).padStart(3, '0')}${String(storeCounter).padStart(5, '0')}`,
+    discordUsername: `user${storeCounter}`,
+    createdAt: Date.UTC(2026, 0, 1),
+    ...overrides,
+  };
+  return store.transaction(async (tx) => {
+    const [row] =
+      tx.kind === 'sqlite'
+        ? [tx.db.insert(users).values(values).returning().get()]
+        : await tx.db.insert(pgUsers).values(values).returning();
+    if (!row) throw new Error('insertUser: nothing inserted');
+    return row;
+  });
+}
+
+/** Credits coins (hundredths) through the ledger facade, as a purchase would, on either engine. */
+export async function grantCoins(
+  store: DataStore,
+  userId: string,
+  cents: number,
+  now = Date.UTC(2026, 0, 1),
+): Promise<void> {
+  await ledger.credit(store, { userId, cents, type: 'purchase', description: 'Test coins', now });
 }

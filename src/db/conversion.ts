@@ -1,0 +1,49 @@
+import { ConfigError, type Config } from '../config.ts';
+
+// Decision 028's conversion, step by step. Until every part below is converted to the async
+// repositories of src/db/engine.ts, PostgreSQL (DATABASE_URL) cannot run the product: starting with it
+// is refused here, naming what is missing, rather than half-running (converted parts on PostgreSQL, the
+// rest on a SQLite file nobody else sees). The web/bot split (ROLE) has its own gate, SPLIT_ROLES_READY
+// in src/server.ts, which needs this list empty too.
+//
+// A stream that converts a part deletes its entry (one per paragraph, so parallel edits merge cleanly).
+
+export const NOT_CONVERTED: readonly string[] = [
+  // step 2A
+  'users, sign-in and account deletion (src/users, src/auth, src/account)',
+
+  // step 2B
+  'rewards and social tasks (src/rewards, src/social)',
+
+  // step 2C
+  'campaigns (src/campaigns)',
+
+  // step 2D
+  'joins and Discover (src/joins)',
+
+  // step 2E
+  'payments (src/payments)',
+
+  // step 3
+  'the bot and the periodic jobs (src/bot, src/background.ts)',
+
+  // step 4
+  'readiness, backups, the demo seed and the composition by ROLE (src/ops, src/demo, src/server.ts)',
+];
+
+/** Throws a ConfigError when the configuration asks for what the conversion has not reached yet. */
+export function assertRunnable(
+  config: Pick<Config, 'database' | 'role'>,
+  notConverted = NOT_CONVERTED,
+): void {
+  const asked = [
+    ...(config.database.kind === 'pg' ? ['DATABASE_URL (PostgreSQL)'] : []),
+    ...(config.role !== 'all' ? [`ROLE=${config.role}`] : []),
+  ];
+  if (asked.length === 0 || notConverted.length === 0) return;
+  throw new ConfigError(
+    `${asked.join(' and ')} cannot run yet: these parts still use the synchronous SQLite handle ` +
+      `(decision 028's conversion):\n${notConverted.map((p) => `  - ${p}`).join('\n')}\n` +
+      'Unset DATABASE_URL to run on SQLite (DATABASE_PATH) in one process.',
+  );
+}

@@ -1,0 +1,213 @@
+import Database from 'better-sqlite3';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
+import * as schema from './schema.ts';
+import type { Connection, Database_, Db } from './client.ts';
+import { openPgDatabase, withPgTransaction, type PgDatabase, type PgDb, type PgDbOrTx } from './pg-client.ts';
+
+// The data layer both engines share (decision 028): a `DataStore` gives feature code
+//
+// - `read`: a handle for reads outside a transaction (SQLite: a second, read-only connection, so reads
+//   never wait for a writer; PostgreSQL: the pool);
+// - `transaction(fn)`: the only way to write. `fn` receives a transaction handle; `tx.transaction(fn)`
+//   inside it is a savepoint (on both engines) that rolls back alone when its body throws;
+// - `close()`.
+//
+// A handle is `{ kind, db }`: a feature's repository picks its SQLite or PostgreSQL implementation by
+// `kind` and runs drizzle queries on `db`, typed for that dialect (see the guide in decision 034).
+//
+// SQLite: better-sqlite3 has one writer connection per process, and once a transaction body awaits,
+// another request's statements would run inside the open transaction. So `transaction` takes a
+// per-connection async mutex around BEGIN IMMEDIATE … COMMIT/ROLLBACK: transactions run one after the
+// other (SQLite allows one writer at a time anyway). Rule that keeps this cheap, and that PostgreSQL
+// needs too: no network I/O inside a transaction body (Discord, Stripe, Redis before or after it).
+//
+// PostgreSQL: READ COMMITTED through `withPgTransaction`, retried on deadlock (40P01) and serialization
+// failure (40001) — a body may run more than once, so it must have no side effects outside the database.
+//
+// Conversion period (until step 4 of decision 028): the SQLite store's writer is the same connection
+// as the synchronous `ctx.db`/`ctx.sqlite` that unconverted code still uses. Synchronous code runs to the
+// end within one event-loop task; a store transaction whose body awaits only the store (the rule above)
+// runs within one task plus microtasks too, so the two cannot interleave on the connection.
+
+export type EngineKind = 'sqlite' | 'pg';
+
+export interface SqliteHandle {
+  readonly kind: 'sqlite';
+  /** drizzle on the writer (in a transaction) or on the read-only connection (`store.read`). */
+  readonly db: Db;
+}
+export interface PgHandle {
+  readonly kind: 'pg';
+  readonly db: PgDbOrTx;
+}
+/** What a repository receives: either engine's drizzle handle, tagged with its kind. */
+export type DbHandle = SqliteHandle | PgHandle;
+
+interface Savepoints {
+  /** A savepoint of this transaction: rolled back alone when `fn` throws, then the error is rethrown. */
+  transaction<T>(fn: (tx: TxHandle) => Promise<T>): Promise<T>;
+}
+/** A handle inside a transaction. */
+export type TxHandle = (SqliteHandle & Savepoints) | (PgHandle & Savepoints);
+
+export interface DataStore {
+  readonly kind: EngineKind;
+  /** Reads outside a transaction (they see committed data only). Never write through it. */
+  readonly read: DbHandle;
+  /**
+   * Runs `fn` in a transaction: committed when it resolves, rolled back when it throws (the error is
+   * rethrown). Call it only at the top; inside, nest with `tx.transaction` (a savepoint) — calling
+   * `store.transaction` from a transaction body waits for itself on SQLite.
+   */
+  transaction<T>(fn: (tx: TxHandle) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** A FIFO async mutex: `run` waits for every earlier holder to finish. */
+export class AsyncMutex {
+  private held = false;
+  private readonly waiting: (() => void)[] = [];
+
+  get locked(): boolean {
+    return this.held;
+  }
+
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.held) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.held = true;
+    try {
+      return await fn();
+    } finally {
+      // Hand over directly (held stays true), so no newcomer can overtake the queue.
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.held = false;
+    }
+  }
+}
+
+let savepointCounter = 0;
+
+// ---------------------------------------------------------------- SQLite
+
+export interface SqliteStore extends DataStore {
+  readonly kind: 'sqlite';
+  readonly read: SqliteHandle;
+  /** The writer connection (shared with the synchronous ctx.db until decision 028's step 4). */
+  readonly writer: Connection;
+  /** Whether a store transaction is open or queued (tests). */
+  readonly busy: boolean;
+}
+
+/**
+ * The SQLite store on an open (migrated) database: its connection is the writer; `path` is opened a
+ * second time read-only for `read`. An in-memory database (demo only) has no second connection: its
+ * reads go to the writer and may see a transaction in progress.
+ */
+export function createSqliteStore(database: Pick<Database_, 'db' | 'sqlite'>, path: string): SqliteStore {
+  const writer = database.sqlite;
+  const mutex = new AsyncMutex();
+  const begin = writer.prepare('BEGIN IMMEDIATE');
+  const commit = writer.prepare('COMMIT');
+  const rollback = writer.prepare('ROLLBACK');
+  let reader: Connection | null = null;
+  let readDb: Db = database.db;
+  if (path !== ':memory:' && !path.startsWith('file::memory:')) {
+    reader = new Database(path, { readonly: true, fileMustExist: true });
+    reader.pragma('busy_timeout = 5000');
+    readDb = drizzle(reader, { schema });
+  }
+
+  const handle = (): TxHandle => {
+    const nested = new AsyncMutex();
+    return {
+      kind: 'sqlite',
+      db: database.db,
+      // Savepoints of one transaction run one at a time (their statements share the connection).
+      transaction: <T>(fn: (tx: TxHandle) => Promise<T>) =>
+        nested.run(async () => {
+          savepointCounter += 1;
+          const name = `sp_${savepointCounter}`;
+          writer.exec(`SAVEPOINT ${name}`);
+          try {
+            const result = await fn(handle());
+            writer.exec(`RELEASE ${name}`);
+            return result;
+          } catch (err) {
+            if (writer.inTransaction) {
+              writer.exec(`ROLLBACK TO ${name}`);
+              writer.exec(`RELEASE ${name}`);
+            }
+            throw err;
+          }
+        }),
+    };
+  };
+  const top = handle();
+
+  return {
+    kind: 'sqlite',
+    read: { kind: 'sqlite', db: readDb },
+    writer,
+    get busy() {
+      return mutex.locked;
+    },
+    transaction<T>(fn: (tx: TxHandle) => Promise<T>): Promise<T> {
+      return mutex.run(async () => {
+        if (writer.inTransaction)
+          // Only a synchronous transaction left open (a bug) can get here: never join it.
+          throw new Error('SQLite store: the connection is already inside a transaction');
+        begin.run();
+        let result: T;
+        try {
+          result = await fn(top);
+        } catch (err) {
+          if (writer.inTransaction) rollback.run();
+          throw err;
+        }
+        commit.run();
+        return result;
+      });
+    },
+    async close() {
+      // Let a transaction in progress finish before the reader goes; the writer is closed by its owner.
+      await mutex.run(() => Promise.resolve());
+      reader?.close();
+    },
+  };
+}
+
+// ---------------------------------------------------------------- PostgreSQL
+
+export interface PgStore extends DataStore {
+  readonly kind: 'pg';
+  readonly read: PgHandle;
+  readonly db: PgDb;
+  readonly pool: PgDatabase['pool'];
+}
+
+function pgHandle(tx: PgDbOrTx): TxHandle {
+  return {
+    kind: 'pg',
+    db: tx,
+    // drizzle's nested transaction on a transaction handle is a SAVEPOINT.
+    transaction: <T>(fn: (inner: TxHandle) => Promise<T>) => tx.transaction((inner) => fn(pgHandle(inner))),
+  };
+}
+
+/** The PostgreSQL store on an open pool (`openPgDatabase`); `close` ends the pool. */
+export function createPgStore(database: PgDatabase): PgStore {
+  return {
+    kind: 'pg',
+    read: { kind: 'pg', db: database.db },
+    db: database.db,
+    pool: database.pool,
+    transaction: <T>(fn: (tx: TxHandle) => Promise<T>) =>
+      withPgTransaction(database.db, (tx) => fn(pgHandle(tx))),
+    close: () => database.close(),
+  };
+}
+
+export async function openPgStore(url: string, options: { max?: number } = {}): Promise<PgStore> {
+  return createPgStore(await openPgDatabase(url, options));
+}
