@@ -1,30 +1,18 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
-import {
-  hourlyRewards,
-  payments,
-  serverJoins,
-  servers,
-  socialCompletions,
-  socialTaskStarts,
-  socialTasks,
-  transactions,
-  userAddresses,
-  users,
-  welcomeGrants,
-} from '../db/schema.ts';
 import { deleteOAuthTokens } from '../auth/oauth-tokens.ts';
 import { AppError } from '../shared/errors.ts';
-import { credit, debit } from '../ledger/ledger.ts';
+import * as ledger from '../ledger/index.ts';
 import { formatCents } from '../shared/money.ts';
 import { getUserById } from '../users/users.ts';
+import { usersRepo } from '../users/users-repo.ts';
+import { accountRepo } from './account-repo.ts';
 
 const iso = (ms: number | null | undefined) => (ms ? new Date(ms).toISOString() : null);
 
 /** GET /api/account/export: everything we hold about the user, as promised by the Privacy Policy. */
-export function exportAccountData(ctx: AppContext, userId: string) {
-  const user = getUserById(ctx.db, userId);
-  const db = ctx.db;
+export async function exportAccountData(ctx: Pick<AppContext, 'store' | 'clock'>, userId: string) {
+  const user = await getUserById(ctx.store, userId);
+  const rows = await accountRepo(ctx.store.read).exportRows(userId);
   return {
     exportedAt: new Date(ctx.clock.now()).toISOString(),
     profile: {
@@ -36,85 +24,48 @@ export function exportAccountData(ctx: AppContext, userId: string) {
       coins: formatCents(user.coins),
       createdAt: iso(user.createdAt),
     },
-    transactions: db
-      .select()
-      .from(transactions)
-      .where(eq(transactions.userId, userId))
-      .orderBy(transactions.createdAt)
-      .all()
-      .map((t) => ({
-        id: t.id,
-        amount: formatCents(t.amount),
-        type: t.type,
-        description: t.description,
-        createdAt: iso(t.createdAt),
-      })),
-    servers: db
-      .select()
-      .from(servers)
-      .where(eq(servers.ownerId, userId))
-      .all()
-      .map((s) => ({
-        id: s.id,
-        name: s.name,
-        inviteLink: s.inviteLink,
-        serverId: s.serverId,
-        coinReward: formatCents(s.coinReward),
-        membersRemaining: s.membersRemaining,
-        initialMemberSlots: s.initialMemberSlots,
-        isFeatured: s.isFeatured,
-        canceledAt: iso(s.canceledAt),
-        createdAt: iso(s.createdAt),
-      })),
-    serverJoins: db
-      .select({ join: serverJoins, serverName: servers.name })
-      .from(serverJoins)
-      .innerJoin(servers, eq(servers.id, serverJoins.serverId))
-      .where(eq(serverJoins.userId, userId))
-      .all()
-      .map(({ join, serverName }) => ({
-        serverName,
-        joinedAt: iso(join.joinedAt),
-        verified: join.verified,
-        coinsAwarded: join.coinsAwarded,
-        hasLeft: join.hasLeft,
-        leftAt: iso(join.leftAt),
-      })),
-    socialCompletions: db
-      .select({
-        platform: socialTasks.platform,
-        title: socialTasks.title,
-        completedAt: socialCompletions.completedAt,
-      })
-      .from(socialCompletions)
-      .innerJoin(socialTasks, eq(socialTasks.id, socialCompletions.taskId))
-      .where(eq(socialCompletions.userId, userId))
-      .all()
-      .map((c) => ({ ...c, completedAt: iso(c.completedAt) })),
-    rewardClaims: db
-      .select()
-      .from(hourlyRewards)
-      .where(eq(hourlyRewards.userId, userId))
-      .all()
-      .map((r) => ({
-        lastHourlyClaim: iso(r.lastClaimDate),
-        lastBonusClaim: iso(r.lastBonusClaimDate),
-        lastDailyClaim: iso(r.lastDailyClaimDate),
-      })),
-    payments: db
-      .select()
-      .from(payments)
-      .where(eq(payments.userId, userId))
-      .all()
-      .map((p) => ({
-        id: p.id,
-        packId: p.packId,
-        amount: (p.amountCents / 100).toFixed(2),
-        currency: p.currency,
-        coins: formatCents(p.coins),
-        status: p.status,
-        createdAt: iso(p.createdAt),
-      })),
+    transactions: rows.transactions.map((t) => ({
+      id: t.id,
+      amount: formatCents(t.amount),
+      type: t.type,
+      description: t.description,
+      createdAt: iso(t.createdAt),
+    })),
+    servers: rows.servers.map((s) => ({
+      id: s.id,
+      name: s.name,
+      inviteLink: s.inviteLink,
+      serverId: s.serverId,
+      coinReward: formatCents(s.coinReward),
+      membersRemaining: s.membersRemaining,
+      initialMemberSlots: s.initialMemberSlots,
+      isFeatured: s.isFeatured,
+      canceledAt: iso(s.canceledAt),
+      createdAt: iso(s.createdAt),
+    })),
+    serverJoins: rows.joins.map((join) => ({
+      serverName: join.serverName,
+      joinedAt: iso(join.joinedAt),
+      verified: join.verified,
+      coinsAwarded: join.coinsAwarded,
+      hasLeft: join.hasLeft,
+      leftAt: iso(join.leftAt),
+    })),
+    socialCompletions: rows.socialCompletions.map((c) => ({ ...c, completedAt: iso(c.completedAt) })),
+    rewardClaims: rows.rewardClaims.map((r) => ({
+      lastHourlyClaim: iso(r.lastClaimDate),
+      lastBonusClaim: iso(r.lastBonusClaimDate),
+      lastDailyClaim: iso(r.lastDailyClaimDate),
+    })),
+    payments: rows.payments.map((p) => ({
+      id: p.id,
+      packId: p.packId,
+      amount: (p.amountCents / 100).toFixed(2),
+      currency: p.currency,
+      coins: formatCents(p.coins),
+      status: p.status,
+      createdAt: iso(p.createdAt),
+    })),
   };
 }
 
@@ -129,20 +80,23 @@ export const DELETED_USERNAME = 'Deleted user';
  * released: signing in again with the same Discord account starts a new, empty account.
  * The caller ends every session afterwards.
  */
-export function anonymiseAccount(ctx: AppContext, userId: string, confirmUsername: string): void {
+export async function anonymiseAccount(
+  ctx: Pick<AppContext, 'store' | 'clock' | 'logger'>,
+  userId: string,
+  confirmUsername: string,
+): Promise<void> {
   const now = ctx.clock.now();
-  ctx.db.transaction((tx) => {
-    const user = tx.select().from(users).where(eq(users.id, userId)).get();
+  await ctx.store.transaction(async (tx) => {
+    const account = accountRepo(tx);
+    // Locked (PostgreSQL): the balance settled below is the one a concurrent ledger entry waits behind.
+    const user = await account.lockUser(userId);
     if (!user) throw new AppError('unauthorized', 'Not signed in');
     if (confirmUsername.trim() !== user.discordUsername) {
       throw new AppError('bad_request', 'The username you typed does not match your account');
     }
-    tx.update(servers)
-      .set({ canceledAt: now, membersRemaining: 0 })
-      .where(and(eq(servers.ownerId, userId), isNull(servers.canceledAt)))
-      .run();
+    await account.endOwnedCampaigns(userId, now);
     if (user.coins > 0) {
-      debit(ctx.sqlite, {
+      await ledger.debit(tx, {
         userId,
         cents: user.coins,
         type: 'account_deleted',
@@ -153,33 +107,18 @@ export function anonymiseAccount(ctx: AppContext, userId: string, confirmUsernam
       // Unpaid penalties stay with the Discord account, not with this row: the next sign-up of the same
       // Discord account starts with them (users.ts), so deleting the account does not shed a debt (decision 029).
       const debt = -user.coins;
-      credit(ctx.sqlite, {
+      await ledger.credit(tx, {
         userId,
         cents: debt,
         type: 'account_deleted',
         description: 'Account deleted: unpaid penalties stay with your Discord account',
         now,
       });
-      tx.insert(welcomeGrants)
-        .values({ discordId: user.discordId, grantedAt: now, carriedDebtCents: debt })
-        .onConflictDoUpdate({
-          target: welcomeGrants.discordId,
-          set: { carriedDebtCents: sql`${welcomeGrants.carriedDebtCents} + ${debt}` },
-        })
-        .run();
+      await usersRepo(tx).addCarriedDebt(user.discordId, debt, now);
     }
-    tx.delete(socialTaskStarts).where(eq(socialTaskStarts.userId, userId)).run();
-    deleteOAuthTokens(tx, userId);
-    tx.delete(userAddresses).where(eq(userAddresses.userId, userId)).run();
-    tx.update(users)
-      .set({
-        discordId: sql`'deleted:' || ${users.id}`,
-        discordUsername: DELETED_USERNAME,
-        discordAvatar: null,
-        email: null,
-      })
-      .where(eq(users.id, userId))
-      .run();
+    await account.deletePersonalRows(userId);
+    await deleteOAuthTokens(tx, userId);
+    await account.anonymiseUser(userId, DELETED_USERNAME);
   });
   ctx.logger.info('account deleted (anonymised)', { userId });
 }

@@ -16,9 +16,9 @@ export function accountRoutes(ctx: AppContext): Router {
       secure: ctx.config.production,
     });
 
-  router.get('/account/export', (req, res) => {
+  router.get('/account/export', async (req, res) => {
     const userId = requireUser(req);
-    const data = exportAccountData(ctx, userId);
+    const data = await exportAccountData(ctx, userId);
     const day = data.exportedAt.slice(0, 10);
     res.setHeader('Content-Disposition', `attachment; filename="coinsync-data-${day}.json"`);
     res.setHeader('Cache-Control', 'no-store');
@@ -28,7 +28,7 @@ export function accountRoutes(ctx: AppContext): Router {
   router.delete('/account', async (req, res, next) => {
     const userId = requireUser(req);
     const { confirmUsername } = parseInput(deleteAccountSchema, req.body);
-    anonymiseAccount(ctx, userId, confirmUsername);
+    await anonymiseAccount(ctx, userId, confirmUsername);
     await signOutEverywhere(ctx, userId);
     req.session.destroy((err) => {
       if (err) return next(err);

@@ -1,9 +1,8 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
-import type { DbOrTx } from '../db/client.ts';
-import { oauthTokens } from '../db/schema.ts';
+import { inTransaction, type WriteTarget } from '../db/engine.ts';
 import { AppError } from '../shared/errors.ts';
+import { oauthTokensRepo } from './oauth-tokens-repo.ts';
 
 // Members' Discord OAuth2 tokens, kept so the product can read a member's own guild list (who owns or
 // manages a server, whether a no-bot member really joined). Encrypted at rest with AES-256-GCM under
@@ -50,13 +49,13 @@ export interface TokenGrant {
   scope: string;
 }
 
-export function saveOAuthTokens(
-  db: DbOrTx,
+export async function saveOAuthTokens(
+  target: WriteTarget,
   key: Buffer,
   userId: string,
   grant: TokenGrant,
   now: number,
-): void {
+): Promise<void> {
   const row = {
     accessTokenEnc: encryptToken(key, grant.accessToken),
     refreshTokenEnc: grant.refreshToken ? encryptToken(key, grant.refreshToken) : null,
@@ -64,15 +63,12 @@ export function saveOAuthTokens(
     expiresAt: now + grant.expiresIn * 1000,
     updatedAt: now,
   };
-  db.insert(oauthTokens)
-    .values({ userId, ...row })
-    .onConflictDoUpdate({ target: oauthTokens.userId, set: row })
-    .run();
+  await inTransaction(target, (tx) => oauthTokensRepo(tx).save(userId, row));
 }
 
 /** Forgets a user's Discord tokens (sign-out everywhere, account deletion). */
-export function deleteOAuthTokens(db: DbOrTx, userId: string): void {
-  db.delete(oauthTokens).where(eq(oauthTokens.userId, userId)).run();
+export async function deleteOAuthTokens(target: WriteTarget, userId: string): Promise<void> {
+  await inTransaction(target, (tx) => oauthTokensRepo(tx).delete(userId));
 }
 
 const refreshing = new Map<string, Promise<string>>();
@@ -83,7 +79,7 @@ const refreshing = new Map<string, Promise<string>>();
  * Throws a 403 asking to sign in again when there is no usable token.
  */
 export async function getAccessToken(ctx: AppContext, userId: string): Promise<string> {
-  const row = ctx.db.select().from(oauthTokens).where(eq(oauthTokens.userId, userId)).get();
+  const row = await oauthTokensRepo(ctx.store.read).find(userId);
   const key = ctx.config.tokenEncryptionKey;
   if (!row) throw new AppError('forbidden', SIGN_IN_AGAIN);
   const now = ctx.clock.now();
@@ -101,8 +97,8 @@ export async function getAccessToken(ctx: AppContext, userId: string): Promise<s
         { id: ctx.config.discord.clientId, secret: ctx.config.discord.clientSecret },
         refreshToken,
       );
-      saveOAuthTokens(
-        ctx.db,
+      await saveOAuthTokens(
+        ctx.store,
         key,
         userId,
         {
@@ -121,7 +117,7 @@ export async function getAccessToken(ctx: AppContext, userId: string): Promise<s
       });
       // Discord refused the refresh token (revoked, or the member removed the app): a new sign-in is needed.
       if (err instanceof Error && 'status' in err && (err as { status: number }).status === 400) {
-        deleteOAuthTokens(ctx.db, userId);
+        await deleteOAuthTokens(ctx.store, userId);
         throw new AppError('forbidden', SIGN_IN_AGAIN);
       }
       throw new AppError('upstream', 'Could not reach Discord. Please try again.');

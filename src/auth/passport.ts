@@ -1,7 +1,7 @@
 import passport from 'passport';
 import { Strategy as DiscordStrategy } from 'passport-discord';
 import type { Config } from '../config.ts';
-import type { Db } from '../db/client.ts';
+import type { DataStore } from '../db/engine.ts';
 import type { Clock } from '../clock.ts';
 import type { Logger } from '../logger.ts';
 import { DiscordApi } from '../discord/discord-api.ts';
@@ -30,12 +30,12 @@ declare global {
  */
 export function createPassport(deps: {
   config: Config;
-  db: Db;
+  store: DataStore;
   clock: Clock;
   logger: Logger;
   discord: DiscordApi;
 }) {
-  const { config, db, clock, logger, discord } = deps;
+  const { config, store, clock, logger, discord } = deps;
   const instance = new passport.Authenticator();
   const strategy = new DiscordStrategy(
     {
@@ -56,35 +56,34 @@ export function createPassport(deps: {
       profile: DiscordStrategy.Profile,
       done: (err: unknown, user?: SessionUser) => void,
     ) => {
-      try {
-        const now = clock.now();
-        const { user, created } = upsertUserFromDiscord(
-          db,
-          {
-            id: profile.id,
-            username: profile.username,
-            avatar: profile.avatar ?? null,
-            email: profile.email ?? null,
-          },
-          now,
-        );
-        saveOAuthTokens(
-          db,
-          config.tokenEncryptionKey,
-          user.id,
-          {
-            accessToken,
-            refreshToken,
-            expiresIn: Number(params.expires_in ?? 604800),
-            scope: params.scope ?? DISCORD_SCOPES.join(' '),
-          },
-          now,
-        );
-        if (created) logger.info('new user signed up', { userId: user.id, discordId: user.discordId });
-        done(null, { id: user.id });
-      } catch (err) {
-        done(err);
-      }
+      const now = clock.now();
+      upsertUserFromDiscord(
+        store,
+        {
+          id: profile.id,
+          username: profile.username,
+          avatar: profile.avatar ?? null,
+          email: profile.email ?? null,
+        },
+        now,
+      )
+        .then(async ({ user, created }) => {
+          await saveOAuthTokens(
+            store,
+            config.tokenEncryptionKey,
+            user.id,
+            {
+              accessToken,
+              refreshToken,
+              expiresIn: Number(params.expires_in ?? 604800),
+              scope: params.scope ?? DISCORD_SCOPES.join(' '),
+            },
+            now,
+          );
+          if (created) logger.info('new user signed up', { userId: user.id, discordId: user.discordId });
+          done(null, { id: user.id });
+        })
+        .catch((err: unknown) => done(err));
     },
   );
   strategy.userProfile = (accessToken, done) => {

@@ -73,7 +73,7 @@ export function authRoutes(ctx: AppContext, passport: PassportInstance): Router 
     )(req, res, next);
   });
 
-  router.get('/auth/user', (req, res) => {
+  router.get('/auth/user', async (req, res) => {
     // The web app asks "who am I, if anyone?" with ?optional=1: signed out is an answer there (null),
     // not a failure, so a signed-out visit logs no 401 in the browser console. Without the flag the
     // spec's contract holds: 401 when signed out.
@@ -82,7 +82,7 @@ export function authRoutes(ctx: AppContext, passport: PassportInstance): Router 
       return;
     }
     const userId = requireUser(req);
-    res.json(toApiUser(getUserById(ctx.db, userId), ctx.config.discord.cdnUrl));
+    res.json(toApiUser(await getUserById(ctx.store, userId), ctx.config.discord.cdnUrl));
   });
 
   router.post('/auth/logout', (req, res, next) => {

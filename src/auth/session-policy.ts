@@ -2,6 +2,7 @@ import type { RequestHandler } from 'express';
 import type { AppContext } from '../context.ts';
 import { HOUR } from '../clock.ts';
 import { SESSION_LIFETIMES } from './session.ts';
+import { usersRepo } from '../users/users-repo.ts';
 
 declare module 'express-session' {
   interface SessionData {
@@ -20,8 +21,8 @@ const SEEN_EVERY_MS = HOUR;
  * protected routes), never as a ghost whose writes fail on foreign keys.
  */
 export function sessionPolicy(ctx: AppContext): RequestHandler {
-  const userExists = ctx.sqlite.prepare<[string], number>('SELECT 1 FROM users WHERE id = ?').pluck();
-  return (req, _res, next) => {
+  const users = usersRepo(ctx.store.read);
+  return async (req, _res, next) => {
     const userId = req.user?.id;
     if (!userId) return next();
     const now = ctx.clock.now();
@@ -30,7 +31,7 @@ export function sessionPolicy(ctx: AppContext): RequestHandler {
     const lastSeenAt = sess.lastSeenAt ?? now;
     const expired =
       now - signedInAt >= SESSION_LIFETIMES.absoluteMs || now - lastSeenAt >= SESSION_LIFETIMES.idleMs;
-    if (expired || userExists.get(userId) === undefined) {
+    if (expired || !(await users.exists(userId))) {
       if (!expired) ctx.logger.warn('session of a deleted user ended', { userId });
       req.user = undefined;
       sess.destroy((err) => next(err));

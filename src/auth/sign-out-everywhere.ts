@@ -35,6 +35,8 @@ export async function registerSession(ctx: AppContext, userId: string, sid: stri
  * Returns how many sessions were removed. Account deletion calls this too.
  */
 export async function signOutEverywhere(ctx: AppContext, userId: string): Promise<number> {
+  // The sessions table belongs to the SQLite session store (sqlite-session-store.ts), which stays
+  // SQLite-only (decision 028: sessions are in Redis whenever more than one process runs).
   const fromSqlite = ctx.sqlite
     .prepare<[string]>("DELETE FROM sessions WHERE json_extract(sess, '$.passport.user.id') = ?")
     .run(userId).changes;
@@ -52,7 +54,7 @@ export async function signOutEverywhere(ctx: AppContext, userId: string): Promis
     await redisWithin(redis.del(key), within);
   }
   // The Discord tokens go too: nothing acts for the member on Discord until they sign in again.
-  deleteOAuthTokens(ctx.db, userId);
+  await deleteOAuthTokens(ctx.store, userId);
   ctx.logger.info('signed out everywhere', { userId, sessions: fromSqlite + fromRedis });
   return fromSqlite + fromRedis;
 }

@@ -42,11 +42,11 @@ export function bootScript(boot: AppBoot): string {
   return `<script type="application/json" id="${BOOT_ELEMENT_ID}">${json}</script>`;
 }
 
-function sessionUser(ctx: AppContext, req: Request): AppBoot['user'] {
+async function sessionUser(ctx: AppContext, req: Request): Promise<AppBoot['user']> {
   const userId = req.user?.id;
   if (!userId) return null;
   try {
-    return toApiUser(getUserById(ctx.db, userId), ctx.config.discord.cdnUrl);
+    return toApiUser(await getUserById(ctx.store, userId), ctx.config.discord.cdnUrl);
   } catch (err) {
     // The app asks /api/auth/user itself when the page carries no user.
     ctx.logger.warn('boot user not inlined', { userId, err: String(err) });
@@ -62,8 +62,8 @@ function sessionUser(ctx: AppContext, req: Request): AppBoot['user'] {
  */
 export function spaPages(ctx: AppContext, webDist: string, config: PublicConfig): RequestHandler {
   const pages = loadPages(webDist, ctx.config.publicUrl.replace(/\/$/, ''));
-  return (req, res) => {
-    const user = sessionUser(ctx, req);
+  return async (req, res) => {
+    const user = await sessionUser(ctx, req);
     res.setHeader('Vary', 'Cookie');
     if (!user && pages.login && !BARE_PATHS.has(req.path)) {
       res.setHeader('Cache-Control', 'no-cache');

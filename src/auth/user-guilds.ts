@@ -15,7 +15,7 @@ export async function listUserGuilds(ctx: AppContext, userId: string): Promise<D
   } catch (err) {
     if (err instanceof DiscordApiError && err.status === 401) {
       // The member revoked our access on Discord's side.
-      deleteOAuthTokens(ctx.db, userId);
+      await deleteOAuthTokens(ctx.store, userId);
       throw new AppError('forbidden', SIGN_IN_AGAIN);
     }
     ctx.logger.warn('discord: guild list failed', {

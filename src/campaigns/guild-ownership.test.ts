@@ -114,7 +114,7 @@ describe('OAuth tokens at rest', () => {
 
   it('asks to sign in again once the tokens are deleted (sign-out everywhere, account deletion)', async () => {
     const member = await signInWithCoins(app, 'own_deleted', 50);
-    deleteOAuthTokens(app.server.ctx.db, member.user!.id);
+    await deleteOAuthTokens(app.server.ctx.store, member.user!.id);
     expect(tokenRow(member)).toBeUndefined();
     const { link } = createGuildWithInvite(app, member, { name: 'No Token' });
     const res = await member.post('/api/servers', { name: 'No Token', inviteLink: link, coinReward: '3' });

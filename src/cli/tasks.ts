@@ -1,6 +1,8 @@
-// Operator CLI for social tasks: `npm run tasks -- add|list|remove` against DATABASE_PATH (like the server).
+// Operator CLI for social tasks: `npm run tasks -- add|list|remove` against the server's database
+// (DATABASE_URL's PostgreSQL when set, else the SQLite file at DATABASE_PATH).
 import { ConfigError, loadConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
+import { createSqliteStore, openPgStore, type DataStore } from '../db/engine.ts';
 import {
   addSocialTask,
   formatTaskLine,
@@ -10,7 +12,20 @@ import {
   UsageError,
 } from '../social/manage-social-tasks.ts';
 
-function main(argv: string[]): number {
+async function openStore(database: ReturnType<typeof loadConfig>['database']): Promise<DataStore> {
+  if (database.kind === 'pg') return openPgStore(database.url, { max: 1 });
+  const sqlite = openDatabase(database.path);
+  const store = createSqliteStore(sqlite, database.path);
+  return {
+    ...store,
+    async close() {
+      await store.close();
+      sqlite.close();
+    },
+  };
+}
+
+async function main(argv: string[]): Promise<number> {
   let command;
   try {
     command = parseTasksCommand(argv);
@@ -22,23 +37,23 @@ function main(argv: string[]): number {
     throw err;
   }
   const config = loadConfig(process.env);
-  const database = openDatabase(config.databasePath);
+  const store = await openStore(config.database);
   try {
     switch (command.kind) {
       case 'add': {
-        const task = addSocialTask(database.db, command.task, Date.now());
+        const task = await addSocialTask(store, command.task, Date.now());
         console.log(`Added task ${task.id}`);
         console.log(formatTaskLine(task));
         return 0;
       }
       case 'list': {
-        const tasks = listAllSocialTasks(database.db);
+        const tasks = await listAllSocialTasks(store.read);
         if (tasks.length === 0) console.log('No social tasks yet.');
         for (const task of tasks) console.log(formatTaskLine(task));
         return 0;
       }
       case 'remove': {
-        if (!removeSocialTask(database.db, command.id)) {
+        if (!(await removeSocialTask(store, command.id))) {
           console.error(`No task with id ${command.id}. See: npm run tasks -- list`);
           return 1;
         }
@@ -47,12 +62,12 @@ function main(argv: string[]): number {
       }
     }
   } finally {
-    database.close();
+    await store.close();
   }
 }
 
 try {
-  process.exitCode = main(process.argv.slice(2));
+  process.exitCode = await main(process.argv.slice(2));
 } catch (err) {
   if (err instanceof ConfigError) {
     console.error(err.message);

@@ -9,11 +9,8 @@ import { ConfigError, type Config } from '../config.ts';
 // A stream that converts a part deletes its entry (one per paragraph, so parallel edits merge cleanly).
 
 export const NOT_CONVERTED: readonly string[] = [
-  // step 2A
-  'users, sign-in and account deletion (src/users, src/auth, src/account)',
-
-  // step 2B
-  'rewards and social tasks (src/rewards, src/social)',
+  // step 2A: converted (src/users, src/auth, src/account). The sessions table stays the SQLite session
+  // store's (sqlite-session-store.ts); several processes keep sessions in Redis.
 
   // step 2C
   'campaigns (src/campaigns)',

@@ -211,3 +211,24 @@ export function createPgStore(database: PgDatabase): PgStore {
 export async function openPgStore(url: string, options: { max?: number } = {}): Promise<PgStore> {
   return createPgStore(await openPgDatabase(url, options));
 }
+
+// ---------------------------------------------------------------- helpers for feature code
+
+/** Where a write runs: a transaction of its own (the store) or inside the caller's (`tx`). */
+export type WriteTarget = DataStore | TxHandle;
+/** Where a read runs: the store's read handle, or a handle (inside a transaction: see its own writes). */
+export type ReadTarget = DataStore | DbHandle;
+
+export function isStore(target: DataStore | DbHandle): target is DataStore {
+  return 'read' in target;
+}
+
+/** Runs `fn` in the caller's transaction, or in one of its own when given the store. */
+export function inTransaction<T>(target: WriteTarget, fn: (tx: TxHandle) => Promise<T>): Promise<T> {
+  return isStore(target) ? target.transaction(fn) : fn(target);
+}
+
+/** The handle to read through: the store's read handle, or the handle given. */
+export function readHandle(target: ReadTarget): DbHandle {
+  return isStore(target) ? target.read : target;
+}

@@ -62,7 +62,7 @@ describe('seedDemo', () => {
 
   it('adds one social task per platform once, YouTube first with 2.00 coins', async () => {
     await seedDemo(app.server.ctx, app.sim);
-    const tasks = listSocialTasks(app.server.ctx.db, 'nobody');
+    const tasks = await listSocialTasks(app.server.ctx.store.read, 'nobody');
     expect(tasks.map((t) => t.platform)).toEqual(['youtube', 'discord', 'tiktok', 'instagram', 'twitter']);
     expect(tasks[0]).toMatchObject({
       title: 'Subscribe to our YouTube channel',

@@ -8,7 +8,7 @@ import { credit } from '../ledger/ledger.ts';
 import { upsertUserFromDiscord } from '../users/users.ts';
 import { submitNoBotServer, submitServer } from '../campaigns/submit-server.ts';
 import { promoteServer } from '../campaigns/promote-server.ts';
-import { addSocialTask } from '../social/manage-social-tasks.ts';
+import { addSocialTaskSync } from '../social/manage-social-tasks.ts';
 import { assertNever } from '../shared/campaign-kinds.ts';
 import { DEMO_USERS } from '../sim/discord/demo-data.ts';
 import type { DiscordSimulator } from '../sim/discord/index.ts';
@@ -56,12 +56,12 @@ function ensureRetroGuild(simulator: DiscordSimulator): void {
  * (minted in the simulator, stored encrypted) that the submit checks use for "owns this guild".
  * Plus demo coins through the ledger, keyed so a restart never pays twice.
  */
-function signInOwner(ctx: AppContext, simulator: DiscordSimulator, discordId: string): string {
+async function signInOwner(ctx: AppContext, simulator: DiscordSimulator, discordId: string): Promise<string> {
   const demoUser = DEMO_USERS.find((u) => u.id === discordId);
   if (!demoUser) throw new Error(`unknown demo user ${discordId}`);
   const now = ctx.clock.now();
-  const { user } = upsertUserFromDiscord(
-    ctx.db,
+  const { user } = await upsertUserFromDiscord(
+    ctx.store,
     { id: discordId, username: demoUser.username, avatar: null },
     now,
   );
@@ -75,8 +75,8 @@ function signInOwner(ctx: AppContext, simulator: DiscordSimulator, discordId: st
     refreshToken,
   });
   simulator.state.changed();
-  saveOAuthTokens(
-    ctx.db,
+  await saveOAuthTokens(
+    ctx.store,
     ctx.config.tokenEncryptionKey,
     user.id,
     { accessToken, refreshToken, expiresIn: 7 * 24 * 3600, scope },
@@ -112,7 +112,7 @@ async function ensureCampaign(
       ctx.db.update(servers).set({ inviteLink: simulatorLink }).where(eq(servers.id, existing.id)).run();
     return;
   }
-  const ownerId = signInOwner(ctx, simulator, guild.ownerId);
+  const ownerId = await signInOwner(ctx, simulator, guild.ownerId);
   const inviteLink = `https://discord.gg/${guild.inviteCode}`;
   let id: string;
   switch (campaign.kind) {
@@ -151,6 +151,6 @@ function seedSocialTasks(ctx: AppContext): void {
   ctx.db.transaction((tx) => {
     if (tx.select({ id: socialTasks.id }).from(socialTasks).limit(1).get()) return;
     // 1 ms apart keeps the listing order stable (YouTube first).
-    DEMO_SOCIAL_TASKS.forEach((task, index) => addSocialTask(tx, task, now + index));
+    DEMO_SOCIAL_TASKS.forEach((task, index) => addSocialTaskSync(tx, task, now + index));
   });
 }

@@ -1,4 +1,4 @@
-import type { DataStore, DbHandle, TxHandle } from '../db/engine.ts';
+import { inTransaction, readHandle, type ReadTarget, type WriteTarget } from '../db/engine.ts';
 import * as sqliteLedger from './ledger.ts';
 import * as pgLedger from './ledger-pg.ts';
 import { AppError } from '../shared/errors.ts';
@@ -20,11 +20,7 @@ import type { LedgerEntry, LedgerMismatch, LedgerResult } from './ledger.ts';
 export type { LedgerEntry, LedgerMismatch, LedgerResult, TransactionType } from './ledger.ts';
 
 /** Where a ledger write runs: its own transaction (the store) or a savepoint of `tx`. */
-export type LedgerTarget = DataStore | TxHandle;
-
-function isStore(target: DataStore | DbHandle): target is DataStore {
-  return 'read' in target;
-}
+export type LedgerTarget = WriteTarget;
 
 /** ledger.ts lets SQLite's foreign-key error through for an unknown user; ledger-pg.ts says not_found. */
 function sqliteCall<T>(fn: () => T): T {
@@ -37,28 +33,26 @@ function sqliteCall<T>(fn: () => T): T {
   }
 }
 
-export async function credit(target: LedgerTarget, entry: LedgerEntry): Promise<LedgerResult | null> {
-  if (isStore(target)) return target.transaction((tx) => credit(tx, entry));
-  return target.kind === 'sqlite'
-    ? sqliteCall(() => sqliteLedger.credit(target.db.$client, entry))
-    : pgLedger.credit(target.db, entry);
+export function credit(target: LedgerTarget, entry: LedgerEntry): Promise<LedgerResult | null> {
+  return inTransaction(target, async (tx) =>
+    tx.kind === 'sqlite'
+      ? sqliteCall(() => sqliteLedger.credit(tx.db.$client, entry))
+      : pgLedger.credit(tx.db, entry),
+  );
 }
 
-export async function debit(
+export function debit(
   target: LedgerTarget,
   entry: LedgerEntry & { allowNegative?: boolean },
 ): Promise<LedgerResult> {
-  if (isStore(target)) return target.transaction((tx) => debit(tx, entry));
-  return target.kind === 'sqlite'
-    ? sqliteCall(() => sqliteLedger.debit(target.db.$client, entry))
-    : pgLedger.debit(target.db, entry);
+  return inTransaction(target, async (tx) =>
+    tx.kind === 'sqlite'
+      ? sqliteCall(() => sqliteLedger.debit(tx.db.$client, entry))
+      : pgLedger.debit(tx.db, entry),
+  );
 }
 
-function readHandle(target: DataStore | DbHandle): DbHandle {
-  return isStore(target) ? target.read : target;
-}
-
-export async function getBalance(target: DataStore | DbHandle, userId: string): Promise<number> {
+export async function getBalance(target: ReadTarget, userId: string): Promise<number> {
   const h = readHandle(target);
   return h.kind === 'sqlite'
     ? sqliteLedger.getBalance(h.db.$client, userId)
@@ -66,14 +60,14 @@ export async function getBalance(target: DataStore | DbHandle, userId: string): 
 }
 
 /** Every user's balance must equal the sum of their transactions. Returns the users where it does not. */
-export async function findLedgerMismatches(target: DataStore | DbHandle): Promise<LedgerMismatch[]> {
+export async function findLedgerMismatches(target: ReadTarget): Promise<LedgerMismatch[]> {
   const h = readHandle(target);
   return h.kind === 'sqlite'
     ? sqliteLedger.findLedgerMismatches(h.db.$client)
     : pgLedger.findLedgerMismatches(h.db);
 }
 
-export async function assertLedgerInvariant(target: DataStore | DbHandle): Promise<void> {
+export async function assertLedgerInvariant(target: ReadTarget): Promise<void> {
   const mismatches = await findLedgerMismatches(target);
   if (mismatches.length > 0) {
     throw new Error(

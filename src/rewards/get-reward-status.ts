@@ -1,13 +1,10 @@
-import { eq } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client.ts';
-import { hourlyRewards } from '../db/schema.ts';
+import type { DbHandle } from '../db/engine.ts';
 import type { RewardStatus } from '../shared/api-types.ts';
 import { REWARDS, type RewardType } from '../shared/rewards-schemas.ts';
 import { LAST_CLAIM_KEY } from './reward-columns.ts';
+import { rewardsRepo, type RewardRow } from './rewards-repo.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
-
-type RewardRow = typeof hourlyRewards.$inferSelect;
 
 /** Milliseconds until `type` can be claimed again; 0 when claimable now. */
 export function msUntilClaimable(row: RewardRow | undefined, type: RewardType, now: number): number {
@@ -16,8 +13,9 @@ export function msUntilClaimable(row: RewardRow | undefined, type: RewardType, n
   return Math.max(0, last + REWARDS[type].periodMs - now);
 }
 
-export function getRewardStatus(db: DbOrTx, userId: string, now: number): RewardStatus {
-  const row = db.select().from(hourlyRewards).where(eq(hourlyRewards.userId, userId)).get();
+/** Reads through `h` (the store's `read` outside a transaction). */
+export async function getRewardStatus(h: DbHandle, userId: string, now: number): Promise<RewardStatus> {
+  const row = await rewardsRepo(h).find(userId);
   const regular = msUntilClaimable(row, 'regular', now);
   const bonus = msUntilClaimable(row, 'bonus', now);
   const daily = msUntilClaimable(row, 'daily', now);

@@ -8,15 +8,15 @@ import { getRewardStatus } from './get-reward-status.ts';
 export function rewardRoutes(ctx: AppContext): Router {
   const router = Router();
 
-  router.get('/hourly', (req, res) => {
+  router.get('/hourly', async (req, res) => {
     const userId = requireUser(req);
-    res.json(getRewardStatus(ctx.db, userId, ctx.clock.now()));
+    res.json(await getRewardStatus(ctx.store.read, userId, ctx.clock.now()));
   });
 
-  router.post('/hourly/claim', (req, res) => {
+  router.post('/hourly/claim', async (req, res) => {
     const userId = requireUser(req);
     const { type } = parseInput(claimRewardSchema, req.body);
-    res.json(claimReward(ctx.db, userId, type, ctx.clock.now()));
+    res.json(await claimReward(ctx.store, userId, type, ctx.clock.now()));
   });
 
   return router;

@@ -1,19 +1,10 @@
-import { and, asc, eq } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client.ts';
-import { socialCompletions, socialTasks } from '../db/schema.ts';
+import type { DbHandle } from '../db/engine.ts';
 import type { ApiSocialTask } from '../shared/api-types.ts';
+import { socialRepo } from './social-repo.ts';
 import { toApiSocialTask } from './social-view.ts';
 
-/** Every task, oldest first, with `completed` for this user. */
-export function listSocialTasks(db: DbOrTx, userId: string): ApiSocialTask[] {
-  const rows = db
-    .select({ task: socialTasks, completionId: socialCompletions.id })
-    .from(socialTasks)
-    .leftJoin(
-      socialCompletions,
-      and(eq(socialCompletions.taskId, socialTasks.id), eq(socialCompletions.userId, userId)),
-    )
-    .orderBy(asc(socialTasks.createdAt), asc(socialTasks.id))
-    .all();
-  return rows.map((row) => toApiSocialTask(row.task, row.completionId !== null));
+/** Every task, oldest first, with `completed` for this user (reads through `h`, e.g. the store's `read`). */
+export async function listSocialTasks(h: DbHandle, userId: string): Promise<ApiSocialTask[]> {
+  const rows = await socialRepo(h).listTasksFor(userId);
+  return rows.map((row) => toApiSocialTask(row.task, row.completed));
 }

@@ -1,16 +1,7 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../test/db.ts';
-import {
-  addSocialTask,
-  formatTaskLine,
-  listAllSocialTasks,
-  parseTasksCommand,
-  removeSocialTask,
-  UsageError,
-} from './manage-social-tasks.ts';
+import { describe, expect, it } from 'vitest';
+import { parseTasksCommand, UsageError } from './manage-social-tasks.ts';
 
-const database = createTestDatabase();
-afterAll(() => database.dispose());
+// The catalogue's writes (add, list, remove) are in social-repo.test.ts, on both engines.
 
 function usageMessage(argv: string[]): string {
   try {
@@ -91,26 +82,5 @@ describe('parseTasksCommand', () => {
       ).toBe('--coins must be an amount between 0.01 and 1000.00, e.g. 2.00');
     }
     expect(usageMessage(['add', '--platform', 'youtube', '--bogus', 'x'])).toMatch(/bogus/);
-  });
-});
-
-describe('task catalogue', () => {
-  it('adds, lists in creation order, and removes tasks', () => {
-    const a = addSocialTask(
-      database.db,
-      { platform: 'youtube', title: 'Sub', url: 'https://youtube.com/@x', coins: 200 },
-      1000,
-    );
-    const b = addSocialTask(
-      database.db,
-      { platform: 'tiktok', title: 'Follow', url: 'https://tiktok.com/@x', coins: 350 },
-      2000,
-    );
-    expect(listAllSocialTasks(database.db).map((t) => t.id)).toEqual([a.id, b.id]);
-    expect(formatTaskLine(b)).toContain('3.50');
-    expect(formatTaskLine(b)).toContain('tiktok');
-    expect(removeSocialTask(database.db, a.id)).toBe(true);
-    expect(removeSocialTask(database.db, a.id)).toBe(false);
-    expect(listAllSocialTasks(database.db).map((t) => t.id)).toEqual([b.id]);
   });
 });

@@ -1,11 +1,12 @@
-import { asc, eq } from 'drizzle-orm';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import type { DbOrTx } from '../db/client.ts';
+import type { DataStore, DbHandle } from '../db/engine.ts';
 import { socialTasks, type SocialTask } from '../db/schema.ts';
 import { formatCents, parseMoney } from '../shared/money.ts';
 import { displayTextSchema, isMoneyString, plainTextSchema } from '../shared/text.ts';
 import { DEFAULT_SOCIAL_TASK_CENTS, SOCIAL_PLATFORMS } from '../shared/social-schemas.ts';
+import { socialRepo } from './social-repo.ts';
 
 // The operator's task catalogue (src/cli/tasks.ts is a thin shell over these functions).
 
@@ -109,7 +110,19 @@ export function parseTasksCommand(argv: string[]): TasksCommand {
   throw new UsageError(command ? `Unknown command "${command}".\n\n${TASKS_USAGE}` : TASKS_USAGE);
 }
 
-export function addSocialTask(
+export async function addSocialTask(
+  store: DataStore,
+  task: z.output<typeof newSocialTaskSchema>,
+  now: number,
+): Promise<SocialTask> {
+  return store.transaction((tx) => socialRepo(tx).insertTask(task, now));
+}
+
+/**
+ * @deprecated synchronous: for the demo seed, which still writes through the synchronous `ctx.db`
+ * inside its own transaction until its conversion (decision 028, step 4). Use addSocialTask.
+ */
+export function addSocialTaskSync(
   db: DbOrTx,
   task: z.output<typeof newSocialTaskSchema>,
   now: number,
@@ -121,18 +134,14 @@ export function addSocialTask(
     .get();
 }
 
-export function listAllSocialTasks(db: DbOrTx): SocialTask[] {
-  return db.select().from(socialTasks).orderBy(asc(socialTasks.createdAt), asc(socialTasks.id)).all();
+/** Every task, oldest first (reads through `h`, e.g. the store's `read`). */
+export async function listAllSocialTasks(h: DbHandle): Promise<SocialTask[]> {
+  return socialRepo(h).listTasks();
 }
 
 /** Deletes a task (its starts and completions go with it; past ledger entries stay). False if unknown. */
-export function removeSocialTask(db: DbOrTx, id: string): boolean {
-  const deleted = db
-    .delete(socialTasks)
-    .where(eq(socialTasks.id, id))
-    .returning({ id: socialTasks.id })
-    .get();
-  return deleted !== undefined;
+export async function removeSocialTask(store: DataStore, id: string): Promise<boolean> {
+  return store.transaction((tx) => socialRepo(tx).deleteTask(id));
 }
 
 /** One line per task for the terminal. */

@@ -9,23 +9,23 @@ import { startSocialTask } from './start-social-task.ts';
 export function socialRoutes(ctx: AppContext): Router {
   const router = Router();
 
-  router.get('/social', (req, res) => {
+  router.get('/social', async (req, res) => {
     const userId = requireUser(req);
     // Completion state changes with every claim: never let a cache answer for the server.
     res.setHeader('Cache-Control', 'no-store');
-    res.json(listSocialTasks(ctx.db, userId));
+    res.json(await listSocialTasks(ctx.store.read, userId));
   });
 
-  router.post('/social/:taskId/start', (req, res) => {
+  router.post('/social/:taskId/start', async (req, res) => {
     const userId = requireUser(req);
     const { taskId } = parseInput(socialTaskParamsSchema, req.params);
-    res.json(startSocialTask(ctx.db, userId, taskId, ctx.clock.now()));
+    res.json(await startSocialTask(ctx.store, userId, taskId, ctx.clock.now()));
   });
 
-  router.post('/social/:taskId/complete', (req, res) => {
+  router.post('/social/:taskId/complete', async (req, res) => {
     const userId = requireUser(req);
     const { taskId } = parseInput(socialTaskParamsSchema, req.params);
-    res.json(completeSocialTask(ctx.db, userId, taskId, ctx.clock.now()));
+    res.json(await completeSocialTask(ctx.store, userId, taskId, ctx.clock.now()));
   });
 
   return router;

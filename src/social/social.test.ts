@@ -19,7 +19,7 @@ afterAll(async () => {
 
 function newTask(coins = 200, platform: 'youtube' | 'tiktok' = 'tiktok') {
   return addSocialTask(
-    app.server.ctx.db,
+    app.server.ctx.store,
     { platform, title: `Follow us #${++counter}`, url: 'https://www.tiktok.com/@coinsync', coins },
     app.clock.now(),
   );
@@ -33,7 +33,7 @@ function socialTransactions(userId: string) {
 
 describe('social task completion', () => {
   it('is refused without a start', async () => {
-    const task = newTask();
+    const task = await newTask();
     const client = await app.signIn(nextName());
     const res = await client.post<{ message: string }>(`/api/social/${task.id}/complete`);
     expect(res.status).toBe(400);
@@ -42,7 +42,7 @@ describe('social task completion', () => {
   });
 
   it('is refused one second before 15 s, accepted on time, and paid once', async () => {
-    const task = newTask(250);
+    const task = await newTask(250);
     const client = await app.signIn(nextName());
     const before = await client.balanceCents();
 
@@ -73,7 +73,7 @@ describe('social task completion', () => {
   });
 
   it('first start wins: starting again does not push the claim time back', async () => {
-    const task = newTask();
+    const task = await newTask();
     const client = await app.signIn(nextName());
     const first = await client.post<StartSocialTaskResponse>(`/api/social/${task.id}/start`);
     app.clock.advance(10 * SECOND);
@@ -88,7 +88,7 @@ describe('social task completion', () => {
   });
 
   it('20 concurrent completes credit exactly once', async () => {
-    const task = newTask();
+    const task = await newTask();
     const client = await app.signIn(nextName());
     const before = await client.balanceCents();
     await client.post(`/api/social/${task.id}/start`);
@@ -116,16 +116,16 @@ describe('social task completion', () => {
   });
 
   it('a removed task can no longer be completed', async () => {
-    const task = newTask();
+    const task = await newTask();
     const client = await app.signIn(nextName());
     await client.post(`/api/social/${task.id}/start`);
     app.clock.advance(15 * SECOND);
-    expect(removeSocialTask(app.server.ctx.db, task.id)).toBe(true);
+    expect(await removeSocialTask(app.server.ctx.store, task.id)).toBe(true);
     expect((await client.post(`/api/social/${task.id}/complete`)).status).toBe(404);
   });
 
   it('requires sign-in', async () => {
-    const task = newTask();
+    const task = await newTask();
     expect((await app.anonymous().get('/api/social')).status).toBe(401);
     expect((await app.anonymous().post(`/api/social/${task.id}/start`)).status).toBe(401);
     expect((await app.anonymous().post(`/api/social/${task.id}/complete`)).status).toBe(401);
@@ -136,7 +136,7 @@ describe('GET /api/social', () => {
   it('lists tasks with completed flags for the signed-in user only, never cached', async () => {
     const a = await app.signIn(nextName());
     const b = await app.signIn(nextName());
-    const task = newTask(300, 'youtube');
+    const task = await newTask(300, 'youtube');
     await a.post(`/api/social/${task.id}/start`);
     await b.post(`/api/social/${task.id}/start`); // b starts but never completes
     app.clock.advance(15 * SECOND);

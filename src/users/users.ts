@@ -1,10 +1,10 @@
-import { eq } from 'drizzle-orm';
 import type { ApiUser } from '../shared/api-types.ts';
 import { formatCents } from '../shared/money.ts';
-import type { Db } from '../db/client.ts';
-import { users, welcomeGrants, type User } from '../db/schema.ts';
+import type { User } from '../db/schema.ts';
+import { inTransaction, readHandle, type ReadTarget, type WriteTarget } from '../db/engine.ts';
 import { AppError } from '../shared/errors.ts';
-import { credit, debit } from '../ledger/ledger.ts';
+import * as ledger from '../ledger/index.ts';
+import { usersRepo } from './users-repo.ts';
 import { avatarUrl } from '../discord/discord-api.ts';
 
 export const WELCOME_BONUS_CENTS = 500;
@@ -20,47 +20,31 @@ export interface DiscordProfile {
  * First sign-in creates the user and credits the one-time welcome bonus; later sign-ins refresh the
  * username and avatar. The bonus is paid once per Discord account (welcome_grants), ever.
  */
-export function upsertUserFromDiscord(
-  db: Db,
+export async function upsertUserFromDiscord(
+  target: WriteTarget,
   profile: DiscordProfile,
   now: number,
-): { user: User; created: boolean } {
-  return db.transaction((tx) => {
-    const existing = tx.select().from(users).where(eq(users.discordId, profile.id)).get();
-    if (existing) {
-      const user = tx
-        .update(users)
-        .set({
-          discordUsername: profile.username,
-          discordAvatar: profile.avatar,
-          email: profile.email ?? existing.email,
-        })
-        .where(eq(users.id, existing.id))
-        .returning()
-        .get();
+): Promise<{ user: User; created: boolean }> {
+  return inTransaction(target, async (tx) => {
+    const repo = usersRepo(tx);
+    const fresh = {
+      discordUsername: profile.username,
+      discordAvatar: profile.avatar,
+      email: profile.email ?? null,
+    };
+    const existing = await repo.refreshProfile(profile.id, fresh);
+    if (existing) return { user: existing, created: false };
+    const created = await repo.insertIfNew({ discordId: profile.id, ...fresh, createdAt: now });
+    if (!created) {
+      // A concurrent first sign-in of the same Discord account created it meanwhile (PostgreSQL).
+      const user = await repo.refreshProfile(profile.id, fresh);
+      if (!user) throw new Error('user neither inserted nor found');
       return { user, created: false };
     }
-    const created = tx
-      .insert(users)
-      .values({
-        discordId: profile.id,
-        discordUsername: profile.username,
-        discordAvatar: profile.avatar,
-        email: profile.email ?? null,
-        createdAt: now,
-      })
-      .returning()
-      .get();
     // Once per Discord account, not per user row: welcome_grants outlives account deletion, so
     // deleting the account and signing up again does not pay a second bonus.
-    const firstTime = tx
-      .insert(welcomeGrants)
-      .values({ discordId: profile.id, grantedAt: now })
-      .onConflictDoNothing()
-      .returning({ discordId: welcomeGrants.discordId })
-      .get();
-    if (firstTime)
-      credit(db.$client, {
+    if (await repo.claimWelcomeGrant(profile.id, now))
+      await ledger.credit(tx, {
         userId: created.id,
         cents: WELCOME_BONUS_CENTS,
         type: 'welcome',
@@ -70,31 +54,27 @@ export function upsertUserFromDiscord(
       });
     else {
       // A deleted account of this Discord account left unpaid penalties: the new account starts with them.
-      const carried = tx.select().from(welcomeGrants).where(eq(welcomeGrants.discordId, profile.id)).get();
-      if (carried && carried.carriedDebtCents > 0) {
-        tx.update(welcomeGrants)
-          .set({ carriedDebtCents: 0 })
-          .where(eq(welcomeGrants.discordId, profile.id))
-          .run();
-        debit(db.$client, {
+      const debt = await repo.takeCarriedDebt(profile.id);
+      if (debt > 0)
+        await ledger.debit(tx, {
           userId: created.id,
-          cents: carried.carriedDebtCents,
+          cents: debt,
           type: 'leave_penalty',
           description: 'Unpaid penalties of your deleted account',
           idempotencyKey: `carried-debt:${created.id}`,
           allowNegative: true,
           now,
         });
-      }
     }
-    const user = tx.select().from(users).where(eq(users.id, created.id)).get();
+    const user = await repo.findById(created.id);
     if (!user) throw new Error('user vanished inside its own transaction');
     return { user, created: true };
   });
 }
 
-export function getUserById(db: Db, id: string): User {
-  const user = db.select().from(users).where(eq(users.id, id)).get();
+/** The signed-in user's row; 401 when it does not exist. */
+export async function getUserById(target: ReadTarget, id: string): Promise<User> {
+  const user = await usersRepo(readHandle(target)).findById(id);
   if (!user) throw new AppError('unauthorized', 'Not signed in');
   return user;
 }

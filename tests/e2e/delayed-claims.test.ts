@@ -70,8 +70,8 @@ async function advanceBoth(page: Page, ms: number): Promise<void> {
 describe('delayed claims run app-wide', () => {
   it('a social claim started on Socials fires on another page once due', async () => {
     const ctx = e2e.app.server.ctx;
-    const task = addSocialTask(
-      ctx.db,
+    const task = await addSocialTask(
+      ctx.store,
       {
         platform: 'tiktok',
         title: 'Follow us on TikTok',
@@ -110,8 +110,8 @@ describe('delayed claims run app-wide', () => {
 
   it('a due claim for a task removed meanwhile is dropped, never sent', async () => {
     const ctx = e2e.app.server.ctx;
-    const task = addSocialTask(
-      ctx.db,
+    const task = await addSocialTask(
+      ctx.store,
       {
         platform: 'instagram',
         title: 'Follow us on Instagram',
@@ -126,7 +126,7 @@ describe('delayed claims run app-wide', () => {
     await startTask(page, 'social-task-instagram');
     expect(await storedSocialClaims(page)).toContain(task.id);
     // Removed while the claim waits (its 15 s have not passed: the browser's clock was just set).
-    expect(removeSocialTask(ctx.db, task.id)).toBe(true);
+    expect(await removeSocialTask(ctx.store, task.id)).toBe(true);
 
     await page
       .getByRole('navigation', { name: 'Main' })

@@ -113,8 +113,8 @@ describe('socials page', () => {
 
   it('completes a social task through a pending claim that survives a reload', async () => {
     const ctx = e2e.app.server.ctx;
-    addSocialTask(
-      ctx.db,
+    await addSocialTask(
+      ctx.store,
       {
         platform: 'youtube',
         title: 'Subscribe to our YouTube channel',
@@ -123,8 +123,8 @@ describe('socials page', () => {
       },
       ctx.clock.now(),
     );
-    const tiktok = addSocialTask(
-      ctx.db,
+    const tiktok = await addSocialTask(
+      ctx.store,
       {
         platform: 'tiktok',
         title: 'Follow us on TikTok',
@@ -133,8 +133,8 @@ describe('socials page', () => {
       },
       ctx.clock.now() + 1,
     );
-    addSocialTask(
-      ctx.db,
+    await addSocialTask(
+      ctx.store,
       { platform: 'twitter', title: 'Follow us on X', url: 'https://x.com/coinsync', coins: 200 },
       ctx.clock.now() + 2,
     );

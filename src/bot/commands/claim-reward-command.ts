@@ -19,8 +19,8 @@ export function claimRewardCommand(name: string, type: RewardType, description: 
     definition: new SlashCommandBuilder().setName(name).setDescription(description).toJSON(),
     needsAccount: true,
     writes: 'claim',
-    run(ctx, member) {
-      const { earned } = claimReward(ctx.db, member!.userId, type, ctx.clock.now());
+    async run(ctx, member) {
+      const { earned } = await claimReward(ctx.store, member!.userId, type, ctx.clock.now());
       return {
         embeds: [
           {

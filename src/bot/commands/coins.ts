@@ -19,11 +19,11 @@ export const coinsCommand: SlashCommand = {
     .setDescription('Your balance, today’s earnings and your next rewards')
     .toJSON(),
   needsAccount: true,
-  run(ctx, member) {
+  async run(ctx, member) {
     const userId = member!.userId;
     const balance = getBalance(ctx.sqlite, userId);
     const [today] = summarizeEarningsByDay(ctx, userId, 1, 0);
-    const status = getRewardStatus(ctx.db, userId, ctx.clock.now());
+    const status = await getRewardStatus(ctx.store.read, userId, ctx.clock.now());
     const hoursLeft: Record<RewardType, number> = {
       regular: status.regularHoursRemaining,
       bonus: status.bonusHoursRemaining,

@@ -1,0 +1,47 @@
+import type { DbHandle } from '../db/engine.ts';
+import type { Payment, Server, Transaction, User } from '../db/schema.ts';
+import { SqliteAccountRepository } from './account-repo.sqlite.ts';
+import { PgAccountRepository } from './account-repo.pg.ts';
+
+// What account export and deletion read and write across the features' tables (decision 034): one
+// async interface, a SQLite and a PostgreSQL implementation, held together by account-repo.test.ts.
+
+export interface AccountExportRows {
+  transactions: Transaction[];
+  servers: Server[];
+  joins: {
+    serverName: string;
+    joinedAt: number;
+    verified: boolean;
+    coinsAwarded: boolean;
+    hasLeft: boolean;
+    leftAt: number | null;
+  }[];
+  socialCompletions: { platform: string; title: string; completedAt: number }[];
+  rewardClaims: {
+    lastClaimDate: number;
+    lastBonusClaimDate: number | null;
+    lastDailyClaimDate: number | null;
+  }[];
+  payments: Payment[];
+}
+
+export interface AccountRepository {
+  /** Everything held about the user, each list in a stable order. */
+  exportRows(userId: string): Promise<AccountExportRows>;
+  /**
+   * The user's row, locked until the transaction ends on PostgreSQL (so the balance read here is the one
+   * the deletion settles; a concurrent ledger entry waits). SQLite's writer is serialised already.
+   */
+  lockUser(userId: string): Promise<User | undefined>;
+  /** Ends the user's active campaigns (no refund, as any cancellation). */
+  endOwnedCampaigns(userId: string, now: number): Promise<void>;
+  /** Drops pending social claims and the sign-in address hashes. */
+  deletePersonalRows(userId: string): Promise<void>;
+  /** Releases the Discord id and blanks everything identifying in the row. */
+  anonymiseUser(userId: string, deletedUsername: string): Promise<void>;
+}
+
+export function accountRepo(h: DbHandle): AccountRepository {
+  return h.kind === 'sqlite' ? new SqliteAccountRepository(h.db) : new PgAccountRepository(h.db);
+}

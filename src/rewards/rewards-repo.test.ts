@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import { transactions } from '../db/schema.ts';
+import { transactions as pgTransactions } from '../db/schema.pg.ts';
+import type { DbHandle } from '../db/engine.ts';
+import { createTestStore, ENGINES, type TestStore } from '../test/db.ts';
+import { insertUser } from '../test/factories.ts';
+import { pgTestsEnabled } from '../test/pg.ts';
+import { AppError } from '../shared/errors.ts';
+import * as ledger from '../ledger/index.ts';
+import { HOUR } from '../clock.ts';
+import { claimReward } from './claim-reward.ts';
+import { getRewardStatus } from './get-reward-status.ts';
+import { rewardsRepo } from './rewards-repo.ts';
+
+// The rewards repository and the claim above it, held to the same cases on both engines (decision 034).
+
+const now = Date.UTC(2026, 0, 1);
+const pgEnabled = await pgTestsEnabled();
+
+async function amountsOf(h: DbHandle, userId: string, type: string): Promise<number[]> {
+  const rows =
+    h.kind === 'sqlite'
+      ? h.db
+          .select({ amount: transactions.amount })
+          .from(transactions)
+          .where(and(eq(transactions.userId, userId), eq(transactions.type, type)))
+          .all()
+      : await h.db
+          .select({ amount: pgTransactions.amount })
+          .from(pgTransactions)
+          .where(and(eq(pgTransactions.userId, userId), eq(pgTransactions.type, type)));
+  return rows.map((r) => r.amount);
+}
+
+describe.each(ENGINES)('rewards repository on %s', (kind) => {
+  describe.skipIf(kind === 'pg' && !pgEnabled)('', () => {
+    let t: TestStore;
+    beforeAll(async () => {
+      t = await createTestStore(kind);
+    });
+    afterAll(() => t?.dispose());
+
+    it('find: nothing before the first claim; claim records each reward in its own column', async () => {
+      const user = await insertUser(t.store);
+      expect(await rewardsRepo(t.store.read).find(user.id)).toBeUndefined();
+      const claimed = await t.store.transaction(async (tx) => [
+        await rewardsRepo(tx).claim(user.id, 'bonus', now, now - 6 * HOUR),
+        await rewardsRepo(tx).claim(user.id, 'daily', now + 1, now + 1 - 24 * HOUR),
+      ]);
+      expect(claimed).toEqual([true, true]);
+      expect(await rewardsRepo(t.store.read).find(user.id)).toMatchObject({
+        userId: user.id,
+        lastClaimDate: 0,
+        lastBonusClaimDate: now,
+        lastDailyClaimDate: now + 1,
+      });
+    });
+
+    it('claim: refused (nothing written) until the cutoff reaches the last claim, accepted on it', async () => {
+      const user = await insertUser(t.store);
+      const claim = (at: number) =>
+        t.store.transaction((tx) => rewardsRepo(tx).claim(user.id, 'regular', at, at - HOUR));
+      expect(await claim(now)).toBe(true);
+      expect(await claim(now + HOUR - 1)).toBe(false);
+      expect((await rewardsRepo(t.store.read).find(user.id))?.lastClaimDate).toBe(now);
+      expect(await claim(now + HOUR)).toBe(true);
+      expect((await rewardsRepo(t.store.read).find(user.id))?.lastClaimDate).toBe(now + HOUR);
+    });
+
+    it('claimReward: credits through the ledger; too early is 425 with the wait and credits nothing', async () => {
+      const user = await insertUser(t.store);
+      expect(await claimReward(t.store, user.id, 'daily', now)).toEqual({ type: 'daily', earned: '5.00' });
+      const early = claimReward(t.store, user.id, 'daily', now + 60_000);
+      await expect(early).rejects.toBeInstanceOf(AppError);
+      await expect(early).rejects.toThrow('You can claim your daily reward again in 23 hours 59 minutes.');
+      expect(await amountsOf(t.store.read, user.id, 'daily')).toEqual([500]);
+      expect(await ledger.getBalance(t.store, user.id)).toBe(500);
+      const status = await getRewardStatus(t.store.read, user.id, now + HOUR);
+      expect(status).toMatchObject({ canClaimDaily: false, dailyHoursRemaining: 23, canClaimRegular: true });
+    });
+
+    it('claimReward for an unknown user: not_found, nothing recorded', async () => {
+      await expect(claimReward(t.store, crypto.randomUUID(), 'regular', now)).rejects.toThrow();
+      await ledger.assertLedgerInvariant(t.store);
+    });
+
+    it('exactly once: 12 concurrent claims of one reward give one credit, also on a first claim', async () => {
+      for (const type of ['regular', 'bonus'] as const) {
+        const user = await insertUser(t.store);
+        if (type === 'bonus') await claimReward(t.store, user.id, 'regular', now); // the row exists already
+        const results = await Promise.allSettled(
+          Array.from({ length: 12 }, () => claimReward(t.store, user.id, type, now + 1)),
+        );
+        expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+        const refused = results.filter((r) => r.status === 'rejected');
+        expect(refused.every((r) => (r.reason as AppError).code === 'too_early')).toBe(true);
+        expect(await amountsOf(t.store.read, user.id, type === 'regular' ? 'hourly' : 'bonus')).toHaveLength(
+          1,
+        );
+      }
+      await ledger.assertLedgerInvariant(t.store);
+    });
+  });
+});
