@@ -254,7 +254,7 @@ export function startBackground(
         await recheckInvites(ctx);
         return undefined;
       case 'prune':
-        pruneExpiredIntentsJob(ctx);
+        await pruneExpiredIntentsJob(ctx);
         // Retention of the same-address rule's hashes: the window, then gone (decision 022).
         pruneUserAddresses(ctx);
         return undefined;

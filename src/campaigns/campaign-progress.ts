@@ -1,7 +1,6 @@
-import { and, count, eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
-import { serverJoins } from '../db/schema.ts';
-import { countJoins, listMyServers } from './list-campaigns.ts';
+import { listMyServers } from './list-campaigns.ts';
+import { campaignsRepo } from './campaigns-repo.ts';
 
 /** One campaign's progress as the owner follows it (the bot's /campaign). */
 export interface CampaignProgress {
@@ -28,21 +27,12 @@ export interface CampaignProgress {
  * first within each: built from listMyServers and countJoins, the functions behind the Dashboard and
  * My Campaigns, so the numbers match the website.
  */
-export function listCampaignProgress(ctx: AppContext, userId: string): CampaignProgress[] {
-  const mine = listMyServers(ctx, userId).filter((s) => !s.canceled);
+export async function listCampaignProgress(ctx: AppContext, userId: string): Promise<CampaignProgress[]> {
+  const mine = (await listMyServers(ctx, userId)).filter((s) => !s.canceled);
   const ids = mine.map((s) => s.id);
-  const joins = countJoins(ctx, ids);
-  const early = new Map(
-    ids.length === 0
-      ? []
-      : ctx.db
-          .select({ serverId: serverJoins.serverId, n: count() })
-          .from(serverJoins)
-          .where(and(inArray(serverJoins.serverId, ids), eq(serverJoins.penalized, true)))
-          .groupBy(serverJoins.serverId)
-          .all()
-          .map((r) => [r.serverId, r.n] as const),
-  );
+  const repo = campaignsRepo(ctx.store.read);
+  const joins = await repo.countJoins(ids);
+  const early = await repo.countEarlyLeaves(ids);
   const progress = mine.map((s) => ({
     id: s.id,
     name: s.name,

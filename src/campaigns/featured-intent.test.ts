@@ -48,7 +48,7 @@ it('refuses to promote an intent after it expired, charging nothing, and the pru
   expect(await owner.balanceCents()).toBe(before);
 
   const fresh = await createIntent('Fresh Row');
-  const removed = pruneExpiredIntents(app.server.ctx.db, app.clock.now());
+  const removed = await pruneExpiredIntents(app.server.ctx.store, app.clock.now());
   expect(removed).toBe(1);
   const ids = serversOf(app, owner).map((s) => s.id);
   expect(ids).not.toContain(intent.id);
@@ -56,7 +56,7 @@ it('refuses to promote an intent after it expired, charging nothing, and the pru
   // Promoted or funded campaigns are never pruned, however old.
   app.clock.advance(10 * FEATURED_INTENT_TTL_MS);
   const featuredEarlier = serversOf(app, owner).filter((s) => s.isFeatured).length;
-  pruneExpiredIntents(app.server.ctx.db, app.clock.now());
+  await pruneExpiredIntents(app.server.ctx.store, app.clock.now());
   expect(serversOf(app, owner).filter((s) => s.isFeatured)).toHaveLength(featuredEarlier);
   expect(serversOf(app, owner).map((s) => s.id)).not.toContain(fresh.id);
 });

@@ -1,8 +1,8 @@
-import { and, eq, isNull, lte } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
-import type { DbOrTx } from '../db/client.ts';
-import { servers, type Server } from '../db/schema.ts';
+import type { DataStore } from '../db/engine.ts';
+import type { Server } from '../db/schema.ts';
 import { MINUTE } from '../clock.ts';
+import { campaignsRepo } from './campaigns-repo.ts';
 
 // POST /api/servers with isFeaturedIntent makes an unfunded row (0 slots) that the web app promotes
 // right away; promote is where the 100 coins are paid. A row that is never promoted must not pile up:
@@ -25,23 +25,11 @@ export function isExpiredIntent(
 }
 
 /** Deletes unpromoted intents older than the TTL; returns how many. */
-export function pruneExpiredIntents(db: DbOrTx, now: number): number {
-  const gone = db
-    .delete(servers)
-    .where(
-      and(
-        eq(servers.initialMemberSlots, 0),
-        isNull(servers.featuredAt),
-        eq(servers.membersRemaining, 0),
-        lte(servers.createdAt, now - FEATURED_INTENT_TTL_MS),
-      ),
-    )
-    .returning({ id: servers.id })
-    .all();
-  return gone.length;
+export async function pruneExpiredIntents(store: DataStore, now: number): Promise<number> {
+  return store.transaction((tx) => campaignsRepo(tx).pruneUnpromotedIntents(now - FEATURED_INTENT_TTL_MS));
 }
 
-export function pruneExpiredIntentsJob(ctx: AppContext): void {
-  const count = pruneExpiredIntents(ctx.db, ctx.clock.now());
+export async function pruneExpiredIntentsJob(ctx: AppContext): Promise<void> {
+  const count = await pruneExpiredIntents(ctx.store, ctx.clock.now());
   if (count > 0) ctx.logger.info('expired featured intents deleted', { count });
 }

@@ -1,13 +1,13 @@
-import { and, count, desc, eq, gt, gte, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
-import { transactions } from '../db/schema.ts';
+import type { Transaction } from '../db/schema.ts';
+import { campaignsRepo } from './campaigns-repo.ts';
 import type { ApiTransaction } from '../shared/api-types.ts';
 import { TRANSACTION_FILTERS, type EarningsDay, type TransactionsQuery } from '../shared/history-schemas.ts';
 import { formatCents } from '../shared/money.ts';
 
 export const TRANSACTIONS_LIMIT = 50;
 
-function toApiTransaction(t: typeof transactions.$inferSelect): ApiTransaction {
+function toApiTransaction(t: Transaction): ApiTransaction {
   return {
     id: t.id,
     userId: t.userId,
@@ -22,61 +22,39 @@ function toApiTransaction(t: typeof transactions.$inferSelect): ApiTransaction {
  * GET /api/transactions: the user's ledger entries, newest first. Without paging parameters, the
  * latest TRANSACTIONS_LIMIT (the spec's call); with them, one page of the (optionally filtered) history.
  */
-export function listTransactions(
+export async function listTransactions(
   ctx: AppContext,
   userId: string,
   query: TransactionsQuery = {},
-): { items: ApiTransaction[]; total: number } {
-  const where = query.filter
-    ? and(
-        eq(transactions.userId, userId),
-        inArray(transactions.type, [...TRANSACTION_FILTERS[query.filter].types]),
-      )
-    : eq(transactions.userId, userId);
+): Promise<{ items: ApiTransaction[]; total: number }> {
+  const types = query.filter ? TRANSACTION_FILTERS[query.filter].types : undefined;
   const pageSize = query.pageSize ?? TRANSACTIONS_LIMIT;
   const offset = ((query.page ?? 1) - 1) * pageSize;
-  const items = ctx.db
-    .select()
-    .from(transactions)
-    .where(where)
-    // rowid breaks ties between entries written in the same millisecond (insertion order).
-    .orderBy(desc(transactions.createdAt), desc(sql`rowid`))
-    .limit(pageSize)
-    .offset(offset)
-    .all()
-    .map(toApiTransaction);
-  const total = ctx.db.select({ n: count() }).from(transactions).where(where).get()?.n ?? 0;
+  const repo = campaignsRepo(ctx.store.read);
+  const items = (await repo.listTransactions(userId, types, pageSize, offset)).map(toApiTransaction);
+  const total = await repo.countTransactions(userId, types);
   return { items, total };
 }
 
 const DAY_MS = 86_400_000;
 
 /** GET /api/transactions/earnings: coins received per day over the last `days` days (user's time zone). */
-export function summarizeEarningsByDay(
+export async function summarizeEarningsByDay(
   ctx: AppContext,
   userId: string,
   days: number,
   tzOffsetMinutes: number,
-): EarningsDay[] {
+): Promise<EarningsDay[]> {
   const shift = -tzOffsetMinutes * 60_000; // local = UTC + shift
   const todayIndex = Math.floor((ctx.clock.now() + shift) / DAY_MS);
   const firstIndex = todayIndex - days + 1;
-  const rows = ctx.db
-    .select({
-      day: sql<number>`CAST((${transactions.createdAt} + ${shift}) / ${DAY_MS} AS INTEGER)`,
-      earned: sql<number>`SUM(${transactions.amount})`,
-    })
-    .from(transactions)
-    .where(
-      and(
-        eq(transactions.userId, userId),
-        gt(transactions.amount, 0),
-        gte(transactions.createdAt, firstIndex * DAY_MS - shift),
-      ),
-    )
-    .groupBy(sql`1`)
-    .all();
-  const byDay = new Map(rows.map((r) => [Number(r.day), Number(r.earned)]));
+  const rows = await campaignsRepo(ctx.store.read).earningsByDay(
+    userId,
+    shift,
+    DAY_MS,
+    firstIndex * DAY_MS - shift,
+  );
+  const byDay = new Map(rows.map((r) => [r.day, r.earned]));
   return Array.from({ length: days }, (_, i) => {
     const index = firstIndex + i;
     return {
@@ -94,14 +72,7 @@ export interface TransactionSummary {
 }
 
 /** GET /api/transactions/summary: lifetime totals for the Dashboard's Total Coins card. */
-export function summarizeTransactions(ctx: AppContext, userId: string): TransactionSummary {
-  const row = ctx.db
-    .select({
-      earned: sql<number>`COALESCE(SUM(CASE WHEN ${transactions.amount} > 0 THEN ${transactions.amount} ELSE 0 END), 0)`,
-      spent: sql<number>`COALESCE(SUM(CASE WHEN ${transactions.amount} < 0 THEN -${transactions.amount} ELSE 0 END), 0)`,
-    })
-    .from(transactions)
-    .where(eq(transactions.userId, userId))
-    .get();
-  return { earned: formatCents(Number(row?.earned ?? 0)), spent: formatCents(Number(row?.spent ?? 0)) };
+export async function summarizeTransactions(ctx: AppContext, userId: string): Promise<TransactionSummary> {
+  const { earned, spent } = await campaignsRepo(ctx.store.read).transactionTotals(userId);
+  return { earned: formatCents(earned), spent: formatCents(spent) };
 }

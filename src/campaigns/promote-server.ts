@@ -1,27 +1,24 @@
-import { and, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
-import { servers, type Server } from '../db/schema.ts';
+import type { Server } from '../db/schema.ts';
+import type { DataStore } from '../db/engine.ts';
 import { AppError } from '../shared/errors.ts';
-import { debit, getBalance } from '../ledger/ledger.ts';
-import { assertCanSpend } from '../payments/spend-guard.ts';
+import * as ledger from '../ledger/index.ts';
+import { assertCanSpendIn } from '../payments/spend-guard.ts';
 import { CAMPAIGN_MESSAGES } from '../shared/campaign-schemas.ts';
 import { CAMPAIGN_KIND_RULES, PROMOTION } from '../shared/campaign-kinds.ts';
 import { coinsToCents } from '../shared/money.ts';
 import { requireBotInGuild } from './discord-checks.ts';
 import { FEATURED_INTENT_EXPIRED, isExpiredIntent } from './featured-intent.ts';
 import { requireGuildManager } from '../auth/user-guilds.ts';
-import { ALREADY_FEATURED, ALREADY_FEATURED_ELSEWHERE, isGuildFeaturedElsewhere } from './featured-guard.ts';
+import { ALREADY_FEATURED, ALREADY_FEATURED_ELSEWHERE } from './featured-guard.ts';
+import { campaignsRepo } from './campaigns-repo.ts';
 
 export const CAMPAIGN_CANCELED = 'This campaign was canceled and cannot be promoted.';
 export const NOBOT_NOT_PROMOTABLE =
   'No-bot servers cannot be featured. Invite our bot and submit the server as a regular campaign.';
 
-function findOwnServer(ctx: AppContext, userId: string, serverId: string): Server {
-  const server = ctx.db
-    .select()
-    .from(servers)
-    .where(and(eq(servers.id, serverId), eq(servers.ownerId, userId)))
-    .get();
+async function findOwnServer(ctx: AppContext, userId: string, serverId: string): Promise<Server> {
+  const server = await campaignsRepo(ctx.store.read).findOwn(userId, serverId);
   // Another user's server behaves like a missing one.
   if (!server) throw new AppError('not_found', 'Server not found');
   return server;
@@ -33,7 +30,7 @@ function findOwnServer(ctx: AppContext, userId: string, serverId: string): Serve
  * taken first. A campaign whose featured slots ran out can be promoted again; an active featured one cannot.
  */
 export async function promoteServer(ctx: AppContext, userId: string, serverId: string): Promise<Server> {
-  const found = findOwnServer(ctx, userId, serverId);
+  const found = await findOwnServer(ctx, userId, serverId);
   if (!CAMPAIGN_KIND_RULES[found.kind].promotable || !found.serverId)
     throw new AppError('bad_request', NOBOT_NOT_PROMOTABLE);
   // Having listed it once is not enough: the owner may have lost Manage Server since.
@@ -41,58 +38,63 @@ export async function promoteServer(ctx: AppContext, userId: string, serverId: s
   // Featured members are verified by the bot, so it must still be there (a Discord call: outside the transaction).
   await requireBotInGuild(ctx, found.serverId);
 
-  const now = ctx.clock.now();
-  return ctx.db.transaction((tx) => {
+  return promoteCampaign(ctx.store, userId, serverId, ctx.clock.now());
+}
+
+/**
+ * The database half of a promotion, one transaction: re-reads the campaign, checks the rules, applies
+ * the promotion conditionally on the state it read (two promotions of one campaign: one applies) under
+ * the guild's featuring lock (two campaigns of one guild: one becomes featured), and debits the cost
+ * conditionally (no overdraft), all committed or rolled back together.
+ */
+export async function promoteCampaign(
+  store: DataStore,
+  userId: string,
+  serverId: string,
+  now: number,
+): Promise<Server> {
+  return store.transaction(async (tx) => {
+    const repo = campaignsRepo(tx);
     // Re-read inside the transaction: everything below is decided on current data.
-    const server = tx
-      .select()
-      .from(servers)
-      .where(and(eq(servers.id, serverId), eq(servers.ownerId, userId)))
-      .get();
+    const server = await repo.findOwn(userId, serverId);
     if (!server?.serverId) throw new AppError('not_found', 'Server not found');
     if (isExpiredIntent(server, now)) throw new AppError('conflict', FEATURED_INTENT_EXPIRED);
     if (server.canceledAt !== null) throw new AppError('conflict', CAMPAIGN_CANCELED);
     if (server.isFeatured && server.featuredRemaining > 0) throw new AppError('conflict', ALREADY_FEATURED);
-    if (isGuildFeaturedElsewhere(tx, server.serverId, server.id))
+    // One featured campaign per guild spans rows: held until commit so two promotions of one guild's
+    // campaigns cannot both pass the check below.
+    await repo.lockGuildForFeaturing(server.serverId);
+    if (await repo.isGuildFeaturedElsewhere(server.serverId, server.id))
       throw new AppError('conflict', ALREADY_FEATURED_ELSEWHERE);
-    assertCanSpend(tx, userId);
+    await assertCanSpendIn(tx, userId);
     const cost = coinsToCents(PROMOTION.costCoins);
-    if (getBalance(ctx.sqlite, userId) < cost)
+    if ((await ledger.getBalance(tx, userId)) < cost)
       throw new AppError('insufficient_coins', CAMPAIGN_MESSAGES.promoteCost);
 
-    const updated = tx
-      .update(servers)
-      .set({
-        kind: 'featured',
-        isFeatured: true,
-        featuredAt: now,
-        coinReward: CAMPAIGN_KIND_RULES.featured.rewardCents,
-        // 100 featured slots on top: the regular slots left keep the regular reward and stay, and members
-        // verified earlier keep the terms frozen on their join rows.
-        membersRemaining: sql`${servers.membersRemaining} + ${PROMOTION.slots}`,
-        featuredRemaining: sql`${servers.featuredRemaining} + ${PROMOTION.slots}`,
-        initialMemberSlots: sql`${servers.initialMemberSlots} + ${PROMOTION.slots}`,
-        completionNotificationSent: false,
-      })
-      // Conditional on the state checked above, so a concurrent promotion cannot apply twice.
-      .where(
-        and(
-          eq(servers.id, server.id),
-          eq(servers.membersRemaining, server.membersRemaining),
-          eq(servers.featuredRemaining, server.featuredRemaining),
-          eq(servers.isFeatured, server.isFeatured),
-        ),
-      )
-      .returning()
-      .get();
-    if (!updated) throw new AppError('conflict', ALREADY_FEATURED);
-    debit(ctx.sqlite, {
-      userId,
-      cents: cost,
-      type: 'promote',
-      description: `Featured: ${server.name} (${PROMOTION.slots} members)`,
+    // 100 featured slots on top: the regular slots left keep the regular reward and stay, and members
+    // verified earlier keep the terms frozen on their join rows. Conditional on the state checked
+    // above, so a concurrent promotion cannot apply twice.
+    const updated = await repo.promote(
+      server,
+      PROMOTION.slots,
+      CAMPAIGN_KIND_RULES.featured.rewardCents,
       now,
-    });
+    );
+    if (!updated) throw new AppError('conflict', ALREADY_FEATURED);
+    try {
+      await ledger.debit(tx, {
+        userId,
+        cents: cost,
+        type: 'promote',
+        description: `Featured: ${server.name} (${PROMOTION.slots} members)`,
+        now,
+      });
+    } catch (err) {
+      // Spent elsewhere meanwhile: the promotion above rolls back with this transaction.
+      if (err instanceof AppError && err.code === 'insufficient_coins')
+        throw new AppError('insufficient_coins', CAMPAIGN_MESSAGES.promoteCost);
+      throw err;
+    }
     return updated;
   });
 }

@@ -1,7 +1,6 @@
-import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
-import { servers } from '../db/schema.ts';
 import { parseInviteCode } from '../shared/campaign-schemas.ts';
+import { campaignsRepo } from './campaigns-repo.ts';
 
 export interface InviteRecheckResult {
   checked: number;
@@ -18,17 +17,7 @@ export interface InviteRecheckResult {
  * changes nothing.
  */
 export async function recheckInvites(ctx: AppContext): Promise<InviteRecheckResult> {
-  const active = ctx.db
-    .select({
-      id: servers.id,
-      inviteCode: servers.inviteCode,
-      inviteLink: servers.inviteLink,
-      guildId: servers.serverId,
-      inviteValid: servers.inviteValid,
-    })
-    .from(servers)
-    .where(and(gt(servers.membersRemaining, 0), isNull(servers.canceledAt)))
-    .all();
+  const active = await campaignsRepo(ctx.store.read).listForInviteRecheck();
 
   const result: InviteRecheckResult = { checked: 0, invalidated: 0, restored: 0, failed: 0 };
   const byCode = new Map<string, typeof active>();
@@ -55,7 +44,10 @@ export async function recheckInvites(ctx: AppContext): Promise<InviteRecheckResu
       result.checked += 1;
       const valid = invite?.guild !== undefined && (row.guildId === null || invite.guild.id === row.guildId);
       if (valid === row.inviteValid) continue;
-      ctx.db.update(servers).set({ inviteValid: valid }).where(eq(servers.id, row.id)).run();
+      // Each change is its own short transaction (Discord is never awaited inside one); a change
+      // another run or a replaced invite made meanwhile is not counted twice.
+      const changed = await ctx.store.transaction((tx) => campaignsRepo(tx).setInviteValid(row.id, valid));
+      if (!changed) continue;
       if (valid) result.restored += 1;
       else result.invalidated += 1;
     }

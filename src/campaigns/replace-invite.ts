@@ -1,18 +1,14 @@
-import { and, eq, isNull } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
-import { servers, type Server } from '../db/schema.ts';
+import type { Server } from '../db/schema.ts';
 import { AppError } from '../shared/errors.ts';
 import { inviteOtherServerMessage } from '../shared/campaign-schemas.ts';
 import { resolvePermanentInvite } from './discord-checks.ts';
+import { campaignsRepo } from './campaigns-repo.ts';
 
 /** The owner's campaign (not canceled), or a 404 — another user's campaign behaves like a missing one. */
-function ownCampaign(ctx: AppContext, userId: string, campaignId: string): Server {
-  const campaign = ctx.db
-    .select()
-    .from(servers)
-    .where(and(eq(servers.id, campaignId), eq(servers.ownerId, userId), isNull(servers.canceledAt)))
-    .get();
-  if (!campaign) throw new AppError('not_found', 'Campaign not found');
+async function ownCampaign(ctx: AppContext, userId: string, campaignId: string): Promise<Server> {
+  const campaign = await campaignsRepo(ctx.store.read).findOwn(userId, campaignId);
+  if (!campaign || campaign.canceledAt !== null) throw new AppError('not_found', 'Campaign not found');
   return campaign;
 }
 
@@ -27,23 +23,20 @@ export async function replaceInvite(
   campaignId: string,
   link: string,
 ): Promise<Server> {
-  const before = ownCampaign(ctx, userId, campaignId);
+  const before = await ownCampaign(ctx, userId, campaignId);
   const invite = await resolvePermanentInvite(ctx, link);
   const guildId = before.inviteGuildId ?? before.serverId;
   if (guildId !== null && invite.guildId !== guildId) {
     throw new AppError('bad_request', inviteOtherServerMessage(before.name, invite.guildName));
   }
-  const updated = ctx.db
-    .update(servers)
-    .set({
-      inviteLink: invite.link,
-      inviteCode: invite.code,
-      inviteValid: true,
-      ...(before.inviteGuildId === null ? { inviteGuildId: invite.guildId } : {}),
-    })
-    .where(and(eq(servers.id, campaignId), eq(servers.ownerId, userId), isNull(servers.canceledAt)))
-    .returning()
-    .get();
+  // Discord was asked above; the write is one conditional UPDATE (not canceled meanwhile).
+  const updated = await ctx.store.transaction((tx) =>
+    campaignsRepo(tx).replaceInvite(userId, campaignId, {
+      link: invite.link,
+      code: invite.code,
+      ...(before.inviteGuildId === null ? { guildId: invite.guildId } : {}),
+    }),
+  );
   // Canceled while Discord answered.
   if (!updated) throw new AppError('not_found', 'Campaign not found');
   ctx.logger.info('campaign invite replaced', { campaignId, code: invite.code });

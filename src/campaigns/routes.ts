@@ -48,9 +48,9 @@ export function campaignRoutes(ctx: AppContext): Router {
     res.status(201).json(toApiServer(server, cdn));
   });
 
-  router.get('/servers/mine', (req, res) => {
+  router.get('/servers/mine', async (req, res) => {
     const userId = requireUser(req);
-    res.json(listMyServers(ctx, userId));
+    res.json(await listMyServers(ctx, userId));
   });
 
   router.post('/servers/:id/promote', async (req, res) => {
@@ -60,15 +60,15 @@ export function campaignRoutes(ctx: AppContext): Router {
     res.json(toApiServer(server, cdn));
   });
 
-  router.get('/campaigns', (req, res) => {
+  router.get('/campaigns', async (req, res) => {
     const userId = requireUser(req);
-    res.json(listActiveCampaigns(ctx, userId));
+    res.json(await listActiveCampaigns(ctx, userId));
   });
 
-  router.delete('/campaigns/:id', (req, res) => {
+  router.delete('/campaigns/:id', async (req, res) => {
     const userId = requireUser(req);
     const { id } = parseInput(idParams, req.params);
-    const server = cancelCampaign(ctx, userId, id);
+    const server = await cancelCampaign(ctx, userId, id);
     res.json(toApiServer(server, cdn));
   });
 
@@ -81,24 +81,24 @@ export function campaignRoutes(ctx: AppContext): Router {
     res.json(toApiServer(server, cdn));
   });
 
-  router.get('/transactions', (req, res) => {
+  router.get('/transactions', async (req, res) => {
     const userId = requireUser(req);
     const query = parseInput(transactionsQuerySchema, req.query);
-    const { items, total } = listTransactions(ctx, userId, query);
+    const { items, total } = await listTransactions(ctx, userId, query);
     // The body keeps the spec's shape (an array); paging metadata rides in a header.
     res.setHeader('X-Total-Count', String(total));
     res.json(items);
   });
 
-  router.get('/transactions/earnings', (req, res) => {
+  router.get('/transactions/earnings', async (req, res) => {
     const userId = requireUser(req);
     const { tzOffset } = parseInput(earningsQuerySchema, req.query);
-    res.json(summarizeEarningsByDay(ctx, userId, EARNINGS_DAYS, tzOffset));
+    res.json(await summarizeEarningsByDay(ctx, userId, EARNINGS_DAYS, tzOffset));
   });
 
-  router.get('/transactions/summary', (req, res) => {
+  router.get('/transactions/summary', async (req, res) => {
     const userId = requireUser(req);
-    res.json(summarizeTransactions(ctx, userId));
+    res.json(await summarizeTransactions(ctx, userId));
   });
 
   router.get('/bot/invite', (req, res) => {

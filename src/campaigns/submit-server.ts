@@ -1,9 +1,9 @@
 import type { AppContext } from '../context.ts';
 import type { Server } from '../db/schema.ts';
-import { servers } from '../db/schema.ts';
+import type { DataStore } from '../db/engine.ts';
 import { AppError } from '../shared/errors.ts';
-import { debit, getBalance } from '../ledger/ledger.ts';
-import { assertCanSpend } from '../payments/spend-guard.ts';
+import * as ledger from '../ledger/index.ts';
+import { assertCanSpendIn } from '../payments/spend-guard.ts';
 import {
   CAMPAIGN_MESSAGES,
   PROMOTE_COST_COINS,
@@ -17,7 +17,8 @@ import {
 import { coinsToCents, formatCents } from '../shared/money.ts';
 import { requireBotInGuild, resolvePermanentInvite } from './discord-checks.ts';
 import { requireGuildManager } from '../auth/user-guilds.ts';
-import { ALREADY_FEATURED_ELSEWHERE, isGuildFeaturedElsewhere } from './featured-guard.ts';
+import { ALREADY_FEATURED_ELSEWHERE } from './featured-guard.ts';
+import { campaignsRepo, type NewCampaign } from './campaigns-repo.ts';
 
 import { CAMPAIGN_KIND_RULES } from '../shared/campaign-kinds.ts';
 
@@ -42,49 +43,27 @@ export async function submitServer(
   await requireGuildManager(ctx, userId, { id: invite.guildId, name: invite.guildName }, 'list');
   await requireBotInGuild(ctx, invite.guildId);
 
-  const now = ctx.clock.now();
-  return ctx.db.transaction((tx) => {
-    assertCanSpend(tx, userId);
-    const balance = getBalance(ctx.sqlite, userId);
-    if (input.isFeaturedIntent) {
-      // Refused up front so a failed promotion does not leave an unfunded row behind.
-      if (balance < coinsToCents(PROMOTE_COST_COINS))
-        throw new AppError('insufficient_coins', CAMPAIGN_MESSAGES.promoteCost);
-      if (isGuildFeaturedElsewhere(tx, invite.guildId))
-        throw new AppError('conflict', ALREADY_FEATURED_ELSEWHERE);
-    } else if (balance < coins * CAMPAIGN_KIND_RULES.regular.costPerSlotCents) {
-      throw new AppError('insufficient_coins', insufficientForSubmit(coins, formatCents(balance)));
-    }
-    const server = tx
-      .insert(servers)
-      .values({
-        ownerId: userId,
-        name: input.name,
-        inviteLink: invite.link,
-        inviteCode: invite.code,
-        // A featured intent stays 'regular' (no featured slots) until promote makes it 'featured'.
-        kind: 'regular',
-        serverId: invite.guildId,
-        inviteGuildId: invite.guildId,
-        serverIcon: invite.guildIcon,
-        coinReward: CAMPAIGN_KIND_RULES[input.isFeaturedIntent ? 'featured' : 'regular'].rewardCents,
-        membersRemaining: coins,
-        initialMemberSlots: coins,
-        createdAt: now,
-      })
-      .returning()
-      .get();
-    if (coins > 0) {
-      // Conditional debit: a concurrent spend that got there first makes this throw and roll back.
-      debit(ctx.sqlite, {
-        userId,
-        cents: coins * CAMPAIGN_KIND_RULES.regular.costPerSlotCents,
-        type: 'campaign',
-        description: `Campaign: ${input.name} (${coins} ${coins === 1 ? 'member' : 'members'})`,
-        now,
-      });
-    }
-    return server;
+  // Discord was asked above; what follows only reads and writes the database (decision 034).
+  return openCampaign(ctx.store, {
+    campaign: {
+      ownerId: userId,
+      name: input.name,
+      inviteLink: invite.link,
+      inviteCode: invite.code,
+      // A featured intent stays 'regular' (no featured slots) until promote makes it 'featured'.
+      kind: 'regular',
+      serverId: invite.guildId,
+      inviteGuildId: invite.guildId,
+      serverIcon: invite.guildIcon,
+      coinReward: CAMPAIGN_KIND_RULES[input.isFeaturedIntent ? 'featured' : 'regular'].rewardCents,
+      membersRemaining: coins,
+      initialMemberSlots: coins,
+      createdAt: ctx.clock.now(),
+    },
+    cost: coins * CAMPAIGN_KIND_RULES.regular.costPerSlotCents,
+    description: `Campaign: ${input.name} (${coins} ${coins === 1 ? 'member' : 'members'})`,
+    insufficient: (balance) => insufficientForSubmit(coins, balance),
+    featuredIntent: input.isFeaturedIntent === true,
   });
 }
 
@@ -99,38 +78,78 @@ export async function submitNoBotServer(
   const invite = await resolvePermanentInvite(ctx, input.inviteLink);
   await requireGuildManager(ctx, userId, { id: invite.guildId, name: invite.guildName }, 'list');
 
-  const now = ctx.clock.now();
-  return ctx.db.transaction((tx) => {
-    assertCanSpend(tx, userId);
-    const balance = getBalance(ctx.sqlite, userId);
-    if (balance < members * CAMPAIGN_KIND_RULES.nobot.costPerSlotCents) {
-      throw new AppError('insufficient_coins', insufficientForNoBot(members, formatCents(balance)));
+  return openCampaign(ctx.store, {
+    campaign: {
+      ownerId: userId,
+      name: input.name,
+      inviteLink: invite.link,
+      inviteCode: invite.code,
+      kind: 'nobot',
+      serverId: null,
+      inviteGuildId: invite.guildId,
+      serverIcon: null,
+      coinReward: CAMPAIGN_KIND_RULES.nobot.rewardCents,
+      membersRemaining: members,
+      initialMemberSlots: members,
+      createdAt: ctx.clock.now(),
+    },
+    cost: members * CAMPAIGN_KIND_RULES.nobot.costPerSlotCents,
+    description: `No-bot campaign: ${input.name} (${members} ${members === 1 ? 'member' : 'members'})`,
+    insufficient: (balance) => insufficientForNoBot(members, balance),
+    featuredIntent: false,
+  });
+}
+
+export interface OpenCampaign {
+  campaign: NewCampaign;
+  /** What the slots cost (hundredths); 0 for a featured intent. */
+  cost: number;
+  description: string;
+  /** The refusal's text, given the balance ("12.50"). */
+  insufficient: (balance: string) => string;
+  /** An unfunded row the client promotes next: refused now if promote would be. */
+  featuredIntent: boolean;
+}
+
+/**
+ * The database half of a submission, one transaction: the spend guard, the campaign row, and the
+ * conditional debit of its slots (decision 028: the debit's `coins >= cost` is the rule, so of two
+ * concurrent submissions with coins for one, the second's debit refuses and its row rolls back; the
+ * balance read first only chooses the message).
+ */
+export async function openCampaign(store: DataStore, input: OpenCampaign): Promise<Server> {
+  const { campaign, cost } = input;
+  const userId = campaign.ownerId;
+  return store.transaction(async (tx) => {
+    const repo = campaignsRepo(tx);
+    await assertCanSpendIn(tx, userId);
+    const balance = await ledger.getBalance(tx, userId);
+    if (input.featuredIntent) {
+      // Refused up front so a failed promotion does not leave an unfunded row behind.
+      if (balance < coinsToCents(PROMOTE_COST_COINS))
+        throw new AppError('insufficient_coins', CAMPAIGN_MESSAGES.promoteCost);
+      if (campaign.serverId !== null && (await repo.isGuildFeaturedElsewhere(campaign.serverId)))
+        throw new AppError('conflict', ALREADY_FEATURED_ELSEWHERE);
+    } else if (balance < cost) {
+      throw new AppError('insufficient_coins', input.insufficient(formatCents(balance)));
     }
-    const server = tx
-      .insert(servers)
-      .values({
-        ownerId: userId,
-        name: input.name,
-        inviteLink: invite.link,
-        inviteCode: invite.code,
-        kind: 'nobot',
-        serverId: null,
-        inviteGuildId: invite.guildId,
-        serverIcon: null,
-        coinReward: CAMPAIGN_KIND_RULES.nobot.rewardCents,
-        membersRemaining: members,
-        initialMemberSlots: members,
-        createdAt: now,
-      })
-      .returning()
-      .get();
-    debit(ctx.sqlite, {
-      userId,
-      cents: members * CAMPAIGN_KIND_RULES.nobot.costPerSlotCents,
-      type: 'campaign',
-      description: `No-bot campaign: ${input.name} (${members} ${members === 1 ? 'member' : 'members'})`,
-      now,
-    });
+    const server = await repo.insert(campaign);
+    if (cost > 0) {
+      try {
+        await ledger.debit(tx, {
+          userId,
+          cents: cost,
+          type: 'campaign',
+          description: input.description,
+          now: campaign.createdAt,
+        });
+      } catch (err) {
+        // Spent elsewhere since the read above: the row inserted above rolls back with this transaction.
+        if (err instanceof AppError && err.code === 'insufficient_coins')
+          throw new AppError('insufficient_coins', input.insufficient(formatCents(balance)));
+        throw err;
+      }
+    }
     return server;
   });
 }

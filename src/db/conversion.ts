@@ -12,8 +12,9 @@ export const NOT_CONVERTED: readonly string[] = [
   // step 2A: converted (src/users, src/auth, src/account). The sessions table stays the SQLite session
   // store's (sqlite-session-store.ts); several processes keep sessions in Redis.
 
-  // step 2C
-  'campaigns (src/campaigns)',
+  // step 2B: converted (src/rewards, src/social).
+
+  // step 2C: converted (src/campaigns).
 
   // step 2D
   'joins and Discover (src/joins)',

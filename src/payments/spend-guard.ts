@@ -1,6 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { payments } from '../db/schema.ts';
+import { payments as pgPayments } from '../db/schema.pg.ts';
+import type { DbHandle } from '../db/engine.ts';
 import { AppError } from '../shared/errors.ts';
 
 export const DISPUTE_HOLD_MESSAGE =
@@ -19,4 +21,19 @@ export function assertCanSpend(db: DbOrTx, userId: string): void {
     .limit(1)
     .get();
   if (open) throw new AppError('forbidden', DISPUTE_HOLD_MESSAGE);
+}
+
+/**
+ * assertCanSpend for converted (async) code on either engine (decision 034), with the spending
+ * transaction's handle. Added by the campaigns conversion (step 2C) beside the synchronous one, which
+ * the payments conversion (2E) owns.
+ */
+export async function assertCanSpendIn(h: DbHandle, userId: string): Promise<void> {
+  if (h.kind === 'sqlite') return assertCanSpend(h.db, userId);
+  const open = await h.db
+    .select({ id: pgPayments.id })
+    .from(pgPayments)
+    .where(and(eq(pgPayments.userId, userId), eq(pgPayments.disputeStatus, 'open')))
+    .limit(1);
+  if (open.length > 0) throw new AppError('forbidden', DISPUTE_HOLD_MESSAGE);
 }

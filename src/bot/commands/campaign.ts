@@ -35,8 +35,8 @@ export const campaignCommand: SlashCommand = {
     .setDescription('Your campaigns: slots filled, joins, early leaves, completion')
     .toJSON(),
   needsAccount: true,
-  run(ctx, member) {
-    const campaigns = listCampaignProgress(ctx, member!.userId);
+  async run(ctx, member) {
+    const campaigns = await listCampaignProgress(ctx, member!.userId);
     const links = row(
       linkButton('Open My Campaigns', siteUrl(ctx, '/campaigns')),
       linkButton('Submit a server', siteUrl(ctx, '/submit')),

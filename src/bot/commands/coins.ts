@@ -22,7 +22,7 @@ export const coinsCommand: SlashCommand = {
   async run(ctx, member) {
     const userId = member!.userId;
     const balance = getBalance(ctx.sqlite, userId);
-    const [today] = summarizeEarningsByDay(ctx, userId, 1, 0);
+    const [today] = await summarizeEarningsByDay(ctx, userId, 1, 0);
     const status = await getRewardStatus(ctx.store.read, userId, ctx.clock.now());
     const hoursLeft: Record<RewardType, number> = {
       regular: status.regularHoursRemaining,
