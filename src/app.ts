@@ -1,4 +1,4 @@
-import { WEB_DIST_DIR } from './paths.ts';
+import { SSR_DIST_DIR, WEB_DIST_DIR } from './paths.ts';
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import helmet from 'helmet';
 import compression from 'compression';
@@ -28,6 +28,11 @@ export interface CreateAppOptions {
   /** Mounted before everything else (the Discord simulator in demo mode), outside our CSP. */
   preRoutes?: { path: string; router: Router }[];
   webDist?: string;
+  /**
+   * The server renderer's build (decision 031); by default dist/ssr beside the default web build, none
+   * with another webDist (tests).
+   */
+  ssrDist?: string;
   /** What GET /api/ready checks (src/ops/readiness.ts). */
   readiness: ReadinessCheck;
 }
@@ -188,7 +193,12 @@ export function createApp(
       passport.initialize(),
       passport.session() as RequestHandler,
       sessionPolicy(ctx),
-      spaPages(ctx, webDist, publicConfig(ctx)),
+      spaPages(
+        ctx,
+        webDist,
+        publicConfig(ctx),
+        options.ssrDist ?? (options.webDist === undefined ? SSR_DIST_DIR : undefined),
+      ),
     );
   }
 

@@ -19,6 +19,8 @@ function findProjectRoot(): string {
 export const PROJECT_ROOT = findProjectRoot();
 /** The built SPA (vite build). */
 export const WEB_DIST_DIR = path.join(PROJECT_ROOT, 'dist', 'web');
+/** The server renderer of the SPA's pages (vite build --ssr web/src/entry-server.tsx, decision 031). */
+export const SSR_DIST_DIR = path.join(PROJECT_ROOT, 'dist', 'ssr');
 /** drizzle-kit migrations. */
 export const MIGRATIONS_DIR = path.join(PROJECT_ROOT, 'drizzle');
 /** drizzle-kit migrations of the PostgreSQL schema (src/db/schema.pg.ts, decision 028). */

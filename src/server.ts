@@ -49,6 +49,8 @@ export interface StartOptions {
   writeLimits?: WriteLimitOptions | false;
   redisPrefix?: string;
   webDist?: string;
+  /** See CreateAppOptions.ssrDist. */
+  ssrDist?: string;
   /** Set false to start without the bot and periodic jobs (some tests drive them by hand). */
   background?: boolean;
   /** See AppContext.options.liveHeartbeatMs. */
@@ -217,6 +219,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
           sessionMiddleware: sessions.middleware,
           preRoutes,
           webDist: options.webDist,
+          ...(options.ssrDist === undefined ? {} : { ssrDist: options.ssrDist }),
           readiness,
         }).app;
   server.off('request', starting);

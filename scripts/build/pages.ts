@@ -35,10 +35,15 @@ const vite = await createServer({
   logLevel: 'warn',
 });
 let markup: string;
+let globalCss: string;
 let routes: { path: string; load: () => unknown }[];
 try {
-  const mod = (await vite.ssrLoadModule('/src/login-prerender.tsx')) as { renderLoginPage: () => string };
+  const mod = (await vite.ssrLoadModule('/src/login-prerender.tsx')) as {
+    renderLoginPage: () => string;
+    renderGlobalCss: () => string;
+  };
   markup = mod.renderLoginPage();
+  globalCss = mod.renderGlobalCss();
   ({ ROUTES: routes } = (await vite.ssrLoadModule('/src/routes.ts')) as { ROUTES: typeof routes });
 } finally {
   await vite.close();
@@ -77,7 +82,12 @@ function inlineCss(html: string): string {
   );
 }
 writeFileSync(path.join(dist, 'login.html'), inlineCss(login));
-writeFileSync(path.join(dist, 'index.html'), inlineCss(index));
+// The app's page carries Chakra's global CSS as a stylesheet of its own (the app's provider leaves it out,
+// web/src/theme.ts appSystem; decision 031), before the fonts' rules and the server render's styles.
+const appIndex = inlineCss(index).replace('</title>', () => `</title>\n    <style>${globalCss}</style>`);
+if (!appIndex.includes(globalCss)) throw new Error('index.html has no <title> to put the global CSS after');
+writeFileSync(path.join(dist, 'index.html'), appIndex);
+console.log(`global CSS: ${(globalCss.length / 1000).toFixed(1)} kB in index.html`);
 console.log(`login.html: ${(login.length / 1000).toFixed(1)} kB, script ${entry.file}`);
 
 // Route preloads. A route's page module is named by its loader, `() => import('./pages/x.tsx')`

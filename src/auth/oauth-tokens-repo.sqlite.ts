@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { oauthTokens } from '../db/schema.ts';
 import type { OAuthTokenRow, OAuthTokensRepository, OAuthTokenValues } from './oauth-tokens-repo.ts';
@@ -20,5 +20,23 @@ export class SqliteOAuthTokensRepository implements OAuthTokensRepository {
 
   async delete(userId: string): Promise<void> {
     this.db.delete(oauthTokens).where(eq(oauthTokens.userId, userId)).run();
+  }
+
+  async claimRefresh(userId: string, seenUpdatedAt: number, leaseUntil: number): Promise<boolean> {
+    const row = this.db
+      .update(oauthTokens)
+      .set({ updatedAt: leaseUntil })
+      .where(and(eq(oauthTokens.userId, userId), eq(oauthTokens.updatedAt, seenUpdatedAt)))
+      .returning({ userId: oauthTokens.userId })
+      .get();
+    return row !== undefined;
+  }
+
+  async releaseRefresh(userId: string, leaseUntil: number, now: number): Promise<void> {
+    this.db
+      .update(oauthTokens)
+      .set({ updatedAt: now })
+      .where(and(eq(oauthTokens.userId, userId), eq(oauthTokens.updatedAt, leaseUntil)))
+      .run();
   }
 }

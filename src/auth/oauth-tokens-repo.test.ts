@@ -3,7 +3,17 @@ import { createTestStore, ENGINES, type TestStore } from '../test/db.ts';
 import { insertUser } from '../test/factories.ts';
 import { pgTestsEnabled } from '../test/pg.ts';
 import { oauthTokensRepo } from './oauth-tokens-repo.ts';
-import { decryptToken, deleteOAuthTokens, saveOAuthTokens } from './oauth-tokens.ts';
+import {
+  decryptToken,
+  deleteOAuthTokens,
+  getAccessToken,
+  REFRESH_LEASE_MS,
+  saveOAuthTokens,
+} from './oauth-tokens.ts';
+import { loadConfig } from '../config.ts';
+import { ManualClock } from '../clock.ts';
+import { createLogger } from '../logger.ts';
+import { DiscordApi } from '../discord/discord-api.ts';
 
 // The OAuth tokens repository on both engines (decision 034).
 
@@ -67,6 +77,75 @@ describe.each(ENGINES)('OAuth tokens on %s', (kind) => {
         }),
       ).rejects.toThrow('caller fails');
       expect(await oauthTokensRepo(t.store.read).find(user.id)).toBeUndefined();
+    });
+
+    it('lets exactly one of several concurrent claimers take a refresh, and gives it back', async () => {
+      const user = await insertUser(t.store);
+      await saveOAuthTokens(
+        t.store,
+        key,
+        user.id,
+        { accessToken: 'a', refreshToken: 'r', expiresIn: 1, scope: 's' },
+        now,
+      );
+      const lease = now + REFRESH_LEASE_MS;
+      const claims = await Promise.all(
+        [1, 2, 3].map(() =>
+          t.store.transaction((tx) => oauthTokensRepo(tx).claimRefresh(user.id, now, lease)),
+        ),
+      );
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      expect((await oauthTokensRepo(t.store.read).find(user.id))?.updatedAt).toBe(lease);
+      // Only the holder's lease is given back.
+      await t.store.transaction((tx) => oauthTokensRepo(tx).releaseRefresh(user.id, lease + 1, now + 5));
+      expect((await oauthTokensRepo(t.store.read).find(user.id))?.updatedAt).toBe(lease);
+      await t.store.transaction((tx) => oauthTokensRepo(tx).releaseRefresh(user.id, lease, now + 5));
+      expect((await oauthTokensRepo(t.store.read).find(user.id))?.updatedAt).toBe(now + 5);
+      expect(await t.store.transaction((tx) => oauthTokensRepo(tx).claimRefresh(user.id, now, lease))).toBe(
+        false,
+      );
+    });
+
+    it('waits for the refresh another process holds and uses its tokens, never calling Discord itself', async () => {
+      const config = loadConfig({ NODE_ENV: 'test' });
+      const clock = new ManualClock(now);
+      const ctx = {
+        store: t.store,
+        clock,
+        logger: createLogger('silent'),
+        config,
+        // Nothing answers here: a refresh attempted by this process would fail the test.
+        discord: new DiscordApi({ baseUrl: 'http://127.0.0.1:1', botToken: 'unused' }),
+      };
+      const user = await insertUser(t.store);
+      const k = config.tokenEncryptionKey;
+      await saveOAuthTokens(
+        t.store,
+        k,
+        user.id,
+        { accessToken: 'old', refreshToken: 'r1', expiresIn: 1, scope: 's' },
+        now,
+      );
+      clock.advance(10 * 60_000); // expired
+      // The other process claims the refresh…
+      expect(
+        await t.store.transaction((tx) =>
+          oauthTokensRepo(tx).claimRefresh(user.id, now, clock.now() + REFRESH_LEASE_MS),
+        ),
+      ).toBe(true);
+      const waiting = getAccessToken(ctx, user.id);
+      // …and saves what Discord gave it, a moment later (the waiter has seen the lease by then; without
+      // the claim it would have asked the dead Discord address and failed).
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await saveOAuthTokens(
+        t.store,
+        k,
+        user.id,
+        { accessToken: 'fresh', refreshToken: 'r2', expiresIn: 3600, scope: 's' },
+        clock.now(),
+      );
+      expect(await waiting).toBe('fresh');
+      expect(await getAccessToken(ctx, user.id)).toBe('fresh');
     });
   });
 });

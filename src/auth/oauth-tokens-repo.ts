@@ -13,6 +13,14 @@ export interface OAuthTokensRepository {
   /** Inserts or replaces the user's tokens. */
   save(userId: string, values: OAuthTokenValues): Promise<void>;
   delete(userId: string): Promise<void>;
+  /**
+   * Claims the refresh of the user's tokens across processes: sets `updatedAt` to `leaseUntil` (a time in
+   * the future means "a refresh is in progress until then") only if it still equals `seenUpdatedAt`.
+   * True for exactly one of several concurrent claimers of the same row.
+   */
+  claimRefresh(userId: string, seenUpdatedAt: number, leaseUntil: number): Promise<boolean>;
+  /** Gives a claimed refresh up (the refresh failed for a passing reason): `updatedAt` back to `now`. */
+  releaseRefresh(userId: string, leaseUntil: number, now: number): Promise<void>;
 }
 
 export function oauthTokensRepo(h: DbHandle): OAuthTokensRepository {

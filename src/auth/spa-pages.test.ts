@@ -1,14 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AppBoot, ApiUser } from '../shared/api-types.ts';
+import { createCampaign, giveCoins } from '../test/factories.ts';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
 import { bootScript } from './spa-pages.ts';
 
 // The SPA's HTML depends on the session: signed out, the prerendered login page; signed in, index.html
 // with this session's own user inlined. The page is per user, so it must never be cached or mixed up.
 let app: TestApp;
+let rendering: TestApp;
 let dir: string;
 
 const INDEX =
@@ -35,9 +37,25 @@ beforeAll(async () => {
     JSON.stringify({ '/': ['/assets/discover-page-abc.js'], '/terms': ['/assets/terms-page-abc.js'] }),
   );
   app = await startTestApp({ webDist: dir });
+  // A stand-in for the server renderer (web/src/entry-server.tsx, built into dist/ssr): it writes what it
+  // was given into the markup, so the tests see which user and data a page was rendered with.
+  mkdirSync(path.join(dir, 'ssr'));
+  writeFileSync(
+    path.join(dir, 'ssr', 'entry-server.js'),
+    `export async function renderApp(url, boot) {
+      if (url.startsWith('/broken')) throw new Error('render failed');
+      const who = boot.user ? boot.user.discordUsername : 'nobody';
+      return {
+        html: '<main data-url="' + encodeURIComponent(url) + '">rendered for ' + who + ' with ' + (boot.queries ?? []).length + ' queries, rendered=' + boot.rendered + '</main>',
+        head: '<style data-emotion="css abc">.css-abc{color:red}</style>',
+      };
+    }`,
+  );
+  rendering = await startTestApp({ webDist: dir, ssrDist: path.join(dir, 'ssr') });
 });
 afterAll(async () => {
   await app.close();
+  await rendering.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -116,6 +134,91 @@ describe('signed in', () => {
     const html = await res.text();
     expect(html).toContain('data-sign-in');
     expect(html).not.toContain('app-boot');
+  });
+});
+
+describe("the page's first data (decision 031)", () => {
+  it("is the API's own answers for this user: Discover's first page and featured list, Dashboard's three", async () => {
+    const dana = await app.signIn('spa_dana');
+    const erin = await app.signIn('spa_erin');
+    const db = app.server.ctx.db;
+    giveCoins(db, dana.user!.id, 50_000);
+    createCampaign(db, { ownerId: dana.user!.id, name: 'Dana Regular' });
+    createCampaign(db, { ownerId: erin.user!.id, name: 'Erin Featured', kind: 'featured' });
+    for (let i = 0; i < 30; i += 1) createCampaign(db, { ownerId: erin.user!.id, name: `Erin ${i}` });
+
+    const discover = bootOf((await page(dana, '/')).html)?.queries ?? [];
+    const first = await dana.raw('/api/servers');
+    const next = /<([^>]+)>;\s*rel="next"/.exec(first.headers.get('link') ?? '')?.[1] ?? null;
+    expect(next).not.toBeNull();
+    expect(discover).toEqual([
+      {
+        key: ['/api/servers', 'pages', ''],
+        data: { pages: [{ servers: await first.json(), next }], pageParams: ['/api/servers'] },
+      },
+      { key: ['/api/servers', 'featured', ''], data: (await dana.get('/api/servers/featured')).body },
+    ]);
+
+    const dashboard = bootOf((await page(dana, '/dashboard')).html)?.queries ?? [];
+    expect(dashboard).toEqual([
+      { key: ['/api/servers/mine'], data: (await dana.get('/api/servers/mine')).body },
+      { key: ['/api/transactions', 'summary'], data: (await dana.get('/api/transactions/summary')).body },
+      { key: ['/api/transactions'], data: (await dana.get('/api/transactions')).body },
+    ]);
+    expect(JSON.stringify(dashboard)).toContain('Dana Regular');
+    expect(JSON.stringify(dashboard)).toContain('Test coins');
+
+    // Each session sees only its own: Erin's page has Erin's servers and not Dana's ledger.
+    const erinDashboard = JSON.stringify(bootOf((await page(erin, '/dashboard')).html)?.queries);
+    expect(erinDashboard).toContain('Erin Featured');
+    expect(erinDashboard).not.toContain('Dana Regular');
+    expect(erinDashboard).not.toContain('Test coins');
+    expect(bootOf((await page(dana, '/campaigns')).html)?.queries).toEqual([]);
+  });
+
+  it('is not in a signed-out page', async () => {
+    expect(bootOf((await page(app.anonymous(), '/terms')).html)?.queries).toBeUndefined();
+  });
+});
+
+describe('with a server renderer (decision 031)', () => {
+  it("puts this session's rendering into the page and tells the app to hydrate it", async () => {
+    const frank = await rendering.signIn('spa_frank');
+    const gina = await rendering.signIn('spa_gina');
+    for (const [client, name] of [
+      [frank, 'spa_frank'],
+      [gina, 'spa_gina'],
+    ] as const) {
+      const res = await page(client, '/dashboard?tab=1');
+      expect(res.html).toContain(
+        `<div id="root"><main data-url="%2Fdashboard%3Ftab%3D1">rendered for ${name} with 3 queries, rendered=true</main></div>`,
+      );
+      expect(bootOf(res.html)?.rendered).toBe(true);
+      expect(res.html).toContain('<style data-emotion="css abc">.css-abc{color:red}</style></head>');
+      expect(bootOf(res.html)?.user?.discordUsername).toBe(name);
+      expect(res.headers.get('cache-control')).toBe('private, no-cache');
+      expect(res.headers.get('vary')).toMatch(/Cookie/);
+    }
+    expect((await page(frank, '/')).html).not.toContain('spa_gina');
+    expect((await page(gina, '/')).html).not.toContain('spa_frank');
+  });
+
+  it('renders the public pages for nobody, and signed out on an app path still sends the login page', async () => {
+    const terms = await page(rendering.anonymous(), '/terms');
+    expect(terms.html).toContain('rendered for nobody with 0 queries');
+    const login = await page(rendering.anonymous(), '/dashboard');
+    expect(login.html).toContain('data-sign-in');
+    expect(login.html).not.toContain('rendered for');
+  });
+
+  it('falls back to the page the browser renders when rendering fails', async () => {
+    const hana = await rendering.signIn('spa_hana');
+    const res = await page(hana, '/broken');
+    expect(res.status).toBe(200);
+    expect(res.html).toContain('<div id="root"></div>');
+    expect(res.html).not.toContain('data-emotion');
+    expect(bootOf(res.html)?.rendered).toBeUndefined();
+    expect(bootOf(res.html)?.user?.discordUsername).toBe('spa_hana');
   });
 });
 

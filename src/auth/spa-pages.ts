@@ -1,9 +1,11 @@
 import type { Request, RequestHandler } from 'express';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { AppBoot, PublicConfig } from '../shared/api-types.ts';
+import { pathToFileURL } from 'node:url';
+import type { AppBoot, BootQuery, PublicConfig } from '../shared/api-types.ts';
 import type { AppContext } from '../context.ts';
 import { getUserById, toApiUser } from '../users/users.ts';
+import { pageQueries } from './page-data.ts';
 
 /** Paths the SPA shows to everyone without its shell (web/src/routes.ts, layout 'bare'). */
 export const BARE_PATHS: ReadonlySet<string> = new Set(['/terms', '/privacy']);
@@ -36,6 +38,22 @@ function loadPages(webDist: string, publicOrigin: string): SpaPages {
   };
 }
 
+/** web/src/entry-server.tsx, built by `vite build --ssr` (npm run build) into dist/ssr. */
+export type RenderApp = (url: string, boot: AppBoot) => Promise<{ html: string; head?: string }>;
+
+/** The server renderer of the build in `ssrDist`, or null when there is none (tests, Vite's dev server). */
+async function loadRenderer(ctx: AppContext, ssrDist: string | undefined): Promise<RenderApp | null> {
+  const file = ssrDist ? path.join(ssrDist, 'entry-server.js') : null;
+  if (!file || !existsSync(file)) return null;
+  try {
+    const mod = (await import(pathToFileURL(file).href)) as { renderApp?: RenderApp };
+    return mod.renderApp ?? null;
+  } catch (err) {
+    ctx.logger.error('server renderer not loaded: pages render in the browser', { file, err: String(err) });
+    return null;
+  }
+}
+
 /** JSON inside <script type="application/json">: `<` escaped so no value can close the element. */
 export function bootScript(boot: AppBoot): string {
   const json = JSON.stringify(boot).replace(/</g, '\\u003c');
@@ -54,14 +72,33 @@ async function sessionUser(ctx: AppContext, req: Request): Promise<AppBoot['user
   }
 }
 
+async function firstData(ctx: AppContext, userId: string, pathname: string): Promise<BootQuery[]> {
+  try {
+    return await pageQueries(ctx, userId, pathname);
+  } catch (err) {
+    // The page asks the API itself.
+    ctx.logger.warn('page data not inlined', { userId, pathname, err: String(err) });
+    return [];
+  }
+}
+
+const EMPTY_ROOT = '<div id="root"></div>';
+
 /**
  * The SPA's HTML for every other GET, after the session middleware. Signed out on an app path: the
  * prerendered login page (its own few hundred bytes of script, no app bundle). Otherwise index.html with
- * this request's own user inlined (the answer /api/auth/user would give), so the app renders the signed-in
- * page without waiting for a round trip.
+ * this request's own user inlined (the answer /api/auth/user would give) and, signed in, the page's first
+ * data; with a server renderer (`ssrDist`, decision 031) the page itself is rendered into the HTML from
+ * that same data, and the app hydrates it.
  */
-export function spaPages(ctx: AppContext, webDist: string, config: PublicConfig): RequestHandler {
+export function spaPages(
+  ctx: AppContext,
+  webDist: string,
+  config: PublicConfig,
+  ssrDist?: string,
+): RequestHandler {
   const pages = loadPages(webDist, ctx.config.publicUrl.replace(/\/$/, ''));
+  const renderer = loadRenderer(ctx, ssrDist);
   return async (req, res) => {
     const user = await sessionUser(ctx, req);
     res.setHeader('Vary', 'Cookie');
@@ -78,12 +115,27 @@ export function spaPages(ctx: AppContext, webDist: string, config: PublicConfig)
     const links = (pages.preloads[req.path] ?? [])
       .map((file) => `<link rel="modulepreload" crossorigin href="${file}">`)
       .join('');
-    res
-      .type('html')
-      .send(
-        pages.app
-          .replace('</head>', () => `${links}</head>`)
-          .replace(BOOT_MARKER, () => bootScript({ user, config })),
-      );
+    let boot: AppBoot = { user, config };
+    if (user) boot.queries = await firstData(ctx, user.id, req.path);
+    let markup = '';
+    let styles = '';
+    const render = await renderer;
+    if (render) {
+      try {
+        const rendered = await render(req.originalUrl, { ...boot, rendered: true });
+        markup = rendered.html;
+        styles = rendered.head ?? '';
+        boot = { ...boot, rendered: true };
+      } catch (err) {
+        // The browser renders the page itself, as without a server renderer.
+        ctx.logger.error('page not rendered on the server', { path: req.path, err: String(err) });
+      }
+    }
+    res.type('html').send(
+      pages.app
+        .replace('</head>', () => `${links}${styles}</head>`)
+        .replace(EMPTY_ROOT, () => `<div id="root">${markup}</div>`)
+        .replace(BOOT_MARKER, () => bootScript(boot)),
+    );
   };
 }

@@ -30,17 +30,10 @@ export const NOT_CONVERTED: readonly string[] = [
 ];
 
 /** Throws a ConfigError when the configuration asks for what the conversion has not reached yet. */
-export function assertRunnable(
-  config: Pick<Config, 'database' | 'role'>,
-  notConverted = NOT_CONVERTED,
-): void {
-  const asked = [
-    ...(config.database.kind === 'pg' ? ['DATABASE_URL (PostgreSQL)'] : []),
-    ...(config.role !== 'all' ? [`ROLE=${config.role}`] : []),
-  ];
-  if (asked.length === 0 || notConverted.length === 0) return;
+export function assertRunnable(config: Pick<Config, 'database'>, notConverted = NOT_CONVERTED): void {
+  if (config.database.kind !== 'pg' || notConverted.length === 0) return;
   throw new ConfigError(
-    `${asked.join(' and ')} cannot run yet: these parts still use the synchronous SQLite handle ` +
+    'DATABASE_URL (PostgreSQL) cannot run yet: these parts still use the synchronous SQLite handle ' +
       `(decision 028's conversion):\n${notConverted.map((p) => `  - ${p}`).join('\n')}\n` +
       'Unset DATABASE_URL to run on SQLite (DATABASE_PATH) in one process.',
   );

@@ -27,6 +27,18 @@ export interface PublicConfig {
 export interface AppBoot {
   user: ApiUser | null;
   config: PublicConfig;
+  /**
+   * The page's first data (decision 031): each entry is one query's cached answer, keyed as the web app's
+   * query-key factories key it (web/src/lib/query-keys.ts), the same body the API gives for that key.
+   */
+  queries?: BootQuery[];
+  /** True when <div id="root"> holds the server's rendering of this page: the app hydrates it. */
+  rendered?: boolean;
+}
+
+export interface BootQuery {
+  key: readonly unknown[];
+  data: unknown;
 }
 
 export interface ApiServer {

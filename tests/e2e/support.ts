@@ -4,7 +4,8 @@ import { startTestApp, type TestApp } from '../../src/test/harness.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
 
 // Browser tests: the real product (built SPA + API) against the Discord simulator, in Debian's Chromium.
-// WEB_DIST lets a developer point at a private build; `npm test` builds dist/web first.
+// WEB_DIST (and SSR_DIST, the server renderer) let a developer point at a private build; `npm test` builds
+// dist/web and dist/ssr first. The pages are server-rendered and hydrated, as in production (decision 031).
 
 export interface E2E {
   app: TestApp;
@@ -19,9 +20,15 @@ export interface E2E {
   signIn(page: Page, username: string): Promise<void>;
 }
 
+/** Waits until the app has hydrated (or rendered) the page: main.tsx marks <html data-interactive>. */
+export async function waitUntilInteractive(page: Page): Promise<void> {
+  await page.locator('html[data-interactive]').waitFor({ state: 'attached' });
+}
+
 export async function startE2E(options: Parameters<typeof startTestApp>[0] = {}): Promise<E2E> {
   const webDist = process.env.WEB_DIST ?? path.resolve('dist/web');
-  const app = await startTestApp({ webDist, ...options });
+  const ssrDist = process.env.SSR_DIST ?? path.resolve('dist/ssr');
+  const app = await startTestApp({ webDist, ssrDist, ...options });
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: CHROMIUM_ARGS,
@@ -57,6 +64,8 @@ export async function startE2E(options: Parameters<typeof startTestApp>[0] = {})
       await page.goto(authorize.toString());
       await page.waitForURL(`${app.url}/`);
       await page.getByText(username, { exact: true }).first().waitFor();
+      // The page arrives server-rendered (decision 031): its buttons show before its JavaScript has run.
+      await waitUntilInteractive(page);
     },
   };
 }

@@ -1,7 +1,7 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import { nobotClaimKind } from './features/discover/nobot-claim-kind.ts';
 import { socialClaimKind } from './features/social/social-claim-kind.ts';
-import { DelayedClaims, type PendingClaim } from './lib/delayed-claims.ts';
+import { DelayedClaims, NO_PENDING_CLAIMS, type PendingClaim } from './lib/delayed-claims.ts';
 
 export type ClaimKindName = 'nobot' | 'social';
 
@@ -25,10 +25,15 @@ export function useResumeDelayedClaims(userId: string): void {
   }, [userId]);
 }
 
-/** The pending claims of one kind, re-rendering when they change. */
+/**
+ * The pending claims of one kind, re-rendering when they change. The server knows none (they live in
+ * the browser's storage): a server-rendered page hydrates without them, then shows this browser's. The
+ * same empty array as the scheduler's, so a browser with none pending does not render the page again.
+ */
 export function usePendingClaims(kind: ClaimKindName): readonly PendingClaim[] {
   return useSyncExternalStore(
     (listener) => delayedClaims.subscribe(listener),
     () => delayedClaims.pending(kind),
+    () => NO_PENDING_CLAIMS,
   );
 }

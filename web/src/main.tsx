@@ -2,16 +2,15 @@ import './lib/zod-jitless.ts';
 import './fonts.css';
 import { ChakraProvider } from '@chakra-ui/react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode, startTransition } from 'react';
-import { createRoot } from 'react-dom/client';
+import { StrictMode, startTransition, useEffect } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App, preloadRoutedApp } from './app.tsx';
 import { startEarlyData } from './early-data.ts';
-import { readBoot } from './lib/boot.ts';
+import { readBoot, seedBoot } from './lib/boot.ts';
 import { queryClient } from './lib/query-client.ts';
-import { authKeys } from './lib/query-keys.ts';
 import { Toaster } from './lib/toaster.tsx';
 import { findRoute } from './routes.ts';
-import { system } from './theme.ts';
+import { appSystem, system } from './theme.ts';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root element missing from index.html');
@@ -26,9 +25,13 @@ const FIRST_RENDER_WAIT_MS = 3000;
 // so React yields to the browser every few milliseconds while building it.
 const boot = readBoot();
 let ready: Promise<unknown> = Promise.resolve();
-if (boot) {
-  queryClient.setQueryData(authKeys.user(), boot.user);
-  queryClient.setQueryData(authKeys.config(), boot.config);
+if (boot?.rendered) {
+  // The server rendered this page (decision 031): it is on screen already. Hydrate it once the router and
+  // the page's chunks (preloaded by the HTML) are in, from the same data the server rendered it with.
+  seedBoot(queryClient, boot);
+  ready = preloadRoutedApp().catch(() => undefined);
+} else if (boot) {
+  seedBoot(queryClient, boot);
   if (boot.user || findRoute(window.location.pathname)?.layout === 'bare') {
     ready = Promise.race([
       Promise.all([
@@ -42,15 +45,31 @@ if (boot) {
 
 void ready.then(() => startTransition(() => render(root)));
 
+/**
+ * Sets <html data-interactive> once the first render (or hydration) has committed: from then on the page's
+ * controls respond. A server-rendered page shows its buttons before that (its JavaScript is still loading);
+ * the browser tests wait for this mark before they click (tests/e2e/support.ts).
+ */
+function InteractiveMark() {
+  useEffect(() => {
+    document.documentElement.dataset.interactive = '';
+  }, []);
+  return null;
+}
+
 function render(root: HTMLElement) {
-  createRoot(root).render(
+  const app = (
     <StrictMode>
-      <ChakraProvider value={system}>
+      <ChakraProvider value={import.meta.env.DEV ? system : appSystem}>
         <QueryClientProvider client={queryClient}>
           <App />
           <Toaster />
+          <InteractiveMark />
         </QueryClientProvider>
       </ChakraProvider>
-    </StrictMode>,
+    </StrictMode>
   );
+  // Inside the transition, hydration yields to the browser every few milliseconds as a render does.
+  if (boot?.rendered) hydrateRoot(root, app);
+  else createRoot(root).render(app);
 }

@@ -1,5 +1,6 @@
 import type { ApiUser } from '@shared/api-types.ts';
-import { BrowserRouter, Route, Routes } from 'react-router';
+import type { ReactNode } from 'react';
+import { BrowserRouter, Route, Routes, StaticRouter } from 'react-router';
 import { AppShell } from './app-shell.tsx';
 import { lazyPage } from './lib/lazy-page.ts';
 import LoginPage from './pages/login-page.tsx';
@@ -13,9 +14,15 @@ const NotFoundPage = lazyPage(loadNotFoundPage);
  * The router and every page, built from the route table. Loaded on demand: a signed-out visitor on an
  * app path gets the login page from the entry bundle alone, without the router.
  */
-export default function RoutedApp({ user }: { user: ApiUser | null }) {
+export default function RoutedApp({
+  user,
+  serverUrl,
+}: {
+  user: ApiUser | null;
+  serverUrl?: string | undefined;
+}) {
   return (
-    <BrowserRouter>
+    <Router serverUrl={serverUrl}>
       <Routes>
         {/* Legal pages: shown to everyone, without the shell. */}
         {pages
@@ -36,6 +43,15 @@ export default function RoutedApp({ user }: { user: ApiUser | null }) {
           <Route path="*" element={<LoginPage />} />
         )}
       </Routes>
-    </BrowserRouter>
+    </Router>
+  );
+}
+
+/** The browser's history, or on the server (web/src/entry-server.tsx) the requested URL. */
+function Router({ serverUrl, children }: { serverUrl: string | undefined; children: ReactNode }) {
+  return serverUrl === undefined ? (
+    <BrowserRouter>{children}</BrowserRouter>
+  ) : (
+    <StaticRouter location={serverUrl}>{children}</StaticRouter>
   );
 }

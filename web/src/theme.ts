@@ -227,3 +227,15 @@ const config = defineConfig({
 export const FEATURED_PALETTE = 'gold';
 
 export const system = createSystem(defaultBaseConfig, chakraTheme, config);
+
+/**
+ * The system the app's provider gets (decision 031): the same, without the global CSS (preflight, the
+ * tokens' CSS variables, globalCss; ~49 kB), which the build writes into index.html as a stylesheet
+ * (renderGlobalCss, scripts/build/pages.ts). ChakraProvider then has nothing to serialise, hash and
+ * insert at start, in the browser and in every server render. Vite's dev server serves index.html as
+ * it is, so there the app uses `system`.
+ */
+export const appSystem = Object.create(system, {
+  _global: { value: [] },
+  _config: { value: { ...system._config, disableLayers: true } },
+}) as typeof system;

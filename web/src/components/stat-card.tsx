@@ -21,7 +21,8 @@ export function StatCard({ label, value, icon, helpText, accent = 'brand' }: Sta
             <Text textStyle="sm" color="fg.muted">
               {label}
             </Text>
-            <Text textStyle={{ base: 'xl', md: '2xl' }} fontWeight="bold" mt="1" lineHeight="1.2">
+            {/* A div: the value may be a block (CoinAmount), which a <p> cannot hold. */}
+            <Text as="div" textStyle={{ base: 'xl', md: '2xl' }} fontWeight="bold" mt="1" lineHeight="1.2">
               {value}
             </Text>
             {helpText ? (

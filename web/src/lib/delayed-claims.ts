@@ -44,7 +44,9 @@ export const TOO_EARLY_RETRY_MS = 2_000;
 /** "Too early" answers accepted per claim in one page session; then it waits for the next page load. */
 export const MAX_TOO_EARLY_RETRIES = 15;
 
-const EMPTY: readonly PendingClaim[] = Object.freeze([]);
+/** What `pending` answers when nothing is pending: always this one array (useSyncExternalStore compares). */
+export const NO_PENDING_CLAIMS: readonly PendingClaim[] = Object.freeze([]);
+const EMPTY = NO_PENDING_CLAIMS;
 
 function defaultStorage(): StorageLike | null {
   try {

@@ -13,11 +13,19 @@ export function isNonNegative(value: string | null | undefined): boolean {
   return (parseMoney(formatCoins(value)) ?? 0) >= 0;
 }
 
-/** Short date for lists, e.g. "Jan 5, 2026". */
-export function formatDate(iso: string): string {
+/**
+ * Short date for lists, e.g. "Jan 5, 2026", in the browser's time zone (or `timeZone`: the server, which
+ * does not know the browser's, renders UTC; see useLocalDate).
+ */
+export function formatDate(iso: string, timeZone?: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '';
-  return date.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+  return date.toLocaleDateString('en-US', {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    ...(timeZone ? { timeZone } : {}),
+  });
 }
 
 /** Dollars from cents: 1000 → "$10.00". */

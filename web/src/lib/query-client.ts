@@ -4,20 +4,26 @@ import { markSessionEnded } from './session-ended.ts';
 import { AUTH_USER_KEY } from './use-auth.ts';
 
 // Spec §9: cached data never goes stale, no refetch on focus, no polling, no automatic retries.
-export const queryClient = new QueryClient({
-  defaultOptions: {
-    queries: {
-      queryFn: getQueryFn({ on401: 'throw' }),
-      staleTime: Infinity,
-      refetchOnWindowFocus: false,
-      refetchInterval: false,
-      retry: false,
+// A factory so the server renders each page with a client of its own (web/src/entry-server.tsx).
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        queryFn: getQueryFn({ on401: 'throw' }),
+        staleTime: Infinity,
+        refetchOnWindowFocus: false,
+        refetchInterval: false,
+        retry: false,
+      },
+      mutations: {
+        retry: false,
+      },
     },
-    mutations: {
-      retry: false,
-    },
-  },
-});
+  });
+}
+
+/** The browser's one query client. */
+export const queryClient = createQueryClient();
 
 // A 401 from any call while signed in: drop every cached answer (nothing may show stale or zero
 // values) and mark the user signed out; <App> then renders the login page with the notice.

@@ -1,4 +1,5 @@
 import { lazy, Suspense } from 'react';
+import { useHydrated } from './use-hydrated.ts';
 import { toaster } from './toaster-store.ts';
 
 export { toaster } from './toaster-store.ts';
@@ -28,6 +29,9 @@ export function toast({ title, description, variant = 'default' }: ToastInput): 
 const ToasterView = lazy(() => import('./toaster-view.tsx'));
 
 export function Toaster() {
+  // Not in a server-rendered page's first pass: the server has no toasts and does not load the chunk.
+  const hydrated = useHydrated();
+  if (!hydrated) return null;
   return (
     <Suspense fallback={null}>
       <ToasterView />
