@@ -16,8 +16,10 @@ export const NOT_CONVERTED: readonly string[] = [
 
   // step 2C: converted (src/campaigns).
 
-  // step 2D
-  'joins and Discover (src/joins)',
+  // step 2D: the join, the no-bot claim, My Joins and the same-address check are converted
+  // (src/joins/joins-repo*.ts). Left: Discover's in-memory list on PostgreSQL (LISTEN/NOTIFY, decision
+  // 028) and the address recording called from synchronous middleware.
+  'Discover and its invite stats (src/joins/list-servers.ts, invite-stats.ts), same-address recording and prune (src/joins/same-address.ts)',
 
   // step 2E
   'payments (src/payments)',

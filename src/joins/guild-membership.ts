@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
-import { servers, type Server } from '../db/schema.ts';
+import type { Server } from '../db/schema.ts';
+import { joinsRepo } from './joins-repo.ts';
 import { listUserGuilds } from '../auth/user-guilds.ts';
 
 // No-bot campaigns have no bot to watch the guild, so membership is read from the member's own
@@ -18,7 +18,8 @@ export async function noBotGuildId(ctx: AppContext, server: Server): Promise<str
   if (!server.inviteCode) return null;
   const invite = await ctx.discord.getInvite(server.inviteCode).catch(() => null);
   const guildId = invite?.guild?.id ?? null;
-  if (guildId) ctx.db.update(servers).set({ inviteGuildId: guildId }).where(eq(servers.id, server.id)).run();
+  // Discord answered first; the write is a transaction of its own.
+  if (guildId) await ctx.store.transaction((tx) => joinsRepo(tx).setInviteGuildId(server.id, guildId));
   return guildId;
 }
 

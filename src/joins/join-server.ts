@@ -1,7 +1,8 @@
-import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
-import { serverJoins, servers, users, type Server } from '../db/schema.ts';
-import type { DbOrTx } from '../db/client.ts';
+import type { Server } from '../db/schema.ts';
+import type { DbHandle } from '../db/engine.ts';
+import { usersRepo } from '../users/users-repo.ts';
+import { joinsRepo } from './joins-repo.ts';
 import { AppError } from '../shared/errors.ts';
 import { DiscordApiError, DISCORD_ERROR, snowflakeCreatedAt } from '../discord/discord-api.ts';
 import { formatCents } from '../shared/money.ts';
@@ -12,25 +13,18 @@ import {
   sameAddressCappedMessage,
   type JoinServerResponse,
 } from '../shared/join-schemas.ts';
-import { sameAddressCheck } from './same-address.ts';
+import { checkSameAddress } from './same-address.ts';
 import { assertNever } from '../shared/campaign-kinds.ts';
 
 /** A campaign a member may still join, or the refusal as an AppError. */
-function requireJoinable(db: DbOrTx, campaignId: string, userId: string): Server {
-  const server = db.select().from(servers).where(eq(servers.id, campaignId)).get();
+async function requireJoinable(h: DbHandle, campaignId: string, userId: string): Promise<Server> {
+  const repo = joinsRepo(h);
+  const server = await repo.findCampaign(campaignId);
   if (!server || server.canceledAt !== null || !server.inviteValid || server.botRemovedAt !== null)
     throw new AppError('not_found', JOIN_MESSAGES.notFound);
   if (server.ownerId === userId) throw new AppError('bad_request', JOIN_MESSAGES.ownServer);
   if (server.membersRemaining <= 0) throw new AppError('conflict', JOIN_MESSAGES.noSlots);
-  const joined = db
-    .select({
-      verified: serverJoins.verified,
-      coinsAwarded: serverJoins.coinsAwarded,
-      hasLeft: serverJoins.hasLeft,
-    })
-    .from(serverJoins)
-    .where(and(eq(serverJoins.userId, userId), eq(serverJoins.serverId, campaignId)))
-    .get();
+  const joined = await repo.findJoin(userId, campaignId);
   // A join that never completed (invite not accepted, or expired) may be tried again.
   if (joined && (joined.verified || joined.coinsAwarded || joined.hasLeft))
     throw new AppError('conflict', JOIN_MESSAGES.alreadyJoined);
@@ -50,9 +44,14 @@ function requireOldEnoughAccount(ctx: AppContext, discordId: string): void {
 }
 
 /** Told at once: a join that could not be paid under the same-address rule is refused (decision 022). */
-function requireSameAddressRoom(ctx: AppContext, db: DbOrTx, server: Server, userId: string): void {
+async function requireSameAddressRoom(
+  ctx: AppContext,
+  h: DbHandle,
+  server: Server,
+  userId: string,
+): Promise<void> {
   const rule = ctx.config.sameAddress;
-  const check = sameAddressCheck(db, rule, {
+  const check = await checkSameAddress(h, rule, {
     memberId: userId,
     ownerId: server.ownerId,
     campaignId: server.id,
@@ -93,12 +92,12 @@ export async function joinServer(
   userId: string,
   campaignId: string,
 ): Promise<JoinServerResponse> {
-  const user = ctx.db.select({ discordId: users.discordId }).from(users).where(eq(users.id, userId)).get();
+  const user = await usersRepo(ctx.store.read).findById(userId);
   if (!user) throw new AppError('unauthorized', 'Not signed in');
 
   requireOldEnoughAccount(ctx, user.discordId);
-  const server = requireJoinable(ctx.db, campaignId, userId);
-  requireSameAddressRoom(ctx, ctx.db, server, userId);
+  const server = await requireJoinable(ctx.store.read, campaignId, userId);
+  await requireSameAddressRoom(ctx, ctx.store.read, server, userId);
   // Only new members earn coins: who tells us whether they are in the guild already depends on the kind.
   switch (server.kind) {
     case 'regular':
@@ -119,39 +118,17 @@ export async function joinServer(
       assertNever(server.kind);
   }
 
-  return ctx.db.transaction((tx) => {
+  return ctx.store.transaction(async (tx) => {
     // The Discord call awaited above; the campaign may have changed meanwhile.
-    const current = requireJoinable(tx, campaignId, userId);
-    requireSameAddressRoom(ctx, tx, current, userId);
-    const inserted = tx
-      .insert(serverJoins)
-      .values({
-        userId,
-        serverId: campaignId,
-        joinedAt: ctx.clock.now(),
-        verified: false,
-        coinsAwarded: false,
-      })
-      .onConflictDoNothing({ target: [serverJoins.userId, serverJoins.serverId] })
-      .returning({ id: serverJoins.id })
-      .get();
-    if (!inserted) {
+    const current = await requireJoinable(tx, campaignId, userId);
+    await requireSameAddressRoom(ctx, tx, current, userId);
+    const repo = joinsRepo(tx);
+    // One row per (user, campaign) by the unique index: concurrent double requests make one.
+    const now = ctx.clock.now();
+    if (!(await repo.insertPendingJoin(userId, campaignId, now))) {
       // Retry of a pending or expired join: its clock starts again (the 7-day wait, the no-bot 10 s).
-      const retried = tx
-        .update(serverJoins)
-        .set({ joinedAt: ctx.clock.now() })
-        .where(
-          and(
-            eq(serverJoins.userId, userId),
-            eq(serverJoins.serverId, campaignId),
-            eq(serverJoins.verified, false),
-            eq(serverJoins.coinsAwarded, false),
-            eq(serverJoins.hasLeft, false),
-          ),
-        )
-        .returning({ id: serverJoins.id })
-        .get();
-      if (!retried) throw new AppError('conflict', JOIN_MESSAGES.alreadyJoined);
+      if (!(await repo.restartPendingJoin(userId, campaignId, now)))
+        throw new AppError('conflict', JOIN_MESSAGES.alreadyJoined);
     }
     return {
       potentialReward: formatCents(current.coinReward),

@@ -1,6 +1,5 @@
-import { desc, eq } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
-import { serverJoins, servers } from '../db/schema.ts';
+import { joinsRepo } from './joins-repo.ts';
 import { guildIconUrl } from '../discord/discord-api.ts';
 import { PENDING_JOIN_MAX_AGE_MS } from '../bot/rules.ts';
 import type { ApiJoin, ApiJoinState } from '../shared/api-types.ts';
@@ -11,15 +10,9 @@ import { CAMPAIGN_KIND_RULES } from '../shared/campaign-kinds.ts';
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** GET /api/joins: every join of the member, newest first, with its state and frozen terms. */
-export function listMyJoins(ctx: AppContext, userId: string): ApiJoin[] {
+export async function listMyJoins(ctx: AppContext, userId: string): Promise<ApiJoin[]> {
   const now = ctx.clock.now();
-  const rows = ctx.db
-    .select({ join: serverJoins, server: servers })
-    .from(serverJoins)
-    .innerJoin(servers, eq(servers.id, serverJoins.serverId))
-    .where(eq(serverJoins.userId, userId))
-    .orderBy(desc(serverJoins.joinedAt), desc(serverJoins.id))
-    .all();
+  const rows = await joinsRepo(ctx.store.read).listJoinsWithCampaigns(userId);
   return rows.map(({ join, server }) => {
     const noBot = !CAMPAIGN_KIND_RULES[server.kind].needsBot;
     const safeToLeaveAt =

@@ -49,9 +49,9 @@ export function joinRoutes(ctx: AppContext): Router {
     res.json(await joinServer(ctx, userId, id));
   });
 
-  router.get('/joins', (req, res) => {
+  router.get('/joins', async (req, res) => {
     const userId = requireUser(req);
-    res.json(listMyJoins(ctx, userId));
+    res.json(await listMyJoins(ctx, userId));
   });
 
   router.post('/servers/:id/claim-nobot', async (req, res) => {

@@ -3,6 +3,8 @@ import { and, count, eq, lt, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { serverJoins, userAddresses } from '../db/schema.ts';
+import type { DbHandle } from '../db/engine.ts';
+import { joinsRepo } from './joins-repo.ts';
 
 // The same-address rule (decision 022). An owner's own alts sign in from the owner's connection, so a
 // campaign pays at most a few joins (SAME_ADDRESS_MAX_PAID_JOINS, default 3) of members who used an
@@ -116,6 +118,24 @@ export function paidSameAddressJoins(db: DbOrTx, campaignId: string): number {
 /**
  * The rule for one member and campaign: `shared` when they share an address with the owner, and
  * `capped` when such a join can no longer be paid (the campaign already paid the maximum of them).
+ * Inside a transaction that pays a join, call it after taking the campaign's slot: on PostgreSQL that
+ * UPDATE holds the campaign row, so concurrent payers of one campaign count each other's joins.
+ */
+export async function checkSameAddress(
+  h: DbHandle,
+  rule: SameAddressRule,
+  input: { memberId: string; ownerId: string; campaignId: string; now: number },
+): Promise<{ shared: boolean; capped: boolean }> {
+  if (rule.windowMs <= 0 || input.memberId === input.ownerId) return { shared: false, capped: false };
+  const repo = joinsRepo(h);
+  const shared = await repo.sharesAddressWithOwner(input.memberId, input.ownerId, input.now - rule.windowMs);
+  if (!shared) return { shared, capped: false };
+  return { shared, capped: (await repo.paidSameAddressJoins(input.campaignId)) >= rule.maxPaidJoins };
+}
+
+/**
+ * @deprecated synchronous: checkSameAddress for the bot's verification (src/bot/verify-join.ts), which
+ * still runs in a synchronous SQLite transaction until decision 028's step 3.
  */
 export function sameAddressCheck(
   db: DbOrTx,

@@ -27,8 +27,8 @@ export const joinsCommand: SlashCommand = {
     .setDescription('Your recent joins: state, and when each is safe to leave')
     .toJSON(),
   needsAccount: true,
-  run(ctx, member) {
-    const joins = listMyJoins(ctx, member!.userId);
+  async run(ctx, member) {
+    const joins = await listMyJoins(ctx, member!.userId);
     const link = row(linkButton('Open My Joins', siteUrl(ctx, '/joins')));
     if (joins.length === 0) {
       return {
