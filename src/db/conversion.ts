@@ -12,7 +12,8 @@ export const NOT_CONVERTED: readonly string[] = [
   // step 2A: converted (src/users, src/auth, src/account). The sessions table stays the SQLite session
   // store's (sqlite-session-store.ts); several processes keep sessions in Redis.
 
-  // step 2B: converted (src/rewards, src/social).
+  // step 2B: converted (src/rewards, src/social). The demo seed still adds its social tasks through
+  // addSocialTaskSync on the synchronous handle (step 4).
 
   // step 2C: converted (src/campaigns).
 
@@ -21,8 +22,7 @@ export const NOT_CONVERTED: readonly string[] = [
   // 028) and the address recording called from synchronous middleware.
   'Discover and its invite stats (src/joins/list-servers.ts, invite-stats.ts), same-address recording and prune (src/joins/same-address.ts)',
 
-  // step 2E
-  'payments (src/payments)',
+  // step 2E: converted (src/payments).
 
   // step 3
   'the bot and the periodic jobs (src/bot, src/background.ts)',

@@ -211,7 +211,7 @@ export const payments = sqliteTable(
   },
   (t) => [
     index('payments_user_idx').on(t.userId),
-    // assertCanSpend looks for an open dispute on every buy and spend.
+    // assertCanSpendIn looks for an open dispute on every buy and spend.
     index('payments_open_dispute_idx')
       .on(t.userId)
       .where(sql`${t.disputeStatus} = 'open'`),

@@ -1,10 +1,10 @@
-import { eq } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
-import { payments, type Payment } from '../db/schema.ts';
+import type { Payment } from '../db/schema.ts';
 import { AppError } from '../shared/errors.ts';
 import { COIN_PACKS, type PackId } from '../shared/packs.ts';
 import { PAYMENTS_UNAVAILABLE_MESSAGE, type CreatePaymentIntentResponse } from '../shared/payment-schemas.ts';
-import { assertCanSpend } from './spend-guard.ts';
+import { paymentsRepo } from './payments-repo.ts';
+import { assertCanSpendIn } from './spend-guard.ts';
 import type { Stripe } from './stripe-client.ts';
 
 export const PAYMENT_IN_PROGRESS_MESSAGE =
@@ -22,31 +22,27 @@ export function requireStripe(ctx: AppContext): Stripe {
   return ctx.stripe;
 }
 
-function recordPayment(
+/** After Stripe answered (outside the transaction): the payments row, once per intent id. */
+async function recordPayment(
   ctx: AppContext,
   intent: Stripe.PaymentIntent,
   userId: string,
   packId: PackId,
-): Payment {
+): Promise<Payment> {
   const pack = COIN_PACKS[packId];
-  return ctx.db.transaction((tx) => {
-    tx.insert(payments)
-      .values({
-        id: intent.id,
-        userId,
-        packId,
-        amountCents: pack.priceCents,
-        currency: 'usd',
-        coins: pack.coins * 100,
-        status: 'created',
-        createdAt: ctx.clock.now(),
-      })
-      .onConflictDoNothing({ target: payments.id })
-      .run();
-    const row = tx.select().from(payments).where(eq(payments.id, intent.id)).get();
-    if (!row || row.userId !== userId) throw new Error(`payment ${intent.id} belongs to another user`);
-    return row;
-  });
+  const row = await ctx.store.transaction((tx) =>
+    paymentsRepo(tx).insertIfNew({
+      id: intent.id,
+      userId,
+      packId,
+      amountCents: pack.priceCents,
+      currency: 'usd',
+      coins: pack.coins * 100,
+      createdAt: ctx.clock.now(),
+    }),
+  );
+  if (row.userId !== userId) throw new Error(`payment ${intent.id} belongs to another user`);
+  return row;
 }
 
 function isKeyInUse(err: unknown): boolean {
@@ -65,7 +61,7 @@ export async function createPaymentIntent(
   packId: PackId,
 ): Promise<CreatePaymentIntentResponse> {
   const stripe = requireStripe(ctx);
-  assertCanSpend(ctx.db, userId);
+  await assertCanSpendIn(ctx.store.read, userId);
   const pack = COIN_PACKS[packId];
   const bucket = Math.floor(ctx.clock.now() / INTENT_IDEMPOTENCY_WINDOW_MS);
 
@@ -99,7 +95,7 @@ export async function createPaymentIntent(
     }
     if (!intent.client_secret)
       throw new AppError('upstream', 'Could not start the payment. Please try again.');
-    const payment = recordPayment(ctx, intent, userId, packId);
+    const payment = await recordPayment(ctx, intent, userId, packId);
     // The key replays an intent from this window that was already paid: a new purchase needs a new one.
     if (payment.status === 'created' && payment.fulfilledAt === null) {
       return {

@@ -1,9 +1,8 @@
-import { eq } from 'drizzle-orm';
 import { formatCents } from '../shared/money.ts';
-import { publishWithBalance } from '../events/publish.ts';
-import type { AppContext } from '../context.ts';
-import { payments, type Payment } from '../db/schema.ts';
-import { creditPaymentOnce } from './payment-record.ts';
+import type { Payment } from '../db/schema.ts';
+import * as ledger from '../ledger/index.ts';
+import { creditPaymentOnce, writeNotes, type LogNote, type PaymentsContext } from './payment-record.ts';
+import { paymentsRepo } from './payments-repo.ts';
 
 /** What fulfilment needs to know about a PaymentIntent, whether it came from a webhook or a retrieve. */
 export interface IntentFacts {
@@ -36,51 +35,69 @@ function describeMismatch(payment: Payment, intent: IntentFacts): string | null 
  * Credits a succeeded PaymentIntent's pack exactly once, after checking it against the payments row
  * the server wrote when it created the intent. Unknown or mismatching intents credit nothing and are
  * logged (the caller still answers 200 to Stripe, since retrying would not change the outcome).
+ * The payment's row is locked for the transaction, and the credit's ledger key is unique, so two
+ * concurrent fulfilments (webhook and /sync, or a redelivery) credit once on either engine.
  */
-export function fulfilPaymentIntent(
-  ctx: AppContext,
+export async function fulfilPaymentIntent(
+  ctx: PaymentsContext,
   intent: IntentFacts,
   source: 'webhook' | 'sync',
-): FulfilResult {
+): Promise<FulfilResult> {
   const now = ctx.clock.now();
-  let credited: { userId: string; coins: number } | null = null;
-  const result = ctx.db.transaction((tx): FulfilResult => {
-    const payment = tx.select().from(payments).where(eq(payments.id, intent.id)).get();
+  const outcome = await ctx.store.transaction(async (tx) => {
+    const notes: LogNote[] = [];
+    const done = (result: FulfilResult, credited: Payment | null = null) => ({
+      result,
+      credited,
+      notes,
+    });
+    const payment = await paymentsRepo(tx).lock(intent.id);
     if (!payment) {
-      ctx.logger.warn('stripe: unknown payment intent, nothing credited', {
-        paymentIntentId: intent.id,
-        source,
+      notes.push({
+        level: 'warn',
+        msg: 'stripe: unknown payment intent, nothing credited',
+        fields: { paymentIntentId: intent.id, source },
       });
-      return { fulfilled: false, creditedNow: false };
+      return done({ fulfilled: false, creditedNow: false });
     }
     const mismatch = describeMismatch(payment, intent);
     if (mismatch) {
-      ctx.logger.warn('stripe: payment intent does not match its payment record, nothing credited', {
-        paymentIntentId: intent.id,
-        source,
-        mismatch,
+      notes.push({
+        level: 'warn',
+        msg: 'stripe: payment intent does not match its payment record, nothing credited',
+        fields: { paymentIntentId: intent.id, source, mismatch },
       });
-      return { fulfilled: payment.fulfilledAt !== null, creditedNow: false };
+      return done({ fulfilled: payment.fulfilledAt !== null, creditedNow: false });
     }
-    if (intent.status !== 'succeeded') return { fulfilled: payment.fulfilledAt !== null, creditedNow: false };
-    const creditedNow = creditPaymentOnce(ctx.sqlite, tx, payment, now);
-    if (creditedNow) {
-      ctx.logger.info('stripe: payment fulfilled', {
-        paymentIntentId: intent.id,
-        source,
-        userId: payment.userId,
-      });
-      credited = { userId: payment.userId, coins: payment.coins };
-    }
-    return { fulfilled: true, creditedNow };
+    if (intent.status !== 'succeeded')
+      return done({ fulfilled: payment.fulfilledAt !== null, creditedNow: false });
+    const credited = await creditPaymentOnce(tx, payment, now);
+    if (!credited) return done({ fulfilled: true, creditedNow: false });
+    notes.push({
+      level: 'info',
+      msg: 'stripe: payment fulfilled',
+      fields: { paymentIntentId: intent.id, source, userId: payment.userId },
+    });
+    return done({ fulfilled: true, creditedNow: true }, payment);
   });
-  const done = credited as { userId: string; coins: number } | null;
-  if (done) {
-    publishWithBalance(ctx, done.userId, (balance) => ({
+  writeNotes(ctx, outcome.notes);
+  if (outcome.credited) await publishCredited(ctx, outcome.credited);
+  return outcome.result;
+}
+
+/** After the commit: the balance read now is the new one (or newer). Never throws. */
+async function publishCredited(ctx: PaymentsContext, payment: Payment): Promise<void> {
+  try {
+    const balance = await ledger.getBalance(ctx.store, payment.userId);
+    void ctx.events.publish(payment.userId, {
       type: 'payment_credited',
-      coins: formatCents(done.coins),
-      balance,
-    }));
+      coins: formatCents(payment.coins),
+      balance: formatCents(balance),
+    });
+  } catch (err) {
+    ctx.logger.warn('live event not published', {
+      userId: payment.userId,
+      error: err instanceof Error ? err.message : String(err),
+    });
   }
-  return result;
 }

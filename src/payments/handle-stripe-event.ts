@@ -72,10 +72,10 @@ export const HANDLED_EVENT_TYPES = [
 ] as const;
 
 /** Applies one verified event. Events the product does not use are acknowledged and ignored. */
-export function handleStripeEvent(ctx: AppContext, event: Stripe.Event): void {
+export async function handleStripeEvent(ctx: AppContext, event: Stripe.Event): Promise<void> {
   switch (event.type) {
     case 'payment_intent.succeeded': {
-      fulfilPaymentIntent(ctx, event.data.object, 'webhook');
+      await fulfilPaymentIntent(ctx, event.data.object, 'webhook');
       return;
     }
     case 'charge.refunded': {
@@ -85,7 +85,7 @@ export function handleStripeEvent(ctx: AppContext, event: Stripe.Event): void {
       const listed = (charge.refunds?.data ?? [])
         .map(refundFacts)
         .filter((r): r is RefundFacts => r !== null);
-      recordChargeRefunded(
+      await recordChargeRefunded(
         ctx,
         {
           paymentIntentId,
@@ -102,7 +102,7 @@ export function handleStripeEvent(ctx: AppContext, event: Stripe.Event): void {
     case 'refund.failed':
     case 'charge.refund.updated': {
       const facts = refundFacts(event.data.object);
-      if (facts) recordRefund(ctx, facts);
+      if (facts) await recordRefund(ctx, facts);
       return;
     }
     case 'charge.dispute.created':
@@ -113,7 +113,7 @@ export function handleStripeEvent(ctx: AppContext, event: Stripe.Event): void {
       const dispute = event.data.object;
       const paymentIntentId = idOf(dispute.payment_intent);
       if (!paymentIntentId) return;
-      recordDispute(ctx, {
+      await recordDispute(ctx, {
         id: dispute.id,
         paymentIntentId,
         amount: dispute.amount,

@@ -1,10 +1,11 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { Connection, Tx } from '../db/client.ts';
-import { payments, type Payment } from '../db/schema.ts';
-import { credit } from '../ledger/ledger.ts';
+import type { AppContext } from '../context.ts';
+import type { TxHandle } from '../db/engine.ts';
+import type { Payment } from '../db/schema.ts';
+import * as ledger from '../ledger/index.ts';
 import { COIN_PACKS, isPackId } from '../shared/packs.ts';
+import { paymentsRepo } from './payments-repo.ts';
 
-// Helpers shared by fulfilment and reversal: both run inside the caller's db.transaction.
+// Helpers shared by fulfilment and reversal: both run inside the caller's store transaction.
 
 export function packLabel(payment: Pick<Payment, 'packId' | 'coins'>): string {
   const name = isPackId(payment.packId) ? COIN_PACKS[payment.packId].name : payment.packId;
@@ -13,11 +14,12 @@ export function packLabel(payment: Pick<Payment, 'packId' | 'coins'>): string {
 
 /**
  * Credits the pack's coins for a payment exactly once: the ledger key `stripe:<pi>` is unique, so a
- * second webhook, a /sync or a refund arriving first all find it taken and add nothing.
+ * second webhook, a /sync or a refund arriving first all find it taken and add nothing (on PostgreSQL a
+ * concurrent second writer of the key waits for the first's commit, then inserts nothing).
  * Returns true when this call credited the coins.
  */
-export function creditPaymentOnce(conn: Connection, tx: Tx, payment: Payment, now: number): boolean {
-  const result = credit(conn, {
+export async function creditPaymentOnce(tx: TxHandle, payment: Payment, now: number): Promise<boolean> {
+  const result = await ledger.credit(tx, {
     userId: payment.userId,
     cents: payment.coins,
     type: 'purchase',
@@ -25,13 +27,20 @@ export function creditPaymentOnce(conn: Connection, tx: Tx, payment: Payment, no
     idempotencyKey: `stripe:${payment.id}`,
     now,
   });
-  tx.update(payments)
-    .set({
-      fulfilledAt: now,
-      // A refund or dispute recorded before the success event keeps its status.
-      status: sql`CASE WHEN ${payments.status} = 'created' THEN 'succeeded' ELSE ${payments.status} END`,
-    })
-    .where(and(eq(payments.id, payment.id), isNull(payments.fulfilledAt)))
-    .run();
+  await paymentsRepo(tx).markFulfilled(payment.id, now);
   return result !== null;
+}
+
+/** What the payment services use of the application context (the contract test builds just this). */
+export type PaymentsContext = Pick<AppContext, 'store' | 'clock' | 'logger' | 'events'>;
+
+/** A log line decided inside a transaction, written after it commits (a retried body logs once). */
+export interface LogNote {
+  level: 'info' | 'warn';
+  msg: string;
+  fields: Record<string, unknown>;
+}
+
+export function writeNotes(ctx: Pick<AppContext, 'logger'>, notes: LogNote[]): void {
+  for (const note of notes) ctx.logger[note.level](note.msg, note.fields);
 }

@@ -1,14 +1,21 @@
-import { eq, sql } from 'drizzle-orm';
-import type { AppContext } from '../context.ts';
-import type { Tx } from '../db/client.ts';
-import { paymentRefunds, payments, type Payment } from '../db/schema.ts';
-import { credit, debit } from '../ledger/ledger.ts';
-import { creditPaymentOnce, packLabel } from './payment-record.ts';
+import type { TxHandle } from '../db/engine.ts';
+import type { Payment } from '../db/schema.ts';
+import * as ledger from '../ledger/index.ts';
+import {
+  creditPaymentOnce,
+  packLabel,
+  writeNotes,
+  type LogNote,
+  type PaymentsContext,
+} from './payment-record.ts';
+import { paymentsRepo, type DisputeState } from './payments-repo.ts';
 
 // Refunds and disputes (chargebacks). Every event only records what Stripe says about the charge
 // (a refund's state, the charge's refunded total, the dispute's state); settleReversal then moves the
 // balance by the difference between what should be taken back now and what already was. Replays,
-// duplicates and out-of-order deliveries therefore converge on the same balance.
+// duplicates and out-of-order deliveries therefore converge on the same balance. Each event is one
+// store transaction that starts by locking the payment's row, so events about one payment apply one
+// after the other on either engine; log lines are written after the commit.
 
 /** A refund as Stripe describes it (refund.* / charge.refund.updated events, or charge.refunds). */
 export interface RefundFacts {
@@ -36,7 +43,7 @@ export interface DisputeFacts {
   status: string;
 }
 
-export type DisputeState = 'open' | 'won' | 'lost';
+export type { DisputeState } from './payments-repo.ts';
 
 /** Refund states that give the money back to the card holder (failed and canceled ones do not). */
 const INACTIVE_REFUND = new Set(['failed', 'canceled']);
@@ -57,35 +64,59 @@ export interface SettleResult {
 
 const NOTHING: SettleResult = { movedCents: 0 };
 
+/** One event's transaction: its handle, the time, and the log lines to write after the commit. */
+interface EventTx {
+  tx: TxHandle;
+  now: number;
+  notes: LogNote[];
+}
+
+/** Runs one event's work in a store transaction and writes its log lines once it has committed. */
+async function inEventTransaction(
+  ctx: PaymentsContext,
+  fn: (e: EventTx) => Promise<SettleResult>,
+): Promise<SettleResult> {
+  const now = ctx.clock.now();
+  const { result, notes } = await ctx.store.transaction(async (tx) => {
+    const e: EventTx = { tx, now, notes: [] };
+    return { result: await fn(e), notes: e.notes };
+  });
+  writeNotes(ctx, notes);
+  return result;
+}
+
 /**
- * Loads the payment an event is about, checking currency (and amount where the event has one) against
- * the record the server wrote. If its success event has not arrived yet the charge was nevertheless
- * paid, so it credits first (same exactly-once key), and the reversal takes back coins actually given.
+ * Locks and loads the payment an event is about, checking currency (and amount where the event has
+ * one) against the record the server wrote. If its success event has not arrived yet the charge was
+ * nevertheless paid, so it credits first (same exactly-once key), and the reversal takes back coins
+ * actually given.
  */
-function loadPayment(
-  ctx: AppContext,
-  tx: Tx,
+async function loadPayment(
+  e: EventTx,
   kind: string,
   facts: { paymentIntentId: string; currency: string; chargeAmount?: number },
-): Payment | null {
-  const payment = tx.select().from(payments).where(eq(payments.id, facts.paymentIntentId)).get();
+): Promise<Payment | null> {
+  const repo = paymentsRepo(e.tx);
+  const payment = await repo.lock(facts.paymentIntentId);
   if (!payment) {
-    ctx.logger.warn(`stripe: ${kind} for an unknown payment intent, nothing recorded`, {
-      paymentIntentId: facts.paymentIntentId,
+    e.notes.push({
+      level: 'warn',
+      msg: `stripe: ${kind} for an unknown payment intent, nothing recorded`,
+      fields: { paymentIntentId: facts.paymentIntentId },
     });
     return null;
   }
   const amountMismatch = facts.chargeAmount !== undefined && facts.chargeAmount !== payment.amountCents;
   if (amountMismatch || facts.currency.toLowerCase() !== payment.currency) {
-    ctx.logger.warn(`stripe: ${kind} does not match its payment record, nothing recorded`, {
-      paymentIntentId: payment.id,
-      chargeAmount: facts.chargeAmount,
-      currency: facts.currency,
+    e.notes.push({
+      level: 'warn',
+      msg: `stripe: ${kind} does not match its payment record, nothing recorded`,
+      fields: { paymentIntentId: payment.id, chargeAmount: facts.chargeAmount, currency: facts.currency },
     });
     return null;
   }
-  if (payment.fulfilledAt === null) creditPaymentOnce(ctx.sqlite, tx, payment, ctx.clock.now());
-  return tx.select().from(payments).where(eq(payments.id, payment.id)).get() ?? null;
+  if (payment.fulfilledAt === null) await creditPaymentOnce(e.tx, payment, e.now);
+  return (await repo.find(payment.id)) ?? null;
 }
 
 function clampCents(amount: number, payment: Payment): number {
@@ -96,12 +127,13 @@ function clampCents(amount: number, payment: Payment): number {
  * Brings the balance in line with the payment's refunds and dispute: the pack's coins times the share
  * of the charge that is refunded or under an open or lost dispute. Takes back what is missing (into
  * debt if the balance cannot cover it: the coins were spent) or restores what no longer applies
- * (a dispute won, a refund that failed). Runs inside the caller's transaction.
+ * (a dispute won, a refund that failed). Runs inside the event's transaction, the payment's row locked.
  */
-function settleReversal(ctx: AppContext, tx: Tx, paymentId: string, reason: string): SettleResult {
-  const payment = tx.select().from(payments).where(eq(payments.id, paymentId)).get();
+async function settleReversal(e: EventTx, paymentId: string, reason: string): Promise<SettleResult> {
+  const repo = paymentsRepo(e.tx);
+  const payment = await repo.find(paymentId);
   if (!payment) return NOTHING;
-  const refunds = tx.select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, paymentId)).all();
+  const refunds = await repo.listRefunds(paymentId);
   let active = 0;
   let inactive = 0;
   for (const r of refunds) {
@@ -118,58 +150,42 @@ function settleReversal(ctx: AppContext, tx: Tx, paymentId: string, reason: stri
 
   const status = disputed > 0 ? 'disputed' : refunded > 0 ? 'refunded' : 'succeeded';
   if (delta === 0) {
-    if (status !== payment.status)
-      tx.update(payments).set({ status }).where(eq(payments.id, paymentId)).run();
+    if (status !== payment.status) await repo.setStatus(paymentId, status);
     return NOTHING;
   }
-  const now = ctx.clock.now();
   const entry = {
     userId: payment.userId,
     cents: Math.abs(delta),
     type: 'purchase_reversal' as const,
     description: `${reason}: ${packLabel(payment)}`,
     idempotencyKey: `stripe:reversal:${payment.id}:${payment.adjustments + 1}`,
-    now,
+    now: e.now,
   };
   // A chargeback is a debt like the early-leave penalty: what the balance cannot cover goes negative
   // and later earnings repay it. Restoring is an ordinary credit.
-  if (delta > 0) debit(ctx.sqlite, { ...entry, allowNegative: true });
-  else credit(ctx.sqlite, entry);
-  tx.update(payments)
-    .set({
-      status,
-      reversedCoins: sql`${payments.reversedCoins} + ${delta}`,
-      adjustments: sql`${payments.adjustments} + 1`,
-    })
-    .where(eq(payments.id, paymentId))
-    .run();
-  ctx.logger.info(delta > 0 ? 'stripe: coins taken back' : 'stripe: coins restored', {
-    paymentIntentId: payment.id,
-    userId: payment.userId,
-    reason,
-    cents: Math.abs(delta),
-    reversedCents: payment.reversedCoins + delta,
+  if (delta > 0) await ledger.debit(e.tx, { ...entry, allowNegative: true });
+  else await ledger.credit(e.tx, entry);
+  await repo.recordAdjustment(paymentId, status, delta);
+  e.notes.push({
+    level: 'info',
+    msg: delta > 0 ? 'stripe: coins taken back' : 'stripe: coins restored',
+    fields: {
+      paymentIntentId: payment.id,
+      userId: payment.userId,
+      reason,
+      cents: Math.abs(delta),
+      reversedCents: payment.reversedCoins + delta,
+    },
   });
   return { movedCents: delta };
 }
 
-function upsertRefund(ctx: AppContext, tx: Tx, payment: Payment, refund: RefundFacts): string {
-  const amount = clampCents(refund.amount, payment);
+async function upsertRefund(e: EventTx, payment: Payment, refund: RefundFacts): Promise<string> {
   const status = refund.status ?? 'pending';
-  const now = ctx.clock.now();
-  tx.insert(paymentRefunds)
-    .values({ id: refund.id, paymentId: payment.id, amountCents: amount, status, updatedAt: now })
-    .onConflictDoUpdate({
-      target: paymentRefunds.id,
-      set: {
-        amountCents: amount,
-        status: sql`CASE WHEN ${paymentRefunds.status} IN ('failed', 'canceled') THEN ${paymentRefunds.status} ELSE ${status} END`,
-        updatedAt: now,
-      },
-      // A refund id is bound to its payment.
-      setWhere: sql`${paymentRefunds.paymentId} = ${payment.id}`,
-    })
-    .run();
+  await paymentsRepo(e.tx).upsertRefund(
+    { id: refund.id, paymentId: payment.id, amountCents: clampCents(refund.amount, payment), status },
+    e.now,
+  );
   return status;
 }
 
@@ -178,13 +194,13 @@ function upsertRefund(ctx: AppContext, tx: Tx, payment: Payment, refund: RefundF
  * A failed or canceled refund stays so: a late redelivery of its earlier "pending" or "succeeded"
  * state cannot make it count again.
  */
-export function recordRefund(ctx: AppContext, refund: RefundFacts): SettleResult {
-  return ctx.db.transaction((tx) => {
-    const payment = loadPayment(ctx, tx, 'refund', refund);
+export function recordRefund(ctx: PaymentsContext, refund: RefundFacts): Promise<SettleResult> {
+  return inEventTransaction(ctx, async (e) => {
+    const payment = await loadPayment(e, 'refund', refund);
     if (!payment) return NOTHING;
-    const status = upsertRefund(ctx, tx, payment, refund);
+    const status = await upsertRefund(e, payment, refund);
     const reason = INACTIVE_REFUND.has(status) ? `Refund ${status}, coins restored` : 'Payment refunded';
-    return settleReversal(ctx, tx, payment.id, reason);
+    return settleReversal(e, payment.id, reason);
   });
 }
 
@@ -193,19 +209,16 @@ export function recordRefund(ctx: AppContext, refund: RefundFacts): SettleResult
  * API versions also list the refunds on the charge; those are recorded like refund events.
  */
 export function recordChargeRefunded(
-  ctx: AppContext,
+  ctx: PaymentsContext,
   charge: ChargeRefundFacts,
   refunds: RefundFacts[] = [],
-): SettleResult {
-  return ctx.db.transaction((tx) => {
-    const payment = loadPayment(ctx, tx, 'refund', charge);
+): Promise<SettleResult> {
+  return inEventTransaction(ctx, async (e) => {
+    const payment = await loadPayment(e, 'refund', charge);
     if (!payment) return NOTHING;
-    const total = clampCents(charge.amountRefunded, payment);
-    if (total > payment.chargeRefundedCents) {
-      tx.update(payments).set({ chargeRefundedCents: total }).where(eq(payments.id, payment.id)).run();
-    }
-    for (const refund of refunds) upsertRefund(ctx, tx, payment, refund);
-    return settleReversal(ctx, tx, payment.id, 'Payment refunded');
+    await paymentsRepo(e.tx).raiseChargeRefunded(payment.id, clampCents(charge.amountRefunded, payment));
+    for (const refund of refunds) await upsertRefund(e, payment, refund);
+    return settleReversal(e, payment.id, 'Payment refunded');
   });
 }
 
@@ -213,23 +226,24 @@ export function recordChargeRefunded(
  * Any charge.dispute.* event. Open until Stripe reports it closed; once closed, a late "open"
  * delivery does not reopen it (a lost dispute can still become won after an appeal).
  */
-export function recordDispute(ctx: AppContext, dispute: DisputeFacts): SettleResult {
-  return ctx.db.transaction((tx) => {
-    const payment = loadPayment(ctx, tx, 'dispute', dispute);
+export function recordDispute(ctx: PaymentsContext, dispute: DisputeFacts): Promise<SettleResult> {
+  return inEventTransaction(ctx, async (e) => {
+    const payment = await loadPayment(e, 'dispute', dispute);
     if (!payment) return NOTHING;
     const next = disputeStateOf(dispute.status);
     const current = payment.disputeStatus as DisputeState | null;
     const state: DisputeState = next === 'open' && (current === 'won' || current === 'lost') ? current : next;
-    tx.update(payments)
-      .set({ disputeId: dispute.id, disputeCents: clampCents(dispute.amount, payment), disputeStatus: state })
-      .where(eq(payments.id, payment.id))
-      .run();
+    await paymentsRepo(e.tx).setDispute(payment.id, {
+      disputeId: dispute.id,
+      cents: clampCents(dispute.amount, payment),
+      state,
+    });
     const reason =
       state === 'won'
         ? 'Dispute won, coins restored'
         : state === 'lost'
           ? 'Dispute lost'
           : 'Payment disputed';
-    return settleReversal(ctx, tx, payment.id, reason);
+    return settleReversal(e, payment.id, reason);
   });
 }

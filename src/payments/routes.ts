@@ -29,10 +29,14 @@ export function paymentRoutes(ctx: AppContext): Router {
 /** Stripe's webhook: mounted before the JSON parser because the signature covers the raw bytes. */
 export function stripeWebhookRoutes(ctx: AppContext): Router {
   const router = Router();
-  router.post('/stripe/webhook', express.raw({ type: 'application/json', limit: '512kb' }), (req, res) => {
-    const event = verifyStripeEvent(ctx, req.body, req.get('stripe-signature'));
-    handleStripeEvent(ctx, event);
-    res.json({ received: true });
-  });
+  router.post(
+    '/stripe/webhook',
+    express.raw({ type: 'application/json', limit: '512kb' }),
+    async (req, res) => {
+      const event = verifyStripeEvent(ctx, req.body, req.get('stripe-signature'));
+      await handleStripeEvent(ctx, event);
+      res.json({ received: true });
+    },
+  );
   return router;
 }

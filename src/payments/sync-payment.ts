@@ -1,10 +1,9 @@
-import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
-import { payments } from '../db/schema.ts';
 import { AppError } from '../shared/errors.ts';
 import type { SyncPaymentResponse } from '../shared/payment-schemas.ts';
 import { requireStripe } from './create-payment-intent.ts';
 import { fulfilPaymentIntent } from './fulfil-payment.ts';
+import { paymentsRepo } from './payments-repo.ts';
 import type { Stripe } from './stripe-client.ts';
 
 /**
@@ -18,12 +17,8 @@ export async function syncPayment(
   paymentIntentId: string,
 ): Promise<SyncPaymentResponse> {
   const stripe = requireStripe(ctx);
-  const payment = ctx.db
-    .select({ id: payments.id })
-    .from(payments)
-    .where(and(eq(payments.id, paymentIntentId), eq(payments.userId, userId)))
-    .get();
-  if (!payment) throw new AppError('not_found', 'Payment not found');
+  const payment = await paymentsRepo(ctx.store.read).find(paymentIntentId);
+  if (payment?.userId !== userId) throw new AppError('not_found', 'Payment not found');
 
   let intent: Stripe.PaymentIntent;
   try {
@@ -35,7 +30,8 @@ export async function syncPayment(
     });
     throw new AppError('upstream', 'Could not reach the payment provider. Please try again.');
   }
-  const result = fulfilPaymentIntent(ctx, intent, 'sync');
+  // Stripe answered outside any transaction; fulfilment is a transaction of its own.
+  const result = await fulfilPaymentIntent(ctx, intent, 'sync');
   return {
     status: intent.status,
     credited: result.fulfilled,
