@@ -1,5 +1,36 @@
 import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The longest files (mostly waiting: the gateway, interaction deadlines, rate-limit windows, the population
+ * simulation), started first. Vitest orders by the last run's durations, but a fresh clone has none and it
+ * then starts the largest files first: simulate-quick.test.ts and deadline.test.ts, small and long, started
+ * last and held the run open (decision 025).
+ */
+const LONG_FILES = [
+  'src/bot/bot-events.test.ts',
+  'src/bot/bot-gateway.test.ts',
+  'scripts/simulate/simulate-quick.test.ts',
+  'src/bot/commands/deadline.test.ts',
+  'src/bot/removal-reasons.test.ts',
+  'src/sim/discord/rate-limits.test.ts',
+  'src/ops/redis-faults.test.ts',
+];
+
+class LongFilesFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (f: TestSpecification) => {
+      const i = LONG_FILES.findIndex((p) => f.moduleId.endsWith(p));
+      return i === -1 ? LONG_FILES.length : i;
+    };
+    const sorted = await super.sort(files);
+    return sorted
+      .map((file, order) => ({ file, order }))
+      .sort((a, b) => rank(a.file) - rank(b.file) || a.order - b.order)
+      .map(({ file }) => file);
+  }
+}
 
 export default defineConfig({
   resolve: {
@@ -27,5 +58,6 @@ export default defineConfig({
     // Vitest's default is one worker per core minus one: a single worker on 2 cores. Most test time is
     // waiting (HTTP, the simulated gateway), so 4 workers overlap it: 1m28 instead of 3m48 at load ~1.
     maxWorkers: 4,
+    sequence: { sequencer: LongFilesFirst },
   },
 });

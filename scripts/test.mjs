@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // `npm test`: typecheck, lint, formatting (prettier --check), unit + API integration tests, the bench smoke test, web build, browser end-to-end tests.
-// Ends with one plain line "N passed, N failed" that CI reads (typecheck, lint and build count as one check each).
-// The single-threaded checks (tsc, eslint, prettier) and the build run side by side on the machine's cores,
-// each one's output printed whole when it ends; the test suites then run one after the other (each fills
-// the cores itself). Decision 025 has the timings.
-import { spawn, spawnSync } from 'node:child_process';
+// Ends with one plain line "N passed, N failed" that CI reads (typecheck, lint, format and build count as one check each).
+// Steps start as soon as the steps they wait for have ended, each one's output printed whole when it ends:
+// the single-threaded checks (tsc, eslint, prettier) and the build side by side on the machine's cores; then
+// the unit tests (which fill the cores themselves) beside the end of lint; then the browser tests and the
+// bench smoke test side by side (the browser tests mostly wait for pages). Decision 025 has the timings.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
 const args = new Set(process.argv.slice(2));
@@ -12,19 +13,43 @@ const only = (name) => args.size === 0 || args.has(`--${name}`);
 let passed = 0;
 let failed = 0;
 const failures = [];
+const started = Date.now();
+const elapsed = () => ((Date.now() - started) / 1000).toFixed(1);
 
-function run(label, command, commandArgs, env = {}) {
-  console.log(`\n▶ ${label}: ${command} ${commandArgs.join(' ')}`);
-  const started = Date.now();
-  const result = spawnSync(command, commandArgs, { stdio: 'inherit', env: { ...process.env, ...env } });
-  console.log(`◀ ${label}: exit ${result.status} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return result.status === 0;
+/** Runs a command with its output kept; resolves with its exit code once it has been printed. */
+function run(label, command, commandArgs) {
+  return new Promise((resolve) => {
+    console.log(`▶ ${label} (at ${elapsed()} s): ${command} ${commandArgs.join(' ')}`);
+    const child = spawn(command, commandArgs, { env: process.env });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('error', (err) => (output += String(err)));
+    child.on('close', (code) => {
+      console.log(
+        `\n◀ ${label}: exit ${code} at ${elapsed()} s${output.trim() ? `\n${output.trimEnd()}` : ''}`,
+      );
+      resolve(code);
+    });
+  });
 }
 
-function vitest(label, config, reportFile) {
+/** A check: one pass or one failure. */
+async function check(label, command, commandArgs) {
+  const code = await run(label, command, commandArgs);
+  if (code === 0) passed += 1;
+  else {
+    failed += 1;
+    failures.push(label);
+  }
+  return code === 0;
+}
+
+/** A vitest suite: each test counts, read from its JSON report. */
+async function vitest(label, config, reportFile) {
   mkdirSync('test-results', { recursive: true });
   rmSync(reportFile, { force: true });
-  const ok = run(label, 'npx', [
+  const code = await run(label, 'npx', [
     'vitest',
     'run',
     '--config',
@@ -36,7 +61,7 @@ function vitest(label, config, reportFile) {
   if (!existsSync(reportFile)) {
     failed += 1;
     failures.push(`${label} (no report)`);
-    return;
+    return false;
   }
   const report = JSON.parse(readFileSync(reportFile, 'utf8'));
   passed += report.numPassedTests;
@@ -51,65 +76,62 @@ function vitest(label, config, reportFile) {
   }
   for (const f of brokenFiles)
     failures.push(`${label}: ${f.name} failed to run: ${String(f.message).slice(0, 200)}`);
-  if (!ok && report.numFailedTests === 0 && brokenFiles.length === 0) {
+  if (code !== 0 && report.numFailedTests === 0 && brokenFiles.length === 0) {
     failed += 1;
     failures.push(`${label} (runner exited non-zero)`);
   }
+  return code === 0;
 }
 
-/** Runs checks at the same time; each counts as one check, its output kept and printed when it ends. */
-async function checksSideBySide(steps) {
-  const started = Date.now();
-  const results = await Promise.all(
-    steps.map(
-      ([label, command, commandArgs]) =>
-        new Promise((resolve) => {
-          console.log(`▶ ${label}: ${command} ${commandArgs.join(' ')}`);
-          const child = spawn(command, commandArgs, { env: process.env });
-          let output = '';
-          child.stdout.on('data', (d) => (output += d));
-          child.stderr.on('data', (d) => (output += d));
-          child.on('error', (err) => (output += String(err)));
-          child.on('close', (code) => {
-            const seconds = ((Date.now() - started) / 1000).toFixed(1);
-            console.log(
-              `\n◀ ${label}: exit ${code} after ${seconds} s${output.trim() ? `\n${output.trimEnd()}` : ''}`,
-            );
-            resolve({ label, ok: code === 0 });
-          });
-        }),
-    ),
-  );
-  for (const { label, ok } of results) {
-    if (ok) passed += 1;
-    else {
-      failed += 1;
-      failures.push(label);
-    }
+// name → [steps it waits for, what it runs]. A step waits for others only to share two cores well, except
+// e2e, which needs the build. Lint ends last of the checks (type-aware rules), so the unit tests start
+// beside it once the other checks have ended rather than leave a core idle.
+const steps = {
+  typecheck: [[], () => check('typecheck', 'npm', ['run', '--silent', 'typecheck'])],
+  lint: [[], () => check('lint', 'npm', ['run', '--silent', 'lint'])],
+  format: [[], () => check('format', 'npm', ['run', '--silent', 'format:check'])],
+  build: [[], () => check('build', 'npm', ['run', '--silent', 'build'])],
+  unit: [
+    ['typecheck', 'format', 'build'],
+    () => vitest('unit+api', 'vitest.config.ts', 'test-results/unit.json'),
+  ],
+  // Its own step: the quick benchmark end to end takes minutes on a loaded machine.
+  bench: [
+    ['unit'],
+    () => vitest('bench smoke', 'vitest.bench-smoke.config.ts', 'test-results/bench-smoke.json'),
+  ],
+  e2e: [
+    ['build', 'unit'],
+    async () => {
+      if (failures.includes('build')) {
+        failed += 1;
+        failures.push('e2e (not run: the build failed)');
+        return false;
+      }
+      return vitest('e2e', 'vitest.e2e.config.ts', 'test-results/e2e.json');
+    },
+  ],
+};
+// The browser tests need the build; it is made beside the static checks.
+const wanted = new Set(Object.keys(steps).filter((name) => only(name) || (name === 'build' && only('e2e'))));
+
+const running = new Map();
+function start(name) {
+  if (!running.has(name)) {
+    const [after, body] = steps[name];
+    running.set(
+      name,
+      Promise.all(after.filter((n) => wanted.has(n)).map(start)).then(() => body()),
+    );
   }
+  return running.get(name);
 }
-
-const staticSteps = [
-  ['typecheck', 'npm', ['run', '--silent', 'typecheck']],
-  ['lint', 'npm', ['run', '--silent', 'lint']],
-  ['format', 'npm', ['run', '--silent', 'format:check']],
-].filter(([label]) => only(label));
-// The browser tests need the build; it is made beside the static checks rather than after the unit tests.
-if (only('e2e')) staticSteps.push(['build', 'npm', ['run', '--silent', 'build']]);
-if (staticSteps.length > 0) await checksSideBySide(staticSteps);
-if (only('unit')) vitest('unit+api', 'vitest.config.ts', 'test-results/unit.json');
-// Its own step: the quick benchmark end to end takes minutes on a loaded machine.
-if (only('bench')) vitest('bench smoke', 'vitest.bench-smoke.config.ts', 'test-results/bench-smoke.json');
-if (only('e2e')) {
-  if (failures.includes('build')) {
-    failed += 1;
-    failures.push('e2e (not run: the build failed)');
-  } else vitest('e2e', 'vitest.e2e.config.ts', 'test-results/e2e.json');
-}
+await Promise.all([...wanted].map(start));
 
 if (failures.length) {
   console.log('\nFailures:');
   for (const f of failures) console.log(`  ✗ ${f}`);
 }
+console.log(`\nnpm test took ${elapsed()} s`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

@@ -93,6 +93,15 @@ export async function connectRedis(
 type Callback = (err?: unknown, value?: unknown) => void;
 
 /**
+ * Runs `giveUp` once `ms` have passed, but only after the I/O that has arrived meanwhile: when the event
+ * loop was held up (a busy or loaded machine) past the limit, the timer and Redis's answer are both due
+ * at once, and Node runs timers before reading sockets; the answer that is already here must win.
+ */
+function afterTimeout(ms: number, giveUp: () => void): NodeJS.Timeout {
+  return setTimeout(() => setImmediate(giveUp), ms);
+}
+
+/**
  * Gives every get/set/destroy/touch of an express-session store a time limit, and turns any store
  * failure into AppError('unavailable') — a 503 with a message, never a hang or a 500. A late answer
  * after the limit is ignored.
@@ -131,7 +140,7 @@ export function guardSessionStore(store: session.Store, timeoutMs: number, logge
         if (err) cb?.(unavailable(method, err));
         else cb?.(null, value);
       };
-      const timer = setTimeout(() => finish(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+      const timer = afterTimeout(timeoutMs, () => finish(new Error(`no answer within ${timeoutMs} ms`)));
       try {
         const result = call(...args, finish);
         // connect-redis also returns a promise; its rejection is already reported through the callback.
@@ -153,7 +162,7 @@ export function guardSessionStore(store: session.Store, timeoutMs: number, logge
 export function redisWithin<T>(call: Promise<T>, timeoutMs: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Redis: no answer within ${timeoutMs} ms`)), timeoutMs);
+    timer = afterTimeout(timeoutMs, () => reject(new Error(`Redis: no answer within ${timeoutMs} ms`)));
   });
   return Promise.race([call, timeout])
     .catch((err: unknown) => {
