@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { startE2E, type E2E } from './support.ts';
+import { startE2E, waitUntilInteractive, type E2E } from './support.ts';
 import {
   createCampaign,
   findCampaignByName,
@@ -276,11 +276,13 @@ describe('Discover page', () => {
     // Search is answered by the server over every campaign, loaded or not.
     await page.reload();
     await card(page, 'Scroll Town 39').waitFor();
+    // The reloaded page is server-rendered: search once the app has hydrated it (decision 031).
+    await waitUntilInteractive(page);
     const searched = page.waitForResponse((res) => res.url().includes('/api/servers?q=Town%200'));
     await page.getByLabel('Search servers').fill('Town 0');
     await searched;
     await card(page, 'Scroll Town 0').waitFor();
-    expect(await cards.count()).toBe(1);
+    await expect.poll(() => cards.count()).toBe(1);
 
     // Member and online counts from the invite (cached server-side).
     await page.getByLabel('Search servers').fill('Counted');
