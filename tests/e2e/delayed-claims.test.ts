@@ -57,7 +57,13 @@ async function openSignedIn(username: string): Promise<Opened> {
 async function startTask(page: Page, testId: string): Promise<void> {
   await page.clock.setSystemTime(e2e.app.clock.now());
   const card = page.getByTestId(testId);
+  // The card counts down at once; the server's start answer is what the tests build on.
+  const started = page.waitForResponse(
+    (res) =>
+      res.request().method() === 'POST' && /\/api\/social\/[^/]+\/start$/.test(new URL(res.url()).pathname),
+  );
   await card.getByRole('button', { name: /Follow & Earn/ }).click();
+  expect((await started).status()).toBe(200);
   await card.getByRole('button', { name: /Claiming in/ }).waitFor();
 }
 
