@@ -203,6 +203,20 @@ describe('with a server renderer (decision 031)', () => {
     expect((await page(gina, '/')).html).not.toContain('spa_frank');
   });
 
+  it('loads the scripts of a rendered page at low priority: they only hydrate what is already painted', async () => {
+    const ivan = await rendering.signIn('spa_ivan');
+    const rendered = (await page(ivan, '/')).html;
+    expect(rendered).toContain(
+      '<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/discover-page-abc.js">',
+    );
+    expect(rendered).toContain('<script type="module" fetchpriority="low" src="/assets/index-abc.js">');
+    // Without a server rendering the scripts paint the page: normal priority.
+    const plain = (await page(await app.signIn('spa_ivan'), '/')).html;
+    expect(plain).toContain('<link rel="modulepreload" crossorigin href="/assets/discover-page-abc.js">');
+    expect(plain).toContain('<script type="module" src="/assets/index-abc.js">');
+    expect(plain).not.toContain('fetchpriority');
+  });
+
   it('renders the public pages for nobody, and signed out on an app path still sends the login page', async () => {
     const terms = await page(rendering.anonymous(), '/terms');
     expect(terms.html).toContain('rendered for nobody with 0 queries');
@@ -219,6 +233,7 @@ describe('with a server renderer (decision 031)', () => {
     expect(res.html).not.toContain('data-emotion');
     expect(bootOf(res.html)?.rendered).toBeUndefined();
     expect(bootOf(res.html)?.user?.discordUsername).toBe('spa_hana');
+    expect(res.html).not.toContain('fetchpriority');
   });
 });
 

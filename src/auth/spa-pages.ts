@@ -83,6 +83,8 @@ async function firstData(ctx: AppContext, userId: string, pathname: string): Pro
 }
 
 const EMPTY_ROOT = '<div id="root"></div>';
+/** The entry's script tag as Vite writes it into index.html. */
+const ENTRY_SCRIPT = '<script type="module" ';
 
 /**
  * The SPA's HTML for every other GET, after the session middleware. Signed out on an app path: the
@@ -111,10 +113,6 @@ export function spaPages(
     // (no-cache: the server answers for the session it sees then). Not no-store, which would keep the page
     // out of the back/forward cache.
     res.setHeader('Cache-Control', user ? 'private, no-cache' : 'no-cache');
-    // The route's chunks download beside the entry (the app renders the page at once, main.tsx).
-    const links = (pages.preloads[req.path] ?? [])
-      .map((file) => `<link rel="modulepreload" crossorigin href="${file}">`)
-      .join('');
     let boot: AppBoot = { user, config };
     if (user) boot.queries = await firstData(ctx, user.id, req.path);
     let markup = '';
@@ -131,8 +129,16 @@ export function spaPages(
         ctx.logger.error('page not rendered on the server', { path: req.path, err: String(err) });
       }
     }
+    // The route's chunks download beside the entry (the app renders the page at once, main.tsx). When the
+    // page is already in the HTML, the scripts only hydrate it: they load at low priority, so the fonts and
+    // images of the visible page come first on a slow connection (decision 031).
+    const priority = markup ? ' fetchpriority="low"' : '';
+    const links = (pages.preloads[req.path] ?? [])
+      .map((file) => `<link rel="modulepreload"${priority} crossorigin href="${file}">`)
+      .join('');
+    const app = markup ? pages.app.replace(ENTRY_SCRIPT, `<script type="module"${priority} `) : pages.app;
     res.type('html').send(
-      pages.app
+      app
         .replace('</head>', () => `${links}${styles}</head>`)
         .replace(EMPTY_ROOT, () => `<div id="root">${markup}</div>`)
         .replace(BOOT_MARKER, () => bootScript(boot)),
