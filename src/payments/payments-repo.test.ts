@@ -1,13 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
-import { transactions } from '../db/schema.ts';
-import { transactions as pgTransactions } from '../db/schema.pg.ts';
-import type { DbHandle } from '../db/engine.ts';
 import { ManualClock } from '../clock.ts';
 import { createLogger } from '../logger.ts';
 import { createMemoryEventBus } from '../events/event-bus.ts';
 import { createTestStore, ENGINES, type TestStore } from '../test/db.ts';
-import { insertUser } from '../test/factories.ts';
+import { insertUser, ledgerAmounts } from '../test/factories.ts';
 import { pgTestsEnabled } from '../test/pg.ts';
 import * as ledger from '../ledger/index.ts';
 import { fulfilPaymentIntent, type IntentFacts } from './fulfil-payment.ts';
@@ -23,20 +19,7 @@ import { assertCanSpendIn, DISPUTE_HOLD_MESSAGE } from './spend-guard.ts';
 const now = Date.UTC(2026, 0, 1);
 const pgEnabled = await pgTestsEnabled();
 
-async function ledgerRows(h: DbHandle, userId: string, type: string): Promise<number[]> {
-  const rows =
-    h.kind === 'sqlite'
-      ? h.db
-          .select({ amount: transactions.amount })
-          .from(transactions)
-          .where(and(eq(transactions.userId, userId), eq(transactions.type, type)))
-          .all()
-      : await h.db
-          .select({ amount: pgTransactions.amount })
-          .from(pgTransactions)
-          .where(and(eq(pgTransactions.userId, userId), eq(pgTransactions.type, type)));
-  return rows.map((r) => r.amount);
-}
+const ledgerRows = ledgerAmounts;
 
 let paymentCounter = 0;
 /** A medium pack's payment: 10.00 USD for 550.00 coins. */

@@ -1,10 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
-import { transactions } from '../db/schema.ts';
-import { transactions as pgTransactions } from '../db/schema.pg.ts';
-import type { DbHandle } from '../db/engine.ts';
 import { createTestStore, ENGINES, type TestStore } from '../test/db.ts';
-import { insertUser } from '../test/factories.ts';
+import { insertUser, ledgerAmounts } from '../test/factories.ts';
 import { pgTestsEnabled } from '../test/pg.ts';
 import { AppError } from '../shared/errors.ts';
 import * as ledger from '../ledger/index.ts';
@@ -18,20 +14,7 @@ import { rewardsRepo } from './rewards-repo.ts';
 const now = Date.UTC(2026, 0, 1);
 const pgEnabled = await pgTestsEnabled();
 
-async function amountsOf(h: DbHandle, userId: string, type: string): Promise<number[]> {
-  const rows =
-    h.kind === 'sqlite'
-      ? h.db
-          .select({ amount: transactions.amount })
-          .from(transactions)
-          .where(and(eq(transactions.userId, userId), eq(transactions.type, type)))
-          .all()
-      : await h.db
-          .select({ amount: pgTransactions.amount })
-          .from(pgTransactions)
-          .where(and(eq(pgTransactions.userId, userId), eq(pgTransactions.type, type)));
-  return rows.map((r) => r.amount);
-}
+const amountsOf = ledgerAmounts;
 
 describe.each(ENGINES)('rewards repository on %s', (kind) => {
   describe.skipIf(kind === 'pg' && !pgEnabled)('', () => {

@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
-import { transactions } from '../db/schema.ts';
-import { transactions as pgTransactions } from '../db/schema.pg.ts';
 import type { DbHandle } from '../db/engine.ts';
 import { createTestStore, ENGINES, type TestStore } from '../test/db.ts';
-import { insertUser } from '../test/factories.ts';
+import { insertUser, ledgerAmounts } from '../test/factories.ts';
 import { pgTestsEnabled } from '../test/pg.ts';
 import { AppError } from '../shared/errors.ts';
 import * as ledger from '../ledger/index.ts';
@@ -25,20 +22,7 @@ import { startSocialTask } from './start-social-task.ts';
 const now = Date.UTC(2026, 0, 1);
 const pgEnabled = await pgTestsEnabled();
 
-async function socialAmounts(h: DbHandle, userId: string): Promise<number[]> {
-  const rows =
-    h.kind === 'sqlite'
-      ? h.db
-          .select({ amount: transactions.amount })
-          .from(transactions)
-          .where(and(eq(transactions.userId, userId), eq(transactions.type, 'social')))
-          .all()
-      : await h.db
-          .select({ amount: pgTransactions.amount })
-          .from(pgTransactions)
-          .where(and(eq(pgTransactions.userId, userId), eq(pgTransactions.type, 'social')));
-  return rows.map((r) => r.amount);
-}
+const socialAmounts = (h: DbHandle, userId: string) => ledgerAmounts(h, userId, 'social');
 
 const code = async (promise: Promise<unknown>): Promise<string> => {
   try {

@@ -1,10 +1,10 @@
 import type { Db } from '../db/client.ts';
-import { serverJoins, servers, users, type Server, type ServerJoin } from '../db/schema.ts';
+import { serverJoins, servers, transactions, users, type Server, type ServerJoin } from '../db/schema.ts';
 import { credit } from '../ledger/ledger.ts';
-import { eq } from 'drizzle-orm';
-import { users as pgUsers } from '../db/schema.pg.ts';
+import { and, eq } from 'drizzle-orm';
+import { transactions as pgTransactions, users as pgUsers } from '../db/schema.pg.ts';
 import type { User } from '../db/schema.ts';
-import type { DataStore } from '../db/engine.ts';
+import type { DataStore, DbHandle } from '../db/engine.ts';
 import * as ledger from '../ledger/index.ts';
 
 // Test factories that write straight to the database (the campaign-submit API is not what these
@@ -126,4 +126,20 @@ export async function grantCoins(
   now = Date.UTC(2026, 0, 1),
 ): Promise<void> {
   await ledger.credit(store, { userId, cents, type: 'purchase', description: 'Test coins', now });
+}
+
+/** The amounts of a user's ledger rows of one type, oldest first, on either engine (contract tests). */
+export async function ledgerAmounts(h: DbHandle, userId: string, type: string): Promise<number[]> {
+  const rows =
+    h.kind === 'sqlite'
+      ? h.db
+          .select({ amount: transactions.amount })
+          .from(transactions)
+          .where(and(eq(transactions.userId, userId), eq(transactions.type, type)))
+          .all()
+      : await h.db
+          .select({ amount: pgTransactions.amount })
+          .from(pgTransactions)
+          .where(and(eq(pgTransactions.userId, userId), eq(pgTransactions.type, type)));
+  return rows.map((r) => r.amount);
 }
