@@ -1,4 +1,4 @@
--- Discover's list across processes (decisions 028 and 034, src/joins/discover-pg.ts): every insert,
+-- Discover's list across processes (decisions 028 and 034, src/joins/discover-list.pg.ts): every insert,
 -- update and delete of a campaign row notifies 'discover_changed' with the campaign's id. PostgreSQL
 -- delivers it at commit (nothing for a rollback, repeats of one id in one transaction folded) to every
 -- process listening (src/joins/discover-notify-pg.ts), which re-reads that one campaign. Custom

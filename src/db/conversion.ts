@@ -17,10 +17,10 @@ export const NOT_CONVERTED: readonly string[] = [
 
   // step 2C: converted (src/campaigns).
 
-  // step 2D: the join, the no-bot claim, My Joins and the same-address check are converted
-  // (src/joins/joins-repo*.ts). Left: Discover's in-memory list on PostgreSQL (LISTEN/NOTIFY, decision
-  // 028) and the address recording called from synchronous middleware.
-  'Discover and its invite stats (src/joins/list-servers.ts, invite-stats.ts), same-address recording and prune (src/joins/same-address.ts)',
+  // step 2D: converted (src/joins): Discover's list follows the store on both engines (SQLite: TEMP
+  // triggers and data_version; PostgreSQL: LISTEN/NOTIFY, closeDiscover(store) ends its listening
+  // connection), invite stats and address recording and prune go through the store. The deprecated
+  // synchronous sameAddressCheck stays for the bot's verification until step 3.
 
   // step 2E: converted (src/payments).
 

@@ -2,7 +2,7 @@ import pg from 'pg';
 import type { Logger } from '../logger.ts';
 
 // Discover's list across processes on PostgreSQL (decision 028, "Caches and live events across
-// processes"): the change feed src/joins/discover-pg.ts keeps its list current with, where the SQLite
+// processes"): the change feed src/joins/discover-list.pg.ts keeps its list current with, where the SQLite
 // list uses TEMP triggers and PRAGMA data_version.
 //
 // - The trigger `servers_discover_notify` (migration drizzle-pg/0002_discover_notify.sql) calls
