@@ -134,13 +134,13 @@ export function recordWriteAddresses(ctx: AppContext): Router {
     const now = ctx.clock.now();
     const last = recordedAt.get(key);
     if (last !== undefined && now - last < ADDRESS_RECORD_EVERY_MS && now >= last) return next();
+    // Counted from the start, so a concurrent burst records once; a failure uncounts it.
+    if (recordedAt.size > 100_000) recordedAt.clear();
+    recordedAt.set(key, now);
     return recordUserAddress(ctx, userId, address).then(
-      () => {
-        if (recordedAt.size > 100_000) recordedAt.clear();
-        recordedAt.set(key, now);
-        next();
-      },
+      () => next(),
       (err: unknown) => {
+        if (recordedAt.get(key) === now) recordedAt.delete(key);
         ctx.logger.error('address recording failed', {
           userId,
           error: err instanceof Error ? err.message : String(err),
