@@ -27,6 +27,8 @@ export interface DiscoverOptions {
   retryMs?: number;
 }
 
+const sqliteLists = new WeakMap<SqliteStore['writer'], SqliteDiscover>();
+
 /**
  * A Discover list on the store, following its writes: on SQLite on the store's writer and reader
  * connections; on PostgreSQL with a listening connection of its own, which `close()` ends — whoever
@@ -34,8 +36,14 @@ export interface DiscoverOptions {
  */
 export function openDiscover(store: DataStore, options: DiscoverOptions): Discover {
   if (store.kind === 'sqlite') {
+    // One per writer connection: its TEMP table of changed ids can feed only one list.
     const sqlite = store as SqliteStore;
-    return new SqliteDiscover(sqlite.writer, sqlite.read.db.$client, options.cdnUrl);
+    let found = sqliteLists.get(sqlite.writer);
+    if (!found) {
+      found = new SqliteDiscover(sqlite.writer, sqlite.read.db.$client, options.cdnUrl);
+      sqliteLists.set(sqlite.writer, found);
+    }
+    return found;
   }
   const pg = store as PgStore;
   const connectionString = pg.pool.options.connectionString;
