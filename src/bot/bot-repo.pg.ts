@@ -168,7 +168,7 @@ export class PgBotRepository implements BotRepository {
           eq(serverJoins.hasLeft, false),
         ),
       )
-      .orderBy(asc(serverJoins.id));
+      .orderBy(asc(servers.id), asc(serverJoins.id));
   }
 
   async findOpenPaidJoin(
@@ -256,7 +256,7 @@ export class PgBotRepository implements BotRepository {
           eq(serverJoins.leftReason, 'leave' satisfies LeaveReason),
         ),
       )
-      .orderBy(asc(serverJoins.id));
+      .orderBy(asc(servers.id), asc(serverJoins.id));
   }
 
   async refundPenaltyOf(joinId: string, reason: 'kick' | 'ban'): Promise<boolean> {

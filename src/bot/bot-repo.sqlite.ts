@@ -166,7 +166,7 @@ export class SqliteBotRepository implements BotRepository {
           eq(serverJoins.hasLeft, false),
         ),
       )
-      .orderBy(asc(serverJoins.id))
+      .orderBy(asc(servers.id), asc(serverJoins.id))
       .all();
   }
 
@@ -257,7 +257,7 @@ export class SqliteBotRepository implements BotRepository {
           eq(serverJoins.leftReason, 'leave' satisfies LeaveReason),
         ),
       )
-      .orderBy(asc(serverJoins.id))
+      .orderBy(asc(servers.id), asc(serverJoins.id))
       .all();
   }
 

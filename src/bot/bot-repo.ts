@@ -107,7 +107,7 @@ export interface BotRepository {
   ): Promise<number>;
 
   // ------------------------------------------------------------ leaves
-  /** The member's paid joins of the guild not recorded as left. */
+  /** The member's paid joins of the guild not recorded as left, by campaign id (the order rows are locked in). */
   listOpenPaidJoins(userId: string, guildId: string): Promise<OpenPaidJoin[]>;
   /** Earliest verification and Discord joined_at of the member's open paid joins of the guild; null without any. */
   findOpenPaidJoin(
@@ -120,7 +120,7 @@ export interface BotRepository {
   giveSlotBack(campaignId: string, featuredSlot: boolean): Promise<void>;
   /** Every paid join of the guild's campaigns still present is recorded as left (guild deleted); how many. */
   markGuildJoinsLeft(guildId: string, at: number): Promise<number>;
-  /** The member's joins of the guild charged as voluntary leaves. */
+  /** The member's joins of the guild charged as voluntary leaves, by campaign id. */
   listChargedLeaves(discordUserId: string, guildId: string): Promise<ChargedLeave[]>;
   /** Turns a charged leave into a kick or ban; false when its penalty was refunded already. */
   refundPenaltyOf(joinId: string, reason: 'kick' | 'ban'): Promise<boolean>;
