@@ -8,7 +8,8 @@ import { pgTestsEnabled } from '../test/pg.ts';
 import { insertUser, ledgerAmounts } from '../test/factories.ts';
 import { assertLedgerInvariant, getBalance } from '../ledger/index.ts';
 import type { DataStore } from '../db/engine.ts';
-import type { User } from '../db/schema.ts';
+import { userAddresses, type User } from '../db/schema.ts';
+import { userAddresses as pgUserAddresses } from '../db/schema.pg.ts';
 import { CAMPAIGN_KIND_RULES } from '../shared/campaign-kinds.ts';
 import { campaignsRepo, type NewCampaign } from '../campaigns/campaigns-repo.ts';
 import { joinsRepo } from '../joins/joins-repo.ts';
@@ -55,6 +56,14 @@ function botContext(store: DataStore): AppContext {
     },
     events: { publish: () => Promise.resolve() },
   } as unknown as AppContext;
+}
+
+async function seenAt(store: DataStore, userId: string, addressHash: string, at: number): Promise<void> {
+  const values = { userId, addressHash, lastSeenAt: at };
+  await store.transaction(async (tx) => {
+    if (tx.kind === 'sqlite') tx.db.insert(userAddresses).values(values).run();
+    else await tx.db.insert(pgUserAddresses).values(values);
+  });
 }
 
 let n = 0;
@@ -265,6 +274,41 @@ describe.each(ENGINES)('bot repository and services on %s', (kind) => {
       const joins = await Promise.all(members.map((m) => joinOf(m, c.id)));
       expect(joins.every((j) => j.verified)).toBe(true);
       expect(joins.filter((j) => j.coinsAwarded)).toHaveLength(2);
+      await assertLedgerInvariant(t.store);
+    });
+
+    it('the same-address cap filled by members arriving at once: only up to the cap are paid', async () => {
+      // Cap 1: members who share the owner's address are paid once per campaign (decision 022).
+      const capped = {
+        ...ctx,
+        config: {
+          ...ctx.config,
+          sameAddress: { windowMs: 7 * DAY, maxPaidJoins: 1, hashKey: Buffer.from('k') },
+        },
+      } as AppContext;
+      for (let round = 1; round <= 3; round++) {
+        const owner = await insertUser(t.store);
+        const hash = `shared-${kind}-${round}`;
+        await seenAt(t.store, owner.id, hash, clock.now());
+        const guildId = nowhereGuild();
+        const c = await open(campaignIn(guildId, owner.id, 10));
+        const alts = await Promise.all(Array.from({ length: 5 }, () => insertUser(t.store)));
+        for (const alt of alts) {
+          await seenAt(t.store, alt.id, hash, clock.now());
+          await joinOnWebsite(alt, c.id);
+        }
+        const results = await Promise.all(
+          alts.map((alt) => recordVerifiedJoin(capped, arrival(alt, guildId))),
+        );
+        expect(
+          results.filter((r) => r.rewarded !== null),
+          `round ${round}`,
+        ).toHaveLength(1);
+        expect((await campaign(c.id)).membersRemaining, `round ${round}`).toBe(9);
+        const joins = await Promise.all(alts.map((alt) => joinOf(alt, c.id)));
+        expect(joins.every((j) => j.verified && j.sameAddress)).toBe(true);
+        expect(joins.filter((j) => j.coinsAwarded)).toHaveLength(1);
+      }
       await assertLedgerInvariant(t.store);
     });
 
