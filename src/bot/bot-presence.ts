@@ -77,8 +77,8 @@ export async function syncBotPresence(
     if (botGuildIds.has(guildId) && removedAt !== null) toResume.add(guildId);
     if (!botGuildIds.has(guildId) && removedAt === null) toPause.add(guildId);
   }
-  // Each write re-states its condition (not paused yet / paused), so a GUILD_CREATE or GUILD_DELETE
-  // handled meanwhile is not undone twice.
+  // Read outside a transaction; each write re-states its condition (not paused yet / paused), so one
+  // that a GUILD_DELETE or GUILD_CREATE handler made meanwhile is neither repeated nor counted twice.
   for (const g of toPause) result.paused += await pauseGuildCampaigns(ctx, g, at);
   for (const g of toResume) result.resumed += await resumeGuildCampaigns(ctx, g);
   return result;
