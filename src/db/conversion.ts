@@ -24,8 +24,11 @@ export const NOT_CONVERTED: readonly string[] = [
 
   // step 2E: converted (src/payments).
 
-  // step 3
-  'the bot and the periodic jobs (src/bot, src/background.ts)',
+  // step 3: converted (src/bot/bot-repo*.ts; src/background.ts runs the jobs through the PostgreSQL
+  // run-once on pg). Still reached from the bot through other parts' functions: /farm's list
+  // (findDiscoverPage, with Discover above), the address prune and invite stats jobs (same-address.ts,
+  // invite-stats.ts, with Discover above) and the live events' balance and completion reads
+  // (src/events/publish.ts, step 4).
 
   // step 4
   'readiness, backups, the demo seed and the composition by ROLE (src/ops, src/demo, src/server.ts)',

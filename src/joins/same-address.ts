@@ -107,17 +107,3 @@ export async function checkSameAddress(
   if (!shared) return { shared, capped: false };
   return { shared, capped: (await repo.paidSameAddressJoins(input.campaignId)) >= rule.maxPaidJoins };
 }
-
-/**
- * @deprecated synchronous: checkSameAddress for the bot's verification (src/bot/verify-join.ts), which
- * still runs in a synchronous SQLite transaction until decision 028's step 3.
- */
-export function sameAddressCheck(
-  db: DbOrTx,
-  rule: SameAddressRule,
-  input: { memberId: string; ownerId: string; campaignId: string; now: number },
-): { shared: boolean; capped: boolean } {
-  const shared = sharesAddressWithOwner(db, rule, input.memberId, input.ownerId, input.now);
-  if (!shared) return { shared, capped: false };
-  return { shared, capped: paidSameAddressJoins(db, input.campaignId) >= rule.maxPaidJoins };
-}

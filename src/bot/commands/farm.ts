@@ -5,9 +5,8 @@ import {
   type APIButtonComponent,
   type APIEmbedField,
 } from 'discord.js';
-import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { servers } from '../../db/schema.ts';
+import { botRepo } from '../bot-repo.ts';
 import { findDiscoverPage } from '../../joins/list-servers.ts';
 import { joinServer } from '../../joins/join-server.ts';
 import { claimNoBotReward } from '../../joins/claim-nobot-reward.ts';
@@ -172,7 +171,7 @@ export const farmJoinButton: ButtonAction = {
   async run(ctx, member, args) {
     const campaignId = args[0] ?? '';
     const result = await joinServer(ctx, member.userId, campaignId);
-    const { name: server, noBot } = describeCampaign(ctx, campaignId);
+    const { name: server, noBot } = await describeCampaign(ctx, campaignId);
     if (noBot) {
       return {
         embeds: [
@@ -230,12 +229,11 @@ export const farmClaimButton: ButtonAction = {
 };
 
 /** Name and kind of the campaign just joined (for the wording only; the rules ran in joinServer). */
-function describeCampaign(ctx: AppContext, campaignId: string): { name: string; noBot: boolean } {
-  const found = ctx.db
-    .select({ name: servers.name, kind: servers.kind })
-    .from(servers)
-    .where(eq(servers.id, campaignId))
-    .get();
+async function describeCampaign(
+  ctx: AppContext,
+  campaignId: string,
+): Promise<{ name: string; noBot: boolean }> {
+  const found = await botRepo(ctx.store.read).findCampaignSummary(campaignId);
   return {
     name: found?.name ?? 'the server',
     noBot: found !== undefined && !CAMPAIGN_KIND_RULES[found.kind].needsBot,
