@@ -19,16 +19,14 @@ export const NOT_CONVERTED: readonly string[] = [
 
   // step 2D: converted (src/joins): Discover's list follows the store on both engines (SQLite: TEMP
   // triggers and data_version; PostgreSQL: LISTEN/NOTIFY, closeDiscover(store) ends its listening
-  // connection), invite stats and address recording and prune go through the store. The deprecated
-  // synchronous sameAddressCheck stays for the bot's verification until step 3.
+  // connection); invite stats and address recording and prune go through the store.
 
   // step 2E: converted (src/payments).
 
   // step 3: converted (src/bot/bot-repo*.ts; src/background.ts runs the jobs through the PostgreSQL
-  // run-once on pg). Still reached from the bot through other parts' functions: /farm's list
-  // (findDiscoverPage, with Discover above), the address prune and invite stats jobs (same-address.ts,
-  // invite-stats.ts, with Discover above) and the live events' balance and completion reads
-  // (src/events/publish.ts, step 4).
+  // run-once on pg). /farm's list (findDiscoverPage) and the address prune and invite stats jobs are
+  // converted with step 2D above; still reached from the bot: the live events' balance and completion
+  // reads (src/events/publish.ts, step 4).
 
   // step 4
   'readiness, backups, the demo seed and the composition by ROLE (src/ops, src/demo, src/server.ts)',

@@ -1,8 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { and, count, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
-import type { DbOrTx } from '../db/client.ts';
-import { serverJoins } from '../db/schema.ts';
 import type { DbHandle } from '../db/engine.ts';
 import { joinsRepo } from './joins-repo.ts';
 
@@ -53,41 +50,6 @@ export async function pruneUserAddresses(
   const keepMs = windowMs > 0 ? windowMs : 86_400_000;
   const before = ctx.clock.now() - keepMs;
   return ctx.store.transaction((tx) => joinsRepo(tx).pruneAddresses(before));
-}
-
-/** Whether member and owner both used one address within the window (each at any time in it). */
-export function sharesAddressWithOwner(
-  db: DbOrTx,
-  rule: SameAddressRule,
-  memberId: string,
-  ownerId: string,
-  now: number,
-): boolean {
-  if (rule.windowMs <= 0 || memberId === ownerId) return false;
-  const since = now - rule.windowMs;
-  const row = db.get<{ one: number } | undefined>(sql`
-    select 1 as one from user_addresses m
-    join user_addresses o on o.address_hash = m.address_hash
-    where m.user_id = ${memberId} and m.last_seen_at >= ${since}
-      and o.user_id = ${ownerId} and o.last_seen_at >= ${since}
-    limit 1`);
-  return row !== undefined;
-}
-
-/** Paid joins of the campaign from members who shared an address with its owner. */
-export function paidSameAddressJoins(db: DbOrTx, campaignId: string): number {
-  const row = db
-    .select({ n: count() })
-    .from(serverJoins)
-    .where(
-      and(
-        eq(serverJoins.serverId, campaignId),
-        eq(serverJoins.sameAddress, true),
-        eq(serverJoins.coinsAwarded, true),
-      ),
-    )
-    .get();
-  return row?.n ?? 0;
 }
 
 /**
