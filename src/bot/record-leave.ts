@@ -109,7 +109,7 @@ export function recordLeave(ctx: AppContext, event: LeaveEvent): RecordLeaveResu
   });
   // Committed: the member's open tabs learn of the penalty and the new balance.
   for (const c of charged) {
-    publishWithBalance(ctx, c.userId, (balance) => ({
+    void publishWithBalance(ctx, c.userId, (balance) => ({
       type: 'penalty_charged',
       serverName: c.name,
       amount: formatCents(c.cents),
@@ -225,7 +225,7 @@ export function refundLateKick(
   });
   // Committed: the member's open tabs learn of the refund and the new balance.
   for (const r of refunds) {
-    publishWithBalance(ctx, r.userId, (balance) => ({
+    void publishWithBalance(ctx, r.userId, (balance) => ({
       type: 'penalty_refunded',
       serverName: r.name,
       amount: formatCents(r.cents),
