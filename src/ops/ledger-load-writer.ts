@@ -10,7 +10,11 @@ const file = process.argv[2];
 if (!file) throw new Error('usage: ledger-load-writer.ts <database file>');
 const database = openDatabase(file);
 const store = createSqliteStore(database, file);
-const ids = (await store.read.db.select({ id: users.id }).from(users).all()).map((u) => u.id);
+const ids = store.read.db
+  .select({ id: users.id })
+  .from(users)
+  .all()
+  .map((u) => u.id);
 let n = 0;
 const write = () =>
   store.transaction(async (tx) => {
