@@ -39,6 +39,14 @@ export function createCampaign(db: Db, input: CampaignInput): Server {
   return db.insert(servers).values(campaignValues(input)).returning().get();
 }
 
+/** A campaign row on either engine (reads committed data). */
+export async function readCampaign(store: DataStore, campaignId: string): Promise<Server | undefined> {
+  const h = store.read;
+  if (h.kind === 'sqlite') return h.db.select().from(servers).where(eq(servers.id, campaignId)).get();
+  const [row] = await h.db.select().from(pgServers).where(eq(pgServers.id, campaignId));
+  return row;
+}
+
 /** createCampaign on either engine (suites that run on both: TEST_DB=pg). */
 export async function insertCampaign(store: DataStore, input: CampaignInput): Promise<Server> {
   const values = campaignValues(input);
