@@ -1,8 +1,13 @@
 import type { Db } from '../db/client.ts';
 import { serverJoins, servers, transactions, users, type Server, type ServerJoin } from '../db/schema.ts';
 import { credit } from '../ledger/ledger.ts';
-import { and, eq } from 'drizzle-orm';
-import { servers as pgServers, transactions as pgTransactions, users as pgUsers } from '../db/schema.pg.ts';
+import { and, eq, sql } from 'drizzle-orm';
+import {
+  serverJoins as pgServerJoins,
+  servers as pgServers,
+  transactions as pgTransactions,
+  users as pgUsers,
+} from '../db/schema.pg.ts';
 import type { User } from '../db/schema.ts';
 import type { DataStore, DbHandle } from '../db/engine.ts';
 import * as ledger from '../ledger/index.ts';
@@ -45,6 +50,18 @@ export async function readCampaign(store: DataStore, campaignId: string): Promis
   if (h.kind === 'sqlite') return h.db.select().from(servers).where(eq(servers.id, campaignId)).get();
   const [row] = await h.db.select().from(pgServers).where(eq(pgServers.id, campaignId));
   return row;
+}
+
+/** A campaign's join rows in insertion order, on either engine. */
+export async function readJoins(store: DataStore, campaignId: string): Promise<ServerJoin[]> {
+  const h = store.read;
+  if (h.kind === 'sqlite')
+    return h.db.select().from(serverJoins).where(eq(serverJoins.serverId, campaignId)).all();
+  return h.db
+    .select()
+    .from(pgServerJoins)
+    .where(eq(pgServerJoins.serverId, campaignId))
+    .orderBy(pgServerJoins.joinedAt, sql`xmin::text::bigint, ctid`);
 }
 
 /** createCampaign on either engine (suites that run on both: TEST_DB=pg). */
