@@ -9,11 +9,10 @@ import { ConfigError, type Config } from '../config.ts';
 // A stream that converts a part deletes its entry (one per paragraph, so parallel edits merge cleanly).
 
 export const NOT_CONVERTED: readonly string[] = [
-  // step 2A: converted (src/users, src/auth, src/account). The sessions table stays the SQLite session
-  // store's (sqlite-session-store.ts); several processes keep sessions in Redis.
+  // step 2A: converted (src/users, src/auth, src/account). Sessions: Redis with REDIS_URL, else the
+  // database's sessions table (sqlite-session-store.ts, or pg-session-store.ts on PostgreSQL, step 4).
 
-  // step 2B: converted (src/rewards, src/social). The demo seed still adds its social tasks through
-  // addSocialTaskSync on the synchronous handle (step 4).
+  // step 2B: converted (src/rewards, src/social).
 
   // step 2C: converted (src/campaigns).
 
@@ -28,8 +27,10 @@ export const NOT_CONVERTED: readonly string[] = [
   // converted with step 2D above; still reached from the bot: the live events' balance and completion
   // reads (src/events/publish.ts, step 4).
 
-  // step 4
-  'readiness, backups, the demo seed and the composition by ROLE (src/ops, src/demo, src/server.ts)',
+  // step 4: converted (readiness, live events, the demo seed, sign out everywhere, backups — SQLite
+  // only, pg_dump on PostgreSQL — and src/server.ts opening PostgreSQL with its session store). The
+  // first page's data of a signed-in Discover (src/auth/page-data.ts) reads the Discover list, above.
+  // Left for the merge: AppContext.db/sqlite (they throw on PostgreSQL) and SPLIT_ROLES_READY.
 ];
 
 /** Throws a ConfigError when the configuration asks for what the conversion has not reached yet. */

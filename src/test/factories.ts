@@ -1,8 +1,13 @@
 import type { Db } from '../db/client.ts';
 import { serverJoins, servers, transactions, users, type Server, type ServerJoin } from '../db/schema.ts';
 import { credit } from '../ledger/ledger.ts';
-import { and, eq } from 'drizzle-orm';
-import { transactions as pgTransactions, users as pgUsers } from '../db/schema.pg.ts';
+import { and, eq, sql } from 'drizzle-orm';
+import {
+  serverJoins as pgServerJoins,
+  servers as pgServers,
+  transactions as pgTransactions,
+  users as pgUsers,
+} from '../db/schema.pg.ts';
 import type { User } from '../db/schema.ts';
 import type { DataStore, DbHandle } from '../db/engine.ts';
 import * as ledger from '../ledger/index.ts';
@@ -36,38 +41,70 @@ let counter = 0;
 
 /** A campaign row as the submit/promote flows would leave it, with test-friendly defaults. */
 export function createCampaign(db: Db, input: CampaignInput): Server {
+  return db.insert(servers).values(campaignValues(input)).returning().get();
+}
+
+/** A campaign row on either engine (reads committed data). */
+export async function readCampaign(store: DataStore, campaignId: string): Promise<Server | undefined> {
+  const h = store.read;
+  if (h.kind === 'sqlite') return h.db.select().from(servers).where(eq(servers.id, campaignId)).get();
+  const [row] = await h.db.select().from(pgServers).where(eq(pgServers.id, campaignId));
+  return row;
+}
+
+/** A campaign's join rows in insertion order, on either engine. */
+export async function readJoins(store: DataStore, campaignId: string): Promise<ServerJoin[]> {
+  const h = store.read;
+  if (h.kind === 'sqlite')
+    return h.db.select().from(serverJoins).where(eq(serverJoins.serverId, campaignId)).all();
+  return h.db
+    .select()
+    .from(pgServerJoins)
+    .where(eq(pgServerJoins.serverId, campaignId))
+    .orderBy(pgServerJoins.joinedAt, sql`xmin::text::bigint, ctid`);
+}
+
+/** createCampaign on either engine (suites that run on both: TEST_DB=pg). */
+export async function insertCampaign(store: DataStore, input: CampaignInput): Promise<Server> {
+  const values = campaignValues(input);
+  return store.transaction(async (tx) => {
+    const [row] =
+      tx.kind === 'sqlite'
+        ? [tx.db.insert(servers).values(values).returning().get()]
+        : await tx.db.insert(pgServers).values(values).returning();
+    if (!row) throw new Error('insertCampaign: nothing inserted');
+    return row;
+  });
+}
+
+function campaignValues(input: CampaignInput) {
   counter += 1;
   const kind = input.kind ?? 'regular';
   const slots = input.membersRemaining ?? (kind === 'featured' ? PROMOTION.slots : 10);
   const createdAt = input.createdAt ?? Date.UTC(2026, 0, 1) + counter;
   const code = input.inviteCode === undefined ? `test-invite-${counter}` : input.inviteCode;
-  return db
-    .insert(servers)
-    .values({
-      ownerId: input.ownerId,
-      name: input.name ?? `Test Server ${counter}`,
-      inviteLink: input.inviteLink ?? `https://discord.gg/${code ?? `test-${counter}`}`,
-      inviteCode: code,
-      kind,
-      serverId:
-        kind === 'nobot' ? null : (input.guildId ?? `4000000000000${String(counter).padStart(5, '0')}`),
-      serverIcon: input.serverIcon ?? null,
-      coinReward: input.coinRewardCents ?? CAMPAIGN_KIND_RULES[kind].rewardCents,
-      membersRemaining: slots,
-      initialMemberSlots: input.initialMemberSlots ?? slots,
-      isFeatured: kind === 'featured',
-      featuredRemaining: kind === 'featured' ? slots : 0,
-      inviteGuildId:
-        kind === 'nobot'
-          ? (input.guildId ?? null)
-          : (input.guildId ?? `4000000000000${String(counter).padStart(5, '0')}`),
-      featuredAt: kind === 'featured' ? (input.featuredAt ?? createdAt) : null,
-      inviteValid: input.inviteValid ?? true,
-      canceledAt: input.canceledAt ?? null,
-      createdAt,
-    })
-    .returning()
-    .get();
+  return {
+    ownerId: input.ownerId,
+    name: input.name ?? `Test Server ${counter}`,
+    inviteLink: input.inviteLink ?? `https://discord.gg/${code ?? `test-${counter}`}`,
+    inviteCode: code,
+    kind,
+    serverId: kind === 'nobot' ? null : (input.guildId ?? `4000000000000${String(counter).padStart(5, '0')}`),
+    serverIcon: input.serverIcon ?? null,
+    coinReward: input.coinRewardCents ?? CAMPAIGN_KIND_RULES[kind].rewardCents,
+    membersRemaining: slots,
+    initialMemberSlots: input.initialMemberSlots ?? slots,
+    isFeatured: kind === 'featured',
+    featuredRemaining: kind === 'featured' ? slots : 0,
+    inviteGuildId:
+      kind === 'nobot'
+        ? (input.guildId ?? null)
+        : (input.guildId ?? `4000000000000${String(counter).padStart(5, '0')}`),
+    featuredAt: kind === 'featured' ? (input.featuredAt ?? createdAt) : null,
+    inviteValid: input.inviteValid ?? true,
+    canceledAt: input.canceledAt ?? null,
+    createdAt,
+  } satisfies typeof servers.$inferInsert;
 }
 
 /** Credits coins (hundredths) through the ledger, as a purchase would. */
