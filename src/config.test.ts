@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
-import { assertRunnable } from './db/conversion.ts';
 
 const PRODUCTION = {
   NODE_ENV: 'production',
@@ -154,18 +153,6 @@ describe('config', () => {
     expect(refused('data/coinsync.db')).toMatch(/DATABASE_URL: is not a URL.*leave DATABASE_URL unset/);
     expect(refused('postgres://db.internal')).toMatch(/DATABASE_URL: names no database/);
     expect(refused('postgres:///coinsync')).toMatch(/DATABASE_URL: names no host/);
-  });
-
-  it('refuses to start on PostgreSQL while parts are not converted, naming them', () => {
-    const pg = loadConfig({ DATABASE_URL: 'postgres://db/coinsync' });
-    expect(() => assertRunnable(pg)).toThrow(ConfigError);
-    expect(() => assertRunnable(pg)).toThrow(/DATABASE_URL \(PostgreSQL\) cannot run yet/);
-    expect(() => assertRunnable(pg, ['campaigns (src/campaigns)'])).toThrow(
-      /\n {2}- campaigns \(src\/campaigns\)\n/,
-    );
-    expect(() => assertRunnable(loadConfig({}))).not.toThrow();
-    // Once everything is converted, PostgreSQL is allowed.
-    expect(() => assertRunnable(pg, [])).not.toThrow();
   });
 
   describe('ROLE, SHARD_COUNT and SHARD_IDS (decision 028)', () => {

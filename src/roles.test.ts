@@ -69,7 +69,7 @@ describe('ROLE=bot', () => {
 });
 
 describe('ROLE from the environment', () => {
-  it('refuses ROLE=web and ROLE=bot at start until the data layer runs on PostgreSQL, before taking the port', async () => {
+  it('refuses ROLE=web and ROLE=bot on SQLite at start (the file belongs to one process), before taking the port', async () => {
     const port = await new Promise<number>((resolve) => {
       const probe = net.createServer().listen(0, '127.0.0.1', () => {
         const { port: free } = probe.address() as net.AddressInfo;
@@ -82,7 +82,6 @@ describe('ROLE from the environment', () => {
         env: {
           NODE_ENV: 'test',
           ROLE: role,
-          DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/postgres',
           REDIS_URL: 'redis://127.0.0.1:6379',
           DISCORD_CLIENT_ID: TEST_DISCORD.clientId,
           DISCORD_CLIENT_SECRET: TEST_DISCORD.clientSecret,
@@ -91,7 +90,9 @@ describe('ROLE from the environment', () => {
         },
       });
       await expect(start).rejects.toThrow(ConfigError);
-      await expect(start).rejects.toThrow(`ROLE=${role} cannot start yet`);
+      await expect(start).rejects.toThrow(
+        `ROLE=${role} runs beside other processes and needs PostgreSQL (DATABASE_URL)`,
+      );
     }
     // Nothing was left listening.
     await new Promise<void>((resolve, reject) => {

@@ -2,7 +2,6 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConfigError, loadConfig, type Config, type Role, type ShardPlan } from './config.ts';
 import { openDatabase, type Database_ } from './db/client.ts';
-import { assertRunnable } from './db/conversion.ts';
 import { createSqliteStore, openPgStore, type PgStore, type SqliteStore } from './db/engine.ts';
 import type { Db } from './db/client.ts';
 import type { Database as SqliteConnection } from 'better-sqlite3';
@@ -70,25 +69,11 @@ export interface StartOptions {
   bot?: Pick<BotOptions, 'auditLogDelayMs' | 'auditLogRecheckMs'>;
   /**
    * Tests: compose this process as `role` (and its shards) on its own SQLite file, bypassing ROLE's
-   * start-up refusal, to check what each role runs. Production chooses with ROLE (see SPLIT_ROLES_READY).
+   * configuration checks, to check what each role runs. Production chooses with ROLE.
    */
   role?: Role;
   shards?: ShardPlan;
-  /**
-   * Tests only: start on PostgreSQL although decision 028's conversion is not complete
-   * (src/db/conversion.ts), to exercise the converted parts there. What is not converted fails when it
-   * is reached (ctx.db and ctx.sqlite throw on PostgreSQL). Goes away with NOT_CONVERTED.
-   */
-  allowUnconverted?: boolean;
 }
-
-/**
- * Whether ROLE=web/bot may start. Not yet: the features still read and write through the synchronous
- * SQLite layer (decision 028, conversion steps 2-4), so a web process and a bot process would each
- * work on their own SQLite file even with DATABASE_URL set. The composition by role is built and
- * tested (src/roles.test.ts); this turns true when the data layer runs on PostgreSQL.
- */
-export const SPLIT_ROLES_READY = false;
 
 /**
  * Builds and starts the product by role (decision 028). ROLE=all (the default): everything in one
@@ -102,13 +87,6 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const env = options.env ?? process.env;
   const preliminary = loadConfig(env);
   const role = options.role ?? preliminary.role;
-  if (role !== 'all' && options.role === undefined && !SPLIT_ROLES_READY)
-    throw new ConfigError(
-      `ROLE=${role} cannot start yet: the features still use the SQLite data layer, so the processes of a split ` +
-        'would not share their data (decision 028: the PostgreSQL conversion comes first). Run ROLE=all (the default).',
-    );
-  // DATABASE_URL is refused, naming the unconverted parts, until decision 028's conversion is done.
-  if (!options.allowUnconverted) assertRunnable(preliminary);
   const server = http.createServer();
   // Until the app is built, a placeholder answers: the bound port never leaves a client hanging.
   let phase = 'opening the database';

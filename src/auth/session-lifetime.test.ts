@@ -50,7 +50,7 @@ async function sessionTtlMs(app: TestApp, sid: string): Promise<number> {
 describe.each(stores)('sessions in $name', ({ env, engine }) => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp({ env, engine, allowUnconverted: engine === 'pg' });
+    app = await startTestApp({ env, engine });
   });
   afterAll(() => app.close());
 

@@ -24,12 +24,7 @@ describe.each(ENGINES)('seedDemo on %s', (engine) => {
   describe.skipIf(engine === 'pg' && !pgEnabled)('', () => {
     let app: TestApp;
     beforeAll(async () => {
-      app = await startTestApp({
-        engine,
-        // PostgreSQL before decision 028's conversion is complete (src/db/conversion.ts): the seed and
-        // the features it uses are converted; same-address recording at sign-in is not, so it is off.
-        ...(engine === 'pg' ? { allowUnconverted: true, env: { SAME_ADDRESS_WINDOW_DAYS: '0' } } : {}),
-      });
+      app = await startTestApp({ engine });
     });
     afterAll(() => app?.close());
 

@@ -65,7 +65,7 @@ describe.skipIf(!(await pgTestsEnabled()))('readiness on PostgreSQL', () => {
   beforeAll(async () => {
     // PostgreSQL before decision 028's conversion is complete (src/db/conversion.ts): readiness and
     // the sessions are converted, and this process has no bot.
-    app = await startTestApp({ engine: 'pg', allowUnconverted: true, env: { REDIS_URL: '' } });
+    app = await startTestApp({ engine: 'pg', env: { REDIS_URL: '' } });
   });
   afterAll(() => app?.close());
 
