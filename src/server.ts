@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ConfigError, loadConfig, type Config, type Role, type ShardPlan } from './config.ts';
+import { loadConfig, type Config, type Role, type ShardPlan } from './config.ts';
 import { openDatabase, type Database_ } from './db/client.ts';
 import { createSqliteStore, openPgStore, type PgStore, type SqliteStore } from './db/engine.ts';
 import type { Db } from './db/client.ts';
