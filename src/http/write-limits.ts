@@ -116,26 +116,35 @@ export function writeLimits(ctx: AppContext, options: WriteLimitOptions | false 
 export const ADDRESS_RECORD_EVERY_MS = 5 * 60_000;
 
 /**
- * Remembers (as a keyed hash, decision 022) the address each signed-in write comes from, for the
- * same-address rule. Mounted after the limits, so a refused burst records nothing.
+ * Records (as a keyed hash, decision 022) the address a signed-in user writes from, for the
+ * same-address rule, at most every ADDRESS_RECORD_EVERY_MS per user and address; undefined when the
+ * rule is off. Shared by `recordWriteAddresses` and the signed-in fast path (src/http/fast-path.ts).
  */
-export function recordWriteAddresses(ctx: AppContext): Router {
-  const router = Router();
-  if (ctx.config.sameAddress.windowMs <= 0) return router;
+export function addressRecorder(ctx: AppContext): ((userId: string, address: string) => void) | undefined {
+  if (ctx.config.sameAddress.windowMs <= 0) return undefined;
   const recordedAt = new Map<string, number>();
+  return (userId, address) => {
+    const key = `${userId} ${address}`;
+    const now = ctx.clock.now();
+    const last = recordedAt.get(key);
+    if (last === undefined || now - last >= ADDRESS_RECORD_EVERY_MS || now < last) {
+      recordUserAddress(ctx, userId, address);
+      if (recordedAt.size > 100_000) recordedAt.clear();
+      recordedAt.set(key, now);
+    }
+  };
+}
+
+/**
+ * Remembers the address each signed-in write comes from (`addressRecorder`). Mounted after the limits,
+ * so a refused burst records nothing. `record` is the recorder it uses (the fast path shares it).
+ */
+export function recordWriteAddresses(ctx: AppContext, record = addressRecorder(ctx)): Router {
+  const router = Router();
+  if (!record) return router;
   router.post(Object.values(WRITE_ROUTES).flat(), (req, _res, next) => {
     const userId = req.user?.id;
-    if (userId) {
-      const address = addressKey(req);
-      const key = `${userId} ${address}`;
-      const now = ctx.clock.now();
-      const last = recordedAt.get(key);
-      if (last === undefined || now - last >= ADDRESS_RECORD_EVERY_MS || now < last) {
-        recordUserAddress(ctx, userId, address);
-        if (recordedAt.size > 100_000) recordedAt.clear();
-        recordedAt.set(key, now);
-      }
-    }
+    if (userId) record(userId, addressKey(req));
     next();
   });
   return router;

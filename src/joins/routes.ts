@@ -18,6 +18,24 @@ function sendJsonBuffer(res: Response, body: Buffer): void {
   res.end(body);
 }
 
+/**
+ * GET /api/servers for a signed-in user: the page's JSON body and its `Link` header value, if any.
+ * The route below and the signed-in fast path (src/http/fast-path.ts, decision 033) both answer with it.
+ */
+export function discoverAnswer(
+  ctx: AppContext,
+  userId: string,
+  query: Record<string, unknown>,
+): { body: Buffer; link?: string } {
+  const params = parseDiscoverQuery(query);
+  const page = findDiscoverPage(ctx.sqlite, ctx.config.discord.cdnUrl, { userId, ...params });
+  if (!page.nextCursor) return { body: page.body };
+  return {
+    body: page.body,
+    link: `<${nextPageUrl(params, query.limit !== undefined, page.nextCursor)}>; rel="next"`,
+  };
+}
+
 export function joinRoutes(ctx: AppContext): Router {
   const router = Router();
   const cdnUrl = ctx.config.discord.cdnUrl;
@@ -25,15 +43,8 @@ export function joinRoutes(ctx: AppContext): Router {
   // Discover in pages (decision 010): the body stays the spec's array; the next page, if any, is in
   // a Link header (rel="next"), so a client that ignores it still gets the first page in spec order.
   router.get('/servers', (req, res) => {
-    const userId = requireUser(req);
-    const params = parseDiscoverQuery(req.query);
-    const page = findDiscoverPage(ctx.sqlite, cdnUrl, { userId, ...params });
-    if (page.nextCursor) {
-      res.setHeader(
-        'Link',
-        `<${nextPageUrl(params, req.query.limit !== undefined, page.nextCursor)}>; rel="next"`,
-      );
-    }
+    const page = discoverAnswer(ctx, requireUser(req), req.query);
+    if (page.link) res.setHeader('Link', page.link);
     sendJsonBuffer(res, page.body);
   });
 
