@@ -15,6 +15,7 @@ import {
   withFastPath,
   type FastRoute,
   type NodeHandler,
+  type PlainAnswer,
   type PlainRoute,
   type SessionAccess,
 } from './http/fast-path.ts';
@@ -28,7 +29,7 @@ import { featureRoutes, rawBodyRoutes } from './features.ts';
 import { sessionCheck, sessionPolicy } from './auth/session-policy.ts';
 import { spaPages } from './auth/spa-pages.ts';
 import { addressKey, addressRecorder, recordWriteAddresses, writeLimits } from './http/write-limits.ts';
-import { discoverAnswer } from './joins/routes.ts';
+import { discoverAnswer, type DiscoverAnswer } from './joins/routes.ts';
 import { claimAnswer } from './rewards/routes.ts';
 
 export { PRODUCT_NAME } from './shared/brand.ts';
@@ -300,10 +301,12 @@ export function createApp(
                     [
                       'GET /servers',
                       ({ userId, query }) => {
+                        const toPlain = (page: DiscoverAnswer): PlainAnswer =>
+                          page.link
+                            ? { buffer: page.body, headers: [['Link', page.link]] }
+                            : { buffer: page.body };
                         const page = discoverAnswer(ctx, userId, query());
-                        return page.link
-                          ? { buffer: page.body, headers: [['Link', page.link]] }
-                          : { buffer: page.body };
+                        return page instanceof Promise ? page.then(toPlain) : toPlain(page);
                       },
                     ],
                     [

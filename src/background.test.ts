@@ -6,6 +6,7 @@ import {
   INVITE_RECHECK_EVERY_MS,
   JOB,
   jobsForRole,
+  runOnceFor,
   startPeriodicJobs,
   type JobSpec,
   type PeriodicJobs,
@@ -13,6 +14,8 @@ import {
 import { JobMonitor } from './ops/job-monitor.ts';
 import { createInProcessRunOnce, createPgRunOnce, type RunOnce } from './ops/run-once.ts';
 import { createPgTestDatabase, pgTestsEnabled, type PgTestDatabase } from './test/pg.ts';
+import { openPgStore } from './db/engine.ts';
+import { createTestStore } from './test/db.ts';
 
 // Which periodic jobs each role runs (decision 028), and how their runs are let through: every run in
 // one process (SQLite), once per period across bot processes (PostgreSQL, decision 030).
@@ -108,6 +111,21 @@ describe('in one process (SQLite)', () => {
   });
 });
 
+describe('runOnceFor (the default of startBackground)', () => {
+  it('on SQLite lets every tick of the one process through', async () => {
+    const t = await createTestStore('sqlite');
+    try {
+      const runOnce = runOnceFor(t.store);
+      const job = { name: 'run-once-for sqlite', periodMs: MINUTE };
+      expect(runOnce.kind).toBe('in-process');
+      expect(await runOnce.tick(job, 0, () => Promise.resolve())).toBe('ran');
+      expect(await runOnce.tick(job, 0, () => Promise.resolve())).toBe('ran');
+    } finally {
+      await t.dispose();
+    }
+  });
+});
+
 describe.skipIf(!(await pgTestsEnabled()))('across bot processes (PostgreSQL)', () => {
   let database: PgTestDatabase;
   const pools: pg.Pool[] = [];
@@ -183,4 +201,21 @@ describe.skipIf(!(await pgTestsEnabled()))('across bot processes (PostgreSQL)', 
     await a.jobs.stop();
     await b.jobs.stop();
   }, 60_000);
+
+  it('runOnceFor a PostgreSQL store: one run per period across two processes (stores) on one database', async () => {
+    const stores = [await openPgStore(database.url, { max: 2 }), await openPgStore(database.url, { max: 2 })];
+    try {
+      const job = { name: 'run-once-for pg', periodMs: MINUTE };
+      let runs = 0;
+      const run = () => Promise.resolve(void (runs += 1));
+      const [first, second] = stores.map((store) => runOnceFor(store));
+      expect(first!.kind).toBe('postgresql');
+      expect(await first!.tick(job, 0, run)).toBe('ran');
+      expect(await second!.tick(job, 1, run)).toBe('done');
+      expect(await second!.tick(job, MINUTE, run)).toBe('ran');
+      expect(runs).toBe(2);
+    } finally {
+      for (const store of stores) await store.close();
+    }
+  });
 });

@@ -9,7 +9,8 @@ import { recheckInvites } from './campaigns/recheck-invites.ts';
 import { recordReconciliation } from './metrics.ts';
 import { pruneExpiredIntentsJob } from './campaigns/featured-intent.ts';
 import { JobMonitor } from './ops/job-monitor.ts';
-import { createInProcessRunOnce, type RunOnce } from './ops/run-once.ts';
+import { createInProcessRunOnce, createPgRunOnce, type RunOnce } from './ops/run-once.ts';
+import type { DataStore, PgStore } from './db/engine.ts';
 import type { PeriodicJob } from './ops/run-once-pg.ts';
 import { startSafeInterval, type SafeInterval } from './ops/safe-interval.ts';
 import { INVITE_STATS_EVERY_MS, refreshInviteStats } from './joins/invite-stats.ts';
@@ -192,6 +193,15 @@ export function startPeriodicJobs(
   };
 }
 
+/**
+ * How this process lets periodic runs through: on PostgreSQL once per job and period across every bot
+ * process sharing the database (advisory lock + job_runs, decision 030); on SQLite, one process, the
+ * in-process guard against a run overlapping itself.
+ */
+export function runOnceFor(store: DataStore): RunOnce {
+  return store.kind === 'pg' ? createPgRunOnce((store as PgStore).pool) : createInProcessRunOnce();
+}
+
 export interface Background {
   stop(): Promise<void>;
   /** Resolves when no reconciliation run is in progress or queued (tests wait on it before their own run). */
@@ -220,7 +230,7 @@ export function startBackground(
   options: {
     jobs?: JobMonitor;
     bot?: Pick<BotOptions, 'auditLogDelayMs' | 'auditLogRecheckMs'>;
-    /** How runs are let through: in-process (SQLite, one process) unless given (PostgreSQL). */
+    /** How runs are let through; by default runOnceFor(ctx.store) (PostgreSQL: once across processes). */
     runOnce?: RunOnce;
   } = {},
 ): Promise<Background> {
@@ -256,7 +266,7 @@ export function startBackground(
       case 'prune':
         await pruneExpiredIntentsJob(ctx);
         // Retention of the same-address rule's hashes: the window, then gone (decision 022).
-        pruneUserAddresses(ctx);
+        await pruneUserAddresses(ctx);
         return undefined;
       case 'invite stats':
         // Member and online counts for Discover cards.
@@ -265,7 +275,7 @@ export function startBackground(
   };
   const periodic = startPeriodicJobs(ctx, specs, {
     jobs,
-    runOnce: options.runOnce ?? createInProcessRunOnce(),
+    runOnce: options.runOnce ?? runOnceFor(ctx.store),
     work,
   });
   // A (re)connected session may have missed events: reconcile its shard's guilds (every shard's when

@@ -1,9 +1,8 @@
-import { and, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import { inShard, type ShardScope } from './shards.ts';
 import type { AppContext } from '../context.ts';
-import { servers } from '../db/schema.ts';
 import { parseInviteCode } from '../shared/campaign-schemas.ts';
 import { recordGuildDeleted } from './record-leave.ts';
+import { botRepo } from './bot-repo.ts';
 
 // Whether our bot is in a campaign's guild. Discord no longer lets REST tell "bot removed" from "guild
 // deleted" (both answer 10004, discord-api-docs #5840), and one 10004 is not even proof of either
@@ -13,24 +12,16 @@ import { recordGuildDeleted } from './record-leave.ts';
 // off Discover, joins refused, pending joins kept open (they are verified when it returns).
 
 /** Pauses the guild's open campaigns; returns how many changed. */
-export function pauseGuildCampaigns(ctx: AppContext, guildId: string, at: number): number {
-  const changed = ctx.db
-    .update(servers)
-    .set({ botRemovedAt: at })
-    .where(and(eq(servers.serverId, guildId), isNull(servers.botRemovedAt), isNull(servers.canceledAt)))
-    .run().changes;
+export async function pauseGuildCampaigns(ctx: AppContext, guildId: string, at: number): Promise<number> {
+  const changed = await ctx.store.transaction((tx) => botRepo(tx).pauseGuildCampaigns(guildId, at));
   if (changed > 0)
     ctx.logger.warn('bot removed from a guild; its campaigns are paused', { guildId, campaigns: changed });
   return changed;
 }
 
 /** The bot is back: the guild's paused campaigns resume. */
-export function resumeGuildCampaigns(ctx: AppContext, guildId: string): number {
-  const changed = ctx.db
-    .update(servers)
-    .set({ botRemovedAt: null })
-    .where(and(eq(servers.serverId, guildId), isNotNull(servers.botRemovedAt)))
-    .run().changes;
+export async function resumeGuildCampaigns(ctx: AppContext, guildId: string): Promise<number> {
+  const changed = await ctx.store.transaction((tx) => botRepo(tx).resumeGuildCampaigns(guildId));
   if (changed > 0)
     ctx.logger.info('bot back in a guild; its campaigns resume', { guildId, campaigns: changed });
   return changed;
@@ -46,13 +37,9 @@ export async function handleBotRemoved(
   guildId: string,
   at: number,
 ): Promise<'paused' | 'guild_deleted'> {
-  pauseGuildCampaigns(ctx, guildId, at);
+  await pauseGuildCampaigns(ctx, guildId, at);
   const codes = new Set(
-    ctx.db
-      .select({ code: servers.inviteCode, link: servers.inviteLink })
-      .from(servers)
-      .where(eq(servers.serverId, guildId))
-      .all()
+    (await botRepo(ctx.store.read).listGuildInvites(guildId))
       .map((r) => r.code ?? parseInviteCode(r.link))
       .filter((c): c is string => Boolean(c)),
   );
@@ -69,23 +56,19 @@ export async function handleBotRemoved(
       return 'paused';
     }
   }
-  recordGuildDeleted(ctx, guildId, at);
+  await recordGuildDeleted(ctx, guildId, at);
   return 'guild_deleted';
 }
 
 /** Brings every open campaign in line with the bot's own guild list (reconciliation). */
-export function syncBotPresence(
+export async function syncBotPresence(
   ctx: AppContext,
   botGuildIds: Set<string>,
   at: number,
   /** Only the campaigns of guilds on this shard (a per-shard reconcile run). */
   shard?: ShardScope,
-): { paused: number; resumed: number } {
-  const rows = ctx.db
-    .selectDistinct({ guildId: servers.serverId, removedAt: servers.botRemovedAt })
-    .from(servers)
-    .where(and(isNotNull(servers.serverId), isNull(servers.canceledAt)))
-    .all();
+): Promise<{ paused: number; resumed: number }> {
+  const rows = await botRepo(ctx.store.read).listOpenCampaignGuilds();
   const result = { paused: 0, resumed: 0 };
   const toPause = new Set<string>();
   const toResume = new Set<string>();
@@ -94,21 +77,14 @@ export function syncBotPresence(
     if (botGuildIds.has(guildId) && removedAt !== null) toResume.add(guildId);
     if (!botGuildIds.has(guildId) && removedAt === null) toPause.add(guildId);
   }
-  for (const g of toPause) result.paused += pauseGuildCampaigns(ctx, g, at);
-  for (const g of toResume) result.resumed += resumeGuildCampaigns(ctx, g);
+  // Read outside a transaction; each write re-states its condition (not paused yet / paused), so one
+  // that a GUILD_DELETE or GUILD_CREATE handler made meanwhile is neither repeated nor counted twice.
+  for (const g of toPause) result.paused += await pauseGuildCampaigns(ctx, g, at);
+  for (const g of toResume) result.resumed += await resumeGuildCampaigns(ctx, g);
   return result;
 }
 
 /** Guilds whose campaigns are paused (reconciliation leaves them alone: the bot cannot see them). */
-export function pausedGuildIds(ctx: AppContext, guildIds: string[]): Set<string> {
-  if (guildIds.length === 0) return new Set();
-  return new Set(
-    ctx.db
-      .selectDistinct({ guildId: servers.serverId })
-      .from(servers)
-      .where(and(inArray(servers.serverId, guildIds), isNotNull(servers.botRemovedAt)))
-      .all()
-      .map((r) => r.guildId)
-      .filter((g): g is string => g !== null),
-  );
+export async function pausedGuildIds(ctx: AppContext, guildIds: string[]): Promise<Set<string>> {
+  return new Set(await botRepo(ctx.store.read).listPausedGuilds(guildIds));
 }

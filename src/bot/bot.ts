@@ -15,9 +15,8 @@ import {
   type Interaction,
   type PartialGuildMember,
 } from 'discord.js';
-import { and, eq, isNull, lte } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
-import { servers } from '../db/schema.ts';
+import { botRepo } from './bot-repo.ts';
 import { verifyJoin } from './verify-join.ts';
 import {
   findOpenPaidJoin,
@@ -181,12 +180,7 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
   };
 
   /** Whether a campaign of the guild is out of slots (then a pending removal may free one). */
-  const guildIsFull = (guildId: string): boolean =>
-    ctx.db
-      .select({ id: servers.id })
-      .from(servers)
-      .where(and(eq(servers.serverId, guildId), lte(servers.membersRemaining, 0), isNull(servers.canceledAt)))
-      .get() !== undefined;
+  const guildIsFull = (guildId: string): Promise<boolean> => botRepo(ctx.store.read).hasFullCampaign(guildId);
 
   const onMemberAdd = (member: GuildMember): void => {
     if (member.user.bot) return;
@@ -197,7 +191,7 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
       discordJoinedAt: member.joinedTimestamp ?? undefined,
     };
     track(event.guildId, 'member add', async () => {
-      if (removals.hasPending(event.guildId) && guildIsFull(event.guildId))
+      if (removals.hasPending(event.guildId) && (await guildIsFull(event.guildId)))
         await removals.pending(event.guildId);
       await verifyJoin(ctx, event);
     });
@@ -207,12 +201,11 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
     const guildId = member.guild.id;
     const discordUserId = member.id;
     const at = ctx.clock.now();
-    track(guildId, 'member remove', () => {
+    track(guildId, 'member remove', async () => {
       // Most removals are of people we never paid: no audit log for them. Checked in the queue, after
       // any earlier arrival of the same member has been verified.
-      const join = findOpenPaidJoin(ctx, guildId, discordUserId);
+      const join = await findOpenPaidJoin(ctx, guildId, discordUserId);
       if (join) removals.add(guildId, { discordUserId, at, since: removalSince(join) });
-      return Promise.resolve();
     });
   };
 
@@ -223,10 +216,9 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
     reason: 'kick' | 'ban',
     entryAt: number,
   ): void => {
-    track(guildId, 'late audit entry', () => {
-      refundLateKick(ctx, { guildId, discordUserId, reason, entryAt });
-      return Promise.resolve();
-    });
+    track(guildId, 'late audit entry', () =>
+      refundLateKick(ctx, { guildId, discordUserId, reason, entryAt }),
+    );
   };
 
   const onAuditLogEntry = (entry: GuildAuditLogsEntry, guild: Guild): void => {
@@ -257,10 +249,7 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
   };
 
   const onGuildBack = (guild: Guild): void => {
-    track(guild.id, 'guild create', () => {
-      resumeGuildCampaigns(ctx, guild.id);
-      return Promise.resolve();
-    });
+    track(guild.id, 'guild create', () => resumeGuildCampaigns(ctx, guild.id));
   };
 
   // Slash commands and buttons (src/bot/commands): answered beside the guild queues, not behind them

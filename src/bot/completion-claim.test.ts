@@ -14,7 +14,10 @@ import {
 // The completion DM is claimed on the campaign row (decision 028): two bot processes — here two
 // contexts, each with its own connection to the one database file — finishing the same campaign at
 // once send one DM; a claim whose process died or whose send failed is taken again after its lease or
-// retry wait, not before.
+// retry wait, not before. Since decision 028's step 3 the services reach the database through
+// ctx.store, which `second` shares with the first context (two SQLite writer connections in one thread
+// would wait on each other's locks); the claim between real separate connections is the PostgreSQL
+// half of src/bot/bot-repo.test.ts.
 
 let app: TestApp;
 let other: Database_;
@@ -75,7 +78,7 @@ describe('completion DM claim', () => {
   it('a claim whose process died is taken again after the lease, not before', async () => {
     const campaign = finishedCampaign();
     // Process one claims and dies before sending.
-    expect(claimCompletionDm(app.server.ctx, campaign.id, app.clock.now())).toBe(true);
+    expect(await claimCompletionDm(app.server.ctx, campaign.id, app.clock.now())).toBe(true);
     expect(await notifyCompletedCampaign(second, campaign.id)).toBe(false);
     app.clock.advance(COMPLETION_DM_LEASE_MS - 1);
     expect(await notifyPendingCompletions(second)).toBe(0);

@@ -1,10 +1,9 @@
-import { and, asc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
-import { servers, users } from '../db/schema.ts';
 import { PRODUCT_NAME } from '../shared/brand.ts';
 import { DISCORD_ERROR, DiscordApiError } from '../discord/discord-api.ts';
 import { MINUTE } from '../clock.ts';
 import { inShard, type ShardScope } from './shards.ts';
+import { botRepo } from './bot-repo.ts';
 
 /** Attempts at the completion DM, and the wait before each retry: a few, then the site shows it instead. */
 export const COMPLETION_DM_RETRY_DELAYS_MS = [1 * MINUTE, 10 * MINUTE, 60 * MINUTE] as const;
@@ -29,23 +28,10 @@ export function completionMessage(campaignName: string, membersDelivered: number
  * an event and a reconcile run — or two bot processes (decision 028) — finishing the same campaign at
  * the same moment cannot both send it: the database decides, not a per-process guard.
  */
-export function claimCompletionDm(ctx: AppContext, campaignId: string, now: number): boolean {
-  const claimed = ctx.db
-    .update(servers)
-    .set({ completionDmRetryAt: now + COMPLETION_DM_LEASE_MS })
-    .where(
-      and(
-        eq(servers.id, campaignId),
-        eq(servers.membersRemaining, 0),
-        isNull(servers.canceledAt),
-        eq(servers.completionNotificationSent, false),
-        isNull(servers.ownerUnreachableAt),
-        or(isNull(servers.completionDmRetryAt), lte(servers.completionDmRetryAt, now)),
-      ),
-    )
-    .returning({ id: servers.id })
-    .get();
-  return claimed !== undefined;
+export function claimCompletionDm(ctx: AppContext, campaignId: string, now: number): Promise<boolean> {
+  return ctx.store.transaction((tx) =>
+    botRepo(tx).claimCompletionDm(campaignId, now, now + COMPLETION_DM_LEASE_MS),
+  );
 }
 
 /**
@@ -53,51 +39,42 @@ export function claimCompletionDm(ctx: AppContext, campaignId: string, now: numb
  * flag is set only after Discord accepted the message. A failure is retried a few times with growing
  * waits (by reconciliation); 50007 — DMs closed, or the owner shares no server with the bot (always so
  * for a no-bot campaign's owner) — and a last failed attempt record "owner could not be reached"
- * instead, which My Campaigns and the Dashboard show. Nothing is retried forever.
+ * instead, which My Campaigns and the Dashboard show. Nothing is retried forever. The send happens
+ * between two transactions, never inside one.
  */
 export async function notifyCompletedCampaign(ctx: AppContext, campaignId: string): Promise<boolean> {
-  if (!claimCompletionDm(ctx, campaignId, ctx.clock.now())) return false;
-  const campaign = ctx.db
-    .select({ name: servers.name, slots: servers.initialMemberSlots, ownerDiscordId: users.discordId })
-    .from(servers)
-    .innerJoin(users, eq(users.id, servers.ownerId))
-    .where(eq(servers.id, campaignId))
-    .get();
+  if (!(await claimCompletionDm(ctx, campaignId, ctx.clock.now()))) return false;
+  const campaign = await botRepo(ctx.store.read).findCompletionNotice(campaignId);
   if (!campaign) return false;
   try {
     await ctx.discord.sendDirectMessage(campaign.ownerDiscordId, {
       content: completionMessage(campaign.name, campaign.slots),
     });
   } catch (err) {
-    recordFailedAttempt(ctx, campaignId, err);
+    await recordFailedAttempt(ctx, campaignId, err);
     return false;
   }
-  ctx.db
-    .update(servers)
-    .set({ completionNotificationSent: true, completionDmRetryAt: null })
-    .where(eq(servers.id, campaignId))
-    .run();
+  await ctx.store.transaction((tx) => botRepo(tx).markCompletionDmSent(campaignId));
   ctx.logger.info('completion DM sent', { campaignId });
   return true;
 }
 
-function recordFailedAttempt(ctx: AppContext, campaignId: string, err: unknown): void {
+async function recordFailedAttempt(ctx: AppContext, campaignId: string, err: unknown): Promise<void> {
   const now = ctx.clock.now();
-  const row = ctx.db
-    .update(servers)
-    .set({ completionDmAttempts: sql`${servers.completionDmAttempts} + 1` })
-    .where(eq(servers.id, campaignId))
-    .returning({ attempts: servers.completionDmAttempts })
-    .get();
-  const attempts = row?.attempts ?? COMPLETION_DM_MAX_ATTEMPTS;
   const unreachable = err instanceof DiscordApiError && err.code === DISCORD_ERROR.CANNOT_DM_USER;
   const error = err instanceof Error ? err.message : String(err);
-  if (unreachable || attempts >= COMPLETION_DM_MAX_ATTEMPTS) {
-    ctx.db
-      .update(servers)
-      .set({ ownerUnreachableAt: now, completionDmRetryAt: null })
-      .where(eq(servers.id, campaignId))
-      .run();
+  const { attempts, wait } = await ctx.store.transaction(async (tx) => {
+    const repo = botRepo(tx);
+    const counted = (await repo.countCompletionDmAttempt(campaignId)) ?? COMPLETION_DM_MAX_ATTEMPTS;
+    if (unreachable || counted >= COMPLETION_DM_MAX_ATTEMPTS) {
+      await repo.markOwnerUnreachable(campaignId, now);
+      return { attempts: counted, wait: null };
+    }
+    const retryIn = COMPLETION_DM_RETRY_DELAYS_MS[counted - 1] ?? COMPLETION_DM_RETRY_DELAYS_MS.at(-1)!;
+    await repo.setCompletionDmRetryAt(campaignId, now + retryIn);
+    return { attempts: counted, wait: retryIn };
+  });
+  if (wait === null) {
     ctx.logger.warn('completion DM: owner could not be reached; the site shows the completion instead', {
       campaignId,
       attempts,
@@ -105,32 +82,12 @@ function recordFailedAttempt(ctx: AppContext, campaignId: string, err: unknown):
     });
     return;
   }
-  const wait = COMPLETION_DM_RETRY_DELAYS_MS[attempts - 1] ?? COMPLETION_DM_RETRY_DELAYS_MS.at(-1)!;
-  ctx.db
-    .update(servers)
-    .set({ completionDmRetryAt: now + wait })
-    .where(eq(servers.id, campaignId))
-    .run();
   ctx.logger.warn('completion DM failed; will retry', { campaignId, attempts, retryInMs: wait, error });
 }
 
 /** Every finished, not canceled campaign whose owner has not been told yet and is due an attempt (bot and no-bot alike). */
 export async function notifyPendingCompletions(ctx: AppContext, shard?: ShardScope): Promise<number> {
-  const due = ctx.db
-    .select({ id: servers.id, guildId: servers.serverId })
-    .from(servers)
-    .where(
-      and(
-        eq(servers.membersRemaining, 0),
-        gt(servers.initialMemberSlots, 0),
-        isNull(servers.canceledAt),
-        eq(servers.completionNotificationSent, false),
-        isNull(servers.ownerUnreachableAt),
-        or(isNull(servers.completionDmRetryAt), lte(servers.completionDmRetryAt, ctx.clock.now())),
-      ),
-    )
-    .orderBy(asc(servers.createdAt))
-    .all();
+  const due = await botRepo(ctx.store.read).listDueCompletions(ctx.clock.now());
   let sent = 0;
   for (const { id, guildId } of due)
     if (inShard(guildId, shard) && (await notifyCompletedCampaign(ctx, id))) sent += 1;

@@ -1,9 +1,8 @@
-import { and, eq, min } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
-import { serverJoins, servers, users } from '../db/schema.ts';
 import { AUDIT_LOG_ACTION, DiscordApiError } from '../discord/discord-api.ts';
 import { AUDIT_CLOCK_SKEW_MS, type LeaveReason } from './rules.ts';
 import { recordLeave } from './record-leave.ts';
+import { botRepo } from './bot-repo.ts';
 
 // GUILD_MEMBER_REMOVE is `{guild_id, user}` — the same for a leave, a kick and a ban. What tells them
 // apart, best first:
@@ -83,32 +82,17 @@ export function findOpenPaidJoin(
   ctx: AppContext,
   guildId: string,
   discordUserId: string,
-): { verifiedAt: number; discordJoinedAt: number | null } | null {
-  const row = ctx.db
-    .select({ verifiedAt: min(serverJoins.verifiedAt), discordJoinedAt: min(serverJoins.discordJoinedAt) })
-    .from(serverJoins)
-    .innerJoin(servers, eq(servers.id, serverJoins.serverId))
-    .innerJoin(users, eq(users.id, serverJoins.userId))
-    .where(
-      and(
-        eq(users.discordId, discordUserId),
-        eq(servers.serverId, guildId),
-        eq(serverJoins.coinsAwarded, true),
-        eq(serverJoins.hasLeft, false),
-      ),
-    )
-    .get();
-  if (row?.verifiedAt === null || row?.verifiedAt === undefined) return null;
-  return { verifiedAt: row.verifiedAt, discordJoinedAt: row.discordJoinedAt };
+): Promise<{ verifiedAt: number; discordJoinedAt: number | null } | null> {
+  return botRepo(ctx.store.read).findOpenPaidJoin(discordUserId, guildId);
 }
 
 /** Back-compat helper: earliest verification of the member's open paid joins, or null. */
-export function findOpenPaidJoinSince(
+export async function findOpenPaidJoinSince(
   ctx: AppContext,
   guildId: string,
   discordUserId: string,
-): number | null {
-  return findOpenPaidJoin(ctx, guildId, discordUserId)?.verifiedAt ?? null;
+): Promise<number | null> {
+  return (await findOpenPaidJoin(ctx, guildId, discordUserId))?.verifiedAt ?? null;
 }
 
 export interface Removal {
@@ -242,7 +226,7 @@ export async function settleRemovals(
       deferred.push(r);
       continue;
     }
-    recordLeave(ctx, { guildId, discordUserId: r.discordUserId, at: r.at, reason });
+    await recordLeave(ctx, { guildId, discordUserId: r.discordUserId, at: r.at, reason });
     settled.set(r.discordUserId, reason);
   }
   return { settled, deferred };
@@ -253,7 +237,7 @@ export async function handleMemberRemoved(
   ctx: AppContext,
   event: { guildId: string; discordUserId: string; at: number },
 ): Promise<LeaveReason | null> {
-  const join = findOpenPaidJoin(ctx, event.guildId, event.discordUserId);
+  const join = await findOpenPaidJoin(ctx, event.guildId, event.discordUserId);
   if (!join) return null; // not someone we paid (or already recorded): no audit log calls
   const { settled } = await settleRemovals(ctx, event.guildId, [
     { discordUserId: event.discordUserId, at: event.at, since: removalSince(join) },

@@ -197,7 +197,7 @@ describe('reconcile()', () => {
       guildId: '499999999999999999',
     });
     await joinViaWebsite(member, campaign.id).catch(() => undefined);
-    const result = recordVerifiedJoin(app.server.ctx, {
+    const result = await recordVerifiedJoin(app.server.ctx, {
       guildId: '499999999999999999',
       discordUserId: discordId(member),
       at: app.clock.now(),

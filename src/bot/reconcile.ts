@@ -1,6 +1,4 @@
-import { and, eq, gte, isNotNull, isNull } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
-import { serverJoins, servers, users } from '../db/schema.ts';
 import {
   lookUpMembers,
   newLookupCounters,
@@ -13,6 +11,7 @@ import { findOpenPaidJoin, removalSince, settleRemovals, type Removal } from './
 import { pausedGuildIds, syncBotPresence } from './bot-presence.ts';
 import { notifyPendingCompletions } from './completion-notice.ts';
 import { inShard, type ShardScope } from './shards.ts';
+import { botRepo } from './bot-repo.ts';
 
 // Gateway events get lost (outages, restarts, Discord's limited replay). Reconciliation asks Discord
 // about every join whose outcome is still open and applies the same services the events use, so the
@@ -79,7 +78,11 @@ interface GuildWork {
   pending: Set<string>;
 }
 
-function collectWork(ctx: AppContext, startedAt: number, shard?: ShardScope): Map<string, GuildWork> {
+async function collectWork(
+  ctx: AppContext,
+  startedAt: number,
+  shard?: ShardScope,
+): Promise<Map<string, GuildWork>> {
   const work = new Map<string, GuildWork>();
   const of = (guildId: string): GuildWork => {
     let w = work.get(guildId);
@@ -87,27 +90,8 @@ function collectWork(ctx: AppContext, startedAt: number, shard?: ShardScope): Ma
     return w;
   };
   // Paid members still inside their minimum stay: those who are gone have left.
-  const open = ctx.db
-    .select({
-      guildId: servers.serverId,
-      discordUserId: users.discordId,
-      verifiedAt: serverJoins.verifiedAt,
-      discordJoinedAt: serverJoins.discordJoinedAt,
-      minStayMs: serverJoins.minStayMs,
-      kind: servers.kind,
-    })
-    .from(serverJoins)
-    .innerJoin(servers, eq(servers.id, serverJoins.serverId))
-    .innerJoin(users, eq(users.id, serverJoins.userId))
-    .where(
-      and(
-        eq(serverJoins.coinsAwarded, true),
-        eq(serverJoins.hasLeft, false),
-        isNotNull(servers.serverId),
-        gte(serverJoins.verifiedAt, startedAt - LONGEST_MIN_STAY_MS),
-      ),
-    )
-    .all();
+  const repo = botRepo(ctx.store.read);
+  const open = await repo.listInStayJoins(startedAt - LONGEST_MIN_STAY_MS);
   for (const join of open) {
     if (!join.guildId || join.verifiedAt === null || !inShard(join.guildId, shard)) continue;
     if (join.verifiedAt + frozenMinStayMs(join, join.kind) <= startedAt) continue;
@@ -117,21 +101,7 @@ function collectWork(ctx: AppContext, startedAt: number, shard?: ShardScope): Ma
     });
   }
   // Pending website joins of bot campaigns: verify those who are in the guild now.
-  const pending = ctx.db
-    .selectDistinct({ guildId: servers.serverId, discordUserId: users.discordId })
-    .from(serverJoins)
-    .innerJoin(servers, eq(servers.id, serverJoins.serverId))
-    .innerJoin(users, eq(users.id, serverJoins.userId))
-    .where(
-      and(
-        eq(serverJoins.verified, false),
-        eq(serverJoins.hasLeft, false),
-        isNotNull(servers.serverId),
-        isNull(servers.canceledAt),
-        gte(serverJoins.joinedAt, startedAt - PENDING_JOIN_MAX_AGE_MS),
-      ),
-    )
-    .all();
+  const pending = await repo.listPendingMembers(startedAt - PENDING_JOIN_MAX_AGE_MS);
   for (const p of pending)
     if (p.guildId && inShard(p.guildId, shard)) of(p.guildId).pending.add(p.discordUserId);
   return work;
@@ -167,7 +137,12 @@ export async function reconcile(ctx: AppContext, options: ReconcileOptions = {})
   // 0. Where is the bot? Its own guild list pauses and resumes campaigns (a missed GUILD_DELETE or
   //    GUILD_CREATE). If Discord cannot say, campaigns keep their state.
   try {
-    const presence = syncBotPresence(ctx, await ctx.discord.listBotGuildIds(), startedAt, options.shard);
+    const presence = await syncBotPresence(
+      ctx,
+      await ctx.discord.listBotGuildIds(),
+      startedAt,
+      options.shard,
+    );
     result.paused = presence.paused;
     result.resumed = presence.resumed;
   } catch (err) {
@@ -176,8 +151,8 @@ export async function reconcile(ctx: AppContext, options: ReconcileOptions = {})
     });
   }
 
-  const work = collectWork(ctx, startedAt, options.shard);
-  const paused = pausedGuildIds(ctx, [...work.keys()]);
+  const work = await collectWork(ctx, startedAt, options.shard);
+  const paused = await pausedGuildIds(ctx, [...work.keys()]);
   const guilds = [...work.values()].filter((w) => !paused.has(w.guildId));
 
   // 1. Look every guild up first (paced by @discordjs/rest and the gateway), charging nothing yet:
@@ -233,7 +208,7 @@ export async function reconcile(ctx: AppContext, options: ReconcileOptions = {})
         const at = ctx.clock.now();
         const removals: Removal[] = [];
         for (const id of absent) {
-          const join = findOpenPaidJoin(ctx, w.guildId, id); // re-read: an event may have settled it meanwhile
+          const join = await findOpenPaidJoin(ctx, w.guildId, id); // re-read: an event may have settled it meanwhile
           if (join) removals.push({ discordUserId: id, at, since: removalSince(join) });
         }
         try {

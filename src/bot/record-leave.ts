@@ -1,16 +1,15 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
-import { serverJoins, servers, users } from '../db/schema.ts';
-import { credit, debit } from '../ledger/ledger.ts';
+import * as ledger from '../ledger/index.ts';
 import { publishWithBalance } from '../events/publish.ts';
 import { formatCents } from '../shared/money.ts';
-import { CAMPAIGN_KIND_RULES } from '../shared/campaign-kinds.ts';
+import { CAMPAIGN_KIND_RULES, type CampaignKind } from '../shared/campaign-kinds.ts';
 import {
   LATE_AUDIT_REFUND_WINDOW_MS,
   frozenMinStayMs,
   frozenPenaltyCents,
   type LeaveReason,
 } from './rules.ts';
+import { botRepo } from './bot-repo.ts';
 
 export interface LeaveEvent {
   guildId: string;
@@ -31,58 +30,31 @@ export interface RecordLeaveResult {
  * deleted guilds, leaves of canceled campaigns and leaves after the stay are only recorded. The hasLeft flag is flipped conditionally, so a replayed event
  * or a concurrent reconcile run records (and charges) once.
  */
-export function recordLeave(ctx: AppContext, event: LeaveEvent): RecordLeaveResult {
+export async function recordLeave(ctx: AppContext, event: LeaveEvent): Promise<RecordLeaveResult> {
   const charged: { userId: string; name: string; cents: number }[] = [];
-  const outcome = ctx.db.transaction((tx) => {
+  const outcome = await ctx.store.transaction(async (tx) => {
+    charged.length = 0; // a PostgreSQL transaction may run again after a deadlock
+    const repo = botRepo(tx);
     const result: RecordLeaveResult = { recorded: 0, penalized: 0 };
-    const user = tx
-      .select({ id: users.id })
-      .from(users)
-      .where(eq(users.discordId, event.discordUserId))
-      .get();
-    if (!user) return result;
+    const userId = await repo.findUserIdByDiscordId(event.discordUserId);
+    if (!userId) return result;
 
-    const open = tx
-      .select({
-        joinId: serverJoins.id,
-        verifiedAt: serverJoins.verifiedAt,
-        minStayMs: serverJoins.minStayMs,
-        penaltyCents: serverJoins.penaltyCents,
-        rewardCents: serverJoins.rewardCents,
-        campaignId: servers.id,
-        name: servers.name,
-        kind: servers.kind,
-        canceledAt: servers.canceledAt,
-      })
-      .from(serverJoins)
-      .innerJoin(servers, eq(servers.id, serverJoins.serverId))
-      .where(
-        and(
-          eq(serverJoins.userId, user.id),
-          eq(servers.serverId, event.guildId),
-          eq(serverJoins.coinsAwarded, true),
-          eq(serverJoins.hasLeft, false),
-        ),
-      )
-      .all();
-
-    for (const join of open) {
+    for (const join of await repo.listOpenPaidJoins(userId, event.guildId)) {
       // The terms frozen at verification decide, not the campaign as it is now (a promotion changes nothing).
       const early = event.at < (join.verifiedAt ?? 0) + frozenMinStayMs(join, join.kind);
       const penaltyCents = frozenPenaltyCents(join, join.kind);
       // Leaving a canceled campaign costs nothing: the penalty would help nobody (issue 12 item 4).
       const penalize = early && event.reason === 'leave' && penaltyCents > 0 && join.canceledAt === null;
-      const marked = tx
-        .update(serverJoins)
-        .set({ hasLeft: true, leftAt: event.at, leftReason: event.reason, penalized: penalize })
-        .where(and(eq(serverJoins.id, join.joinId), eq(serverJoins.hasLeft, false)))
-        .returning({ id: serverJoins.id })
-        .get();
-      if (!marked) continue;
+      if (!(await repo.markLeft(join.joinId, { at: event.at, reason: event.reason, penalized: penalize })))
+        continue; // recorded meanwhile (a replayed event, a reconcile run, another process)
       result.recorded += 1;
       if (!penalize) continue;
-      debit(ctx.sqlite, {
-        userId: user.id,
+      // The owner paid for a member who did not stay: the slot goes back (not to canceled campaigns).
+      // A featured slot goes back to the featured pool while the campaign is still featured. Before the
+      // debit, so every transaction of the bot locks the campaign row before the member's (PostgreSQL).
+      await repo.giveSlotBack(join.campaignId, isFeaturedSlot(join));
+      await ledger.debit(tx, {
+        userId,
         cents: penaltyCents,
         type: 'leave_penalty',
         description: `Left ${join.name} early`,
@@ -90,23 +62,12 @@ export function recordLeave(ctx: AppContext, event: LeaveEvent): RecordLeaveResu
         idempotencyKey: `leave:${join.joinId}`,
         now: event.at,
       });
-      charged.push({ userId: user.id, name: join.name, cents: penaltyCents });
-      // The owner paid for a member who did not stay: the slot goes back (not to canceled campaigns).
-      // A featured slot goes back to the featured pool while the campaign is still featured.
-      const featuredSlot =
-        join.rewardCents === CAMPAIGN_KIND_RULES.featured.rewardCents && join.kind === 'featured';
-      tx.update(servers)
-        .set({
-          membersRemaining: sql`${servers.membersRemaining} + 1`,
-          ...(featuredSlot ? { featuredRemaining: sql`${servers.featuredRemaining} + 1` } : {}),
-        })
-        .where(and(eq(servers.id, join.campaignId), isNull(servers.canceledAt)))
-        .run();
+      charged.push({ userId, name: join.name, cents: penaltyCents });
       result.penalized += 1;
     }
-    if (result.recorded > 0) ctx.logger.info('leave recorded', { ...event, ...result });
     return result;
   });
+  if (outcome.recorded > 0) ctx.logger.info('leave recorded', { ...event, ...outcome });
   // Committed: the member's open tabs learn of the penalty and the new balance.
   for (const c of charged) {
     publishWithBalance(ctx, c.userId, (balance) => ({
@@ -119,26 +80,14 @@ export function recordLeave(ctx: AppContext, event: LeaveEvent): RecordLeaveResu
   return outcome;
 }
 
+/** Whether a join was paid from the campaign's featured pool (and its slot goes back there). */
+function isFeaturedSlot(join: { rewardCents: number | null; kind: CampaignKind }): boolean {
+  return join.rewardCents === CAMPAIGN_KIND_RULES.featured.rewardCents && join.kind === 'featured';
+}
+
 /** The guild is gone: every paid member still counted as present has left, without a penalty. */
-export function recordGuildDeleted(ctx: AppContext, guildId: string, at: number): number {
-  const campaignIds = ctx.db
-    .select({ id: servers.id })
-    .from(servers)
-    .where(eq(servers.serverId, guildId))
-    .all()
-    .map((s) => s.id);
-  if (campaignIds.length === 0) return 0;
-  const changed = ctx.db
-    .update(serverJoins)
-    .set({ hasLeft: true, leftAt: at, leftReason: 'guild_deleted' satisfies LeaveReason })
-    .where(
-      and(
-        inArray(serverJoins.serverId, campaignIds),
-        eq(serverJoins.coinsAwarded, true),
-        eq(serverJoins.hasLeft, false),
-      ),
-    )
-    .run().changes;
+export async function recordGuildDeleted(ctx: AppContext, guildId: string, at: number): Promise<number> {
+  const changed = await ctx.store.transaction((tx) => botRepo(tx).markGuildJoinsLeft(guildId, at));
   if (changed > 0) ctx.logger.info('guild deleted; joins recorded as left', { guildId, joins: changed });
   return changed;
 }
@@ -147,82 +96,41 @@ export function recordGuildDeleted(ctx: AppContext, guildId: string, at: number)
  * A kick or ban whose audit entry Discord wrote after our last look: the removal was charged as a
  * voluntary leave. When the entry arrives (GUILD_AUDIT_LOG_ENTRY_CREATE / GUILD_BAN_ADD) within
  * LATE_AUDIT_REFUND_WINDOW_MS of that charge and is newer than the membership, the penalty is refunded
- * and the slot given back on the leave is taken again if it is still free. Exactly once per join.
+ * and the slot given back on the leave is taken again if it is still free. Exactly once per join
+ * (`penalized = true` in the statement that clears it, and the refund's ledger key).
  */
-export function refundLateKick(
+export async function refundLateKick(
   ctx: AppContext,
   event: { guildId: string; discordUserId: string; reason: 'kick' | 'ban'; entryAt: number },
-): number {
+): Promise<number> {
   const refunds: { userId: string; name: string; cents: number }[] = [];
-  const count = ctx.db.transaction((tx) => {
-    const now = ctx.clock.now();
-    const charged = tx
-      .select({
-        joinId: serverJoins.id,
-        userId: users.id,
-        campaignId: servers.id,
-        name: servers.name,
-        penaltyCents: serverJoins.penaltyCents,
-        rewardCents: serverJoins.rewardCents,
-        kind: servers.kind,
-        leftAt: serverJoins.leftAt,
-        discordJoinedAt: serverJoins.discordJoinedAt,
-      })
-      .from(serverJoins)
-      .innerJoin(servers, eq(servers.id, serverJoins.serverId))
-      .innerJoin(users, eq(users.id, serverJoins.userId))
-      .where(
-        and(
-          eq(users.discordId, event.discordUserId),
-          eq(servers.serverId, event.guildId),
-          eq(serverJoins.penalized, true),
-          eq(serverJoins.leftReason, 'leave' satisfies LeaveReason),
-        ),
-      )
-      .all();
+  const now = ctx.clock.now();
+  const count = await ctx.store.transaction(async (tx) => {
+    refunds.length = 0; // a PostgreSQL transaction may run again after a deadlock
+    const repo = botRepo(tx);
     let refunded = 0;
-    for (const join of charged) {
+    for (const join of await repo.listChargedLeaves(event.discordUserId, event.guildId)) {
       if ((join.leftAt ?? 0) < now - LATE_AUDIT_REFUND_WINDOW_MS) continue;
       // The entry must be about this membership (newer than its joined_at), as for a first look.
       if (join.discordJoinedAt !== null && event.entryAt <= join.discordJoinedAt) continue;
-      const flipped = tx
-        .update(serverJoins)
-        .set({ penalized: false, leftReason: event.reason })
-        .where(and(eq(serverJoins.id, join.joinId), eq(serverJoins.penalized, true)))
-        .returning({ id: serverJoins.id })
-        .get();
-      if (!flipped) continue;
-      refunds.push({ userId: join.userId, name: join.name, cents: frozenPenaltyCents(join, join.kind) });
-      credit(ctx.sqlite, {
+      if (!(await repo.refundPenaltyOf(join.joinId, event.reason))) continue;
+      const cents = frozenPenaltyCents(join, join.kind);
+      // The slot went back with the penalty; a kick gives none back, so it is taken again if still free.
+      await repo.retakeSlot(join.campaignId, isFeaturedSlot(join));
+      await ledger.credit(tx, {
         userId: join.userId,
-        cents: frozenPenaltyCents(join, join.kind),
+        cents,
         type: 'penalty_refund',
         description: `Removed from ${join.name} by a moderator: penalty refunded`,
         idempotencyKey: `leave-refund:${join.joinId}`,
         now,
       });
-      // The slot went back with the penalty; a kick gives none back, so it is taken again if still free.
-      const featuredSlot =
-        join.rewardCents === CAMPAIGN_KIND_RULES.featured.rewardCents && join.kind === 'featured';
-      tx.update(servers)
-        .set({
-          membersRemaining: sql`${servers.membersRemaining} - 1`,
-          ...(featuredSlot ? { featuredRemaining: sql`${servers.featuredRemaining} - 1` } : {}),
-        })
-        .where(
-          and(
-            eq(servers.id, join.campaignId),
-            featuredSlot
-              ? sql`${servers.featuredRemaining} > 0 AND ${servers.membersRemaining} > 0`
-              : sql`${servers.membersRemaining} > ${servers.featuredRemaining}`,
-          ),
-        )
-        .run();
+      refunds.push({ userId: join.userId, name: join.name, cents });
       refunded += 1;
     }
-    if (refunded > 0) ctx.logger.info('late audit entry: leave penalty refunded', { ...event, refunded });
     return refunded;
   });
+  if (count > 0) ctx.logger.info('late audit entry: leave penalty refunded', { ...event, refunded: count });
   // Committed: the member's open tabs learn of the refund and the new balance.
   for (const r of refunds) {
     publishWithBalance(ctx, r.userId, (balance) => ({

@@ -17,15 +17,16 @@ export const NOT_CONVERTED: readonly string[] = [
 
   // step 2C: converted (src/campaigns).
 
-  // step 2D: the join, the no-bot claim, My Joins and the same-address check are converted
-  // (src/joins/joins-repo*.ts). Left: Discover's in-memory list on PostgreSQL (LISTEN/NOTIFY, decision
-  // 028) and the address recording called from synchronous middleware.
-  'Discover and its invite stats (src/joins/list-servers.ts, invite-stats.ts), same-address recording and prune (src/joins/same-address.ts)',
+  // step 2D: converted (src/joins): Discover's list follows the store on both engines (SQLite: TEMP
+  // triggers and data_version; PostgreSQL: LISTEN/NOTIFY, closeDiscover(store) ends its listening
+  // connection); invite stats and address recording and prune go through the store.
 
   // step 2E: converted (src/payments).
 
-  // step 3
-  'the bot and the periodic jobs (src/bot, src/background.ts)',
+  // step 3: converted (src/bot/bot-repo*.ts; src/background.ts runs the jobs through the PostgreSQL
+  // run-once on pg). /farm's list (findDiscoverPage) and the address prune and invite stats jobs are
+  // converted with step 2D above; still reached from the bot: the live events' balance and completion
+  // reads (src/events/publish.ts, step 4).
 
   // step 4
   'readiness, backups, the demo seed and the composition by ROLE (src/ops, src/demo, src/server.ts)',

@@ -227,7 +227,8 @@ export interface PlainOptions {
     protocol: () => string,
     host: string | undefined,
   ) => boolean;
-  recordAddress?: (userId: string, address: string) => void;
+  /** The address recorder: undefined when nothing to wait for, else the recording (never rejects). */
+  recordAddress?: (userId: string, address: string) => Promise<void> | undefined;
   addressKey: (req: Request) => string;
   start: (req: IncomingMessage, res: ServerResponse, route: string) => PlainRequestState;
 }
@@ -453,8 +454,15 @@ export function withFastPath(options: FastPathOptions): NodeHandler {
       attachSession(req, found);
       (req as { fastPathAttached?: boolean }).fastPathAttached = true;
       const userId = (found.user as { id: string }).id;
-      // afterSession for a write: no limits on this path (PlainOptions.writes), the address recording.
-      if (req.method === 'POST' && p.recordAddress) p.recordAddress(userId, p.addressKey(view));
+      // afterSession for a write: no limits on this path (PlainOptions.writes), the address recording,
+      // awaited when one runs (the route's same-address check must see it), as recordWriteAddresses does.
+      const recording =
+        req.method === 'POST' && p.recordAddress ? p.recordAddress(userId, p.addressKey(view)) : undefined;
+      if (recording) recording.then(() => route(userId, body), toErrorHandler);
+      else route(userId, body);
+    };
+
+    const route = (userId: string, body: unknown) => {
       state.routed = true;
       const done = (value: PlainAnswer) => {
         try {

@@ -2,8 +2,8 @@ import { Router, type Response } from 'express';
 import type { AppContext } from '../context.ts';
 import { parseInput, requireUser } from '../http/guards.ts';
 import { serverIdParamsSchema } from '../shared/join-schemas.ts';
-import { findDiscoverPage, findFeaturedServersJson } from './list-servers.ts';
-import { nextPageUrl, parseDiscoverQuery } from './discover-query.ts';
+import { findDiscoverPage, findFeaturedServersJson, type DiscoverPage } from './list-servers.ts';
+import { nextPageUrl, parseDiscoverQuery, type DiscoverParams } from './discover-query.ts';
 import { joinServer } from './join-server.ts';
 import { claimNoBotReward } from './claim-nobot-reward.ts';
 import { listMyJoins } from './list-my-joins.ts';
@@ -18,40 +18,60 @@ function sendJsonBuffer(res: Response, body: Buffer): void {
   res.end(body);
 }
 
+/** GET /api/servers's answer: the page's JSON body and its `Link` header value, if any. */
+export interface DiscoverAnswer {
+  body: Buffer;
+  link?: string;
+}
+
+function answerOf(params: DiscoverParams, explicitLimit: boolean, page: DiscoverPage): DiscoverAnswer {
+  if (!page.nextCursor) return { body: page.body };
+  return {
+    body: page.body,
+    link: `<${nextPageUrl(params, explicitLimit, page.nextCursor)}>; rel="next"`,
+  };
+}
+
 /**
- * GET /api/servers for a signed-in user: the page's JSON body and its `Link` header value, if any.
- * The route below and the signed-in fast path (src/http/fast-path.ts, decision 033) both answer with it.
+ * GET /api/servers for a signed-in user. The route below and the signed-in fast path
+ * (src/http/fast-path.ts, decisions 033 and 035) both answer with it. SQLite answers with a value
+ * (no await on the hottest read), PostgreSQL with a promise.
  */
 export function discoverAnswer(
   ctx: AppContext,
   userId: string,
   query: Record<string, unknown>,
-): { body: Buffer; link?: string } {
+): DiscoverAnswer | Promise<DiscoverAnswer> {
   const params = parseDiscoverQuery(query);
-  const page = findDiscoverPage(ctx.sqlite, ctx.config.discord.cdnUrl, { userId, ...params });
-  if (!page.nextCursor) return { body: page.body };
-  return {
-    body: page.body,
-    link: `<${nextPageUrl(params, query.limit !== undefined, page.nextCursor)}>; rel="next"`,
-  };
+  const explicitLimit = query.limit !== undefined;
+  const page = findDiscoverPage(ctx, { userId, ...params });
+  if (page instanceof Promise) return page.then((found) => answerOf(params, explicitLimit, found));
+  return answerOf(params, explicitLimit, page);
+}
+
+function sendDiscoverAnswer(res: Response, answer: DiscoverAnswer): void {
+  if (answer.link) res.setHeader('Link', answer.link);
+  sendJsonBuffer(res, answer.body);
 }
 
 export function joinRoutes(ctx: AppContext): Router {
   const router = Router();
-  const cdnUrl = ctx.config.discord.cdnUrl;
 
   // Discover in pages (decision 010): the body stays the spec's array; the next page, if any, is in
   // a Link header (rel="next"), so a client that ignores it still gets the first page in spec order.
+  // SQLite answers with a value, sent at once (no await on the hottest read); PostgreSQL with a promise.
   router.get('/servers', (req, res) => {
-    const page = discoverAnswer(ctx, requireUser(req), req.query);
-    if (page.link) res.setHeader('Link', page.link);
-    sendJsonBuffer(res, page.body);
+    const answer = discoverAnswer(ctx, requireUser(req), req.query);
+    if (answer instanceof Promise) return answer.then((found) => sendDiscoverAnswer(res, found));
+    sendDiscoverAnswer(res, answer);
   });
 
   router.get('/servers/featured', (req, res) => {
     const userId = requireUser(req);
     const { q } = parseDiscoverQuery(req.query);
-    sendJsonBuffer(res, findFeaturedServersJson(ctx.sqlite, cdnUrl, userId, q));
+    const body = findFeaturedServersJson(ctx, userId, q);
+    if (body instanceof Promise) return body.then((found) => sendJsonBuffer(res, found));
+    sendJsonBuffer(res, body);
   });
 
   router.post('/servers/:id/join', async (req, res) => {

@@ -92,7 +92,7 @@ describe('same-address rule', () => {
       await verified(former, guild.id, campaign.id);
       expect(balanceOf(app, former)).toBe(50);
     }
-    pruneUserAddresses(app.server.ctx);
+    await pruneUserAddresses(app.server.ctx);
     const db = app.server.ctx.db;
     const oldest = Math.min(
       ...db

@@ -1,5 +1,5 @@
 import { SlashCommandBuilder } from 'discord.js';
-import { getBalance } from '../../ledger/ledger.ts';
+import { getBalance } from '../../ledger/index.ts';
 import { summarizeEarningsByDay } from '../../campaigns/list-transactions.ts';
 import { getRewardStatus } from '../../rewards/get-reward-status.ts';
 import { formatCents } from '../../shared/money.ts';
@@ -21,7 +21,7 @@ export const coinsCommand: SlashCommand = {
   needsAccount: true,
   async run(ctx, member) {
     const userId = member!.userId;
-    const balance = getBalance(ctx.sqlite, userId);
+    const balance = await getBalance(ctx.store.read, userId);
     const [today] = await summarizeEarningsByDay(ctx, userId, 1, 0);
     const status = await getRewardStatus(ctx.store.read, userId, ctx.clock.now());
     const hoursLeft: Record<RewardType, number> = {

@@ -83,7 +83,7 @@ export async function handleInteraction(
   try {
     if (target.slow) await responder.defer();
     else responder.deferAfter(options.autoDeferMs);
-    const member = findMember(ctx, interaction.user.id);
+    const member = await findMember(ctx, interaction.user.id);
     let reply: BotReply;
     if (target.needsAccount && !member) {
       reply = notSignedInReply(ctx);

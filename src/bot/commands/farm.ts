@@ -5,9 +5,8 @@ import {
   type APIButtonComponent,
   type APIEmbedField,
 } from 'discord.js';
-import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { servers } from '../../db/schema.ts';
+import { botRepo } from '../bot-repo.ts';
 import { findDiscoverPage } from '../../joins/list-servers.ts';
 import { joinServer } from '../../joins/join-server.ts';
 import { claimNoBotReward } from '../../joins/claim-nobot-reward.ts';
@@ -31,17 +30,17 @@ export const FARM_SEARCH_MAX = 60;
 const MAX_PAGES = 50;
 
 /** Page `page` (from 0) of the servers the member can join, and whether another page follows. */
-export function findFarmPage(
+export async function findFarmPage(
   ctx: AppContext,
   userId: string,
   page: number,
   q: string | undefined,
-): { servers: ApiDiscoverServer[]; hasMore: boolean } {
+): Promise<{ servers: ApiDiscoverServer[]; hasMore: boolean }> {
   const wanted = (page + 1) * FARM_PAGE_SIZE + 1;
   const found: ApiDiscoverServer[] = [];
   let cursor: string | undefined;
   do {
-    const result = findDiscoverPage(ctx.sqlite, ctx.config.discord.cdnUrl, { userId, limit: 100, cursor, q });
+    const result = await findDiscoverPage(ctx, { userId, limit: 100, cursor, q });
     const listed = JSON.parse(result.body.toString('utf8')) as ApiDiscoverServer[];
     // The member's own featured campaign shows on Discover as "Your Server": nothing to join here.
     found.push(...listed.filter((s) => !s.isMine));
@@ -68,8 +67,13 @@ function serverLine(server: ApiDiscoverServer): string {
   return parts.join(' · ');
 }
 
-export function farmPage(ctx: AppContext, userId: string, page: number, q: string | undefined): BotReply {
-  const { servers: listed, hasMore } = findFarmPage(ctx, userId, page, q);
+export async function farmPage(
+  ctx: AppContext,
+  userId: string,
+  page: number,
+  q: string | undefined,
+): Promise<BotReply> {
+  const { servers: listed, hasMore } = await findFarmPage(ctx, userId, page, q);
   if (listed.length === 0 && page === 0) {
     return {
       embeds: [
@@ -167,7 +171,7 @@ export const farmJoinButton: ButtonAction = {
   async run(ctx, member, args) {
     const campaignId = args[0] ?? '';
     const result = await joinServer(ctx, member.userId, campaignId);
-    const { name: server, noBot } = describeCampaign(ctx, campaignId);
+    const { name: server, noBot } = await describeCampaign(ctx, campaignId);
     if (noBot) {
       return {
         embeds: [
@@ -225,12 +229,11 @@ export const farmClaimButton: ButtonAction = {
 };
 
 /** Name and kind of the campaign just joined (for the wording only; the rules ran in joinServer). */
-function describeCampaign(ctx: AppContext, campaignId: string): { name: string; noBot: boolean } {
-  const found = ctx.db
-    .select({ name: servers.name, kind: servers.kind })
-    .from(servers)
-    .where(eq(servers.id, campaignId))
-    .get();
+async function describeCampaign(
+  ctx: AppContext,
+  campaignId: string,
+): Promise<{ name: string; noBot: boolean }> {
+  const found = await botRepo(ctx.store.read).findCampaignSummary(campaignId);
   return {
     name: found?.name ?? 'the server',
     noBot: found !== undefined && !CAMPAIGN_KIND_RULES[found.kind].needsBot,
