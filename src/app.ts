@@ -7,14 +7,16 @@ import path from 'node:path';
 import type { PublicConfig } from './shared/api-types.ts';
 import type { AppContext } from './context.ts';
 import { apiNotFound, errorHandler } from './http/errors.ts';
-import { sameOriginOnly } from './http/guards.ts';
-import { requestContext, requestStarter } from './http/request-context.ts';
+import { refusesCrossSite, sameOriginOnly } from './http/guards.ts';
+import { plainRequestStarter, requestContext, requestStarter } from './http/request-context.ts';
 import {
   constantHeaders,
   recordConstantHeaders,
   withFastPath,
   type FastRoute,
   type NodeHandler,
+  type PlainAnswer,
+  type PlainRoute,
   type SessionAccess,
 } from './http/fast-path.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -26,7 +28,9 @@ import { createPassport, type PassportInstance } from './auth/passport.ts';
 import { featureRoutes, rawBodyRoutes } from './features.ts';
 import { sessionCheck, sessionPolicy } from './auth/session-policy.ts';
 import { spaPages } from './auth/spa-pages.ts';
-import { recordWriteAddresses, writeLimits } from './http/write-limits.ts';
+import { addressKey, addressRecorder, recordWriteAddresses, writeLimits } from './http/write-limits.ts';
+import { discoverAnswer, type DiscoverAnswer } from './joins/routes.ts';
+import { claimAnswer } from './rewards/routes.ts';
 
 export { PRODUCT_NAME } from './shared/brand.ts';
 import { PRODUCT_NAME } from './shared/brand.ts';
@@ -50,6 +54,11 @@ export interface CreateAppOptions {
    */
   session?: SessionAccess;
   fastPath?: boolean;
+  /**
+   * `false`: the fast path runs every request on Express's request/response objects (decision 033)
+   * instead of node's own (decision 035). For A/B runs and the fast path's table test.
+   */
+  plainFastPath?: boolean;
 }
 
 /** The routes the signed-in fast path serves (under /api): Discover's pages and the reward claim. */
@@ -134,7 +143,13 @@ interface ApiParts {
   beforeSession: RequestHandler[];
   afterSession: RequestHandler[];
   check: ReturnType<typeof sessionCheck>;
+  /** The same-origin check's allowed origins and the address recorder (for the plain path). */
+  origins: ReadonlySet<string>;
+  recordAddress: ReturnType<typeof addressRecorder>;
 }
+
+/** The API's JSON body limit (express.json), in bytes: the fast path's plain body read honours it too. */
+const JSON_LIMIT_BYTES = 32 * 1024;
 
 /** API answers are per user and change with every write: no browser or proxy may keep them. */
 const API_HEADERS: [string, string][] = [['Cache-Control', 'no-store']];
@@ -157,10 +172,8 @@ function apiRouter(ctx: AppContext, options: CreateAppOptions): ApiParts {
   const check = sessionCheck(ctx);
   // The request stack every other API route runs behind, as one layer: JSON bodies (body-parser skips
   // requests without one), the same-origin check for writes, the session, passport, the session policy.
-  const beforeSession = [
-    express.json({ limit: '32kb' }),
-    sameOriginOnly([new URL(ctx.config.publicUrl).origin]),
-  ];
+  const origins = [new URL(ctx.config.publicUrl).origin];
+  const beforeSession = [express.json({ limit: JSON_LIMIT_BYTES }), sameOriginOnly(origins)];
   api.use(
     inSeries([
       ...beforeSession,
@@ -170,15 +183,24 @@ function apiRouter(ctx: AppContext, options: CreateAppOptions): ApiParts {
       sessionPolicy(ctx, check),
     ]),
   );
+  const recordAddress = addressRecorder(ctx);
   const afterSession = [
     postsOnly(writeLimits(ctx, ctx.config.writeLimits ? ctx.options.writeLimits : false)),
-    postsOnly(recordWriteAddresses(ctx)),
+    postsOnly(recordWriteAddresses(ctx, recordAddress)),
   ];
   for (const handler of afterSession) api.use(handler);
   api.use(authRoutes(ctx, passport));
   for (const router of featureRoutes(ctx)) api.use(router);
   api.use(apiNotFound);
-  return { api, passport, beforeSession, afterSession, check };
+  return {
+    api,
+    passport,
+    beforeSession,
+    afterSession,
+    check,
+    origins: new Set(origins),
+    recordAddress,
+  };
 }
 
 export function createApp(
@@ -271,6 +293,37 @@ export function createApp(
             ctx.logger.warn('session touch failed', {
               error: err instanceof Error ? err.message : String(err),
             }),
+          plain:
+            options.plainFastPath === false
+              ? undefined
+              : {
+                  routes: new Map<string, PlainRoute>([
+                    [
+                      'GET /servers',
+                      ({ userId, query }) => {
+                        const toPlain = (page: DiscoverAnswer): PlainAnswer =>
+                          page.link
+                            ? { buffer: page.body, headers: [['Link', page.link]] }
+                            : { buffer: page.body };
+                        const page = discoverAnswer(ctx, userId, query());
+                        return page instanceof Promise ? page.then(toPlain) : toPlain(page);
+                      },
+                    ],
+                    [
+                      'POST /hourly/claim',
+                      ({ userId, body }) => claimAnswer(ctx, userId, body).then((json) => ({ json })),
+                    ],
+                  ]),
+                  // Write limits run on Express's objects (express-rate-limit): with them on, writes
+                  // take the fast path on Express's objects.
+                  writes: !ctx.config.writeLimits,
+                  jsonLimit: JSON_LIMIT_BYTES,
+                  refuses: (method, site, origin, protocol, host) =>
+                    refusesCrossSite(parts.origins, method, site, origin, protocol, host),
+                  recordAddress: parts.recordAddress,
+                  addressKey,
+                  start: plainRequestStarter(ctx.logger),
+                },
         })
       : (req: IncomingMessage, res: ServerResponse) => {
           app(req, res);

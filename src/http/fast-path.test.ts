@@ -192,10 +192,106 @@ const CASES: Case[] = [
     fast: false,
     status: 401,
   },
+  {
+    name: 'claim, JSON with a charset',
+    method: 'POST',
+    path: '/api/hourly/claim',
+    body: '{"type":"x"}',
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    fast: true,
+    status: 400,
+  },
+  {
+    name: 'claim, unsupported charset',
+    method: 'POST',
+    path: '/api/hourly/claim',
+    body: '{"type":"daily"}',
+    headers: { 'content-type': 'application/json; charset=latin1' },
+    fast: true,
+    status: 415,
+  },
+  {
+    name: 'claim, empty body',
+    method: 'POST',
+    path: '/api/hourly/claim',
+    body: '',
+    headers: JSON_TYPE,
+    fast: true,
+    status: 400,
+  },
+  {
+    name: 'claim, no body (Content-Length 0, no type)',
+    method: 'POST',
+    path: '/api/hourly/claim',
+    fast: true,
+    status: 400,
+  },
+  {
+    name: 'claim, JSON that is not an object',
+    method: 'POST',
+    path: '/api/hourly/claim',
+    body: '"daily"',
+    headers: JSON_TYPE,
+    fast: true,
+    status: 400,
+  },
+  {
+    name: 'claim, content-encoding identity (left to the JSON parser)',
+    method: 'POST',
+    path: '/api/hourly/claim',
+    body: '{"type":"daily"}',
+    headers: { ...JSON_TYPE, 'content-encoding': 'identity' },
+    fast: true,
+    status: 200,
+  },
+  {
+    name: 'claim, whitespace before the JSON',
+    method: 'POST',
+    path: '/api/hourly/claim',
+    body: ' \n {"type":"daily"}',
+    headers: JSON_TYPE,
+    fast: true,
+    status: 425,
+  },
+  {
+    name: 'claim, byte order mark',
+    method: 'POST',
+    path: '/api/hourly/claim',
+    body: '\ufeff{"type":"daily"}',
+    headers: JSON_TYPE,
+    fast: true,
+    status: 425,
+  },
   { name: 'another route', method: 'GET', path: '/api/hourly', fast: false, status: 200 },
 ];
 
-describe('the signed-in fast path', () => {
+/** Label sets of coinsync_http_requests_total whose count went up since `before`. */
+async function metricCounts(): Promise<Map<string, number>> {
+  const text = await registry.getSingleMetricAsString('coinsync_http_requests_total');
+  const counts = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (line.startsWith('#') || !line.includes('{')) continue;
+    const at = line.lastIndexOf(' ');
+    counts.set(line.slice(0, at), Number(line.slice(at + 1)));
+  }
+  return counts;
+}
+function grown(before: Map<string, number>, after: Map<string, number>): string[] {
+  return [...after].filter(([k, v]) => v > (before.get(k) ?? 0)).map(([k]) => k);
+}
+
+/**
+ * The fast path's modes: on node's own objects (decision 035) with write limits on (claims then run
+ * on Express's objects: the limiter needs them) and off (claims plain too), and on Express's objects
+ * only (FAST_PATH=express, decision 033).
+ */
+const MODES: { mode: string; env: Record<string, string>; plain: (c: Case) => boolean }[] = [
+  { mode: 'plain, write limits on', env: {}, plain: (c: Case) => c.method === 'GET' },
+  { mode: 'plain, write limits off', env: { WRITE_LIMITS: 'off' }, plain: () => true },
+  { mode: 'on Express objects', env: { FAST_PATH: 'express' }, plain: () => false },
+];
+
+describe.each(MODES)('the signed-in fast path ($mode)', ({ env, plain: plainMode }) => {
   let app: TestApp;
   let plainUrl: string;
   let plainServer: http.Server;
@@ -203,6 +299,7 @@ describe('the signed-in fast path', () => {
   let members: { fast: TestClient; plain: TestClient };
 
   const served = () => app.server.handler.fastPath!.served;
+  const plainServed = () => app.server.handler.fastPath!.plain;
 
   /** The same member's session, sent to the full stack's port from the same address. */
   function onPlain(client: TestClient): TestClient {
@@ -218,7 +315,7 @@ describe('the signed-in fast path', () => {
   }
 
   beforeAll(async () => {
-    app = await startTestApp({ env: { REDIS_URL: '' } });
+    app = await startTestApp({ env: { REDIS_URL: '', ...env } });
     plainServer = http.createServer(app.server.app);
     await new Promise<void>((resolve) => plainServer.listen(0, '127.0.0.1', resolve));
     plainUrl = `http://127.0.0.1:${(plainServer.address() as AddressInfo).port}`;
@@ -258,12 +355,19 @@ describe('the signed-in fast path', () => {
     };
     const { fast, plain } = clients();
     const before = served();
+    const plainBefore = plainServed();
+    const m0 = await metricCounts();
     const viaPlain = await send(plain, c);
+    const m1 = await metricCounts();
     expect(served()).toBe(before);
     const viaFast = await send(fast, c);
+    const m2 = await metricCounts();
     expect(served() - before, 'answered by the fast path').toBe(c.fast ? 1 : 0);
+    expect(plainServed() - plainBefore, 'on node objects').toBe(c.fast && plainMode(c) ? 1 : 0);
     expect(viaFast.status).toBe(c.status);
     expect(comparable(viaFast)).toEqual(comparable(viaPlain));
+    // The same metric (method, route label, status) recorded for both answers.
+    expect(grown(m1, m2)).toEqual(grown(m0, m1));
   });
 
   it('keeps the ledger whole', async () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from '../logger.ts';
 import { recordHttpRequest } from '../metrics.ts';
@@ -66,13 +67,73 @@ export function requestStarter(logger: Logger): (req: Request, res: Response) =>
     else logger.debug('request', logLine(req, this, requestId, route, ms));
   }
   return (req, res) => {
-    const incoming = req.headers['x-request-id'];
-    const requestId = typeof incoming === 'string' && INCOMING_ID.test(incoming) ? incoming : randomUUID();
+    const requestId = requestIdFor(req);
     const locals = res.locals as RequestLocals;
     locals.requestId = requestId;
     locals.startedAt = process.hrtime.bigint();
     res.setHeader('X-Request-Id', requestId);
     res.on('finish', onFinish);
+  };
+}
+
+/** The caller's X-Request-Id when it looks like an id, else a fresh UUID. */
+function requestIdFor(req: IncomingMessage): string {
+  const incoming = req.headers['x-request-id'];
+  return typeof incoming === 'string' && INCOMING_ID.test(incoming) ? incoming : randomUUID();
+}
+
+/** What the plain starter keeps per request (on the response, under PLAIN). */
+export interface PlainRequestState {
+  requestId: string;
+  startedAt: bigint;
+  /** Metric label once the request reached its route (`req.route` set), else `unmatched`. */
+  route: string;
+  unmatched: string;
+  routed: boolean;
+}
+
+const PLAIN = Symbol('plain request');
+
+/**
+ * `requestStarter` for requests the signed-in fast path answers on node's own request/response
+ * (no Express objects, src/http/fast-path.ts): the same request id, metric and log line, with the
+ * route label known up front — the route's template once the request reached its handler (or when
+ * it was handed to Express's objects and Express set `req.route`), `/api/*unmatched` before, as
+ * `routeLabel` gives for the same request on the full stack.
+ */
+export function plainRequestStarter(
+  logger: Logger,
+): (req: IncomingMessage, res: ServerResponse, route: string) => PlainRequestState {
+  function onFinish(this: ServerResponse & { [PLAIN]: PlainRequestState }): void {
+    const state = this[PLAIN];
+    const req = this.req;
+    const seconds = Number(process.hrtime.bigint() - state.startedAt) / 1e9;
+    const route =
+      state.routed || (req as { route?: unknown }).route !== undefined ? state.route : state.unmatched;
+    recordHttpRequest(req.method ?? '', route, this.statusCode, seconds);
+    const ms = Math.round(seconds * 1000);
+    const line = () => ({
+      requestId: state.requestId,
+      method: req.method,
+      route,
+      status: this.statusCode,
+      ms,
+    });
+    if (this.statusCode >= 500) logger.warn('request failed', line());
+    else if (ms >= SLOW_MS) logger.warn('slow request', line());
+    else logger.debug('request', line());
+  }
+  return (req, res, route) => {
+    const state: PlainRequestState = {
+      requestId: requestIdFor(req),
+      startedAt: process.hrtime.bigint(),
+      route,
+      unmatched: '/api/*unmatched',
+      routed: false,
+    };
+    (res as ServerResponse & { [PLAIN]: PlainRequestState })[PLAIN] = state;
+    res.on('finish', onFinish);
+    return state;
   };
 }
 

@@ -116,38 +116,53 @@ export function writeLimits(ctx: AppContext, options: WriteLimitOptions | false 
 export const ADDRESS_RECORD_EVERY_MS = 5 * 60_000;
 
 /**
- * Remembers (as a keyed hash, decision 022) the address each signed-in write comes from, for the
- * same-address rule. Mounted after the limits, so a refused burst records nothing. A write whose
- * address was recorded recently passes straight on (no await); otherwise the recording (one store
- * transaction) finishes before the route runs, so the route's same-address check sees it. A failed
- * recording is logged and the request goes on: it is retried on the member's next write.
+ * Records (as a keyed hash, decision 022) the address a signed-in user writes from, for the
+ * same-address rule, at most every ADDRESS_RECORD_EVERY_MS per user and address; undefined when the
+ * rule is off. Returns undefined when the address was recorded recently (nothing to wait for),
+ * otherwise the recording (one store transaction), which never rejects: a failure is logged and
+ * uncounted, so the member's next write retries it. Counted from the start, so a concurrent burst
+ * records once. Shared by `recordWriteAddresses` and the signed-in fast path (src/http/fast-path.ts).
  */
-export function recordWriteAddresses(ctx: AppContext): Router {
-  const router = Router();
-  if (ctx.config.sameAddress.windowMs <= 0) return router;
+export function addressRecorder(
+  ctx: AppContext,
+): ((userId: string, address: string) => Promise<void> | undefined) | undefined {
+  if (ctx.config.sameAddress.windowMs <= 0) return undefined;
   const recordedAt = new Map<string, number>();
-  router.post(Object.values(WRITE_ROUTES).flat(), (req, _res, next) => {
-    const userId = req.user?.id;
-    if (!userId) return next();
-    const address = addressKey(req);
+  return (userId, address) => {
     const key = `${userId} ${address}`;
     const now = ctx.clock.now();
     const last = recordedAt.get(key);
-    if (last !== undefined && now - last < ADDRESS_RECORD_EVERY_MS && now >= last) return next();
-    // Counted from the start, so a concurrent burst records once; a failure uncounts it.
+    if (last !== undefined && now - last < ADDRESS_RECORD_EVERY_MS && now >= last) return undefined;
     if (recordedAt.size > 100_000) recordedAt.clear();
     recordedAt.set(key, now);
     return recordUserAddress(ctx, userId, address).then(
-      () => next(),
+      () => undefined,
       (err: unknown) => {
         if (recordedAt.get(key) === now) recordedAt.delete(key);
         ctx.logger.error('address recording failed', {
           userId,
           error: err instanceof Error ? err.message : String(err),
         });
-        next();
       },
     );
+  };
+}
+
+/**
+ * Remembers the address each signed-in write comes from (`addressRecorder`). Mounted after the limits,
+ * so a refused burst records nothing. A write whose address was recorded recently passes straight on
+ * (no await); otherwise the recording finishes before the route runs, so the route's same-address
+ * check sees it. `record` is the recorder it uses (the fast path shares it).
+ */
+export function recordWriteAddresses(ctx: AppContext, record = addressRecorder(ctx)): Router {
+  const router = Router();
+  if (!record) return router;
+  router.post(Object.values(WRITE_ROUTES).flat(), (req, _res, next) => {
+    const userId = req.user?.id;
+    if (!userId) return next();
+    const recording = record(userId, addressKey(req));
+    if (!recording) return next();
+    return recording.then(() => next());
   });
   return router;
 }

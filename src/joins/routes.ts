@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { Router, type Response } from 'express';
 import type { AppContext } from '../context.ts';
 import { parseInput, requireUser } from '../http/guards.ts';
 import { serverIdParamsSchema } from '../shared/join-schemas.ts';
@@ -18,14 +18,40 @@ function sendJsonBuffer(res: Response, body: Buffer): void {
   res.end(body);
 }
 
-function sendDiscoverPage(req: Request, res: Response, params: DiscoverParams, page: DiscoverPage): void {
-  if (page.nextCursor) {
-    res.setHeader(
-      'Link',
-      `<${nextPageUrl(params, req.query.limit !== undefined, page.nextCursor)}>; rel="next"`,
-    );
-  }
-  sendJsonBuffer(res, page.body);
+/** GET /api/servers's answer: the page's JSON body and its `Link` header value, if any. */
+export interface DiscoverAnswer {
+  body: Buffer;
+  link?: string;
+}
+
+function answerOf(params: DiscoverParams, explicitLimit: boolean, page: DiscoverPage): DiscoverAnswer {
+  if (!page.nextCursor) return { body: page.body };
+  return {
+    body: page.body,
+    link: `<${nextPageUrl(params, explicitLimit, page.nextCursor)}>; rel="next"`,
+  };
+}
+
+/**
+ * GET /api/servers for a signed-in user. The route below and the signed-in fast path
+ * (src/http/fast-path.ts, decisions 033 and 035) both answer with it. SQLite answers with a value
+ * (no await on the hottest read), PostgreSQL with a promise.
+ */
+export function discoverAnswer(
+  ctx: AppContext,
+  userId: string,
+  query: Record<string, unknown>,
+): DiscoverAnswer | Promise<DiscoverAnswer> {
+  const params = parseDiscoverQuery(query);
+  const explicitLimit = query.limit !== undefined;
+  const page = findDiscoverPage(ctx, { userId, ...params });
+  if (page instanceof Promise) return page.then((found) => answerOf(params, explicitLimit, found));
+  return answerOf(params, explicitLimit, page);
+}
+
+function sendDiscoverAnswer(res: Response, answer: DiscoverAnswer): void {
+  if (answer.link) res.setHeader('Link', answer.link);
+  sendJsonBuffer(res, answer.body);
 }
 
 export function joinRoutes(ctx: AppContext): Router {
@@ -35,11 +61,9 @@ export function joinRoutes(ctx: AppContext): Router {
   // a Link header (rel="next"), so a client that ignores it still gets the first page in spec order.
   // SQLite answers with a value, sent at once (no await on the hottest read); PostgreSQL with a promise.
   router.get('/servers', (req, res) => {
-    const userId = requireUser(req);
-    const params = parseDiscoverQuery(req.query);
-    const page = findDiscoverPage(ctx, { userId, ...params });
-    if (page instanceof Promise) return page.then((found) => sendDiscoverPage(req, res, params, found));
-    sendDiscoverPage(req, res, params, page);
+    const answer = discoverAnswer(ctx, requireUser(req), req.query);
+    if (answer instanceof Promise) return answer.then((found) => sendDiscoverAnswer(res, found));
+    sendDiscoverAnswer(res, answer);
   });
 
   router.get('/servers/featured', (req, res) => {

@@ -1,9 +1,18 @@
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
 import { parseInput, requireUser } from '../http/guards.ts';
-import { claimRewardSchema } from '../shared/rewards-schemas.ts';
+import { claimRewardSchema, type ClaimRewardResponse } from '../shared/rewards-schemas.ts';
 import { claimReward } from './claim-reward.ts';
 import { getRewardStatus } from './get-reward-status.ts';
+
+/**
+ * POST /api/hourly/claim for a signed-in user and the parsed body: what it answers as JSON. The route
+ * below and the signed-in fast path (src/http/fast-path.ts, decision 033) both answer with it.
+ */
+export function claimAnswer(ctx: AppContext, userId: string, body: unknown): Promise<ClaimRewardResponse> {
+  const { type } = parseInput(claimRewardSchema, body);
+  return claimReward(ctx.store, userId, type, ctx.clock.now());
+}
 
 export function rewardRoutes(ctx: AppContext): Router {
   const router = Router();
@@ -14,9 +23,7 @@ export function rewardRoutes(ctx: AppContext): Router {
   });
 
   router.post('/hourly/claim', async (req, res) => {
-    const userId = requireUser(req);
-    const { type } = parseInput(claimRewardSchema, req.body);
-    res.json(await claimReward(ctx.store, userId, type, ctx.clock.now()));
+    res.json(await claimAnswer(ctx, requireUser(req), req.body));
   });
 
   return router;
