@@ -172,6 +172,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       ...options.env,
     };
     const flags = productionNodeFlags();
+    // The site's address (each web process's own; a proxy would give them one): links the bot sends.
+    const webUrls: string[] = [];
+    for (let i = 0; i < options.webCount; i++) webUrls.push(`http://127.0.0.1:${await freePort()}`);
     const botUrls: string[] = [];
     const bot: Proc[] = [];
     for (let i = 0; i < (options.botCount ?? 1); i++) {
@@ -181,20 +184,19 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         ...common,
         ROLE: 'bot',
         BOT_HEALTH_PORT: String(port),
+        PUBLIC_URL: webUrls[0],
       });
       procs.push(proc);
       bot.push(proc);
     }
-    const webUrls: string[] = [];
     const web: Proc[] = [];
     for (let i = 0; i < options.webCount; i++) {
-      const port = await freePort();
-      const url = `http://127.0.0.1:${port}`;
-      webUrls.push(url);
+      const url = webUrls[i]!;
+      const port = new URL(url).port;
       const proc = startProc(`web${i + 1}`, [...flags, MAIN], {
         ...common,
         ROLE: 'web',
-        PORT: String(port),
+        PORT: port,
         PUBLIC_URL: url,
       });
       procs.push(proc);
