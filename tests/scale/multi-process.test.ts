@@ -112,221 +112,250 @@ describe('two web processes and one bot process on one PostgreSQL and one Redis'
   /** API answers to claims: user id → type → number of 200s. */
   const claimWins = new Map<string, Record<RewardType, number>>();
   let web: [string, string];
+  /** Each step builds on the ones before: a step after a failed one fails too, not vacuously passes. */
+  const after = (step: string) => {
+    if (!done.has(step)) throw new Error(`not run: the step "${step}" did not complete`);
+  };
+  const done = new Set<string>();
 
-  it('signs 200 users in through the OAuth flow, spread over both web processes', async (ctx) => {
-    if (notReady) ctx.skip();
-    web = [cluster!.webUrls[0]!, cluster!.webUrls[1]!];
-    const users = Array.from({ length: USERS }, (_, i) => new Member(`scale_user_${i}`));
-    await pool(users, CONCURRENCY, (user, i) => user.signIn(web[i % 2]!));
-    botOwners.push(...users.slice(0, BOT_OWNERS));
-    nobotOwners.push(...users.slice(BOT_OWNERS, BOT_OWNERS + NOBOT_OWNERS));
-    members.push(...users.slice(BOT_OWNERS + NOBOT_OWNERS));
-    // A session made on one web process is good on the other (sessions live in Redis).
-    const crossed = await pool(users, CONCURRENCY, (user, i) =>
-      user.get<{ id: string }>(web[(i + 1) % 2]!, '/api/auth/user'),
-    );
-    expect(crossed.map((r) => r.status)).toEqual(users.map(() => 200));
-    expect(crossed.map((r) => r.body.id)).toEqual(users.map((u) => u.user.id));
-    const [row] = await q<{ n: number }>('SELECT count(*)::int AS n FROM users');
-    expect(row?.n).toBe(USERS);
-  });
+  it(
+    'signs 200 users in through the OAuth flow, spread over both web processes',
+    { timeout: 120_000 },
+    async (ctx) => {
+      if (notReady) ctx.skip();
+      web = [cluster!.webUrls[0]!, cluster!.webUrls[1]!];
+      const users = Array.from({ length: USERS }, (_, i) => new Member(`scale_user_${i}`));
+      await pool(users, CONCURRENCY, (user, i) => user.signIn(web[i % 2]!));
+      botOwners.push(...users.slice(0, BOT_OWNERS));
+      nobotOwners.push(...users.slice(BOT_OWNERS, BOT_OWNERS + NOBOT_OWNERS));
+      members.push(...users.slice(BOT_OWNERS + NOBOT_OWNERS));
+      // A session made on one web process is good on the other (sessions live in Redis).
+      const crossed = await pool(users, CONCURRENCY, (user, i) =>
+        user.get<{ id: string }>(web[(i + 1) % 2]!, '/api/auth/user'),
+      );
+      expect(crossed.map((r) => r.status)).toEqual(users.map(() => 200));
+      expect(crossed.map((r) => r.body.id)).toEqual(users.map((u) => u.user.id));
+      const [row] = await q<{ n: number }>('SELECT count(*)::int AS n FROM users');
+      expect(row?.n).toBe(USERS);
+      done.add('sign-in');
+    },
+  );
 
-  it('lets each reward be claimed once when the same user claims it through both web processes at once', async (ctx) => {
-    if (notReady) ctx.skip();
-    const all = [...botOwners, ...nobotOwners, ...members];
-    const jobs = all.flatMap((user) => REWARD_TYPES.map((type) => ({ user, type })));
-    const answers = await pool(jobs, CONCURRENCY / 2, ({ user, type }) =>
-      Promise.all(web.map((base) => user.post(base, '/api/hourly/claim', { type }))),
-    );
-    answers.forEach((pair, i) => {
-      const { user, type } = jobs[i]!;
-      const wins = pair.filter((r) => r.status === 200).length;
-      const entry = claimWins.get(user.user.id) ?? { regular: 0, bonus: 0, daily: 0 };
-      entry[type] += wins;
-      claimWins.set(user.user.id, entry);
-      // Exactly one of the two; the other is told to wait (never a 500).
-      expect(pair.map((r) => r.status).sort()).toEqual([200, 425]);
-    });
-    // A second round a moment later: every claim is within its cooldown.
-    const again = await pool(all, CONCURRENCY / 2, (user, i) =>
-      user.post(web[i % 2]!, '/api/hourly/claim', { type: 'regular' }),
-    );
-    expect(again.filter((r) => r.status !== 425)).toEqual([]);
-    const balances = await pool(all, CONCURRENCY, (user, i) =>
-      user.get<{ coins: string }>(web[i % 2]!, '/api/auth/user'),
-    );
-    expect(new Set(balances.map((b) => b.body.coins))).toEqual(new Set([(START_CENTS / 100).toFixed(2)]));
-  });
+  it(
+    'lets each reward be claimed once when the same user claims it through both web processes at once',
+    { timeout: 120_000 },
+    async (ctx) => {
+      if (notReady) ctx.skip();
+      after('sign-in');
+      const all = [...botOwners, ...nobotOwners, ...members];
+      const jobs = all.flatMap((user) => REWARD_TYPES.map((type) => ({ user, type })));
+      const answers = await pool(jobs, CONCURRENCY / 2, ({ user, type }) =>
+        Promise.all(web.map((base) => user.post(base, '/api/hourly/claim', { type }))),
+      );
+      answers.forEach((pair, i) => {
+        const { user, type } = jobs[i]!;
+        const wins = pair.filter((r) => r.status === 200).length;
+        const entry = claimWins.get(user.user.id) ?? { regular: 0, bonus: 0, daily: 0 };
+        entry[type] += wins;
+        claimWins.set(user.user.id, entry);
+        // Exactly one of the two; the other is told to wait (never a 500).
+        expect(pair.map((r) => r.status).sort()).toEqual([200, 425]);
+      });
+      // A second round a moment later: every claim is within its cooldown.
+      const again = await pool(all, CONCURRENCY / 2, (user, i) =>
+        user.post(web[i % 2]!, '/api/hourly/claim', { type: 'regular' }),
+      );
+      expect(again.filter((r) => r.status !== 425)).toEqual([]);
+      const balances = await pool(all, CONCURRENCY, (user, i) =>
+        user.get<{ coins: string }>(web[i % 2]!, '/api/auth/user'),
+      );
+      expect(new Set(balances.map((b) => b.body.coins))).toEqual(new Set([(START_CENTS / 100).toFixed(2)]));
+      done.add('claims');
+    },
+  );
 
-  it('takes one of two racing campaign submits when the balance covers one (no overdraft), and Discover shows it on the other web process', async (ctx) => {
-    if (notReady) ctx.skip();
-    const cost = CAMPAIGN_KIND_RULES.regular.costPerSlotCents;
-    const botResults = await pool(botOwners, CONCURRENCY / 2, async (owner) => {
-      const a = await guildWithInvite(owner, true);
-      const b = await guildWithInvite(owner, true);
-      const pair = await Promise.all([
-        owner.post<ApiServer>(web[0], '/api/servers', {
-          name: `Scale A ${owner.username}`,
-          inviteLink: a.link,
-          coinReward: String((BOT_SLOTS * cost) / 100),
-        }),
-        owner.post<ApiServer>(web[1], '/api/servers', {
-          name: `Scale B ${owner.username}`,
-          inviteLink: b.link,
-          coinReward: String((BOT_SLOTS * cost) / 100),
-        }),
-      ]);
-      if (pair[0].status === 201) guildOf.set(pair[0].body.id, a.guildId);
-      if (pair[1].status === 201) guildOf.set(pair[1].body.id, b.guildId);
-      return pair;
-    });
-    const nobotResults = await pool(nobotOwners, CONCURRENCY / 2, async (owner) => {
-      const a = await guildWithInvite(owner, false);
-      const b = await guildWithInvite(owner, false);
-      const pair = await Promise.all(
-        [a, b].map((g, i) =>
-          owner.post<ApiServer>(web[i]!, '/api/servers/no-bot', {
-            name: `Scale NB${i} ${owner.username}`,
-            inviteLink: g.link,
-            memberCount: NOBOT_SLOTS,
+  it(
+    'takes one of two racing campaign submits when the balance covers one (no overdraft), and Discover shows it on the other web process',
+    { timeout: 120_000 },
+    async (ctx) => {
+      if (notReady) ctx.skip();
+      after('claims');
+      const cost = CAMPAIGN_KIND_RULES.regular.costPerSlotCents;
+      const botResults = await pool(botOwners, CONCURRENCY / 2, async (owner) => {
+        const a = await guildWithInvite(owner, true);
+        const b = await guildWithInvite(owner, true);
+        const pair = await Promise.all([
+          owner.post<ApiServer>(web[0], '/api/servers', {
+            name: `Scale A ${owner.username}`,
+            inviteLink: a.link,
+            coinReward: String((BOT_SLOTS * cost) / 100),
           }),
-        ),
-      );
-      pair.forEach((r, i) => {
-        if (r.status === 201) guildOf.set(r.body.id, [a, b][i]!.guildId);
+          owner.post<ApiServer>(web[1], '/api/servers', {
+            name: `Scale B ${owner.username}`,
+            inviteLink: b.link,
+            coinReward: String((BOT_SLOTS * cost) / 100),
+          }),
+        ]);
+        if (pair[0].status === 201) guildOf.set(pair[0].body.id, a.guildId);
+        if (pair[1].status === 201) guildOf.set(pair[1].body.id, b.guildId);
+        return pair;
       });
-      return pair;
-    });
-    for (const [results, into] of [
-      [botResults, botCampaigns],
-      [nobotResults, nobotCampaigns],
-    ] as const) {
-      for (const pair of results) {
-        expect(pair.map((r) => r.status).sort()).toEqual([201, 400]);
-        into.push(pair.find((r) => r.status === 201)!.body);
-      }
-    }
-    expect(botCampaigns.map((c) => c.membersRemaining)).toEqual(botCampaigns.map(() => BOT_SLOTS));
-    // Each owner paid for the campaign that was created, and only for it.
-    const owners = [...botOwners, ...nobotOwners];
-    const coins = await pool(owners, CONCURRENCY, (o, i) =>
-      o.get<{ coins: string }>(web[i % 2]!, '/api/auth/user'),
-    );
-    coins.forEach((c, i) => {
-      const slots = i < BOT_OWNERS ? BOT_SLOTS : NOBOT_SLOTS;
-      expect(c.body.coins).toBe(((START_CENTS - slots * cost) / 100).toFixed(2));
-    });
-    // Discover coherence: a campaign created through one web process is listed by the other (the list
-    // is cached in each process and kept current from PostgreSQL's notifications).
-    const viewer = members[0]!;
-    for (const [i, campaign] of botCampaigns.entries()) {
-      const created = botResults[i]!.findIndex((r) => r.status === 201);
-      const other = web[1 - created]!;
-      await until(`${campaign.name} on Discover of web ${2 - created}`, 15_000, async () => {
-        const res = await viewer.get<ApiDiscoverServer[]>(
-          other,
-          `/api/servers?q=${encodeURIComponent(campaign.name)}`,
+      const nobotResults = await pool(nobotOwners, CONCURRENCY / 2, async (owner) => {
+        const a = await guildWithInvite(owner, false);
+        const b = await guildWithInvite(owner, false);
+        const pair = await Promise.all(
+          [a, b].map((g, i) =>
+            owner.post<ApiServer>(web[i]!, '/api/servers/no-bot', {
+              name: `Scale NB${i} ${owner.username}`,
+              inviteLink: g.link,
+              memberCount: NOBOT_SLOTS,
+            }),
+          ),
         );
-        return res.status === 200 && res.body.some((s) => s.id === campaign.id);
-      });
-    }
-  });
-
-  it('verifies and credits each join once through the bot, never beyond the slots, while members join through both web processes', async (ctx) => {
-    if (notReady) ctx.skip();
-    // Every member joins two bot campaigns, each join sent to both web processes at once: about 17
-    // members for each campaign's 10 slots, so slots run out while the bot is verifying.
-    const joins = members.flatMap((member, m) =>
-      [m % BOT_OWNERS, (m + 7) % BOT_OWNERS].map((c) => ({ member, campaign: botCampaigns[c]! })),
-    );
-    // The no-bot campaigns: NOBOT_CLAIMERS members each, who claim later (after the product's wait).
-    const nobotJoins = nobotCampaigns.flatMap((campaign, c) =>
-      members.slice(c * NOBOT_CLAIMERS, (c + 1) * NOBOT_CLAIMERS).map((member) => ({ member, campaign })),
-    );
-    const nobotJoinedAt = Date.now();
-    const joinAnswers = await pool([...nobotJoins, ...joins], CONCURRENCY / 2, ({ member, campaign }) =>
-      Promise.all(web.map((base) => member.post(base, `/api/servers/${campaign.id}/join`))),
-    );
-    // Both answers of a racing pair are the same join (the second sees the first's pending row).
-    for (const pair of joinAnswers) expect(pair.map((r) => r.status)).toEqual([200, 200]);
-    const duplicates = await q(
-      'SELECT user_id, server_id FROM server_joins GROUP BY 1, 2 HAVING count(*) > 1',
-    );
-    expect(duplicates).toEqual([]);
-
-    // Members accept the invites on Discord: the simulator adds them to the guilds and dispatches
-    // GUILD_MEMBER_ADD to the bot process, which verifies and credits. A third of the adds are
-    // dispatched twice (a gateway resend), which must not pay twice.
-    await pool([...nobotJoins, ...joins], CONCURRENCY, async ({ member, campaign }, i) => {
-      const guildId = guildOf.get(campaign.id)!;
-      await control(`/guilds/${guildId}/members`, 'POST', { userId: member.user.discordId });
-      if (i % 3 === 0 && campaign.kind !== 'nobot')
-        await control(`/guilds/${guildId}/members`, 'POST', {
-          userId: member.user.discordId,
-          redispatch: true,
+        pair.forEach((r, i) => {
+          if (r.status === 201) guildOf.set(r.body.id, [a, b][i]!.guildId);
         });
-    });
-    // Settled: every bot-campaign join is verified (paid, or closed without a slot).
-    await until('every bot join verified', 60_000, async () => {
-      const [row] = await q<{ n: number }>(
-        `SELECT count(*)::int AS n FROM server_joins j JOIN servers s ON s.id = j.server_id
-         WHERE s.kind <> 'nobot' AND NOT j.verified`,
+        return pair;
+      });
+      for (const [results, into] of [
+        [botResults, botCampaigns],
+        [nobotResults, nobotCampaigns],
+      ] as const) {
+        for (const pair of results) {
+          expect(pair.map((r) => r.status).sort()).toEqual([201, 400]);
+          into.push(pair.find((r) => r.status === 201)!.body);
+        }
+      }
+      expect(botCampaigns.map((c) => c.membersRemaining)).toEqual(botCampaigns.map(() => BOT_SLOTS));
+      // Each owner paid for the campaign that was created, and only for it.
+      const owners = [...botOwners, ...nobotOwners];
+      const coins = await pool(owners, CONCURRENCY, (o, i) =>
+        o.get<{ coins: string }>(web[i % 2]!, '/api/auth/user'),
       );
-      return row!.n === 0;
-    });
-    const perCampaign = await q<{
-      id: string;
-      remaining: number;
-      slots: number;
-      paid: number;
-      rewards: number;
-    }>(
-      `SELECT s.id, s.members_remaining AS remaining, s.initial_member_slots AS slots,
+      coins.forEach((c, i) => {
+        const slots = i < BOT_OWNERS ? BOT_SLOTS : NOBOT_SLOTS;
+        expect(c.body.coins).toBe(((START_CENTS - slots * cost) / 100).toFixed(2));
+      });
+      // Discover coherence: a campaign created through one web process is listed by the other (the list
+      // is cached in each process and kept current from PostgreSQL's notifications).
+      const viewer = members[0]!;
+      for (const [i, campaign] of botCampaigns.entries()) {
+        const created = botResults[i]!.findIndex((r) => r.status === 201);
+        const other = web[1 - created]!;
+        await until(`${campaign.name} on Discover of web ${2 - created}`, 15_000, async () => {
+          const res = await viewer.get<ApiDiscoverServer[]>(
+            other,
+            `/api/servers?q=${encodeURIComponent(campaign.name)}`,
+          );
+          return res.status === 200 && res.body.some((s) => s.id === campaign.id);
+        });
+      }
+      done.add('campaigns');
+    },
+  );
+
+  it(
+    'verifies and credits each join once through the bot, never beyond the slots, while members join through both web processes',
+    { timeout: 180_000 },
+    async (ctx) => {
+      if (notReady) ctx.skip();
+      after('campaigns');
+      // Every member joins two bot campaigns, each join sent to both web processes at once: about 17
+      // members for each campaign's 10 slots, so slots run out while the bot is verifying.
+      const joins = members.flatMap((member, m) =>
+        [m % BOT_OWNERS, (m + 7) % BOT_OWNERS].map((c) => ({ member, campaign: botCampaigns[c]! })),
+      );
+      // The no-bot campaigns: NOBOT_CLAIMERS members each, who claim later (after the product's wait).
+      const nobotJoins = nobotCampaigns.flatMap((campaign, c) =>
+        members.slice(c * NOBOT_CLAIMERS, (c + 1) * NOBOT_CLAIMERS).map((member) => ({ member, campaign })),
+      );
+      const nobotJoinedAt = Date.now();
+      const joinAnswers = await pool([...nobotJoins, ...joins], CONCURRENCY / 2, ({ member, campaign }) =>
+        Promise.all(web.map((base) => member.post(base, `/api/servers/${campaign.id}/join`))),
+      );
+      // Both answers of a racing pair are the same join (the second sees the first's pending row).
+      for (const pair of joinAnswers) expect(pair.map((r) => r.status)).toEqual([200, 200]);
+      const duplicates = await q(
+        'SELECT user_id, server_id FROM server_joins GROUP BY 1, 2 HAVING count(*) > 1',
+      );
+      expect(duplicates).toEqual([]);
+
+      // Members accept the invites on Discord: the simulator adds them to the guilds and dispatches
+      // GUILD_MEMBER_ADD to the bot process, which verifies and credits. A third of the adds are
+      // dispatched twice (a gateway resend), which must not pay twice.
+      await pool([...nobotJoins, ...joins], CONCURRENCY, async ({ member, campaign }, i) => {
+        const guildId = guildOf.get(campaign.id)!;
+        await control(`/guilds/${guildId}/members`, 'POST', { userId: member.user.discordId });
+        if (i % 3 === 0 && campaign.kind !== 'nobot')
+          await control(`/guilds/${guildId}/members`, 'POST', {
+            userId: member.user.discordId,
+            redispatch: true,
+          });
+      });
+      // Settled: every bot-campaign join is verified (paid, or closed without a slot).
+      await until('every bot join verified', 60_000, async () => {
+        const [row] = await q<{ n: number }>(
+          `SELECT count(*)::int AS n FROM server_joins j JOIN servers s ON s.id = j.server_id
+         WHERE s.kind <> 'nobot' AND NOT j.verified`,
+        );
+        return row!.n === 0;
+      });
+      const perCampaign = await q<{
+        id: string;
+        remaining: number;
+        slots: number;
+        paid: number;
+        rewards: number;
+      }>(
+        `SELECT s.id, s.members_remaining AS remaining, s.initial_member_slots AS slots,
               (SELECT count(*)::int FROM server_joins j WHERE j.server_id = s.id AND j.coins_awarded) AS paid,
               (SELECT count(*)::int FROM transactions t JOIN server_joins j ON t.idempotency_key = 'join:' || j.id
                 WHERE j.server_id = s.id AND t.type = 'join_reward') AS rewards
        FROM servers s WHERE s.kind <> 'nobot'`,
-    );
-    expect(perCampaign).toHaveLength(BOT_OWNERS);
-    for (const c of perCampaign)
-      expect(c).toMatchObject({ remaining: 0, slots: BOT_SLOTS, paid: BOT_SLOTS, rewards: BOT_SLOTS });
-    // Every campaign filled: its owner was told once (the completion DM is claimed on the row).
-    await until('completion DMs claimed', 30_000, async () => {
-      const [row] = await q<{ n: number }>(
-        `SELECT count(*)::int AS n FROM servers WHERE kind <> 'nobot' AND NOT completion_notification_sent`,
       );
-      return row!.n === 0;
-    });
-    const dms = await control<{ recipientId: string }[]>('/dms', 'GET');
-    for (const owner of botOwners) {
-      const toOwner = dms.filter((d) => d.recipientId === owner.user.discordId);
-      expect(toOwner.length, `DMs to ${owner.username}`).toBe(1);
-    }
+      expect(perCampaign).toHaveLength(BOT_OWNERS);
+      for (const c of perCampaign)
+        expect(c).toMatchObject({ remaining: 0, slots: BOT_SLOTS, paid: BOT_SLOTS, rewards: BOT_SLOTS });
+      // Every campaign filled: its owner was told once (the completion DM is claimed on the row).
+      await until('completion DMs claimed', 30_000, async () => {
+        const [row] = await q<{ n: number }>(
+          `SELECT count(*)::int AS n FROM servers WHERE kind <> 'nobot' AND NOT completion_notification_sent`,
+        );
+        return row!.n === 0;
+      });
+      const dms = await control<{ recipientId: string }[]>('/dms', 'GET');
+      for (const owner of botOwners) {
+        const toOwner = dms.filter((d) => d.recipientId === owner.user.discordId);
+        expect(toOwner.length, `DMs to ${owner.username}`).toBe(1);
+      }
 
-    // No-bot claims: after the wait, each claimer claims through both web processes at once.
-    const wait = nobotJoinedAt + NOBOT_CLAIM_DELAY_MS + 500 - Date.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    const claims = await pool(nobotJoins, CONCURRENCY / 2, ({ member, campaign }) =>
-      Promise.all(web.map((base) => member.post(base, `/api/servers/${campaign.id}/claim-nobot`))),
-    );
-    for (const pair of claims) expect(pair.filter((r) => r.status === 200).length).toBeLessThanOrEqual(1);
-    for (const pair of claims) expect(pair.every((r) => r.status < 500)).toBe(true);
-    const paidClaims = claims.filter((pair) => pair.some((r) => r.status === 200)).length;
-    expect(paidClaims).toBe(NOBOT_OWNERS * NOBOT_SLOTS);
-    const nobot = await q<{ remaining: number; paid: number; rewards: number }>(
-      `SELECT s.members_remaining AS remaining,
+      // No-bot claims: after the wait, each claimer claims through both web processes at once.
+      const wait = nobotJoinedAt + NOBOT_CLAIM_DELAY_MS + 500 - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      const claims = await pool(nobotJoins, CONCURRENCY / 2, ({ member, campaign }) =>
+        Promise.all(web.map((base) => member.post(base, `/api/servers/${campaign.id}/claim-nobot`))),
+      );
+      for (const pair of claims) expect(pair.filter((r) => r.status === 200).length).toBeLessThanOrEqual(1);
+      for (const pair of claims) expect(pair.every((r) => r.status < 500)).toBe(true);
+      const paidClaims = claims.filter((pair) => pair.some((r) => r.status === 200)).length;
+      expect(paidClaims).toBe(NOBOT_OWNERS * NOBOT_SLOTS);
+      const nobot = await q<{ remaining: number; paid: number; rewards: number }>(
+        `SELECT s.members_remaining AS remaining,
               (SELECT count(*)::int FROM server_joins j WHERE j.server_id = s.id AND j.coins_awarded) AS paid,
               (SELECT count(*)::int FROM transactions t JOIN server_joins j ON t.idempotency_key = 'nobot:' || j.id
                 WHERE j.server_id = s.id AND t.type = 'nobot_reward') AS rewards
        FROM servers s WHERE s.kind = 'nobot'`,
-    );
-    expect(nobot).toEqual(
-      nobotCampaigns.map(() => ({ remaining: 0, paid: NOBOT_SLOTS, rewards: NOBOT_SLOTS })),
-    );
-  }, 150_000);
+      );
+      expect(nobot).toEqual(
+        nobotCampaigns.map(() => ({ remaining: 0, paid: NOBOT_SLOTS, rewards: NOBOT_SLOTS })),
+      );
+      done.add('joins');
+    },
+  );
 
   it('leaves the ledger balanced for every user, with no overdraft, and each owner paid slots × cost', async (ctx) => {
     if (notReady) ctx.skip();
+    after('joins');
     const unbalanced = await q(
       `SELECT u.id, u.coins, COALESCE(sum(t.amount), 0)::bigint AS total FROM users u
        LEFT JOIN transactions t ON t.user_id = u.id GROUP BY u.id HAVING u.coins <> COALESCE(sum(t.amount), 0)`,
