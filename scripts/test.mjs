@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: typecheck, lint, formatting (prettier --check), unit + API integration tests, the bench smoke test, web build, browser end-to-end tests.
+// `npm test`: typecheck, lint, formatting (prettier --check), unit + API integration tests, the same API and bot suites on PostgreSQL, the bench smoke test, web build, browser end-to-end tests, the multi-process scale test.
 // Ends with one plain line "N passed, N failed" that CI reads (typecheck, lint, format and build count as one check each).
 // Steps start as soon as the steps they wait for have ended, each one's output printed whole when it ends:
 // the single-threaded checks (tsc, eslint, prettier) and the build side by side on the machine's cores; then
@@ -95,6 +95,21 @@ const steps = {
     ['typecheck', 'format', 'build'],
     () => vitest('unit+api', 'vitest.config.ts', 'test-results/unit.json'),
   ],
+  // The API and bot suites again on PostgreSQL (TEST_DB=pg; decision 028 step 5), beside the browser tests.
+  pg: [['unit'], () => vitest('unit+api on PostgreSQL', 'vitest.pg.config.ts', 'test-results/pg.json')],
+  // The scaled-out layout (two web processes, one bot, PostgreSQL, Redis) under 200 users: it needs the
+  // build, and starts after the bench smoke test, each of them filling the cores with its own processes.
+  scale: [
+    ['build', 'bench'],
+    async () => {
+      if (failures.includes('build')) {
+        failed += 1;
+        failures.push('scale (not run: the build failed)');
+        return false;
+      }
+      return vitest('scale', 'vitest.scale.config.ts', 'test-results/scale.json');
+    },
+  ],
   // Its own step: the quick benchmark end to end takes minutes on a loaded machine.
   bench: [
     ['unit'],
@@ -113,7 +128,9 @@ const steps = {
   ],
 };
 // The browser tests need the build; it is made beside the static checks.
-const wanted = new Set(Object.keys(steps).filter((name) => only(name) || (name === 'build' && only('e2e'))));
+const wanted = new Set(
+  Object.keys(steps).filter((name) => only(name) || (name === 'build' && (only('e2e') || only('scale')))),
+);
 
 const running = new Map();
 function start(name) {

@@ -29,9 +29,11 @@ import { InspectorProfiler } from './inspector-profile.ts';
 import { readMemorySplit, runSoak, type SoakResult } from './soak.ts';
 import { measurePhoneRender } from './phone-render.ts';
 import { runDiscordBench } from './discord.ts';
+import { runScaleBench } from './scale.ts';
 
 // `npm run bench [-- --quick] [--redis] [--profile] [--only discover,claims,join] [--build] [--out FILE]`
 // `npm run bench -- --soak [--soak-seconds 180] [--soak-rate 1000] [--soak-users 100]`: the soak (soak.ts)
+// `npm run bench -- --pg [--web N] [--quick]`: PostgreSQL, N web processes and one bot process (scale.ts)
 // `npm run bench -- --reconcile [--via rest|auto] | --mass-leave`: the Discord benches (discord.ts)
 // Starts the real product (production mode, demo Discord in-process) on a freshly seeded database
 // and measures its hot paths side by side with reference servers, on loopback only. Exits 1 when
@@ -58,6 +60,9 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     // `--skip phone,writes`: leave out Discover's phone render and under-writes runs (quicker A/B runs).
     skip: { type: 'string' },
+    // `--pg [--web N]`: the scaled-out layout on PostgreSQL, N web processes and one bot (scale.ts).
+    pg: { type: 'boolean', default: false },
+    web: { type: 'string', default: '1' },
     soak: { type: 'boolean', default: false },
     'soak-seconds': { type: 'string', default: '180' },
     'soak-rate': { type: 'string', default: '1000' },
@@ -668,7 +673,14 @@ const discordBench = args.reconcile || args['mass-leave'];
       arrivals: Number(args.arrivals),
       leaveReason: args['leave-reason'] === 'kick' ? 'kick' : 'leave',
     }).then((ok) => (ok ? 0 : 1))
-  : main()
+  : args.pg
+    ? runScaleBench({
+        quick: args.quick,
+        webCount: Number(args.web),
+        ...(args.out ? { out: args.out } : {}),
+        ...(only ? { only } : {}),
+      })
+    : main()
 ).then(
   (code) => process.exit(code),
   async (err: unknown) => {

@@ -1,0 +1,126 @@
+import type { ApiUser } from '../../src/shared/api-types.ts';
+
+// A member's browser against the scaled-out layout: one cookie jar (the session lives in Redis, so
+// any web process accepts it), requests sent to whichever web process the caller names, through the
+// reverse proxy the product trusts (TRUST_PROXY=loopback): X-Forwarded-Proto https (the session cookie
+// is __Host- and Secure) and the member's own X-Forwarded-For address.
+
+export interface Reply<T = unknown> {
+  status: number;
+  body: T;
+}
+
+let addressCounter = 0;
+/** A documentation-range address (198.18.0.0/15, benchmarking) no other member of this process has. */
+export function nextForwardedAddress(): string {
+  addressCounter += 1;
+  return `198.18.${Math.floor(addressCounter / 250)}.${1 + (addressCounter % 250)}`;
+}
+
+export class Member {
+  readonly cookies = new Map<string, string>();
+  user!: ApiUser;
+
+  constructor(
+    readonly username: string,
+    readonly address = nextForwardedAddress(),
+  ) {}
+
+  private headers(extra: Record<string, string> = {}): Record<string, string> {
+    const headers: Record<string, string> = {
+      'x-forwarded-proto': 'https',
+      'x-forwarded-for': this.address,
+      ...extra,
+    };
+    if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    return headers;
+  }
+
+  private remember(res: Response): void {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair = ''] = line.split(';');
+      const eq = pair.indexOf('=');
+      const name = pair.slice(0, eq).trim();
+      const value = pair.slice(eq + 1).trim();
+      if (/expires=Thu, 01 Jan 1970/i.test(line) || value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+
+  async raw(url: string, init: RequestInit = {}): Promise<Response> {
+    const res = await fetch(url, {
+      ...init,
+      headers: { ...this.headers(), ...(init.headers as Record<string, string> | undefined) },
+      redirect: 'manual',
+    });
+    this.remember(res);
+    return res;
+  }
+
+  async request<T = unknown>(base: string, method: string, path: string, body?: unknown): Promise<Reply<T>> {
+    const res = await this.raw(`${base}${path}`, {
+      method,
+      ...(body === undefined
+        ? {}
+        : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      /* not JSON */
+    }
+    return { status: res.status, body: parsed as T };
+  }
+
+  get<T = unknown>(base: string, path: string) {
+    return this.request<T>(base, 'GET', path);
+  }
+
+  post<T = unknown>(base: string, path: string, body?: unknown) {
+    return this.request<T>(base, 'POST', path, body ?? {});
+  }
+
+  /**
+   * Signs in through the real OAuth2 redirects on web process `base` (its PUBLIC_URL is its own
+   * address, so the callback comes back to it): product → simulator's authorize (login_hint) → callback.
+   */
+  async signIn(base: string): Promise<ApiUser> {
+    const start = await this.raw(`${base}/api/auth/discord`);
+    const authorize = start.headers.get('location');
+    if (start.status !== 302 || !authorize) throw new Error(`sign-in did not redirect: ${start.status}`);
+    const withHint = new URL(authorize);
+    withHint.searchParams.set('login_hint', this.username);
+    // The simulator is another site: no cookies of ours go there.
+    const consent = await fetch(withHint, { redirect: 'manual' });
+    const callback = consent.headers.get('location');
+    if (!callback)
+      throw new Error(`simulator did not redirect back: ${consent.status} ${await consent.text()}`);
+    const done = await this.raw(callback);
+    if (done.status !== 302 || done.headers.get('location') !== '/')
+      throw new Error(`callback failed: ${done.status} ${done.headers.get('location')} ${await done.text()}`);
+    const me = await this.get<ApiUser>(base, '/api/auth/user');
+    if (me.status !== 200) throw new Error(`not signed in after callback: ${me.status}`);
+    this.user = me.body;
+    return me.body;
+  }
+}
+
+/** Runs `fn` over `items` with at most `limit` in flight; resolves with the results in order. */
+export async function pool<T, R>(
+  items: T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]!, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

@@ -1,0 +1,228 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import {
+  DEFAULT_SIM_BOT_TOKEN,
+  DEFAULT_SIM_CLIENT_ID,
+  DEFAULT_SIM_CLIENT_SECRET,
+} from '../../src/sim/discord/index.ts';
+import { freePort, productionNodeFlags } from '../../scripts/bench/processes.ts';
+
+// The scaled-out layout of decision 028 on one machine, as child processes of the built product
+// (dist/server/main.js with production's node flags, NODE_ENV=production, real-mode configuration):
+// the Discord simulator in its own process (as Discord is), N `ROLE=web` processes and M `ROLE=bot`
+// processes on one PostgreSQL database and one Redis. Used by the multi-process test
+// (tests/scale/multi-process.test.ts) and the bench's `--pg --web N` (scripts/bench/run.ts).
+
+const root = path.resolve(import.meta.dirname, '../..');
+export const MAIN = path.join(root, 'dist/server/main.js');
+
+export interface Proc {
+  name: string;
+  child: ChildProcess;
+  /** Last lines of its output, for diagnostics. */
+  output: string[];
+  waitForLine(pattern: RegExp, timeoutMs: number): Promise<string>;
+}
+
+export interface Cluster {
+  simUrl: string;
+  sim: Proc;
+  /** Base URLs of the web processes, in order. */
+  webUrls: string[];
+  web: Proc[];
+  bot: Proc[];
+  /** Health URLs (BOT_HEALTH_PORT) of the bot processes. */
+  botUrls: string[];
+  /** Every process started, for CPU accounting. */
+  all(): Proc[];
+  /** Output of every process, last lines each (diagnostics on failure). */
+  describe(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts `node args…` and keeps its output; waitForLine resolves at the first matching line. */
+export function startProc(name: string, args: string[], env: NodeJS.ProcessEnv, keep = 300): Proc {
+  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output: string[] = [];
+  const waiters = new Set<{ pattern: RegExp; resolve: (line: string) => void }>();
+  let partial = '';
+  const onData = (chunk: Buffer) => {
+    const lines = (partial + chunk.toString('utf8')).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      if (!line) continue;
+      output.push(line);
+      if (output.length > keep) output.shift();
+      for (const waiter of waiters) {
+        if (waiter.pattern.test(line)) {
+          waiters.delete(waiter);
+          waiter.resolve(line);
+        }
+      }
+    }
+  };
+  child.stdout?.on('data', onData);
+  child.stderr?.on('data', onData);
+  const waitForLine = (pattern: RegExp, timeoutMs: number) =>
+    new Promise<string>((resolve, reject) => {
+      const found = output.find((line) => pattern.test(line));
+      if (found) return resolve(found);
+      const onExit = (code: number | null) => {
+        waiters.delete(waiter);
+        clearTimeout(timer);
+        reject(
+          new Error(`${name} exited (${code}) before ${String(pattern)}:\n${output.slice(-30).join('\n')}`),
+        );
+      };
+      const waiter = {
+        pattern,
+        resolve: (line: string) => {
+          clearTimeout(timer);
+          child.off('exit', onExit);
+          resolve(line);
+        },
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(waiter);
+        child.off('exit', onExit);
+        reject(
+          new Error(`${name}: timed out waiting for ${String(pattern)}:\n${output.slice(-30).join('\n')}`),
+        );
+      }, timeoutMs);
+      waiters.add(waiter);
+      child.once('exit', onExit);
+    });
+  return { name, child, output, waitForLine };
+}
+
+async function stopProc(proc: Proc, graceMs = 8000): Promise<void> {
+  const { child } = proc;
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+export interface ClusterOptions {
+  databaseUrl: string;
+  /** A Redis URL; give each run its own database number or server so sessions never mix. */
+  redisUrl: string;
+  webCount: number;
+  botCount?: number;
+  /** Extra environment for every product process (e.g. MIN_DISCORD_ACCOUNT_AGE_DAYS). */
+  env?: Record<string, string>;
+  /** Discord's per-route limits in the simulator; off by default (the load is ours, not Discord's). */
+  simRateLimits?: boolean;
+  /** Simulator state file (the bench's seeded guilds and users). */
+  simState?: string;
+  startTimeoutMs?: number;
+}
+
+export const CLUSTER_SECRETS = {
+  SESSION_SECRET: 'scale-test-session-secret-0123456789-abcdefghijklmnop',
+  TOKEN_ENCRYPTION_KEY: 'cd'.repeat(32),
+} as const;
+
+/**
+ * Starts the simulator, then the bot process(es) and the web processes side by side, and resolves once
+ * every web process listens and every bot is connected to the (simulated) gateway.
+ */
+export async function startCluster(options: ClusterOptions): Promise<Cluster> {
+  if (!existsSync(MAIN)) throw new Error('dist/server/main.js missing: run `npm run build` first');
+  const timeout = options.startTimeoutMs ?? 60_000;
+  const base = { PATH: process.env.PATH, HOME: process.env.HOME };
+  const procs: Proc[] = [];
+  const stop = async () => {
+    // Product processes first (they close their Discord connections), then the simulator.
+    await Promise.all(procs.filter((p) => p.name !== 'sim').map((p) => stopProc(p)));
+    await Promise.all(procs.filter((p) => p.name === 'sim').map((p) => stopProc(p)));
+  };
+  try {
+    const sim = startProc(
+      'sim',
+      [
+        '--import',
+        'tsx',
+        'scripts/run-discord-sim.ts',
+        ...(options.simState ? ['--state', options.simState] : []),
+      ],
+      { ...base, ...(options.simRateLimits ? {} : { SIM_RATE_LIMITS: 'off' }) },
+    );
+    procs.push(sim);
+    const simLine = await sim.waitForLine(/listening on (\S+)/, timeout);
+    const simUrl = /listening on (\S+)/.exec(simLine)![1]!;
+    const common: NodeJS.ProcessEnv = {
+      ...base,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      TRUST_PROXY: 'loopback',
+      ...CLUSTER_SECRETS,
+      DATABASE_URL: options.databaseUrl,
+      REDIS_URL: options.redisUrl,
+      DISCORD_CLIENT_ID: DEFAULT_SIM_CLIENT_ID,
+      DISCORD_CLIENT_SECRET: DEFAULT_SIM_CLIENT_SECRET,
+      DISCORD_BOT_TOKEN: DEFAULT_SIM_BOT_TOKEN,
+      DISCORD_BASE_URL: simUrl,
+      // The tests and the bench race many writes per user and address on purpose.
+      WRITE_LIMITS: 'off',
+      LOG_LEVEL: 'info',
+      ...options.env,
+    };
+    const flags = productionNodeFlags();
+    // The site's address (each web process's own; a proxy would give them one): links the bot sends.
+    const webUrls: string[] = [];
+    for (let i = 0; i < options.webCount; i++) webUrls.push(`http://127.0.0.1:${await freePort()}`);
+    const botUrls: string[] = [];
+    const bot: Proc[] = [];
+    for (let i = 0; i < (options.botCount ?? 1); i++) {
+      const port = await freePort();
+      botUrls.push(`http://127.0.0.1:${port}`);
+      const proc = startProc(`bot${i + 1}`, [...flags, MAIN], {
+        ...common,
+        ROLE: 'bot',
+        BOT_HEALTH_PORT: String(port),
+        PUBLIC_URL: webUrls[0],
+      });
+      procs.push(proc);
+      bot.push(proc);
+    }
+    const web: Proc[] = [];
+    for (let i = 0; i < options.webCount; i++) {
+      const url = webUrls[i]!;
+      const port = new URL(url).port;
+      const proc = startProc(`web${i + 1}`, [...flags, MAIN], {
+        ...common,
+        ROLE: 'web',
+        PORT: port,
+        PUBLIC_URL: url,
+      });
+      procs.push(proc);
+      web.push(proc);
+    }
+    await Promise.all([
+      ...web.map((p) => p.waitForLine(/listening on/, timeout)),
+      ...bot.map((p) => p.waitForLine(/bot: connected as/, timeout)),
+    ]);
+    return {
+      simUrl,
+      sim,
+      webUrls,
+      web,
+      bot,
+      botUrls,
+      all: () => [...procs],
+      describe: () =>
+        procs.map((p) => `--- ${p.name} (pid ${p.child.pid})\n${p.output.slice(-40).join('\n')}`).join('\n'),
+      stop,
+    };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/** The start-up refusal of a product not converted yet, or null when ROLE=web on PostgreSQL starts. */
+export const NOT_READY_PATTERN = /cannot (start|run) yet/;
