@@ -2,7 +2,6 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 import unit from './vitest.config.ts';
-import { NOT_CONVERTED } from './src/db/conversion.ts';
 
 // `npm test`'s PostgreSQL step (decision 028 step 5, issue 16 item 3): the API and bot suites — every
 // test file that starts the product through the test harness (src/test/harness.ts) — again with
@@ -10,10 +9,7 @@ import { NOT_CONVERTED } from './src/db/conversion.ts';
 // file. The repositories' contract tests already run both engines in the unit step and are not repeated.
 
 /** Files that are about SQLite itself (its file, its session store, its backups): not run on PostgreSQL. */
-export const SQLITE_ONLY: readonly string[] = [
-  // The guard that refuses DATABASE_URL while parts are unconverted; it picks its engines itself.
-  'src/db/conversion.test.ts',
-];
+export const SQLITE_ONLY: readonly string[] = [];
 
 /**
  * Suites that failed on PostgreSQL on the scratch merge of the conversion (s6-bot + s6-discover + s6-ops,
@@ -81,16 +77,8 @@ export const PG_SUITES = [
   .filter((file) => !SQLITE_ONLY.includes(file) && !NOT_YET_ON_PG.includes(file))
   .sort();
 
-// Until decision 028's conversion is complete the product refuses DATABASE_URL (src/db/conversion.ts), so
-// the step runs nothing and says why; it runs the suites as soon as the list of unconverted parts is empty.
-const ready = NOT_CONVERTED.length === 0;
-if (!ready)
-  console.warn(
-    `vitest.pg.config.ts: the API and bot suites on PostgreSQL are not run yet: ${NOT_CONVERTED.length} part(s) of the product are not converted (src/db/conversion.ts)`,
-  );
-
 // Not mergeConfig: it would add these files to the unit step's include list instead of replacing it.
 export default defineConfig({
   ...unit,
-  test: { ...unit.test, include: ready ? PG_SUITES : [], passWithNoTests: !ready, env: { TEST_DB: 'pg' } },
+  test: { ...unit.test, include: PG_SUITES, env: { TEST_DB: 'pg' } },
 });

@@ -223,6 +223,3 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     throw err;
   }
 }
-
-/** The start-up refusal of a product not converted yet, or null when ROLE=web on PostgreSQL starts. */
-export const NOT_READY_PATTERN = /cannot (start|run) yet/;

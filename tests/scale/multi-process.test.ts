@@ -3,7 +3,7 @@ import { createPgTestDatabase, type PgTestDatabase } from '../../src/test/pg.ts'
 import { CAMPAIGN_KIND_RULES } from '../../src/shared/campaign-kinds.ts';
 import { REWARDS, REWARD_TYPES, type RewardType } from '../../src/shared/rewards-constants.ts';
 import type { ApiDiscoverServer, ApiServer } from '../../src/shared/api-types.ts';
-import { NOT_READY_PATTERN, startCluster, type Cluster } from './cluster.ts';
+import { startCluster, type Cluster } from './cluster.ts';
 import { Member, pool } from './client.ts';
 
 // Decision 028 step 5, issue 16 item 3: the scaled-out layout on one PostgreSQL and one Redis — two
@@ -13,9 +13,6 @@ import { Member, pool } from './client.ts';
 // balances for every user, no overdraft, every exactly-once rule held (one claim per reward and
 // cooldown, one campaign per owner's two racing submits, one join row and at most one reward per join,
 // slots never oversold), each owner paid slots × cost, and the periodic jobs ran once per period.
-//
-// Until decision 028's conversion lands, the built product refuses ROLE=web with DATABASE_URL at start
-// (src/db/conversion.ts, SPLIT_ROLES_READY in src/server.ts): the tests then skip, saying so.
 
 const USERS = 200;
 /** Owners of bot campaigns: each races two 8-coin submits (one per web process) with 14 coins: one 201, one 402. */
@@ -36,28 +33,20 @@ const NOBOT_CLAIM_DELAY_MS = 10_000;
 
 let database: PgTestDatabase | undefined;
 let cluster: Cluster | undefined;
-let notReady: string | undefined;
 
 beforeAll(async () => {
   database = await createPgTestDatabase({ max: 2 });
   // Redis: a database number of its own (sessions and rate-limit keys never meet another run's).
   const redisBase = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   const redisUrl = `${redisBase.replace(/\/\d*$/, '')}/${1 + (process.pid % 15)}`;
-  try {
-    cluster = await startCluster({
-      databaseUrl: database.url,
-      redisUrl,
-      webCount: 2,
-      botCount: 1,
-      // Simulated accounts are 30 days old; the default minimum (7 days) applies as in production.
-      env: {},
-    });
-  } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    if (!NOT_READY_PATTERN.test(message)) throw err;
-    notReady = message.split('\n').find((line) => NOT_READY_PATTERN.test(line)) ?? message;
-    console.warn(`multi-process test skipped: the built product refuses the split — ${notReady}`);
-  }
+  cluster = await startCluster({
+    databaseUrl: database.url,
+    redisUrl,
+    webCount: 2,
+    botCount: 1,
+    // Simulated accounts are 30 days old; the default minimum (7 days) applies as in production.
+    env: {},
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -121,8 +110,7 @@ describe('two web processes and one bot process on one PostgreSQL and one Redis'
   it(
     'signs 200 users in through the OAuth flow, spread over both web processes',
     { timeout: 120_000 },
-    async (ctx) => {
-      if (notReady) ctx.skip();
+    async () => {
       web = [cluster!.webUrls[0]!, cluster!.webUrls[1]!];
       const users = Array.from({ length: USERS }, (_, i) => new Member(`scale_user_${i}`));
       await pool(users, CONCURRENCY, (user, i) => user.signIn(web[i % 2]!));
@@ -144,8 +132,7 @@ describe('two web processes and one bot process on one PostgreSQL and one Redis'
   it(
     'lets each reward be claimed once when the same user claims it through both web processes at once',
     { timeout: 120_000 },
-    async (ctx) => {
-      if (notReady) ctx.skip();
+    async () => {
       after('sign-in');
       const all = [...botOwners, ...nobotOwners, ...members];
       const jobs = all.flatMap((user) => REWARD_TYPES.map((type) => ({ user, type })));
@@ -177,8 +164,7 @@ describe('two web processes and one bot process on one PostgreSQL and one Redis'
   it(
     'takes one of two racing campaign submits when the balance covers one (no overdraft), and Discover shows it on the other web process',
     { timeout: 120_000 },
-    async (ctx) => {
-      if (notReady) ctx.skip();
+    async () => {
       after('claims');
       const cost = CAMPAIGN_KIND_RULES.regular.costPerSlotCents;
       const botResults = await pool(botOwners, CONCURRENCY / 2, async (owner) => {
@@ -257,8 +243,7 @@ describe('two web processes and one bot process on one PostgreSQL and one Redis'
   it(
     'verifies and credits each join once through the bot, never beyond the slots, while members join through both web processes',
     { timeout: 180_000 },
-    async (ctx) => {
-      if (notReady) ctx.skip();
+    async () => {
       after('campaigns');
       // Every member joins a bot campaign, each join sent to both web processes at once: 8 or 9
       // members for each campaign's 8 slots, so slots run out while the bot is verifying.
@@ -351,8 +336,7 @@ describe('two web processes and one bot process on one PostgreSQL and one Redis'
     },
   );
 
-  it('leaves the ledger balanced for every user, with no overdraft, and each owner paid slots × cost', async (ctx) => {
-    if (notReady) ctx.skip();
+  it('leaves the ledger balanced for every user, with no overdraft, and each owner paid slots × cost', async () => {
     after('joins');
     const unbalanced = await q(
       `SELECT u.id, u.coins, COALESCE(sum(t.amount), 0)::bigint AS total FROM users u
@@ -414,8 +398,7 @@ describe('two web processes and one bot process on one PostgreSQL and one Redis'
     );
   });
 
-  it('ran each periodic job once per period, in the bot process only', async (ctx) => {
-    if (notReady) ctx.skip();
+  it('ran each periodic job once per period, in the bot process only', async () => {
     // Invite stats come due 5 s after start; the other jobs' first periods (5 and 30 min) are longer
     // than this test. Their runs are claimed in job_runs (src/ops/run-once-pg.ts).
     await until('the first invite stats run', 30_000, async () => {
