@@ -1,10 +1,13 @@
 import type { Db } from '../db/client.ts';
 import { serverJoins, servers, transactions, users, type Server, type ServerJoin } from '../db/schema.ts';
 import { credit } from '../ledger/ledger.ts';
-import { and, eq } from 'drizzle-orm';
-import { transactions as pgTransactions, users as pgUsers } from '../db/schema.pg.ts';
+import { and, eq, type SQL } from 'drizzle-orm';
+import { servers as pgServers, transactions as pgTransactions, users as pgUsers } from '../db/schema.pg.ts';
+import { serverJoins as pgServerJoins } from '../db/schema.pg.ts';
 import type { User } from '../db/schema.ts';
 import type { DataStore, DbHandle } from '../db/engine.ts';
+import { readHandle, type ReadTarget } from '../db/engine.ts';
+import type { Transaction } from '../db/schema.ts';
 import * as ledger from '../ledger/index.ts';
 
 // Test factories that write straight to the database (the campaign-submit API is not what these
@@ -36,38 +39,50 @@ let counter = 0;
 
 /** A campaign row as the submit/promote flows would leave it, with test-friendly defaults. */
 export function createCampaign(db: Db, input: CampaignInput): Server {
+  return db.insert(servers).values(campaignValues(input)).returning().get();
+}
+
+/** createCampaign on either engine (suites that run on both: TEST_DB=pg). */
+export async function insertCampaign(store: DataStore, input: CampaignInput): Promise<Server> {
+  const values = campaignValues(input);
+  return store.transaction(async (tx) => {
+    const [row] =
+      tx.kind === 'sqlite'
+        ? [tx.db.insert(servers).values(values).returning().get()]
+        : await tx.db.insert(pgServers).values(values).returning();
+    if (!row) throw new Error('insertCampaign: nothing inserted');
+    return row;
+  });
+}
+
+function campaignValues(input: CampaignInput) {
   counter += 1;
   const kind = input.kind ?? 'regular';
   const slots = input.membersRemaining ?? (kind === 'featured' ? PROMOTION.slots : 10);
   const createdAt = input.createdAt ?? Date.UTC(2026, 0, 1) + counter;
   const code = input.inviteCode === undefined ? `test-invite-${counter}` : input.inviteCode;
-  return db
-    .insert(servers)
-    .values({
-      ownerId: input.ownerId,
-      name: input.name ?? `Test Server ${counter}`,
-      inviteLink: input.inviteLink ?? `https://discord.gg/${code ?? `test-${counter}`}`,
-      inviteCode: code,
-      kind,
-      serverId:
-        kind === 'nobot' ? null : (input.guildId ?? `4000000000000${String(counter).padStart(5, '0')}`),
-      serverIcon: input.serverIcon ?? null,
-      coinReward: input.coinRewardCents ?? CAMPAIGN_KIND_RULES[kind].rewardCents,
-      membersRemaining: slots,
-      initialMemberSlots: input.initialMemberSlots ?? slots,
-      isFeatured: kind === 'featured',
-      featuredRemaining: kind === 'featured' ? slots : 0,
-      inviteGuildId:
-        kind === 'nobot'
-          ? (input.guildId ?? null)
-          : (input.guildId ?? `4000000000000${String(counter).padStart(5, '0')}`),
-      featuredAt: kind === 'featured' ? (input.featuredAt ?? createdAt) : null,
-      inviteValid: input.inviteValid ?? true,
-      canceledAt: input.canceledAt ?? null,
-      createdAt,
-    })
-    .returning()
-    .get();
+  return {
+    ownerId: input.ownerId,
+    name: input.name ?? `Test Server ${counter}`,
+    inviteLink: input.inviteLink ?? `https://discord.gg/${code ?? `test-${counter}`}`,
+    inviteCode: code,
+    kind,
+    serverId: kind === 'nobot' ? null : (input.guildId ?? `4000000000000${String(counter).padStart(5, '0')}`),
+    serverIcon: input.serverIcon ?? null,
+    coinReward: input.coinRewardCents ?? CAMPAIGN_KIND_RULES[kind].rewardCents,
+    membersRemaining: slots,
+    initialMemberSlots: input.initialMemberSlots ?? slots,
+    isFeatured: kind === 'featured',
+    featuredRemaining: kind === 'featured' ? slots : 0,
+    inviteGuildId:
+      kind === 'nobot'
+        ? (input.guildId ?? null)
+        : (input.guildId ?? `4000000000000${String(counter).padStart(5, '0')}`),
+    featuredAt: kind === 'featured' ? (input.featuredAt ?? createdAt) : null,
+    inviteValid: input.inviteValid ?? true,
+    canceledAt: input.canceledAt ?? null,
+    createdAt,
+  } satisfies typeof servers.$inferInsert;
 }
 
 /** Credits coins (hundredths) through the ledger, as a purchase would. */
@@ -142,4 +157,111 @@ export async function ledgerAmounts(h: DbHandle, userId: string, type: string): 
           .from(pgTransactions)
           .where(and(eq(pgTransactions.userId, userId), eq(pgTransactions.type, type)));
   return rows.map((r) => r.amount);
+}
+
+// Rows of the bot's and the joins' tables on either engine, read through the store's read handle (it
+// sees every committed write; tests poll these while the bot writes). Suites that run on both engines
+// (TEST_DB=pg) use these instead of ctx.db.
+
+/** A campaign row by id, on either engine. */
+export async function campaignRow(target: ReadTarget, campaignId: string): Promise<Server | undefined> {
+  const h = readHandle(target);
+  if (h.kind === 'sqlite') return h.db.select().from(servers).where(eq(servers.id, campaignId)).get();
+  const [row] = await h.db.select().from(pgServers).where(eq(pgServers.id, campaignId));
+  return row;
+}
+
+/** One member's join of a campaign, on either engine. */
+export async function joinRow(
+  target: ReadTarget,
+  campaignId: string,
+  userId: string,
+): Promise<ServerJoin | undefined> {
+  const h = readHandle(target);
+  if (h.kind === 'sqlite')
+    return h.db
+      .select()
+      .from(serverJoins)
+      .where(and(eq(serverJoins.serverId, campaignId), eq(serverJoins.userId, userId)))
+      .get();
+  const [row] = await h.db
+    .select()
+    .from(pgServerJoins)
+    .where(and(eq(pgServerJoins.serverId, campaignId), eq(pgServerJoins.userId, userId)));
+  return row;
+}
+
+/** Changes columns of a campaign row, on either engine (what a test sets up that no flow gives). */
+export async function updateCampaign(
+  store: DataStore,
+  campaignId: string,
+  set: Partial<typeof servers.$inferInsert>,
+): Promise<void> {
+  await store.transaction(async (tx) => {
+    if (tx.kind === 'sqlite') tx.db.update(servers).set(set).where(eq(servers.id, campaignId)).run();
+    else await tx.db.update(pgServers).set(set).where(eq(pgServers.id, campaignId));
+  });
+}
+
+/** A join row written straight, on either engine (a website join without the API's checks). */
+export async function insertJoin(
+  store: DataStore,
+  values: typeof serverJoins.$inferInsert,
+): Promise<ServerJoin> {
+  return store.transaction(async (tx) => {
+    const [row] =
+      tx.kind === 'sqlite'
+        ? [tx.db.insert(serverJoins).values(values).returning().get()]
+        : await tx.db.insert(pgServerJoins).values(values).returning();
+    if (!row) throw new Error('insertJoin: nothing inserted');
+    return row;
+  });
+}
+
+/** Every join of a campaign, on either engine. */
+export async function joinRows(target: ReadTarget, campaignId: string): Promise<ServerJoin[]> {
+  const h = readHandle(target);
+  if (h.kind === 'sqlite')
+    return h.db.select().from(serverJoins).where(eq(serverJoins.serverId, campaignId)).all();
+  return h.db.select().from(pgServerJoins).where(eq(pgServerJoins.serverId, campaignId));
+}
+
+/** A user's ledger rows of one type, on either engine (in no promised order). */
+export async function ledgerRows(target: ReadTarget, userId: string, type: string): Promise<Transaction[]> {
+  const h = readHandle(target);
+  if (h.kind === 'sqlite')
+    return h.db
+      .select()
+      .from(transactions)
+      .where(and(eq(transactions.userId, userId), eq(transactions.type, type)))
+      .all();
+  return h.db
+    .select()
+    .from(pgTransactions)
+    .where(and(eq(pgTransactions.userId, userId), eq(pgTransactions.type, type)));
+}
+
+/** The user row for a Discord id, on either engine. */
+export async function userRowByDiscordId(target: ReadTarget, discordId: string): Promise<User | undefined> {
+  const h = readHandle(target);
+  if (h.kind === 'sqlite') return h.db.select().from(users).where(eq(users.discordId, discordId)).get();
+  const [row] = await h.db.select().from(pgUsers).where(eq(pgUsers.discordId, discordId));
+  return row;
+}
+
+/**
+ * Raw SQL that both engines read alike (snake_case columns, quoted camelCase aliases), in a transaction
+ * of the store: the rows.
+ */
+export function queryRows<T = Record<string, unknown>>(store: DataStore, statement: SQL): Promise<T[]> {
+  return store.transaction(async (tx) =>
+    tx.kind === 'sqlite' ? tx.db.all<T>(statement) : ((await tx.db.execute(statement)).rows as T[]),
+  );
+}
+
+/** A raw SQL write (UPDATE/INSERT/DELETE) that both engines read alike, in a transaction: rows changed. */
+export function execSql(store: DataStore, statement: SQL): Promise<number> {
+  return store.transaction(async (tx) =>
+    tx.kind === 'sqlite' ? tx.db.run(statement).changes : ((await tx.db.execute(statement)).rowCount ?? 0),
+  );
 }
