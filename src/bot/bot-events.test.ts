@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { campaignRow, insertCampaign } from '../test/factories.ts';
+import { readCampaign, insertCampaign } from '../test/factories.ts';
 import { DAY, SECOND } from '../clock.ts';
 import type { TestApp, TestClient } from '../test/harness.ts';
 import { COMPLETION_DM_MAX_ATTEMPTS } from './completion-notice.ts';
@@ -57,7 +57,7 @@ describe('member joins', () => {
     expect(await transactionsOf(app, member, 'join_reward')).toMatchObject([
       { amount: 50, description: 'Joined Pixel Raiders' },
     ]);
-    expect((await campaignRow(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(9);
+    expect((await readCampaign(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(9);
   });
 
   it('keeps no member or user it was told about in memory, only its own (BOT_CACHE)', async () => {
@@ -80,7 +80,7 @@ describe('member joins', () => {
     app.sim.state.addMember(guild.id, discordId(member));
     await waitFor(async () => (await findJoin(app, campaign.id, member.user!.id))?.coinsAwarded === true);
     expect((await balanceOf(app, member)) - before).toBe(75);
-    expect((await campaignRow(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(99);
+    expect((await readCampaign(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(99);
   });
 
   it('ignores members who did not join through the website', async () => {
@@ -93,7 +93,7 @@ describe('member joins', () => {
     expect(await balanceOf(app, stranger)).toBe(before);
     expect(await findJoin(app, campaign.id, stranger.user!.id)).toBeUndefined();
     expect((await findJoin(app, campaign.id, member.user!.id))?.coinsAwarded).toBe(true);
-    expect((await campaignRow(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(9);
+    expect((await readCampaign(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(9);
   });
 
   it('pays one campaign per Discord join when the member clicked Join on two campaigns of one guild', async () => {
@@ -119,8 +119,8 @@ describe('member joins', () => {
       coinsAwarded: false,
     });
     expect((await balanceOf(app, member)) - before).toBe(50);
-    expect((await campaignRow(app.server.ctx.store, first.id))?.membersRemaining).toBe(9);
-    expect((await campaignRow(app.server.ctx.store, second.id))?.membersRemaining).toBe(100);
+    expect((await readCampaign(app.server.ctx.store, first.id))?.membersRemaining).toBe(9);
+    expect((await readCampaign(app.server.ctx.store, second.id))?.membersRemaining).toBe(100);
   });
 
   it('never pays twice for replayed member-add events', async () => {
@@ -132,7 +132,7 @@ describe('member joins', () => {
     await verifiedMember(guild.id, campaign.id); // sentinel: processed after the replays
     expect(await balanceOf(app, member)).toBe(after);
     expect(await transactionsOf(app, member, 'join_reward')).toHaveLength(1);
-    expect((await campaignRow(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(8);
+    expect((await readCampaign(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(8);
   });
 
   it('gives exactly the last 10 slots to 50 members arriving at once', async () => {
@@ -162,7 +162,7 @@ describe('member joins', () => {
       const gained = (await balanceOf(app, m)) - before.get(m.user!.id)!;
       expect(gained).toBe(paid.includes(m) ? 50 : 0);
     }
-    expect((await campaignRow(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(0);
+    expect((await readCampaign(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(0);
     await waitFor(() =>
       app.sim.state.listDms({ userId: discordId(owner) }).some((d) => d.content.includes(campaign.name)),
     );
@@ -181,7 +181,8 @@ describe('completion DM', () => {
     expect(dmsOf()).toHaveLength(0);
     const last = await verifiedMember(guild.id, campaign.id);
     await waitFor(
-      async () => (await campaignRow(app.server.ctx.store, campaign.id))?.completionNotificationSent === true,
+      async () =>
+        (await readCampaign(app.server.ctx.store, campaign.id))?.completionNotificationSent === true,
     );
     expect(dmsOf()).toHaveLength(1);
     expect(dmsOf()[0]!.content).toContain('2 new members');
@@ -199,11 +200,11 @@ describe('completion DM', () => {
     const { guild, campaign } = await createBotCampaign(app, picky, { slots: 1 });
     await verifiedMember(guild.id, campaign.id);
     await waitFor(
-      async () => (await campaignRow(app.server.ctx.store, campaign.id))?.ownerUnreachableAt != null,
+      async () => (await readCampaign(app.server.ctx.store, campaign.id))?.ownerUnreachableAt != null,
       5000,
       'owner unreachable',
     );
-    expect(await campaignRow(app.server.ctx.store, campaign.id)).toMatchObject({
+    expect(await readCampaign(app.server.ctx.store, campaign.id)).toMatchObject({
       completionNotificationSent: false,
       completionDmAttempts: 1,
     });
@@ -213,7 +214,7 @@ describe('completion DM', () => {
     const { reconcile } = await import('./reconcile.ts');
     await reconcile(app.server.ctx);
     expect(app.sim.state.listDms({ userId: discordId(picky) })).toHaveLength(0);
-    expect((await campaignRow(app.server.ctx.store, campaign.id))?.completionDmAttempts).toBe(1);
+    expect((await readCampaign(app.server.ctx.store, campaign.id))?.completionDmAttempts).toBe(1);
     const mine = await picky.get<{ id: string; ownerUnreachable: boolean }[]>('/api/servers/mine');
     expect(mine.body.find((s) => s.id === campaign.id)).toMatchObject({ ownerUnreachable: true });
   });
@@ -230,14 +231,14 @@ describe('completion DM', () => {
     try {
       app.sim.state.addMember(guild.id, discordId(member));
       await waitFor(
-        async () => ((await campaignRow(app.server.ctx.store, campaign.id))?.completionDmAttempts ?? 0) >= 1,
+        async () => ((await readCampaign(app.server.ctx.store, campaign.id))?.completionDmAttempts ?? 0) >= 1,
         10_000,
         'first attempt',
       );
       const { reconcile } = await import('./reconcile.ts');
       // Not due yet: nothing is sent and no attempt is made.
       await reconcile(app.server.ctx);
-      expect((await campaignRow(app.server.ctx.store, campaign.id))?.completionDmAttempts).toBe(1);
+      expect((await readCampaign(app.server.ctx.store, campaign.id))?.completionDmAttempts).toBe(1);
       for (let i = 0; i < 5; i++) {
         app.clock.advance(2 * 60 * 60 * 1000);
         await reconcile(app.server.ctx);
@@ -246,7 +247,7 @@ describe('completion DM', () => {
       app.sim.state.unreliable.reset();
       app.sim.state.rateLimits.configure({ enabled: true });
     }
-    const row = (await campaignRow(app.server.ctx.store, campaign.id))!;
+    const row = (await readCampaign(app.server.ctx.store, campaign.id))!;
     expect(row.completionDmAttempts).toBe(COMPLETION_DM_MAX_ATTEMPTS);
     expect(row.ownerUnreachableAt).not.toBeNull();
     expect(row.completionNotificationSent).toBe(false);
@@ -262,7 +263,8 @@ describe('members leaving', () => {
     app.sim.state.addMember(guild.id, discordId(member));
     await waitFor(async () => (await findJoin(app, campaign.id, member.user!.id))?.coinsAwarded === true);
     await waitFor(
-      async () => (await campaignRow(app.server.ctx.store, campaign.id))?.completionNotificationSent === true,
+      async () =>
+        (await readCampaign(app.server.ctx.store, campaign.id))?.completionNotificationSent === true,
     );
     expect(await balanceOf(app, member)).toBe(50);
 
@@ -282,7 +284,7 @@ describe('members leaving', () => {
       { amount: -200, description: `Left ${campaign.name} early` },
     ]);
     // The completed campaign is active again; the owner was already told and is not told again.
-    expect(await campaignRow(app.server.ctx.store, campaign.id)).toMatchObject({
+    expect(await readCampaign(app.server.ctx.store, campaign.id)).toMatchObject({
       membersRemaining: 1,
       completionNotificationSent: true,
     });
@@ -291,7 +293,7 @@ describe('members leaving', () => {
     app.sim.state.addMember(guild.id, discordId(member));
     await verifiedMember(guild.id, campaign.id); // sentinel, takes the returned slot
     expect(await balanceOf(app, member)).toBe(-150);
-    expect((await campaignRow(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(0);
+    expect((await readCampaign(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(0);
     expect(
       app.sim.state.listDms({ userId: discordId(owner) }).filter((d) => d.content.includes(campaign.name)),
     ).toHaveLength(1);
@@ -309,7 +311,7 @@ describe('members leaving', () => {
       penalized: false,
     });
     expect(await balanceOf(app, member)).toBe(after);
-    expect((await campaignRow(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(9);
+    expect((await readCampaign(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(9);
   });
 
   it('holds featured members for 5 days', async () => {
@@ -327,7 +329,7 @@ describe('members leaving', () => {
     app.sim.state.removeMember(guild.id, discordId(late), { reason: 'leave' });
     await waitFor(async () => (await findJoin(app, campaign.id, late.user!.id))?.hasLeft === true);
     expect(await balanceOf(app, late)).toBe(lateBefore);
-    expect((await campaignRow(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(99);
+    expect((await readCampaign(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(99);
   });
 
   it('does not charge members who were kicked or banned', async () => {
@@ -349,7 +351,7 @@ describe('members leaving', () => {
     });
     expect(await balanceOf(app, kicked)).toBe(kickedBefore);
     expect(await balanceOf(app, banned)).toBe(bannedBefore);
-    expect((await campaignRow(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(8);
+    expect((await readCampaign(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(8);
   });
 
   it('records members of a deleted guild without a penalty', async () => {
@@ -378,7 +380,7 @@ describe('members leaving', () => {
 
     app.sim.state.setBotInGuild(guild.id, false); // GUILD_DELETE without `unavailable`; the invite still works
     await waitFor(
-      async () => (await campaignRow(app.server.ctx.store, campaign.id))?.botRemovedAt != null,
+      async () => (await readCampaign(app.server.ctx.store, campaign.id))?.botRemovedAt != null,
       5000,
       'paused',
     );
@@ -405,13 +407,13 @@ describe('members leaving', () => {
     // A guild outage (GUILD_DELETE with unavailable: true) is not a removal.
     app.sim.state.setBotInGuild(guild.id, true);
     await waitFor(
-      async () => (await campaignRow(app.server.ctx.store, campaign.id))?.botRemovedAt === null,
+      async () => (await readCampaign(app.server.ctx.store, campaign.id))?.botRemovedAt === null,
       5000,
       'resumed',
     );
     app.sim.state.setGuildUnavailable(guild.id);
     await new Promise((r) => setTimeout(r, 100));
-    expect((await campaignRow(app.server.ctx.store, campaign.id))?.botRemovedAt).toBeNull();
+    expect((await readCampaign(app.server.ctx.store, campaign.id))?.botRemovedAt).toBeNull();
     expect(await onDiscover()).toBe(true);
     // The pending join is verified once the member arrives.
     app.sim.state.addMember(guild.id, discordId(waiting));

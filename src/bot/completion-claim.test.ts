@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { campaignRow, insertCampaign } from '../test/factories.ts';
+import { readCampaign, insertCampaign } from '../test/factories.ts';
 import type { AppContext } from '../context.ts';
 import { openPgStore, type PgStore } from '../db/engine.ts';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
@@ -68,7 +68,7 @@ describe('completion DM claim', () => {
       const sent = outcomes.map(Number).reduce((a, b) => a + b, 0);
       expect(sent, `round ${round}`).toBe(1);
       expect(dmsAbout(campaign.name)).toHaveLength(1);
-      expect(await campaignRow(app.server.ctx.store, campaign.id)).toMatchObject({
+      expect(await readCampaign(app.server.ctx.store, campaign.id)).toMatchObject({
         completionNotificationSent: true,
         completionDmRetryAt: null,
       });
@@ -100,7 +100,7 @@ describe('completion DM claim', () => {
       app.sim.state.rateLimits.configure({ enabled: true });
     }
     const wait = COMPLETION_DM_RETRY_DELAYS_MS[0];
-    expect(await campaignRow(app.server.ctx.store, campaign.id)).toMatchObject({
+    expect(await readCampaign(app.server.ctx.store, campaign.id)).toMatchObject({
       completionDmAttempts: 1,
       completionDmRetryAt: app.clock.now() + wait,
       completionNotificationSent: false,
@@ -115,7 +115,7 @@ describe('completion DM claim', () => {
     ]);
     expect(outcomes.reduce((a, b) => a + b, 0)).toBe(1);
     expect(dmsAbout(campaign.name)).toHaveLength(1);
-    expect(await campaignRow(app.server.ctx.store, campaign.id)).toMatchObject({
+    expect(await readCampaign(app.server.ctx.store, campaign.id)).toMatchObject({
       completionNotificationSent: true,
       completionDmAttempts: 1,
     });

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { campaignRow, grantCoins, updateCampaign } from '../test/factories.ts';
+import { readCampaign, grantCoins, updateCampaign } from '../test/factories.ts';
 import { DAY, SECOND } from '../clock.ts';
 import type { TestApp, TestClient } from '../test/harness.ts';
 import { CAMPAIGN_KIND_RULES } from '../shared/campaign-kinds.ts';
@@ -44,7 +44,7 @@ describe('terms frozen at verification', () => {
     await grantCoins(app.server.ctx.store, owner.user!.id, 100_00, app.clock.now());
     const promoted = await owner.post(`/api/servers/${campaign.id}/promote`);
     expect(promoted.status).toBe(200);
-    expect(await campaignRow(app.server.ctx.store, campaign.id)).toMatchObject({
+    expect(await readCampaign(app.server.ctx.store, campaign.id)).toMatchObject({
       membersRemaining: 102,
       featuredRemaining: 100,
       isFeatured: true,
@@ -71,7 +71,7 @@ describe('terms frozen at verification', () => {
     expect(await balanceOf(app, early)).toBe(earlyBefore);
     expect(await balanceOf(app, late)).toBe(lateBefore - 200);
     // The featured member's slot went back to the featured pool.
-    expect(await campaignRow(app.server.ctx.store, campaign.id)).toMatchObject({
+    expect(await readCampaign(app.server.ctx.store, campaign.id)).toMatchObject({
       membersRemaining: 102,
       featuredRemaining: 100,
     });
@@ -91,7 +91,7 @@ describe('terms frozen at verification', () => {
       rewardCents: 75,
       minStayMs: CAMPAIGN_KIND_RULES.featured.minStayMs,
     });
-    expect(await campaignRow(app.server.ctx.store, campaign.id)).toMatchObject({
+    expect(await readCampaign(app.server.ctx.store, campaign.id)).toMatchObject({
       membersRemaining: 2,
       featuredRemaining: 0,
       isFeatured: false,
@@ -109,7 +109,7 @@ describe('terms frozen at verification', () => {
     await grantCoins(app.server.ctx.store, owner.user!.id, 100_00, app.clock.now());
     const res = await owner.post(`/api/servers/${campaign.id}/promote`);
     expect(res.status).toBe(409);
-    expect(await campaignRow(app.server.ctx.store, campaign.id)).toMatchObject({
+    expect(await readCampaign(app.server.ctx.store, campaign.id)).toMatchObject({
       membersRemaining: 5,
       featuredRemaining: 5,
     });

@@ -1,5 +1,5 @@
 import { Events } from 'discord.js';
-import { campaignRow } from '../test/factories.ts';
+import { readCampaign } from '../test/factories.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HOUR } from '../clock.ts';
 import type { TestApp, TestClient } from '../test/harness.ts';
@@ -75,10 +75,10 @@ describe('joined_at and the safety valve', () => {
       coinsAwarded: false,
     });
     expect(await balanceOf(app, member)).toBe(before);
-    expect((await campaignRow(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(10);
+    expect((await readCampaign(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(10);
     // A later arrival is still paid: the check is about this member, not the campaign.
     await verifiedMember(guild.id, campaign.id);
-    expect((await campaignRow(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(9);
+    expect((await readCampaign(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(9);
   });
 
   it('pays nothing in reconciliation either when joined_at precedes the website join', async () => {
@@ -108,7 +108,7 @@ describe('joined_at and the safety valve', () => {
       verified: true,
       coinsAwarded: true,
     });
-    expect((await campaignRow(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(9);
+    expect((await readCampaign(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(9);
   });
 
   it('charges nothing when an unusual share of a guild is absent at once, alerts, and the next normal run charges the real leaver', async () => {
@@ -135,7 +135,7 @@ describe('joined_at and the safety valve', () => {
         });
         expect(await balanceOf(app, m)).toBe(before[i]);
       }
-      expect((await campaignRow(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(0);
+      expect((await readCampaign(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(0);
 
       // Four of them were there all along (they show up again); one really left.
       for (const m of members.slice(0, 4)) app.sim.state.addMember(guild.id, discordId(m));
@@ -154,7 +154,7 @@ describe('joined_at and the safety valve', () => {
     expect(await transactionsOf(app, leaver, 'leave_penalty')).toHaveLength(1);
     for (const m of members.slice(0, 4))
       expect((await findJoin(app, campaign.id, m.user!.id))?.hasLeft).toBe(false);
-    expect((await campaignRow(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(1);
+    expect((await readCampaign(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(1);
   }, 30_000);
 
   it('looks members up over the gateway (op 8) where that is cheaper than REST, with the same outcome', async () => {
@@ -178,7 +178,7 @@ describe('joined_at and the safety valve', () => {
     // (A background run started by an earlier test's reconnect may verify some of them first: same outcome.)
     const paidJoins = await Promise.all(userIds.map((id) => findJoin(app, campaign.id, id)));
     expect(paidJoins.every((j) => j?.coinsAwarded)).toBe(true);
-    expect((await campaignRow(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(0);
+    expect((await readCampaign(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(0);
 
     // The connection stays up but member events are lost: the next run finds the leaver.
     app.clock.advance(HOUR);
@@ -195,7 +195,7 @@ describe('joined_at and the safety valve', () => {
     const joins = (await Promise.all(userIds.map((id) => findJoin(app, campaign.id, id)))).map((j) => j!);
     expect(joins.filter((j) => j.hasLeft)).toMatchObject([{ leftReason: 'leave', penalized: true }]);
     expect(joins.every((j) => j.coinsAwarded)).toBe(true);
-    expect((await campaignRow(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(1);
+    expect((await readCampaign(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(1);
   }, 30_000);
 });
 

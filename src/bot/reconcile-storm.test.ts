@@ -1,4 +1,4 @@
-import { campaignRow, joinRows, ledgerRows } from '../test/factories.ts';
+import { readCampaign, joinRows, ledgerRows } from '../test/factories.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { INVALID_REQUEST_BAN_THRESHOLD } from '../sim/discord/rate-limits.ts';
 import type { TestApp } from '../test/harness.ts';
@@ -78,7 +78,7 @@ describe('reconciliation in a 429 storm', () => {
     expect(rewards).toHaveLength(userIds.length);
     expect(new Set(rewards.map((r) => r.userId)).size).toBe(userIds.length);
     for (const id of campaignIds)
-      expect((await campaignRow(app.server.ctx.store, id))?.membersRemaining).toBe(1);
+      expect((await readCampaign(app.server.ctx.store, id))?.membersRemaining).toBe(1);
 
     // A calm run afterwards changes nothing.
     expect((await reconcile(app.server.ctx)).verified).toBe(0);

@@ -1,5 +1,5 @@
 import { Events } from 'discord.js';
-import { campaignRow, insertCampaign } from '../test/factories.ts';
+import { readCampaign, insertCampaign } from '../test/factories.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DAY, HOUR } from '../clock.ts';
 import type { TestApp, TestClient } from '../test/harness.ts';
@@ -48,7 +48,7 @@ async function runScenario(mode: 'live' | 'offline') {
   await joinViaWebsite(members.e, campaign.id);
   for (const m of [members.b, members.c, members.d]) await verifiedLive(guild.id, campaign.id, m);
   await waitFor(
-    async () => (await campaignRow(app.server.ctx.store, campaign.id))?.completionNotificationSent === true,
+    async () => (await readCampaign(app.server.ctx.store, campaign.id))?.completionNotificationSent === true,
   );
   const before = Object.fromEntries(
     await Promise.all(Object.entries(members).map(async ([k, m]) => [k, await balanceOf(app, m)] as const)),
@@ -94,7 +94,7 @@ async function runScenario(mode: 'live' | 'offline') {
       }),
     ),
   );
-  const row = (await campaignRow(app.server.ctx.store, campaign.id))!;
+  const row = (await readCampaign(app.server.ctx.store, campaign.id))!;
   const dms = app.sim.state.listDms({ userId: discordId(owner) }).length;
   return {
     outcome,
@@ -170,7 +170,7 @@ describe('reconcile()', () => {
       verified: true,
       coinsAwarded: true,
     });
-    expect(await campaignRow(app.server.ctx.store, campaign.id)).toMatchObject({
+    expect(await readCampaign(app.server.ctx.store, campaign.id)).toMatchObject({
       membersRemaining: 0,
       completionNotificationSent: true,
     });
@@ -228,7 +228,7 @@ describe('reconcile()', () => {
     await app.server.background.reconcileIdle();
     const outcome = await reconcile(app.server.ctx);
     expect(outcome.paused).toBeGreaterThanOrEqual(1);
-    expect((await campaignRow(app.server.ctx.store, campaign.id))?.botRemovedAt).not.toBeNull();
+    expect((await readCampaign(app.server.ctx.store, campaign.id))?.botRemovedAt).not.toBeNull();
     // One 10004 proves nothing (Discord sends it for guilds the bot is in, too: #8445): nothing is closed.
     expect(await findJoin(app, campaign.id, member.user!.id)).toMatchObject({
       hasLeft: false,
@@ -262,7 +262,7 @@ describe('reconcile() completion notices', () => {
     expect(dms.map((d) => d.content)).toEqual([
       expect.stringContaining('**Quiet Library** is complete: 3 new members'),
     ]);
-    expect((await campaignRow(app.server.ctx.store, finished.id))?.completionNotificationSent).toBe(true);
+    expect((await readCampaign(app.server.ctx.store, finished.id))?.completionNotificationSent).toBe(true);
   });
 
   it('records a no-bot owner who shares no server with the bot as unreachable (50007), once, and says so on the site', async () => {
@@ -277,11 +277,11 @@ describe('reconcile() completion notices', () => {
     await reconcile(app.server.ctx);
     await reconcile(app.server.ctx);
     expect(app.sim.state.listDms({ userId: discordId(owner) })).toHaveLength(0);
-    expect(await campaignRow(app.server.ctx.store, finished.id)).toMatchObject({
+    expect(await readCampaign(app.server.ctx.store, finished.id)).toMatchObject({
       completionNotificationSent: false,
       completionDmAttempts: 1,
     });
-    expect((await campaignRow(app.server.ctx.store, finished.id))?.ownerUnreachableAt).not.toBeNull();
+    expect((await readCampaign(app.server.ctx.store, finished.id))?.ownerUnreachableAt).not.toBeNull();
     const mine = await owner.get<{ id: string; ownerUnreachable: boolean }[]>('/api/servers/mine');
     expect(mine.body.find((s) => s.id === finished.id)?.ownerUnreachable).toBe(true);
   });

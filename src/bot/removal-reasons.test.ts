@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { campaignRow, insertCampaign } from '../test/factories.ts';
+import { readCampaign, insertCampaign } from '../test/factories.ts';
 import { SECOND } from '../clock.ts';
 import type { TestApp, TestClient } from '../test/harness.ts';
 import { openEventStream } from '../test/sse.ts';
@@ -81,8 +81,8 @@ describe('removal reasons (audit log read at once)', () => {
     expect(await balanceOf(app, member)).toBe(before - 200);
     expect(await transactionsOf(app, member, 'leave_penalty')).toHaveLength(1);
     // The slot of the second campaign went back; the first campaign's (kick) did not.
-    expect((await campaignRow(app.server.ctx.store, second.id))?.membersRemaining).toBe(10);
-    expect((await campaignRow(app.server.ctx.store, first.id))?.membersRemaining).toBe(9);
+    expect((await readCampaign(app.server.ctx.store, second.id))?.membersRemaining).toBe(10);
+    expect((await readCampaign(app.server.ctx.store, first.id))?.membersRemaining).toBe(9);
   });
 
   it('charges nothing for leaving a canceled campaign, and gives no slot back', async () => {
@@ -103,7 +103,7 @@ describe('removal reasons (audit log read at once)', () => {
     });
     expect(await balanceOf(app, member)).toBe(before);
     expect(await transactionsOf(app, member, 'leave_penalty')).toHaveLength(0);
-    expect((await campaignRow(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(0);
+    expect((await readCampaign(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(0);
   });
 
   it('a kick whose reason cannot be read (audit log 403 50013, no audit gateway event) is unknown: not charged, no slot back', async () => {
@@ -126,7 +126,7 @@ describe('removal reasons (audit log read at once)', () => {
     });
     expect(await balanceOf(app, kicked)).toBe(kickedBefore);
     // Fail safe for the member, never in the owner's favour: the slot is not given back either.
-    expect((await campaignRow(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(8);
+    expect((await readCampaign(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(8);
     expect(app.sim.state.rateLimits.stats().invalidRequests).toBe(invalidBefore + 1);
 
     // A voluntary leave in that guild cannot be told from a kick either; the 403 is not asked again.
@@ -160,7 +160,7 @@ describe('removal reasons (audit log read at once)', () => {
       penalized: false,
     });
     expect(await balanceOf(app, banned)).toBe(before);
-    expect((await campaignRow(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(9);
+    expect((await readCampaign(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(9);
   });
 
   it('counts members removed by a prune (audit action 21, no target) as kicked', async () => {
@@ -181,7 +181,7 @@ describe('removal reasons (audit log read at once)', () => {
       });
       expect(await balanceOf(app, m)).toBe(before[i]);
     }
-    expect((await campaignRow(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(8);
+    expect((await readCampaign(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(8);
   });
 });
 
@@ -223,7 +223,7 @@ describe('removal reasons with audit entries written late', () => {
       penalized: true,
     });
     expect(await balanceOf(app, leaver)).toBe(leaverBefore - 200);
-    expect((await campaignRow(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(9);
+    expect((await readCampaign(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(9);
   });
 
   it("refunds the penalty when a kick's audit entry arrives after the last look, and takes the returned slot again", async () => {
@@ -241,7 +241,7 @@ describe('removal reasons with audit entries written late', () => {
         'charged as a leave',
       );
       expect(await balanceOf(app, kicked)).toBe(before - 200);
-      expect((await campaignRow(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(3);
+      expect((await readCampaign(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(3);
       // GUILD_AUDIT_LOG_ENTRY_CREATE arrives: it was a kick after all.
       await waitFor(
         async () => (await findJoin(app, campaign.id, kicked.user!.id))?.leftReason === 'kick',
@@ -268,7 +268,7 @@ describe('removal reasons with audit entries written late', () => {
       balance: formatCents(before),
     });
     stream.close();
-    expect((await campaignRow(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(2);
+    expect((await readCampaign(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(2);
     // Replays of the entry refund nothing more.
     app.sim.state.removeMember(guild.id, discordId(await verifiedMember(guild.id, campaign.id)), {
       reason: 'kick',

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { campaignRow, insertCampaign, joinRows, queryRows } from '../test/factories.ts';
+import { readCampaign, insertCampaign, joinRows, queryRows } from '../test/factories.ts';
 import { DAY, SECOND } from '../clock.ts';
 import { sql } from 'drizzle-orm';
 import type { ApiJoin } from '../shared/api-types.ts';
@@ -69,7 +69,7 @@ describe('same-address rule', () => {
     await verified(stranger, guild.id, campaign.id);
     expect(await balanceOf(app, stranger)).toBe(50);
     expect((await findJoin(app, campaign.id, stranger.user!.id))?.sameAddress).toBe(false);
-    expect((await campaignRow(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(6);
+    expect((await readCampaign(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(6);
   });
 
   it('applies the cap at verification when joins were requested at once: the extra ones earn nothing and take no slot', async () => {
@@ -84,7 +84,7 @@ describe('same-address rule', () => {
     const balances = await Promise.all(ring.map((alt) => balanceOf(app, alt)));
     expect(balances.filter((b) => b === 50)).toHaveLength(3);
     expect(balances.filter((b) => b === 0)).toHaveLength(2);
-    expect((await campaignRow(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(7);
+    expect((await readCampaign(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(7);
     // The unpaid ones see why on My Joins.
     const unpaid = ring[balances.indexOf(0)]!;
     const joins = await unpaid.get<ApiJoin[]>('/api/joins');

@@ -1,13 +1,14 @@
 import type { Db } from '../db/client.ts';
 import { serverJoins, servers, transactions, users, type Server, type ServerJoin } from '../db/schema.ts';
 import { credit } from '../ledger/ledger.ts';
-import { and, eq, type SQL } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { servers as pgServers, transactions as pgTransactions, users as pgUsers } from '../db/schema.pg.ts';
-import { serverJoins as pgServerJoins } from '../db/schema.pg.ts';
 import type { User } from '../db/schema.ts';
-import type { DataStore, DbHandle } from '../db/engine.ts';
+import type { SQL } from 'drizzle-orm';
+import { serverJoins as pgServerJoins } from '../db/schema.pg.ts';
 import { readHandle, type ReadTarget } from '../db/engine.ts';
 import type { Transaction } from '../db/schema.ts';
+import type { DataStore, DbHandle } from '../db/engine.ts';
 import * as ledger from '../ledger/index.ts';
 
 // Test factories that write straight to the database (the campaign-submit API is not what these
@@ -40,6 +41,14 @@ let counter = 0;
 /** A campaign row as the submit/promote flows would leave it, with test-friendly defaults. */
 export function createCampaign(db: Db, input: CampaignInput): Server {
   return db.insert(servers).values(campaignValues(input)).returning().get();
+}
+
+/** A campaign row on either engine (reads committed data). */
+export async function readCampaign(store: DataStore, campaignId: string): Promise<Server | undefined> {
+  const h = store.read;
+  if (h.kind === 'sqlite') return h.db.select().from(servers).where(eq(servers.id, campaignId)).get();
+  const [row] = await h.db.select().from(pgServers).where(eq(pgServers.id, campaignId));
+  return row;
 }
 
 /** createCampaign on either engine (suites that run on both: TEST_DB=pg). */
@@ -162,14 +171,6 @@ export async function ledgerAmounts(h: DbHandle, userId: string, type: string): 
 // Rows of the bot's and the joins' tables on either engine, read through the store's read handle (it
 // sees every committed write; tests poll these while the bot writes). Suites that run on both engines
 // (TEST_DB=pg) use these instead of ctx.db.
-
-/** A campaign row by id, on either engine. */
-export async function campaignRow(target: ReadTarget, campaignId: string): Promise<Server | undefined> {
-  const h = readHandle(target);
-  if (h.kind === 'sqlite') return h.db.select().from(servers).where(eq(servers.id, campaignId)).get();
-  const [row] = await h.db.select().from(pgServers).where(eq(pgServers.id, campaignId));
-  return row;
-}
 
 /** One member's join of a campaign, on either engine. */
 export async function joinRow(
