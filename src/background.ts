@@ -266,7 +266,7 @@ export function startBackground(
       case 'prune':
         await pruneExpiredIntentsJob(ctx);
         // Retention of the same-address rule's hashes: the window, then gone (decision 022).
-        pruneUserAddresses(ctx);
+        await pruneUserAddresses(ctx);
         return undefined;
       case 'invite stats':
         // Member and online counts for Discover cards.

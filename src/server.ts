@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { ConfigError, loadConfig, type Config, type Role, type ShardPlan } from './config.ts';
 import { openDatabase, type Database_ } from './db/client.ts';
 import { assertRunnable } from './db/conversion.ts';
-import { createSqliteStore, type DataStore } from './db/engine.ts';
+import { createSqliteStore, openPgStore, type PgStore, type SqliteStore } from './db/engine.ts';
+import type { Db } from './db/client.ts';
+import type { Database as SqliteConnection } from 'better-sqlite3';
 import { systemClock, type Clock } from './clock.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { DiscordApi } from './discord/discord-api.ts';
@@ -29,7 +31,8 @@ export interface RunningServer {
   config: Config;
   ctx: AppContext;
   http: http.Server;
-  database: Database_;
+  /** The SQLite database (undefined on PostgreSQL: ctx.store is the data layer on both). */
+  database: Database_ | undefined;
   sessions: SessionSetup;
   simulator: DiscordSimulator | undefined;
   background: Background;
@@ -71,6 +74,12 @@ export interface StartOptions {
    */
   role?: Role;
   shards?: ShardPlan;
+  /**
+   * Tests only: start on PostgreSQL although decision 028's conversion is not complete
+   * (src/db/conversion.ts), to exercise the converted parts there. What is not converted fails when it
+   * is reached (ctx.db and ctx.sqlite throw on PostgreSQL). Goes away with NOT_CONVERTED.
+   */
+  allowUnconverted?: boolean;
 }
 
 /**
@@ -99,7 +108,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         'would not share their data (decision 028: the PostgreSQL conversion comes first). Run ROLE=all (the default).',
     );
   // DATABASE_URL is refused, naming the unconverted parts, until decision 028's conversion is done.
-  assertRunnable(preliminary);
+  if (!options.allowUnconverted) assertRunnable(preliminary);
   const server = http.createServer();
   // Until the app is built, a placeholder answers: the bound port never leaves a client hanging.
   let phase = 'opening the database';
@@ -128,16 +137,24 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const startedAt = clock.now();
   const jobs = new JobMonitor(() => clock.now());
 
+  // One engine per process (decision 028): PostgreSQL at DATABASE_URL — no SQLite file is opened
+  // then — or the SQLite file at DATABASE_PATH.
   let database: Database_ | undefined;
-  let store: DataStore | undefined;
+  let store: SqliteStore | PgStore | undefined;
   let sessions: SessionSetup;
   let events: LiveEventBus;
   try {
-    phase = 'checking the database (PRAGMA quick_check)';
-    database = openDatabase(config.databasePath);
-    store = createSqliteStore(database, config.databasePath);
+    if (config.database.kind === 'pg') {
+      // Several processes may start at once: migrations run under an advisory lock (src/db/pg-client.ts).
+      phase = 'opening PostgreSQL (migrations)';
+      store = await openPgStore(config.database.url);
+    } else {
+      phase = 'checking the database (PRAGMA quick_check)';
+      database = openDatabase(config.databasePath);
+      store = createSqliteStore(database, config.databasePath);
+    }
     phase = 'setting up sessions';
-    sessions = await createSessionSetup(config, database.sqlite, {
+    sessions = await createSessionSetup(config, store, {
       redisPrefix: options.redisPrefix,
       logger,
       redisTimeoutMs: config.redisTimeoutMs,
@@ -179,8 +196,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const discord = new DiscordApi({ baseUrl: config.discord.baseUrl, botToken: config.discord.botToken });
   const ctx: AppContext = {
     config,
-    db: database.db,
-    sqlite: database.sqlite,
+    db: database?.db ?? notOnPostgres<Db>('db'),
+    sqlite: database?.sqlite ?? notOnPostgres<SqliteConnection>('sqlite'),
     store,
     clock,
     logger,
@@ -203,7 +220,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   // Readiness reads the bot, which starts after the app is built.
   const started: { background?: Background } = {};
   const readiness = createReadiness({
-    sqlite: database.sqlite,
+    store,
     now: () => clock.now(),
     startedAt,
     pingRedis: sessions.pingRedis,
@@ -275,9 +292,27 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       await events.close();
       await sessions.close();
       await store.close();
-      database.close();
+      database?.close();
     },
   };
+}
+
+/**
+ * The synchronous SQLite handles (`ctx.db`, `ctx.sqlite`) do not exist on PostgreSQL. Until the code
+ * that still uses them is converted (src/db/conversion.ts lists it; PostgreSQL is refused at start
+ * until then), a use on PostgreSQL throws, naming what was used, instead of reading a file nobody
+ * else sees. Goes away with the two fields (decision 028, after step 4's merge).
+ */
+function notOnPostgres<T extends object>(name: string): T {
+  return new Proxy({} as T, {
+    get(_, prop) {
+      // Let inspection (await, util.inspect, vitest's printing) see a plain object.
+      if (typeof prop === 'symbol' || prop === 'then' || prop === 'toJSON') return undefined;
+      throw new Error(
+        `ctx.${name}.${prop}: the synchronous SQLite handle does not exist on PostgreSQL; use ctx.store (decision 028)`,
+      );
+    },
+  });
 }
 
 /** A host to reach a listening socket at (a wildcard address is reached on loopback). */

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { startTestApp, type TestApp } from '../test/harness.ts';
-import { createCampaign, giveCoins } from '../test/factories.ts';
-import { oauthTokens, servers, transactions, users } from '../db/schema.ts';
-import { credit } from '../ledger/ledger.ts';
+import { grantCoins, insertCampaign } from '../test/factories.ts';
+import { credit } from '../ledger/index.ts';
 import type { ApiTransaction, ApiUser } from '../shared/api-types.ts';
 import type { EarningsDay } from '../shared/history-schemas.ts';
 
@@ -18,18 +17,18 @@ const HOUR = 3_600_000;
 describe('transaction history', () => {
   it('keeps the spec shape without parameters, and pages and filters with them (total in X-Total-Count)', async () => {
     const client = await app.signIn('historian');
-    const db = app.server.ctx.db;
+    const { store } = app.server.ctx;
     const userId = client.user!.id;
     for (let i = 0; i < 25; i += 1) {
-      credit(db.$client, {
+      await credit(store, {
         userId,
         cents: 100,
         type: 'hourly',
         description: `Hourly ${i}`,
-        now: app.clock.now() + i,
+        now: app.clock.now() + 1 + i, // after the welcome (a tie in one ms has no order on PostgreSQL)
       });
     }
-    giveCoins(db, userId, 5000, app.clock.now() + 100);
+    await grantCoins(store, userId, 5000, app.clock.now() + 100);
 
     const plain = await client.get<ApiTransaction[]>('/api/transactions');
     expect(plain.status).toBe(200);
@@ -69,13 +68,13 @@ describe('transaction history', () => {
 
   it('sums credits per day of the user over the last 30 days (debits and older days left out)', async () => {
     const client = await app.signIn('earner');
-    const db = app.server.ctx.db;
+    const { store } = app.server.ctx;
     const userId = client.user!.id;
     const now = app.clock.now();
-    credit(db.$client, { userId, cents: 250, type: 'daily', now: now - 40 * 24 * HOUR }); // too old
-    credit(db.$client, { userId, cents: 300, type: 'bonus', now: now - 2 * 24 * HOUR });
-    credit(db.$client, { userId, cents: 100, type: 'hourly', now: now - 2 * 24 * HOUR + 1 });
-    giveCoins(db, userId, 1000, now);
+    await credit(store, { userId, cents: 250, type: 'daily', now: now - 40 * 24 * HOUR }); // too old
+    await credit(store, { userId, cents: 300, type: 'bonus', now: now - 2 * 24 * HOUR });
+    await credit(store, { userId, cents: 100, type: 'hourly', now: now - 2 * 24 * HOUR + 1 });
+    await grantCoins(store, userId, 1000, now);
     const res = await client.get<EarningsDay[]>('/api/transactions/earnings?tzOffset=0');
     expect(res.body).toHaveLength(30);
     const today = new Date(now).toISOString().slice(0, 10);
@@ -90,7 +89,7 @@ describe('transaction history', () => {
 describe('account', () => {
   it("exports the user's data as a JSON download", async () => {
     const client = await app.signIn('exporter');
-    createCampaign(app.server.ctx.db, { ownerId: client.user!.id, name: 'Exported Server' });
+    await insertCampaign(app.server.ctx.store, { ownerId: client.user!.id, name: 'Exported Server' });
     const res = await client.raw('/api/account/export');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toMatch(
@@ -110,21 +109,27 @@ describe('account', () => {
   it('deletes by anonymising: ledger consistent, campaigns ended, every session gone, Discord id released', async () => {
     const client = await app.signIn('leaver');
     const secondDevice = await app.signIn('leaver');
-    const db = app.server.ctx.db;
+    const { store } = app.server.ctx;
     const userId = client.user!.id;
-    giveCoins(db, userId, 1234);
-    const campaign = createCampaign(db, { ownerId: userId, name: 'Leaving Server' });
-    db.insert(oauthTokens)
-      .values({
-        userId,
-        accessTokenEnc: 'x',
-        refreshTokenEnc: 'y',
-        scope: 'identify',
-        expiresAt: 1,
-        updatedAt: 1,
-      })
-      .onConflictDoNothing()
-      .run();
+    await grantCoins(store, userId, 1234);
+    const campaign = await insertCampaign(store, { ownerId: userId, name: 'Leaving Server' });
+    await app.exec(
+      sql`INSERT INTO oauth_tokens (user_id, access_token_enc, refresh_token_enc, scope, expires_at, updated_at)
+        VALUES (${userId}, 'x', 'y', 'identify', 1, 1) ON CONFLICT DO NOTHING`,
+    );
+    const userRow = async () =>
+      (
+        await app.query<{
+          discordUsername: string;
+          discordId: string;
+          discordAvatar: string | null;
+          email: string | null;
+          coins: number;
+        }>(
+          sql`SELECT discord_username AS "discordUsername", discord_id AS "discordId", discord_avatar AS "discordAvatar",
+            email, coins FROM users WHERE id = ${userId}`,
+        )
+      )[0];
 
     const wrong = await client.request<{ message: string }>('DELETE', '/api/account', {
       confirmUsername: 'someone',
@@ -133,12 +138,12 @@ describe('account', () => {
     expect(wrong.body.message).toBe('The username you typed does not match your account');
     const missing = await client.request<{ message: string }>('DELETE', '/api/account', {});
     expect(missing.status).toBe(400);
-    expect(db.select().from(users).where(eq(users.id, userId)).get()?.discordUsername).toBe('leaver');
+    expect((await userRow())?.discordUsername).toBe('leaver');
 
     const res = await client.request('DELETE', '/api/account', { confirmUsername: 'leaver' });
     expect(res.status).toBe(200);
 
-    const row = db.select().from(users).where(eq(users.id, userId)).get()!;
+    const row = (await userRow())!;
     expect(row).toMatchObject({
       discordUsername: 'Deleted user',
       discordAvatar: null,
@@ -146,13 +151,17 @@ describe('account', () => {
       coins: 0,
     });
     expect(row.discordId).toBe(`deleted:${userId}`);
-    const entries = db.select().from(transactions).where(eq(transactions.userId, userId)).all();
+    const entries = await app.query<{ type: string; amount: number }>(
+      sql`SELECT type, amount FROM transactions WHERE user_id = ${userId}`,
+    );
     expect(entries.map((t) => t.type).sort()).toEqual(['account_deleted', 'purchase', 'welcome']);
     expect(entries.reduce((sum, t) => sum + t.amount, 0)).toBe(0);
-    app.assertLedger();
-    expect(db.select().from(servers).where(eq(servers.id, campaign.id)).get()).toMatchObject({
-      membersRemaining: 0,
-    });
+    await app.checkLedger();
+    expect(
+      await app.query(
+        sql`SELECT members_remaining AS "membersRemaining" FROM servers WHERE id = ${campaign.id}`,
+      ),
+    ).toEqual([{ membersRemaining: 0 }]);
 
     expect((await client.get('/api/auth/user')).status).toBe(401);
     expect((await secondDevice.get('/api/auth/user')).status).toBe(401);

@@ -13,13 +13,12 @@ import { findDiscoverPage, findFeaturedServersJson } from '../joins/list-servers
  * the API after hydrating.
  */
 export async function pageQueries(ctx: AppContext, userId: string, pathname: string): Promise<BootQuery[]> {
-  const cdnUrl = ctx.config.discord.cdnUrl;
   switch (pathname) {
     case '/': {
       // GET /api/servers (first page, no search) as useServers' infinite query holds it, and
       // GET /api/servers/featured.
       const params = parseDiscoverQuery({});
-      const page = findDiscoverPage(ctx.sqlite, cdnUrl, { userId, ...params });
+      const page = await findDiscoverPage(ctx, { userId, ...params });
       const first = {
         servers: JSON.parse(page.body.toString('utf8')) as unknown,
         next: page.nextCursor ? nextPageUrl(params, false, page.nextCursor) : null,
@@ -28,7 +27,7 @@ export async function pageQueries(ctx: AppContext, userId: string, pathname: str
         { key: ['/api/servers', 'pages', ''], data: { pages: [first], pageParams: ['/api/servers'] } },
         {
           key: ['/api/servers', 'featured', ''],
-          data: JSON.parse(findFeaturedServersJson(ctx.sqlite, cdnUrl, userId).toString('utf8')) as unknown,
+          data: JSON.parse((await findFeaturedServersJson(ctx, userId)).toString('utf8')) as unknown,
         },
       ];
     }

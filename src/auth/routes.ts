@@ -62,9 +62,15 @@ export function authRoutes(ctx: AppContext, passport: PassportInstance): Router 
           const now = ctx.clock.now();
           req.session.signedInAt = now;
           req.session.lastSeenAt = now;
-          // The same-address rule compares where members and owners sign in from (decision 022).
-          recordUserAddress(ctx, user.id, addressKey(req));
-          registerSession(ctx, user.id, req.sessionID).then(
+          // The same-address rule compares where members and owners sign in from (decision 022); a
+          // failed recording is logged, not a failed sign-in (the next write records the address).
+          const recorded = recordUserAddress(ctx, user.id, addressKey(req)).catch((recordErr: unknown) => {
+            ctx.logger.error('address recording failed', {
+              userId: user.id,
+              error: recordErr instanceof Error ? recordErr.message : String(recordErr),
+            });
+          });
+          Promise.all([recorded, registerSession(ctx, user.id, req.sessionID)]).then(
             () => res.redirect('/'),
             (regErr: unknown) => next(regErr),
           );

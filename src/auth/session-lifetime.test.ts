@@ -1,13 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { DAY, HOUR, MINUTE } from '../clock.ts';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
 import { SESSION_COOKIE, SESSION_LIFETIMES } from './session.ts';
 import { signOutEverywhere } from './sign-out-everywhere.ts';
+import { pgTestsEnabled } from '../test/pg.ts';
+import type { EngineKind } from '../db/engine.ts';
 
-// Runs against the SQLite store always, and against Redis too when REDIS_URL is set (CI).
-const stores: { name: string; env: Record<string, string> }[] = [
-  { name: 'sqlite', env: { REDIS_URL: '' } },
-  ...(process.env.REDIS_URL ? [{ name: 'redis', env: {} }] : []),
+// Runs against the SQLite store always, the PostgreSQL store when PostgreSQL answers (always on CI),
+// and Redis too when REDIS_URL is set (CI).
+const stores: { name: string; env: Record<string, string>; engine: EngineKind }[] = [
+  { name: 'sqlite', env: { REDIS_URL: '' }, engine: 'sqlite' },
+  ...((await pgTestsEnabled())
+    ? [
+        {
+          name: 'postgresql',
+          // Same-address recording (at sign-in) is not converted yet (src/db/conversion.ts): off here.
+          env: { REDIS_URL: '', SAME_ADDRESS_WINDOW_DAYS: '0' },
+          engine: 'pg' as const,
+        },
+      ]
+    : []),
+  ...(process.env.REDIS_URL ? [{ name: 'redis', env: {}, engine: 'sqlite' as const }] : []),
 ];
 
 function sidOf(client: TestClient): string {
@@ -17,28 +31,26 @@ function sidOf(client: TestClient): string {
 async function sessionExists(app: TestApp, sid: string): Promise<boolean> {
   const { redis, redisPrefix } = app.server.ctx.sessions;
   if (redis) return (await redis.exists(`${redisPrefix}${sid}`)) === 1;
-  return app.server.database.sqlite.prepare('SELECT 1 FROM sessions WHERE sid = ?').get(sid) !== undefined;
+  return (await app.query(sql`SELECT 1 AS one FROM sessions WHERE sid = ${sid}`)).length === 1;
 }
 
 async function deleteSession(app: TestApp, sid: string): Promise<void> {
   const { redis, redisPrefix } = app.server.ctx.sessions;
   if (redis) await redis.del(`${redisPrefix}${sid}`);
-  else app.server.database.sqlite.prepare('DELETE FROM sessions WHERE sid = ?').run(sid);
+  else await app.exec(sql`DELETE FROM sessions WHERE sid = ${sid}`);
 }
 
 async function sessionTtlMs(app: TestApp, sid: string): Promise<number> {
   const { redis, redisPrefix } = app.server.ctx.sessions;
   if (redis) return redis.pTTL(`${redisPrefix}${sid}`);
-  const row = app.server.database.sqlite
-    .prepare('SELECT expires_at AS e FROM sessions WHERE sid = ?')
-    .get(sid) as { e: number };
-  return row.e - Date.now();
+  const [row] = await app.query<{ e: number }>(sql`SELECT expires_at AS e FROM sessions WHERE sid = ${sid}`);
+  return row!.e - Date.now();
 }
 
-describe.each(stores)('sessions in $name', ({ env }) => {
+describe.each(stores)('sessions in $name', ({ env, engine }) => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp({ env });
+    app = await startTestApp({ env, engine, allowUnconverted: engine === 'pg' });
   });
   afterAll(() => app.close());
 
@@ -110,12 +122,11 @@ describe.each(stores)('sessions in $name', ({ env }) => {
 
   it('answers 401, never 500, to the session of a user that no longer exists', async () => {
     const ghost = await app.signIn('ghost_member');
-    const sqlite = app.server.database.sqlite;
     const id = ghost.user!.id;
-    sqlite.pragma('foreign_keys = OFF');
-    sqlite.prepare('DELETE FROM transactions WHERE user_id = ?').run(id);
-    sqlite.prepare('DELETE FROM users WHERE id = ?').run(id);
-    sqlite.pragma('foreign_keys = ON');
+    // The row goes as an operator's hand would remove it (its dependants first).
+    for (const table of ['transactions', 'hourly_rewards', 'oauth_tokens', 'user_addresses'])
+      await app.exec(sql`DELETE FROM ${sql.identifier(table)} WHERE user_id = ${id}`);
+    await app.exec(sql`DELETE FROM users WHERE id = ${id}`);
     for (const [method, path] of [
       ['POST', '/api/hourly/claim'],
       ['POST', '/api/social/any/start'],

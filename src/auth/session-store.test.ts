@@ -47,7 +47,7 @@ describe('session stores', () => {
     expect(app.server.sessions.kind).toBe('sqlite');
     const client = await app.signIn('sqlite_user');
     const sid = decodeSid(client.cookies.get(SESSION_COOKIE)!);
-    const row = app.server.database.sqlite.prepare('SELECT sess FROM sessions WHERE sid = ?').get(sid) as {
+    const row = app.server.database!.sqlite.prepare('SELECT sess FROM sessions WHERE sid = ?').get(sid) as {
       sess: string;
     };
     expect(JSON.parse(row.sess)).toMatchObject({ passport: { user: { id: client.user!.id } } });

@@ -1,9 +1,10 @@
 import session from 'express-session';
 import { RedisStore } from 'connect-redis';
-import type { Database } from 'better-sqlite3';
 import type { RequestHandler } from 'express';
 import type { Config } from '../config.ts';
 import { SqliteSessionStore } from './sqlite-session-store.ts';
+import { PgSessionStore } from './pg-session-store.ts';
+import type { PgStore, SqliteStore } from '../db/engine.ts';
 import type { Logger } from '../logger.ts';
 import { connectRedis, createRedisClient, guardSessionStore } from '../ops/redis.ts';
 import type { JobMonitor } from '../ops/job-monitor.ts';
@@ -30,11 +31,14 @@ export const SESSION_LIFETIMES = {
   absoluteMs: 30 * DAY,
 } as const;
 
+/** Where sessions live: Redis (REDIS_URL), else the database's sessions table (SQLite or PostgreSQL). */
+export type SessionStoreKind = 'redis' | 'sqlite' | 'pg';
+
 export interface SessionSetup {
   middleware: RequestHandler;
   store: session.Store;
-  kind: 'redis' | 'sqlite';
-  /** Answers when the session store's Redis answers PING (readiness); absent with SQLite sessions. */
+  kind: SessionStoreKind;
+  /** Answers when the session store's Redis answers PING (readiness); absent with database sessions. */
   pingRedis?: () => Promise<unknown>;
   /** The connected Redis client when REDIS_URL is set (shared with the write limits). */
   redis: RedisClient | null;
@@ -64,10 +68,14 @@ const silentLogger: Logger = {
   error: () => undefined,
 };
 
-/** Redis (connect-redis) when REDIS_URL is set, otherwise the persistent SQLite store. */
+/**
+ * Redis (connect-redis) when REDIS_URL is set, otherwise the database's own sessions table: on SQLite
+ * (the writer connection, prepared statements) or on PostgreSQL (the pool; ROLE=all without Redis —
+ * split roles require REDIS_URL, src/config.ts).
+ */
 export async function createSessionSetup(
   config: Pick<Config, 'redisUrl' | 'sessionSecret' | 'production'> & { session: Config['session'] },
-  sqlite: Database,
+  database: SqliteStore | PgStore,
   options: SessionSetupOptions = {},
 ): Promise<SessionSetup> {
   const logger = options.logger ?? silentLogger;
@@ -90,8 +98,20 @@ export async function createSessionSetup(
       if (client.isReady) await Promise.race([client.close(), new Promise((r) => setTimeout(r, timeoutMs))]);
       if (client.isOpen) client.destroy();
     };
+  } else if (database.kind === 'pg') {
+    const pgStore = new PgSessionStore(database.pool);
+    const prune = startSafeInterval('session prune', SESSION_PRUNE_EVERY_MS, () => pgStore.prune(), {
+      logger,
+      jobs: options.jobs,
+    });
+    store = pgStore;
+    kind = 'pg';
+    close = () => {
+      prune.stop();
+      return Promise.resolve();
+    };
   } else {
-    const sqliteStore = new SqliteSessionStore(sqlite, Date.now, 0);
+    const sqliteStore = new SqliteSessionStore(database.writer, Date.now, 0);
     const prune = startSafeInterval('session prune', SESSION_PRUNE_EVERY_MS, () => sqliteStore.prune(), {
       logger,
       jobs: options.jobs,

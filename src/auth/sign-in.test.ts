@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { startTestApp, TestClient, signInThroughSimulator, type TestApp } from '../test/harness.ts';
-import { transactions, users } from '../db/schema.ts';
 import { SESSION_COOKIE } from './session.ts';
 import type { ApiUser } from '../shared/api-types.ts';
 
@@ -49,14 +48,11 @@ describe('sign-in with Discord through the simulator', () => {
     const again = await app.signIn('newcomer');
     expect(again.user?.id).toBe(first.user?.id);
     expect(again.user?.coins).toBe('5.00');
-    const rows = app.server.ctx.db
-      .select()
-      .from(transactions)
-      .where(eq(transactions.userId, first.user!.id))
-      .all();
-    expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ type: 'welcome', amount: 500 });
-    app.assertLedger();
+    const rows = await app.query<{ type: string; amount: number }>(
+      sql`SELECT type, amount FROM transactions WHERE user_id = ${first.user!.id}`,
+    );
+    expect(rows).toEqual([{ type: 'welcome', amount: 500 }]);
+    await app.checkLedger();
   });
 
   it('refreshes the username and avatar on later sign-ins', async () => {
@@ -101,8 +97,9 @@ describe('sign-in with Discord through the simulator', () => {
   });
 
   it('refuses a callback with a missing or wrong state and creates nothing', async () => {
-    const countUsers = () => app.server.ctx.db.select().from(users).all().length;
-    const before = countUsers();
+    const countUsers = async () =>
+      (await app.query<{ n: number }>(sql`SELECT count(*) AS n FROM users`))[0]!.n;
+    const before = await countUsers();
     const client = new TestClient(app.url);
     const start = await client.raw('/api/auth/discord');
     const authorize = new URL(start.headers.get('location')!);
@@ -130,7 +127,7 @@ describe('sign-in with Discord through the simulator', () => {
 
     expect((await client.get('/api/auth/user')).status).toBe(401);
     expect((await other.get('/api/auth/user')).status).toBe(401);
-    expect(countUsers()).toBe(before);
+    expect(await countUsers()).toBe(before);
   });
 
   it('treats a denied consent as a failed sign-in', async () => {

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { deleteOAuthTokens } from './oauth-tokens.ts';
 import type { AppContext } from '../context.ts';
 import { redisWithin } from '../ops/redis.ts';
@@ -8,7 +9,7 @@ import { SESSION_LIFETIMES } from './session.ts';
  * user, so each sign-in also adds its session id to a per-user set (`<prefix>user:<userId>`).
  */
 export interface SessionRegistry {
-  kind: 'redis' | 'sqlite';
+  kind: import('./session.ts').SessionStoreKind;
   redis: import('./session.ts').RedisClient | null;
   redisPrefix: string;
   cookieName: string;
@@ -18,7 +19,7 @@ function userSetKey(registry: SessionRegistry, userId: string): string {
   return `${registry.redisPrefix}user:${userId}`;
 }
 
-/** Remembers a fresh signed-in session under its user (Redis only; SQLite rows are found by query). */
+/** Remembers a fresh signed-in session under its user (Redis only; database rows are found by query). */
 export async function registerSession(ctx: AppContext, userId: string, sid: string): Promise<void> {
   const { redis } = ctx.sessions;
   if (!redis) return;
@@ -30,16 +31,23 @@ export async function registerSession(ctx: AppContext, userId: string, sid: stri
 }
 
 /**
- * Ends every session of the user, in both stores (Redis and the SQLite table, which may still hold
- * sessions from before Redis was configured). Takes effect on each session's next request.
+ * Ends every session of the user, in both stores (Redis and the database's sessions table, which may
+ * still hold sessions from before Redis was configured). Takes effect on each session's next request.
  * Returns how many sessions were removed. Account deletion calls this too.
  */
 export async function signOutEverywhere(ctx: AppContext, userId: string): Promise<number> {
-  // The sessions table belongs to the SQLite session store (sqlite-session-store.ts), which stays
-  // SQLite-only (decision 028: sessions are in Redis whenever more than one process runs).
-  const fromSqlite = ctx.sqlite
-    .prepare<[string]>("DELETE FROM sessions WHERE json_extract(sess, '$.passport.user.id') = ?")
-    .run(userId).changes;
+  // The sessions table belongs to the database session store (sqlite-session-store.ts,
+  // pg-session-store.ts): `sess` is the session's JSON text.
+  const fromTable = await ctx.store.transaction(async (tx) =>
+    tx.kind === 'sqlite'
+      ? tx.db.run(sql`DELETE FROM sessions WHERE json_extract(sess, '$.passport.user.id') = ${userId}`)
+          .changes
+      : ((
+          await tx.db.execute(
+            sql`DELETE FROM sessions WHERE (sess::jsonb #>> '{passport,user,id}') = ${userId}`,
+          )
+        ).rowCount ?? 0),
+  );
   let fromRedis = 0;
   const { redis } = ctx.sessions;
   if (redis) {
@@ -55,6 +63,6 @@ export async function signOutEverywhere(ctx: AppContext, userId: string): Promis
   }
   // The Discord tokens go too: nothing acts for the member on Discord until they sign in again.
   await deleteOAuthTokens(ctx.store, userId);
-  ctx.logger.info('signed out everywhere', { userId, sessions: fromSqlite + fromRedis });
-  return fromSqlite + fromRedis;
+  ctx.logger.info('signed out everywhere', { userId, sessions: fromTable + fromRedis });
+  return fromTable + fromRedis;
 }

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { insertCampaign, joinRows, readCampaign } from '../test/factories.ts';
+import { insertCampaign, readJoins, readCampaign } from '../test/factories.ts';
 import { DAY, SECOND } from '../clock.ts';
 import type { TestApp, TestClient } from '../test/harness.ts';
 import { COMPLETION_DM_MAX_ATTEMPTS } from './completion-notice.ts';
@@ -147,7 +147,7 @@ describe('member joins', () => {
     await Promise.all([reconcile(app.server.ctx), reconcile(app.server.ctx)]);
     // One read of the campaign's joins per poll (not one per member: the bot shares the pool).
     const joinOf = async () => {
-      const joins = await joinRows(app.server.ctx.store, campaign.id);
+      const joins = await readJoins(app.server.ctx.store, campaign.id);
       return (m: TestClient) => joins.find((j) => j.userId === m.user!.id);
     };
     await waitFor(

@@ -99,7 +99,7 @@ describe('a bot process per shard (SHARD_COUNT=2)', () => {
     // Readiness of each process reports its own shard.
     for (const [id, bot] of bots.entries()) {
       const readiness = createReadiness({
-        sqlite: app.server.ctx.sqlite,
+        store: app.server.ctx.store,
         now: () => app.clock.now(),
         startedAt: app.clock.now(),
         botClient: () => bot.client,
@@ -117,7 +117,7 @@ describe('a bot process per shard (SHARD_COUNT=2)', () => {
     app.sim.state.setGatewayOnline(false);
     try {
       const readiness = createReadiness({
-        sqlite: app.server.ctx.sqlite,
+        store: app.server.ctx.store,
         now: () => app.clock.now(),
         startedAt: app.clock.now(),
         botClient: () => bot.client,

@@ -1,4 +1,4 @@
-import { readCampaign, joinRows, ledgerRows } from '../test/factories.ts';
+import { readCampaign, readJoins, ledgerRows } from '../test/factories.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { INVALID_REQUEST_BAN_THRESHOLD } from '../sim/discord/rate-limits.ts';
 import type { TestApp } from '../test/harness.ts';
@@ -51,7 +51,7 @@ describe('reconciliation in a 429 storm', () => {
     sim.unreliable.configure({ rate: 0.25, faults: ['rate-limit', 'server-error', 'html'], seed: 42 });
 
     const paid = async () =>
-      (await Promise.all(campaignIds.map((id) => joinRows(app.server.ctx.store, id))))
+      (await Promise.all(campaignIds.map((id) => readJoins(app.server.ctx.store, id))))
         .flat()
         .filter((j) => j.coinsAwarded).length;
     let runs = 0;

@@ -70,7 +70,7 @@ export async function recordLeave(ctx: AppContext, event: LeaveEvent): Promise<R
   if (outcome.recorded > 0) ctx.logger.info('leave recorded', { ...event, ...outcome });
   // Committed: the member's open tabs learn of the penalty and the new balance.
   for (const c of charged) {
-    publishWithBalance(ctx, c.userId, (balance) => ({
+    void publishWithBalance(ctx, c.userId, (balance) => ({
       type: 'penalty_charged',
       serverName: c.name,
       amount: formatCents(c.cents),
@@ -133,7 +133,7 @@ export async function refundLateKick(
   if (count > 0) ctx.logger.info('late audit entry: leave penalty refunded', { ...event, refunded: count });
   // Committed: the member's open tabs learn of the refund and the new balance.
   for (const r of refunds) {
-    publishWithBalance(ctx, r.userId, (balance) => ({
+    void publishWithBalance(ctx, r.userId, (balance) => ({
       type: 'penalty_refunded',
       serverName: r.name,
       amount: formatCents(r.cents),

@@ -163,7 +163,7 @@ export async function verifyJoin(ctx: AppContext, event: MemberEvent): Promise<V
   }
   if (result.rewarded) {
     const { userId, name, cents } = result.rewarded;
-    publishWithBalance(ctx, userId, (balance) => ({
+    await publishWithBalance(ctx, userId, (balance) => ({
       type: 'join_verified',
       serverName: name,
       amount: formatCents(cents),
@@ -171,7 +171,7 @@ export async function verifyJoin(ctx: AppContext, event: MemberEvent): Promise<V
     }));
   }
   if (result.completedCampaignId) {
-    publishCampaignCompleted(ctx, result.completedCampaignId);
+    await publishCampaignCompleted(ctx, result.completedCampaignId);
     await notifyCompletedCampaign(ctx, result.completedCampaignId);
   }
   return result;

@@ -13,7 +13,7 @@ beforeAll(async () => {
   owner = await signInWithCoins(app, 'intent_owner', 495); // 500.00
 });
 afterAll(() => app.close());
-afterEach(() => app.assertLedger());
+afterEach(() => app.checkLedger());
 
 async function createIntent(name: string): Promise<ApiServer> {
   const { link } = createGuildWithInvite(app, owner, { name });
@@ -50,13 +50,13 @@ it('refuses to promote an intent after it expired, charging nothing, and the pru
   const fresh = await createIntent('Fresh Row');
   const removed = await pruneExpiredIntents(app.server.ctx.store, app.clock.now());
   expect(removed).toBe(1);
-  const ids = serversOf(app, owner).map((s) => s.id);
+  const ids = (await serversOf(app, owner)).map((s) => s.id);
   expect(ids).not.toContain(intent.id);
   expect(ids).toContain(fresh.id);
   // Promoted or funded campaigns are never pruned, however old.
   app.clock.advance(10 * FEATURED_INTENT_TTL_MS);
-  const featuredEarlier = serversOf(app, owner).filter((s) => s.isFeatured).length;
+  const featuredEarlier = (await serversOf(app, owner)).filter((s) => s.isFeatured).length;
   await pruneExpiredIntents(app.server.ctx.store, app.clock.now());
-  expect(serversOf(app, owner).filter((s) => s.isFeatured)).toHaveLength(featuredEarlier);
-  expect(serversOf(app, owner).map((s) => s.id)).not.toContain(fresh.id);
+  expect((await serversOf(app, owner)).filter((s) => s.isFeatured)).toHaveLength(featuredEarlier);
+  expect((await serversOf(app, owner)).map((s) => s.id)).not.toContain(fresh.id);
 });

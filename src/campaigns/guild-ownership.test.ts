@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { DAY } from '../clock.ts';
 import { oauthTokens } from '../db/schema.ts';
+import * as pg from '../db/schema.pg.ts';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
 import { decryptToken, deleteOAuthTokens, SIGN_IN_AGAIN } from '../auth/oauth-tokens.ts';
 import { notManagerMessage } from '../auth/user-guilds.ts';
@@ -20,10 +21,15 @@ beforeAll(async () => {
   stranger = await signInWithCoins(app, 'own_stranger', 300);
 });
 afterAll(() => app.close());
-afterEach(() => app.assertLedger());
+afterEach(() => app.checkLedger());
 
-const tokenRow = (client: TestClient) =>
-  app.server.ctx.db.select().from(oauthTokens).where(eq(oauthTokens.userId, client.user!.id)).get();
+const tokenRow = async (client: TestClient) => {
+  const h = app.server.ctx.store.read;
+  const userId = client.user!.id;
+  if (h.kind === 'sqlite') return h.db.select().from(oauthTokens).where(eq(oauthTokens.userId, userId)).get();
+  const [row] = await h.db.select().from(pg.oauthTokens).where(eq(pg.oauthTokens.userId, userId));
+  return row;
+};
 
 describe('listing and featuring need ownership or Manage Server', () => {
   it('refuses a stranger (403 saying why) for regular, featured and no-bot submissions, and writes nothing', async () => {
@@ -39,7 +45,7 @@ describe('listing and featuring need ownership or Manage Server', () => {
       expect(res.status).toBe(403);
       expect(res.body).toEqual({ message: notManagerMessage('Owned Place', 'list') });
     }
-    expect(serversOf(app, stranger)).toHaveLength(0);
+    expect(await serversOf(app, stranger)).toHaveLength(0);
     expect(await stranger.balanceCents()).toBe(before);
   });
 
@@ -60,7 +66,7 @@ describe('listing and featuring need ownership or Manage Server', () => {
     expect(promote.status).toBe(403);
     expect(promote.body).toEqual({ message: notManagerMessage('Moderated Place', 'feature') });
     expect(await stranger.balanceCents()).toBe(before);
-    expect(serversOf(app, stranger)[0]).toMatchObject({ isFeatured: false, featuredRemaining: 0 });
+    expect((await serversOf(app, stranger))[0]).toMatchObject({ isFeatured: false, featuredRemaining: 0 });
   });
 
   it("a stranger's earlier campaign cannot block the real owner's promotion", async () => {
@@ -83,8 +89,8 @@ describe('listing and featuring need ownership or Manage Server', () => {
 });
 
 describe('OAuth tokens at rest', () => {
-  it('stores the tokens encrypted (AES-256-GCM), never in plain text', () => {
-    const row = tokenRow(owner)!;
+  it('stores the tokens encrypted (AES-256-GCM), never in plain text', async () => {
+    const row = (await tokenRow(owner))!;
     const plain = decryptToken(app.server.ctx.config.tokenEncryptionKey, row.accessTokenEnc);
     expect(plain).toBeTruthy();
     expect(app.sim.state.tokens.has(plain!)).toBe(true);
@@ -97,7 +103,7 @@ describe('OAuth tokens at rest', () => {
 
   it('refreshes an expired access token through the refresh_token grant', async () => {
     const member = await signInWithCoins(app, 'own_refresh', 50);
-    const before = tokenRow(member)!;
+    const before = (await tokenRow(member))!;
     const oldAccess = decryptToken(app.server.ctx.config.tokenEncryptionKey, before.accessTokenEnc)!;
     // Inside the session's 7-day idle limit, inside the token's last minute (refreshed ahead of expiry).
     app.clock.advance(7 * DAY - 30_000);
@@ -105,7 +111,7 @@ describe('OAuth tokens at rest', () => {
     expect(
       (await member.post('/api/servers', { name: 'Fresh Token', inviteLink: link, coinReward: '3' })).status,
     ).toBe(201);
-    const after = tokenRow(member)!;
+    const after = (await tokenRow(member))!;
     const newAccess = decryptToken(app.server.ctx.config.tokenEncryptionKey, after.accessTokenEnc)!;
     expect(newAccess).not.toBe(oldAccess);
     expect(after.expiresAt).toBeGreaterThan(app.clock.now());
@@ -115,7 +121,7 @@ describe('OAuth tokens at rest', () => {
   it('asks to sign in again once the tokens are deleted (sign-out everywhere, account deletion)', async () => {
     const member = await signInWithCoins(app, 'own_deleted', 50);
     await deleteOAuthTokens(app.server.ctx.store, member.user!.id);
-    expect(tokenRow(member)).toBeUndefined();
+    expect(await tokenRow(member)).toBeUndefined();
     const { link } = createGuildWithInvite(app, member, { name: 'No Token' });
     const res = await member.post('/api/servers', { name: 'No Token', inviteLink: link, coinReward: '3' });
     expect(res).toMatchObject({ status: 403, body: { message: SIGN_IN_AGAIN } });

@@ -13,9 +13,9 @@ beforeAll(async () => {
   owner = await signInWithCoins(app, 'health_owner', 95);
 });
 afterAll(() => app.close());
-afterEach(() => app.assertLedger());
+afterEach(() => app.checkLedger());
 
-const validity = (id: string) => serversOf(app, owner).find((s) => s.id === id)?.inviteValid;
+const validity = async (id: string) => (await serversOf(app, owner)).find((s) => s.id === id)?.inviteValid;
 
 describe('recheckInvites', () => {
   it('marks a dead invite invalid, leaves live ones alone, and restores it once the invite works again', async () => {
@@ -36,17 +36,25 @@ describe('recheckInvites', () => {
     ).body;
 
     expect(await recheckInvites(app.server.ctx)).toMatchObject({ checked: 3, invalidated: 0, restored: 0 });
-    expect([validity(a.id), validity(b.id), validity(nobot.id)]).toEqual([true, true, true]);
+    expect(await Promise.all([validity(a.id), validity(b.id), validity(nobot.id)])).toEqual([
+      true,
+      true,
+      true,
+    ]);
 
     // The owner deletes the invite on Discord.
     app.sim.state.invites.delete(dying.code);
     expect(await recheckInvites(app.server.ctx)).toMatchObject({ invalidated: 2, restored: 0 });
-    expect([validity(a.id), validity(b.id), validity(nobot.id)]).toEqual([true, false, false]);
+    expect(await Promise.all([validity(a.id), validity(b.id), validity(nobot.id)])).toEqual([
+      true,
+      false,
+      false,
+    ]);
 
     // ...and recreates it with the same code.
     app.sim.state.createInvite(dying.guild.id, { code: dying.code, maxAge: 0 });
     expect(await recheckInvites(app.server.ctx)).toMatchObject({ invalidated: 0, restored: 2 });
-    expect(validity(b.id)).toBe(true);
+    expect(await validity(b.id)).toBe(true);
   });
 
   it('skips canceled campaigns and changes nothing when Discord is unreachable', async () => {
@@ -57,7 +65,7 @@ describe('recheckInvites', () => {
     await owner.delete(`/api/campaigns/${s.id}`);
     app.sim.state.invites.delete(g.code);
     await recheckInvites(app.server.ctx);
-    expect(validity(s.id)).toBe(true);
+    expect(await validity(s.id)).toBe(true);
 
     const other = createGuildWithInvite(app, owner);
     const t = (
@@ -75,7 +83,7 @@ describe('recheckInvites', () => {
     const result = await recheckInvites(down);
     expect(result.failed).toBeGreaterThan(0);
     expect(result.invalidated).toBe(0);
-    expect(validity(t.id)).toBe(true);
+    expect(await validity(t.id)).toBe(true);
   });
 
   it('treats an invite that now points at another server as dead', async () => {
@@ -87,6 +95,6 @@ describe('recheckInvites', () => {
     app.sim.state.invites.delete(first.code);
     app.sim.state.createInvite(elsewhere.guild.id, { code: first.code, maxAge: 0 });
     await recheckInvites(app.server.ctx);
-    expect(validity(s.id)).toBe(false);
+    expect(await validity(s.id)).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
-import { createCampaign, findCampaign } from '../test/factories.ts';
+import { insertCampaign, readCampaign } from '../test/factories.ts';
 import type { ApiCampaign, ApiDiscoverServer } from '../shared/api-types.ts';
 import type { ApiMyServer } from '../shared/campaign-schemas.ts';
 import { CAMPAIGN_MESSAGES, inviteOtherServerMessage } from '../shared/campaign-schemas.ts';
@@ -21,17 +21,17 @@ beforeAll(async () => {
   member = await app.signIn('invite_member');
 });
 afterAll(() => app.close());
-afterEach(() => app.assertLedger());
+afterEach(() => app.checkLedger());
 
 /** A guild of the owner with a permanent invite and a campaign on it. */
-function campaignWithInvite() {
+async function campaignWithInvite() {
   counter += 1;
   const guild = app.sim.state.createGuild({
     name: `Invite Guild ${counter}`,
     ownerId: owner.user!.discordId,
   });
   const invite = app.sim.state.createInvite(guild.id, { maxAge: 0 });
-  const campaign = createCampaign(app.server.ctx.db, {
+  const campaign = await insertCampaign(app.server.ctx.store, {
     ownerId: owner.user!.id,
     name: guild.name,
     guildId: guild.id,
@@ -46,7 +46,7 @@ const onDiscover = async (campaignId: string) =>
 
 describe('campaign invite health', () => {
   it('flags a dead invite on My Campaigns and the Dashboard, and a same-guild replacement puts the campaign back', async () => {
-    const { guild, invite, campaign } = campaignWithInvite();
+    const { guild, invite, campaign } = await campaignWithInvite();
     expect(await onDiscover(campaign.id)).toBe(true);
 
     app.sim.state.invites.delete(invite.code); // the owner deleted the invite on Discord
@@ -66,7 +66,7 @@ describe('campaign invite health', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.inviteLink).toBe(`https://discord.gg/${fresh.code}`);
-    expect(findCampaign(app.server.ctx.db, campaign.id)).toMatchObject({
+    expect(await readCampaign(app.server.ctx.store, campaign.id)).toMatchObject({
       inviteValid: true,
       inviteCode: fresh.code,
     });
@@ -76,7 +76,7 @@ describe('campaign invite health', () => {
   });
 
   it('refuses an invite to another server with a message that says so, and changes nothing', async () => {
-    const { campaign } = campaignWithInvite();
+    const { campaign } = await campaignWithInvite();
     const other = app.sim.state.createGuild({ name: 'Somewhere Else', ownerId: owner.user!.discordId });
     const otherInvite = app.sim.state.createInvite(other.id, { maxAge: 0 });
     const res = await owner.post(`/api/campaigns/${campaign.id}/invite`, {
@@ -86,11 +86,11 @@ describe('campaign invite health', () => {
       status: 400,
       body: { message: inviteOtherServerMessage(campaign.name, 'Somewhere Else') },
     });
-    expect(findCampaign(app.server.ctx.db, campaign.id)?.inviteCode).toBe(campaign.inviteCode);
+    expect((await readCampaign(app.server.ctx.store, campaign.id))?.inviteCode).toBe(campaign.inviteCode);
   });
 
   it('refuses bad input with 400 and a message: missing, not a Discord link, unknown, expiring', async () => {
-    const { guild, campaign } = campaignWithInvite();
+    const { guild, campaign } = await campaignWithInvite();
     const expiring = app.sim.state.createInvite(guild.id, { maxAge: 3600 });
     const cases: [unknown, string][] = [
       [{}, CAMPAIGN_MESSAGES.inviteRequired],
@@ -104,11 +104,11 @@ describe('campaign invite health', () => {
       expect({ body, status: res.status }).toEqual({ body, status: 400 });
       expect(res.body.message).toBe(message);
     }
-    expect(findCampaign(app.server.ctx.db, campaign.id)?.inviteCode).toBe(campaign.inviteCode);
+    expect((await readCampaign(app.server.ctx.store, campaign.id))?.inviteCode).toBe(campaign.inviteCode);
   });
 
   it('is the owner’s alone: another user, a canceled campaign and signed-out requests are refused', async () => {
-    const { guild, campaign } = campaignWithInvite();
+    const { guild, campaign } = await campaignWithInvite();
     const fresh = app.sim.state.createInvite(guild.id, { maxAge: 0 });
     const body = { inviteLink: `https://discord.gg/${fresh.code}` };
     expect((await member.post(`/api/campaigns/${campaign.id}/invite`, body)).status).toBe(404);
@@ -116,6 +116,6 @@ describe('campaign invite health', () => {
     expect((await owner.post('/api/campaigns/no-such-campaign/invite', body)).status).toBe(404);
     expect((await owner.delete(`/api/campaigns/${campaign.id}`)).status).toBe(200);
     expect((await owner.post(`/api/campaigns/${campaign.id}/invite`, body)).status).toBe(404);
-    expect(findCampaign(app.server.ctx.db, campaign.id)?.inviteCode).toBe(campaign.inviteCode);
+    expect((await readCampaign(app.server.ctx.store, campaign.id))?.inviteCode).toBe(campaign.inviteCode);
   });
 });

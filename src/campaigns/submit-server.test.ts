@@ -20,7 +20,7 @@ beforeAll(async () => {
   owner = await signInWithCoins(app, 'submit_owner', 45); // 50.00 with the welcome bonus
 });
 afterAll(() => app.close());
-afterEach(() => app.assertLedger());
+afterEach(() => app.checkLedger());
 
 describe('POST /api/servers (regular)', () => {
   it('debits the coins, creates the campaign with 1 slot per coin (rounded down) and returns it', async () => {
@@ -44,7 +44,7 @@ describe('POST /api/servers (regular)', () => {
       ownerId: owner.user!.id,
     });
     expect(await owner.balanceCents()).toBe(before - 1000);
-    const last = transactionsOf(app, owner).find((t) => t.type === 'campaign');
+    const last = (await transactionsOf(app, owner)).find((t) => t.type === 'campaign');
     expect(last).toMatchObject({ amount: -1000, description: 'Campaign: Pixel Raiders (10 members)' });
   });
 
@@ -75,11 +75,11 @@ describe('POST /api/servers (regular)', () => {
   ])('refuses coinReward %j with 400 %j', async (coinReward, message) => {
     const { link } = createGuildWithInvite(app, owner);
     const before = await owner.balanceCents();
-    const count = serversOf(app, owner).length;
+    const count = (await serversOf(app, owner)).length;
     const res = await owner.post('/api/servers', { name: 'Too Cheap', inviteLink: link, coinReward });
     expect(res).toMatchObject({ status: 400, body: { message } });
     expect(await owner.balanceCents()).toBe(before);
-    expect(serversOf(app, owner)).toHaveLength(count);
+    expect(await serversOf(app, owner)).toHaveLength(count);
   });
 
   it.each([
@@ -178,7 +178,7 @@ describe('POST /api/servers (regular)', () => {
       body: { message: 'You need 8 coins to submit this server. You have 7.00 coins.' },
     });
     expect(await poor.balanceCents()).toBe(700);
-    expect(serversOf(app, poor)).toHaveLength(0);
+    expect(await serversOf(app, poor)).toHaveLength(0);
     expect((await poor.get<unknown[]>('/api/campaigns')).body).toEqual([]);
   });
 
@@ -193,8 +193,8 @@ describe('POST /api/servers (regular)', () => {
     expect(results.filter((r) => r.status === 201)).toHaveLength(5);
     expect(results.filter((r) => r.status === 402)).toHaveLength(15);
     expect(await racer.balanceCents()).toBe(0);
-    expect(serversOf(app, racer)).toHaveLength(5);
-    expect(transactionsOf(app, racer).filter((t) => t.type === 'campaign')).toHaveLength(5);
+    expect(await serversOf(app, racer)).toHaveLength(5);
+    expect((await transactionsOf(app, racer)).filter((t) => t.type === 'campaign')).toHaveLength(5);
   });
 
   it('requires a session', async () => {
@@ -211,7 +211,7 @@ describe('POST /api/servers (regular)', () => {
       ...app.server.ctx,
       discord: new DiscordApi({ baseUrl: 'http://127.0.0.1:9', botToken: 'x' }),
     };
-    const count = serversOf(app, owner).length;
+    const count = (await serversOf(app, owner)).length;
     const err = await submitServer(down, owner.user!.id, {
       name: 'Outage',
       inviteLink: link,
@@ -219,7 +219,7 @@ describe('POST /api/servers (regular)', () => {
     }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
     expect(err).toMatchObject({ status: 502, message: 'Could not reach Discord. Please try again.' });
-    expect(serversOf(app, owner)).toHaveLength(count);
+    expect(await serversOf(app, owner)).toHaveLength(count);
   });
 });
 
@@ -241,7 +241,7 @@ describe('POST /api/servers/no-bot', () => {
       isFeatured: false,
     });
     expect(await client.balanceCents()).toBe(300);
-    expect(transactionsOf(app, client).find((t) => t.type === 'campaign')).toMatchObject({
+    expect((await transactionsOf(app, client)).find((t) => t.type === 'campaign')).toMatchObject({
       amount: -1200,
       description: 'No-bot campaign: Quiet Corner (12 members)',
     });
@@ -272,7 +272,7 @@ describe('POST /api/servers/no-bot', () => {
       body: { message: 'You need 6 coins for 6 members. You have 5.00 coins.' },
     });
     expect(await client.balanceCents()).toBe(500);
-    expect(serversOf(app, client)).toHaveLength(0);
+    expect(await serversOf(app, client)).toHaveLength(0);
   });
 
   it('still resolves the invite', async () => {
@@ -314,7 +314,7 @@ describe('GET /api/transactions', () => {
     const client = await signInWithCoins(app, 'tx_lister', 0);
     for (let i = 0; i < 55; i++) {
       app.clock.advance(1000);
-      giveCoins(app, client, 1);
+      await giveCoins(app, client, 1);
     }
     const res =
       await client.get<{ amount: string; type: string; description: string | null; userId: string }[]>(

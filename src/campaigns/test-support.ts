@@ -1,7 +1,14 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { TestApp, TestClient } from '../test/harness.ts';
-import { serverJoins, servers, transactions, type Server } from '../db/schema.ts';
-import { giveCoins as giveCoinsToUser } from '../test/factories.ts';
+import { serverJoins, servers, transactions, type Server, type Transaction } from '../db/schema.ts';
+import * as pg from '../db/schema.pg.ts';
+
+/**
+ * Rows of one millisecond in the order they were written, on PostgreSQL (SQLite reads them in rowid
+ * order): the writing transaction's id, then the row's place in it. Tests only (xmin wraps around).
+ */
+const INSERTION_ORDER = sql`xmin::text::bigint, ctid`;
+import { grantCoins } from '../test/factories.ts';
 
 // Test-only helpers for campaign tests: coins go through the ledger, Discord guilds through the simulator.
 
@@ -10,13 +17,13 @@ let guildCounter = 0;
 /** Signs a user in and gives them `coins` whole coins on top of the 5-coin welcome bonus. */
 export async function signInWithCoins(app: TestApp, username: string, coins = 0): Promise<TestClient> {
   const client = await app.signIn(username);
-  if (coins > 0) giveCoins(app, client, coins);
+  if (coins > 0) await giveCoins(app, client, coins);
   return client;
 }
 
-/** Whole coins for a signed-in client, through the shared factory (and so the ledger). */
-export function giveCoins(app: TestApp, client: TestClient, coins: number): void {
-  giveCoinsToUser(app.server.ctx.db, client.user!.id, coins * 100, app.clock.now());
+/** Whole coins for a signed-in client, through the shared factory (and so the ledger), on either engine. */
+export function giveCoins(app: TestApp, client: TestClient, coins: number): Promise<void> {
+  return grantCoins(app.server.ctx.store, client.user!.id, coins * 100, app.clock.now());
 }
 
 /** A guild owned by the client's Discord user with a permanent invite; the bot is in it unless told otherwise. */
@@ -37,12 +44,26 @@ export function createGuildWithInvite(
   return { guild, code, link: `https://discord.gg/${code}` };
 }
 
-export function serversOf(app: TestApp, client: TestClient): Server[] {
-  return app.server.ctx.db.select().from(servers).where(eq(servers.ownerId, client.user!.id)).all();
+// Rows read straight from the database (either engine), in insertion order.
+
+export async function serversOf(app: TestApp, client: TestClient): Promise<Server[]> {
+  const h = app.server.ctx.store.read;
+  const ownerId = client.user!.id;
+  return h.kind === 'sqlite'
+    ? h.db.select().from(servers).where(eq(servers.ownerId, ownerId)).orderBy(servers.createdAt).all()
+    : h.db.select().from(pg.servers).where(eq(pg.servers.ownerId, ownerId)).orderBy(pg.servers.createdAt);
 }
 
-export function transactionsOf(app: TestApp, client: TestClient) {
-  return app.server.ctx.db.select().from(transactions).where(eq(transactions.userId, client.user!.id)).all();
+export async function transactionsOf(app: TestApp, client: TestClient): Promise<Transaction[]> {
+  const h = app.server.ctx.store.read;
+  const userId = client.user!.id;
+  return h.kind === 'sqlite'
+    ? h.db.select().from(transactions).where(eq(transactions.userId, userId)).all()
+    : h.db
+        .select()
+        .from(pg.transactions)
+        .where(eq(pg.transactions.userId, userId))
+        .orderBy(pg.transactions.createdAt, INSERTION_ORDER);
 }
 
 /** A join row as the join/verification flow would leave it. */
@@ -51,15 +72,16 @@ export function addJoin(
   campaignId: string,
   member: TestClient,
   flags: { verified?: boolean; coinsAwarded?: boolean } = {},
-) {
-  app.server.ctx.db
-    .insert(serverJoins)
-    .values({
-      userId: member.user!.id,
-      serverId: campaignId,
-      joinedAt: app.clock.now(),
-      verified: flags.verified ?? false,
-      coinsAwarded: flags.coinsAwarded ?? false,
-    })
-    .run();
+): Promise<void> {
+  const values = {
+    userId: member.user!.id,
+    serverId: campaignId,
+    joinedAt: app.clock.now(),
+    verified: flags.verified ?? false,
+    coinsAwarded: flags.coinsAwarded ?? false,
+  };
+  return app.server.ctx.store.transaction(async (tx) => {
+    if (tx.kind === 'sqlite') tx.db.insert(serverJoins).values(values).run();
+    else await tx.db.insert(pg.serverJoins).values(values);
+  });
 }

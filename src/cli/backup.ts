@@ -1,7 +1,7 @@
 // `npm run backup -- <file>`: a consistent online copy of DATABASE_PATH (VACUUM INTO) while the app
 // runs, checked (quick_check + ledger invariant) before it gets its final name. See README "Backups".
 import { ConfigError, loadConfig } from '../config.ts';
-import { BackupError, backupDatabase } from '../ops/backup.ts';
+import { BackupError, backupDatabase, POSTGRES_BACKUPS } from '../ops/backup.ts';
 
 function main(argv: string[]): number {
   const destination = argv[0];
@@ -10,6 +10,10 @@ function main(argv: string[]): number {
     return 2;
   }
   const config = loadConfig(process.env);
+  if (config.database.kind === 'pg') {
+    console.error(POSTGRES_BACKUPS);
+    return 1;
+  }
   const started = Date.now();
   const summary = backupDatabase(config.databasePath, destination);
   console.log(

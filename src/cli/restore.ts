@@ -1,7 +1,7 @@
 // `npm run restore -- <backup file>`: with the app STOPPED, puts a checked backup in place of
 // DATABASE_PATH. The replaced files are kept as <name>.before-restore-<time>. See README "Backups".
 import { ConfigError, loadConfig } from '../config.ts';
-import { BackupError, restoreDatabase } from '../ops/backup.ts';
+import { BackupError, POSTGRES_BACKUPS, restoreDatabase } from '../ops/backup.ts';
 
 function main(argv: string[]): number {
   const backup = argv[0];
@@ -10,6 +10,10 @@ function main(argv: string[]): number {
     return 2;
   }
   const config = loadConfig(process.env);
+  if (config.database.kind === 'pg') {
+    console.error(POSTGRES_BACKUPS);
+    return 1;
+  }
   const result = restoreDatabase(backup, config.databasePath);
   console.log(
     `Restored ${backup} to ${config.databasePath}: ${result.users} users, ${result.transactions} transactions; ` +

@@ -9,29 +9,28 @@ import { ConfigError, type Config } from '../config.ts';
 // A stream that converts a part deletes its entry (one per paragraph, so parallel edits merge cleanly).
 
 export const NOT_CONVERTED: readonly string[] = [
-  // step 2A: converted (src/users, src/auth, src/account). The sessions table stays the SQLite session
-  // store's (sqlite-session-store.ts); several processes keep sessions in Redis.
+  // step 2A: converted (src/users, src/auth, src/account). Sessions: Redis with REDIS_URL, else the
+  // database's sessions table (sqlite-session-store.ts, or pg-session-store.ts on PostgreSQL, step 4).
 
-  // step 2B: converted (src/rewards, src/social). The demo seed still adds its social tasks through
-  // addSocialTaskSync on the synchronous handle (step 4).
+  // step 2B: converted (src/rewards, src/social).
 
   // step 2C: converted (src/campaigns).
 
-  // step 2D: the join, the no-bot claim, My Joins and the same-address check are converted
-  // (src/joins/joins-repo*.ts). Left: Discover's in-memory list on PostgreSQL (LISTEN/NOTIFY, decision
-  // 028) and the address recording called from synchronous middleware.
-  'Discover and its invite stats (src/joins/list-servers.ts, invite-stats.ts), same-address recording and prune (src/joins/same-address.ts)',
+  // step 2D: converted (src/joins): Discover's list follows the store on both engines (SQLite: TEMP
+  // triggers and data_version; PostgreSQL: LISTEN/NOTIFY, closeDiscover(store) ends its listening
+  // connection); invite stats and address recording and prune go through the store.
 
   // step 2E: converted (src/payments).
 
   // step 3: converted (src/bot/bot-repo*.ts; src/background.ts runs the jobs through the PostgreSQL
-  // run-once on pg). Still reached from the bot through other parts' functions: /farm's list
-  // (findDiscoverPage, with Discover above), the address prune and invite stats jobs (same-address.ts,
-  // invite-stats.ts, with Discover above) and the live events' balance and completion reads
-  // (src/events/publish.ts, step 4).
+  // run-once on pg). /farm's list (findDiscoverPage) and the address prune and invite stats jobs are
+  // converted with step 2D above; still reached from the bot: the live events' balance and completion
+  // reads (src/events/publish.ts, step 4).
 
-  // step 4
-  'readiness, backups, the demo seed and the composition by ROLE (src/ops, src/demo, src/server.ts)',
+  // step 4: converted (readiness, live events, the demo seed, sign out everywhere, backups — SQLite
+  // only, pg_dump on PostgreSQL — and src/server.ts opening PostgreSQL with its session store). The
+  // first page's data of a signed-in Discover (src/auth/page-data.ts) reads the Discover list, above.
+  // Left for the merge: AppContext.db/sqlite (they throw on PostgreSQL) and SPLIT_ROLES_READY.
 ];
 
 /** Throws a ConfigError when the configuration asks for what the conversion has not reached yet. */

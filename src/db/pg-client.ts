@@ -4,10 +4,9 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { PG_MIGRATIONS_DIR } from '../paths.ts';
 import * as schema from './schema.pg.ts';
 
-// The PostgreSQL connection (decision 028). Not yet used by the product: the features still run on the
-// synchronous SQLite handle of src/db/client.ts; the async conversion follows the plan in decision 028.
-// Today it serves the PostgreSQL ledger (src/ledger/ledger-pg.ts), the run-once jobs
-// (src/ops/run-once-pg.ts) and their tests.
+// The PostgreSQL connection (decision 028): the pool behind the PostgreSQL DataStore (src/db/engine.ts,
+// opened by src/server.ts when DATABASE_URL is set), the PostgreSQL ledger (src/ledger/ledger-pg.ts),
+// the run-once jobs (src/ops/run-once-pg.ts) and the session store (src/auth/pg-session-store.ts).
 
 export type PgDb = NodePgDatabase<typeof schema> & { $client: pg.Pool };
 /** The handle given to code running inside `db.transaction(async (tx) => …)`. */

@@ -1,14 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
-import { servers, socialTasks } from '../db/schema.ts';
+import * as sqliteSchema from '../db/schema.ts';
+import * as pgSchema from '../db/schema.pg.ts';
+import type { DbHandle, WriteTarget } from '../db/engine.ts';
+import { inTransaction, readHandle } from '../db/engine.ts';
 import { DAY } from '../clock.ts';
 import { saveOAuthTokens } from '../auth/oauth-tokens.ts';
-import { credit } from '../ledger/ledger.ts';
+import { credit } from '../ledger/index.ts';
 import { upsertUserFromDiscord } from '../users/users.ts';
 import { submitNoBotServer, submitServer } from '../campaigns/submit-server.ts';
 import { promoteServer } from '../campaigns/promote-server.ts';
-import { addSocialTaskSync } from '../social/manage-social-tasks.ts';
+import { socialRepo } from '../social/social-repo.ts';
 import { assertNever } from '../shared/campaign-kinds.ts';
 import { DEMO_USERS } from '../sim/discord/demo-data.ts';
 import type { DiscordSimulator } from '../sim/discord/index.ts';
@@ -31,7 +34,7 @@ export async function seedDemo(ctx: AppContext, simulator: DiscordSimulator): Pr
   simulator.state.seedDemo();
   ensureRetroGuild(simulator);
   for (const campaign of DEMO_CAMPAIGNS) await ensureCampaign(ctx, simulator, campaign);
-  seedSocialTasks(ctx);
+  await seedSocialTasks(ctx);
 }
 
 function ensureRetroGuild(simulator: DiscordSimulator): void {
@@ -82,7 +85,7 @@ async function signInOwner(ctx: AppContext, simulator: DiscordSimulator, discord
     { accessToken, refreshToken, expiresIn: 7 * 24 * 3600, scope },
     now,
   );
-  credit(ctx.sqlite, {
+  await credit(ctx.store, {
     userId: user.id,
     cents: DEMO_COINS_CENTS,
     type: 'purchase',
@@ -101,15 +104,10 @@ async function ensureCampaign(
   const { guild } = campaign;
   // Members open the simulator's invite page (a real submit stores https://discord.gg/CODE).
   const simulatorLink = `${ctx.config.discord.baseUrl}/invite/${guild.inviteCode}`;
-  const existing = ctx.db
-    .select({ id: servers.id, inviteLink: servers.inviteLink })
-    .from(servers)
-    .where(and(eq(servers.inviteCode, guild.inviteCode), eq(servers.kind, campaign.kind)))
-    .get();
+  const existing = await findDemoCampaign(readHandle(ctx.store), guild.inviteCode, campaign.kind);
   if (existing) {
     // The port may have changed since the last start.
-    if (existing.inviteLink !== simulatorLink)
-      ctx.db.update(servers).set({ inviteLink: simulatorLink }).where(eq(servers.id, existing.id)).run();
+    if (existing.inviteLink !== simulatorLink) await setInviteLink(ctx.store, existing.id, simulatorLink);
     return;
   }
   const ownerId = await signInOwner(ctx, simulator, guild.ownerId);
@@ -142,15 +140,53 @@ async function ensureCampaign(
     default:
       return assertNever(campaign.kind);
   }
-  ctx.db.update(servers).set({ inviteLink: simulatorLink }).where(eq(servers.id, id)).run();
+  await setInviteLink(ctx.store, id, simulatorLink);
+}
+
+// The two demo-only statements on campaign rows (the campaigns repository has no use for them): the
+// seeded campaign of an invite code, and pointing its invite at the simulator.
+
+async function findDemoCampaign(
+  h: DbHandle,
+  inviteCode: string,
+  kind: DemoCampaign['kind'],
+): Promise<{ id: string; inviteLink: string } | undefined> {
+  if (h.kind === 'sqlite') {
+    const t = sqliteSchema.servers;
+    return h.db
+      .select({ id: t.id, inviteLink: t.inviteLink })
+      .from(t)
+      .where(and(eq(t.inviteCode, inviteCode), eq(t.kind, kind)))
+      .get();
+  }
+  const t = pgSchema.servers;
+  const [row] = await h.db
+    .select({ id: t.id, inviteLink: t.inviteLink })
+    .from(t)
+    .where(and(eq(t.inviteCode, inviteCode), eq(t.kind, kind)))
+    .limit(1);
+  return row;
+}
+
+function setInviteLink(target: WriteTarget, id: string, inviteLink: string): Promise<void> {
+  return inTransaction(target, async (tx) => {
+    if (tx.kind === 'sqlite') {
+      const t = sqliteSchema.servers;
+      tx.db.update(t).set({ inviteLink }).where(eq(t.id, id)).run();
+    } else {
+      const t = pgSchema.servers;
+      await tx.db.update(t).set({ inviteLink }).where(eq(t.id, id));
+    }
+  });
 }
 
 /** One task per platform, only into an empty table, so tasks an operator removed stay removed. */
-function seedSocialTasks(ctx: AppContext): void {
+async function seedSocialTasks(ctx: AppContext): Promise<void> {
   const now = ctx.clock.now();
-  ctx.db.transaction((tx) => {
-    if (tx.select({ id: socialTasks.id }).from(socialTasks).limit(1).get()) return;
+  await ctx.store.transaction(async (tx) => {
+    const repo = socialRepo(tx);
+    if ((await repo.listTasks()).length > 0) return;
     // 1 ms apart keeps the listing order stable (YouTube first).
-    DEMO_SOCIAL_TASKS.forEach((task, index) => addSocialTaskSync(tx, task, now + index));
+    for (const [index, task] of DEMO_SOCIAL_TASKS.entries()) await repo.insertTask(task, now + index);
   });
 }

@@ -117,7 +117,10 @@ export const ADDRESS_RECORD_EVERY_MS = 5 * 60_000;
 
 /**
  * Remembers (as a keyed hash, decision 022) the address each signed-in write comes from, for the
- * same-address rule. Mounted after the limits, so a refused burst records nothing.
+ * same-address rule. Mounted after the limits, so a refused burst records nothing. A write whose
+ * address was recorded recently passes straight on (no await); otherwise the recording (one store
+ * transaction) finishes before the route runs, so the route's same-address check sees it. A failed
+ * recording is logged and the request goes on: it is retried on the member's next write.
  */
 export function recordWriteAddresses(ctx: AppContext): Router {
   const router = Router();
@@ -125,18 +128,26 @@ export function recordWriteAddresses(ctx: AppContext): Router {
   const recordedAt = new Map<string, number>();
   router.post(Object.values(WRITE_ROUTES).flat(), (req, _res, next) => {
     const userId = req.user?.id;
-    if (userId) {
-      const address = addressKey(req);
-      const key = `${userId} ${address}`;
-      const now = ctx.clock.now();
-      const last = recordedAt.get(key);
-      if (last === undefined || now - last >= ADDRESS_RECORD_EVERY_MS || now < last) {
-        recordUserAddress(ctx, userId, address);
-        if (recordedAt.size > 100_000) recordedAt.clear();
-        recordedAt.set(key, now);
-      }
-    }
-    next();
+    if (!userId) return next();
+    const address = addressKey(req);
+    const key = `${userId} ${address}`;
+    const now = ctx.clock.now();
+    const last = recordedAt.get(key);
+    if (last !== undefined && now - last < ADDRESS_RECORD_EVERY_MS && now >= last) return next();
+    // Counted from the start, so a concurrent burst records once; a failure uncounts it.
+    if (recordedAt.size > 100_000) recordedAt.clear();
+    recordedAt.set(key, now);
+    return recordUserAddress(ctx, userId, address).then(
+      () => next(),
+      (err: unknown) => {
+        if (recordedAt.get(key) === now) recordedAt.delete(key);
+        ctx.logger.error('address recording failed', {
+          userId,
+          error: err instanceof Error ? err.message : String(err),
+        });
+        next();
+      },
+    );
   });
   return router;
 }

@@ -1,15 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
-import { createCampaign, findCampaign, findJoins } from '../test/factories.ts';
-import { transactions } from '../db/schema.ts';
+import { insertCampaign, readCampaign, readJoins } from '../test/factories.ts';
 import type { ApiServer } from '../shared/api-types.ts';
 import { JOIN_MESSAGES, notInGuildYetMessage } from '../shared/join-schemas.ts';
 
 let app: TestApp;
 let owner: TestClient;
 let member: TestClient;
-const db = () => app.server.ctx.db;
+const store = () => app.server.ctx.store;
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -17,16 +16,16 @@ beforeAll(async () => {
   member = await app.signIn('claim_member');
 });
 afterAll(() => app.close());
-afterEach(() => app.assertLedger());
+afterEach(() => app.checkLedger());
 
 /** A no-bot campaign for a simulated guild our bot is not in. */
-function nobotCampaign(slots = 10) {
+async function nobotCampaign(slots = 10) {
   const guild = app.sim.state.createGuild({
     name: 'Quiet Corner',
     ownerId: owner.user!.discordId,
     botMember: false,
   });
-  return createCampaign(db(), {
+  return await insertCampaign(store(), {
     ownerId: owner.user!.id,
     kind: 'nobot',
     name: 'Quiet Corner',
@@ -42,7 +41,7 @@ function acceptInvite(client: TestClient, campaign: { inviteGuildId: string | nu
 
 describe('POST /api/servers/:id/claim-nobot', () => {
   it('pays 0.20 ten seconds after the join, once, and takes one slot', async () => {
-    const campaign = nobotCampaign();
+    const campaign = await nobotCampaign();
     expect((await member.post(`/api/servers/${campaign.id}/join`)).status).toBe(200);
     acceptInvite(member, campaign);
     const before = await member.balanceCents();
@@ -59,15 +58,17 @@ describe('POST /api/servers/:id/claim-nobot', () => {
     const ok = await member.post(`/api/servers/${campaign.id}/claim-nobot`);
     expect(ok).toMatchObject({ status: 200, body: { earned: '0.20' } });
     expect(await member.balanceCents()).toBe(before + 20);
-    expect(findCampaign(db(), campaign.id)?.membersRemaining).toBe(9);
-    expect(findJoins(db(), campaign.id)[0]).toMatchObject({
+    expect((await readCampaign(store(), campaign.id))?.membersRemaining).toBe(9);
+    expect((await readJoins(store(), campaign.id))[0]).toMatchObject({
       coinsAwarded: true,
       verified: true,
       rewardCents: 20,
       minStayMs: 0,
       penaltyCents: 0,
     });
-    const tx = db().select().from(transactions).where(eq(transactions.userId, member.user!.id)).all();
+    const tx = await app.query<{ type: string; amount: number; description: string }>(
+      sql`SELECT type, amount, description FROM transactions WHERE user_id = ${member.user!.id}`,
+    );
     expect(tx.find((t) => t.type === 'nobot_reward')).toMatchObject({
       amount: 20,
       description: 'Joined Quiet Corner',
@@ -81,7 +82,7 @@ describe('POST /api/servers/:id/claim-nobot', () => {
   });
 
   it('pays once when 20 claims race', async () => {
-    const campaign = nobotCampaign();
+    const campaign = await nobotCampaign();
     const racer = await app.signIn('claim_racer');
     await racer.post(`/api/servers/${campaign.id}/join`);
     acceptInvite(racer, campaign);
@@ -93,11 +94,11 @@ describe('POST /api/servers/:id/claim-nobot', () => {
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 409)).toHaveLength(19);
     expect(await racer.balanceCents()).toBe(before + 20);
-    expect(findCampaign(db(), campaign.id)?.membersRemaining).toBe(9);
+    expect((await readCampaign(store(), campaign.id))?.membersRemaining).toBe(9);
   });
 
   it('gives the last slot to exactly one of many members', async () => {
-    const campaign = nobotCampaign(1);
+    const campaign = await nobotCampaign(1);
     const members = await Promise.all(Array.from({ length: 6 }, (_, i) => app.signIn(`claim_last_${i}`)));
     for (const m of members) {
       expect((await m.post(`/api/servers/${campaign.id}/join`)).status).toBe(200);
@@ -112,12 +113,12 @@ describe('POST /api/servers/:id/claim-nobot', () => {
     }
     const after = await Promise.all(members.map((m) => m.balanceCents()));
     expect(after.reduce((a, b) => a + b, 0) - before.reduce((a, b) => a + b, 0)).toBe(20);
-    expect(findCampaign(db(), campaign.id)?.membersRemaining).toBe(0);
-    expect(findJoins(db(), campaign.id).filter((j) => j.coinsAwarded)).toHaveLength(1);
+    expect((await readCampaign(store(), campaign.id))?.membersRemaining).toBe(0);
+    expect((await readJoins(store(), campaign.id)).filter((j) => j.coinsAwarded)).toHaveLength(1);
   });
 
   it("pays only once the guild shows in the member's own guild list; until then the claim stays pending", async () => {
-    const campaign = nobotCampaign();
+    const campaign = await nobotCampaign();
     const lurker = await app.signIn('claim_lurker');
     expect((await lurker.post(`/api/servers/${campaign.id}/join`)).status).toBe(200);
     app.clock.advance(10_000);
@@ -125,8 +126,11 @@ describe('POST /api/servers/:id/claim-nobot', () => {
     const refused = await lurker.post(`/api/servers/${campaign.id}/claim-nobot`);
     expect(refused).toMatchObject({ status: 409, body: { message: notInGuildYetMessage('Quiet Corner') } });
     expect(await lurker.balanceCents()).toBe(before);
-    expect(findJoins(db(), campaign.id)[0]).toMatchObject({ coinsAwarded: false, verified: false });
-    expect(findCampaign(db(), campaign.id)?.membersRemaining).toBe(10);
+    expect((await readJoins(store(), campaign.id))[0]).toMatchObject({
+      coinsAwarded: false,
+      verified: false,
+    });
+    expect((await readCampaign(store(), campaign.id))?.membersRemaining).toBe(10);
 
     acceptInvite(lurker, campaign);
     expect(await lurker.post(`/api/servers/${campaign.id}/claim-nobot`)).toMatchObject({
@@ -137,36 +141,36 @@ describe('POST /api/servers/:id/claim-nobot', () => {
   });
 
   it('refuses a no-bot join from someone already in that guild', async () => {
-    const campaign = nobotCampaign();
+    const campaign = await nobotCampaign();
     const regular = await app.signIn('claim_regular');
     acceptInvite(regular, campaign);
     const res = await regular.post(`/api/servers/${campaign.id}/join`);
     expect(res).toMatchObject({ status: 409, body: { message: JOIN_MESSAGES.alreadyMember } });
-    expect(findJoins(db(), campaign.id)).toHaveLength(0);
+    expect(await readJoins(store(), campaign.id)).toHaveLength(0);
   });
 
   it('refuses bot servers, claims without a join and unknown campaigns', async () => {
-    const bot = createCampaign(db(), { ownerId: owner.user!.id });
+    const bot = await insertCampaign(store(), { ownerId: owner.user!.id });
     await member.post(`/api/servers/${bot.id}/join`);
     app.clock.advance(60_000);
     const botClaim = await member.post(`/api/servers/${bot.id}/claim-nobot`);
     expect(botClaim.status).toBe(400);
-    expect(findJoins(db(), bot.id)[0]?.coinsAwarded).toBe(false);
+    expect((await readJoins(store(), bot.id))[0]?.coinsAwarded).toBe(false);
 
-    const notJoined = nobotCampaign();
+    const notJoined = await nobotCampaign();
     expect((await member.post(`/api/servers/${notJoined.id}/claim-nobot`)).status).toBe(400);
-    expect(findCampaign(db(), notJoined.id)?.membersRemaining).toBe(10);
+    expect((await readCampaign(store(), notJoined.id))?.membersRemaining).toBe(10);
 
     const unknown = await member.post('/api/servers/00000000-0000-4000-8000-000000000000/claim-nobot');
     expect(unknown).toMatchObject({ status: 404, body: { message: 'Server not found' } });
   });
 
   it("does not let another member claim on someone else's join", async () => {
-    const campaign = nobotCampaign();
+    const campaign = await nobotCampaign();
     await member.post(`/api/servers/${campaign.id}/join`);
     app.clock.advance(10_000);
     const stranger = await app.signIn('claim_stranger');
     expect((await stranger.post(`/api/servers/${campaign.id}/claim-nobot`)).status).toBe(400);
-    expect(findJoins(db(), campaign.id)[0]?.coinsAwarded).toBe(false);
+    expect((await readJoins(store(), campaign.id))[0]?.coinsAwarded).toBe(false);
   });
 });

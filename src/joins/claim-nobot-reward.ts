@@ -56,7 +56,7 @@ export async function claimNoBotReward(
   }
   const paid = await payNoBotJoin(ctx.store, ctx.config.sameAddress, userId, campaignId, ctx.clock.now());
   // Committed: every open tab of the member learns the reward and the new balance.
-  publishWithBalance(ctx, userId, (balance) => ({
+  await publishWithBalance(ctx, userId, (balance) => ({
     type: 'nobot_reward',
     campaignId,
     serverName: paid.name,

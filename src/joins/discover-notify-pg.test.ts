@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgTestDatabase, createPgUser, pgTestsEnabled, type PgTestDatabase } from '../test/pg.ts';
 import { waitFor } from '../bot/bot-test-kit.ts';
-import { installDiscoverNotify, startDiscoverListener, type DiscoverListener } from './discover-notify-pg.ts';
+import { startDiscoverListener, type DiscoverListener } from './discover-notify-pg.ts';
 
-// The Discover cache's cross-process path on PostgreSQL (decision 028), standalone until the joins
-// conversion wires it: every write to a campaign row reaches every listener at commit, none on
-// rollback, and a listener whose connection was killed rebuilds and keeps listening.
+// The Discover list's cross-process path on PostgreSQL (decision 028): the trigger of migration
+// drizzle-pg/0002_discover_notify.sql sends every write to a campaign row to every listener at commit,
+// none on rollback, and a listener whose connection was killed rebuilds and keeps listening.
+// src/joins/discover-list.test.ts holds the list on top of it to the SQLite list's cases.
 
 describe.skipIf(!(await pgTestsEnabled()))('Discover change notifications (PostgreSQL)', () => {
   let database: PgTestDatabase;
@@ -17,8 +19,13 @@ describe.skipIf(!(await pgTestsEnabled()))('Discover change notifications (Postg
 
   beforeAll(async () => {
     database = await createPgTestDatabase({ max: 4 });
-    await installDiscoverNotify(database.pool);
-    await installDiscoverNotify(database.pool); // idempotent: a second process may run it too
+    // The migration installed the trigger; its SQL is idempotent (running it again replaces, so
+    // notifications below still arrive once).
+    const migration = readFileSync(
+      new URL('../../drizzle-pg/0002_discover_notify.sql', import.meta.url),
+      'utf8',
+    );
+    for (const statement of migration.split('--> statement-breakpoint')) await database.pool.query(statement);
     owner = await createPgUser(database);
     for (let i = 0; i < 2; i++) {
       const log = { changed: [] as string[], resets: 0 };

@@ -1,44 +1,23 @@
 import pg from 'pg';
 import type { Logger } from '../logger.ts';
 
-// The Discover cache across processes on PostgreSQL (decision 028, "Caches and live events across
-// processes"). Not wired yet: the Discover list (src/joins/list-servers.ts) still runs on SQLite; the
-// joins conversion (step 2D) plugs this in where the SQLite path uses its TEMP triggers and
-// PRAGMA data_version.
+// Discover's list across processes on PostgreSQL (decision 028, "Caches and live events across
+// processes"): the change feed src/joins/discover-list.pg.ts keeps its list current with, where the SQLite
+// list uses TEMP triggers and PRAGMA data_version.
 //
-// - A trigger on `servers` calls pg_notify('discover_changed', id) for every campaign row inserted,
-//   updated or deleted, as the SQLite TEMP triggers record ids. PostgreSQL delivers notifications at
-//   commit (none for a rolled-back transaction) to every session listening, in every process, and
-//   folds repeats of one id within a transaction. It catches every writer: no service can forget to
-//   publish. The joins table needs no trigger: an entry's "isMine" is read per request.
+// - The trigger `servers_discover_notify` (migration drizzle-pg/0002_discover_notify.sql) calls
+//   pg_notify('discover_changed', id) for every campaign row inserted, updated or deleted, as the
+//   SQLite TEMP triggers record ids. PostgreSQL delivers notifications at commit (none for a
+//   rolled-back transaction) to every session listening, in every process, and folds repeats of one id
+//   within a transaction. It catches every writer: no service can forget to publish. The joins table
+//   needs no trigger: an entry's "isMine" and the member's joins are read per request.
 // - startDiscoverListener keeps one dedicated connection LISTENing and hands the changed ids to the
-//   cache (batched per event-loop turn). When the connection drops it may have missed notifications:
-//   it reconnects with a growing wait and then asks the cache to rebuild everything (onReset), like the
+//   list (batched per event-loop turn). When the connection drops it may have missed notifications:
+//   it reconnects with a growing wait and then asks the list to rebuild everything (onReset), like the
 //   SQLite path on a data_version change. Correctness never depends on it: a claim re-checks slots in
 //   the database.
 
 export const DISCOVER_CHANNEL = 'discover_changed';
-
-/** Idempotent: the trigger function and the trigger (PostgreSQL 14+: CREATE OR REPLACE TRIGGER). */
-export const DISCOVER_NOTIFY_SQL = `
-CREATE OR REPLACE FUNCTION coinsync_discover_notify() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF TG_OP = 'DELETE' THEN
-    PERFORM pg_notify('${DISCOVER_CHANNEL}', OLD.id);
-  ELSE
-    PERFORM pg_notify('${DISCOVER_CHANNEL}', NEW.id);
-  END IF;
-  RETURN NULL;
-END $$;
-CREATE OR REPLACE TRIGGER servers_discover_notify
-  AFTER INSERT OR UPDATE OR DELETE ON servers
-  FOR EACH ROW EXECUTE FUNCTION coinsync_discover_notify();
-`;
-
-/** Installs the trigger (a migration will do this once the joins conversion wires the listener). */
-export async function installDiscoverNotify(pool: pg.Pool): Promise<void> {
-  await pool.query(DISCOVER_NOTIFY_SQL);
-}
 
 export interface DiscoverListenerOptions {
   /** The database URL: the listener holds its own connection (a pooled one would be handed back). */

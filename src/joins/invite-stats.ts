@@ -1,10 +1,10 @@
 import type { AppContext } from '../context.ts';
 import { MINUTE } from '../clock.ts';
-import { discoverCacheFor, type InviteStats } from './list-servers.ts';
+import { discoverFor, type InviteStats } from './list-servers.ts';
 
 // Discover cards show what Discord says about each guild's invite: approximate member and online
 // counts, the guild's description and banner (GET /invites/{code}?with_counts=true). They are kept
-// in the Discover cache, refreshed in the background (never on a member's request) and re-fetched
+// in the Discover list (of ctx.store, on either engine), refreshed in the background (never on a member's request) and re-fetched
 // once older than INVITE_STATS_TTL_MS. Counts are "approximate" in Discord too, so minutes-old
 // figures are fine, and the refresh stays far from Discord's rate limits.
 
@@ -33,7 +33,9 @@ export async function refreshInviteStats(
   ctx: AppContext,
   options: { perRun?: number; concurrency?: number } = {},
 ): Promise<InviteStatsRun> {
-  const cache = discoverCacheFor(ctx.sqlite, ctx.config.discord.cdnUrl);
+  const discover = discoverFor(ctx.store, { cdnUrl: ctx.config.discord.cdnUrl, logger: ctx.logger });
+  await discover.current();
+  const cache = discover.list;
   const now = ctx.clock.now();
   const fetchedAt = new Map<string, number>();
   const due = cache

@@ -1,6 +1,6 @@
-import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { PgDbOrTx } from '../db/pg-client.ts';
-import { serverJoins, servers } from '../db/schema.pg.ts';
+import { serverJoins, servers, userAddresses } from '../db/schema.pg.ts';
 import type { Server, ServerJoin } from '../db/schema.ts';
 import type { JoinsRepository, NoBotClaimTerms } from './joins-repo.ts';
 
@@ -110,5 +110,26 @@ export class PgJoinsRepository implements JoinsRepository {
         ),
       );
     return Number(row?.n ?? 0);
+  }
+
+  async recordAddress(userId: string, addressHash: string, now: number, forgetBefore: number): Promise<void> {
+    await this.db
+      .insert(userAddresses)
+      .values({ userId, addressHash, lastSeenAt: now })
+      .onConflictDoUpdate({
+        target: [userAddresses.userId, userAddresses.addressHash],
+        set: { lastSeenAt: sql`greatest(${userAddresses.lastSeenAt}, excluded.last_seen_at)` },
+      });
+    await this.db
+      .delete(userAddresses)
+      .where(and(eq(userAddresses.userId, userId), lt(userAddresses.lastSeenAt, forgetBefore)));
+  }
+
+  async pruneAddresses(before: number): Promise<number> {
+    const rows = await this.db
+      .delete(userAddresses)
+      .where(lt(userAddresses.lastSeenAt, before))
+      .returning({ userId: userAddresses.userId });
+    return rows.length;
   }
 }

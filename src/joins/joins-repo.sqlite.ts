@@ -1,7 +1,32 @@
-import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
-import { serverJoins, servers, type Server, type ServerJoin } from '../db/schema.ts';
+import { and, count, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import type { Statement } from 'better-sqlite3';
+import type { Connection, Db } from '../db/client.ts';
+import { serverJoins, servers, userAddresses, type Server, type ServerJoin } from '../db/schema.ts';
 import type { JoinsRepository, NoBotClaimTerms } from './joins-repo.ts';
+
+interface AddressStatements {
+  upsert: Statement<[string, string, number]>;
+  forgetOld: Statement<[string, number]>;
+}
+/** Recording runs on signed-in writes (at most every few minutes per member and address): prepared once. */
+const addressStatements = new WeakMap<Connection, AddressStatements>();
+
+function addressStatementsFor(client: Connection): AddressStatements {
+  let found = addressStatements.get(client);
+  if (!found) {
+    found = {
+      upsert: client.prepare<[string, string, number]>(
+        `INSERT INTO user_addresses (user_id, address_hash, last_seen_at) VALUES (?, ?, ?)
+         ON CONFLICT (user_id, address_hash) DO UPDATE SET last_seen_at = max(last_seen_at, excluded.last_seen_at)`,
+      ),
+      forgetOld: client.prepare<[string, number]>(
+        'DELETE FROM user_addresses WHERE user_id = ? AND last_seen_at < ?',
+      ),
+    };
+    addressStatements.set(client, found);
+  }
+  return found;
+}
 
 export class SqliteJoinsRepository implements JoinsRepository {
   constructor(private readonly db: Db) {}
@@ -112,5 +137,15 @@ export class SqliteJoinsRepository implements JoinsRepository {
       )
       .get();
     return row?.n ?? 0;
+  }
+
+  async recordAddress(userId: string, addressHash: string, now: number, forgetBefore: number): Promise<void> {
+    const statements = addressStatementsFor(this.db.$client);
+    statements.upsert.run(userId, addressHash, now);
+    statements.forgetOld.run(userId, forgetBefore);
+  }
+
+  async pruneAddresses(before: number): Promise<number> {
+    return this.db.delete(userAddresses).where(lt(userAddresses.lastSeenAt, before)).run().changes;
   }
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import { createTestStore, ENGINES, type TestStore } from '../test/db.ts';
 import { pgTestsEnabled } from '../test/pg.ts';
 import { insertUser } from '../test/factories.ts';
@@ -10,7 +11,14 @@ import { CAMPAIGN_KIND_RULES } from '../shared/campaign-kinds.ts';
 import { NOBOT_CLAIM_DELAY_MS } from '../shared/join-constants.ts';
 import { campaignsRepo, type NewCampaign } from '../campaigns/campaigns-repo.ts';
 import { joinsRepo } from './joins-repo.ts';
-import { checkSameAddress, type SameAddressRule } from './same-address.ts';
+import {
+  checkSameAddress,
+  hashAddress,
+  pruneUserAddresses,
+  recordUserAddress,
+  type SameAddressRule,
+} from './same-address.ts';
+import { ManualClock } from '../clock.ts';
 import { payNoBotJoin } from './claim-nobot-reward.ts';
 
 // The joins repository and the transactional half of the no-bot claim, held to the same cases on both
@@ -48,6 +56,15 @@ async function seenAt(store: DataStore, userId: string, addressHash: string, at:
     if (tx.kind === 'sqlite') tx.db.insert(userAddresses).values(values).run();
     else await tx.db.insert(pgUserAddresses).values(values);
   });
+}
+
+/** A member's recorded addresses (hash → last seen), on either engine. */
+async function addressesOf(store: DataStore, userId: string): Promise<Record<string, number>> {
+  const rows =
+    store.read.kind === 'sqlite'
+      ? store.read.db.select().from(userAddresses).where(eq(userAddresses.userId, userId)).all()
+      : await store.read.db.select().from(pgUserAddresses).where(eq(pgUserAddresses.userId, userId));
+  return Object.fromEntries(rows.map((r) => [r.addressHash, r.lastSeenAt]));
 }
 
 describe.each(ENGINES)('joins repository on %s', (kind) => {
@@ -221,6 +238,65 @@ describe.each(ENGINES)('joins repository on %s', (kind) => {
       expect(await joinsRepo(t.store.read).listJoinsWithCampaigns(owner.id)).toEqual([]);
       await t.store.transaction((tx) => joinsRepo(tx).setInviteGuildId(first.id, '777'));
       expect((await joinsRepo(t.store.read).findCampaign(first.id))?.inviteGuildId).toBe('777');
+    });
+
+    it('records an address: last seen moves forward only, and the member’s addresses older than the window go', async () => {
+      const member = await insertUser(t.store);
+      const neighbour = await insertUser(t.store);
+      const record = (userId: string, hash: string, now: number, forgetBefore = 0) =>
+        t.store.transaction((tx) => joinsRepo(tx).recordAddress(userId, hash, now, forgetBefore));
+      await record(member.id, 'home', T0);
+      await record(member.id, 'home', T0 + 5);
+      await record(member.id, 'home', T0 + 2); // a late, older sighting never moves it back
+      await record(member.id, 'office', T0 + 3);
+      await record(neighbour.id, 'home', T0 - 10 * DAY);
+      expect(await addressesOf(t.store, member.id)).toEqual({ home: T0 + 5, office: T0 + 3 });
+      // Recorded at once from many requests: one row, the latest time.
+      await Promise.all([1, 2, 3, 4, 5].map((i) => record(member.id, 'cafe', T0 + i)));
+      expect((await addressesOf(t.store, member.id)).cafe).toBe(T0 + 5);
+      // Forgetting is per member: the neighbour's old address stays until the prune.
+      await record(member.id, 'home', T0 + 8 * DAY, T0 + DAY);
+      expect(await addressesOf(t.store, member.id)).toEqual({ home: T0 + 8 * DAY });
+      expect(await addressesOf(t.store, neighbour.id)).toEqual({ home: T0 - 10 * DAY });
+    });
+
+    it('prunes every address last seen before the cut, and says how many went', async () => {
+      const a = await insertUser(t.store);
+      const b = await insertUser(t.store);
+      await seenAt(t.store, a.id, 'old-a', T0 - 30 * DAY);
+      await seenAt(t.store, b.id, 'old-b', T0 - 20 * DAY);
+      await seenAt(t.store, b.id, 'fresh-b', T0);
+      const cut = T0 - 7 * DAY;
+      // Earlier cases left older rows too: all of them go, and only they.
+      const gone = await t.store.transaction((tx) => joinsRepo(tx).pruneAddresses(cut));
+      expect(gone).toBeGreaterThanOrEqual(2);
+      expect(await addressesOf(t.store, a.id)).toEqual({});
+      expect(await addressesOf(t.store, b.id)).toEqual({ 'fresh-b': T0 });
+      expect(await t.store.transaction((tx) => joinsRepo(tx).pruneAddresses(cut))).toBe(0);
+    });
+
+    it('records and prunes through the service: keyed hashes within the window, nothing when the rule is off', async () => {
+      const clock = new ManualClock(T0);
+      const rule: SameAddressRule = { windowMs: 7 * DAY, maxPaidJoins: 3, hashKey: Buffer.from('key') };
+      const ctx = { store: t.store, clock, config: { sameAddress: rule } } as unknown as Parameters<
+        typeof recordUserAddress
+      >[0];
+      const member = await insertUser(t.store);
+      await recordUserAddress(ctx, member.id, '203.0.113.7');
+      const hash = hashAddress(rule.hashKey, '203.0.113.7');
+      expect(await addressesOf(t.store, member.id)).toEqual({ [hash]: T0 });
+      clock.advance(8 * DAY);
+      await recordUserAddress(ctx, member.id, '198.51.100.1');
+      // The first address is past the window: forgotten when the member is seen again.
+      expect(Object.keys(await addressesOf(t.store, member.id))).toEqual([
+        hashAddress(rule.hashKey, '198.51.100.1'),
+      ]);
+      clock.advance(8 * DAY);
+      expect(await pruneUserAddresses(ctx)).toBeGreaterThanOrEqual(1);
+      expect(await addressesOf(t.store, member.id)).toEqual({});
+      const off = { ...ctx, config: { sameAddress: { ...rule, windowMs: 0 } } } as typeof ctx;
+      await recordUserAddress(off, member.id, '203.0.113.7');
+      expect(await addressesOf(t.store, member.id)).toEqual({});
     });
   });
 });

@@ -8,7 +8,7 @@ import { PgJoinsRepository } from './joins-repo.pg.ts';
 // a PostgreSQL implementation, held together by joins-repo.test.ts on both engines. Slots are taken
 // by a conditional UPDATE (`members_remaining > 0`); a join is one row per (user, campaign) by its
 // unique index and is paid once (`coins_awarded = false` in the UPDATE, and the ledger's key).
-// Discover's in-memory list (list-servers.ts) is not behind this interface yet.
+// Discover's in-memory list has its own per-engine readers (discover-list.sqlite.ts, .pg.ts).
 
 /** The terms a paid no-bot join is frozen with. */
 export interface NoBotClaimTerms {
@@ -36,6 +36,13 @@ export interface JoinsRepository {
   sharesAddressWithOwner(memberId: string, ownerId: string, since: number): Promise<boolean>;
   /** Paid joins of the campaign from members who shared an address with its owner. */
   paidSameAddressJoins(campaignId: string): Promise<number>;
+  /**
+   * The member acted from this address (a keyed hash) at `now`: its last-seen time moves forward (never
+   * back), and the member's addresses last seen before `forgetBefore` go.
+   */
+  recordAddress(userId: string, addressHash: string, now: number, forgetBefore: number): Promise<void>;
+  /** Retention: every address hash last seen before `before` goes; how many went. */
+  pruneAddresses(before: number): Promise<number>;
 }
 
 export function joinsRepo(h: DbHandle): JoinsRepository {

@@ -7,7 +7,7 @@ import { servers } from '../db/schema.ts';
 import { eq } from 'drizzle-orm';
 import Database from 'better-sqlite3';
 import type { ApiDiscoverServer as ApiServer } from '../shared/api-types.ts';
-import { discoverCacheFor, DISCOVER_PAGE_SIZE } from './list-servers.ts';
+import { discoverFor, DISCOVER_PAGE_SIZE } from './list-servers.ts';
 import { refreshInviteStats } from './invite-stats.ts';
 
 let app: TestApp;
@@ -206,7 +206,7 @@ describe('GET /api/servers and /api/servers/featured', () => {
   });
 
   it('updates only the changed campaign on a write in this process; another connection rebuilds', async () => {
-    const cache = discoverCacheFor(app.server.ctx.sqlite, 'https://cdn.discordapp.com');
+    const cache = discoverFor(app.server.ctx.store, { cdnUrl: 'https://cdn.discordapp.com' }).list;
     const campaign = createCampaign(db(), { ownerId: owner.user!.id, name: 'Counted', membersRemaining: 5 });
     await member.get('/api/servers');
     const before = { ...cache.counters };

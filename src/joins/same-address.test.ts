@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readCampaign, insertCampaign, joinRows, queryRows } from '../test/factories.ts';
+import { readCampaign, insertCampaign, readJoins, queryRows } from '../test/factories.ts';
 import { DAY, SECOND } from '../clock.ts';
 import { sql } from 'drizzle-orm';
 import type { ApiJoin } from '../shared/api-types.ts';
@@ -103,7 +103,7 @@ describe('same-address rule', () => {
       await verified(former, guild.id, campaign.id);
       expect(await balanceOf(app, former)).toBe(50);
     }
-    pruneUserAddresses(app.server.ctx);
+    await pruneUserAddresses(app.server.ctx);
     const oldest = Math.min(...(await addressRows()).map((r) => r.lastSeenAt));
     expect(oldest).toBeGreaterThanOrEqual(app.clock.now() - 7 * DAY);
   });
@@ -138,7 +138,9 @@ describe('same-address rule', () => {
     }
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 403]);
     expect(answers[3]!.body.message).toBe(sameAddressCappedMessage(3));
-    expect((await joinRows(app.server.ctx.store, campaign.id)).filter((j) => j.coinsAwarded)).toHaveLength(3);
+    expect((await readJoins(app.server.ctx.store, campaign.id)).filter((j) => j.coinsAwarded)).toHaveLength(
+      3,
+    );
     expect(await balanceOf(app, ring[3]!)).toBe(0);
   });
 });

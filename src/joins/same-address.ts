@@ -1,8 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { and, count, eq, lt, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
-import type { DbOrTx } from '../db/client.ts';
-import { serverJoins, userAddresses } from '../db/schema.ts';
 import type { DbHandle } from '../db/engine.ts';
 import { joinsRepo } from './joins-repo.ts';
 
@@ -26,93 +23,33 @@ export function hashAddress(key: Buffer, address: string): string {
   return createHmac('sha256', key).update(address).digest('base64url');
 }
 
-interface RecordStatements {
-  record(userId: string, addressHash: string, now: number, windowMs: number): void;
-}
-const recordStatements = new WeakMap<AppContext['sqlite'], RecordStatements>();
-
 /**
- * Prepared once per connection: this runs on every signed-in write (each claim, join, submit), and
- * building the two queries through drizzle and preparing them each time cost more than running them.
+ * Remembers that the user acted from this address now, and forgets their addresses older than the
+ * window (one store transaction). Callers on a request path log a failure rather than fail the request.
  */
-function statementsFor(sqlite: AppContext['sqlite']): RecordStatements {
-  let found = recordStatements.get(sqlite);
-  if (!found) {
-    const upsert = sqlite.prepare<[string, string, number]>(
-      `INSERT INTO user_addresses (user_id, address_hash, last_seen_at) VALUES (?, ?, ?)
-       ON CONFLICT (user_id, address_hash) DO UPDATE SET last_seen_at = max(last_seen_at, excluded.last_seen_at)`,
-    );
-    const forgetOld = sqlite.prepare<[string, number]>(
-      'DELETE FROM user_addresses WHERE user_id = ? AND last_seen_at < ?',
-    );
-    const record = sqlite.transaction(
-      (userId: string, addressHash: string, now: number, windowMs: number) => {
-        upsert.run(userId, addressHash, now);
-        forgetOld.run(userId, now - windowMs);
-      },
-    );
-    found = { record: (userId, addressHash, now, windowMs) => record(userId, addressHash, now, windowMs) };
-    recordStatements.set(sqlite, found);
-  }
-  return found;
-}
-
-/** Remembers that the user acted from this address now, and forgets their addresses older than the window. */
-export function recordUserAddress(ctx: AppContext, userId: string, address: string): void {
+export async function recordUserAddress(
+  ctx: Pick<AppContext, 'config' | 'clock' | 'store'>,
+  userId: string,
+  address: string,
+): Promise<void> {
   const rule = ctx.config.sameAddress;
   if (rule.windowMs <= 0) return;
-  statementsFor(ctx.sqlite).record(
-    userId,
-    hashAddress(rule.hashKey, address),
-    ctx.clock.now(),
-    rule.windowMs,
+  const addressHash = hashAddress(rule.hashKey, address);
+  const now = ctx.clock.now();
+  await ctx.store.transaction((tx) =>
+    joinsRepo(tx).recordAddress(userId, addressHash, now, now - rule.windowMs),
   );
 }
 
-/** Retention: every address hash older than the window goes (a periodic job). */
-export function pruneUserAddresses(ctx: AppContext): number {
+/** Retention: every address hash older than the window goes (a periodic job); how many went. */
+export async function pruneUserAddresses(
+  ctx: Pick<AppContext, 'config' | 'clock' | 'store'>,
+): Promise<number> {
   const { windowMs } = ctx.config.sameAddress;
   // With the rule off nothing is recorded; anything left from before goes after a day.
   const keepMs = windowMs > 0 ? windowMs : 86_400_000;
-  return ctx.db
-    .delete(userAddresses)
-    .where(lt(userAddresses.lastSeenAt, ctx.clock.now() - keepMs))
-    .run().changes;
-}
-
-/** Whether member and owner both used one address within the window (each at any time in it). */
-export function sharesAddressWithOwner(
-  db: DbOrTx,
-  rule: SameAddressRule,
-  memberId: string,
-  ownerId: string,
-  now: number,
-): boolean {
-  if (rule.windowMs <= 0 || memberId === ownerId) return false;
-  const since = now - rule.windowMs;
-  const row = db.get<{ one: number } | undefined>(sql`
-    select 1 as one from user_addresses m
-    join user_addresses o on o.address_hash = m.address_hash
-    where m.user_id = ${memberId} and m.last_seen_at >= ${since}
-      and o.user_id = ${ownerId} and o.last_seen_at >= ${since}
-    limit 1`);
-  return row !== undefined;
-}
-
-/** Paid joins of the campaign from members who shared an address with its owner. */
-export function paidSameAddressJoins(db: DbOrTx, campaignId: string): number {
-  const row = db
-    .select({ n: count() })
-    .from(serverJoins)
-    .where(
-      and(
-        eq(serverJoins.serverId, campaignId),
-        eq(serverJoins.sameAddress, true),
-        eq(serverJoins.coinsAwarded, true),
-      ),
-    )
-    .get();
-  return row?.n ?? 0;
+  const before = ctx.clock.now() - keepMs;
+  return ctx.store.transaction((tx) => joinsRepo(tx).pruneAddresses(before));
 }
 
 /**

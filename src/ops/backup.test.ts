@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,6 +10,7 @@ import { assertLedgerInvariant, credit } from '../ledger/ledger.ts';
 import {
   BackupError,
   backupDatabase,
+  POSTGRES_BACKUPS,
   isDatabaseInUse,
   restoreDatabase,
   verifyDatabaseFile,
@@ -115,5 +116,29 @@ describe('backup and restore', () => {
     database.sqlite.prepare('UPDATE users SET coins = 500 WHERE id = ?').run(user.id); // a balance with no transaction
     database.close();
     expect(() => verifyDatabaseFile(file)).toThrow(/ledger invariant broken for 1 user/);
+  });
+
+  it('says on PostgreSQL that backups are pg_dump/PITR, and touches nothing', async () => {
+    for (const cli of ['backup', 'restore']) {
+      const file = path.join(dir, `not-made-by-${cli}.db`);
+      const run = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = execFile(
+          process.execPath,
+          ['--import', 'tsx', fileURLToPath(new URL(`../cli/${cli}.ts`, import.meta.url)), file],
+          {
+            env: {
+              ...process.env,
+              NODE_ENV: 'test',
+              DATABASE_URL: 'postgres://coinsync@127.0.0.1:1/coinsync',
+            },
+          },
+          (_err, _stdout, stderr) => resolve({ code: child.exitCode, stderr }),
+        );
+      });
+      expect(run.code, cli).toBe(1);
+      expect(run.stderr.trim(), cli).toBe(POSTGRES_BACKUPS);
+      expect(existsSync(file), cli).toBe(false);
+    }
+    expect(POSTGRES_BACKUPS).toMatch(/pg_dump.*docs\/deploy\.md/s);
   });
 });

@@ -10,6 +10,13 @@ import { findLedgerMismatches } from '../ledger/ledger.ts';
 
 export class BackupError extends Error {}
 
+/** What `npm run backup`/`restore` answer with DATABASE_URL set: they copy the SQLite file only. */
+export const POSTGRES_BACKUPS =
+  'DATABASE_URL is set: this database is PostgreSQL, and `npm run backup`/`npm run restore` copy the SQLite ' +
+  'file only. Back PostgreSQL up with pg_dump (a consistent snapshot while the app runs) and continuous ' +
+  'archiving for point-in-time recovery; restore with pg_restore into a new database. See docs/deploy.md, ' +
+  '"Backups on PostgreSQL".';
+
 export interface DatabaseFileSummary {
   path: string;
   bytes: number;

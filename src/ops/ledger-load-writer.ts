@@ -1,29 +1,33 @@
 // Test support (backup.test.ts): a separate process that keeps writing ledger entries to a database,
-// like the running app, until it is killed. Prints "ready" after its first commit.
+// like the running app, until it is killed. Prints "ready" after its first commit. Writes as the app
+// does: through the SQLite store (src/db/engine.ts) and the async ledger.
 import { openDatabase } from '../db/client.ts';
-import { credit, debit } from '../ledger/ledger.ts';
+import { createSqliteStore } from '../db/engine.ts';
+import { credit, debit } from '../ledger/index.ts';
 import { users } from '../db/schema.ts';
 
 const file = process.argv[2];
 if (!file) throw new Error('usage: ledger-load-writer.ts <database file>');
 const database = openDatabase(file);
-const ids = database.db
+const store = createSqliteStore(database, file);
+const ids = store.read.db
   .select({ id: users.id })
   .from(users)
   .all()
   .map((u) => u.id);
 let n = 0;
-const write = database.sqlite.transaction(() => {
-  const userId = ids[n % ids.length]!;
-  credit(database.sqlite, { userId, cents: 100 + (n % 7), type: 'hourly', now: Date.now() });
-  if (n % 3 === 0) debit(database.sqlite, { userId, cents: 50, type: 'campaign', now: Date.now() });
-});
-const loop = () => {
+const write = () =>
+  store.transaction(async (tx) => {
+    const userId = ids[n % ids.length]!;
+    await credit(tx, { userId, cents: 100 + (n % 7), type: 'hourly', now: Date.now() });
+    if (n % 3 === 0) await debit(tx, { userId, cents: 50, type: 'campaign', now: Date.now() });
+  });
+const loop = async () => {
   for (let i = 0; i < 20; i++) {
-    write();
+    await write();
     n += 1;
   }
   if (n === 20) process.stdout.write('ready\n');
-  setImmediate(loop);
+  setImmediate(() => void loop());
 };
-loop();
+await loop();

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { pgTestsEnabled } from '../test/pg.ts';
 import { startTestApp, type TestApp } from '../test/harness.ts';
 import { MINUTE, SECOND } from '../clock.ts';
 import { FAILURES_BEFORE_UNREADY } from './job-monitor.ts';
@@ -33,14 +35,14 @@ describe('health and readiness without the bot', () => {
     expect(ready.body.checks.database).toEqual({ ok: true, detail: 'write succeeded' });
     expect(ready.body.checks.gateway!.detail).toMatch(/^off/);
     expect(ready.headers.get('cache-control')).toBe('no-store');
-    const row = app.server.database.sqlite
-      .prepare('SELECT checked_at AS at FROM ops_heartbeat WHERE id = 1')
+    const row = app.server
+      .database!.sqlite.prepare('SELECT checked_at AS at FROM ops_heartbeat WHERE id = 1')
       .get() as { at: number };
     expect(row.at).toBe(app.clock.now());
   });
 
   it('fails readiness, not liveness, with the reason when database writes fail', async () => {
-    const { sqlite } = app.server.database;
+    const { sqlite } = app.server.database!;
     sqlite.pragma('query_only = ON'); // every write now fails, as on a full or read-only disk
     try {
       const ready = await app.anonymous().get<ReadyBody>('/api/ready');
@@ -53,6 +55,45 @@ describe('health and readiness without the bot', () => {
       expect(health.body).toEqual({ status: 'ok' });
     } finally {
       sqlite.pragma('query_only = OFF');
+    }
+    expect((await app.anonymous().get('/api/ready')).status).toBe(200);
+  });
+});
+
+describe.skipIf(!(await pgTestsEnabled()))('readiness on PostgreSQL', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    // PostgreSQL before decision 028's conversion is complete (src/db/conversion.ts): readiness and
+    // the sessions are converted, and this process has no bot.
+    app = await startTestApp({ engine: 'pg', allowUnconverted: true, env: { REDIS_URL: '' } });
+  });
+  afterAll(() => app?.close());
+
+  it('writes its heartbeat row through the store, with sessions in the database', async () => {
+    expect(app.server.database).toBeUndefined();
+    expect(app.server.sessions.kind).toBe('pg');
+    const ready = await app.anonymous().get<ReadyBody>('/api/ready');
+    expect(ready.status).toBe(200);
+    expect(ready.body.checks.database).toEqual({ ok: true, detail: 'write succeeded' });
+    expect(ready.body.checks.redis).toEqual({
+      ok: true,
+      detail: 'not configured (sessions in the database)',
+    });
+    const [row] = await app.query<{ at: number }>(
+      sql`SELECT checked_at AS at FROM ops_heartbeat WHERE id = 1`,
+    );
+    expect(row!.at).toBe(app.clock.now());
+  });
+
+  it('fails readiness, not liveness, with PostgreSQL’s reason when the heartbeat write fails', async () => {
+    await app.exec(sql`ALTER TABLE ops_heartbeat RENAME TO ops_heartbeat_away`);
+    try {
+      const ready = await app.anonymous().get<ReadyBody>('/api/ready');
+      expect(ready.status).toBe(503);
+      expect(ready.body.message).toMatch(/^Not ready: database: write failed: .*ops_heartbeat/);
+      expect((await app.anonymous().get('/api/health')).status).toBe(200);
+    } finally {
+      await app.exec(sql`ALTER TABLE ops_heartbeat_away RENAME TO ops_heartbeat`);
     }
     expect((await app.anonymous().get('/api/ready')).status).toBe(200);
   });
@@ -77,7 +118,7 @@ describe('readiness with the live bot', () => {
   });
 
   it('every background job survives its own failure; repeated failures fail readiness until one succeeds', async () => {
-    const { sqlite } = app.server.database;
+    const { sqlite } = app.server.database!;
     const names = app.server.jobs.list().map((j) => j.name);
     expect(names).toEqual(expect.arrayContaining(['reconcile', 'invite recheck', 'session prune']));
     // Real database errors in every job: the tables they read are gone.
@@ -150,7 +191,7 @@ describe('a write the disk refuses', () => {
   it('answers 503 with a message (not 500), changes nothing, and logs the SQLite code', async () => {
     const client = await app.signIn('disk_full');
     const before = await client.balanceCents();
-    const { sqlite } = app.server.database;
+    const { sqlite } = app.server.database!;
     sqlite.pragma('query_only = ON'); // like a full or read-only disk: every write fails
     try {
       const claim = await client.post<{ message: string }>('/api/hourly/claim', { type: 'regular' });

@@ -1,7 +1,8 @@
-import type { Database } from 'better-sqlite3';
+import { sql } from 'drizzle-orm';
 import { Status, type Client } from 'discord.js';
 import { recordReadiness } from '../metrics.ts';
 import { FAILURES_BEFORE_UNREADY, type JobMonitor } from './job-monitor.ts';
+import type { DataStore } from '../db/engine.ts';
 
 // What /api/ready checks (decision 010). Each check answers { ok, detail }; the report is ready only
 // when every check is ok, and names each failing check with its reason.
@@ -22,11 +23,12 @@ export const CHECK_TIMEOUT_MS = 1500;
 export const GATEWAY_GRACE_MS = 60_000;
 
 export interface ReadinessSources {
-  sqlite: Database;
+  /** The data layer: the database check writes its heartbeat row through it (either engine). */
+  store: DataStore;
   now: () => number;
   /** Process start, for the start-up grace of gateway and reconciliation. */
   startedAt: number;
-  /** Pings the session store's Redis; absent when sessions live in SQLite. */
+  /** Pings the session store's Redis; absent when sessions live in the database. */
   pingRedis?: () => Promise<unknown>;
   /** Why the bot is deliberately off (BOT_ENABLED=false, or no background in tests); undefined when it runs. */
   botOff?: string;
@@ -66,14 +68,22 @@ function shardReport(client: Client): string {
 }
 
 export function createReadiness(sources: ReadinessSources) {
-  const heartbeat = sources.sqlite.prepare<[number]>(
-    'INSERT INTO ops_heartbeat (id, checked_at) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET checked_at = excluded.checked_at',
-  );
   let gatewayDownSince: number | null = sources.startedAt;
 
-  const database = (): CheckResult => {
+  // A write proves more than a read: a full disk, a read-only file or a PostgreSQL standby fail it.
+  // It goes through the store like every write (SQLite: its writer mutex; PostgreSQL: the pool), so a
+  // database that hangs, or a writer held too long, fails the check after CHECK_TIMEOUT_MS.
+  const heartbeat = (at: number) =>
+    sources.store.transaction(async (tx) => {
+      const upsert = sql`INSERT INTO ops_heartbeat (id, checked_at) VALUES (1, ${at})
+        ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at`;
+      if (tx.kind === 'sqlite') tx.db.run(upsert);
+      else await tx.db.execute(upsert);
+    });
+
+  const database = async (): Promise<CheckResult> => {
     try {
-      heartbeat.run(sources.now());
+      await withTimeout(heartbeat(sources.now()), CHECK_TIMEOUT_MS - 250, 'database');
       return { ok: true, detail: 'write succeeded' };
     } catch (err) {
       return { ok: false, detail: `write failed: ${message(err)}` };
@@ -81,7 +91,7 @@ export function createReadiness(sources: ReadinessSources) {
   };
 
   const redis = async (): Promise<CheckResult> => {
-    if (!sources.pingRedis) return { ok: true, detail: 'not configured (sessions in SQLite)' };
+    if (!sources.pingRedis) return { ok: true, detail: 'not configured (sessions in the database)' };
     try {
       await withTimeout(sources.pingRedis(), CHECK_TIMEOUT_MS - 250, 'Redis');
       return { ok: true, detail: 'answered PING' };
@@ -152,9 +162,11 @@ export function createReadiness(sources: ReadinessSources) {
   };
 
   return async function check(): Promise<ReadinessReport> {
+    // The two I/O checks run side by side, each within its own time limit.
+    const [databaseResult, redisResult] = await Promise.all([database(), redis()]);
     const checks: Record<string, CheckResult> = {
-      database: database(),
-      redis: await redis(),
+      database: databaseResult,
+      redis: redisResult,
       gateway: gateway(),
       reconciliation: reconciliation(),
       jobs: jobs(),

@@ -1,6 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { eq } from 'drizzle-orm';
-import { payments } from '../db/schema.ts';
+import { sql } from 'drizzle-orm';
 import { startTestApp } from '../test/harness.ts';
 import type { CreatePaymentIntentResponse } from '../shared/payment-schemas.ts';
 import Stripe from 'stripe';
@@ -15,9 +14,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await env.close();
 });
-afterEach(() => {
-  env.app.assertLedger();
-});
+afterEach(() => env.app.checkLedger());
 
 describe('POST /api/create-payment-intent', () => {
   test('creates a USD intent for the pack price with checkable metadata and records the payment', async () => {
@@ -37,7 +34,7 @@ describe('POST /api/create-payment-intent', () => {
       automatic_payment_methods: { enabled: true },
       metadata: { userId: client.user!.id, packId: 'large', coins: '1500' },
     });
-    expect(paymentRow(env.app, id)).toMatchObject({
+    expect(await paymentRow(env.app, id)).toMatchObject({
       userId: client.user!.id,
       packId: 'large',
       amountCents: 2500,
@@ -76,11 +73,7 @@ describe('POST /api/create-payment-intent', () => {
       .map((r) => r.idempotencyKey);
     expect(keys.at(-1)).toBe(keys.at(-2));
     expect(keys.at(-1)).toMatch(new RegExp(`^coinsync:pi:${client.user!.id}:small:`));
-    const rows = env.app.server.ctx.db
-      .select()
-      .from(payments)
-      .where(eq(payments.userId, client.user!.id))
-      .all();
+    const rows = await env.app.query(sql`SELECT id FROM payments WHERE user_id = ${client.user!.id}`);
     expect(rows).toHaveLength(1);
 
     // A different pack is a different purchase.
@@ -167,11 +160,7 @@ describe('talking to Stripe', () => {
     const creates = env.stripe.requests.slice(before).filter((r) => r.path === '/v1/payment_intents');
     expect(creates.length).toBeGreaterThanOrEqual(3); // first, the 409, the SDK's retry
     expect(new Set(creates.map((r) => r.idempotencyKey)).size).toBe(1);
-    const rows = env.app.server.ctx.db
-      .select()
-      .from(payments)
-      .where(eq(payments.userId, client.user!.id))
-      .all();
+    const rows = await env.app.query(sql`SELECT id FROM payments WHERE user_id = ${client.user!.id}`);
     expect(rows).toHaveLength(1);
   });
 
@@ -193,11 +182,7 @@ describe('talking to Stripe', () => {
       release();
     }
     expect((await first).status).toBe(200);
-    const rows = env.app.server.ctx.db
-      .select()
-      .from(payments)
-      .where(eq(payments.userId, client.user!.id))
-      .all();
+    const rows = await env.app.query(sql`SELECT id FROM payments WHERE user_id = ${client.user!.id}`);
     expect(rows).toHaveLength(1);
   });
 });
@@ -221,7 +206,7 @@ describe('without Stripe configured', () => {
       });
       expect(hook.status).toBe(503);
       expect(await client.balanceCents()).toBe(500);
-      app.assertLedger();
+      await app.checkLedger();
     } finally {
       await app.close();
     }

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { createGuildWithInvite } from '../campaigns/test-support.ts';
-import { giveCoins } from '../test/factories.ts';
+import { grantCoins } from '../test/factories.ts';
 import type { TestClient } from '../test/harness.ts';
 import { DISPUTE_HOLD_MESSAGE } from './spend-guard.ts';
 import {
@@ -20,9 +20,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await env.close();
 });
-afterEach(() => {
-  env.app.assertLedger();
-});
+afterEach(() => env.app.checkLedger());
 
 const WELCOME = 500;
 const SMALL = 25_000; // Starter Pack: 250 coins, $5
@@ -46,8 +44,8 @@ async function deliver(type: string, object: object) {
   expect(res.status).toBe(200);
 }
 
-function reversals(userId: string) {
-  return purchaseRows(env.app, userId).filter((t) => t.type === 'purchase_reversal');
+async function reversals(userId: string) {
+  return (await purchaseRows(env.app, userId)).filter((t) => t.type === 'purchase_reversal');
 }
 
 /** What create-payment-intent, submit, no-bot submit and promote answer (statuses). */
@@ -73,16 +71,16 @@ describe('refunds', () => {
     const event = env.stripe.event('charge.refunded', env.stripe.refund(id));
     for (let i = 0; i < 3; i++) expect((await env.stripe.deliver(event)).status).toBe(200);
     expect(await client.balanceCents()).toBe(-SMALL);
-    expect(paymentRow(env.app, id)).toMatchObject({ status: 'refunded', reversedCoins: SMALL });
-    expect(reversals(userId)).toHaveLength(1);
-    expect(reversals(userId)[0]).toMatchObject({
+    expect(await paymentRow(env.app, id)).toMatchObject({ status: 'refunded', reversedCoins: SMALL });
+    expect(await reversals(userId)).toHaveLength(1);
+    expect((await reversals(userId))[0]).toMatchObject({
       amount: -SMALL,
       description: 'Payment refunded: Starter Pack (250 coins)',
     });
 
     // A debt cannot be spent against, and later earnings repay it.
     expect((await submitCampaign(client, 3)).status).toBe(402);
-    giveCoins(env.app.server.ctx.db, userId, 30_000, env.app.clock.now());
+    await grantCoins(env.app.server.ctx.store, userId, 30_000, env.app.clock.now());
     expect(await client.balanceCents()).toBe(5_000);
   });
 
@@ -94,7 +92,7 @@ describe('refunds', () => {
     await env.stripe.deliver(second);
     await env.stripe.deliver(second);
     expect(await client.balanceCents()).toBe(WELCOME + 175_000);
-    expect(paymentRow(env.app, id)?.reversedCoins).toBe(175_000);
+    expect((await paymentRow(env.app, id))?.reversedCoins).toBe(175_000);
   });
 
   test('a refund that fails gives the coins back; a late redelivery of the refund takes nothing again', async () => {
@@ -110,14 +108,16 @@ describe('refunds', () => {
     await deliver('refund.failed', failed);
     await deliver('charge.refund.updated', failed);
     expect(await client.balanceCents()).toBe(WELCOME + SMALL);
-    expect(paymentRow(env.app, id)).toMatchObject({ status: 'succeeded', reversedCoins: 0 });
+    expect(await paymentRow(env.app, id)).toMatchObject({ status: 'succeeded', reversedCoins: 0 });
 
     // Stripe retries older deliveries for days: the refund's earlier states change nothing now.
     await env.stripe.deliver(refunded);
     await deliver('refund.updated', { ...failed, status: 'succeeded' });
     expect(await client.balanceCents()).toBe(WELCOME + SMALL);
-    expect(reversals(userId).map((t) => t.amount)).toEqual([-SMALL, SMALL]);
-    expect(reversals(userId)[1]?.description).toBe('Refund failed, coins restored: Starter Pack (250 coins)');
+    expect((await reversals(userId)).map((t) => t.amount)).toEqual([-SMALL, SMALL]);
+    expect((await reversals(userId))[1]?.description).toBe(
+      'Refund failed, coins restored: Starter Pack (250 coins)',
+    );
   });
 
   test('with the pinned API version charge.refunded lists no refunds: refund events alone are enough', async () => {
@@ -154,12 +154,10 @@ describe('refunds', () => {
     expect(await client.balanceCents()).toBe(WELCOME);
     await deliver('payment_intent.succeeded', intent);
     expect(await client.balanceCents()).toBe(WELCOME);
-    expect(paymentRow(env.app, id)).toMatchObject({ status: 'refunded', reversedCoins: 55_000 });
-    expect(
-      purchaseRows(env.app, client.user!.id)
-        .map((t) => t.amount)
-        .sort(),
-    ).toEqual([-55_000, 55_000]);
+    expect(await paymentRow(env.app, id)).toMatchObject({ status: 'refunded', reversedCoins: 55_000 });
+    expect((await purchaseRows(env.app, client.user!.id)).map((t) => t.amount).sort()).toEqual([
+      -55_000, 55_000,
+    ]);
   });
 });
 
@@ -177,16 +175,16 @@ describe('disputes', () => {
     ]);
     expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
     expect(await client.balanceCents()).toBe(-SMALL);
-    expect(paymentRow(env.app, id)).toMatchObject({
+    expect(await paymentRow(env.app, id)).toMatchObject({
       status: 'disputed',
       disputeStatus: 'open',
       reversedCoins: SMALL,
     });
-    expect(reversals(userId)).toHaveLength(1);
-    expect(reversals(userId)[0]?.description).toBe('Payment disputed: Starter Pack (250 coins)');
+    expect(await reversals(userId)).toHaveLength(1);
+    expect((await reversals(userId))[0]?.description).toBe('Payment disputed: Starter Pack (250 coins)');
 
     // Even with coins earned meanwhile, nothing can be bought or spent while the dispute is open.
-    giveCoins(env.app.server.ctx.db, userId, 40_000, env.app.clock.now());
+    await grantCoins(env.app.server.ctx.store, userId, 40_000, env.app.clock.now());
     const stripeCalls = env.stripe.requests.length;
     expect(await spendStatuses(client, campaign.body.id)).toEqual({
       buy: 403,
@@ -226,7 +224,7 @@ describe('disputes', () => {
     ]);
     await deliver('charge.dispute.closed', won);
     expect(await client.balanceCents()).toBe(WELCOME + SMALL - 20_000);
-    expect(paymentRow(env.app, id)).toMatchObject({
+    expect(await paymentRow(env.app, id)).toMatchObject({
       status: 'succeeded',
       disputeStatus: 'won',
       reversedCoins: 0,
@@ -235,9 +233,11 @@ describe('disputes', () => {
     await env.stripe.deliver(created);
     await deliver('charge.dispute.updated', { ...opened, status: 'under_review' });
     expect(await client.balanceCents()).toBe(WELCOME + SMALL - 20_000);
-    expect(paymentRow(env.app, id)?.disputeStatus).toBe('won');
-    expect(reversals(userId).map((t) => t.amount)).toEqual([-SMALL, SMALL]);
-    expect(reversals(userId)[1]?.description).toBe('Dispute won, coins restored: Starter Pack (250 coins)');
+    expect((await paymentRow(env.app, id))?.disputeStatus).toBe('won');
+    expect((await reversals(userId)).map((t) => t.amount)).toEqual([-SMALL, SMALL]);
+    expect((await reversals(userId))[1]?.description).toBe(
+      'Dispute won, coins restored: Starter Pack (250 coins)',
+    );
 
     expect(await spendStatuses(client, campaign.id)).toEqual({
       buy: 200,
@@ -257,12 +257,12 @@ describe('disputes', () => {
     await deliver('charge.dispute.closed', lost);
     await deliver('charge.dispute.created', opened);
     expect(await client.balanceCents()).toBe(-SMALL);
-    expect(paymentRow(env.app, id)).toMatchObject({
+    expect(await paymentRow(env.app, id)).toMatchObject({
       status: 'disputed',
       disputeStatus: 'lost',
       reversedCoins: SMALL,
     });
-    expect(reversals(userId)).toHaveLength(1);
+    expect(await reversals(userId)).toHaveLength(1);
     // Buying is allowed again (it repays the debt); spending is refused for want of coins, not by the hold.
     expect(await spendStatuses(client, campaign.id)).toEqual({
       buy: 200,
@@ -280,7 +280,7 @@ describe('disputes', () => {
     await deliver('charge.dispute.created', opened);
     await deliver('charge.dispute.funds_withdrawn', opened);
     expect(await client.balanceCents()).toBe(WELCOME + SMALL);
-    expect(reversals(userId)).toHaveLength(0);
+    expect(await reversals(userId)).toHaveLength(0);
     expect((await submitCampaign(client, 3)).status).toBe(201);
   });
 
@@ -291,8 +291,8 @@ describe('disputes', () => {
     await deliver('charge.dispute.closed', lost);
     await deliver('charge.dispute.created', opened);
     expect(await client.balanceCents()).toBe(WELCOME);
-    expect(reversals(userId)).toHaveLength(1);
-    expect(paymentRow(env.app, id)?.disputeStatus).toBe('lost');
+    expect(await reversals(userId)).toHaveLength(1);
+    expect((await paymentRow(env.app, id))?.disputeStatus).toBe('lost');
   });
 
   test('a dispute arriving before the success event credits then reverses; the late success adds nothing', async () => {
@@ -302,14 +302,14 @@ describe('disputes', () => {
     await deliver('charge.dispute.created', env.stripe.dispute(id));
     await deliver('payment_intent.succeeded', intent);
     expect(await client.balanceCents()).toBe(WELCOME);
-    expect(paymentRow(env.app, id)).toMatchObject({ status: 'disputed', reversedCoins: SMALL });
+    expect(await paymentRow(env.app, id)).toMatchObject({ status: 'disputed', reversedCoins: SMALL });
   });
 
   test('a partial dispute takes the disputed share', async () => {
     const { client, id } = await fulfilled('partial_dispute', 'medium');
     await deliver('charge.dispute.created', env.stripe.dispute(id, 250)); // a quarter of $10
     expect(await client.balanceCents()).toBe(WELCOME + 55_000 - 13_750);
-    expect(paymentRow(env.app, id)).toMatchObject({ status: 'disputed', reversedCoins: 13_750 });
+    expect(await paymentRow(env.app, id)).toMatchObject({ status: 'disputed', reversedCoins: 13_750 });
   });
 
   test('a refund and a dispute on the same charge never take more than the pack', async () => {
@@ -318,7 +318,7 @@ describe('disputes', () => {
     const opened = env.stripe.dispute(id);
     await deliver('charge.dispute.created', opened);
     expect(await client.balanceCents()).toBe(WELCOME);
-    expect(paymentRow(env.app, id)?.reversedCoins).toBe(SMALL);
+    expect((await paymentRow(env.app, id))?.reversedCoins).toBe(SMALL);
     // Winning the dispute does not undo the refund.
     await deliver('charge.dispute.closed', env.stripe.closeDispute(opened.id, 'won'));
     expect(await client.balanceCents()).toBe(WELCOME);
@@ -333,7 +333,7 @@ describe('disputes', () => {
     expect(hook.status).toBe(200);
     expect([201, 403]).toContain(spend.status);
     expect(await client.balanceCents()).toBe(spend.status === 201 ? WELCOME - 20_000 : WELCOME);
-    expect(reversals(userId)).toHaveLength(1);
+    expect(await reversals(userId)).toHaveLength(1);
   });
 
   test('a dispute for an unknown payment is logged and changes nothing', async () => {
@@ -356,6 +356,6 @@ describe('disputes', () => {
     const { client, id } = await fulfilled('wrong_currency');
     await deliver('charge.dispute.created', { ...env.stripe.dispute(id), currency: 'eur' });
     expect(await client.balanceCents()).toBe(WELCOME + SMALL);
-    expect(paymentRow(env.app, id)?.disputeStatus).toBeNull();
+    expect((await paymentRow(env.app, id))?.disputeStatus).toBeNull();
   });
 });

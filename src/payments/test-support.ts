@@ -1,5 +1,12 @@
-import { eq } from 'drizzle-orm';
-import { payments, transactions, type Payment } from '../db/schema.ts';
+import { eq, sql } from 'drizzle-orm';
+import { payments, transactions, type Payment, type Transaction } from '../db/schema.ts';
+import * as pg from '../db/schema.pg.ts';
+
+/**
+ * Rows of one millisecond in the order they were written, on PostgreSQL (SQLite reads them in rowid
+ * order): the writing transaction's id, then the row's place in it. Tests only (xmin wraps around).
+ */
+const INSERTION_ORDER = sql`xmin::text::bigint, ctid`;
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
 import type { CreatePaymentIntentResponse } from '../shared/payment-schemas.ts';
 import { startFakeStripe, type FakeStripe } from '../sim/stripe/index.ts';
@@ -47,15 +54,24 @@ export async function buyPack(
   return { id, body: res.body };
 }
 
-export function paymentRow(app: TestApp, id: string): Payment | undefined {
-  return app.server.ctx.db.select().from(payments).where(eq(payments.id, id)).get();
+/** The payment's row, on either engine. */
+export async function paymentRow(app: TestApp, id: string): Promise<Payment | undefined> {
+  const h = app.server.ctx.store.read;
+  if (h.kind === 'sqlite') return h.db.select().from(payments).where(eq(payments.id, id)).get();
+  const [row] = await h.db.select().from(pg.payments).where(eq(pg.payments.id, id));
+  return row;
 }
 
-export function purchaseRows(app: TestApp, userId: string) {
-  return app.server.ctx.db
-    .select()
-    .from(transactions)
-    .where(eq(transactions.userId, userId))
-    .all()
-    .filter((t) => t.type === 'purchase' || t.type === 'purchase_reversal');
+/** The user's purchase and purchase-reversal ledger rows, oldest first, on either engine. */
+export async function purchaseRows(app: TestApp, userId: string): Promise<Transaction[]> {
+  const h = app.server.ctx.store.read;
+  const rows =
+    h.kind === 'sqlite'
+      ? h.db.select().from(transactions).where(eq(transactions.userId, userId)).all()
+      : await h.db
+          .select()
+          .from(pg.transactions)
+          .where(eq(pg.transactions.userId, userId))
+          .orderBy(pg.transactions.createdAt, INSERTION_ORDER);
+  return rows.filter((t) => t.type === 'purchase' || t.type === 'purchase_reversal');
 }

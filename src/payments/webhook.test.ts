@@ -16,9 +16,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await env.close();
 });
-afterEach(() => {
-  env.app.assertLedger();
-});
+afterEach(() => env.app.checkLedger());
 
 const WELCOME = 500;
 
@@ -46,8 +44,8 @@ describe('webhook signature', () => {
       expect(res.body).toEqual({ message: expect.any(String) as string });
     }
     expect(await client.balanceCents()).toBe(WELCOME);
-    expect(paymentRow(env.app, id)?.status).toBe('created');
-    expect(paymentRow(env.app, id)?.fulfilledAt).toBeNull();
+    expect((await paymentRow(env.app, id))?.status).toBe('created');
+    expect((await paymentRow(env.app, id))?.fulfilledAt).toBeNull();
 
     // The same event, correctly signed, is accepted: the refusals above were about the signature.
     const ok = await env.stripe.deliver(event);
@@ -75,11 +73,11 @@ describe('exactly-once fulfilment', () => {
       expect(res.status).toBe(200);
     }
     expect(await client.balanceCents()).toBe(WELCOME + 25_000);
-    const row = paymentRow(env.app, id);
+    const row = await paymentRow(env.app, id);
     expect(row?.status).toBe('succeeded');
     expect(row?.fulfilledAt).toBe(env.app.clock.now());
-    expect(purchaseRows(env.app, client.user!.id)).toHaveLength(1);
-    expect(purchaseRows(env.app, client.user!.id)[0]?.description).toBe(
+    expect(await purchaseRows(env.app, client.user!.id)).toHaveLength(1);
+    expect((await purchaseRows(env.app, client.user!.id))[0]?.description).toBe(
       'Coin purchase: Starter Pack (250 coins)',
     );
   });
@@ -93,7 +91,7 @@ describe('exactly-once fulfilment', () => {
     );
     expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
     expect(await client.balanceCents()).toBe(WELCOME + 350_000);
-    expect(purchaseRows(env.app, client.user!.id)).toHaveLength(1);
+    expect(await purchaseRows(env.app, client.user!.id)).toHaveLength(1);
   });
 
   test('webhook first, then /sync: credited once and sync reports it', async () => {
@@ -113,7 +111,7 @@ describe('exactly-once fulfilment', () => {
     expect(again.body).toEqual({ status: 'succeeded', credited: true, failureMessage: null });
     await env.stripe.deliver(env.stripe.event('payment_intent.succeeded', intent));
     expect(await client.balanceCents()).toBe(WELCOME + 55_000);
-    expect(purchaseRows(env.app, client.user!.id)).toHaveLength(1);
+    expect(await purchaseRows(env.app, client.user!.id)).toHaveLength(1);
   });
 
   test('webhooks and syncs racing together credit once', async () => {
@@ -126,7 +124,7 @@ describe('exactly-once fulfilment', () => {
     );
     expect(await Promise.all(calls)).toEqual(Array(12).fill(200));
     expect(await client.balanceCents()).toBe(WELCOME + 150_000);
-    expect(purchaseRows(env.app, client.user!.id)).toHaveLength(1);
+    expect(await purchaseRows(env.app, client.user!.id)).toHaveLength(1);
   });
 
   test('/sync before the payment succeeded credits nothing and reports Stripe status', async () => {
@@ -150,7 +148,7 @@ describe('exactly-once fulfilment', () => {
     const after = await client.post<SyncPaymentResponse>(`/api/payments/${id}/sync`);
     expect(after.body).toEqual({ status: 'succeeded', credited: true, failureMessage: null });
     expect(await client.balanceCents()).toBe(WELCOME + 55_000);
-    expect(purchaseRows(env.app, client.user!.id)).toHaveLength(1);
+    expect(await purchaseRows(env.app, client.user!.id)).toHaveLength(1);
   });
 
   test('/sync reports requires_action, a failed attempt with its reason, and a canceled intent, crediting nothing', async () => {
@@ -216,7 +214,7 @@ describe('exactly-once fulfilment', () => {
     expect((await mallory.post('/api/payments/pi_doesnotexist/sync')).status).toBe(404);
     expect((await mallory.post('/api/payments/not-an-id/sync')).status).toBe(404);
     expect(await mallory.balanceCents()).toBe(WELCOME);
-    expect(paymentRow(env.app, id)?.fulfilledAt).toBeNull();
+    expect((await paymentRow(env.app, id))?.fulfilledAt).toBeNull();
     expect((await env.app.anonymous().post(`/api/payments/${id}/sync`)).status).toBe(401);
   });
 });
@@ -243,7 +241,7 @@ describe('events that do not match the payment record', () => {
     expect(
       env.app.logLines.some((l) => l.includes('WARN') && l.includes(id) && l.includes('metadata.userId')),
     ).toBe(true);
-    expect(paymentRow(env.app, id)?.status).toBe('created');
+    expect((await paymentRow(env.app, id))?.status).toBe('created');
   });
 
   test('an intent the server never created is acknowledged, logged and credits nothing', async () => {

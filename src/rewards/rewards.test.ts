@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { HOUR, SECOND } from '../clock.ts';
 import { startTestApp, type TestApp } from '../test/harness.ts';
 import type { RewardStatus } from '../shared/api-types.ts';
@@ -11,7 +12,7 @@ const nextName = () => `rewarder${++counter}`;
 beforeAll(async () => {
   app = await startTestApp();
 });
-afterEach(() => app.assertLedger());
+afterEach(() => app.checkLedger());
 afterAll(async () => {
   await app.close();
 });
@@ -21,10 +22,10 @@ interface Tx {
   type: string;
   description: string | null;
 }
-function rewardTransactions(app: TestApp, userId: string, type: string): Tx[] {
-  return app.server.ctx.sqlite
-    .prepare('SELECT amount, type, description FROM transactions WHERE user_id = ? AND type = ?')
-    .all(userId, type) as Tx[];
+function rewardTransactions(app: TestApp, userId: string, type: string): Promise<Tx[]> {
+  return app.query<Tx>(
+    sql`SELECT amount, type, description FROM transactions WHERE user_id = ${userId} AND type = ${type} ORDER BY created_at, id`,
+  );
 }
 
 const cases = [
@@ -79,7 +80,7 @@ describe('POST /api/hourly/claim', () => {
       expect(onTime.status).toBe(200);
       expect(await client.balanceCents()).toBe(before + 2 * c.cents);
 
-      const txs = rewardTransactions(app, client.user!.id, c.txType);
+      const txs = await rewardTransactions(app, client.user!.id, c.txType);
       expect(txs).toEqual([
         { amount: c.cents, type: c.txType, description: c.description },
         { amount: c.cents, type: c.txType, description: c.description },
@@ -119,7 +120,7 @@ describe('POST /api/hourly/claim', () => {
     );
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 425)).toHaveLength(19);
-    expect(rewardTransactions(app, client.user!.id, 'bonus')).toHaveLength(1);
+    expect(await rewardTransactions(app, client.user!.id, 'bonus')).toHaveLength(1);
     expect(await client.balanceCents()).toBe(before + 300);
   });
 
@@ -132,7 +133,7 @@ describe('POST /api/hourly/claim', () => {
     }
     const res = await client.post<{ message: string }>('/api/hourly/claim', { type: 'weekly' });
     expect(res.body.message).toBe('Reward type must be one of regular, bonus or daily');
-    expect(rewardTransactions(app, client.user!.id, 'hourly')).toHaveLength(0);
+    expect(await rewardTransactions(app, client.user!.id, 'hourly')).toHaveLength(0);
   });
 
   it('requires sign-in', async () => {

@@ -1,8 +1,7 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import type { DbOrTx } from '../db/client.ts';
 import type { DataStore, DbHandle } from '../db/engine.ts';
-import { socialTasks, type SocialTask } from '../db/schema.ts';
+import type { SocialTask } from '../db/schema.ts';
 import { formatCents, parseMoney } from '../shared/money.ts';
 import { displayTextSchema, isMoneyString, plainTextSchema } from '../shared/text.ts';
 import { DEFAULT_SOCIAL_TASK_CENTS, SOCIAL_PLATFORMS } from '../shared/social-schemas.ts';
@@ -116,22 +115,6 @@ export async function addSocialTask(
   now: number,
 ): Promise<SocialTask> {
   return store.transaction((tx) => socialRepo(tx).insertTask(task, now));
-}
-
-/**
- * @deprecated synchronous: for the demo seed, which still writes through the synchronous `ctx.db`
- * inside its own transaction until its conversion (decision 028, step 4). Use addSocialTask.
- */
-export function addSocialTaskSync(
-  db: DbOrTx,
-  task: z.output<typeof newSocialTaskSchema>,
-  now: number,
-): SocialTask {
-  return db
-    .insert(socialTasks)
-    .values({ platform: task.platform, title: task.title, url: task.url, coins: task.coins, createdAt: now })
-    .returning()
-    .get();
 }
 
 /** Every task, oldest first (reads through `h`, e.g. the store's `read`). */

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { SECOND } from '../clock.ts';
 import { startTestApp, type TestApp } from '../test/harness.ts';
 import type { ApiSocialTask } from '../shared/api-types.ts';
@@ -12,7 +13,7 @@ const nextName = () => `follower${++counter}`;
 beforeAll(async () => {
   app = await startTestApp();
 });
-afterEach(() => app.assertLedger());
+afterEach(() => app.checkLedger());
 afterAll(async () => {
   await app.close();
 });
@@ -26,9 +27,9 @@ function newTask(coins = 200, platform: 'youtube' | 'tiktok' = 'tiktok') {
 }
 
 function socialTransactions(userId: string) {
-  return app.server.ctx.sqlite
-    .prepare("SELECT amount, description FROM transactions WHERE user_id = ? AND type = 'social'")
-    .all(userId) as { amount: number; description: string }[];
+  return app.query<{ amount: number; description: string }>(
+    sql`SELECT amount, description FROM transactions WHERE user_id = ${userId} AND type = 'social' ORDER BY created_at, id`,
+  );
 }
 
 describe('social task completion', () => {
@@ -38,7 +39,7 @@ describe('social task completion', () => {
     const res = await client.post<{ message: string }>(`/api/social/${task.id}/complete`);
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('Please open the task link before claiming this reward.');
-    expect(socialTransactions(client.user!.id)).toHaveLength(0);
+    expect(await socialTransactions(client.user!.id)).toHaveLength(0);
   });
 
   it('is refused one second before 15 s, accepted on time, and paid once', async () => {
@@ -67,7 +68,7 @@ describe('social task completion', () => {
     expect(again.status).toBe(409);
     expect(again.body.message).toBe('Task already completed');
     expect(await client.balanceCents()).toBe(before + 250);
-    expect(socialTransactions(client.user!.id)).toEqual([
+    expect(await socialTransactions(client.user!.id)).toEqual([
       { amount: 250, description: `Social task (TikTok): ${task.title}` },
     ]);
   });
@@ -98,7 +99,7 @@ describe('social task completion', () => {
     );
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 409)).toHaveLength(19);
-    expect(socialTransactions(client.user!.id)).toHaveLength(1);
+    expect(await socialTransactions(client.user!.id)).toHaveLength(1);
     expect(await client.balanceCents()).toBe(before + 200);
   });
 

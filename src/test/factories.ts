@@ -1,11 +1,15 @@
 import type { Db } from '../db/client.ts';
 import { serverJoins, servers, transactions, users, type Server, type ServerJoin } from '../db/schema.ts';
 import { credit } from '../ledger/ledger.ts';
-import { and, eq } from 'drizzle-orm';
-import { servers as pgServers, transactions as pgTransactions, users as pgUsers } from '../db/schema.pg.ts';
+import { and, eq, sql } from 'drizzle-orm';
+import {
+  serverJoins as pgServerJoins,
+  servers as pgServers,
+  transactions as pgTransactions,
+  users as pgUsers,
+} from '../db/schema.pg.ts';
 import type { User } from '../db/schema.ts';
 import type { SQL } from 'drizzle-orm';
-import { serverJoins as pgServerJoins } from '../db/schema.pg.ts';
 import { readHandle, type ReadTarget } from '../db/engine.ts';
 import type { Transaction } from '../db/schema.ts';
 import type { DataStore, DbHandle } from '../db/engine.ts';
@@ -49,6 +53,18 @@ export async function readCampaign(store: DataStore, campaignId: string): Promis
   if (h.kind === 'sqlite') return h.db.select().from(servers).where(eq(servers.id, campaignId)).get();
   const [row] = await h.db.select().from(pgServers).where(eq(pgServers.id, campaignId));
   return row;
+}
+
+/** A campaign's join rows in insertion order, on either engine. */
+export async function readJoins(store: DataStore, campaignId: string): Promise<ServerJoin[]> {
+  const h = store.read;
+  if (h.kind === 'sqlite')
+    return h.db.select().from(serverJoins).where(eq(serverJoins.serverId, campaignId)).all();
+  return h.db
+    .select()
+    .from(pgServerJoins)
+    .where(eq(pgServerJoins.serverId, campaignId))
+    .orderBy(pgServerJoins.joinedAt, sql`xmin::text::bigint, ctid`);
 }
 
 /** createCampaign on either engine (suites that run on both: TEST_DB=pg). */
@@ -217,14 +233,6 @@ export async function insertJoin(
     if (!row) throw new Error('insertJoin: nothing inserted');
     return row;
   });
-}
-
-/** Every join of a campaign, on either engine. */
-export async function joinRows(target: ReadTarget, campaignId: string): Promise<ServerJoin[]> {
-  const h = readHandle(target);
-  if (h.kind === 'sqlite')
-    return h.db.select().from(serverJoins).where(eq(serverJoins.serverId, campaignId)).all();
-  return h.db.select().from(pgServerJoins).where(eq(pgServerJoins.serverId, campaignId));
 }
 
 /** A user's ledger rows of one type, on either engine (in no promised order). */

@@ -13,6 +13,7 @@ import { testEngine } from './db.ts';
 import { createPgTestDatabase, type PgTestDatabase } from './pg.ts';
 import type { ApiUser } from '../shared/api-types.ts';
 import { Agent } from 'undici';
+import type { SQL } from 'drizzle-orm';
 
 // Starts the real product on a random port against a standalone Discord simulator, with a fresh
 // migrated SQLite file and a manual clock. Nothing is mocked: tests talk HTTP like a browser would.
@@ -55,8 +56,15 @@ export interface TestApp {
   anonymous(options?: { address?: string }): TestClient;
   /** The engine this app runs on (TEST_DB, or the `engine` option). */
   engine: EngineKind;
-  /** Synchronous SQLite check (unconverted suites). */
+  /** Synchronous SQLite check (unconverted suites; throws on PostgreSQL). */
   assertLedger(): void;
+  /**
+   * Raw SQL on either engine, in a transaction of the store (sees every commit): the rows. For looking
+   * at rows no API shows; write it in the SQL both engines read alike (quote camelCase aliases).
+   */
+  query<T = Record<string, unknown>>(statement: SQL): Promise<T[]>;
+  /** A raw SQL statement that returns no rows (INSERT/UPDATE/DELETE), on either engine: rows changed. */
+  exec(statement: SQL): Promise<number>;
   /** The ledger invariant through the async store, on either engine (converted suites). */
   checkLedger(): Promise<void>;
   close(): Promise<void>;
@@ -261,6 +269,16 @@ export async function startTestApp(
     engine,
     assertLedger: () => assertLedgerInvariant(server.ctx.sqlite),
     checkLedger: () => ledger.assertLedgerInvariant(server.ctx.store),
+    query: <T>(statement: SQL) =>
+      server.ctx.store.transaction(async (tx) =>
+        tx.kind === 'sqlite' ? tx.db.all<T>(statement) : ((await tx.db.execute(statement)).rows as T[]),
+      ),
+    exec: (statement: SQL) =>
+      server.ctx.store.transaction(async (tx) =>
+        tx.kind === 'sqlite'
+          ? tx.db.run(statement).changes
+          : ((await tx.db.execute(statement)).rowCount ?? 0),
+      ),
     async close() {
       await server.close();
       await sim.close();

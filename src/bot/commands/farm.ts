@@ -30,17 +30,17 @@ export const FARM_SEARCH_MAX = 60;
 const MAX_PAGES = 50;
 
 /** Page `page` (from 0) of the servers the member can join, and whether another page follows. */
-export function findFarmPage(
+export async function findFarmPage(
   ctx: AppContext,
   userId: string,
   page: number,
   q: string | undefined,
-): { servers: ApiDiscoverServer[]; hasMore: boolean } {
+): Promise<{ servers: ApiDiscoverServer[]; hasMore: boolean }> {
   const wanted = (page + 1) * FARM_PAGE_SIZE + 1;
   const found: ApiDiscoverServer[] = [];
   let cursor: string | undefined;
   do {
-    const result = findDiscoverPage(ctx.sqlite, ctx.config.discord.cdnUrl, { userId, limit: 100, cursor, q });
+    const result = await findDiscoverPage(ctx, { userId, limit: 100, cursor, q });
     const listed = JSON.parse(result.body.toString('utf8')) as ApiDiscoverServer[];
     // The member's own featured campaign shows on Discover as "Your Server": nothing to join here.
     found.push(...listed.filter((s) => !s.isMine));
@@ -67,8 +67,13 @@ function serverLine(server: ApiDiscoverServer): string {
   return parts.join(' · ');
 }
 
-export function farmPage(ctx: AppContext, userId: string, page: number, q: string | undefined): BotReply {
-  const { servers: listed, hasMore } = findFarmPage(ctx, userId, page, q);
+export async function farmPage(
+  ctx: AppContext,
+  userId: string,
+  page: number,
+  q: string | undefined,
+): Promise<BotReply> {
+  const { servers: listed, hasMore } = await findFarmPage(ctx, userId, page, q);
   if (listed.length === 0 && page === 0) {
     return {
       embeds: [

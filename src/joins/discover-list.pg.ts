@@ -1,0 +1,196 @@
+import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import type { PgDb } from '../db/pg-client.ts';
+import { serverJoins, servers } from '../db/schema.pg.ts';
+import type { Logger } from '../logger.ts';
+import { startDiscoverListener, type DiscoverListener } from './discover-notify-pg.ts';
+import {
+  DiscoverList,
+  type Discover,
+  type DiscoverPage,
+  type DiscoverQuery,
+  type DiscoverRow,
+} from './discover-list.ts';
+
+// Discover's list on PostgreSQL (decision 028): the same in-memory list as on SQLite, kept current by
+// LISTEN/NOTIFY instead of TEMP triggers and data_version. The trigger `servers_discover_notify`
+// (drizzle-pg/0002_discover_notify.sql) notifies the id of every campaign row written, by any process,
+// at commit; this process's listener (discover-notify-pg.ts, its own connection) collects the ids and
+// the list re-reads just those rows — at once, in the background, and in any case before the next read
+// answers. When the listening connection was lost and is back, notifications may have been missed:
+// everything is re-read (onReset), as SQLite does on a data_version change. While no connection listens
+// (start-up, an outage) every read re-reads the whole list, so nothing stale is served. The member's
+// joined campaigns are read per request (a prepared statement on the pool), in parallel with any
+// catching up.
+
+const active = and(
+  gt(servers.membersRemaining, 0),
+  isNull(servers.canceledAt),
+  eq(servers.inviteValid, true),
+  isNull(servers.botRemovedAt),
+);
+
+const columns = {
+  id: servers.id,
+  ownerId: servers.ownerId,
+  name: servers.name,
+  inviteLink: servers.inviteLink,
+  inviteCode: servers.inviteCode,
+  kind: servers.kind,
+  serverId: servers.serverId,
+  serverIcon: servers.serverIcon,
+  coinReward: servers.coinReward,
+  membersRemaining: servers.membersRemaining,
+  initialMemberSlots: servers.initialMemberSlots,
+  // The list's rows carry SQLite's 0/1 flags (its sort order and cursors use them as numbers).
+  isFeatured: sql<number>`${servers.isFeatured}::int`,
+  featuredAt: servers.featuredAt,
+  completionNotificationSent: sql<number>`${servers.completionNotificationSent}::int`,
+  createdAt: servers.createdAt,
+};
+
+const MAX_IDS_PER_READ = 1000;
+
+export interface PgDiscoverOptions {
+  /** The database URL: the listener holds a connection of its own. */
+  connectionString: string;
+  cdnUrl: string;
+  logger?: Logger;
+  /** First wait before the listener reconnects (tests use a short one). */
+  retryMs?: number;
+}
+
+export class PgDiscover implements Discover {
+  readonly list: DiscoverList;
+  private readonly listener: DiscoverListener;
+  /** Campaigns notified and not re-read yet. */
+  private pending = new Set<string>();
+  /** Everything must be re-read (first use, a lost listening connection). */
+  private rebuildNeeded = true;
+  private syncing: Promise<void> | null = null;
+  private readonly logger: Logger | undefined;
+  private readonly joinedQuery;
+
+  constructor(
+    private readonly db: PgDb,
+    options: PgDiscoverOptions,
+  ) {
+    this.list = new DiscoverList(options.cdnUrl);
+    this.logger = options.logger;
+    this.joinedQuery = db
+      .select({ id: serverJoins.serverId })
+      .from(serverJoins)
+      .where(
+        and(
+          eq(serverJoins.userId, sql.placeholder('userId')),
+          // Only completed joins hide a campaign: a pending one is offered again (retry).
+          or(
+            eq(serverJoins.verified, true),
+            eq(serverJoins.coinsAwarded, true),
+            eq(serverJoins.hasLeft, true),
+          ),
+        ),
+      )
+      .prepare('discover_joined');
+    this.listener = startDiscoverListener({
+      connectionString: options.connectionString,
+      logger: options.logger,
+      retryMs: options.retryMs,
+      onChanged: (ids) => {
+        for (const id of ids) this.pending.add(id);
+        this.catchUpInBackground();
+      },
+      onReset: () => {
+        this.rebuildNeeded = true;
+        this.catchUpInBackground();
+      },
+    });
+  }
+
+  /** Resolves once the listening connection is in place (first start). */
+  get ready(): Promise<void> {
+    return this.listener.ready;
+  }
+
+  /** Whether a connection is listening now. */
+  get listening(): boolean {
+    return this.listener.listening;
+  }
+
+  current(): Promise<void> | undefined {
+    // Without a listening connection nothing tells us about writes: read everything again.
+    if (!this.listener.listening) this.rebuildNeeded = true;
+    if (this.syncing) return this.syncing;
+    if (!this.rebuildNeeded && this.pending.size === 0) return undefined;
+    this.syncing = this.catchUp().finally(() => {
+      this.syncing = null;
+    });
+    return this.syncing;
+  }
+
+  async page(query: DiscoverQuery): Promise<DiscoverPage> {
+    const [joined] = await Promise.all([this.joinedBy(query.userId), this.current()]);
+    return this.list.page(query, joined);
+  }
+
+  featured(userId: string, q?: string): Buffer | Promise<Buffer> {
+    const catching = this.current();
+    if (!catching) return this.list.featured(userId, q);
+    return catching.then(() => this.list.featured(userId, q));
+  }
+
+  async close(): Promise<void> {
+    await this.listener.close();
+    // A catch-up in flight finishes on the pool (its owner closes the pool after this).
+    await this.syncing?.catch(() => undefined);
+  }
+
+  private async joinedBy(userId: string): Promise<Set<string>> {
+    const rows = await this.joinedQuery.execute({ userId });
+    return new Set(rows.map((r) => r.id));
+  }
+
+  private catchUpInBackground(): void {
+    this.current()?.catch((err: unknown) => {
+      // The next read tries again (the ids stay pending).
+      this.logger?.warn('discover: re-reading changed campaigns failed', {
+        error: err instanceof Error ? err.message : String(err),
+      });
+    });
+  }
+
+  /** Re-reads what was notified (or everything) until nothing is left; one at a time (`syncing`). */
+  private async catchUp(): Promise<void> {
+    while (this.rebuildNeeded || this.pending.size > 0) {
+      // Many at once (a bulk change, a long pause): one full read costs less than a long IN list.
+      if (this.pending.size > MAX_IDS_PER_READ) this.rebuildNeeded = true;
+      if (this.rebuildNeeded) {
+        // Notifications arriving from here on are for commits this read may not see: they stay pending.
+        this.rebuildNeeded = false;
+        this.pending.clear();
+        let rows: DiscoverRow[];
+        try {
+          rows = await this.db.select(columns).from(servers).where(active);
+        } catch (err) {
+          this.rebuildNeeded = true;
+          throw err;
+        }
+        this.list.replaceAll(rows);
+      } else {
+        const ids = [...this.pending];
+        this.pending.clear();
+        let rows: DiscoverRow[];
+        try {
+          rows = await this.db
+            .select(columns)
+            .from(servers)
+            .where(and(inArray(servers.id, ids), active));
+        } catch (err) {
+          for (const id of ids) this.pending.add(id);
+          throw err;
+        }
+        const byId = new Map(rows.map((row) => [row.id, row]));
+        for (const id of ids) this.list.update(id, byId.get(id));
+      }
+    }
+  }
+}
