@@ -57,7 +57,7 @@ async function benchReconcile(args: DiscordBenchArgs): Promise<boolean> {
   const app = args.via === 'rest' ? await startTestApp({ background: false }) : await startBotTestApp();
   try {
     const seedStart = performance.now();
-    const seeded = seedOpenJoins(app, {
+    const seeded = await seedOpenJoins(app, {
       prefix: 'bench',
       guilds: args.guilds,
       joinsPerGuild: args.joinsPerGuild,
@@ -137,7 +137,7 @@ async function benchMassLeave(args: DiscordBenchArgs): Promise<boolean> {
   // Production timings of the audit-log looks (tests use 0).
   const app = await startBotTestApp({ bot: { auditLogDelayMs: 1500, auditLogRecheckMs: 15_000 } });
   try {
-    const [seeded] = seedOpenJoins(app, {
+    const [seeded] = await seedOpenJoins(app, {
       prefix: 'raid',
       guilds: 1,
       joinsPerGuild: args.leavers + args.arrivals,

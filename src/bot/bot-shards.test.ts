@@ -1,11 +1,10 @@
 import { Events, Status, type GuildMember } from 'discord.js';
-import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../context.ts';
-import { transactions } from '../db/schema.ts';
 import { JobMonitor } from '../ops/job-monitor.ts';
 import { createReadiness } from '../ops/readiness.ts';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
+import { ledgerRows } from '../test/factories.ts';
 import type { SimGuild } from '../sim/discord/index.ts';
 import { startBot, type Bot } from './bot.ts';
 import { createBotCampaign, findJoin, joinViaWebsite, waitFor } from './bot-test-kit.ts';
@@ -27,10 +26,10 @@ const shardCtx = (id: number): AppContext => ({
 });
 
 /** Campaign guilds until there is one on each shard (the simulator's ids are 1 ms apart). */
-function guildsOnBothShards(prefix: string): { guild: SimGuild; campaignId: string }[] {
+async function guildsOnBothShards(prefix: string): Promise<{ guild: SimGuild; campaignId: string }[]> {
   const found = new Map<number, { guild: SimGuild; campaignId: string }>();
   for (let i = 0; found.size < count && i < 20; i++) {
-    const { guild, campaign } = createBotCampaign(app, owner, { name: `${prefix} ${i}`, slots: 5 });
+    const { guild, campaign } = await createBotCampaign(app, owner, { name: `${prefix} ${i}`, slots: 5 });
     const shard = shardOfGuild(guild.id, count);
     if (!found.has(shard)) found.set(shard, { guild, campaignId: campaign.id });
   }
@@ -38,12 +37,7 @@ function guildsOnBothShards(prefix: string): { guild: SimGuild; campaignId: stri
   return [0, 1].map((s) => found.get(s)!);
 }
 
-const rewards = (member: TestClient) =>
-  app.server.ctx.db
-    .select()
-    .from(transactions)
-    .where(and(eq(transactions.userId, member.user!.id), eq(transactions.type, 'join_reward')))
-    .all();
+const rewards = (member: TestClient) => ledgerRows(app.server.ctx.store, member.user!.id, 'join_reward');
 
 beforeAll(async () => {
   app = await startTestApp(); // no background: the two shard clients are started below
@@ -56,7 +50,7 @@ afterAll(async () => {
 
 describe('a bot process per shard (SHARD_COUNT=2)', () => {
   it('each shard gets only its guilds and their events; joins on either shard are verified and paid once; readiness names the shard', async () => {
-    const targets = guildsOnBothShards('Sharded campaign');
+    const targets = await guildsOnBothShards('Sharded campaign');
     for (const id of [0, 1]) bots.push(startBot(shardCtx(id), { loginRetryMs: 100 }));
     await Promise.all(bots.map((b) => b.ready));
     const seen: string[][] = [[], []];
@@ -87,7 +81,7 @@ describe('a bot process per shard (SHARD_COUNT=2)', () => {
     for (const member of members)
       for (const { campaignId } of targets)
         await waitFor(
-          () => findJoin(app, campaignId, member.user!.id)?.verified === true,
+          async () => (await findJoin(app, campaignId, member.user!.id))?.verified === true,
           10_000,
           'verification on both shards',
         );
@@ -99,8 +93,8 @@ describe('a bot process per shard (SHARD_COUNT=2)', () => {
       expect(seen[1 - id]!).not.toContain(guild.id);
     }
     // Verified and paid exactly once per join.
-    for (const member of members) expect(rewards(member)).toHaveLength(targets.length);
-    app.assertLedger();
+    for (const member of members) expect(await rewards(member)).toHaveLength(targets.length);
+    await app.checkLedger();
 
     // Readiness of each process reports its own shard.
     for (const [id, bot] of bots.entries()) {
@@ -144,24 +138,27 @@ describe('a bot process per shard (SHARD_COUNT=2)', () => {
 describe('reconcile per shard', () => {
   it('reconcile:shard-<id> settles only the guilds on its shard', async () => {
     for (const bot of bots.splice(0)) await bot.stop(); // events missed: only reconciliation sees the arrivals
-    const targets = guildsOnBothShards('Reconciled campaign');
+    const targets = await guildsOnBothShards('Reconciled campaign');
     const member = await app.signIn('shard_member_offline');
     for (const { guild, campaignId } of targets) {
       await joinViaWebsite(member, campaignId);
       app.sim.state.addMember(guild.id, member.user!.discordId);
     }
-    const verified = () => targets.map((t) => findJoin(app, t.campaignId, member.user!.id)?.verified);
-    expect(verified()).toEqual([false, false]);
+    const verified = async () =>
+      (await Promise.all(targets.map((t) => findJoin(app, t.campaignId, member.user!.id)))).map(
+        (j) => j?.verified,
+      );
+    expect(await verified()).toEqual([false, false]);
 
     const first = await reconcile(app.server.ctx, { shard: { id: 1, count } });
     expect(first.verified).toBe(1);
-    expect(verified()).toEqual([false, true]);
+    expect(await verified()).toEqual([false, true]);
     const second = await reconcile(app.server.ctx, { shard: { id: 0, count } });
     expect(second.verified).toBe(1);
-    expect(verified()).toEqual([true, true]);
+    expect(await verified()).toEqual([true, true]);
     // Nothing left for either shard, and each join was paid once.
     expect((await reconcile(app.server.ctx, { shard: { id: 1, count } })).verified).toBe(0);
-    expect(rewards(member)).toHaveLength(2);
-    app.assertLedger();
+    expect(await rewards(member)).toHaveLength(2);
+    await app.checkLedger();
   }, 30_000);
 });

@@ -1,12 +1,13 @@
-import { and, eq } from 'drizzle-orm';
-import { serverJoins, transactions, type Server, type ServerJoin } from '../db/schema.ts';
-import { debit, getBalance } from '../ledger/ledger.ts';
+import type { Server, ServerJoin, Transaction } from '../db/schema.ts';
+import * as ledger from '../ledger/index.ts';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
-import { createCampaign, type CampaignKind } from '../test/factories.ts';
+import { insertCampaign, joinRow, ledgerRows, type CampaignKind } from '../test/factories.ts';
 import type { SimGuild } from '../sim/discord/index.ts';
 import type { StartOptions } from '../server.ts';
 
 // Shared set-up for the bot tests: the real product with its bot connected to the simulator's gateway.
+// Rows are read and written through the async store (ctx.store), so each suite runs on either engine
+// (TEST_DB=pg).
 
 /** The product with background jobs on; resolves once discord.js is connected. */
 export async function startBotTestApp(
@@ -20,9 +21,13 @@ export async function startBotTestApp(
 }
 
 /** Polls until `check` passes (every 20 ms); fails with the last reason after `ms`. */
-export async function waitFor(check: () => boolean, ms = 5000, what = 'condition'): Promise<void> {
+export async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  ms = 5000,
+  what = 'condition',
+): Promise<void> {
   const deadline = Date.now() + ms;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -31,16 +36,16 @@ export async function waitFor(check: () => boolean, ms = 5000, what = 'condition
 let counter = 0;
 
 /** A guild owned by `owner` (bot inside) with a campaign for it. */
-export function createBotCampaign(
+export async function createBotCampaign(
   app: TestApp,
   owner: TestClient,
   options: { kind?: CampaignKind; slots?: number; name?: string; guild?: SimGuild } = {},
-): { guild: SimGuild; campaign: Server } {
+): Promise<{ guild: SimGuild; campaign: Server }> {
   counter += 1;
   const name = options.name ?? options.guild?.name ?? `Bot Guild ${counter}`;
   const guild = options.guild ?? app.sim.state.createGuild({ name, ownerId: owner.user!.discordId });
   const invite = app.sim.state.createInvite(guild.id, { maxAge: 0 });
-  const campaign = createCampaign(app.server.ctx.db, {
+  const campaign = await insertCampaign(app.server.ctx.store, {
     ownerId: owner.user!.id,
     kind: options.kind ?? 'regular',
     name,
@@ -52,23 +57,19 @@ export function createBotCampaign(
   return { guild, campaign };
 }
 
-export function findJoin(app: TestApp, campaignId: string, userId: string): ServerJoin | undefined {
-  return app.server.ctx.db
-    .select()
-    .from(serverJoins)
-    .where(and(eq(serverJoins.serverId, campaignId), eq(serverJoins.userId, userId)))
-    .get();
+export function findJoin(app: TestApp, campaignId: string, userId: string): Promise<ServerJoin | undefined> {
+  return joinRow(app.server.ctx.store, campaignId, userId);
 }
 
-export function balanceOf(app: TestApp, client: TestClient): number {
-  return getBalance(app.server.ctx.sqlite, client.user!.id);
+export function balanceOf(app: TestApp, client: TestClient): Promise<number> {
+  return ledger.getBalance(app.server.ctx.store, client.user!.id);
 }
 
 /** Spends a user's whole balance (so a penalty can take it below zero). */
-export function drain(app: TestApp, client: TestClient): void {
-  const balance = balanceOf(app, client);
+export async function drain(app: TestApp, client: TestClient): Promise<void> {
+  const balance = await balanceOf(app, client);
   if (balance > 0) {
-    debit(app.server.ctx.sqlite, {
+    await ledger.debit(app.server.ctx.store, {
       userId: client.user!.id,
       cents: balance,
       type: 'campaign',
@@ -78,12 +79,8 @@ export function drain(app: TestApp, client: TestClient): void {
   }
 }
 
-export function transactionsOf(app: TestApp, client: TestClient, type: string) {
-  return app.server.ctx.db
-    .select()
-    .from(transactions)
-    .where(and(eq(transactions.userId, client.user!.id), eq(transactions.type, type)))
-    .all();
+export function transactionsOf(app: TestApp, client: TestClient, type: string): Promise<Transaction[]> {
+  return ledgerRows(app.server.ctx.store, client.user!.id, type);
 }
 
 /**
@@ -98,7 +95,11 @@ export async function verifyMember(
 ): Promise<TestClient> {
   await joinViaWebsite(member, campaignId);
   app.sim.state.addMember(guildId, member.user!.discordId);
-  await waitFor(() => findJoin(app, campaignId, member.user!.id)?.verified === true, 5000, 'verification');
+  await waitFor(
+    async () => (await findJoin(app, campaignId, member.user!.id))?.verified === true,
+    5000,
+    'verification',
+  );
   return member;
 }
 

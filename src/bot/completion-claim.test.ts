@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCampaign, insertCampaign } from '../test/factories.ts';
 import type { AppContext } from '../context.ts';
-import { openDatabase, type Database_ } from '../db/client.ts';
+import { openPgStore, type PgStore } from '../db/engine.ts';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
-import { createCampaign, findCampaign } from '../test/factories.ts';
 import {
   claimCompletionDm,
   COMPLETION_DM_LEASE_MS,
@@ -12,37 +12,37 @@ import {
 } from './completion-notice.ts';
 
 // The completion DM is claimed on the campaign row (decision 028): two bot processes — here two
-// contexts, each with its own connection to the one database file — finishing the same campaign at
-// once send one DM; a claim whose process died or whose send failed is taken again after its lease or
-// retry wait, not before. Since decision 028's step 3 the services reach the database through
-// ctx.store, which `second` shares with the first context (two SQLite writer connections in one thread
-// would wait on each other's locks); the claim between real separate connections is the PostgreSQL
-// half of src/bot/bot-repo.test.ts.
+// contexts — finishing the same campaign at once send one DM; a claim whose process died or whose send
+// failed is taken again after its lease or retry wait, not before. The services reach the database
+// through ctx.store. On PostgreSQL (TEST_DB=pg) `second` has a store of its own (its own pool, as another
+// process would); on SQLite it shares the first context's store (two SQLite writer connections in one
+// thread would wait on each other's locks).
 
 let app: TestApp;
-let other: Database_;
-/** A second bot process's view: the same services, its own database connection. */
+let otherStore: PgStore | undefined;
+/** A second bot process's view: the same services; on PostgreSQL its own connections. */
 let second: AppContext;
 let owner: TestClient;
 let count = 0;
 
 beforeAll(async () => {
   app = await startTestApp();
-  other = openDatabase(app.server.ctx.config.databasePath);
-  second = { ...app.server.ctx, db: other.db, sqlite: other.sqlite };
+  const { database } = app.server.ctx.config;
+  if (database.kind === 'pg') otherStore = await openPgStore(database.url);
+  second = { ...app.server.ctx, store: otherStore ?? app.server.ctx.store };
   owner = await app.signIn('claim_owner');
 });
 afterAll(async () => {
-  other.close();
+  await otherStore?.close();
   await app.close();
 });
 
 /** A campaign whose last slot was just taken, in a guild the owner shares with the bot (so DMs reach them). */
-function finishedCampaign(): { id: string; name: string } {
+async function finishedCampaign(): Promise<{ id: string; name: string }> {
   count += 1;
   const name = `Claimed Campaign ${count}`;
   const guild = app.sim.state.createGuild({ name, ownerId: owner.user!.discordId });
-  const campaign = createCampaign(app.server.ctx.db, {
+  const campaign = await insertCampaign(app.server.ctx.store, {
     ownerId: owner.user!.id,
     name,
     guildId: guild.id,
@@ -58,7 +58,7 @@ const dmsAbout = (name: string) =>
 describe('completion DM claim', () => {
   it('two bot processes finishing the same campaign at once: one DM', async () => {
     for (let round = 0; round < 5; round++) {
-      const campaign = finishedCampaign();
+      const campaign = await finishedCampaign();
       const outcomes = await Promise.all([
         notifyCompletedCampaign(app.server.ctx, campaign.id),
         notifyCompletedCampaign(second, campaign.id),
@@ -68,7 +68,7 @@ describe('completion DM claim', () => {
       const sent = outcomes.map(Number).reduce((a, b) => a + b, 0);
       expect(sent, `round ${round}`).toBe(1);
       expect(dmsAbout(campaign.name)).toHaveLength(1);
-      expect(findCampaign(app.server.ctx.db, campaign.id)).toMatchObject({
+      expect(await readCampaign(app.server.ctx.store, campaign.id)).toMatchObject({
         completionNotificationSent: true,
         completionDmRetryAt: null,
       });
@@ -76,7 +76,7 @@ describe('completion DM claim', () => {
   });
 
   it('a claim whose process died is taken again after the lease, not before', async () => {
-    const campaign = finishedCampaign();
+    const campaign = await finishedCampaign();
     // Process one claims and dies before sending.
     expect(await claimCompletionDm(app.server.ctx, campaign.id, app.clock.now())).toBe(true);
     expect(await notifyCompletedCampaign(second, campaign.id)).toBe(false);
@@ -90,7 +90,7 @@ describe('completion DM claim', () => {
   });
 
   it('a failed send is retried after its wait by whichever process comes first, once', async () => {
-    const campaign = finishedCampaign();
+    const campaign = await finishedCampaign();
     app.sim.state.rateLimits.configure({ enabled: false });
     app.sim.state.unreliable.configure({ rate: 1, faults: ['server-error'], seed: 3 });
     try {
@@ -100,7 +100,7 @@ describe('completion DM claim', () => {
       app.sim.state.rateLimits.configure({ enabled: true });
     }
     const wait = COMPLETION_DM_RETRY_DELAYS_MS[0];
-    expect(findCampaign(app.server.ctx.db, campaign.id)).toMatchObject({
+    expect(await readCampaign(app.server.ctx.store, campaign.id)).toMatchObject({
       completionDmAttempts: 1,
       completionDmRetryAt: app.clock.now() + wait,
       completionNotificationSent: false,
@@ -115,7 +115,7 @@ describe('completion DM claim', () => {
     ]);
     expect(outcomes.reduce((a, b) => a + b, 0)).toBe(1);
     expect(dmsAbout(campaign.name)).toHaveLength(1);
-    expect(findCampaign(app.server.ctx.db, campaign.id)).toMatchObject({
+    expect(await readCampaign(app.server.ctx.store, campaign.id)).toMatchObject({
       completionNotificationSent: true,
       completionDmAttempts: 1,
     });

@@ -1,8 +1,8 @@
 import { Events } from 'discord.js';
+import { readCampaign } from '../test/factories.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HOUR } from '../clock.ts';
 import type { TestApp, TestClient } from '../test/harness.ts';
-import { findCampaign } from '../test/factories.ts';
 import {
   balanceOf,
   createBotCampaign,
@@ -45,45 +45,49 @@ describe('joined_at and the safety valve', () => {
     owner = await app.signIn('guard_owner');
   });
   afterAll(() => app.close());
-  afterEach(() => app.assertLedger());
+  afterEach(() => app.checkLedger());
 
   it('refuses a website join from someone already in the guild', async () => {
-    const { guild, campaign } = createBotCampaign(app, owner);
+    const { guild, campaign } = await createBotCampaign(app, owner);
     const member = await newMember();
     app.sim.state.addMember(guild.id, discordId(member));
     const res = await member.post(`/api/servers/${campaign.id}/join`);
     expect(res.status).toBe(409);
-    expect(findJoin(app, campaign.id, member.user!.id)).toBeUndefined();
+    expect(await findJoin(app, campaign.id, member.user!.id)).toBeUndefined();
   });
 
   it('pays nothing when GUILD_MEMBER_ADD shows a joined_at older than the website join', async () => {
-    const { guild, campaign } = createBotCampaign(app, owner);
+    const { guild, campaign } = await createBotCampaign(app, owner);
     const member = await newMember();
     await joinViaWebsite(member, campaign.id);
-    const before = balanceOf(app, member);
+    const before = await balanceOf(app, member);
     // Discord's answer at join time missed them; the membership itself is an hour older than the click.
     app.sim.state.addMember(guild.id, discordId(member), {
       joinedAt: new Date(app.clock.now() - HOUR).toISOString(),
     });
-    await waitFor(() => findJoin(app, campaign.id, member.user!.id)?.verified === true, 5000, 'join closed');
-    expect(findJoin(app, campaign.id, member.user!.id)).toMatchObject({
+    await waitFor(
+      async () => (await findJoin(app, campaign.id, member.user!.id))?.verified === true,
+      5000,
+      'join closed',
+    );
+    expect(await findJoin(app, campaign.id, member.user!.id)).toMatchObject({
       verified: true,
       coinsAwarded: false,
     });
-    expect(balanceOf(app, member)).toBe(before);
-    expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(10);
+    expect(await balanceOf(app, member)).toBe(before);
+    expect((await readCampaign(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(10);
     // A later arrival is still paid: the check is about this member, not the campaign.
     await verifiedMember(guild.id, campaign.id);
-    expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(9);
+    expect((await readCampaign(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(9);
   });
 
   it('pays nothing in reconciliation either when joined_at precedes the website join', async () => {
-    const { guild, campaign } = createBotCampaign(app, owner);
+    const { guild, campaign } = await createBotCampaign(app, owner);
     const earlier = await newMember();
     const newcomer = await newMember();
     await joinViaWebsite(earlier, campaign.id);
     await joinViaWebsite(newcomer, campaign.id);
-    const before = balanceOf(app, earlier);
+    const before = await balanceOf(app, earlier);
     app.sim.state.setGatewayOnline(false);
     try {
       app.sim.state.addMember(guild.id, discordId(earlier), {
@@ -95,23 +99,24 @@ describe('joined_at and the safety valve', () => {
     } finally {
       await gatewayBack();
     }
-    expect(findJoin(app, campaign.id, earlier.user!.id)).toMatchObject({
+    expect(await findJoin(app, campaign.id, earlier.user!.id)).toMatchObject({
       verified: true,
       coinsAwarded: false,
     });
-    expect(balanceOf(app, earlier)).toBe(before);
-    expect(findJoin(app, campaign.id, newcomer.user!.id)).toMatchObject({
+    expect(await balanceOf(app, earlier)).toBe(before);
+    expect(await findJoin(app, campaign.id, newcomer.user!.id)).toMatchObject({
       verified: true,
       coinsAwarded: true,
     });
-    expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(9);
+    expect((await readCampaign(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(9);
   });
 
   it('charges nothing when an unusual share of a guild is absent at once, alerts, and the next normal run charges the real leaver', async () => {
-    const { guild, campaign } = createBotCampaign(app, owner, { slots: 10 });
+    const { guild, campaign } = await createBotCampaign(app, owner, { slots: 10 });
     const members: TestClient[] = [];
     for (let i = 0; i < 10; i++) members.push(await verifiedMember(guild.id, campaign.id));
-    const before = members.map((m) => balanceOf(app, m));
+    const before: number[] = [];
+    for (const m of members) before.push(await balanceOf(app, m));
     const alertsBefore = alerts().length;
     app.clock.advance(HOUR);
 
@@ -123,11 +128,14 @@ describe('joined_at and the safety valve', () => {
       const held = await reconcile(app.server.ctx);
       expect(held).toMatchObject({ left: 0, heldBack: 1, failed: 0 });
       expect(alerts().length).toBe(alertsBefore + 1);
-      members.forEach((m, i) => {
-        expect(findJoin(app, campaign.id, m.user!.id)).toMatchObject({ hasLeft: false, penalized: false });
-        expect(balanceOf(app, m)).toBe(before[i]);
-      });
-      expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(0);
+      for (const [i, m] of members.entries()) {
+        expect(await findJoin(app, campaign.id, m.user!.id)).toMatchObject({
+          hasLeft: false,
+          penalized: false,
+        });
+        expect(await balanceOf(app, m)).toBe(before[i]);
+      }
+      expect((await readCampaign(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(0);
 
       // Four of them were there all along (they show up again); one really left.
       for (const m of members.slice(0, 4)) app.sim.state.addMember(guild.id, discordId(m));
@@ -138,20 +146,21 @@ describe('joined_at and the safety valve', () => {
     }
     expect(alerts().length).toBe(alertsBefore + 1);
     const leaver = members[4]!;
-    expect(findJoin(app, campaign.id, leaver.user!.id)).toMatchObject({
+    expect(await findJoin(app, campaign.id, leaver.user!.id)).toMatchObject({
       hasLeft: true,
       leftReason: 'leave',
       penalized: true,
     });
-    expect(transactionsOf(app, leaver, 'leave_penalty')).toHaveLength(1);
-    members.slice(0, 4).forEach((m) => expect(findJoin(app, campaign.id, m.user!.id)?.hasLeft).toBe(false));
-    expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(1);
+    expect(await transactionsOf(app, leaver, 'leave_penalty')).toHaveLength(1);
+    for (const m of members.slice(0, 4))
+      expect((await findJoin(app, campaign.id, m.user!.id))?.hasLeft).toBe(false);
+    expect((await readCampaign(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(1);
   }, 30_000);
 
   it('looks members up over the gateway (op 8) where that is cheaper than REST, with the same outcome', async () => {
     // 30 open joins in a guild of 12,000: the member list would be about 12 pages, single lookups 30
     // requests; one op-8 send (worth GATEWAY_SEND_COST = 10 REST requests) answers for all of them.
-    const [seeded] = seedOpenJoins(app, {
+    const [seeded] = await seedOpenJoins(app, {
       prefix: 'opeight',
       guilds: 1,
       joinsPerGuild: 30,
@@ -167,8 +176,9 @@ describe('joined_at and the safety valve', () => {
     // The small guilds of earlier tests were read over REST; this one cost one send.
     expect(first.lookups).toMatchObject({ gateway: 1, gatewayFallbacks: 0 });
     // (A background run started by an earlier test's reconnect may verify some of them first: same outcome.)
-    expect(userIds.every((id) => findJoin(app, campaign.id, id)?.coinsAwarded)).toBe(true);
-    expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(0);
+    const paidJoins = await Promise.all(userIds.map((id) => findJoin(app, campaign.id, id)));
+    expect(paidJoins.every((j) => j?.coinsAwarded)).toBe(true);
+    expect((await readCampaign(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(0);
 
     // The connection stays up but member events are lost: the next run finds the leaver.
     app.clock.advance(HOUR);
@@ -182,10 +192,10 @@ describe('joined_at and the safety valve', () => {
     }
     expect(second.lookups).toMatchObject({ gateway: 1, gatewayFallbacks: 0 });
     expect(second).toMatchObject({ failed: 0 });
-    const joins = userIds.map((id) => findJoin(app, campaign.id, id)!);
+    const joins = (await Promise.all(userIds.map((id) => findJoin(app, campaign.id, id)))).map((j) => j!);
     expect(joins.filter((j) => j.hasLeft)).toMatchObject([{ leftReason: 'leave', penalized: true }]);
     expect(joins.every((j) => j.coinsAwarded)).toBe(true);
-    expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(1);
+    expect((await readCampaign(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(1);
   }, 30_000);
 });
 
@@ -195,10 +205,13 @@ describe('the safety valve across guilds', () => {
     owner = await app.signIn('valve_owner');
   });
   afterAll(() => app.close());
-  afterEach(() => app.assertLedger());
+  afterEach(() => app.checkLedger());
 
   it('charges nothing when more members than RECONCILE_MAX_CHARGES are absent in one run, over several guilds', async () => {
-    const guilds = [createBotCampaign(app, owner, { slots: 3 }), createBotCampaign(app, owner, { slots: 3 })];
+    const guilds = [
+      await createBotCampaign(app, owner, { slots: 3 }),
+      await createBotCampaign(app, owner, { slots: 3 }),
+    ];
     const members: TestClient[][] = [];
     for (const { guild, campaign } of guilds) {
       const list: TestClient[] = [];
@@ -217,7 +230,7 @@ describe('the safety valve across guilds', () => {
       expect(held).toMatchObject({ left: 0, heldBack: 2 });
       expect(alerts().some((l) => l.includes('in this run'))).toBe(true);
       for (const list of members)
-        for (const m of list) expect(transactionsOf(app, m, 'leave_penalty')).toHaveLength(0);
+        for (const m of list) expect(await transactionsOf(app, m, 'leave_penalty')).toHaveLength(0);
 
       // One of each pair comes back: two absent, within the limit, charged.
       guilds.forEach(({ guild }, g) => app.sim.state.addMember(guild.id, discordId(members[g]![0]!)));
@@ -227,9 +240,9 @@ describe('the safety valve across guilds', () => {
       await gatewayBack();
     }
     for (const list of members) {
-      expect(transactionsOf(app, list[0]!, 'leave_penalty')).toHaveLength(0);
-      expect(transactionsOf(app, list[1]!, 'leave_penalty')).toHaveLength(1);
-      expect(transactionsOf(app, list[2]!, 'leave_penalty')).toHaveLength(0);
+      expect(await transactionsOf(app, list[0]!, 'leave_penalty')).toHaveLength(0);
+      expect(await transactionsOf(app, list[1]!, 'leave_penalty')).toHaveLength(1);
+      expect(await transactionsOf(app, list[2]!, 'leave_penalty')).toHaveLength(0);
     }
   }, 30_000);
 });

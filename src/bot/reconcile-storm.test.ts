@@ -1,9 +1,7 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { readCampaign, readJoins, ledgerRows } from '../test/factories.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { serverJoins, transactions } from '../db/schema.ts';
 import { INVALID_REQUEST_BAN_THRESHOLD } from '../sim/discord/rate-limits.ts';
 import type { TestApp } from '../test/harness.ts';
-import { findCampaign } from '../test/factories.ts';
 import { seedOpenJoins, type SeededGuild } from '../test/open-joins.ts';
 import { startBotTestApp } from './bot-test-kit.ts';
 import { reconcile } from './reconcile.ts';
@@ -19,21 +17,21 @@ beforeAll(async () => {
   app = await startBotTestApp();
 });
 afterAll(() => app.close());
-afterEach(() => app.assertLedger());
+afterEach(() => app.checkLedger());
 
 describe('reconciliation in a 429 storm', () => {
   it('verifies every open join exactly once and keeps invalid requests far below the ban threshold', async () => {
     // (One slot more than joins: no campaign completes, so no owner DMs pace the runs.)
     // 8 guilds read as member lists (25 open joins each), 5 looked up member by member (4 each).
     const seeded: SeededGuild[] = [
-      ...seedOpenJoins(app, {
+      ...(await seedOpenJoins(app, {
         prefix: 'storm_list',
         guilds: 8,
         joinsPerGuild: 25,
         otherMembers: 50,
         slots: 26,
-      }),
-      ...seedOpenJoins(app, { prefix: 'storm_single', guilds: 5, joinsPerGuild: 4, slots: 5 }),
+      })),
+      ...(await seedOpenJoins(app, { prefix: 'storm_single', guilds: 5, joinsPerGuild: 4, slots: 5 })),
     ];
     const userIds = seeded.flatMap((s) => s.userIds);
     const campaignIds = seeded.map((s) => s.campaign.id);
@@ -52,17 +50,15 @@ describe('reconciliation in a 429 storm', () => {
     const before = sim.rateLimits.stats();
     sim.unreliable.configure({ rate: 0.25, faults: ['rate-limit', 'server-error', 'html'], seed: 42 });
 
-    const paid = () =>
-      app.server.ctx.db
-        .select({ id: serverJoins.id })
-        .from(serverJoins)
-        .where(and(inArray(serverJoins.serverId, campaignIds), eq(serverJoins.coinsAwarded, true)))
-        .all().length;
+    const paid = async () =>
+      (await Promise.all(campaignIds.map((id) => readJoins(app.server.ctx.store, id))))
+        .flat()
+        .filter((j) => j.coinsAwarded).length;
     let runs = 0;
     let verified = 0;
     try {
       // A guild whose lookups fail even after @discordjs/rest's retries is left for the next run.
-      while (paid() < userIds.length && runs < 10) {
+      while ((await paid()) < userIds.length && runs < 10) {
         runs += 1;
         verified += (await reconcile(app.server.ctx, { concurrency: 4 })).verified;
       }
@@ -72,18 +68,17 @@ describe('reconciliation in a 429 storm', () => {
     const after = sim.rateLimits.stats();
     const injected = { ...sim.unreliable.injected };
 
-    expect(paid()).toBe(userIds.length);
+    expect(await paid()).toBe(userIds.length);
     // Reconciliation's count may be lower than the joins when the bot's own background run (started
     // on connect) took some; never higher.
     expect(verified).toBeLessThanOrEqual(userIds.length);
-    const rewards = app.server.ctx.db
-      .select({ userId: transactions.userId })
-      .from(transactions)
-      .where(and(inArray(transactions.userId, userIds), eq(transactions.type, 'join_reward')))
-      .all();
+    const rewards = (
+      await Promise.all(userIds.map((id) => ledgerRows(app.server.ctx.store, id, 'join_reward')))
+    ).flat();
     expect(rewards).toHaveLength(userIds.length);
     expect(new Set(rewards.map((r) => r.userId)).size).toBe(userIds.length);
-    for (const id of campaignIds) expect(findCampaign(app.server.ctx.db, id)?.membersRemaining).toBe(1);
+    for (const id of campaignIds)
+      expect((await readCampaign(app.server.ctx.store, id))?.membersRemaining).toBe(1);
 
     // A calm run afterwards changes nothing.
     expect((await reconcile(app.server.ctx)).verified).toBe(0);

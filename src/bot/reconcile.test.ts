@@ -1,8 +1,8 @@
 import { Events } from 'discord.js';
+import { readCampaign, insertCampaign } from '../test/factories.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DAY, HOUR } from '../clock.ts';
 import type { TestApp, TestClient } from '../test/harness.ts';
-import { createCampaign, findCampaign } from '../test/factories.ts';
 import {
   balanceOf,
   createBotCampaign,
@@ -25,12 +25,12 @@ beforeAll(async () => {
   app = await startBotTestApp();
 });
 afterAll(() => app.close());
-afterEach(() => app.assertLedger());
+afterEach(() => app.checkLedger());
 
 async function verifiedLive(guildId: string, campaignId: string, member: TestClient): Promise<void> {
   await joinViaWebsite(member, campaignId);
   app.sim.state.addMember(guildId, discordId(member));
-  await waitFor(() => findJoin(app, campaignId, member.user!.id)?.verified === true);
+  await waitFor(async () => (await findJoin(app, campaignId, member.user!.id))?.verified === true);
 }
 
 /**
@@ -40,15 +40,19 @@ async function verifiedLive(guildId: string, campaignId: string, member: TestCli
  */
 async function runScenario(mode: 'live' | 'offline') {
   const owner = await signIn(`${mode}_owner`);
-  const { guild, campaign } = createBotCampaign(app, owner, { slots: 3, name: `Reconcile ${mode}` });
+  const { guild, campaign } = await createBotCampaign(app, owner, { slots: 3, name: `Reconcile ${mode}` });
   const [a, b, c, d, e] = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((r) => signIn(`${mode}_${r}`)));
   const members = { a: a!, b: b!, c: c!, d: d!, e: e! };
   // A and E click Join while slots remain, but only arrive (or never do) after the campaign filled up.
   await joinViaWebsite(members.a, campaign.id);
   await joinViaWebsite(members.e, campaign.id);
   for (const m of [members.b, members.c, members.d]) await verifiedLive(guild.id, campaign.id, m);
-  await waitFor(() => findCampaign(app.server.ctx.db, campaign.id)?.completionNotificationSent === true);
-  const before = Object.fromEntries(Object.entries(members).map(([k, m]) => [k, balanceOf(app, m)]));
+  await waitFor(
+    async () => (await readCampaign(app.server.ctx.store, campaign.id))?.completionNotificationSent === true,
+  );
+  const before = Object.fromEntries(
+    await Promise.all(Object.entries(members).map(async ([k, m]) => [k, await balanceOf(app, m)] as const)),
+  );
   app.clock.advance(HOUR);
 
   if (mode === 'offline') app.sim.state.setGatewayOnline(false);
@@ -57,12 +61,12 @@ async function runScenario(mode: 'live' | 'offline') {
   app.sim.state.addMember(guild.id, discordId(members.a));
 
   if (mode === 'live') {
-    await waitFor(() => findJoin(app, campaign.id, members.a.user!.id)?.verified === true);
-    await waitFor(() => findJoin(app, campaign.id, members.c.user!.id)?.hasLeft === true);
+    await waitFor(async () => (await findJoin(app, campaign.id, members.a.user!.id))?.verified === true);
+    await waitFor(async () => (await findJoin(app, campaign.id, members.c.user!.id))?.hasLeft === true);
   } else {
     await new Promise((r) => setTimeout(r, 200)); // the events had their chance and were lost
-    expect(findJoin(app, campaign.id, members.a.user!.id)?.verified).toBe(false);
-    expect(findJoin(app, campaign.id, members.b.user!.id)?.hasLeft).toBe(false);
+    expect((await findJoin(app, campaign.id, members.a.user!.id))?.verified).toBe(false);
+    expect((await findJoin(app, campaign.id, members.b.user!.id))?.hasLeft).toBe(false);
     const result = await reconcile(app.server.ctx);
     expect(result).toMatchObject({ verified: 1, left: 2, failed: 0 });
     const bot = app.server.background.bot!;
@@ -72,16 +76,25 @@ async function runScenario(mode: 'live' | 'offline') {
   }
 
   const outcome = Object.fromEntries(
-    Object.entries(members).map(([k, m]) => {
-      const join = findJoin(app, campaign.id, m.user!.id)!;
-      const { verified, coinsAwarded, hasLeft, leftReason, penalized } = join;
-      return [
-        k,
-        { verified, coinsAwarded, hasLeft, leftReason, penalized, gained: balanceOf(app, m) - before[k]! },
-      ];
-    }),
+    await Promise.all(
+      Object.entries(members).map(async ([k, m]) => {
+        const join = (await findJoin(app, campaign.id, m.user!.id))!;
+        const { verified, coinsAwarded, hasLeft, leftReason, penalized } = join;
+        return [
+          k,
+          {
+            verified,
+            coinsAwarded,
+            hasLeft,
+            leftReason,
+            penalized,
+            gained: (await balanceOf(app, m)) - before[k]!,
+          },
+        ];
+      }),
+    ),
   );
-  const row = findCampaign(app.server.ctx.db, campaign.id)!;
+  const row = (await readCampaign(app.server.ctx.store, campaign.id))!;
   const dms = app.sim.state.listDms({ userId: discordId(owner) }).length;
   return {
     outcome,
@@ -146,15 +159,18 @@ describe('reconcile()', () => {
 
   it('sends a completion DM the bot missed, once', async () => {
     const owner = await signIn('missed_owner');
-    const { guild, campaign } = createBotCampaign(app, owner, { slots: 1 });
+    const { guild, campaign } = await createBotCampaign(app, owner, { slots: 1 });
     const member = await signIn('missed_member');
     await joinViaWebsite(member, campaign.id);
     app.sim.state.setGatewayOnline(false);
     app.sim.state.addMember(guild.id, discordId(member));
     await Promise.all([reconcile(app.server.ctx), reconcile(app.server.ctx)]);
     await reconcile(app.server.ctx);
-    expect(findJoin(app, campaign.id, member.user!.id)).toMatchObject({ verified: true, coinsAwarded: true });
-    expect(findCampaign(app.server.ctx.db, campaign.id)).toMatchObject({
+    expect(await findJoin(app, campaign.id, member.user!.id)).toMatchObject({
+      verified: true,
+      coinsAwarded: true,
+    });
+    expect(await readCampaign(app.server.ctx.store, campaign.id)).toMatchObject({
       membersRemaining: 0,
       completionNotificationSent: true,
     });
@@ -166,7 +182,7 @@ describe('reconcile()', () => {
 
   it('leaves pending joins older than 7 days and members past their stay alone', async () => {
     const owner = await signIn('old_owner');
-    const { guild, campaign } = createBotCampaign(app, owner);
+    const { guild, campaign } = await createBotCampaign(app, owner);
     const stale = await signIn('old_stale');
     const settled = await signIn('old_settled');
     await joinViaWebsite(stale, campaign.id);
@@ -175,14 +191,17 @@ describe('reconcile()', () => {
     app.sim.state.setGatewayOnline(false);
     app.sim.state.addMember(guild.id, discordId(stale));
     app.sim.state.removeMember(guild.id, discordId(settled), { reason: 'leave' });
-    const before = balanceOf(app, settled);
+    const before = await balanceOf(app, settled);
     await reconcile(app.server.ctx);
-    expect(findJoin(app, campaign.id, stale.user!.id)).toMatchObject({
+    expect(await findJoin(app, campaign.id, stale.user!.id)).toMatchObject({
       verified: false,
       coinsAwarded: false,
     });
-    expect(findJoin(app, campaign.id, settled.user!.id)).toMatchObject({ hasLeft: false, penalized: false });
-    expect(balanceOf(app, settled)).toBe(before);
+    expect(await findJoin(app, campaign.id, settled.user!.id)).toMatchObject({
+      hasLeft: false,
+      penalized: false,
+    });
+    expect(await balanceOf(app, settled)).toBe(before);
     const resumed = new Promise((r) => app.server.background.bot!.client!.once(Events.ShardResume, r));
     app.sim.state.setGatewayOnline(true);
     await resumed;
@@ -192,7 +211,7 @@ describe('reconcile()', () => {
     const owner = await signIn('gone_owner');
     const member = await signIn('gone_member');
     // A guild id the simulator has never heard of: Discord answers 10004 Unknown Guild.
-    const campaign = createCampaign(app.server.ctx.db, {
+    const campaign = await insertCampaign(app.server.ctx.store, {
       ownerId: owner.user!.id,
       guildId: '499999999999999999',
     });
@@ -203,16 +222,19 @@ describe('reconcile()', () => {
       at: app.clock.now(),
     });
     expect(result.rewarded?.cents).toBe(50);
-    const before = balanceOf(app, member);
+    const before = await balanceOf(app, member);
     // The bot's own run (started when the previous test brought the gateway back) would otherwise race this
     // one for the pause, and this run would find nothing left to pause.
     await app.server.background.reconcileIdle();
     const outcome = await reconcile(app.server.ctx);
     expect(outcome.paused).toBeGreaterThanOrEqual(1);
-    expect(findCampaign(app.server.ctx.db, campaign.id)?.botRemovedAt).not.toBeNull();
+    expect((await readCampaign(app.server.ctx.store, campaign.id))?.botRemovedAt).not.toBeNull();
     // One 10004 proves nothing (Discord sends it for guilds the bot is in, too: #8445): nothing is closed.
-    expect(findJoin(app, campaign.id, member.user!.id)).toMatchObject({ hasLeft: false, penalized: false });
-    expect(balanceOf(app, member)).toBe(before);
+    expect(await findJoin(app, campaign.id, member.user!.id)).toMatchObject({
+      hasLeft: false,
+      penalized: false,
+    });
+    expect(await balanceOf(app, member)).toBe(before);
   });
 });
 
@@ -221,14 +243,14 @@ describe('reconcile() completion notices', () => {
     const owner = await signIn('nobot_owner');
     // Discord refuses a bot's DM to a user it shares no server with (50007): this owner shares one.
     app.sim.state.createGuild({ name: 'Shared With Bot', ownerId: owner.user!.discordId });
-    const finished = createCampaign(app.server.ctx.db, {
+    const finished = await insertCampaign(app.server.ctx.store, {
       ownerId: owner.user!.id,
       kind: 'nobot',
       name: 'Quiet Library',
       membersRemaining: 0,
       initialMemberSlots: 3,
     });
-    createCampaign(app.server.ctx.db, {
+    await insertCampaign(app.server.ctx.store, {
       ownerId: owner.user!.id,
       name: 'Called Off',
       membersRemaining: 0,
@@ -240,12 +262,12 @@ describe('reconcile() completion notices', () => {
     expect(dms.map((d) => d.content)).toEqual([
       expect.stringContaining('**Quiet Library** is complete: 3 new members'),
     ]);
-    expect(findCampaign(app.server.ctx.db, finished.id)?.completionNotificationSent).toBe(true);
+    expect((await readCampaign(app.server.ctx.store, finished.id))?.completionNotificationSent).toBe(true);
   });
 
   it('records a no-bot owner who shares no server with the bot as unreachable (50007), once, and says so on the site', async () => {
     const owner = await signIn('nobot_stranger');
-    const finished = createCampaign(app.server.ctx.db, {
+    const finished = await insertCampaign(app.server.ctx.store, {
       ownerId: owner.user!.id,
       kind: 'nobot',
       name: 'Far Away',
@@ -255,11 +277,11 @@ describe('reconcile() completion notices', () => {
     await reconcile(app.server.ctx);
     await reconcile(app.server.ctx);
     expect(app.sim.state.listDms({ userId: discordId(owner) })).toHaveLength(0);
-    expect(findCampaign(app.server.ctx.db, finished.id)).toMatchObject({
+    expect(await readCampaign(app.server.ctx.store, finished.id)).toMatchObject({
       completionNotificationSent: false,
       completionDmAttempts: 1,
     });
-    expect(findCampaign(app.server.ctx.db, finished.id)?.ownerUnreachableAt).not.toBeNull();
+    expect((await readCampaign(app.server.ctx.store, finished.id))?.ownerUnreachableAt).not.toBeNull();
     const mine = await owner.get<{ id: string; ownerUnreachable: boolean }[]>('/api/servers/mine');
     expect(mine.body.find((s) => s.id === finished.id)?.ownerUnreachable).toBe(true);
   });

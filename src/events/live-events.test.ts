@@ -1,11 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { insertCampaign } from '../test/factories.ts';
 import { DAY } from '../clock.ts';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
 import { openEventStream, type EventStreamReader } from '../test/sse.ts';
 import { startFakeStripe, type FakeStripe } from '../sim/stripe/index.ts';
 import { buyPack, WEBHOOK_SECRET } from '../payments/test-support.ts';
 import { createBotCampaign, findJoin, joinViaWebsite, waitFor } from '../bot/bot-test-kit.ts';
-import { createCampaign } from '../test/factories.ts';
 import { createLogger } from '../logger.ts';
 import { createMemoryEventBus, createRedisEventBus, type StoredEvent } from './event-bus.ts';
 import { createRedisClient } from '../ops/redis.ts';
@@ -46,12 +46,16 @@ afterAll(async () => {
   await app.close();
   await stripe.close();
 });
-afterEach(() => app.assertLedger());
+afterEach(() => app.checkLedger());
 
 async function verifiedJoin(member: TestClient, guildId: string, campaignId: string): Promise<void> {
   await joinViaWebsite(member, campaignId);
   app.sim.state.addMember(guildId, member.user!.discordId);
-  await waitFor(() => findJoin(app, campaignId, member.user!.id)?.verified === true, 5000, 'verification');
+  await waitFor(
+    async () => (await findJoin(app, campaignId, member.user!.id))?.verified === true,
+    5000,
+    'verification',
+  );
 }
 
 describe('GET /api/events', () => {
@@ -71,7 +75,7 @@ describe('GET /api/events', () => {
   });
 
   it('pushes join verified (with the new balance) to the member and campaign completed to the owner', async () => {
-    const { guild, campaign } = createBotCampaign(app, owner, { slots: 1, name: 'Live Guild' });
+    const { guild, campaign } = await createBotCampaign(app, owner, { slots: 1, name: 'Live Guild' });
     const member = await app.signIn(`live_member_${++counter}`);
     const memberStream = await open(member);
     const ownerStream = await open(owner);
@@ -97,7 +101,7 @@ describe('GET /api/events', () => {
   });
 
   it('pushes penalty charged when a member leaves early', async () => {
-    const { guild, campaign } = createBotCampaign(app, owner, { slots: 5 });
+    const { guild, campaign } = await createBotCampaign(app, owner, { slots: 5 });
     const member = await app.signIn(`live_member_${++counter}`);
     const stream = await open(member);
     await verifiedJoin(member, guild.id, campaign.id);
@@ -135,7 +139,7 @@ describe('GET /api/events', () => {
       ownerId: owner.user!.discordId,
       botMember: false,
     });
-    const campaign = createCampaign(app.server.ctx.db, {
+    const campaign = await insertCampaign(app.server.ctx.store, {
       ownerId: owner.user!.id,
       kind: 'nobot',
       name: 'Live Corner',
@@ -171,7 +175,7 @@ describe('GET /api/events', () => {
   });
 
   it('replays what a tab missed when it reconnects with Last-Event-ID, once and in order', async () => {
-    const { guild, campaign } = createBotCampaign(app, owner, { slots: 10 });
+    const { guild, campaign } = await createBotCampaign(app, owner, { slots: 10 });
     const member = await app.signIn(`live_member_${++counter}`);
     const first = await open(member);
     await verifiedJoin(member, guild.id, campaign.id);
@@ -181,7 +185,11 @@ describe('GET /api/events', () => {
     // While the tab is away: a penalty and a purchase.
     app.clock.advance(DAY);
     app.sim.state.removeMember(guild.id, member.user!.discordId, { reason: 'leave' });
-    await waitFor(() => findJoin(app, campaign.id, member.user!.id)?.hasLeft === true, 5000, 'the leave');
+    await waitFor(
+      async () => (await findJoin(app, campaign.id, member.user!.id))?.hasLeft === true,
+      5000,
+      'the leave',
+    );
     const { id } = await buyPack(member, 'small');
     await stripe.deliver(stripe.event('payment_intent.succeeded', stripe.succeed(id)));
 

@@ -21,14 +21,14 @@ beforeAll(async () => {
   owner = await app.signIn('myjoins_owner');
 });
 afterAll(() => app.close());
-afterEach(() => app.assertLedger());
+afterEach(() => app.checkLedger());
 
 const joinsOf = async (c: TestClient) => (await c.get<ApiJoin[]>('/api/joins')).body;
 
 describe('GET /api/joins', () => {
   it('walks a join through waiting, verified (with its safe-to-leave date), and left early', async () => {
     const member = await app.signIn(`myjoins_member_${++n}`);
-    const { guild, campaign } = createBotCampaign(app, owner, { name: 'Lantern Hall' });
+    const { guild, campaign } = await createBotCampaign(app, owner, { name: 'Lantern Hall' });
     await joinViaWebsite(member, campaign.id);
     expect(await joinsOf(member)).toMatchObject([
       { campaignId: campaign.id, serverName: 'Lantern Hall', state: 'waiting', canRetry: true, reward: null },
@@ -37,7 +37,7 @@ describe('GET /api/joins', () => {
     expect((await member.get<ApiServer[]>('/api/servers')).body.map((s) => s.id)).toContain(campaign.id);
 
     app.sim.state.addMember(guild.id, member.user!.discordId);
-    await waitFor(() => findJoin(app, campaign.id, member.user!.id)?.verified === true);
+    await waitFor(async () => (await findJoin(app, campaign.id, member.user!.id))?.verified === true);
     const verifiedAt = app.clock.now();
     expect(await joinsOf(member)).toMatchObject([
       {
@@ -52,23 +52,23 @@ describe('GET /api/joins', () => {
 
     app.clock.advance(DAY);
     app.sim.state.removeMember(guild.id, member.user!.discordId, { reason: 'leave' });
-    await waitFor(() => findJoin(app, campaign.id, member.user!.id)?.hasLeft === true);
+    await waitFor(async () => (await findJoin(app, campaign.id, member.user!.id))?.hasLeft === true);
     expect(await joinsOf(member)).toMatchObject([{ state: 'left_early', penalty: '2.00' }]);
   });
 
   it('says "stayed" after the minimum stay', async () => {
     const member = await app.signIn(`myjoins_member_${++n}`);
-    const { guild, campaign } = createBotCampaign(app, owner);
+    const { guild, campaign } = await createBotCampaign(app, owner);
     await joinViaWebsite(member, campaign.id);
     app.sim.state.addMember(guild.id, member.user!.discordId);
-    await waitFor(() => findJoin(app, campaign.id, member.user!.id)?.verified === true);
+    await waitFor(async () => (await findJoin(app, campaign.id, member.user!.id))?.verified === true);
     app.clock.advance(2 * DAY + SECOND);
     expect(await joinsOf(member)).toMatchObject([{ state: 'stayed' }]);
   });
 
   it('expires a bot join after 7 days, and a retry makes it pending again', async () => {
     const member = await app.signIn(`myjoins_member_${++n}`);
-    const { campaign } = createBotCampaign(app, owner);
+    const { campaign } = await createBotCampaign(app, owner);
     await joinViaWebsite(member, campaign.id);
     app.clock.advance(6 * DAY);
     await member.get('/api/auth/user'); // keeps the session inside its 7-day idle limit
@@ -83,7 +83,7 @@ describe('GET /api/joins', () => {
   it("shows only the member's own joins", async () => {
     const member = await app.signIn(`myjoins_member_${++n}`);
     const other = await app.signIn(`myjoins_member_${++n}`);
-    const { campaign } = createBotCampaign(app, owner);
+    const { campaign } = await createBotCampaign(app, owner);
     await joinViaWebsite(member, campaign.id);
     expect(await joinsOf(other)).toEqual([]);
     expect((await app.anonymous().get('/api/joins')).status).toBe(401);

@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readCampaign, insertCampaign, readJoins, queryRows } from '../test/factories.ts';
 import { DAY, SECOND } from '../clock.ts';
-import { userAddresses } from '../db/schema.ts';
+import { sql } from 'drizzle-orm';
 import type { ApiJoin } from '../shared/api-types.ts';
 import { sameAddressCappedMessage } from '../shared/join-schemas.ts';
 import type { TestApp, TestClient } from '../test/harness.ts';
-import { createCampaign, findCampaign, findJoins } from '../test/factories.ts';
 import {
   balanceOf as balanceWithBonus,
   createBotCampaign,
@@ -22,67 +22,78 @@ import { pruneUserAddresses } from './same-address.ts';
 let app: TestApp;
 let counter = 0;
 /** Coins earned beyond the 5.00 welcome bonus, hundredths. */
-const balanceOf = (a: TestApp, client: TestClient) => balanceWithBonus(a, client) - 500;
+const balanceOf = async (a: TestApp, client: TestClient) => (await balanceWithBonus(a, client)) - 500;
 const member = (address?: string) => app.signIn(`addr_member_${++counter}`, address ? { address } : {});
 
 beforeAll(async () => {
   app = await startBotTestApp();
 });
 afterAll(() => app.close());
-afterEach(() => app.assertLedger());
+afterEach(() => app.checkLedger());
+
+/** Every recorded address, on either engine. */
+const addressRows = () =>
+  queryRows<{ addressHash: string; lastSeenAt: number }>(
+    app.server.ctx.store,
+    sql`SELECT address_hash AS "addressHash", last_seen_at AS "lastSeenAt" FROM user_addresses`,
+  );
 
 async function verified(client: TestClient, guildId: string, campaignId: string): Promise<void> {
   app.sim.state.addMember(guildId, client.user!.discordId);
-  await waitFor(() => findJoin(app, campaignId, client.user!.id)?.verified === true, 5000, 'verification');
+  await waitFor(
+    async () => (await findJoin(app, campaignId, client.user!.id))?.verified === true,
+    5000,
+    'verification',
+  );
 }
 
 describe('same-address rule', () => {
   it('pays 3 members on the owner’s address, refuses the 4th at once with a message, and still pays others', async () => {
     const owner = await app.signIn('addr_owner_1');
-    const { guild, campaign } = createBotCampaign(app, owner, { slots: 10 });
+    const { guild, campaign } = await createBotCampaign(app, owner, { slots: 10 });
     for (let i = 0; i < 3; i++) {
       const housemate = await member(owner.address);
       await joinViaWebsite(housemate, campaign.id);
       await verified(housemate, guild.id, campaign.id);
-      expect(balanceOf(app, housemate)).toBe(50);
-      expect(findJoin(app, campaign.id, housemate.user!.id)?.sameAddress).toBe(true);
+      expect(await balanceOf(app, housemate)).toBe(50);
+      expect((await findJoin(app, campaign.id, housemate.user!.id))?.sameAddress).toBe(true);
     }
 
     const fourth = await member(owner.address);
     const refused = await fourth.post(`/api/servers/${campaign.id}/join`);
     expect(refused).toMatchObject({ status: 403, body: { message: sameAddressCappedMessage(3) } });
-    expect(findJoin(app, campaign.id, fourth.user!.id)).toBeUndefined();
+    expect(await findJoin(app, campaign.id, fourth.user!.id)).toBeUndefined();
 
     const stranger = await member();
     await joinViaWebsite(stranger, campaign.id);
     await verified(stranger, guild.id, campaign.id);
-    expect(balanceOf(app, stranger)).toBe(50);
-    expect(findJoin(app, campaign.id, stranger.user!.id)?.sameAddress).toBe(false);
-    expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(6);
+    expect(await balanceOf(app, stranger)).toBe(50);
+    expect((await findJoin(app, campaign.id, stranger.user!.id))?.sameAddress).toBe(false);
+    expect((await readCampaign(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(6);
   });
 
   it('applies the cap at verification when joins were requested at once: the extra ones earn nothing and take no slot', async () => {
     const owner = await app.signIn('addr_owner_2');
-    const { guild, campaign } = createBotCampaign(app, owner, { slots: 10 });
+    const { guild, campaign } = await createBotCampaign(app, owner, { slots: 10 });
     const ring = [];
     for (let i = 0; i < 5; i++) ring.push(await member(owner.address));
     // All five ask before anyone is verified: the cap cannot be reached yet, so every join is recorded.
     for (const alt of ring) await joinViaWebsite(alt, campaign.id);
     for (const alt of ring) await verified(alt, guild.id, campaign.id);
 
-    const paid = ring.filter((alt) => balanceOf(app, alt) === 50);
-    expect(paid).toHaveLength(3);
-    expect(ring.filter((alt) => balanceOf(app, alt) === 0)).toHaveLength(2);
-    expect(findCampaign(app.server.ctx.db, campaign.id)?.membersRemaining).toBe(7);
+    const balances = await Promise.all(ring.map((alt) => balanceOf(app, alt)));
+    expect(balances.filter((b) => b === 50)).toHaveLength(3);
+    expect(balances.filter((b) => b === 0)).toHaveLength(2);
+    expect((await readCampaign(app.server.ctx.store, campaign.id))?.membersRemaining).toBe(7);
     // The unpaid ones see why on My Joins.
-    const unpaid = ring.find((alt) => balanceOf(app, alt) === 0)!;
+    const unpaid = ring[balances.indexOf(0)]!;
     const joins = await unpaid.get<ApiJoin[]>('/api/joins');
     expect(joins.body.find((j) => j.campaignId === campaign.id)?.state).toBe('same_address');
   });
 
   it('counts an address only within the window, and forgets it after', async () => {
     const owner = await app.signIn('addr_owner_3');
-    const { guild, campaign } = createBotCampaign(app, owner, { slots: 10 });
+    const { guild, campaign } = await createBotCampaign(app, owner, { slots: 10 });
     app.clock.advance(8 * DAY);
     // The owner now signs in elsewhere; the old address is 8 days old.
     await app.signIn('addr_owner_3');
@@ -90,22 +101,15 @@ describe('same-address rule', () => {
       const former = await member(owner.address);
       await joinViaWebsite(former, campaign.id);
       await verified(former, guild.id, campaign.id);
-      expect(balanceOf(app, former)).toBe(50);
+      expect(await balanceOf(app, former)).toBe(50);
     }
     await pruneUserAddresses(app.server.ctx);
-    const db = app.server.ctx.db;
-    const oldest = Math.min(
-      ...db
-        .select()
-        .from(userAddresses)
-        .all()
-        .map((r) => r.lastSeenAt),
-    );
+    const oldest = Math.min(...(await addressRows()).map((r) => r.lastSeenAt));
     expect(oldest).toBeGreaterThanOrEqual(app.clock.now() - 7 * DAY);
   });
 
-  it('keeps only keyed hashes of addresses', () => {
-    const rows = app.server.ctx.db.select().from(userAddresses).all();
+  it('keeps only keyed hashes of addresses', async () => {
+    const rows = await addressRows();
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) expect(row.addressHash).not.toMatch(/127\.|::/);
   });
@@ -117,7 +121,7 @@ describe('same-address rule', () => {
       ownerId: owner.user!.discordId,
       botMember: false,
     });
-    const campaign = createCampaign(app.server.ctx.db, {
+    const campaign = await insertCampaign(app.server.ctx.store, {
       ownerId: owner.user!.id,
       kind: 'nobot',
       guildId: guild.id,
@@ -134,7 +138,9 @@ describe('same-address rule', () => {
     }
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 403]);
     expect(answers[3]!.body.message).toBe(sameAddressCappedMessage(3));
-    expect(findJoins(app.server.ctx.db, campaign.id).filter((j) => j.coinsAwarded)).toHaveLength(3);
-    expect(balanceOf(app, ring[3]!)).toBe(0);
+    expect((await readJoins(app.server.ctx.store, campaign.id)).filter((j) => j.coinsAwarded)).toHaveLength(
+      3,
+    );
+    expect(await balanceOf(app, ring[3]!)).toBe(0);
   });
 });

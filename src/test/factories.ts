@@ -9,6 +9,9 @@ import {
   users as pgUsers,
 } from '../db/schema.pg.ts';
 import type { User } from '../db/schema.ts';
+import type { SQL } from 'drizzle-orm';
+import { readHandle, type ReadTarget } from '../db/engine.ts';
+import type { Transaction } from '../db/schema.ts';
 import type { DataStore, DbHandle } from '../db/engine.ts';
 import * as ledger from '../ledger/index.ts';
 
@@ -179,4 +182,95 @@ export async function ledgerAmounts(h: DbHandle, userId: string, type: string): 
           .from(pgTransactions)
           .where(and(eq(pgTransactions.userId, userId), eq(pgTransactions.type, type)));
   return rows.map((r) => r.amount);
+}
+
+// Rows of the bot's and the joins' tables on either engine, read through the store's read handle (it
+// sees every committed write; tests poll these while the bot writes). Suites that run on both engines
+// (TEST_DB=pg) use these instead of ctx.db.
+
+/** One member's join of a campaign, on either engine. */
+export async function joinRow(
+  target: ReadTarget,
+  campaignId: string,
+  userId: string,
+): Promise<ServerJoin | undefined> {
+  const h = readHandle(target);
+  if (h.kind === 'sqlite')
+    return h.db
+      .select()
+      .from(serverJoins)
+      .where(and(eq(serverJoins.serverId, campaignId), eq(serverJoins.userId, userId)))
+      .get();
+  const [row] = await h.db
+    .select()
+    .from(pgServerJoins)
+    .where(and(eq(pgServerJoins.serverId, campaignId), eq(pgServerJoins.userId, userId)));
+  return row;
+}
+
+/** Changes columns of a campaign row, on either engine (what a test sets up that no flow gives). */
+export async function updateCampaign(
+  store: DataStore,
+  campaignId: string,
+  set: Partial<typeof servers.$inferInsert>,
+): Promise<void> {
+  await store.transaction(async (tx) => {
+    if (tx.kind === 'sqlite') tx.db.update(servers).set(set).where(eq(servers.id, campaignId)).run();
+    else await tx.db.update(pgServers).set(set).where(eq(pgServers.id, campaignId));
+  });
+}
+
+/** A join row written straight, on either engine (a website join without the API's checks). */
+export async function insertJoin(
+  store: DataStore,
+  values: typeof serverJoins.$inferInsert,
+): Promise<ServerJoin> {
+  return store.transaction(async (tx) => {
+    const [row] =
+      tx.kind === 'sqlite'
+        ? [tx.db.insert(serverJoins).values(values).returning().get()]
+        : await tx.db.insert(pgServerJoins).values(values).returning();
+    if (!row) throw new Error('insertJoin: nothing inserted');
+    return row;
+  });
+}
+
+/** A user's ledger rows of one type, on either engine (in no promised order). */
+export async function ledgerRows(target: ReadTarget, userId: string, type: string): Promise<Transaction[]> {
+  const h = readHandle(target);
+  if (h.kind === 'sqlite')
+    return h.db
+      .select()
+      .from(transactions)
+      .where(and(eq(transactions.userId, userId), eq(transactions.type, type)))
+      .all();
+  return h.db
+    .select()
+    .from(pgTransactions)
+    .where(and(eq(pgTransactions.userId, userId), eq(pgTransactions.type, type)));
+}
+
+/** The user row for a Discord id, on either engine. */
+export async function userRowByDiscordId(target: ReadTarget, discordId: string): Promise<User | undefined> {
+  const h = readHandle(target);
+  if (h.kind === 'sqlite') return h.db.select().from(users).where(eq(users.discordId, discordId)).get();
+  const [row] = await h.db.select().from(pgUsers).where(eq(pgUsers.discordId, discordId));
+  return row;
+}
+
+/**
+ * Raw SQL that both engines read alike (snake_case columns, quoted camelCase aliases), in a transaction
+ * of the store: the rows.
+ */
+export function queryRows<T = Record<string, unknown>>(store: DataStore, statement: SQL): Promise<T[]> {
+  return store.transaction(async (tx) =>
+    tx.kind === 'sqlite' ? tx.db.all<T>(statement) : ((await tx.db.execute(statement)).rows as T[]),
+  );
+}
+
+/** A raw SQL write (UPDATE/INSERT/DELETE) that both engines read alike, in a transaction: rows changed. */
+export function execSql(store: DataStore, statement: SQL): Promise<number> {
+  return store.transaction(async (tx) =>
+    tx.kind === 'sqlite' ? tx.db.run(statement).changes : ((await tx.db.execute(statement)).rowCount ?? 0),
+  );
 }

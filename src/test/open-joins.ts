@@ -1,15 +1,17 @@
 import { serverJoins, users, type Server } from '../db/schema.ts';
+import { serverJoins as pgServerJoins, users as pgUsers } from '../db/schema.pg.ts';
+import type { TxHandle } from '../db/engine.ts';
 import type { SimGuild, SimUser } from '../sim/discord/index.ts';
 import { generateSnowflake } from '../sim/discord/snowflake.ts';
 import { DAY } from '../clock.ts';
-import { createCampaign } from './factories.ts';
+import { insertCampaign } from './factories.ts';
 import type { TestApp } from './harness.ts';
 
 // Many open website joins at once, for reconciliation tests and the Discord benches: guilds (bot
 // inside) with a campaign each, accounts that clicked Join on it, and — when asked — those accounts
 // already in the guild on Discord's side, without any gateway event (as after an outage). Rows are
-// written straight to the database (accounts with no coins, pending joins): what is measured is
-// what reconciliation does with them.
+// written straight to the database through the store, on either engine (accounts with no coins,
+// pending joins): what is measured is what reconciliation does with them.
 
 export interface OpenJoinsPlan {
   /** Unique per call (usernames are made from it). */
@@ -55,17 +57,23 @@ function addSimUser(app: TestApp, username: string): SimUser {
   return user;
 }
 
-export function seedOpenJoins(app: TestApp, plan: OpenJoinsPlan): SeededGuild[] {
-  const { db } = app.server.ctx;
+type NewUserRow = { discordId: string; discordUsername: string; createdAt: number };
+
+/** Inserts users (skipping Discord ids that have one) and returns the new rows' ids, in order. */
+async function insertUsers(tx: TxHandle, rows: NewUserRow[]): Promise<{ id: string }[]> {
+  return tx.kind === 'sqlite'
+    ? tx.db.insert(users).values(rows).onConflictDoNothing().returning({ id: users.id }).all()
+    : tx.db.insert(pgUsers).values(rows).onConflictDoNothing().returning({ id: pgUsers.id });
+}
+
+export async function seedOpenJoins(app: TestApp, plan: OpenJoinsPlan): Promise<SeededGuild[]> {
+  const { store } = app.server.ctx;
   const sim = app.sim.state;
   const now = app.clock.now();
   const ownerSim = sim.createUser({ username: `${plan.prefix}_owner` });
-  const owner = db
-    .insert(users)
-    .values({ discordId: ownerSim.id, discordUsername: ownerSim.username, createdAt: now })
-    .onConflictDoNothing()
-    .returning({ id: users.id })
-    .get();
+  const [owner] = await store.transaction((tx) =>
+    insertUsers(tx, [{ discordId: ownerSim.id, discordUsername: ownerSim.username, createdAt: now }]),
+  );
   if (!owner) throw new Error(`seedOpenJoins: prefix ${plan.prefix} used twice`);
   const joinedAt = new Date().toISOString();
   const out: SeededGuild[] = [];
@@ -93,7 +101,7 @@ export function seedOpenJoins(app: TestApp, plan: OpenJoinsPlan): SeededGuild[] 
     }
     // The bot arrives last, so GUILD_CREATE carries the final member count.
     sim.setBotInGuild(guild.id, true);
-    const campaign = createCampaign(db, {
+    const campaign = await insertCampaign(store, {
       ownerId: owner.id,
       name: guild.name,
       guildId: guild.id,
@@ -101,21 +109,18 @@ export function seedOpenJoins(app: TestApp, plan: OpenJoinsPlan): SeededGuild[] 
       createdAt: now,
     });
     const userIds: string[] = [];
-    db.transaction((tx) => {
+    await store.transaction(async (tx) => {
       for (let i = 0; i < discordIds.length; i += CHUNK) {
-        const rows = tx
-          .insert(users)
-          .values(
-            discordIds
-              .slice(i, i + CHUNK)
-              .map((id) => ({ discordId: id, discordUsername: `u${id}`, createdAt: now })),
-          )
-          .returning({ id: users.id })
-          .all();
+        const chunk = discordIds.slice(i, i + CHUNK);
+        const rows = await insertUsers(
+          tx,
+          chunk.map((id) => ({ discordId: id, discordUsername: `u${id}`, createdAt: now })),
+        );
+        if (rows.length !== chunk.length) throw new Error('seedOpenJoins: a joiner existed already');
         userIds.push(...rows.map((r) => r.id));
-        tx.insert(serverJoins)
-          .values(rows.map((r) => ({ userId: r.id, serverId: campaign.id, joinedAt: now })))
-          .run();
+        const joins = rows.map((r) => ({ userId: r.id, serverId: campaign.id, joinedAt: now }));
+        if (tx.kind === 'sqlite') tx.db.insert(serverJoins).values(joins).run();
+        else await tx.db.insert(pgServerJoins).values(joins);
       }
     });
     out.push({ guild, campaign, userIds, discordIds });

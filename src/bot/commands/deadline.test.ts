@@ -20,15 +20,15 @@ beforeAll(async () => {
   await commandsRegistered(app);
 });
 afterAll(() => app.close());
-afterEach(() => {
-  app.assertLedger();
+afterEach(async () => {
+  await app.checkLedger();
   app.sim.state.interactions.reset();
   app.sim.state.rateLimits.reset();
 });
 
 describe('the 3-second deadline', () => {
   it('defers a join whose Discord lookup is held back by a rate limit, then delivers the invite after the deadline', async () => {
-    const { campaign } = createBotCampaign(app, owner, { name: 'Slow Lane' });
+    const { campaign } = await createBotCampaign(app, owner, { name: 'Slow Lane' });
     const farm = await run(app, member, 'farm');
     // One member lookup per 5 s for this guild; the website join below spends it.
     app.sim.state.rateLimits.configure({ buckets: { 'guild-member': { limit: 1, windowMs: 5000 } } });
@@ -42,7 +42,7 @@ describe('the 3-second deadline', () => {
     expect(pressed.callbacks).toEqual([5]);
     expect(Date.parse(message.editedAt!) - interaction.createdAt).toBeGreaterThan(3000);
     expect(pressed.reply.embeds[0]!.title).toBe('Almost there!');
-    expect(findJoin(app, campaign.id, member.user!.id)).toMatchObject({
+    expect(await findJoin(app, campaign.id, member.user!.id)).toMatchObject({
       verified: false,
       coinsAwarded: false,
     });

@@ -1,8 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
+import { execSql, insertCampaign, insertJoin, updateCampaign } from '../../test/factories.ts';
 import { DAY, SECOND } from '../../clock.ts';
-import { serverJoins } from '../../db/schema.ts';
-import { createCampaign } from '../../test/factories.ts';
 import type { TestApp, TestClient } from '../../test/harness.ts';
 import { JOIN_MESSAGES } from '../../shared/join-constants.ts';
 import { balanceOf, createBotCampaign, findJoin, startBotTestApp, waitFor } from '../bot-test-kit.ts';
@@ -25,19 +24,20 @@ beforeAll(async () => {
   await commandsRegistered(app);
 });
 afterAll(() => app.close());
-afterEach(() => app.assertLedger());
+afterEach(() => app.checkLedger());
 
 /** Cancels every campaign so each test sees only its own on /farm. */
-function clearCampaigns() {
-  app.server.ctx.sqlite
-    .prepare('UPDATE servers SET canceled_at = ? WHERE canceled_at IS NULL')
-    .run(app.clock.now());
+async function clearCampaigns(): Promise<void> {
+  await execSql(
+    app.server.ctx.store,
+    sql`UPDATE servers SET canceled_at = ${app.clock.now()} WHERE canceled_at IS NULL`,
+  );
 }
 
 describe('/farm', () => {
   it('lists joinable servers with their reward and a Join button each; Join records the join exactly like the website', async () => {
-    clearCampaigns();
-    const { guild, campaign } = createBotCampaign(app, owner, { name: 'Pixel Raiders', slots: 3 });
+    await clearCampaigns();
+    const { guild, campaign } = await createBotCampaign(app, owner, { name: 'Pixel Raiders', slots: 3 });
     const farm = await run(app, member, 'farm', { guildId: lobbyId });
     expect(farm.callbacks).toEqual([4]);
     expect(farm.reply.flags & EPHEMERAL).toBe(EPHEMERAL);
@@ -60,13 +60,13 @@ describe('/farm', () => {
       expect.objectContaining({ style: 5, label: 'Open invite', url: campaign.inviteLink }),
     ]);
 
-    const viaBot = findJoin(app, campaign.id, member.user!.id)!;
+    const viaBot = (await findJoin(app, campaign.id, member.user!.id))!;
     const web = await webMember.post<{ potentialReward: string; inviteLink: string }>(
       `/api/servers/${campaign.id}/join`,
     );
     expect(web.status).toBe(200);
     expect(web.body.inviteLink).toBe(campaign.inviteLink);
-    const viaWeb = findJoin(app, campaign.id, webMember.user!.id)!;
+    const viaWeb = (await findJoin(app, campaign.id, webMember.user!.id))!;
     const shape = (j: typeof viaBot) => ({ ...j, id: 'x', userId: 'x' });
     expect(shape(viaBot)).toEqual(shape(viaWeb));
     expect(viaBot).toMatchObject({
@@ -77,14 +77,14 @@ describe('/farm', () => {
     });
 
     // Accepting the invite on Discord: the bot verifies and pays, as for a website join.
-    const before = balanceOf(app, member);
+    const before = await balanceOf(app, member);
     app.sim.state.addMember(guild.id, member.user!.discordId);
     await waitFor(
-      () => findJoin(app, campaign.id, member.user!.id)?.coinsAwarded === true,
+      async () => (await findJoin(app, campaign.id, member.user!.id))?.coinsAwarded === true,
       5000,
       'verification',
     );
-    expect(balanceOf(app, member)).toBe(before + 50);
+    expect(await balanceOf(app, member)).toBe(before + 50);
 
     // The server is joined: /farm no longer offers it, /joins shows it with its safe-to-leave time.
     const after = await run(app, member, 'farm');
@@ -98,21 +98,21 @@ describe('/farm', () => {
   });
 
   it('refuses a full server with the website’s words, and changes nothing', async () => {
-    clearCampaigns();
-    const { campaign } = createBotCampaign(app, owner, { name: 'Almost Full', slots: 1 });
+    await clearCampaigns();
+    const { campaign } = await createBotCampaign(app, owner, { name: 'Almost Full', slots: 1 });
     const farm = await run(app, member, 'farm');
-    app.server.ctx.sqlite.prepare('UPDATE servers SET members_remaining = 0 WHERE id = ?').run(campaign.id);
+    await updateCampaign(app.server.ctx.store, campaign.id, { membersRemaining: 0 });
     const pressed = await press(app, member, farm.reply, `farm:join:${campaign.id}`);
     const web = await webMember.post<{ message: string }>(`/api/servers/${campaign.id}/join`);
     expect(web.body.message).toBe(JOIN_MESSAGES.noSlots);
     expect(pressed.reply.content).toBe(JOIN_MESSAGES.noSlots);
     expect(pressed.reply.flags & EPHEMERAL).toBe(EPHEMERAL);
-    expect(findJoin(app, campaign.id, member.user!.id)).toBeUndefined();
+    expect(await findJoin(app, campaign.id, member.user!.id)).toBeUndefined();
   });
 
   it('pages five at a time with ◀ / ▶ buttons that edit the message', async () => {
-    clearCampaigns();
-    for (let i = 1; i <= 7; i++) createBotCampaign(app, owner, { name: `Paged ${i}` });
+    await clearCampaigns();
+    for (let i = 1; i <= 7; i++) await createBotCampaign(app, owner, { name: `Paged ${i}` });
     const first = await run(app, member, 'farm');
     expect(first.reply.embeds[0]!.fields).toHaveLength(5);
     const [joinRow, pager] = first.reply.components;
@@ -137,9 +137,9 @@ describe('/farm', () => {
   });
 
   it('searches by name and keeps the search when paging', async () => {
-    clearCampaigns();
-    for (let i = 1; i <= 6; i++) createBotCampaign(app, owner, { name: `Lo-fi Room ${i}` });
-    createBotCampaign(app, owner, { name: 'Anime Haven' });
+    await clearCampaigns();
+    for (let i = 1; i <= 6; i++) await createBotCampaign(app, owner, { name: `Lo-fi Room ${i}` });
+    await createBotCampaign(app, owner, { name: 'Anime Haven' });
     const found = await run(app, member, 'farm', { options: { search: 'lo-fi' } });
     expect(found.reply.embeds[0]!.title).toBe('Servers to join matching “lo-fi”');
     const next = await press(app, member, found.reply, found.reply.components[1]!.components[1]!.custom_id!);
@@ -149,9 +149,9 @@ describe('/farm', () => {
   });
 
   it('fits Discord’s limits with the longest names (the simulator refuses anything over them)', async () => {
-    clearCampaigns();
+    await clearCampaigns();
     const long = (i: number) => `${i}${'*_`~|> Ω'.repeat(12)}`.slice(0, 100);
-    for (let i = 1; i <= 6; i++) createBotCampaign(app, owner, { name: long(i) });
+    for (let i = 1; i <= 6; i++) await createBotCampaign(app, owner, { name: long(i) });
     const farm = await run(app, member, 'farm');
     expect(farm.refused).toEqual([]);
     expect(farm.callbacks).toEqual([4]);
@@ -161,11 +161,12 @@ describe('/farm', () => {
 
     // 30 joins with long names: /joins stays within 25 fields and 6,000 characters.
     for (let i = 0; i < 30; i++) {
-      const c = createCampaign(app.server.ctx.db, { ownerId: owner.user!.id, name: long(i) });
-      app.server.ctx.db
-        .insert(serverJoins)
-        .values({ userId: member.user!.id, serverId: c.id, joinedAt: app.clock.now() })
-        .run();
+      const c = await insertCampaign(app.server.ctx.store, { ownerId: owner.user!.id, name: long(i) });
+      await insertJoin(app.server.ctx.store, {
+        userId: member.user!.id,
+        serverId: c.id,
+        joinedAt: app.clock.now(),
+      });
     }
     const joins = await run(app, member, 'joins');
     expect(joins.callbacks).toEqual([4]);
@@ -181,13 +182,13 @@ describe('/farm', () => {
 
 describe('no-bot servers', () => {
   it('Join gives the invite and a Claim button; Claim pays after the delay like the website, with the same refusals', async () => {
-    clearCampaigns();
+    await clearCampaigns();
     const guild = app.sim.state.createGuild({
       name: 'Quiet Corner',
       ownerId: owner.user!.discordId,
       botMember: false,
     });
-    const campaign = createCampaign(app.server.ctx.db, {
+    const campaign = await insertCampaign(app.server.ctx.store, {
       ownerId: owner.user!.id,
       kind: 'nobot',
       name: 'Quiet Corner',
@@ -210,7 +211,7 @@ describe('no-bot servers', () => {
 
     app.sim.state.addMember(guild.id, member.user!.discordId);
     app.clock.advance(10 * SECOND);
-    const before = balanceOf(app, member);
+    const before = await balanceOf(app, member);
     const paid = await press(app, member, early.reply, claim.custom_id!);
     expect(paid.callbacks).toEqual([6]);
     expect(paid.reply.id).toBe(joined.reply.id);
@@ -219,39 +220,38 @@ describe('no-bot servers', () => {
       description: '+0.20 coins added to your balance',
     });
     expect(paid.reply.components).toEqual([]);
-    expect(balanceOf(app, member)).toBe(before + 20);
-    const row = app.server.ctx.db
-      .select()
-      .from(serverJoins)
-      .where(and(eq(serverJoins.serverId, campaign.id), eq(serverJoins.userId, member.user!.id)))
-      .get();
+    expect(await balanceOf(app, member)).toBe(before + 20);
+    const row = await findJoin(app, campaign.id, member.user!.id);
     expect(row).toMatchObject({ coinsAwarded: true });
   });
 });
 
 describe('/campaign', () => {
   it('shows an owner’s progress (slots filled, joins via the site, early leaves, completion) and links to My Campaigns', async () => {
-    clearCampaigns();
-    app.server.ctx.sqlite
-      .prepare('DELETE FROM servers WHERE owner_id = ? AND id NOT IN (SELECT server_id FROM server_joins)')
-      .run(owner.user!.id);
-    const { guild, campaign } = createBotCampaign(app, owner, { name: 'Code Crafters', slots: 2 });
-    const { campaign: done } = createBotCampaign(app, owner, { name: 'Finished One', slots: 1 });
-    app.server.ctx.sqlite
-      .prepare('UPDATE servers SET members_remaining = 0, canceled_at = NULL WHERE id = ?')
-      .run(done.id);
-    app.server.ctx.sqlite.prepare('UPDATE servers SET canceled_at = NULL WHERE id = ?').run(campaign.id);
+    await clearCampaigns();
+    await execSql(
+      app.server.ctx.store,
+      sql`DELETE FROM servers WHERE owner_id = ${owner.user!.id} AND id NOT IN (SELECT server_id FROM server_joins)`,
+    );
+    const { guild, campaign } = await createBotCampaign(app, owner, { name: 'Code Crafters', slots: 2 });
+    const { campaign: done } = await createBotCampaign(app, owner, { name: 'Finished One', slots: 1 });
+    await updateCampaign(app.server.ctx.store, done.id, { membersRemaining: 0, canceledAt: null });
+    await updateCampaign(app.server.ctx.store, campaign.id, { canceledAt: null });
 
     const farm = await run(app, member, 'farm');
     await press(app, member, farm.reply, `farm:join:${campaign.id}`);
     app.sim.state.addMember(guild.id, member.user!.discordId);
     await waitFor(
-      () => findJoin(app, campaign.id, member.user!.id)?.coinsAwarded === true,
+      async () => (await findJoin(app, campaign.id, member.user!.id))?.coinsAwarded === true,
       5000,
       'verification',
     );
     app.sim.state.removeMember(guild.id, member.user!.discordId, { reason: 'leave' });
-    await waitFor(() => findJoin(app, campaign.id, member.user!.id)?.hasLeft === true, 5000, 'leave');
+    await waitFor(
+      async () => (await findJoin(app, campaign.id, member.user!.id))?.hasLeft === true,
+      5000,
+      'leave',
+    );
     await app.server.background.bot!.idle();
 
     const { reply } = await run(app, owner, 'campaign', { guildId: lobbyId });

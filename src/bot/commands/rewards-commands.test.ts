@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { HOUR } from '../../clock.ts';
+import { queryRows } from '../../test/factories.ts';
 import type { TestApp, TestClient } from '../../test/harness.ts';
 import { balanceOf, startBotTestApp, transactionsOf } from '../bot-test-kit.ts';
 import { EPHEMERAL, buttons, commandsRegistered, createLobby, run, text } from './test-kit.ts';
@@ -18,7 +20,7 @@ beforeAll(async () => {
   await commandsRegistered(app);
 });
 afterAll(() => app.close());
-afterEach(() => app.assertLedger());
+afterEach(() => app.checkLedger());
 
 describe('registration', () => {
   it('registers every command globally with its options', () => {
@@ -57,7 +59,7 @@ describe('timed rewards', () => {
   ] as const)(
     '/%s pays once, then refuses with the website’s words until the cooldown ends',
     async (command, type, title, cents, period) => {
-      const before = balanceOf(app, alice);
+      const before = await balanceOf(app, alice);
       const first = await run(app, alice, command, { guildId: lobbyId });
       expect(first.callbacks).toEqual([4]);
       expect(first.reply.flags & EPHEMERAL).toBe(EPHEMERAL);
@@ -65,7 +67,7 @@ describe('timed rewards', () => {
       expect(first.reply.embeds[0]!.description).toBe(
         `+${(cents / 100).toFixed(2)} coins added to your balance`,
       );
-      expect(balanceOf(app, alice)).toBe(before + cents);
+      expect(await balanceOf(app, alice)).toBe(before + cents);
 
       app.clock.advance(period - 23 * 60 * 1000);
       const again = await run(app, alice, command, { guildId: lobbyId });
@@ -74,18 +76,18 @@ describe('timed rewards', () => {
       expect(again.reply.content).toBe(web.body.message);
       expect(again.reply.content).toBe(`You can claim your ${command} reward again in 23 minutes.`);
       expect(again.reply.flags & EPHEMERAL).toBe(EPHEMERAL);
-      expect(balanceOf(app, alice)).toBe(before + cents);
+      expect(await balanceOf(app, alice)).toBe(before + cents);
 
       app.clock.advance(23 * 60 * 1000);
       const later = await run(app, alice, command);
       expect(later.reply.embeds[0]!.title).toBe(title);
-      expect(balanceOf(app, alice)).toBe(before + 2 * cents);
+      expect(await balanceOf(app, alice)).toBe(before + 2 * cents);
       app.clock.advance(24 * HOUR);
     },
   );
 
   it('lets concurrent /hourly and website claims pay exactly once', async () => {
-    const before = transactionsOf(app, alice, 'hourly').length;
+    const before = (await transactionsOf(app, alice, 'hourly')).length;
     const [a, b, web] = await Promise.all([
       run(app, alice, 'hourly', { guildId: lobbyId }),
       run(app, alice, 'hourly'),
@@ -93,7 +95,7 @@ describe('timed rewards', () => {
     ]);
     const paid = [a.reply.embeds.length > 0, b.reply.embeds.length > 0, web.status === 200].filter(Boolean);
     expect(paid).toHaveLength(1);
-    expect(transactionsOf(app, alice, 'hourly').length).toBe(before + 1);
+    expect((await transactionsOf(app, alice, 'hourly')).length).toBe(before + 1);
     app.clock.advance(24 * HOUR);
   });
 });
@@ -101,7 +103,7 @@ describe('timed rewards', () => {
 describe('/coins', () => {
   it('shows the balance, today’s earnings and when each reward is ready', async () => {
     await run(app, alice, 'hourly');
-    const balance = (balanceOf(app, alice) / 100).toFixed(2);
+    const balance = ((await balanceOf(app, alice)) / 100).toFixed(2);
     const { reply } = await run(app, alice, 'coins', { guildId: lobbyId });
     const fields = Object.fromEntries(reply.embeds[0]!.fields!.map((f) => [f.name, f.value]));
     expect(fields.Balance).toBe(`**${balance}** coins`);
@@ -126,10 +128,11 @@ describe('members who never signed in on the website', () => {
       expect(text(reply)).toContain(app.url);
       expect(buttons(reply)).toEqual([expect.objectContaining({ style: 5, url: `${app.url}/` })]);
     }
-    const users = app.server.ctx.sqlite
-      .prepare('SELECT COUNT(*) AS n FROM users WHERE discord_id = ?')
-      .get(stranger.id) as { n: number };
-    expect(users.n).toBe(0);
+    const users = await queryRows<{ n: number }>(
+      app.server.ctx.store,
+      sql`SELECT COUNT(*) AS n FROM users WHERE discord_id = ${stranger.id}`,
+    );
+    expect(users).toEqual([{ n: 0 }]);
   });
 
   it('still get /help, with the website, Terms and Privacy', async () => {

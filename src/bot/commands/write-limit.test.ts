@@ -21,15 +21,15 @@ beforeAll(async () => {
   await commandsRegistered(app);
 });
 afterAll(() => app.close());
-afterEach(() => app.assertLedger());
+afterEach(() => app.checkLedger());
 
 it('refuses the third claim in a minute like the website does, and pays nothing for it', async () => {
   expect((await run(app, member, 'hourly')).reply.embeds[0]!.title).toBe('Hourly Reward Claimed!');
   expect((await run(app, member, 'bonus')).reply.embeds[0]!.title).toBe('Bonus Reward Claimed!');
-  const before = balanceOf(app, member);
+  const before = await balanceOf(app, member);
   const third = await run(app, member, 'daily');
   expect(third.reply.content).toBe(TOO_MANY_WRITES);
-  expect(balanceOf(app, member)).toBe(before);
+  expect(await balanceOf(app, member)).toBe(before);
   const web = await owner.post<{ message: string }>('/api/hourly/claim', { type: 'regular' });
   await owner.post('/api/hourly/claim', { type: 'bonus' });
   const webThird = await owner.post<{ message: string }>('/api/hourly/claim', { type: 'daily' });
@@ -39,8 +39,8 @@ it('refuses the third claim in a minute like the website does, and pays nothing 
 });
 
 it('counts Join presses as joins', async () => {
-  const a = createBotCampaign(app, owner, { name: 'Limit A' }).campaign;
-  const b = createBotCampaign(app, owner, { name: 'Limit B' }).campaign;
+  const a = (await createBotCampaign(app, owner, { name: 'Limit A' })).campaign;
+  const b = (await createBotCampaign(app, owner, { name: 'Limit B' })).campaign;
   const farm = await run(app, member, 'farm');
   expect((await press(app, member, farm.reply, `farm:join:${a.id}`)).reply.embeds[0]!.title).toBe(
     'Almost there!',
