@@ -66,7 +66,7 @@ export async function promoteCampaign(
     await repo.lockGuildForFeaturing(server.serverId);
     if (await repo.isGuildFeaturedElsewhere(server.serverId, server.id))
       throw new AppError('conflict', ALREADY_FEATURED_ELSEWHERE);
-    await assertCanSpendIn(tx, userId);
+    await assertCanSpendIn(tx, userId, { lockSpender: true });
     const cost = coinsToCents(PROMOTION.costCoins);
     if ((await ledger.getBalance(tx, userId)) < cost)
       throw new AppError('insufficient_coins', CAMPAIGN_MESSAGES.promoteCost);

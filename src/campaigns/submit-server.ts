@@ -122,7 +122,7 @@ export async function openCampaign(store: DataStore, input: OpenCampaign): Promi
   const userId = campaign.ownerId;
   return store.transaction(async (tx) => {
     const repo = campaignsRepo(tx);
-    await assertCanSpendIn(tx, userId);
+    await assertCanSpendIn(tx, userId, { lockSpender: true });
     const balance = await ledger.getBalance(tx, userId);
     if (input.featuredIntent) {
       // Refused up front so a failed promotion does not leave an unfunded row behind.

@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { PgDbOrTx } from '../db/pg-client.ts';
-import { paymentRefunds, payments } from '../db/schema.pg.ts';
+import { paymentRefunds, payments, users } from '../db/schema.pg.ts';
 import type { Payment, PaymentRefund } from '../db/schema.ts';
 import type { DisputeState, NewPayment, PaymentsRepository } from './payments-repo.ts';
 
@@ -49,6 +49,10 @@ export class PgPaymentsRepository implements PaymentsRepository {
       .where(and(eq(payments.userId, userId), eq(payments.disputeStatus, 'open')))
       .limit(1);
     return open.length > 0;
+  }
+
+  async lockSpender(userId: string): Promise<void> {
+    await this.db.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
   }
 
   async listRefunds(paymentId: string): Promise<PaymentRefund[]> {

@@ -49,6 +49,10 @@ export class SqlitePaymentsRepository implements PaymentsRepository {
     return open !== undefined;
   }
 
+  async lockSpender(): Promise<void> {
+    // One writer at a time (the store's mutex around BEGIN IMMEDIATE): nothing to lock.
+  }
+
   async listRefunds(paymentId: string): Promise<PaymentRefund[]> {
     return this.db.select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, paymentId)).all();
   }

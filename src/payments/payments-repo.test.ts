@@ -184,6 +184,54 @@ describe.each(ENGINES)('payments repository on %s', (kind) => {
       expect(ctx.logger.lines.some((l) => l.includes('stripe: payment fulfilled'))).toBe(true);
     });
 
+    it('a spend holds its spender: a dispute reversal of that user waits for the spend to commit', async () => {
+      const u = await insertUser(t.store);
+      await ledger.credit(t.store, {
+        userId: u.id,
+        cents: 10_000,
+        type: 'purchase',
+        description: 'seed',
+        now,
+      });
+      const order: string[] = [];
+      let releaseSpend!: () => void;
+      const spendHeld = new Promise<void>((resolve) => (releaseSpend = resolve));
+      let spendLocked!: () => void;
+      const locked = new Promise<void>((resolve) => (spendLocked = resolve));
+      const spend = t.store.transaction(async (tx) => {
+        await assertCanSpendIn(tx, u.id, { lockSpender: true });
+        spendLocked();
+        await spendHeld;
+        await ledger.debit(tx, {
+          userId: u.id,
+          cents: 2_000,
+          type: 'campaign',
+          description: 'spend',
+          now,
+        });
+        order.push('spend committed');
+      });
+      await locked;
+      // The reversal's debit reaches the same user row (SQLite: the writer's mutex; PostgreSQL: the row lock).
+      const reversal = ledger
+        .debit(t.store, {
+          userId: u.id,
+          cents: 9_000,
+          type: 'purchase_reversal',
+          description: 'dispute',
+          allowNegative: true,
+          now,
+        })
+        .then(() => order.push('reversal committed'));
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      order.push('spend released');
+      releaseSpend();
+      await Promise.all([spend, reversal]);
+      expect(order).toEqual(['spend released', 'spend committed', 'reversal committed']);
+      expect(await ledger.getBalance(t.store, u.id)).toBe(10_000 - 2_000 - 9_000);
+      await ledger.assertLedgerInvariant(t.store);
+    });
+
     it('exactly once: 8 concurrent fulfilments of one payment credit once', async () => {
       const user = await insertUser(t.store);
       const p = newPayment(user.id);

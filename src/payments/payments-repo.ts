@@ -35,6 +35,12 @@ export interface PaymentsRepository {
   markFulfilled(id: string, now: number): Promise<boolean>;
   /** Whether one of the user's payments has an open dispute (the spend guard). */
   hasOpenDispute(userId: string): Promise<boolean>;
+  /**
+   * Inside a spending transaction, before the dispute check: holds the spender's user row until the
+   * commit (PostgreSQL `FOR UPDATE`; SQLite's writer is serialised already), so a dispute whose
+   * reversal reaches that row either commits first and is seen by the check, or waits for the spend.
+   */
+  lockSpender(userId: string): Promise<void>;
   listRefunds(paymentId: string): Promise<PaymentRefund[]>;
   /**
    * Inserts or updates one refund of `paymentId`. A failed or canceled refund stays so; a refund id
