@@ -9,7 +9,7 @@ export default defineConfig({
     include: ['tests/scale/**/*.test.ts'],
     environment: 'node',
     testTimeout: 60_000,
-    hookTimeout: 120_000,
+    hookTimeout: 240_000,
     pool: 'forks',
     fileParallelism: false,
   },

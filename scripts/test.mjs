@@ -95,8 +95,12 @@ const steps = {
     ['typecheck', 'format', 'build'],
     () => vitest('unit+api', 'vitest.config.ts', 'test-results/unit.json'),
   ],
-  // The API and bot suites again on PostgreSQL (TEST_DB=pg; decision 028 step 5), beside the browser tests.
-  pg: [['unit'], () => vitest('unit+api on PostgreSQL', 'vitest.pg.config.ts', 'test-results/pg.json')],
+  // The API and bot suites again on PostgreSQL (TEST_DB=pg; decision 028 step 5), after the browser tests:
+  // each of the heavy steps below fills both cores, so at most two of them run at once.
+  pg: [
+    ['unit', 'e2e'],
+    () => vitest('unit+api on PostgreSQL', 'vitest.pg.config.ts', 'test-results/pg.json'),
+  ],
   // The scaled-out layout (two web processes, one bot, PostgreSQL, Redis) under 200 users: it needs the
   // build, and starts after the bench smoke test, each of them filling the cores with its own processes.
   scale: [

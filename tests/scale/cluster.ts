@@ -132,7 +132,7 @@ export const CLUSTER_SECRETS = {
  */
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   if (!existsSync(MAIN)) throw new Error('dist/server/main.js missing: run `npm run build` first');
-  const timeout = options.startTimeoutMs ?? 60_000;
+  const timeout = options.startTimeoutMs ?? 150_000;
   const base = { PATH: process.env.PATH, HOME: process.env.HOME };
   const procs: Proc[] = [];
   const stop = async () => {

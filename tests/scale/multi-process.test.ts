@@ -47,7 +47,7 @@ beforeAll(async () => {
     // Simulated accounts are 30 days old; the default minimum (7 days) applies as in production.
     env: {},
   });
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   await cluster?.stop();
