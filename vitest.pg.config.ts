@@ -8,8 +8,16 @@ import unit from './vitest.config.ts';
 // TEST_DB=pg, so each file's app runs on a fresh PostgreSQL database (src/test/pg.ts) instead of a SQLite
 // file. The repositories' contract tests already run both engines in the unit step and are not repeated.
 
-/** Files that are about SQLite itself (its file, its session store, its backups): not run on PostgreSQL. */
-export const SQLITE_ONLY: readonly string[] = [];
+/**
+ * Files not run again on PostgreSQL: about SQLite itself (the start-up `quick_check` of the SQLite file),
+ * or about Discord's gateway and interaction timing with no database work of their own (close codes and
+ * 3,000 guilds over 2 shards; the 3-second interaction deadline): the unit step runs them.
+ */
+export const SQLITE_ONLY: readonly string[] = [
+  'src/db/integrity.test.ts',
+  'src/bot/bot-gateway.test.ts',
+  'src/bot/commands/deadline.test.ts',
+];
 
 /**
  * Suites whose fixtures still reach the synchronous SQLite handle (ctx.db / ctx.sqlite /
@@ -52,5 +60,14 @@ export const PG_SUITES = [
 // Not mergeConfig: it would add these files to the unit step's include list instead of replacing it.
 export default defineConfig({
   ...unit,
-  test: { ...unit.test, include: PG_SUITES, env: { TEST_DB: 'pg' } },
+  test: {
+    ...unit.test,
+    include: PG_SUITES,
+    env: { TEST_DB: 'pg' },
+    // PostgreSQL takes its share of the two cores here: fewer files at once, and more time per test than
+    // the unit step's (the same assertions; waits for the gateway and the pool, not speed, are timed).
+    maxWorkers: 3,
+    testTimeout: 45_000,
+    hookTimeout: 60_000,
+  },
 });
