@@ -43,18 +43,15 @@ export const NOT_YET_ON_PG: readonly string[] = [
   'src/http/api-stack.test.ts',
   'src/http/bad-input.test.ts',
   'src/http/fast-path.test.ts',
-  'src/joins/address-record.test.ts',
   'src/joins/claim-nobot-reward.test.ts',
   'src/joins/join-server.test.ts',
   'src/joins/list-servers.test.ts',
   'src/joins/my-joins.test.ts',
   'src/joins/same-address.test.ts',
-  'src/joins/sybil.test.ts',
   'src/ops/readiness.test.ts',
   'src/payments/create-payment-intent.test.ts',
   'src/payments/reverse-payment.test.ts',
   'src/roles.test.ts',
-  'src/users/welcome-once.test.ts',
 ];
 
 function harnessSuites(dir: string): string[] {
