@@ -19,7 +19,6 @@ export const SQLITE_ONLY: readonly string[] = [];
  */
 export const NOT_YET_ON_PG: readonly string[] = [
   'src/auth/session-store.test.ts',
-  'src/auth/spa-pages.test.ts',
   'src/bot/bot-events.test.ts',
   'src/bot/bot-gateway.test.ts',
   'src/bot/bot-shards.test.ts',
