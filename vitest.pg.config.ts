@@ -44,7 +44,6 @@ export const NOT_YET_ON_PG: readonly string[] = [
   'src/http/fast-path.test.ts',
   'src/joins/claim-nobot-reward.test.ts',
   'src/joins/join-server.test.ts',
-  'src/joins/list-servers.test.ts',
   'src/joins/my-joins.test.ts',
   'src/joins/same-address.test.ts',
   'src/ops/readiness.test.ts',
