@@ -147,6 +147,13 @@ describe("the page's first data (decision 031)", () => {
     await insertCampaign(store, { ownerId: erin.user!.id, name: 'Erin Featured', kind: 'featured' });
     for (let i = 0; i < 30; i += 1)
       await insertCampaign(store, { ownerId: erin.user!.id, name: `Erin ${i}` });
+    // PostgreSQL: Discover follows commits by LISTEN/NOTIFY, so the page and the API below could read it
+    // before and after the last notification. Wait until it shows the last campaign (notifications come
+    // in commit order); on SQLite the next read sees every commit and this is one read.
+    const lastListed = async () =>
+      ((await dana.get<{ name: string }[]>('/api/servers?q=Erin 29')).body[0]?.name ?? '') === 'Erin 29';
+    for (const deadline = Date.now() + 10_000; !(await lastListed()) && Date.now() < deadline;)
+      await new Promise((resolve) => setTimeout(resolve, 20));
 
     const discover = bootOf((await page(dana, '/')).html)?.queries ?? [];
     const first = await dana.raw('/api/servers');
