@@ -26,15 +26,10 @@ export const SQLITE_ONLY: readonly string[] = [
  */
 export const NOT_YET_ON_PG: readonly string[] = [
   'src/auth/session-store.test.ts',
-  'src/auth/spa-pages.test.ts',
   'src/http/api-stack.test.ts',
   'src/http/bad-input.test.ts',
   'src/http/fast-path.test.ts',
-  'src/joins/address-record.test.ts',
-  'src/joins/list-servers.test.ts',
-  'src/joins/sybil.test.ts',
   'src/ops/readiness.test.ts',
-  'src/users/welcome-once.test.ts',
 ];
 
 function harnessSuites(dir: string): string[] {

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AppBoot, ApiUser } from '../shared/api-types.ts';
-import { createCampaign, giveCoins } from '../test/factories.ts';
+import { grantCoins, insertCampaign } from '../test/factories.ts';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
 import { bootScript } from './spa-pages.ts';
 
@@ -141,11 +141,19 @@ describe("the page's first data (decision 031)", () => {
   it("is the API's own answers for this user: Discover's first page and featured list, Dashboard's three", async () => {
     const dana = await app.signIn('spa_dana');
     const erin = await app.signIn('spa_erin');
-    const db = app.server.ctx.db;
-    giveCoins(db, dana.user!.id, 50_000);
-    createCampaign(db, { ownerId: dana.user!.id, name: 'Dana Regular' });
-    createCampaign(db, { ownerId: erin.user!.id, name: 'Erin Featured', kind: 'featured' });
-    for (let i = 0; i < 30; i += 1) createCampaign(db, { ownerId: erin.user!.id, name: `Erin ${i}` });
+    const store = app.server.ctx.store;
+    await grantCoins(store, dana.user!.id, 50_000);
+    await insertCampaign(store, { ownerId: dana.user!.id, name: 'Dana Regular' });
+    await insertCampaign(store, { ownerId: erin.user!.id, name: 'Erin Featured', kind: 'featured' });
+    for (let i = 0; i < 30; i += 1)
+      await insertCampaign(store, { ownerId: erin.user!.id, name: `Erin ${i}` });
+    // PostgreSQL: Discover follows commits by LISTEN/NOTIFY, so the page and the API below could read it
+    // before and after the last notification. Wait until it shows the last campaign (notifications come
+    // in commit order); on SQLite the next read sees every commit and this is one read.
+    const lastListed = async () =>
+      ((await dana.get<{ name: string }[]>('/api/servers?q=Erin 29')).body[0]?.name ?? '') === 'Erin 29';
+    for (const deadline = Date.now() + 10_000; !(await lastListed()) && Date.now() < deadline;)
+      await new Promise((resolve) => setTimeout(resolve, 20));
 
     const discover = bootOf((await page(dana, '/')).html)?.queries ?? [];
     const first = await dana.raw('/api/servers');

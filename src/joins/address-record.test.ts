@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { MINUTE } from '../clock.ts';
-import { userAddresses } from '../db/schema.ts';
 import { ADDRESS_RECORD_EVERY_MS } from '../http/write-limits.ts';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
 
@@ -15,37 +14,37 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const seenAt = (client: TestClient) =>
-  app.server.ctx.db
-    .select({ at: userAddresses.lastSeenAt })
-    .from(userAddresses)
-    .where(eq(userAddresses.userId, client.user!.id))
-    .all()
-    .map((r) => r.at);
+/** When the member's addresses were last seen, on either engine. */
+const seenAt = async (client: TestClient) =>
+  (
+    await app.query<{ at: number }>(
+      sql`SELECT last_seen_at AS "at" FROM user_addresses WHERE user_id = ${client.user!.id}`,
+    )
+  ).map((r) => r.at);
 
 describe('address recording', () => {
   it('records the sign-in, then a write at most every few minutes per member and address', async () => {
     const signedInAt = app.clock.now();
     const member = await app.signIn('addr_record_1');
-    expect(seenAt(member)).toEqual([signedInAt]);
+    expect(await seenAt(member)).toEqual([signedInAt]);
 
     app.clock.advance(MINUTE);
     const firstWrite = app.clock.now();
     await member.post('/api/hourly/claim', { type: 'regular' });
-    expect(seenAt(member)).toEqual([firstWrite]);
+    expect(await seenAt(member)).toEqual([firstWrite]);
 
     app.clock.advance(ADDRESS_RECORD_EVERY_MS - MINUTE);
     await member.post('/api/hourly/claim', { type: 'regular' });
-    expect(seenAt(member)).toEqual([firstWrite]);
+    expect(await seenAt(member)).toEqual([firstWrite]);
 
     app.clock.advance(MINUTE);
     await member.post('/api/hourly/claim', { type: 'regular' });
-    expect(seenAt(member)).toEqual([app.clock.now()]);
+    expect(await seenAt(member)).toEqual([app.clock.now()]);
   });
 
   it('logs a failed recording and answers the sign-in and the write as usual, then records on the next write', async () => {
-    const sqlite = app.server.ctx.sqlite;
-    sqlite.exec('ALTER TABLE user_addresses RENAME TO user_addresses_away');
+    // Renaming the table makes every recording fail, on either engine.
+    await app.exec(sql`ALTER TABLE user_addresses RENAME TO user_addresses_away`);
     let member: TestClient;
     let claim: Awaited<ReturnType<TestClient['post']>>;
     try {
@@ -53,15 +52,15 @@ describe('address recording', () => {
       expect(member.user).toBeDefined();
       claim = await member.post('/api/hourly/claim', { type: 'regular' });
     } finally {
-      sqlite.exec('ALTER TABLE user_addresses_away RENAME TO user_addresses');
+      await app.exec(sql`ALTER TABLE user_addresses_away RENAME TO user_addresses`);
     }
     expect(claim.status).toBe(200);
     expect(app.logLines.filter((l) => l.includes('address recording failed')).length).toBeGreaterThanOrEqual(
       2,
     );
-    expect(seenAt(member)).toEqual([]);
+    expect(await seenAt(member)).toEqual([]);
     // Not throttled: the failed recording did not count as one.
     await member.post('/api/hourly/claim', { type: 'regular' });
-    expect(seenAt(member)).toEqual([app.clock.now()]);
+    expect(await seenAt(member)).toEqual([app.clock.now()]);
   });
 });

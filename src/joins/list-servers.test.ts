@@ -1,11 +1,10 @@
-import { serverJoins } from '../db/schema.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
-import { createCampaign, findCampaign } from '../test/factories.ts';
+import { insertCampaign, insertJoin, readCampaign, updateCampaign } from '../test/factories.ts';
 import { toApiServer } from '../servers/server-view.ts';
-import { servers } from '../db/schema.ts';
-import { eq } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import type { ApiDiscoverServer as ApiServer } from '../shared/api-types.ts';
 import { discoverFor, DISCOVER_PAGE_SIZE } from './list-servers.ts';
 import { refreshInviteStats } from './invite-stats.ts';
@@ -13,8 +12,51 @@ import { refreshInviteStats } from './invite-stats.ts';
 let app: TestApp;
 let owner: TestClient;
 let member: TestClient;
-const db = () => app.server.ctx.db;
+const store = () => app.server.ctx.store;
 const ids = (list: { id: string }[]) => list.map((s) => s.id);
+
+/**
+ * A read of Discover after a write to campaigns. SQLite: the very next read sees every commit (TEMP
+ * triggers, data_version), so one read. PostgreSQL: Discover follows commits by LISTEN/NOTIFY, so a read
+ * just after a commit may come before its notification: read again until `done` holds (deadline 10 s;
+ * then the caller's assertions fail on what was read), as src/joins/discover-list.test.ts does.
+ * Notifications arrive in commit order, so once the last write shows, every earlier one has too.
+ */
+async function settled<T>(on: TestApp, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  let value = await read();
+  if (on.engine === 'sqlite') return value;
+  const deadline = Date.now() + 10_000;
+  while (!done(value) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    value = await read();
+  }
+  return value;
+}
+
+/** One write from a connection of its own (another process, a maintenance script), `?` parameters. */
+async function writeElsewhere(on: TestApp, text: string, params: unknown[]): Promise<void> {
+  const database = on.server.config.database;
+  if (database.kind === 'sqlite') {
+    const other = new Database(database.path);
+    try {
+      other.prepare(text).run(...params);
+    } finally {
+      other.close();
+    }
+    return;
+  }
+  const other = new pg.Client({ connectionString: database.url });
+  await other.connect();
+  try {
+    let n = 0;
+    await other.query(
+      text.replace(/\?/g, () => `$${++n}`),
+      params,
+    );
+  } finally {
+    await other.end();
+  }
+}
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -22,35 +64,54 @@ beforeAll(async () => {
   member = await app.signIn('list_member');
 });
 afterAll(() => app.close());
-afterEach(() => app.assertLedger());
+afterEach(() => app.checkLedger());
 
 describe('GET /api/servers and /api/servers/featured', () => {
   it('lists what each member can still join, featured first then newest', async () => {
     const ownerId = owner.user!.id;
     const memberId = member.user!.id;
     const t = Date.UTC(2026, 0, 1);
-    const older = createCampaign(db(), { ownerId, name: 'Older', createdAt: t + 1 });
-    const newer = createCampaign(db(), { ownerId, name: 'Newer', createdAt: t + 3 });
-    const featured = createCampaign(db(), { ownerId, kind: 'featured', name: 'Star', createdAt: t + 2 });
-    const nobot = createCampaign(db(), { ownerId, kind: 'nobot', name: 'No Bot Place', createdAt: t });
-    const membersOwn = createCampaign(db(), { ownerId: memberId, name: 'Member Own', createdAt: t + 4 });
-    const membersOwnFeatured = createCampaign(db(), {
-      ownerId: memberId,
-      kind: 'featured',
-      name: 'Member Star',
-      createdAt: t + 5,
-    });
-    const full = createCampaign(db(), { ownerId, membersRemaining: 0, createdAt: t + 6 });
-    const canceled = createCampaign(db(), { ownerId, canceledAt: t, createdAt: t + 7 });
-    const brokenInvite = createCampaign(db(), { ownerId, inviteValid: false, createdAt: t + 8 });
-    const canceledFeatured = createCampaign(db(), {
+    // The hidden ones first: once the last listed one shows, Discover has read them all (PostgreSQL).
+    const full = await insertCampaign(store(), { ownerId, membersRemaining: 0, createdAt: t + 6 });
+    const canceled = await insertCampaign(store(), { ownerId, canceledAt: t, createdAt: t + 7 });
+    const brokenInvite = await insertCampaign(store(), { ownerId, inviteValid: false, createdAt: t + 8 });
+    const canceledFeatured = await insertCampaign(store(), {
       ownerId,
       kind: 'featured',
       canceledAt: t,
       createdAt: t + 9,
     });
+    const older = await insertCampaign(store(), { ownerId, name: 'Older', createdAt: t + 1 });
+    const newer = await insertCampaign(store(), { ownerId, name: 'Newer', createdAt: t + 3 });
+    const featured = await insertCampaign(store(), {
+      ownerId,
+      kind: 'featured',
+      name: 'Star',
+      createdAt: t + 2,
+    });
+    const nobot = await insertCampaign(store(), {
+      ownerId,
+      kind: 'nobot',
+      name: 'No Bot Place',
+      createdAt: t,
+    });
+    const membersOwn = await insertCampaign(store(), {
+      ownerId: memberId,
+      name: 'Member Own',
+      createdAt: t + 4,
+    });
+    const membersOwnFeatured = await insertCampaign(store(), {
+      ownerId: memberId,
+      kind: 'featured',
+      name: 'Member Star',
+      createdAt: t + 5,
+    });
 
-    const list = await member.get<ApiServer[]>('/api/servers');
+    const list = await settled(
+      app,
+      () => member.get<ApiServer[]>('/api/servers'),
+      (res) => ids(res.body).includes(membersOwnFeatured.id),
+    );
     expect(list.status).toBe(200);
     expect(list.headers.get('content-type')).toBe('application/json; charset=utf-8');
     // Own featured stays (the card says "Your Server"), own regular is hidden.
@@ -97,16 +158,24 @@ describe('GET /api/servers and /api/servers/featured', () => {
   });
 
   it('keeps offering a campaign while the join is pending, hides it once verified, for that member only', async () => {
-    const campaign = createCampaign(db(), { ownerId: owner.user!.id, kind: 'featured', name: 'Join Me' });
+    const campaign = await insertCampaign(store(), {
+      ownerId: owner.user!.id,
+      kind: 'featured',
+      name: 'Join Me',
+    });
     const other = await app.signIn('list_other');
-    expect(ids((await member.get<ApiServer[]>('/api/servers')).body)).toContain(campaign.id);
+    const offered = await settled(
+      app,
+      () => member.get<ApiServer[]>('/api/servers'),
+      (res) => ids(res.body).includes(campaign.id),
+    );
+    expect(ids(offered.body)).toContain(campaign.id);
     expect((await member.post(`/api/servers/${campaign.id}/join`)).status).toBe(200);
     expect(ids((await member.get<ApiServer[]>('/api/servers')).body)).toContain(campaign.id);
-    app.server.ctx.db
-      .update(serverJoins)
-      .set({ verified: true, coinsAwarded: true })
-      .where(eq(serverJoins.serverId, campaign.id))
-      .run();
+    // A member's joins are read per request (no notification to wait for).
+    await app.exec(
+      sql`UPDATE server_joins SET verified = TRUE, coins_awarded = TRUE WHERE server_id = ${campaign.id}`,
+    );
     expect(ids((await member.get<ApiServer[]>('/api/servers')).body)).not.toContain(campaign.id);
     expect(ids((await other.get<ApiServer[]>('/api/servers')).body)).toContain(campaign.id);
     // The featured list is the same for everyone and still shows it.
@@ -114,46 +183,54 @@ describe('GET /api/servers and /api/servers/featured', () => {
   });
 
   it('builds icon URLs from the guild id and icon hash', async () => {
-    const campaign = createCampaign(db(), {
+    const campaign = await insertCampaign(store(), {
       ownerId: owner.user!.id,
       guildId: '555000000000000001',
       serverIcon: 'abc123',
     });
-    const found = (await member.get<ApiServer[]>('/api/servers')).body.find((s) => s.id === campaign.id);
+    const found = (
+      await settled(
+        app,
+        () => member.get<ApiServer[]>('/api/servers'),
+        (res) => ids(res.body).includes(campaign.id),
+      )
+    ).body.find((s) => s.id === campaign.id);
     expect(found?.iconUrl).toBe('https://cdn.discordapp.com/icons/555000000000000001/abc123.png?size=128');
   });
 
   it('builds the wire shape of toApiServer, with isMine and invite statistics instead of ownerId', async () => {
     const ownerId = owner.user!.id;
     const made = [
-      createCampaign(db(), {
+      await insertCampaign(store(), {
         ownerId,
         name: 'Quote "q" \\ émoji 🎮',
         guildId: '555000000000000002',
         serverIcon: 'a_anim',
         createdAt: Date.UTC(2026, 1, 3, 4, 5, 6, 7),
       }),
-      createCampaign(db(), {
+      await insertCampaign(store(), {
         ownerId,
         kind: 'featured',
         coinRewardCents: 12_345,
         createdAt: Date.UTC(2026, 11, 31, 23, 59, 59, 999),
       }),
-      createCampaign(db(), {
+      await insertCampaign(store(), {
         ownerId,
         kind: 'nobot',
         serverIcon: 'ignored-without-guild',
         createdAt: Date.UTC(2026, 5, 1),
       }),
     ];
-    db().update(servers).set({ completionNotificationSent: true }).where(eq(servers.id, made[1]!.id)).run();
-    const listed = [
-      ...(await member.get<ApiServer[]>('/api/servers?limit=100')).body,
-      ...(await member.get<ApiServer[]>('/api/servers/featured')).body,
-    ];
+    await updateCampaign(store(), made[1]!.id, { completionNotificationSent: true });
+    const all = await settled(
+      app,
+      () => member.get<ApiServer[]>('/api/servers?limit=100'),
+      (res) => res.body.find((s) => s.id === made[1]!.id)?.completionNotificationSent === true,
+    );
+    const listed = [...all.body, ...(await member.get<ApiServer[]>('/api/servers/featured')).body];
     for (const campaign of made) {
       const { ownerId: _ownerId, ...expected } = toApiServer(
-        findCampaign(db(), campaign.id)!,
+        (await readCampaign(store(), campaign.id))!,
         'https://cdn.discordapp.com',
       );
       for (const found of listed.filter((s) => s.id === campaign.id)) {
@@ -182,52 +259,60 @@ describe('GET /api/servers and /api/servers/featured', () => {
   });
 
   it('sees every change to campaigns, from this process and from other connections', async () => {
-    const campaign = createCampaign(db(), { ownerId: owner.user!.id, name: 'Changing', membersRemaining: 3 });
+    const campaign = await insertCampaign(store(), {
+      ownerId: owner.user!.id,
+      name: 'Changing',
+      membersRemaining: 3,
+    });
     const find = async () =>
       (await member.get<ApiServer[]>('/api/servers?limit=100')).body.find((s) => s.id === campaign.id);
-    expect((await find())?.membersRemaining).toBe(3);
-    db()
-      .update(servers)
-      .set({ membersRemaining: 2, name: 'Changed' })
-      .where(eq(servers.id, campaign.id))
-      .run();
-    expect(await find()).toMatchObject({ membersRemaining: 2, name: 'Changed' });
+    expect((await settled(app, find, (found) => found !== undefined))?.membersRemaining).toBe(3);
+    await updateCampaign(store(), campaign.id, { membersRemaining: 2, name: 'Changed' });
+    expect(await settled(app, find, (found) => found?.name === 'Changed')).toMatchObject({
+      membersRemaining: 2,
+      name: 'Changed',
+    });
 
-    // A second connection (another process, a maintenance script) commits to the same file.
-    const other = new Database(app.server.config.databasePath);
-    try {
-      other.prepare('UPDATE servers SET members_remaining = 0 WHERE id = ?').run(campaign.id);
-      expect(await find()).toBeUndefined();
-      other.prepare('UPDATE servers SET members_remaining = 7 WHERE id = ?').run(campaign.id);
-      expect((await find())?.membersRemaining).toBe(7);
-    } finally {
-      other.close();
-    }
+    // A second connection (another process, a maintenance script) commits to the same database.
+    await writeElsewhere(app, 'UPDATE servers SET members_remaining = 0 WHERE id = ?', [campaign.id]);
+    expect(await settled(app, find, (found) => found === undefined)).toBeUndefined();
+    await writeElsewhere(app, 'UPDATE servers SET members_remaining = 7 WHERE id = ?', [campaign.id]);
+    expect((await settled(app, find, (found) => found !== undefined))?.membersRemaining).toBe(7);
   });
 
   it('updates only the changed campaign on a write in this process; another connection rebuilds', async () => {
     const cache = discoverFor(app.server.ctx.store, { cdnUrl: 'https://cdn.discordapp.com' }).list;
-    const campaign = createCampaign(db(), { ownerId: owner.user!.id, name: 'Counted', membersRemaining: 5 });
-    await member.get('/api/servers');
+    const campaign = await insertCampaign(store(), {
+      ownerId: owner.user!.id,
+      name: 'Counted',
+      membersRemaining: 5,
+    });
+    const counted = () => member.get<ApiServer[]>('/api/servers?q=Counted');
+    await settled(app, counted, (res) => ids(res.body).includes(campaign.id));
     const before = { ...cache.counters };
-    db().update(servers).set({ membersRemaining: 4 }).where(eq(servers.id, campaign.id)).run();
-    const seen = (await member.get<ApiServer[]>('/api/servers?q=Counted')).body;
+    await updateCampaign(store(), campaign.id, { membersRemaining: 4 });
+    const seen = (await settled(app, counted, (res) => res.body[0]?.membersRemaining === 4)).body;
     expect(seen.map((s) => s.membersRemaining)).toEqual([4]);
     expect(cache.counters.rebuilds).toBe(before.rebuilds);
     expect(cache.counters.updates).toBe(before.updates + 1);
     // Creating and finishing campaigns moves single entries too.
-    const fresh = createCampaign(db(), { ownerId: owner.user!.id, name: 'Counted Fresh' });
-    db().update(servers).set({ membersRemaining: 0 }).where(eq(servers.id, campaign.id)).run();
-    expect(ids((await member.get<ApiServer[]>('/api/servers?q=Counted')).body)).toEqual([fresh.id]);
+    const fresh = await insertCampaign(store(), { ownerId: owner.user!.id, name: 'Counted Fresh' });
+    await updateCampaign(store(), campaign.id, { membersRemaining: 0 });
+    const finished = await settled(app, counted, (res) => !ids(res.body).includes(campaign.id));
+    expect(ids(finished.body)).toEqual([fresh.id]);
     expect(cache.counters.rebuilds).toBe(before.rebuilds);
-    const other = new Database(app.server.config.databasePath);
-    try {
-      other.prepare('UPDATE servers SET name = ? WHERE id = ?').run('Counted Elsewhere', fresh.id);
-    } finally {
-      other.close();
+    const updatesBefore = cache.counters.updates;
+    await writeElsewhere(app, 'UPDATE servers SET name = ? WHERE id = ?', ['Counted Elsewhere', fresh.id]);
+    const elsewhere = await settled(app, counted, (res) => res.body[0]?.name === 'Counted Elsewhere');
+    expect(elsewhere.body[0]?.name).toBe('Counted Elsewhere');
+    if (app.engine === 'sqlite') {
+      // SQLite learns of another connection's commit only from PRAGMA data_version: it re-reads everything.
+      expect(cache.counters.rebuilds).toBe(before.rebuilds + 1);
+    } else {
+      // PostgreSQL's trigger notifies every writer's campaign ids alike: one entry re-read, no rebuild.
+      expect(cache.counters.rebuilds).toBe(before.rebuilds);
+      expect(cache.counters.updates).toBe(updatesBefore + 1);
     }
-    expect((await member.get<ApiServer[]>('/api/servers?q=Counted')).body[0]?.name).toBe('Counted Elsewhere');
-    expect(cache.counters.rebuilds).toBe(before.rebuilds + 1);
   });
 
   it('requires sign-in', async () => {
@@ -251,13 +336,21 @@ describe('Discover in pages', () => {
     const ownerId = seller.user!.id;
     const t = Date.UTC(2026, 2, 1);
     // Equal creation times too: the id breaks ties, so no campaign falls between two pages.
-    const made = Array.from({ length: 57 }, (_, i) =>
-      createCampaign(local.server.ctx.db, {
-        ownerId,
-        kind: i % 10 === 0 ? 'featured' : 'regular',
-        name: i % 3 === 0 ? `Puzzle Guild ${i}` : `Racing Club ${i}`,
-        createdAt: t + Math.floor(i / 4),
-      }),
+    const made = [];
+    for (let i = 0; i < 57; i += 1)
+      made.push(
+        await insertCampaign(local.server.ctx.store, {
+          ownerId,
+          kind: i % 10 === 0 ? 'featured' : 'regular',
+          name: i % 3 === 0 ? `Puzzle Guild ${i}` : `Racing Club ${i}`,
+          createdAt: t + Math.floor(i / 4),
+        }),
+      );
+    const last = made.at(-1)!.id;
+    await settled(
+      local,
+      () => viewer.get<ApiServer[]>('/api/servers?limit=100'),
+      (res) => ids(res.body).includes(last),
     );
     const first = await viewer.get<ApiServer[]>('/api/servers');
     expect(first.status).toBe(200);
@@ -343,18 +436,21 @@ describe('Discover in pages', () => {
       ...(await walkFrom(client, '/api/servers?featured=false&limit=9')),
     ];
     const catalogue = await walk(viewer);
-    const joinAll = (client: TestClient, campaignIds: string[]) => {
-      for (const serverId of campaignIds) {
-        local.server.ctx.db
-          .insert(serverJoins)
-          .values({ userId: client.user!.id, serverId, joinedAt: 1, verified: true, coinsAwarded: true })
-          .run();
-      }
+    // A member's joins are read per request (no notification to wait for).
+    const joinAll = async (client: TestClient, campaignIds: string[]) => {
+      for (const serverId of campaignIds)
+        await insertJoin(local.server.ctx.store, {
+          userId: client.user!.id,
+          serverId,
+          joinedAt: 1,
+          verified: true,
+          coinsAwarded: true,
+        });
     };
     const joinedSecond = await local.signIn('paging_joined_second');
-    joinAll(joinedSecond, [catalogue[1]!]);
+    await joinAll(joinedSecond, [catalogue[1]!]);
     const joinedRest = await local.signIn('paging_joined_rest');
-    joinAll(joinedRest, catalogue.slice(7));
+    await joinAll(joinedRest, catalogue.slice(7));
     const fresh = await local.signIn('paging_fresh');
     for (const client of [viewer, fresh, joinedSecond, joinedRest, seller]) {
       const first = await client.get<ApiServer[]>('/api/servers?limit=7');
@@ -380,7 +476,7 @@ describe('Discover in pages', () => {
     });
     for (let i = 0; i < 4; i++) sim.addMember(guild.id, sim.createUser({ username: `stats_member_${i}` }).id);
     const invite = sim.createInvite(guild.id, { code: 'stats-guild', maxAge: 0 });
-    const campaign = createCampaign(local.server.ctx.db, {
+    const campaign = await insertCampaign(local.server.ctx.store, {
       ownerId: seller.user!.id,
       name: 'Stats Guild',
       guildId: guild.id,
@@ -389,7 +485,7 @@ describe('Discover in pages', () => {
     const find = async () =>
       (await viewer.get<ApiServer[]>('/api/servers?q=Stats Guild')).body.find((s) => s.id === campaign.id);
     // Never fetched on the member's request: unknown until the background job ran.
-    expect(await find()).toMatchObject({
+    expect(await settled(local, find, (found) => found !== undefined)).toMatchObject({
       memberCount: null,
       onlineCount: null,
       description: null,

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DAY } from '../clock.ts';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
-import { createCampaign, findJoins } from '../test/factories.ts';
+import { insertCampaign, readJoins } from '../test/factories.ts';
 import { accountTooNewMessage } from '../shared/join-schemas.ts';
 
 // Issue 12 item 3: sybil rules. Joins earn only for Discord accounts at least N days old.
@@ -15,7 +15,7 @@ beforeAll(async () => {
   owner = await app.signIn('sybil_owner');
 });
 afterAll(() => app.close());
-afterEach(() => app.assertLedger());
+afterEach(() => app.checkLedger());
 
 /** Signs in a simulated Discord account created `ageMs` before the test clock. */
 async function accountAged(username: string, ageMs: number): Promise<TestClient> {
@@ -25,23 +25,23 @@ async function accountAged(username: string, ageMs: number): Promise<TestClient>
 
 describe('minimum Discord account age', () => {
   it('refuses joins from an account younger than 7 days with the date it becomes eligible, and records nothing', async () => {
-    const campaign = createCampaign(app.server.ctx.db, { ownerId: owner.user!.id });
+    const campaign = await insertCampaign(app.server.ctx.store, { ownerId: owner.user!.id });
     const young = await accountAged('sybil_young', 3 * DAY);
     const res = await young.post(`/api/servers/${campaign.id}/join`);
     const eligibleOn = new Date(app.clock.now() + 4 * DAY).toISOString().slice(0, 10);
     expect(res).toMatchObject({ status: 403, body: { message: accountTooNewMessage(7, eligibleOn) } });
-    expect(findJoins(app.server.ctx.db, campaign.id)).toHaveLength(0);
+    expect(await readJoins(app.server.ctx.store, campaign.id)).toHaveLength(0);
   });
 
   it('accepts an account older than 7 days', async () => {
-    const campaign = createCampaign(app.server.ctx.db, { ownerId: owner.user!.id });
+    const campaign = await insertCampaign(app.server.ctx.store, { ownerId: owner.user!.id });
     const old = await accountAged('sybil_old', 8 * DAY);
     expect((await old.post(`/api/servers/${campaign.id}/join`)).status).toBe(200);
-    expect(findJoins(app.server.ctx.db, campaign.id)).toHaveLength(1);
+    expect(await readJoins(app.server.ctx.store, campaign.id)).toHaveLength(1);
   });
 
   it('counts the age on the injected clock: an account made through the control API one day ago becomes eligible 6 days later', async () => {
-    const campaign = createCampaign(app.server.ctx.db, { ownerId: owner.user!.id });
+    const campaign = await insertCampaign(app.server.ctx.store, { ownerId: owner.user!.id });
     const made = await fetch(`${app.sim.url}/control/users`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -55,7 +55,7 @@ describe('minimum Discord account age', () => {
   });
 
   it('makes a new simulated account 30 days old on the test clock by default (sign-in creates it)', async () => {
-    const campaign = createCampaign(app.server.ctx.db, { ownerId: owner.user!.id });
+    const campaign = await insertCampaign(app.server.ctx.store, { ownerId: owner.user!.id });
     const member = await app.signIn('sybil_default_age');
     expect((await member.post(`/api/servers/${campaign.id}/join`)).status).toBe(200);
   });

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
-import { oauthTokens, transactions } from '../db/schema.ts';
-import { debit, getBalance } from '../ledger/ledger.ts';
+import { sql } from 'drizzle-orm';
+import { debit, getBalance } from '../ledger/index.ts';
 import { startTestApp, type TestApp } from '../test/harness.ts';
+import { ledgerRows } from '../test/factories.ts';
 
 // Issue 12 item 3: the welcome bonus is paid once per Discord account, even across account deletion;
 // sign-out-everywhere and deletion forget the member's Discord tokens.
@@ -12,30 +12,29 @@ beforeAll(async () => {
   app = await startTestApp();
 });
 afterAll(() => app.close());
-afterEach(() => app.assertLedger());
+afterEach(() => app.checkLedger());
 
-const welcomes = (userId: string) =>
-  app.server.ctx.db
-    .select()
-    .from(transactions)
-    .where(eq(transactions.userId, userId))
-    .all()
-    .filter((t) => t.type === 'welcome');
-const tokenOf = (userId: string) =>
-  app.server.ctx.db.select().from(oauthTokens).where(eq(oauthTokens.userId, userId)).get();
+const welcomes = (userId: string) => ledgerRows(app.server.ctx.store, userId, 'welcome');
+/** The member's stored Discord token row (its user id), or undefined: on either engine. */
+const tokenOf = async (userId: string) =>
+  (
+    await app.query<{ userId: string }>(
+      sql`SELECT user_id AS "userId" FROM oauth_tokens WHERE user_id = ${userId}`,
+    )
+  )[0];
 
 describe('welcome bonus once per Discord account', () => {
   it('does not pay it again after the account is deleted and the same Discord account signs up again', async () => {
     const first = await app.signIn('welcome_twice');
-    expect(welcomes(first.user!.id)).toHaveLength(1);
-    expect(tokenOf(first.user!.id)).toBeDefined();
+    expect(await welcomes(first.user!.id)).toHaveLength(1);
+    expect(await tokenOf(first.user!.id)).toBeDefined();
     const deleted = await first.request('DELETE', '/api/account', { confirmUsername: 'welcome_twice' });
     expect(deleted.status).toBe(200);
-    expect(tokenOf(first.user!.id)).toBeUndefined();
+    expect(await tokenOf(first.user!.id)).toBeUndefined();
 
     const again = await app.signIn('welcome_twice');
     expect(again.user!.id).not.toBe(first.user!.id);
-    expect(welcomes(again.user!.id)).toHaveLength(0);
+    expect(await welcomes(again.user!.id)).toHaveLength(0);
     expect(await again.balanceCents()).toBe(0);
   });
 
@@ -44,8 +43,8 @@ describe('welcome bonus once per Discord account', () => {
     const userId = first.user!.id;
     // Spent the welcome bonus, then charged a 2.00 early-leave penalty it could not pay.
     const now = app.clock.now();
-    debit(app.server.ctx.sqlite, { userId, cents: 500, type: 'campaign', description: 'Spent', now });
-    debit(app.server.ctx.sqlite, {
+    await debit(app.server.ctx.store, { userId, cents: 500, type: 'campaign', description: 'Spent', now });
+    await debit(app.server.ctx.store, {
       userId,
       cents: 200,
       type: 'leave_penalty',
@@ -57,15 +56,13 @@ describe('welcome bonus once per Discord account', () => {
     const deleted = await first.request('DELETE', '/api/account', { confirmUsername: 'welcome_debtor' });
     expect(deleted.status).toBe(200);
     // The deleted row is square; the debt moved with the Discord account.
-    expect(getBalance(app.server.ctx.sqlite, userId)).toBe(0);
+    expect(await getBalance(app.server.ctx.store, userId)).toBe(0);
 
     const again = await app.signIn('welcome_debtor');
     expect(await again.balanceCents()).toBe(-200);
-    const carried = app.server.ctx.db
-      .select()
-      .from(transactions)
-      .where(eq(transactions.userId, again.user!.id))
-      .all();
+    const carried = await app.query(
+      sql`SELECT type, amount, description FROM transactions WHERE user_id = ${again.user!.id}`,
+    );
     expect(carried).toMatchObject([
       { type: 'leave_penalty', amount: -200, description: 'Unpaid penalties of your deleted account' },
     ]);
@@ -89,8 +86,8 @@ describe('welcome bonus once per Discord account', () => {
 
   it('forgets the Discord tokens on sign-out everywhere', async () => {
     const member = await app.signIn('welcome_signout');
-    expect(tokenOf(member.user!.id)).toBeDefined();
+    expect(await tokenOf(member.user!.id)).toBeDefined();
     expect((await member.post('/api/auth/sign-out-everywhere')).status).toBe(200);
-    expect(tokenOf(member.user!.id)).toBeUndefined();
+    expect(await tokenOf(member.user!.id)).toBeUndefined();
   });
 });
