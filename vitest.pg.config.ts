@@ -40,7 +40,6 @@ export const NOT_YET_ON_PG: readonly string[] = [
   'src/campaigns/replace-invite.test.ts',
   'src/campaigns/submit-server.test.ts',
   'src/events/live-events.test.ts',
-  'src/http/fast-path.test.ts',
   'src/joins/address-record.test.ts',
   'src/joins/claim-nobot-reward.test.ts',
   'src/joins/join-server.test.ts',
