@@ -18,7 +18,6 @@ export const SQLITE_ONLY: readonly string[] = [];
  * files here; the list going empty is the issue's "same tests, both engines".
  */
 export const NOT_YET_ON_PG: readonly string[] = [
-  'src/auth/session-store.test.ts',
   'src/auth/spa-pages.test.ts',
   'src/bot/bot-events.test.ts',
   'src/bot/bot-gateway.test.ts',
