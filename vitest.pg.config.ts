@@ -46,7 +46,6 @@ export const NOT_YET_ON_PG: readonly string[] = [
   'src/joins/my-joins.test.ts',
   'src/joins/same-address.test.ts',
   'src/joins/sybil.test.ts',
-  'src/ops/readiness.test.ts',
   'src/payments/create-payment-intent.test.ts',
   'src/payments/reverse-payment.test.ts',
   'src/roles.test.ts',
