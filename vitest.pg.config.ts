@@ -19,19 +19,6 @@ export const SQLITE_ONLY: readonly string[] = [
   'src/bot/commands/deadline.test.ts',
 ];
 
-/**
- * Suites whose fixtures still reach the synchronous SQLite handle (ctx.db / ctx.sqlite /
- * app.server.database), which throws on PostgreSQL: not run with TEST_DB=pg yet. Each conversion deletes
- * its files here; the list going empty is the issue's "same tests, both engines".
- */
-export const NOT_YET_ON_PG: readonly string[] = [
-  'src/auth/session-store.test.ts',
-  'src/http/api-stack.test.ts',
-  'src/http/bad-input.test.ts',
-  'src/http/fast-path.test.ts',
-  'src/ops/readiness.test.ts',
-];
-
 function harnessSuites(dir: string): string[] {
   const found: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -49,7 +36,7 @@ export const PG_SUITES = [
   ...harnessSuites(path.join(root, 'scripts')),
 ]
   .map((file) => path.relative(root, file))
-  .filter((file) => !SQLITE_ONLY.includes(file) && !NOT_YET_ON_PG.includes(file))
+  .filter((file) => !SQLITE_ONLY.includes(file))
   .sort();
 
 // Not mergeConfig: it would add these files to the unit step's include list instead of replacing it.

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createClient } from 'redis';
+import { sql } from 'drizzle-orm';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -39,20 +40,22 @@ describe('session stores', () => {
     }
   });
 
-  it('keeps sessions in SQLite without Redis, and they survive a restart', async () => {
+  // Without Redis the sessions live in the app's database: the SQLite file's store (src/auth/session.ts),
+  // or on PostgreSQL (TEST_DB=pg) src/auth/pg-session-store.ts. Either way a restart keeps them.
+  it('keeps sessions in the database without Redis, and they survive a restart', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'coinsync-sess-'));
     const dbPath = path.join(dir, 'app.db');
     const app = await startTestApp({ env: { REDIS_URL: '', DATABASE_PATH: dbPath } });
     apps.push(app);
-    expect(app.server.sessions.kind).toBe('sqlite');
-    const client = await app.signIn('sqlite_user');
+    expect(app.server.sessions.kind).toBe(app.engine);
+    const client = await app.signIn(`${app.engine}_user`);
     const sid = decodeSid(client.cookies.get(SESSION_COOKIE)!);
-    const row = app.server.database!.sqlite.prepare('SELECT sess FROM sessions WHERE sid = ?').get(sid) as {
-      sess: string;
-    };
-    expect(JSON.parse(row.sess)).toMatchObject({ passport: { user: { id: client.user!.id } } });
+    const rows = await app.query<{ sess: string }>(sql`SELECT sess FROM sessions WHERE sid = ${sid}`);
+    expect(rows).toHaveLength(1);
+    expect(JSON.parse(rows[0]!.sess)).toMatchObject({ passport: { user: { id: client.user!.id } } });
+    const { database } = app.server.config;
 
-    // A second process over the same database file accepts the same cookie.
+    // A second process over the same database (file, or PostgreSQL database) accepts the same cookie.
     const restarted = await startServer({
       port: 0,
       clock: app.clock,
@@ -61,6 +64,7 @@ describe('session stores', () => {
       env: {
         NODE_ENV: 'test',
         DATABASE_PATH: dbPath,
+        ...(database.kind === 'pg' ? { DATABASE_URL: database.url } : {}),
         DISCORD_CLIENT_ID: TEST_DISCORD.clientId,
         DISCORD_CLIENT_SECRET: TEST_DISCORD.clientSecret,
         DISCORD_BOT_TOKEN: TEST_DISCORD.botToken,
@@ -71,6 +75,7 @@ describe('session stores', () => {
     try {
       const again = new TestClient(restarted.url);
       again.cookies.set(SESSION_COOKIE, client.cookies.get(SESSION_COOKIE)!);
+      expect(restarted.sessions.kind).toBe(app.engine);
       const me = await again.get<{ id: string }>('/api/auth/user');
       expect(me.status).toBe(200);
       expect(me.body.id).toBe(client.user!.id);

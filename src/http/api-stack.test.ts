@@ -120,7 +120,7 @@ describe('the API stack', () => {
     expect(malformed.body).toEqual({ message: 'Malformed JSON body' });
     // Nothing was claimed by either.
     expect(await member.balanceCents()).toBe(before);
-    app.assertLedger();
+    await app.checkLedger();
   });
 
   it('refuses a cross-site write before the session is even read', async () => {

@@ -31,6 +31,13 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.status(status).json({ message });
       return;
     }
+    // PostgreSQL refuses a NUL character in text (22021, "invalid byte sequence for encoding"), where
+    // SQLite stores it: input a client sent (an id like %00, a name with \u0000), not a bug. Found by
+    // src/http/bad-input.test.ts on PostgreSQL. drizzle wraps the driver's error (its `cause`).
+    if (pgErrorCode(err) === '22021') {
+      res.status(400).json({ message: 'Text must not contain NUL characters' });
+      return;
+    }
     // The disk is full, read-only or failing, or the database is locked for too long: not a bug in
     // this request, and retrying later can work. 503, and the operator sees it in the log and /api/ready.
     const sqliteCode = typeof err === 'object' && err && 'code' in err ? String(err.code) : '';
@@ -53,4 +60,13 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     });
     res.status(500).json({ message: INTERNAL_ERROR_MESSAGE });
   };
+}
+
+/** The PostgreSQL SQLSTATE of a driver error, directly or as drizzle's wrapped `cause`. */
+function pgErrorCode(err: unknown): string | undefined {
+  for (let e = err, depth = 0; typeof e === 'object' && e && depth < 3; depth++) {
+    if ('code' in e && typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
+    e = 'cause' in e ? e.cause : undefined;
+  }
+  return undefined;
 }

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RequestHandler } from 'express';
 import helmet from 'helmet';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   freshLoopbackAddress,
@@ -12,7 +13,7 @@ import {
 } from '../test/harness.ts';
 import { HOUR } from '../clock.ts';
 import { registry } from '../metrics.ts';
-import { createCampaign } from '../test/factories.ts';
+import { insertCampaign } from '../test/factories.ts';
 import { recordConstantHeaders, signedSessionId } from './fast-path.ts';
 
 // The signed-in fast path (decision 033) must answer exactly as the full Express stack does. The app
@@ -322,7 +323,7 @@ describe.each(MODES)('the signed-in fast path ($mode)', ({ env, plain: plainMode
     // A campaign to list, so the bodies compared are not empty.
     const owner = await app.signIn('fast_owner');
     for (const name of ['Fast lane', 'Second lane', 'Third lane']) {
-      createCampaign(app.server.ctx.db, { ownerId: owner.user!.id, name });
+      await insertCampaign(app.server.ctx.store, { ownerId: owner.user!.id, name });
     }
     const fast = await app.signIn('fast_member');
     const plainSignedIn = await app.signIn('plain_member');
@@ -372,7 +373,7 @@ describe.each(MODES)('the signed-in fast path ($mode)', ({ env, plain: plainMode
 
   it('keeps the ledger whole', async () => {
     expect(await members.fast.balanceCents()).toBe(await members.plain.balanceCents());
-    app.assertLedger();
+    await app.checkLedger();
   });
 
   it('has the security headers and no-store on a fast answer', async () => {
@@ -406,7 +407,7 @@ describe.each(MODES)('the signed-in fast path ($mode)', ({ env, plain: plainMode
       const [name, value] = [...client.cookies].find(([k]) => k.endsWith('.sid'))!;
       const sid = signedSessionId(`${name}=${value}`, name, [app.server.config.sessionSecret]);
       expect(sid).toBeTruthy();
-      app.server.ctx.sqlite.prepare('DELETE FROM sessions WHERE sid = ?').run(sid);
+      expect(await app.exec(sql`DELETE FROM sessions WHERE sid = ${sid}`)).toBe(1);
     }
     const before = served();
     expect((await fast.get('/api/servers')).status).toBe(401);

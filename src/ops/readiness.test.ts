@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { pgTestsEnabled } from '../test/pg.ts';
 import { startTestApp, type TestApp } from '../test/harness.ts';
+import { testEngine } from '../test/db.ts';
 import { MINUTE, SECOND } from '../clock.ts';
 import { FAILURES_BEFORE_UNREADY } from './job-monitor.ts';
 import { GATEWAY_GRACE_MS } from './readiness.ts';
@@ -35,26 +36,35 @@ describe('health and readiness without the bot', () => {
     expect(ready.body.checks.database).toEqual({ ok: true, detail: 'write succeeded' });
     expect(ready.body.checks.gateway!.detail).toMatch(/^off/);
     expect(ready.headers.get('cache-control')).toBe('no-store');
-    const row = app.server
-      .database!.sqlite.prepare('SELECT checked_at AS at FROM ops_heartbeat WHERE id = 1')
-      .get() as { at: number };
-    expect(row.at).toBe(app.clock.now());
+    const rows = await app.query<{ at: number | string }>(
+      sql`SELECT checked_at AS at FROM ops_heartbeat WHERE id = 1`,
+    );
+    expect(rows).toHaveLength(1);
+    expect(Number(rows[0]!.at)).toBe(app.clock.now());
   });
 
   it('fails readiness, not liveness, with the reason when database writes fail', async () => {
-    const { sqlite } = app.server.database!;
-    sqlite.pragma('query_only = ON'); // every write now fails, as on a full or read-only disk
+    // SQLite: every write fails, as on a full or read-only disk. PostgreSQL: the heartbeat's table is
+    // gone, so its write fails with PostgreSQL's reason.
+    const sqlite = app.engine === 'sqlite' ? app.server.database!.sqlite : undefined;
+    if (sqlite) sqlite.pragma('query_only = ON');
+    else await app.exec(sql`ALTER TABLE ops_heartbeat RENAME TO ops_heartbeat_away`);
     try {
       const ready = await app.anonymous().get<ReadyBody>('/api/ready');
       expect(ready.status).toBe(503);
       expect(ready.body.status).toBe('not_ready');
-      expect(ready.body.message).toMatch(/^Not ready: database: write failed: .*readonly/);
+      expect(ready.body.message).toMatch(
+        sqlite
+          ? /^Not ready: database: write failed: .*readonly/
+          : /^Not ready: database: write failed: .*ops_heartbeat/,
+      );
       expect(ready.body.checks.database!.ok).toBe(false);
       const health = await app.anonymous().get('/api/health');
       expect(health.status).toBe(200);
       expect(health.body).toEqual({ status: 'ok' });
     } finally {
-      sqlite.pragma('query_only = OFF');
+      if (sqlite) sqlite.pragma('query_only = OFF');
+      else await app.exec(sql`ALTER TABLE ops_heartbeat_away RENAME TO ops_heartbeat`);
     }
     expect((await app.anonymous().get('/api/ready')).status).toBe(200);
   });
@@ -118,20 +128,21 @@ describe('readiness with the live bot', () => {
   });
 
   it('every background job survives its own failure; repeated failures fail readiness until one succeeds', async () => {
-    const { sqlite } = app.server.database!;
     const names = app.server.jobs.list().map((j) => j.name);
     expect(names).toEqual(expect.arrayContaining(['reconcile', 'invite recheck', 'session prune']));
-    // Real database errors in every job: the tables they read are gone.
-    sqlite.exec(
-      'ALTER TABLE server_joins RENAME TO server_joins_away; ALTER TABLE servers RENAME TO servers_away; ALTER TABLE sessions RENAME TO sessions_away',
-    );
+    // Real database errors in every job: the tables they read are gone (on either engine).
+    const tables = ['server_joins', 'servers', 'sessions'];
+    for (const t of tables) await app.exec(sql.raw(`ALTER TABLE ${t} RENAME TO ${t}_away`));
+    // PostgreSQL: the pool's own error, or drizzle's wrapper of it ("Failed query: …", whose logged
+    // stack leaves out the cause).
+    const missingTable = app.engine === 'pg' ? /relation \S+ does not exist|Failed query: / : /no such table/;
     try {
       for (let i = 0; i < FAILURES_BEFORE_UNREADY; i++)
         for (const name of names) await app.server.jobs.run(name);
       for (const name of names) {
         expect(app.server.jobs.get(name)?.consecutiveFailures, name).toBe(FAILURES_BEFORE_UNREADY);
         expect(
-          app.logLines.some((l) => l.includes(`ERROR ${name} failed`) && l.includes('no such table')),
+          app.logLines.some((l) => l.includes(`ERROR ${name} failed`) && missingTable.test(l)),
           name,
         ).toBe(true);
       }
@@ -144,9 +155,7 @@ describe('readiness with the live bot', () => {
       expect(res.body.checks.jobs!.detail).toContain('invite recheck failed');
       expect((await app.anonymous().get('/api/health')).status).toBe(200);
     } finally {
-      sqlite.exec(
-        'ALTER TABLE server_joins_away RENAME TO server_joins; ALTER TABLE servers_away RENAME TO servers; ALTER TABLE sessions_away RENAME TO sessions',
-      );
+      for (const t of tables) await app.exec(sql.raw(`ALTER TABLE ${t}_away RENAME TO ${t}`));
     }
     for (const name of names) await app.server.jobs.run(name);
     for (const name of names) expect(app.server.jobs.get(name)?.consecutiveFailures, name).toBe(0);
@@ -181,7 +190,12 @@ describe('readiness with the live bot', () => {
   }, 30_000);
 });
 
-describe('a write the disk refuses', () => {
+// SQLite only: the product maps SQLite's storage errors (SQLITE_FULL/IOERR/READONLY/BUSY/CANTOPEN,
+// src/shared/errors.ts) to a 503, and query_only stands in for a full or read-only disk. PostgreSQL's
+// storage errors (e.g. 53100 disk_full, 25006 read_only_sql_transaction) are not mapped yet, and a
+// read-only PostgreSQL cannot be injected into the open pool's connections from a test; the pg side of
+// "database writes fail" is the readiness case above.
+describe.skipIf(testEngine() === 'pg')('a write the disk refuses', () => {
   let app: TestApp;
   beforeAll(async () => {
     app = await startTestApp();
@@ -207,7 +221,7 @@ describe('a write the disk refuses', () => {
       sqlite.pragma('query_only = OFF');
     }
     expect(await client.balanceCents()).toBe(before);
-    app.assertLedger();
+    await app.checkLedger();
     expect((await client.post('/api/hourly/claim', { type: 'regular' })).status).toBe(200);
   });
 });
