@@ -95,16 +95,18 @@ const steps = {
     ['typecheck', 'format', 'build'],
     () => vitest('unit+api', 'vitest.config.ts', 'test-results/unit.json'),
   ],
-  // The API and bot suites again on PostgreSQL (TEST_DB=pg; decision 028 step 5), after the browser tests:
-  // each of the heavy steps below fills both cores, so at most two of them run at once.
+  // The API and bot suites again on PostgreSQL (TEST_DB=pg; decision 028 step 5), last: the heavy steps
+  // after the unit tests each fill both cores, and their time limits fail first when they overlap (session
+  // 6: browser tests beside the scale test timed out), so only the browser tests and the short bench smoke
+  // test share the machine; then the scale test, then this.
   pg: [
-    ['unit', 'e2e'],
+    ['unit', 'e2e', 'scale'],
     () => vitest('unit+api on PostgreSQL', 'vitest.pg.config.ts', 'test-results/pg.json'),
   ],
   // The scaled-out layout (two web processes, one bot, PostgreSQL, Redis) under 200 users: it needs the
-  // build, and starts after the bench smoke test, each of them filling the cores with its own processes.
+  // build, and starts after the browser tests and the bench smoke test (it fills the cores itself).
   scale: [
-    ['build', 'bench'],
+    ['build', 'bench', 'e2e'],
     async () => {
       if (failures.includes('build')) {
         failed += 1;
