@@ -21,7 +21,7 @@ describe('npm run bench -- --quick', () => {
         {
           cwd: root,
           encoding: 'utf8',
-          timeout: 110_000,
+          timeout: 280_000,
           env: { ...process.env, REDIS_URL: '' },
         },
       );
@@ -47,5 +47,5 @@ describe('npm run bench -- --quick', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 300_000);
 });
