@@ -82,4 +82,27 @@ describe('resilience', () => {
       .toMatch(/^H1:/);
     expect(errors).toEqual([]);
   });
+
+  it('still moves focus to the heading when the next page takes seconds to arrive (a slow phone)', async () => {
+    const { page, context, errors } = await e2e.newPage({ width: 390, height: 844 });
+    await e2e.signIn(page, 'slow_phone_user');
+    // The Socials page's code arrives 7 s after it is asked for (longer than any fixed wait would allow).
+    await context.route(/\/assets\/socials-page-[^/]+\.js$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 7000));
+      await route.continue();
+    });
+    await page.goto('/daily');
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    await page.getByRole('link', { name: 'Socials', exact: true }).first().click();
+    await expect
+      .poll(
+        () =>
+          page.evaluate<string>(
+            '`${document.activeElement?.tagName}:${document.activeElement?.textContent}`',
+          ),
+        { timeout: 20_000 },
+      )
+      .toMatch(/^H1:/);
+    expect(errors).toEqual([]);
+  });
 });
