@@ -9,8 +9,13 @@ export default defineConfig({
   test: {
     include: ['tests/e2e/**/*.test.ts'],
     environment: 'node',
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // Hang guards, not speed checks: on a loaded CI machine (load 20+) a page with its chunks can take
+    // seconds, and a test that signs in twice and opens a popup took over 60 s.
+    testTimeout: 120_000,
+    hookTimeout: 90_000,
+    // expect.poll waits for what a page shows (a title set after its chunk runs, focus after a lazy page
+    // renders); vitest's default of 1 s failed under load. Playwright's own waits allow 30 s.
+    expect: { poll: { timeout: 15_000 } },
     pool: 'threads',
     isolate: false,
     unstubGlobals: true,
