@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -8,6 +8,7 @@ import {
   DEFAULT_SIM_CLIENT_ID,
   DEFAULT_SIM_CLIENT_SECRET,
 } from '../../src/sim/discord/index.ts';
+import { startWatchedProcess } from '../../src/test/child-process.ts';
 
 // Child processes of the bench: the real product and the reference servers. Every child is
 // registered so one call (finally, SIGINT, SIGTERM) stops them all.
@@ -138,24 +139,18 @@ export function productionNodeFlags(): string[] {
 
 /** Starts the Discord simulator (scripts/run-discord-sim.ts) over the seeded state file; resolves with its URL. */
 async function startSimulator(statePath: string): Promise<string> {
-  const child = track(
-    spawn(process.execPath, ['--import', 'tsx', 'scripts/run-discord-sim.ts', '--state', statePath], {
+  const sim = startWatchedProcess(
+    'Discord simulator',
+    ['--import', 'tsx', 'scripts/run-discord-sim.ts', '--state', statePath],
+    {
       // Discord's per-route limits would make this a bench of the simulator's buckets (see docs/performance.md).
       env: { PATH: process.env.PATH, HOME: process.env.HOME, SIM_RATE_LIMITS: 'off' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    }),
+      stderr: 'inherit',
+    },
   );
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      seen += chunk.toString('utf8');
-      const match = /listening on (\S+)/.exec(seen);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.once('exit', (code) =>
-      reject(new Error(`Discord simulator exited (${code}) before listening: ${seen}`)),
-    );
-  });
+  track(sim.child);
+  const line = await sim.waitForLine(/listening on (\S+)/);
+  return /listening on (\S+)/.exec(line)![1]!;
 }
 
 /**
@@ -186,63 +181,15 @@ export async function startProduct(options: ProductOptions): Promise<ProductProc
     LOG_LEVEL: 'info',
     ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
   };
-  const child = track(
-    spawn(
-      process.execPath,
-      options.runtime === 'dist'
-        ? [...productionNodeFlags(), ...(options.nodeFlags ?? []), options.distEntry ?? DIST_ENTRY]
-        : [...(options.nodeFlags ?? []), '--import', 'tsx', 'src/main.ts'],
-      {
-        cwd: root,
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    ),
+  const product = startWatchedProcess(
+    'product',
+    options.runtime === 'dist'
+      ? [...productionNodeFlags(), ...(options.nodeFlags ?? []), options.distEntry ?? DIST_ENTRY]
+      : [...(options.nodeFlags ?? []), '--import', 'tsx', 'src/main.ts'],
+    { cwd: root, env, keep: 200 },
   );
-  const output: string[] = [];
-  const waiters = new Set<{ pattern: RegExp; resolve: (line: string) => void }>();
-  const onData = (chunk: Buffer) => {
-    for (const line of chunk.toString('utf8').split('\n')) {
-      if (!line) continue;
-      output.push(line);
-      if (output.length > 200) output.shift();
-      for (const waiter of waiters) {
-        if (waiter.pattern.test(line)) {
-          waiters.delete(waiter);
-          waiter.resolve(line);
-        }
-      }
-    }
-  };
-  child.stdout?.on('data', onData);
-  child.stderr?.on('data', onData);
-
-  const waitForLine = (pattern: RegExp, timeoutMs: number) =>
-    new Promise<string>((resolve, reject) => {
-      const found = output.find((line) => pattern.test(line));
-      if (found) return resolve(found);
-      const waiter = {
-        pattern,
-        resolve: (line: string) => {
-          clearTimeout(timer);
-          child.off('exit', onExit);
-          resolve(line);
-        },
-      };
-      const onExit = () => {
-        waiters.delete(waiter);
-        clearTimeout(timer);
-        reject(new Error(`product exited before ${String(pattern)}:\n${output.slice(-20).join('\n')}`));
-      };
-      const timer = setTimeout(() => {
-        waiters.delete(waiter);
-        child.off('exit', onExit);
-        reject(new Error(`timed out waiting for ${String(pattern)}:\n${output.slice(-20).join('\n')}`));
-      }, timeoutMs);
-      waiters.add(waiter);
-      child.once('exit', onExit);
-    });
-
-  await waitForLine(/CoinSync listening on/, 60_000);
+  track(product.child);
+  await product.waitForLine(/CoinSync listening on/, 60_000);
+  const { child, output, waitForLine } = product;
   return { child, simUrl, url, output, waitForLine };
 }

@@ -1,4 +1,5 @@
-import type { LoadResult } from './load.ts';
+import os from 'node:os';
+import { round, type LoadResult } from './load.ts';
 import type { BaselineResult } from './claim-baseline.ts';
 import type { JoinPathResult } from './join-path.ts';
 import type { WebSizes } from './web-size.ts';
@@ -91,3 +92,16 @@ export const RESULT_KEYS = [
   'ledger',
   'targets',
 ] as const satisfies readonly (keyof BenchResults)[];
+
+/** The machine line of the soak and PostgreSQL reports: the CPUs, Node, and how busy the machine was. */
+export type MachineSummary = Pick<BenchResults['machine'], 'cpus' | 'cpuModel' | 'node' | 'loadAverage1m'>;
+
+/** Describes this machine now; `loadBefore` is the 1-minute load average when the run started. */
+export function describeMachine(loadBefore: number): MachineSummary {
+  return {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model ?? 'unknown',
+    node: process.versions.node,
+    loadAverage1m: { before: round(loadBefore, 2), after: round(os.loadavg()[0] ?? 0, 2) },
+  };
+}

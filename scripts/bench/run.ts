@@ -23,7 +23,7 @@ import { startJoinWrites } from './discover-writes.ts';
 import { runJoinPath } from './join-path.ts';
 import { measureWebSizes } from './web-size.ts';
 import { checkLedger, countRows, evaluateTargets, formatReport } from './report.ts';
-import type { BenchResults } from './results.ts';
+import { describeMachine, type BenchResults } from './results.ts';
 import { summarizeProfile } from './profile-summary.ts';
 import { InspectorProfiler } from './inspector-profile.ts';
 import { readMemorySplit, runSoak, type SoakResult } from './soak.ts';
@@ -320,12 +320,7 @@ async function main(): Promise<number> {
       const report = {
         mode: 'soak',
         startedAt: startedAt.toISOString(),
-        machine: {
-          cpus: os.cpus().length,
-          cpuModel: os.cpus()[0]?.model ?? 'unknown',
-          node: process.versions.node,
-          loadAverage1m: { before: round(loadBefore, 2), after: round(os.loadavg()[0] ?? 0, 2) },
-        },
+        machine: describeMachine(loadBefore),
         sessions: redisUrl ? 'redis' : 'sqlite',
         runtime: runtimeInfo,
         atRestMb: mb(atRest),

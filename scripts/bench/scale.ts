@@ -11,6 +11,7 @@ import { cpuSeconds } from './processes.ts';
 import { signInAll, type SignedIn } from './sign-in.ts';
 import { load, percentile, round, type LoadResult } from './load.ts';
 import { backendPids, copySqliteToPg } from './pg-copy.ts';
+import { describeMachine } from './results.ts';
 
 // `npm run bench -- --pg [--web N] [--quick] [--out FILE]` (decision 028 step 5, issue 16 item 4): the
 // scaled-out layout on one machine — N ROLE=web processes and one ROLE=bot process of the built product
@@ -350,12 +351,7 @@ export async function runScaleBench(args: ScaleArgs): Promise<number> {
     const report = {
       mode: 'pg',
       startedAt: startedAt.toISOString(),
-      machine: {
-        cpus: os.cpus().length,
-        cpuModel: os.cpus()[0]?.model ?? 'unknown',
-        node: process.versions.node,
-        loadAverage1m: { before: round(loadBefore, 2), after: round(os.loadavg()[0] ?? 0, 2) },
-      },
+      machine: describeMachine(loadBefore),
       layout: { web: args.webCount, bot: 1, postgres: 'local', redis: 'local' },
       seed: size,
       discover,

@@ -7,24 +7,9 @@ import { chromium, type Page } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tests/e2e/chromium.ts';
+import { SIGNED_IN_SCREENS, SIGNED_OUT_SCREENS } from '../../tests/e2e/screens.ts';
 
 const [base = 'http://127.0.0.1:5000', outDir = 'screenshots', username = 'alex'] = process.argv.slice(2);
-const SIGNED_OUT = ['/', '/terms', '/privacy'];
-const SIGNED_IN = [
-  '/',
-  '/featured',
-  '/socials',
-  '/daily',
-  '/buy-coins',
-  '/checkout',
-  '/dashboard',
-  '/submit',
-  '/campaigns',
-  '/history',
-  '/account',
-  '/joins',
-  '/nope',
-];
 const WIDTHS = [1280, 390];
 
 function fileName(route: string, prefix: string, width: number): string {
@@ -57,9 +42,9 @@ try {
       deviceScaleFactor: 1,
     });
     const page = await context.newPage();
-    for (const route of SIGNED_OUT) await shoot(page, route, fileName(route, 'out', width));
+    for (const route of SIGNED_OUT_SCREENS) await shoot(page, route, fileName(route, 'out', width));
     await signIn(page);
-    for (const route of SIGNED_IN) await shoot(page, route, fileName(route, 'in', width));
+    for (const route of SIGNED_IN_SCREENS) await shoot(page, route, fileName(route, 'in', width));
     await context.close();
   }
 } finally {

@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, lte, min, or, sql } from 'drizzle-orm';
+import type { PgSelect, SelectedFields } from 'drizzle-orm/pg-core';
 import type { PgDbOrTx } from '../db/pg-client.ts';
 import { serverJoins, servers, users } from '../db/schema.pg.ts';
 import { CAMPAIGN_KIND_RULES, type CampaignKind } from '../shared/campaign-kinds.ts';
@@ -13,6 +14,9 @@ import type {
   SlotTaken,
   VerifiedJoinOutcome,
 } from './bot-repo.ts';
+
+/** Inner joins: no joined table's columns can come back null. */
+type InnerJoined = { server_joins: 'not-null'; servers: 'not-null'; users: 'not-null' };
 
 export class PgBotRepository implements BotRepository {
   constructor(private readonly db: PgDbOrTx) {}
@@ -175,19 +179,17 @@ export class PgBotRepository implements BotRepository {
     discordUserId: string,
     guildId: string,
   ): Promise<{ verifiedAt: number; discordJoinedAt: number | null } | null> {
-    const [row] = await this.db
-      .select({ verifiedAt: min(serverJoins.verifiedAt), discordJoinedAt: min(serverJoins.discordJoinedAt) })
-      .from(serverJoins)
-      .innerJoin(servers, eq(servers.id, serverJoins.serverId))
-      .innerJoin(users, eq(users.id, serverJoins.userId))
-      .where(
-        and(
-          eq(users.discordId, discordUserId),
-          eq(servers.serverId, guildId),
-          eq(serverJoins.coinsAwarded, true),
-          eq(serverJoins.hasLeft, false),
-        ),
-      );
+    const [row] = await this.selectJoinsWithCampaignAndUser({
+      verifiedAt: min(serverJoins.verifiedAt),
+      discordJoinedAt: min(serverJoins.discordJoinedAt),
+    }).where(
+      and(
+        eq(users.discordId, discordUserId),
+        eq(servers.serverId, guildId),
+        eq(serverJoins.coinsAwarded, true),
+        eq(serverJoins.hasLeft, false),
+      ),
+    );
     if (row?.verifiedAt === null || row?.verifiedAt === undefined) return null;
     return { verifiedAt: row.verifiedAt, discordJoinedAt: row.discordJoinedAt };
   }
@@ -233,21 +235,17 @@ export class PgBotRepository implements BotRepository {
   }
 
   async listChargedLeaves(discordUserId: string, guildId: string): Promise<ChargedLeave[]> {
-    return this.db
-      .select({
-        joinId: serverJoins.id,
-        userId: users.id,
-        campaignId: servers.id,
-        name: servers.name,
-        penaltyCents: serverJoins.penaltyCents,
-        rewardCents: serverJoins.rewardCents,
-        kind: servers.kind,
-        leftAt: serverJoins.leftAt,
-        discordJoinedAt: serverJoins.discordJoinedAt,
-      })
-      .from(serverJoins)
-      .innerJoin(servers, eq(servers.id, serverJoins.serverId))
-      .innerJoin(users, eq(users.id, serverJoins.userId))
+    return this.selectJoinsWithCampaignAndUser({
+      joinId: serverJoins.id,
+      userId: users.id,
+      campaignId: servers.id,
+      name: servers.name,
+      penaltyCents: serverJoins.penaltyCents,
+      rewardCents: serverJoins.rewardCents,
+      kind: servers.kind,
+      leftAt: serverJoins.leftAt,
+      discordJoinedAt: serverJoins.discordJoinedAt,
+    })
       .where(
         and(
           eq(users.discordId, discordUserId),
@@ -409,26 +407,21 @@ export class PgBotRepository implements BotRepository {
   }
 
   async listInStayJoins(since: number): Promise<InStayJoin[]> {
-    return this.db
-      .select({
-        guildId: servers.serverId,
-        discordUserId: users.discordId,
-        verifiedAt: serverJoins.verifiedAt,
-        discordJoinedAt: serverJoins.discordJoinedAt,
-        minStayMs: serverJoins.minStayMs,
-        kind: servers.kind,
-      })
-      .from(serverJoins)
-      .innerJoin(servers, eq(servers.id, serverJoins.serverId))
-      .innerJoin(users, eq(users.id, serverJoins.userId))
-      .where(
-        and(
-          eq(serverJoins.coinsAwarded, true),
-          eq(serverJoins.hasLeft, false),
-          isNotNull(servers.serverId),
-          gte(serverJoins.verifiedAt, since),
-        ),
-      );
+    return this.selectJoinsWithCampaignAndUser({
+      guildId: servers.serverId,
+      discordUserId: users.discordId,
+      verifiedAt: serverJoins.verifiedAt,
+      discordJoinedAt: serverJoins.discordJoinedAt,
+      minStayMs: serverJoins.minStayMs,
+      kind: servers.kind,
+    }).where(
+      and(
+        eq(serverJoins.coinsAwarded, true),
+        eq(serverJoins.hasLeft, false),
+        isNotNull(servers.serverId),
+        gte(serverJoins.verifiedAt, since),
+      ),
+    );
   }
 
   async listPendingMembers(since: number): Promise<{ guildId: string | null; discordUserId: string }[]> {
@@ -454,5 +447,21 @@ export class PgBotRepository implements BotRepository {
       .from(servers)
       .where(eq(servers.id, campaignId));
     return row;
+  }
+
+  /**
+   * Join rows with their campaign and their member. The fields are generic, which drizzle's select
+   * types cannot follow through two joins, so the builder is typed here as what it is: a partial
+   * select over three inner-joined tables.
+   */
+  private selectJoinsWithCampaignAndUser<T extends SelectedFields>(
+    fields: T,
+  ): PgSelect<'server_joins', T, 'partial', InnerJoined> {
+    return this.db
+      .select(fields as SelectedFields)
+      .from(serverJoins)
+      .innerJoin(servers, eq(servers.id, serverJoins.serverId))
+      .innerJoin(users, eq(users.id, serverJoins.userId))
+      .$dynamic() as PgSelect<'server_joins', T, 'partial', InnerJoined>;
   }
 }

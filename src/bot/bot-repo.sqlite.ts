@@ -1,4 +1,6 @@
 import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, lte, min, or, sql } from 'drizzle-orm';
+import type { SelectedFields, SQLiteSelect } from 'drizzle-orm/sqlite-core';
+import type { RunResult } from 'better-sqlite3';
 import type { Db } from '../db/client.ts';
 import { serverJoins, servers, users } from '../db/schema.ts';
 import { CAMPAIGN_KIND_RULES, type CampaignKind } from '../shared/campaign-kinds.ts';
@@ -13,6 +15,9 @@ import type {
   SlotTaken,
   VerifiedJoinOutcome,
 } from './bot-repo.ts';
+
+/** Inner joins: no joined table's columns can come back null. */
+type InnerJoined = { server_joins: 'not-null'; servers: 'not-null'; users: 'not-null' };
 
 export class SqliteBotRepository implements BotRepository {
   constructor(private readonly db: Db) {}
@@ -174,11 +179,10 @@ export class SqliteBotRepository implements BotRepository {
     discordUserId: string,
     guildId: string,
   ): Promise<{ verifiedAt: number; discordJoinedAt: number | null } | null> {
-    const row = this.db
-      .select({ verifiedAt: min(serverJoins.verifiedAt), discordJoinedAt: min(serverJoins.discordJoinedAt) })
-      .from(serverJoins)
-      .innerJoin(servers, eq(servers.id, serverJoins.serverId))
-      .innerJoin(users, eq(users.id, serverJoins.userId))
+    const row = this.selectJoinsWithCampaignAndUser({
+      verifiedAt: min(serverJoins.verifiedAt),
+      discordJoinedAt: min(serverJoins.discordJoinedAt),
+    })
       .where(
         and(
           eq(users.discordId, discordUserId),
@@ -234,21 +238,17 @@ export class SqliteBotRepository implements BotRepository {
   }
 
   async listChargedLeaves(discordUserId: string, guildId: string): Promise<ChargedLeave[]> {
-    return this.db
-      .select({
-        joinId: serverJoins.id,
-        userId: users.id,
-        campaignId: servers.id,
-        name: servers.name,
-        penaltyCents: serverJoins.penaltyCents,
-        rewardCents: serverJoins.rewardCents,
-        kind: servers.kind,
-        leftAt: serverJoins.leftAt,
-        discordJoinedAt: serverJoins.discordJoinedAt,
-      })
-      .from(serverJoins)
-      .innerJoin(servers, eq(servers.id, serverJoins.serverId))
-      .innerJoin(users, eq(users.id, serverJoins.userId))
+    return this.selectJoinsWithCampaignAndUser({
+      joinId: serverJoins.id,
+      userId: users.id,
+      campaignId: servers.id,
+      name: servers.name,
+      penaltyCents: serverJoins.penaltyCents,
+      rewardCents: serverJoins.rewardCents,
+      kind: servers.kind,
+      leftAt: serverJoins.leftAt,
+      discordJoinedAt: serverJoins.discordJoinedAt,
+    })
       .where(
         and(
           eq(users.discordId, discordUserId),
@@ -418,18 +418,14 @@ export class SqliteBotRepository implements BotRepository {
   }
 
   async listInStayJoins(since: number): Promise<InStayJoin[]> {
-    return this.db
-      .select({
-        guildId: servers.serverId,
-        discordUserId: users.discordId,
-        verifiedAt: serverJoins.verifiedAt,
-        discordJoinedAt: serverJoins.discordJoinedAt,
-        minStayMs: serverJoins.minStayMs,
-        kind: servers.kind,
-      })
-      .from(serverJoins)
-      .innerJoin(servers, eq(servers.id, serverJoins.serverId))
-      .innerJoin(users, eq(users.id, serverJoins.userId))
+    return this.selectJoinsWithCampaignAndUser({
+      guildId: servers.serverId,
+      discordUserId: users.discordId,
+      verifiedAt: serverJoins.verifiedAt,
+      discordJoinedAt: serverJoins.discordJoinedAt,
+      minStayMs: serverJoins.minStayMs,
+      kind: servers.kind,
+    })
       .where(
         and(
           eq(serverJoins.coinsAwarded, true),
@@ -465,5 +461,21 @@ export class SqliteBotRepository implements BotRepository {
       .from(servers)
       .where(eq(servers.id, campaignId))
       .get();
+  }
+
+  /**
+   * Join rows with their campaign and their member. The fields are generic, which drizzle's select
+   * types cannot follow through two joins, so the builder is typed here as what it is: a partial
+   * select over three inner-joined tables.
+   */
+  private selectJoinsWithCampaignAndUser<T extends SelectedFields>(
+    fields: T,
+  ): SQLiteSelect<'server_joins', 'sync', RunResult, T, 'partial', InnerJoined> {
+    return this.db
+      .select(fields as SelectedFields)
+      .from(serverJoins)
+      .innerJoin(servers, eq(servers.id, serverJoins.serverId))
+      .innerJoin(users, eq(users.id, serverJoins.userId))
+      .$dynamic() as SQLiteSelect<'server_joins', 'sync', RunResult, T, 'partial', InnerJoined>;
   }
 }

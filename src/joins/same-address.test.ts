@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readCampaign, insertCampaign, readJoins, queryRows } from '../test/factories.ts';
+import { readCampaign, insertCampaign, readJoins } from '../test/factories.ts';
 import { DAY, SECOND } from '../clock.ts';
 import { sql } from 'drizzle-orm';
 import type { ApiJoin } from '../shared/api-types.ts';
@@ -33,8 +33,7 @@ afterEach(() => app.checkLedger());
 
 /** Every recorded address, on either engine. */
 const addressRows = () =>
-  queryRows<{ addressHash: string; lastSeenAt: number }>(
-    app.server.ctx.store,
+  app.query<{ addressHash: string; lastSeenAt: number }>(
     sql`SELECT address_hash AS "addressHash", last_seen_at AS "lastSeenAt" FROM user_addresses`,
   );
 

@@ -9,7 +9,6 @@ import {
   users as pgUsers,
 } from '../db/schema.pg.ts';
 import type { User } from '../db/schema.ts';
-import type { SQL } from 'drizzle-orm';
 import { readHandle, type ReadTarget } from '../db/engine.ts';
 import type { Transaction } from '../db/schema.ts';
 import type { DataStore, DbHandle } from '../db/engine.ts';
@@ -256,21 +255,4 @@ export async function userRowByDiscordId(target: ReadTarget, discordId: string):
   if (h.kind === 'sqlite') return h.db.select().from(users).where(eq(users.discordId, discordId)).get();
   const [row] = await h.db.select().from(pgUsers).where(eq(pgUsers.discordId, discordId));
   return row;
-}
-
-/**
- * Raw SQL that both engines read alike (snake_case columns, quoted camelCase aliases), in a transaction
- * of the store: the rows.
- */
-export function queryRows<T = Record<string, unknown>>(store: DataStore, statement: SQL): Promise<T[]> {
-  return store.transaction(async (tx) =>
-    tx.kind === 'sqlite' ? tx.db.all<T>(statement) : ((await tx.db.execute(statement)).rows as T[]),
-  );
-}
-
-/** A raw SQL write (UPDATE/INSERT/DELETE) that both engines read alike, in a transaction: rows changed. */
-export function execSql(store: DataStore, statement: SQL): Promise<number> {
-  return store.transaction(async (tx) =>
-    tx.kind === 'sqlite' ? tx.db.run(statement).changes : ((await tx.db.execute(statement)).rowCount ?? 0),
-  );
 }

@@ -174,25 +174,47 @@ export class TestClient {
   }
 }
 
-/** Walks the authorization-code flow exactly as a browser does, following each redirect by hand. */
-export async function signInThroughSimulator(client: TestClient, username: string): Promise<ApiUser> {
-  const start = await client.raw('/api/auth/discord');
+/** The requests a browser makes while signing in; none follows a redirect. */
+export interface SignInRequests {
+  /** To the product, with the browser's cookies for it. */
+  product(url: string): Promise<Response>;
+  /** To the Discord simulator's authorize page (another site). */
+  simulator(url: string): Promise<Response>;
+}
+
+/**
+ * Walks the authorization-code flow exactly as a browser does, following each redirect by hand: the
+ * product at `base` (an origin, or '' where `product` takes paths) → the simulator's authorize page
+ * (login_hint) → the callback. Resolves with the signed-in user.
+ */
+export async function walkSimulatorSignIn(
+  requests: SignInRequests,
+  base: string,
+  username: string,
+): Promise<ApiUser> {
+  const start = await requests.product(`${base}/api/auth/discord`);
   const authorize = start.headers.get('location');
   if (start.status !== 302 || !authorize) throw new Error(`sign-in did not redirect: ${start.status}`);
   const withHint = new URL(authorize);
   withHint.searchParams.set('login_hint', username);
-  const consent = await client.raw(withHint.toString());
+  const consent = await requests.simulator(withHint.toString());
   const callback = consent.headers.get('location');
   if (!callback)
     throw new Error(`simulator did not redirect back: ${consent.status} ${await consent.text()}`);
-  const done = await client.raw(callback);
+  const done = await requests.product(callback);
   if (done.status !== 302 || done.headers.get('location') !== '/') {
-    throw new Error(`callback failed: ${done.status} ${done.headers.get('location')}`);
+    throw new Error(`callback failed: ${done.status} ${done.headers.get('location')} ${await done.text()}`);
   }
-  const me = await client.get<ApiUser>('/api/auth/user');
+  const me = await requests.product(`${base}/api/auth/user`);
   if (me.status !== 200) throw new Error(`not signed in after callback: ${me.status}`);
-  client.user = me.body;
-  return me.body;
+  return (await me.json()) as ApiUser;
+}
+
+/** Signs `client` in through the simulator (walkSimulatorSignIn), its one cookie jar used for both sites. */
+export async function signInThroughSimulator(client: TestClient, username: string): Promise<ApiUser> {
+  const visit = (url: string) => client.raw(url);
+  client.user = await walkSimulatorSignIn({ product: visit, simulator: visit }, '', username);
+  return client.user;
 }
 
 export async function startTestApp(

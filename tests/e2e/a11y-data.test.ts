@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../src/db/schema.ts';
 import { credit } from '../../src/ledger/ledger.ts';
 import { createCampaign } from '../../src/test/factories.ts';
-import { h1, newAxePage, seriousViolations, SIGNED_IN_SCREENS, visit, visitScreen } from './a11y-support.ts';
+import { h1, newAxePage, seriousViolations, visit, visitScreen } from './a11y-support.ts';
+import { SIGNED_IN_SCREENS } from './screens.ts';
 import { startE2E, type E2E } from './support.ts';
 
 // axe-core on every screen of an account with data, at desktop and phone width, with the dialogs and the

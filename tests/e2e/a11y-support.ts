@@ -50,21 +50,6 @@ export async function visit(page: Page, path: string, ready: () => Promise<unkno
 
 export const h1 = (page: Page) => page.getByRole('heading', { level: 1 }).first().waitFor();
 
-/** Visits one of SIGNED_IN_SCREENS: its h1, or half a second for /checkout, then a quiet network. */
+/** Visits one of SIGNED_IN_SCREENS (screens.ts): its h1, or half a second for /checkout, then a quiet network. */
 export const visitScreen = (page: Page, path: string) =>
   visit(page, path, () => (path === '/checkout' ? page.waitForTimeout(500) : h1(page)));
-
-export const SIGNED_IN_SCREENS = [
-  '/',
-  '/featured',
-  '/socials',
-  '/daily',
-  '/buy-coins',
-  '/checkout',
-  '/dashboard',
-  '/submit',
-  '/campaigns',
-  '/history',
-  '/account',
-  '/no-such-page',
-];

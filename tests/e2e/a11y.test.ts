@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { h1, newAxePage, seriousViolations, SIGNED_IN_SCREENS, visit, visitScreen } from './a11y-support.ts';
+import { h1, newAxePage, seriousViolations, visit, visitScreen } from './a11y-support.ts';
+import { SIGNED_IN_SCREENS, SIGNED_OUT_SCREENS } from './screens.ts';
 import { startE2E, type E2E } from './support.ts';
 
 // axe-core on every screen signed out and of a brand-new, empty account (the account with data, dialogs
@@ -16,7 +17,7 @@ describe('accessibility (axe-core, serious and critical)', () => {
     const found: string[] = [];
     for (const width of [1280, 390]) {
       const { page, context } = await newAxePage(e2e, width);
-      for (const path of ['/', '/?login=failed', '/terms', '/privacy']) {
+      for (const path of [...SIGNED_OUT_SCREENS, '/?login=failed']) {
         await visit(page, path, () => h1(page));
         found.push(...(await seriousViolations(page, `${path} @${width}`)));
       }

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { startWatchedProcess } from '../../src/test/child-process.ts';
 
 // The compiled build (`npm run build` → dist/server/main.js), started as production runs it: plain
 // node, no TypeScript loader, NODE_ENV=production and real-mode configuration pointed at a Discord
@@ -25,24 +26,17 @@ function freePort(): Promise<number> {
   });
 }
 
-function startUntil(
+/** Starts `node args…` and resolves once a line of its output matches the pattern. */
+async function startUntil(
   args: string[],
   env: NodeJS.ProcessEnv,
   pattern: RegExp,
 ): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
-  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let seen = '';
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      seen += chunk.toString('utf8');
-      const match = pattern.exec(seen);
-      if (match) resolve({ child, match });
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`exited ${code} before ${String(pattern)}:\n${seen}`)));
-  });
+  const script = args.find((arg) => /\.[jt]s$/.test(arg)) ?? 'node';
+  const proc = startWatchedProcess(path.basename(script), args, { env });
+  children.push(proc.child);
+  const line = await proc.waitForLine(pattern);
+  return { child: proc.child, match: pattern.exec(line)! };
 }
 
 const base = { PATH: process.env.PATH, HOME: process.env.HOME };

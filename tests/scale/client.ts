@@ -1,4 +1,5 @@
 import type { ApiUser } from '../../src/shared/api-types.ts';
+import { walkSimulatorSignIn } from '../../src/test/harness.ts';
 
 // A member's browser against the scaled-out layout: one cookie jar (the session lives in Redis, so
 // any web process accepts it), requests sent to whichever web process the caller names, through the
@@ -87,23 +88,16 @@ export class Member {
    * address, so the callback comes back to it): product → simulator's authorize (login_hint) → callback.
    */
   async signIn(base: string): Promise<ApiUser> {
-    const start = await this.raw(`${base}/api/auth/discord`);
-    const authorize = start.headers.get('location');
-    if (start.status !== 302 || !authorize) throw new Error(`sign-in did not redirect: ${start.status}`);
-    const withHint = new URL(authorize);
-    withHint.searchParams.set('login_hint', this.username);
-    // The simulator is another site: no cookies of ours go there.
-    const consent = await fetch(withHint, { redirect: 'manual' });
-    const callback = consent.headers.get('location');
-    if (!callback)
-      throw new Error(`simulator did not redirect back: ${consent.status} ${await consent.text()}`);
-    const done = await this.raw(callback);
-    if (done.status !== 302 || done.headers.get('location') !== '/')
-      throw new Error(`callback failed: ${done.status} ${done.headers.get('location')} ${await done.text()}`);
-    const me = await this.get<ApiUser>(base, '/api/auth/user');
-    if (me.status !== 200) throw new Error(`not signed in after callback: ${me.status}`);
-    this.user = me.body;
-    return me.body;
+    this.user = await walkSimulatorSignIn(
+      {
+        product: (url) => this.raw(url),
+        // The simulator is another site: no cookies of ours go there.
+        simulator: (url) => fetch(url, { redirect: 'manual' }),
+      },
+      base,
+      this.username,
+    );
+    return this.user;
   }
 }
 

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import {
@@ -7,6 +6,7 @@ import {
   DEFAULT_SIM_CLIENT_SECRET,
 } from '../../src/sim/discord/index.ts';
 import { freePort, productionNodeFlags } from '../../scripts/bench/processes.ts';
+import { startWatchedProcess, type WatchedProcess } from '../../src/test/child-process.ts';
 
 // The scaled-out layout of decision 028 on one machine, as child processes of the built product
 // (dist/server/main.js with production's node flags, NODE_ENV=production, real-mode configuration):
@@ -17,13 +17,8 @@ import { freePort, productionNodeFlags } from '../../scripts/bench/processes.ts'
 const root = path.resolve(import.meta.dirname, '../..');
 export const MAIN = path.join(root, 'dist/server/main.js');
 
-export interface Proc {
-  name: string;
-  child: ChildProcess;
-  /** Last lines of its output, for diagnostics. */
-  output: string[];
-  waitForLine(pattern: RegExp, timeoutMs: number): Promise<string>;
-}
+/** A process of the cluster, its output read line by line. */
+export type Proc = WatchedProcess;
 
 export interface Cluster {
   simUrl: string;
@@ -41,59 +36,9 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-/** Starts `node args…` and keeps its output; waitForLine resolves at the first matching line. */
+/** Starts `node args…` from the repository root and keeps its last `keep` lines of output. */
 export function startProc(name: string, args: string[], env: NodeJS.ProcessEnv, keep = 300): Proc {
-  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const output: string[] = [];
-  const waiters = new Set<{ pattern: RegExp; resolve: (line: string) => void }>();
-  let partial = '';
-  const onData = (chunk: Buffer) => {
-    const lines = (partial + chunk.toString('utf8')).split('\n');
-    partial = lines.pop() ?? '';
-    for (const line of lines) {
-      if (!line) continue;
-      output.push(line);
-      if (output.length > keep) output.shift();
-      for (const waiter of waiters) {
-        if (waiter.pattern.test(line)) {
-          waiters.delete(waiter);
-          waiter.resolve(line);
-        }
-      }
-    }
-  };
-  child.stdout?.on('data', onData);
-  child.stderr?.on('data', onData);
-  const waitForLine = (pattern: RegExp, timeoutMs: number) =>
-    new Promise<string>((resolve, reject) => {
-      const found = output.find((line) => pattern.test(line));
-      if (found) return resolve(found);
-      const onExit = (code: number | null) => {
-        waiters.delete(waiter);
-        clearTimeout(timer);
-        reject(
-          new Error(`${name} exited (${code}) before ${String(pattern)}:\n${output.slice(-30).join('\n')}`),
-        );
-      };
-      const waiter = {
-        pattern,
-        resolve: (line: string) => {
-          clearTimeout(timer);
-          child.off('exit', onExit);
-          resolve(line);
-        },
-      };
-      const timer = setTimeout(() => {
-        waiters.delete(waiter);
-        child.off('exit', onExit);
-        reject(
-          new Error(`${name}: timed out waiting for ${String(pattern)}:\n${output.slice(-30).join('\n')}`),
-        );
-      }, timeoutMs);
-      waiters.add(waiter);
-      child.once('exit', onExit);
-    });
-  return { name, child, output, waitForLine };
+  return startWatchedProcess(name, args, { cwd: root, env, keep });
 }
 
 async function stopProc(proc: Proc, graceMs = 8000): Promise<void> {

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { execSql, insertCampaign, insertJoin, updateCampaign } from '../../test/factories.ts';
+import { insertCampaign, insertJoin, updateCampaign } from '../../test/factories.ts';
 import { DAY, SECOND } from '../../clock.ts';
 import type { TestApp, TestClient } from '../../test/harness.ts';
 import { JOIN_MESSAGES } from '../../shared/join-constants.ts';
@@ -28,10 +28,7 @@ afterEach(() => app.checkLedger());
 
 /** Cancels every campaign so each test sees only its own on /farm. */
 async function clearCampaigns(): Promise<void> {
-  await execSql(
-    app.server.ctx.store,
-    sql`UPDATE servers SET canceled_at = ${app.clock.now()} WHERE canceled_at IS NULL`,
-  );
+  await app.exec(sql`UPDATE servers SET canceled_at = ${app.clock.now()} WHERE canceled_at IS NULL`);
 }
 
 describe('/farm', () => {
@@ -229,8 +226,7 @@ describe('no-bot servers', () => {
 describe('/campaign', () => {
   it('shows an owner’s progress (slots filled, joins via the site, early leaves, completion) and links to My Campaigns', async () => {
     await clearCampaigns();
-    await execSql(
-      app.server.ctx.store,
+    await app.exec(
       sql`DELETE FROM servers WHERE owner_id = ${owner.user!.id} AND id NOT IN (SELECT server_id FROM server_joins)`,
     );
     const { guild, campaign } = await createBotCampaign(app, owner, { name: 'Code Crafters', slots: 2 });

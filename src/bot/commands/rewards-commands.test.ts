@@ -1,7 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { HOUR } from '../../clock.ts';
-import { queryRows } from '../../test/factories.ts';
 import type { TestApp, TestClient } from '../../test/harness.ts';
 import { balanceOf, startBotTestApp, transactionsOf } from '../bot-test-kit.ts';
 import { EPHEMERAL, buttons, commandsRegistered, createLobby, run, text } from './test-kit.ts';
@@ -128,8 +127,7 @@ describe('members who never signed in on the website', () => {
       expect(text(reply)).toContain(app.url);
       expect(buttons(reply)).toEqual([expect.objectContaining({ style: 5, url: `${app.url}/` })]);
     }
-    const users = await queryRows<{ n: number }>(
-      app.server.ctx.store,
+    const users = await app.query<{ n: number }>(
       sql`SELECT COUNT(*) AS n FROM users WHERE discord_id = ${stranger.id}`,
     );
     expect(users).toEqual([{ n: 0 }]);
