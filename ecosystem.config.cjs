@@ -8,13 +8,15 @@
 // process per shard group, all on one PostgreSQL and one Redis:
 //   COINSYNC_LAYOUT=scaled LAYOUT_WEB_INSTANCES=4 LAYOUT_SHARD_COUNT=4 LAYOUT_SHARD_GROUPS=0,1:2,3 pm2 start ecosystem.config.cjs --env production
 // (LAYOUT_* names, not the apps' own SHARD_COUNT/PORT: pm2 passes its own environment on to every app.)
-// Start-up refuses ROLE=web/bot until the data layer runs on PostgreSQL, so this layout does not run yet.
+// ROLE=web/bot need DATABASE_URL (PostgreSQL) and REDIS_URL: start-up refuses a split on SQLite.
 
-// V8 heap limits (docs/performance.md, memory; decision 027): old space capped at 160 MB (the live heap
-// after a full GC is ~80-95 MB with 1,000 campaigns and 1,300 guilds; V8 otherwise lets garbage pile up
-// to ~250 MB before collecting it), young generation 8 MB per semi-space. Keep in step with `npm start`
-// in package.json (scripts/production-flags.test.ts checks every app).
-const NODE_ARGS = '--enable-source-maps --max-old-space-size=160 --max-semi-space-size=8';
+// V8 heap limits (docs/performance.md, memory; decision 027, revised in session 7): old space capped at
+// 144 MB (the live heap after a full GC is ~80-95 MB with 1,000 campaigns and 1,300 guilds; V8 otherwise
+// lets garbage pile up to ~250 MB before collecting it), young generation 16 MB per semi-space (with 8 MB
+// more short-lived request garbage was promoted and major GCs ran during load: Discover's p99 went over
+// 25 ms). Worst case ~144 + 3 x 16 + ~95 outside the heap = ~290 MB. Keep in step with `npm start` in
+// package.json (scripts/production-flags.test.ts checks every app).
+const NODE_ARGS = '--enable-source-maps --max-old-space-size=144 --max-semi-space-size=16';
 
 const common = {
   script: 'dist/server/main.js',
