@@ -1,4 +1,5 @@
 import { recordJobRun } from '../metrics.ts';
+import { errorMessage } from './error-text.ts';
 
 /** Consecutive failures of one job after which readiness fails. */
 export const FAILURES_BEFORE_UNREADY = 3;
@@ -67,7 +68,7 @@ export class JobMonitor {
     const state = this.state(name);
     state.runs += 1;
     state.lastFailureAt = this.now();
-    state.lastError = err instanceof Error ? err.message : String(err);
+    state.lastError = errorMessage(err);
     state.consecutiveFailures += 1;
     recordJobRun(name, 'failure');
   }

@@ -113,3 +113,25 @@ describe('createSerialJob', () => {
     expect(unhandled).toEqual([]);
   });
 });
+
+describe('a failing job names the reason, not only the wrapper', () => {
+  it('logs and records the cause chain of a wrapped error (drizzle keeps the driver error in cause)', async () => {
+    const logger = createLogger('silent');
+    const jobs = new JobMonitor();
+    const driver = new Error('relation "job_runs" does not exist');
+    const timer = startSafeInterval(
+      'wrapped',
+      1000,
+      () => Promise.reject(new Error('Failed query: select 1 from job_runs', { cause: driver })),
+      { logger, jobs },
+    );
+    await vi.advanceTimersByTimeAsync(1000);
+    timer.stop();
+    expect(jobs.get('wrapped')?.lastError).toBe(
+      'Failed query: select 1 from job_runs — caused by: relation "job_runs" does not exist',
+    );
+    const line = logger.lines.find((l) => l.includes('ERROR wrapped failed'));
+    expect(line).toContain('caused by: relation \\"job_runs\\" does not exist');
+  });
+});
+

@@ -1,5 +1,6 @@
 import type { Logger } from '../logger.ts';
 import type { JobMonitor } from './job-monitor.ts';
+import { errorDetail } from './error-text.ts';
 
 export interface SafeInterval {
   /** Runs the job now (unless a run is still in progress) and resolves when that run is over. */
@@ -44,7 +45,7 @@ export function startSafeInterval(
         logger.error(`${name} failed`, {
           job: name,
           ...(failures !== undefined ? { consecutiveFailures: failures } : {}),
-          error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+          error: errorDetail(err),
         });
       }
     };
