@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { AppBoot, ApiUser } from '../shared/api-types.ts';
 import { grantCoins, insertCampaign } from '../test/factories.ts';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
-import { bootScript } from './spa-pages.ts';
+import { bootScript, withDocumentHead } from './spa-pages.ts';
 
 // The SPA's HTML depends on the session: signed out, the prerendered login page; signed in, index.html
 // with this session's own user inlined. The page is per user, so it must never be cached or mixed up.
@@ -14,7 +14,7 @@ let rendering: TestApp;
 let dir: string;
 
 const INDEX =
-  '<!doctype html><head><meta property="og:url" content="__PUBLIC_ORIGIN__/"></head><div id="root"></div><!--app-boot--><script type="module" src="/assets/index-abc.js"></script>';
+  '<!doctype html><head><meta property="og:url" content="__PUBLIC_ORIGIN__/"><meta\n      name="description"\n      content="The site."\n    /><title>CoinSync - Grow</title></head><div id="root"></div><!--app-boot--><script type="module" src="/assets/index-abc.js"></script>';
 const LOGIN =
   '<!doctype html><meta property="og:url" content="__PUBLIC_ORIGIN__/"><div id="root"><button data-sign-in="">Continue with Discord</button></div><script type="module" src="/assets/login-static-abc.js"></script>';
 
@@ -48,6 +48,7 @@ beforeAll(async () => {
       return {
         html: '<main data-url="' + encodeURIComponent(url) + '">rendered for ' + who + ' with ' + (boot.queries ?? []).length + ' queries, rendered=' + boot.rendered + '</main>',
         head: '<style data-emotion="css abc">.css-abc{color:red}</style>',
+        document: url.startsWith('/terms') ? { title: 'Terms & <Conditions> | CoinSync', description: 'Rules "here".' } : {},
       };
     }`,
   );
@@ -253,5 +254,26 @@ describe('bootScript', () => {
     });
     expect(html.match(/<\/script>/g)).toHaveLength(1);
     expect(bootOf(html)?.user?.discordUsername).toBe('</script><script>alert(1)</script>');
+  });
+});
+
+describe("the page's own title and description", () => {
+  it('replace the site title and description in the served page, escaped, when the server rendered it', async () => {
+    const terms = (await page(rendering.anonymous(), '/terms')).html;
+    expect(terms).toContain('<title>Terms &#38; &#60;Conditions&#62; | CoinSync</title>');
+    expect(terms).toContain('content="Rules &#34;here&#34;."');
+    expect(terms).not.toContain('CoinSync - Grow');
+    // A page that names none keeps the site's; so does a page the server did not render.
+    expect((await page(rendering.anonymous(), '/privacy')).html).toContain('<title>CoinSync - Grow</title>');
+    expect((await page(app.anonymous(), '/terms')).html).toContain('<title>CoinSync - Grow</title>');
+  });
+
+  it('leaves the rest of the page as it was', () => {
+    const html =
+      '<head><meta name="description" content="a"><title>t</title><meta property="og:title" content="t"></head>';
+    expect(withDocumentHead(html, {})).toBe(html);
+    expect(withDocumentHead(html, { title: 'Rewards | CoinSync' })).toBe(
+      '<head><meta name="description" content="a"><title>Rewards | CoinSync</title><meta property="og:title" content="t"></head>',
+    );
   });
 });

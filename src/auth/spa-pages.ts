@@ -39,7 +39,30 @@ function loadPages(webDist: string, publicOrigin: string): SpaPages {
 }
 
 /** web/src/entry-server.tsx, built by `vite build --ssr` (npm run build) into dist/ssr. */
-export type RenderApp = (url: string, boot: AppBoot) => Promise<{ html: string; head?: string }>;
+export type RenderApp = (
+  url: string,
+  boot: AppBoot,
+) => Promise<{ html: string; head?: string; document?: { title?: string; description?: string } }>;
+
+const TITLE = /<title>[^<]*<\/title>/;
+const DESCRIPTION = /(<meta\s+name="description"\s+content=")[^"]*(")/;
+
+/** Text for an HTML element or a double-quoted attribute. */
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** index.html with the rendered page's own title and description in place of the site's. */
+export function withDocumentHead(html: string, document: { title?: string; description?: string }): string {
+  let out = html;
+  if (document.title) out = out.replace(TITLE, () => `<title>${escapeHtml(document.title!)}</title>`);
+  if (document.description)
+    out = out.replace(
+      DESCRIPTION,
+      (_m, open: string, close: string) => open + escapeHtml(document.description!) + close,
+    );
+  return out;
+}
 
 /** The server renderer of the build in `ssrDist`, or null when there is none (tests, Vite's dev server). */
 async function loadRenderer(ctx: AppContext, ssrDist: string | undefined): Promise<RenderApp | null> {
@@ -117,12 +140,14 @@ export function spaPages(
     if (user) boot.queries = await firstData(ctx, user.id, req.path);
     let markup = '';
     let styles = '';
+    let documentHead: { title?: string; description?: string } = {};
     const render = await renderer;
     if (render) {
       try {
         const rendered = await render(req.originalUrl, { ...boot, rendered: true });
         markup = rendered.html;
         styles = rendered.head ?? '';
+        documentHead = rendered.document ?? {};
         boot = { ...boot, rendered: true };
       } catch (err) {
         // The browser renders the page itself, as without a server renderer.
@@ -136,7 +161,9 @@ export function spaPages(
     const links = (pages.preloads[req.path] ?? [])
       .map((file) => `<link rel="modulepreload"${priority} crossorigin href="${file}">`)
       .join('');
-    const app = markup ? pages.app.replace(ENTRY_SCRIPT, `<script type="module"${priority} `) : pages.app;
+    const app = markup
+      ? withDocumentHead(pages.app, documentHead).replace(ENTRY_SCRIPT, `<script type="module"${priority} `)
+      : pages.app;
     res.type('html').send(
       app
         .replace('</head>', () => `${links}${styles}</head>`)

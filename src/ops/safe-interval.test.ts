@@ -134,4 +134,3 @@ describe('a failing job names the reason, not only the wrapper', () => {
     expect(line).toContain('caused by: relation \\"job_runs\\" does not exist');
   });
 });
-

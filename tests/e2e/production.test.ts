@@ -222,21 +222,25 @@ describe('production mode (compiled build)', () => {
     expect(tasks.status).toBe(0);
   });
 
-  it('refuses to start without credentials, naming what is missing, and exits non-zero', () => {
-    const { DISCORD_CLIENT_ID: _id, ...withoutId } = prodEnv;
-    const missing = spawnSync(process.execPath, [MAIN], {
-      env: withoutId,
-      encoding: 'utf8',
-      timeout: 20_000,
-    });
-    expect(missing.status).toBe(1);
-    expect(missing.stderr).toMatch(/DISCORD_CLIENT_ID: is required in production/);
-    const empty = spawnSync(process.execPath, [MAIN], {
-      env: { ...prodEnv, DISCORD_BOT_TOKEN: '' },
-      encoding: 'utf8',
-      timeout: 20_000,
-    });
-    expect(empty.status).toBe(1);
-    expect(empty.stderr).toMatch(/DISCORD_BOT_TOKEN: is set but empty/);
-  });
+  it(
+    'refuses to start without credentials, naming what is missing, and exits non-zero',
+    { timeout: 200_000 },
+    () => {
+      const { DISCORD_CLIENT_ID: _id, ...withoutId } = prodEnv;
+      const missing = spawnSync(process.execPath, [MAIN], {
+        env: withoutId,
+        encoding: 'utf8',
+        timeout: 90_000, // a hang guard: under CI load (20+) the compiled server took over 20 s to get this far
+      });
+      expect(missing.status).toBe(1);
+      expect(missing.stderr).toMatch(/DISCORD_CLIENT_ID: is required in production/);
+      const empty = spawnSync(process.execPath, [MAIN], {
+        env: { ...prodEnv, DISCORD_BOT_TOKEN: '' },
+        encoding: 'utf8',
+        timeout: 90_000, // a hang guard: under CI load (20+) the compiled server took over 20 s to get this far
+      });
+      expect(empty.status).toBe(1);
+      expect(empty.stderr).toMatch(/DISCORD_BOT_TOKEN: is set but empty/);
+    },
+  );
 });

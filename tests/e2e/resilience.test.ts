@@ -86,6 +86,9 @@ describe('resilience', () => {
   it('still moves focus to the heading when the next page takes seconds to arrive (a slow phone)', async () => {
     const { page, context, errors } = await e2e.newPage({ width: 390, height: 844 });
     await e2e.signIn(page, 'slow_phone_user');
+    // The signed-in page's own title is in the server's HTML, as its content is (decision 031).
+    const html = await (await page.request.get('/daily')).text();
+    expect(html).toContain('<title>Rewards | CoinSync</title>');
     // The Socials page's code arrives 7 s after it is asked for (longer than any fixed wait would allow).
     await context.route(/\/assets\/socials-page-[^/]+\.js$/, async (route) => {
       await new Promise((resolve) => setTimeout(resolve, 7000));

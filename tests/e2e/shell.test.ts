@@ -58,6 +58,15 @@ describe('app shell', () => {
   });
 
   it('shows the terms signed out, with the last-updated date and a way back', async () => {
+    // The server's HTML already carries each page's own title and description (no script needed).
+    for (const [path, title] of [
+      ['/terms', 'Terms of Service | CoinSync'],
+      ['/privacy', 'Privacy Policy | CoinSync'],
+    ]) {
+      const html = await (await fetch(`${e2e.app.url}${path}`)).text();
+      expect(html, path).toContain(`<title>${title}</title>`);
+      expect(html, path).not.toContain('<title>CoinSync - Grow your Discord community</title>');
+    }
     const { page, errors } = await e2e.newPage({ width: 390, height: 844 });
     await page.goto('/terms');
     await page

@@ -11,6 +11,7 @@ import { renderToString } from 'react-dom/server';
 import { App, preloadRoutedApp } from './app.tsx';
 import { loadTooltipImpl } from './components/tooltip.tsx';
 import { preloadPage } from './lib/lazy-page.ts';
+import { captureDocumentHead, type DocumentHead } from './lib/use-document-title.ts';
 import { seedBoot } from './lib/boot.ts';
 import { createQueryClient } from './lib/query-client.ts';
 import { Toaster } from './lib/toaster.tsx';
@@ -21,6 +22,8 @@ export interface ServerRender {
   html: string;
   /** Its styles, for the page's <head>: emotion's style elements, which the browser's emotion adopts. */
   head: string;
+  /** The page's own title and description (useDocumentTitle), when it names them. */
+  document: DocumentHead;
 }
 
 const STYLE_TAG = /<style data-emotion="([^"]+)"[^>]*>([\s\S]*?)<\/style>/g;
@@ -31,7 +34,7 @@ const STYLE_TAG = /<style data-emotion="([^"]+)"[^>]*>([\s\S]*?)<\/style>/g;
  * hydrates), the rest become one element naming every rule it holds, the form emotion's cache adopts at
  * start (web/src/main.tsx). `data-s` tells emotion they are in place already: it moves nothing.
  */
-function extractStyles(markup: string): ServerRender {
+function extractStyles(markup: string): Omit<ServerRender, 'document'> {
   const globals: string[] = [];
   const ids: string[] = [];
   const rules: string[] = [];
@@ -59,19 +62,21 @@ export async function renderApp(url: string, boot: AppBoot): Promise<ServerRende
   seedBoot(queryClient, boot);
   // One style cache per page: each emotion rule is written once, before the first element using it.
   const cache = createCache({ key: 'css' });
-  const html = renderToString(
-    <CacheProvider value={cache}>
-      <ChakraProvider value={appSystem}>
-        <QueryClientProvider client={queryClient}>
-          <App serverUrl={url} />
-          <Toaster />
-        </QueryClientProvider>
-      </ChakraProvider>
-    </CacheProvider>,
+  const { result: html, head } = captureDocumentHead(() =>
+    renderToString(
+      <CacheProvider value={cache}>
+        <ChakraProvider value={appSystem}>
+          <QueryClientProvider client={queryClient}>
+            <App serverUrl={url} />
+            <Toaster />
+          </QueryClientProvider>
+        </ChakraProvider>
+      </CacheProvider>,
+    ),
   );
   queryClient.clear();
   // A part that suspended (a lazy module not loaded above) comes out as its fallback, marked for the
   // browser to render, which it reports as an error: better the page the browser renders whole.
   if (html.includes('<!--$!-->')) throw new Error(`part of ${url} suspended while rendering on the server`);
-  return extractStyles(html);
+  return { ...extractStyles(html), document: head };
 }
