@@ -1,5 +1,6 @@
 import autocannon from 'autocannon';
 import { performance } from 'node:perf_hooks';
+import type { GcDuring } from './gc.ts';
 
 // Thin wrappers over autocannon that return the numbers the report needs.
 //
@@ -25,6 +26,8 @@ export interface LoadResult {
    * /proc), when the bench knows the server's pid. Less distorted by a busy machine than req/s.
    */
   cpuMsPerRequest?: number | null;
+  /** Garbage collection in the server during the run (gc.ts), when measured. */
+  gc?: GcDuring | null;
 }
 
 export interface LoadOptions {

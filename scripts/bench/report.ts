@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import type { BenchResults } from './results.ts';
 import type { MemorySplit } from './soak.ts';
+import { describeGc } from './gc.ts';
 
 // Ledger check after the run, the targets, and the printed table.
 
@@ -117,7 +118,9 @@ export function formatReport(r: BenchResults, targets: Target[]): string {
         ms(d.product.p50),
         ms(d.product.p99),
         cpu(d.product.cpuMsPerRequest),
-        `${d.connections} conns, ${d.product.seconds} s, ${kb(d.bodyBytes)} body`,
+        [`${d.connections} conns, ${d.product.seconds} s, ${kb(d.bodyBytes)} body`, describeGc(d.product.gc)]
+          .filter(Boolean)
+          .join('; '),
       ],
       ...(d.underWrites
         ? [

@@ -18,6 +18,7 @@ import {
 } from './processes.ts';
 import { signInAll } from './sign-in.ts';
 import { combine, load, round, withCpu, type LoadResult } from './load.ts';
+import { withGc } from './gc.ts';
 import { openClaimBaseline, type BaselineResult } from './claim-baseline.ts';
 import { startJoinWrites } from './discover-writes.ts';
 import { runJoinPath } from './join-path.ts';
@@ -196,11 +197,15 @@ async function measure(
   url: string,
   cookies: string[] | undefined,
   pid: number | undefined,
+  /** The product's base URL: the run's garbage collection is read from its /metrics. */
+  metricsBase?: string,
 ): Promise<LoadResult> {
   if (plan.warmup > 0) await load({ url, connections: plan.connections, duration: plan.warmup, cookies });
-  return withCpu(pid, cpuSeconds, () =>
-    load({ url, connections: plan.connections, duration: plan.seconds, cookies }),
-  );
+  const run = () =>
+    withCpu(pid, cpuSeconds, () =>
+      load({ url, connections: plan.connections, duration: plan.seconds, cookies }),
+    );
+  return metricsBase ? withGc(metricsBase, run) : run();
 }
 
 async function main(): Promise<number> {
@@ -351,7 +356,7 @@ async function main(): Promise<number> {
       const discoverCookies = cookies.slice(0, 50);
       log(`Discover: ${(JSON.parse(body.toString()) as unknown[]).length} campaigns, ${body.length} bytes`);
       const productDiscover = await profiled('discover', () =>
-        measure(discoverUrl, discoverCookies, product.child.pid),
+        measure(discoverUrl, discoverCookies, product.child.pid, product.url),
       );
       const express = await startReference('express', bodyFile);
       const expressDiscover = await measure(`${express.url}/api/servers`, undefined, express.pid);
@@ -401,7 +406,12 @@ async function main(): Promise<number> {
             cookie: s.cookie,
           })),
         });
-        const productUnderWrites = await measure(discoverUrl, discoverCookies, product.child.pid);
+        const productUnderWrites = await measure(
+          discoverUrl,
+          discoverCookies,
+          product.child.pid,
+          product.url,
+        );
         underWrites = { product: productUnderWrites, writes: await writes.stop() };
         log(
           `Discover under writes: ${productUnderWrites.rps.toFixed(0)} req/s, p99 ${productUnderWrites.p99.toFixed(1)} ms, while ${underWrites.writes.joins} joins were credited (${underWrites.writes.perSecond}/s)`,
