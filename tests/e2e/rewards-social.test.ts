@@ -42,9 +42,12 @@ describe('rewards page', () => {
     // From the keyboard: the claim button goes away, focus stays on the card (its title), not the page.
     await hourly.getByRole('button', { name: 'Claim Hourly Reward' }).focus();
     await page.keyboard.press('Enter');
+    // The card's confirmation shows for 3 seconds only: read first and at once (a loaded machine can take
+    // longer than that between two waits), then the 5-second toast.
+    expect(await hourly.getByRole('status').textContent()).toBe(
+      'Reward claimed!+1.00 coins added to your balance',
+    );
     await page.getByText('Hourly Reward Claimed!').waitFor();
-    await page.getByText('+1.00 coins added to your balance').first().waitFor();
-    await hourly.getByText('Reward claimed!').waitFor();
     await expect
       .poll(() =>
         hourly

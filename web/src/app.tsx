@@ -2,6 +2,7 @@ import { Suspense } from 'react';
 import { RouteErrorBoundary } from './components/route-error-boundary.tsx';
 import { FullPageLoading } from './layout/page-loader.tsx';
 import { lazyPage, preloadPage } from './lib/lazy-page.ts';
+import { PageHydratedMark } from './lib/page-hydrated.ts';
 import { useAuth } from './lib/use-auth.ts';
 import LoginPage from './pages/login-page.tsx';
 import { findRoute, loadNotFoundPage } from './routes.ts';
@@ -35,7 +36,10 @@ export function App({ serverUrl }: { serverUrl?: string } = {}) {
     <RouteErrorBoundary>
       {/* Signed out on any path but the legal pages: the login page, straight from the entry bundle. */}
       {!user && findRoute(pathname)?.layout !== 'bare' ? (
-        <LoginPage />
+        <>
+          <LoginPage />
+          <PageHydratedMark />
+        </>
       ) : (
         <Suspense fallback={<FullPageLoading />}>
           <RoutedApp user={user} serverUrl={serverUrl} />

@@ -2,6 +2,7 @@ import { useEffect, useSyncExternalStore } from 'react';
 import { nobotClaimKind } from './features/discover/nobot-claim-kind.ts';
 import { socialClaimKind } from './features/social/social-claim-kind.ts';
 import { DelayedClaims, NO_PENDING_CLAIMS, type PendingClaim } from './lib/delayed-claims.ts';
+import { usePageHydrated } from './lib/page-hydrated.ts';
 
 export type ClaimKindName = 'nobot' | 'social';
 
@@ -15,14 +16,18 @@ export const delayedClaims = new DelayedClaims<ClaimKindName>({
 });
 
 /**
- * Mounted once by the signed-in shell: resumes this member's stored claims on page load (spec §4). When
+ * Mounted once by the signed-in shell: resumes this member's stored claims on page load (spec §4), once
+ * the page has hydrated. When
  * the shell goes (sign-out, an ended session) the timers stop; the stored claims wait for the next visit.
  */
 export function useResumeDelayedClaims(userId: string): void {
+  // A claim paid before the page hydrated would change the balance it is hydrating (lib/page-hydrated.ts).
+  const pageHydrated = usePageHydrated();
   useEffect(() => {
+    if (!pageHydrated) return;
     delayedClaims.resume(userId);
     return () => delayedClaims.stop();
-  }, [userId]);
+  }, [userId, pageHydrated]);
 }
 
 /**

@@ -9,8 +9,6 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import type { AppBoot } from '@shared/api-types.ts';
 import { renderToString } from 'react-dom/server';
 import { App, preloadRoutedApp } from './app.tsx';
-import { loadTooltipImpl } from './components/tooltip.tsx';
-import { preloadPage } from './lib/lazy-page.ts';
 import { captureDocumentHead, type DocumentHead } from './lib/use-document-title.ts';
 import { seedBoot } from './lib/boot.ts';
 import { createQueryClient } from './lib/query-client.ts';
@@ -56,8 +54,8 @@ function extractStyles(markup: string): Omit<ServerRender, 'document'> {
 /** Renders the app at `url` (path and query) for the boot data's user. */
 export async function renderApp(url: string, boot: AppBoot): Promise<ServerRender> {
   // The router and the page's chunk are loaded first: lazyPage then renders them in this pass.
-  // So is the tooltip's (the browser hydrates a tooltip when its chunk arrives, the rest before).
-  await Promise.all([preloadRoutedApp(url.replace(/[?#].*$/, '')), preloadPage(loadTooltipImpl)]);
+  // (Tooltips render their plain child until hydrated: web/src/components/tooltip.tsx.)
+  await preloadRoutedApp(url.replace(/[?#].*$/, ''));
   const queryClient = createQueryClient();
   seedBoot(queryClient, boot);
   // One style cache per page: each emotion rule is written once, before the first element using it.

@@ -2,7 +2,7 @@ import './lib/zod-jitless.ts';
 import './fonts.css';
 import { ChakraProvider } from '@chakra-ui/react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode, startTransition, useEffect } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App, preloadRoutedApp } from './app.tsx';
 import { startEarlyData } from './early-data.ts';
@@ -45,18 +45,6 @@ if (boot?.rendered) {
 
 void ready.then(() => startTransition(() => render(root)));
 
-/**
- * Sets <html data-interactive> once the first render (or hydration) has committed: from then on the page's
- * controls respond. A server-rendered page shows its buttons before that (its JavaScript is still loading);
- * the browser tests wait for this mark before they click (tests/e2e/support.ts).
- */
-function InteractiveMark() {
-  useEffect(() => {
-    document.documentElement.dataset.interactive = '';
-  }, []);
-  return null;
-}
-
 function render(root: HTMLElement) {
   const app = (
     <StrictMode>
@@ -64,7 +52,6 @@ function render(root: HTMLElement) {
         <QueryClientProvider client={queryClient}>
           <App />
           <Toaster />
-          <InteractiveMark />
         </QueryClientProvider>
       </ChakraProvider>
     </StrictMode>

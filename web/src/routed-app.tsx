@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { BrowserRouter, Route, Routes, StaticRouter } from 'react-router';
 import { AppShell } from './app-shell.tsx';
 import { lazyPage } from './lib/lazy-page.ts';
+import { PageHydratedMark } from './lib/page-hydrated.ts';
 import LoginPage from './pages/login-page.tsx';
 import { loadNotFoundPage, ROUTES } from './routes.ts';
 
@@ -28,22 +29,32 @@ export default function RoutedApp({
         {pages
           .filter(({ route }) => route.layout === 'bare')
           .map(({ route, Page }) => (
-            <Route key={route.path} path={route.path} element={<Page />} />
+            <Route key={route.path} path={route.path} element={withMark(<Page />)} />
           ))}
         {user ? (
           <Route element={<AppShell user={user} />}>
             {pages
               .filter(({ route }) => route.layout === 'shell')
               .map(({ route, Page }) => (
-                <Route key={route.path} path={route.path} element={<Page />} />
+                <Route key={route.path} path={route.path} element={withMark(<Page />)} />
               ))}
-            <Route path="*" element={<NotFoundPage />} />
+            <Route path="*" element={withMark(<NotFoundPage />)} />
           </Route>
         ) : (
-          <Route path="*" element={<LoginPage />} />
+          <Route path="*" element={withMark(<LoginPage />)} />
         )}
       </Routes>
     </Router>
+  );
+}
+
+/** A routed page with the mark whose effect runs once the page has hydrated (lib/page-hydrated.ts). */
+function withMark(page: ReactNode) {
+  return (
+    <>
+      {page}
+      <PageHydratedMark />
+    </>
   );
 }
 

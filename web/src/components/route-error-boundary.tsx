@@ -1,5 +1,6 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { isChunkLoadError } from '../lib/lazy-page.ts';
+import { PageHydratedMark } from '../lib/page-hydrated.ts';
 import { ErrorState } from './error-state.tsx';
 
 interface Props {
@@ -37,16 +38,19 @@ export class RouteErrorBoundary extends Component<Props, State> {
     if (this.state.error === null) return this.props.children;
     const chunk = isChunkLoadError(this.state.error);
     return (
-      <ErrorState
-        title={chunk ? 'This page could not be downloaded' : 'Something went wrong on this page'}
-        description={
-          chunk
-            ? 'A new version of the app may have been released, or your connection dropped. Reload to continue.'
-            : 'The rest of the app still works. Try again, or pick another page.'
-        }
-        onRetry={this.retry}
-        retryLabel={chunk ? 'Reload page' : 'Try again'}
-      />
+      <>
+        <PageHydratedMark />
+        <ErrorState
+          title={chunk ? 'This page could not be downloaded' : 'Something went wrong on this page'}
+          description={
+            chunk
+              ? 'A new version of the app may have been released, or your connection dropped. Reload to continue.'
+              : 'The rest of the app still works. Try again, or pick another page.'
+          }
+          onRetry={this.retry}
+          retryLabel={chunk ? 'Reload page' : 'Try again'}
+        />
+      </>
     );
   }
 }

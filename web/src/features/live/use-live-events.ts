@@ -6,6 +6,7 @@ import { authKeys, campaignKeys, joinKeys, transactionKeys } from '../../lib/que
 import { toast } from '../../lib/toaster.tsx';
 import { liveEventToast } from './live-toast.ts';
 import { wasClaimedHere } from '../../lib/claimed-here.ts';
+import { usePageHydrated } from '../../lib/page-hydrated.ts';
 
 /** Lists a live event can change: refetched if on screen (an event, not polling). */
 const AFFECTED: readonly QueryKey[] = [
@@ -26,8 +27,10 @@ const MAX_RETRY_MS = 60_000;
  */
 export function useLiveEvents(userId: string): void {
   const queryClient = useQueryClient();
+  // An event before the page hydrated would change the balance it is hydrating (lib/page-hydrated.ts).
+  const pageHydrated = usePageHydrated();
   useEffect(() => {
-    if (typeof EventSource === 'undefined') return;
+    if (!pageHydrated || typeof EventSource === 'undefined') return;
     let source: EventSource | null = null;
     let lastEventId = '';
     let retryMs = FIRST_RETRY_MS;
@@ -75,5 +78,5 @@ export function useLiveEvents(userId: string): void {
       clearTimeout(timer);
       source?.close();
     };
-  }, [userId, queryClient]);
+  }, [userId, queryClient, pageHydrated]);
 }

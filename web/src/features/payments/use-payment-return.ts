@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { usePageHydrated } from '../../lib/page-hydrated.ts';
 import { toast } from '../../lib/toaster.tsx';
 import { CHECKOUT_TEXT } from './checkout-text.ts';
 import { paymentOutcome, syncedPaymentToast } from './payment-outcome.ts';
@@ -19,9 +20,11 @@ export function usePaymentReturn(): void {
   const navigate = useNavigate();
   const { mutate } = useSyncPayment();
   const handled = useRef<string | null>(null);
+  // The synced payment changes the balance: not before the page has hydrated (lib/page-hydrated.ts).
+  const pageHydrated = usePageHydrated();
 
   useEffect(() => {
-    if (location.pathname !== '/dashboard') return;
+    if (!pageHydrated || location.pathname !== '/dashboard') return;
     const params = new URLSearchParams(location.search);
     const paymentIntentId = params.get('payment_intent');
     if (!paymentIntentId || handled.current === paymentIntentId) return;
@@ -39,5 +42,5 @@ export function usePaymentReturn(): void {
     for (const key of STRIPE_PARAMS) params.delete(key);
     const search = params.toString();
     void navigate({ pathname: location.pathname, search: search ? `?${search}` : '' }, { replace: true });
-  }, [location.pathname, location.search, mutate, navigate]);
+  }, [location.pathname, location.search, mutate, navigate, pageHydrated]);
 }
