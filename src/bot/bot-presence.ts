@@ -60,15 +60,26 @@ export async function handleBotRemoved(
   return 'guild_deleted';
 }
 
-/** Brings every open campaign in line with the bot's own guild list (reconciliation). */
+/**
+ * Brings every open campaign in line with the bot's own guild list (reconciliation).
+ *
+ * The campaigns are read before the list is asked for, never after. A campaign is only created once the
+ * bot is in its guild (requireBotInGuild), and a list page is Discord's answer at the moment it was
+ * served: read the other way round, a campaign created while the list was on its way (the bot added to
+ * its guild after that guild's page was answered, the owner quick to create it) would be in the rows but
+ * its guild not in the list, and would be paused although the bot is there — its GUILD_CREATE came
+ * before the pause, so nothing would resume it before the next run. Read first, such a campaign is not
+ * in this run's rows at all; every campaign that is was created before the list was asked for, so its
+ * guild was joined before any page was served.
+ */
 export async function syncBotPresence(
   ctx: AppContext,
-  botGuildIds: Set<string>,
   at: number,
   /** Only the campaigns of guilds on this shard (a per-shard reconcile run). */
   shard?: ShardScope,
 ): Promise<{ paused: number; resumed: number }> {
   const rows = await botRepo(ctx.store.read).listOpenCampaignGuilds();
+  const botGuildIds = await ctx.discord.listBotGuildIds();
   const result = { paused: 0, resumed: 0 };
   const toPause = new Set<string>();
   const toResume = new Set<string>();

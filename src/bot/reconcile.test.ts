@@ -13,6 +13,7 @@ import {
 } from './bot-test-kit.ts';
 import { reconcile } from './reconcile.ts';
 import { recordVerifiedJoin } from './verify-join.ts';
+import { DEFAULT_RATE_LIMITS } from '../sim/discord/rate-limits.ts';
 
 // Reconciliation must leave the database exactly as the missed gateway events would have.
 
@@ -236,6 +237,39 @@ describe('reconcile()', () => {
     });
     expect(await balanceOf(app, member)).toBe(before);
   });
+
+  it('does not pause a campaign created while it reads the bot guild list (the bot joined its guild after that page)', async () => {
+    const owner = await signIn('listed_owner');
+    // The lowest guild id there is, so it sorts onto the first page of GET /users/@me/guilds; the bot
+    // is not in it yet. 200 more guilds with the bot make the list two pages.
+    const guild = app.sim.state.createGuild({
+      id: '100000000000000001',
+      name: 'Joined mid-list',
+      ownerId: discordId(owner),
+      botMember: false,
+    });
+    app.sim.state.createGuilds({ count: 200, ownerId: discordId(owner), namePrefix: 'Listed' });
+    await app.server.background.reconcileIdle();
+    // One page a second: @discordjs/rest holds the second page back, as Discord's headers tell it to.
+    app.sim.state.rateLimits.reset();
+    app.sim.state.rateLimits.configure({ buckets: { 'current-user-guilds': { limit: 1, windowMs: 1000 } } });
+    let campaignId = '';
+    try {
+      const run = reconcile(app.server.ctx);
+      // The first page has been answered (the run's first Discord request) without this guild...
+      await waitFor(() => app.sim.state.rateLimits.stats().requests > 0, 5000, 'first page');
+      // ...then the bot is added to it (GUILD_CREATE) and its owner creates a campaign at once.
+      app.sim.state.setBotInGuild(guild.id, true);
+      campaignId = (await createBotCampaign(app, owner, { guild })).campaign.id;
+      const result = await run;
+      expect(result.paused).toBe(0);
+    } finally {
+      app.sim.state.rateLimits.configure({ buckets: DEFAULT_RATE_LIMITS.buckets });
+    }
+    await app.server.background.bot!.idle();
+    expect((await readCampaign(app.server.ctx.store, campaignId))?.botRemovedAt).toBeNull();
+    await joinViaWebsite(await signIn('listed_member'), campaignId);
+  }, 30_000);
 });
 
 describe('reconcile() completion notices', () => {

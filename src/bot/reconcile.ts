@@ -137,12 +137,7 @@ export async function reconcile(ctx: AppContext, options: ReconcileOptions = {})
   // 0. Where is the bot? Its own guild list pauses and resumes campaigns (a missed GUILD_DELETE or
   //    GUILD_CREATE). If Discord cannot say, campaigns keep their state.
   try {
-    const presence = await syncBotPresence(
-      ctx,
-      await ctx.discord.listBotGuildIds(),
-      startedAt,
-      options.shard,
-    );
+    const presence = await syncBotPresence(ctx, startedAt, options.shard);
     result.paused = presence.paused;
     result.resumed = presence.resumed;
   } catch (err) {
