@@ -3,6 +3,7 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { PG_MIGRATIONS_DIR } from '../paths.ts';
 import * as schema from './schema.pg.ts';
+import { driverErrorCode } from '../shared/errors.ts';
 
 // The PostgreSQL connection (decision 028): the pool behind the PostgreSQL DataStore (src/db/engine.ts,
 // opened by src/server.ts when DATABASE_URL is set), the PostgreSQL ledger (src/ledger/ledger-pg.ts),
@@ -83,14 +84,7 @@ export async function migratePg(pool: pg.Pool): Promise<void> {
 const RETRYABLE = new Set(['40001', '40P01']); // serialization_failure, deadlock_detected
 
 /** The SQLSTATE of a node-postgres error, also when drizzle wrapped it (DrizzleQueryError's `cause`). */
-export function pgErrorCode(err: unknown): string | undefined {
-  for (let e: unknown = err, depth = 0; typeof e === 'object' && e !== null && depth < 5; depth += 1) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
+export const pgErrorCode = driverErrorCode;
 
 export function isRetryablePgError(err: unknown): boolean {
   const code = pgErrorCode(err);

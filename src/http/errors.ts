@@ -4,7 +4,8 @@ import {
   AppError,
   INTERNAL_ERROR_MESSAGE,
   STORAGE_UNAVAILABLE_MESSAGE,
-  isStorageUnavailable,
+  driverErrorCode,
+  storageFailureCode,
 } from '../shared/errors.ts';
 import { requestIdOf } from './request-context.ts';
 
@@ -34,19 +35,20 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     // PostgreSQL refuses a NUL character in text (22021, "invalid byte sequence for encoding"), where
     // SQLite stores it: input a client sent (an id like %00, a name with \u0000), not a bug. Found by
     // src/http/bad-input.test.ts on PostgreSQL. drizzle wraps the driver's error (its `cause`).
-    if (pgErrorCode(err) === '22021') {
+    if (driverErrorCode(err) === '22021') {
       res.status(400).json({ message: 'Text must not contain NUL characters' });
       return;
     }
-    // The disk is full, read-only or failing, or the database is locked for too long: not a bug in
-    // this request, and retrying later can work. 503, and the operator sees it in the log and /api/ready.
-    const sqliteCode = typeof err === 'object' && err && 'code' in err ? String(err.code) : '';
-    if (isStorageUnavailable(sqliteCode)) {
+    // The disk is full, read-only or failing, the database is unreachable, or it is locked for too long:
+    // not a bug in this request, and retrying later can work. 503, and the operator sees it in the log
+    // and /api/ready.
+    const storageCode = storageFailureCode(err);
+    if (storageCode !== undefined) {
       logger.error('database write failed; answering 503', {
         requestId: requestIdOf(res),
         method: req.method,
         path: req.path,
-        code: sqliteCode,
+        code: storageCode,
         error: err instanceof Error ? err.message : String(err),
       });
       res.status(503).setHeader('Retry-After', '60').json({ message: STORAGE_UNAVAILABLE_MESSAGE });
@@ -60,13 +62,4 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     });
     res.status(500).json({ message: INTERNAL_ERROR_MESSAGE });
   };
-}
-
-/** The PostgreSQL SQLSTATE of a driver error, directly or as drizzle's wrapped `cause`. */
-function pgErrorCode(err: unknown): string | undefined {
-  for (let e = err, depth = 0; typeof e === 'object' && e && depth < 3; depth++) {
-    if ('code' in e && typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
-    e = 'cause' in e ? e.cause : undefined;
-  }
-  return undefined;
 }

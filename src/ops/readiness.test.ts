@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { pgTestsEnabled } from '../test/pg.ts';
+import { admin, pgTestsEnabled } from '../test/pg.ts';
 import { startTestApp, type TestApp } from '../test/harness.ts';
 import { testEngine } from '../test/db.ts';
 import { MINUTE, SECOND } from '../clock.ts';
@@ -107,6 +107,52 @@ describe.skipIf(!(await pgTestsEnabled()))('readiness on PostgreSQL', () => {
     }
     expect((await app.anonymous().get('/api/ready')).status).toBe(200);
   });
+
+  it('answers 503 with a message (not 500) while PostgreSQL refuses writes, changes nothing, and logs the SQLSTATE', async () => {
+    const client = await app.signIn('standby_writer');
+    const before = await client.balanceCents();
+    const [{ name } = { name: '' }] = await app.query<{ name: string }>(
+      sql`SELECT current_database() AS name`,
+    );
+    // A standby after a failover: every new connection is read-only, and the pool's open ones are ended
+    // (their next use fails as a lost connection, also storage trouble).
+    const endConnections = (c: { query(text: string, values: unknown[]): Promise<unknown> }) =>
+      c.query(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+        [name],
+      );
+    await admin(async (c) => {
+      await c.query(`ALTER DATABASE "${name}" SET default_transaction_read_only = on`);
+      await endConnections(c);
+    });
+    const statuses: number[] = [];
+    try {
+      for (let i = 0; i < 6; i += 1) {
+        const claim = await client.post<{ message: string }>('/api/hourly/claim', { type: 'regular' });
+        statuses.push(claim.status);
+        expect(claim.body.message).toBe(STORAGE_UNAVAILABLE_MESSAGE);
+        expect(claim.headers.get('retry-after')).toBe('60');
+        if (app.logLines.some((l) => l.includes('answering 503') && l.includes('25006'))) break;
+      }
+    } finally {
+      await admin(async (c) => {
+        await c.query(`ALTER DATABASE "${name}" RESET default_transaction_read_only`);
+        await endConnections(c);
+      });
+    }
+    expect(new Set(statuses)).toEqual(new Set([503]));
+    expect(app.logLines.some((l) => l.includes('answering 503') && l.includes('25006'))).toBe(true);
+    expect(app.logLines.some((l) => l.includes('unhandled error'))).toBe(false);
+    expect(await client.balanceCents()).toBe(before);
+    await app.checkLedger();
+    // Writable again: once the pool has replaced its ended connections, the same claim pays.
+    let status = 0;
+    for (let i = 0; i < 6 && status !== 200; i += 1) {
+      status = (await client.post('/api/hourly/claim', { type: 'regular' })).status;
+      expect([200, 503]).toContain(status);
+    }
+    expect(status).toBe(200);
+  });
 });
 
 describe('readiness with the live bot', () => {
@@ -190,11 +236,9 @@ describe('readiness with the live bot', () => {
   }, 30_000);
 });
 
-// SQLite only: the product maps SQLite's storage errors (SQLITE_FULL/IOERR/READONLY/BUSY/CANTOPEN,
+// SQLite: the product maps SQLite's storage errors (SQLITE_FULL/IOERR/READONLY/BUSY/CANTOPEN,
 // src/shared/errors.ts) to a 503, and query_only stands in for a full or read-only disk. PostgreSQL's
-// storage errors (e.g. 53100 disk_full, 25006 read_only_sql_transaction) are not mapped yet, and a
-// read-only PostgreSQL cannot be injected into the open pool's connections from a test; the pg side of
-// "database writes fail" is the readiness case above.
+// (read-only after a failover, disk full, connection lost) is the case in 'readiness on PostgreSQL'.
 describe.skipIf(testEngine() === 'pg')('a write the disk refuses', () => {
   let app: TestApp;
   beforeAll(async () => {

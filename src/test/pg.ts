@@ -47,7 +47,8 @@ export function databaseUrl(base: string, name: string): string {
   return url.toString();
 }
 
-async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+/** Runs `fn` on a connection of its own to PG_TEST_URL's database (creating, dropping, altering test databases). */
+export async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: PG_TEST_URL, connectionTimeoutMillis: 5000 });
   client.on('error', () => undefined);
   try {

@@ -4,7 +4,7 @@ import {
   AppError,
   INTERNAL_ERROR_MESSAGE,
   STORAGE_UNAVAILABLE_MESSAGE,
-  isStorageUnavailable,
+  storageFailureCode,
 } from '../../shared/errors.ts';
 import { PRODUCT_NAME } from '../../shared/brand.ts';
 import type { BotReply, ButtonRow } from './types.ts';
@@ -55,8 +55,8 @@ export function notSignedInReply(ctx: AppContext): BotReply {
 /** What to say for a failure: the service's message for refusals, the website's generic text otherwise. */
 export function errorReply(ctx: AppContext, err: unknown, where: string): BotReply {
   if (err instanceof AppError) return { content: err.message };
-  const code = typeof err === 'object' && err && 'code' in err ? String(err.code) : '';
-  if (isStorageUnavailable(code)) {
+  const code = storageFailureCode(err);
+  if (code !== undefined) {
     ctx.logger.error('bot: database write failed in a command', { where, code });
     return { content: STORAGE_UNAVAILABLE_MESSAGE };
   }
