@@ -57,6 +57,13 @@ describe('config', () => {
     expect(loadConfig({ REDIS_URL: '' }).redisUrl).toBeUndefined();
   });
 
+  it('keys Redis under REDIS_PREFIX (coinsync: unless set) and refuses a prefix that is not a plain key', () => {
+    expect(loadConfig({}).redisPrefix).toBe('coinsync:');
+    expect(loadConfig({ REDIS_PREFIX: 'staging:coinsync:' }).redisPrefix).toBe('staging:coinsync:');
+    expect(() => loadConfig({ REDIS_PREFIX: 'has space' })).toThrow(/REDIS_PREFIX/);
+    expect(() => loadConfig({ REDIS_PREFIX: 'x'.repeat(65) })).toThrow(/REDIS_PREFIX/);
+  });
+
   it('trusts no proxy unless TRUST_PROXY names one', () => {
     expect(loadConfig(PRODUCTION).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);

@@ -196,6 +196,11 @@ const envSchema = z
     SAME_ADDRESS_MAX_PAID_JOINS: z.coerce.number().int().min(0).max(1000).default(3),
     REDIS_URL: optionalString.pipe(z.url().optional()),
     REDIS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(1500),
+    /** Start of every key this deployment writes in Redis: two deployments sharing one Redis need two. */
+    REDIS_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'letters, digits and _ . : - only, at most 64')
+      .default('coinsync:'),
     DISCORD_CLIENT_ID: optionalString,
     DISCORD_CLIENT_SECRET: optionalString,
     DISCORD_BOT_TOKEN: optionalString,
@@ -307,6 +312,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** Connect timeout, and time limit of each session operation on Redis before answering 503. */
   redisTimeoutMs: number;
+  /** REDIS_PREFIX: sessions live under `<prefix>sess:`, with the write limits and live events below them. */
+  redisPrefix: string;
   demoMode: boolean;
   demoSeed: boolean;
   botEnabled: boolean;
@@ -429,6 +436,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     redisUrl: env.REDIS_URL,
     redisTimeoutMs: env.REDIS_TIMEOUT_MS,
+    redisPrefix: env.REDIS_PREFIX,
     demoMode,
     demoSeed: demoMode && env.DEMO_SEED === 'true',
     botEnabled: env.BOT_ENABLED === 'true',

@@ -135,7 +135,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     }
     phase = 'setting up sessions';
     sessions = await createSessionSetup(config, store, {
-      redisPrefix: options.redisPrefix,
+      redisPrefix: options.redisPrefix ?? `${config.redisPrefix}sess:`,
       logger,
       redisTimeoutMs: config.redisTimeoutMs,
       onWaiting: (reason) => (phase = reason),

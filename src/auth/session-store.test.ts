@@ -21,7 +21,9 @@ function decodeSid(cookieValue: string): string {
 
 describe('session stores', () => {
   it.skipIf(!process.env.REDIS_URL)('keeps sessions in Redis when REDIS_URL is set', async () => {
-    const app = await startTestApp();
+    // The deployment's REDIS_PREFIX (not the harness's per-file prefix) starts every session key.
+    const prefix = `coinsync-test-${Math.random().toString(36).slice(2, 10)}:`;
+    const app = await startTestApp({ redisPrefix: undefined, env: { REDIS_PREFIX: prefix } });
     apps.push(app);
     expect(app.server.sessions.kind).toBe('redis');
     const client = await app.signIn('redis_user');
@@ -29,8 +31,8 @@ describe('session stores', () => {
     const redis = createClient({ url: process.env.REDIS_URL });
     await redis.connect();
     try {
-      const keys = await redis.keys(`coinsync-test:*:${sid}`);
-      expect(keys).toHaveLength(1);
+      const keys = await redis.keys(`*${sid}`);
+      expect(keys).toEqual([`${prefix}sess:${sid}`]);
       const stored = JSON.parse((await redis.get(keys[0]!))!) as { passport?: { user?: { id: string } } };
       expect(stored.passport?.user?.id).toBe(client.user!.id);
       await client.post('/api/auth/logout');
