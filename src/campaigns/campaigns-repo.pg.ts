@@ -132,11 +132,11 @@ export class PgCampaignsRepository implements CampaignsRepository {
       .where(and(gt(servers.membersRemaining, 0), isNull(servers.canceledAt)));
   }
 
-  async setInviteValid(id: string, valid: boolean): Promise<boolean> {
+  async setInviteValid(id: string, valid: boolean, checkedLink: string): Promise<boolean> {
     const rows = await this.db
       .update(servers)
       .set({ inviteValid: valid })
-      .where(and(eq(servers.id, id), ne(servers.inviteValid, valid)))
+      .where(and(eq(servers.id, id), ne(servers.inviteValid, valid), eq(servers.inviteLink, checkedLink)))
       .returning({ id: servers.id });
     return rows.length > 0;
   }

@@ -122,11 +122,11 @@ export class SqliteCampaignsRepository implements CampaignsRepository {
       .all();
   }
 
-  async setInviteValid(id: string, valid: boolean): Promise<boolean> {
+  async setInviteValid(id: string, valid: boolean, checkedLink: string): Promise<boolean> {
     const row = this.db
       .update(servers)
       .set({ inviteValid: valid })
-      .where(and(eq(servers.id, id), ne(servers.inviteValid, valid)))
+      .where(and(eq(servers.id, id), ne(servers.inviteValid, valid), eq(servers.inviteLink, checkedLink)))
       .returning({ id: servers.id })
       .get();
     return row !== undefined;

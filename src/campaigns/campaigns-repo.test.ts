@@ -243,7 +243,9 @@ describe.each(ENGINES)('campaigns repository on %s', (kind) => {
       const owner = await insertUser(t.store);
       const other = await insertUser(t.store);
       const server = await insert(campaign(owner.id));
-      await t.store.transaction((tx) => campaignsRepo(tx).setInviteValid(server.id, false));
+      await t.store.transaction((tx) =>
+        campaignsRepo(tx).setInviteValid(server.id, false, server.inviteLink),
+      );
       const replace = (userId: string, guildId?: string) =>
         t.store.transaction((tx) =>
           campaignsRepo(tx).replaceInvite(userId, server.id, {
@@ -280,12 +282,13 @@ describe.each(ENGINES)('campaigns repository on %s', (kind) => {
         guildId: live.serverId,
         inviteValid: true,
       });
-      const flips = await Promise.all([
-        t.store.transaction((tx) => campaignsRepo(tx).setInviteValid(live.id, false)),
-        t.store.transaction((tx) => campaignsRepo(tx).setInviteValid(live.id, false)),
-      ]);
+      const flip = (valid: boolean, link = live.inviteLink) =>
+        t.store.transaction((tx) => campaignsRepo(tx).setInviteValid(live.id, valid, link));
+      const flips = await Promise.all([flip(false), flip(false)]);
       expect(flips.sort()).toEqual([false, true]);
-      expect(await t.store.transaction((tx) => campaignsRepo(tx).setInviteValid(live.id, true))).toBe(true);
+      // An answer about an invite the row no longer has changes nothing.
+      expect(await flip(true, 'https://discord.gg/replaced-meanwhile')).toBe(false);
+      expect(await flip(true)).toBe(true);
     });
 
     it('prunes unpromoted featured intents older than the TTL only', async () => {

@@ -67,8 +67,11 @@ export interface CampaignsRepository {
   ): Promise<Server | undefined>;
   /** Active campaigns (slots left, not canceled) with what the invite recheck needs. */
   listForInviteRecheck(): Promise<InviteRecheckRow[]>;
-  /** Sets invite_valid; false when it had that value already (another run changed it first). */
-  setInviteValid(id: string, valid: boolean): Promise<boolean>;
+  /**
+   * Sets invite_valid while the row still has `checkedLink` (the invite Discord was asked about); false
+   * when it had that value already (another run changed it first) or the invite was replaced meanwhile.
+   */
+  setInviteValid(id: string, valid: boolean, checkedLink: string): Promise<boolean>;
   /** Deletes unpromoted featured intents (0 slots, never featured) created at or before `cutoff`. */
   pruneUnpromotedIntents(cutoff: number): Promise<number>;
   /** The owner's campaigns with slots left, not canceled, newest first. */

@@ -86,6 +86,33 @@ describe('recheckInvites', () => {
     expect(await validity(t.id)).toBe(true);
   });
 
+  it('keeps an invite the owner replaced while Discord was answering about the old one', async () => {
+    const g = createGuildWithInvite(app, owner);
+    const s = (
+      await owner.post<ApiServer>('/api/servers', { name: 'Swapped', inviteLink: g.link, coinReward: '3' })
+    ).body;
+    app.sim.state.invites.delete(g.code);
+    const fresh = app.sim.state.createInvite(g.guild.id, { maxAge: 0 });
+    // Discord's answer about the old code (dead) is on its way when the owner puts the new one in.
+    const discord = app.server.ctx.discord;
+    const slow = Object.create(discord) as typeof discord;
+    slow.getInvite = async (code) => {
+      const answer = await discord.getInvite(code);
+      if (code === g.code) {
+        const res = await owner.post(`/api/campaigns/${s.id}/invite`, {
+          inviteLink: `https://discord.gg/${fresh.code}`,
+        });
+        expect(res.status).toBe(200);
+      }
+      return answer;
+    };
+    await recheckInvites({ ...app.server.ctx, discord: slow });
+    expect(await validity(s.id)).toBe(true);
+    // The next run asks about the new invite, which works.
+    await recheckInvites(app.server.ctx);
+    expect(await validity(s.id)).toBe(true);
+  });
+
   it('treats an invite that now points at another server as dead', async () => {
     const first = createGuildWithInvite(app, owner);
     const s = (

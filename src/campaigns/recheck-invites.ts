@@ -44,9 +44,13 @@ export async function recheckInvites(ctx: AppContext): Promise<InviteRecheckResu
       result.checked += 1;
       const valid = invite?.guild !== undefined && (row.guildId === null || invite.guild.id === row.guildId);
       if (valid === row.inviteValid) continue;
-      // Each change is its own short transaction (Discord is never awaited inside one); a change
-      // another run or a replaced invite made meanwhile is not counted twice.
-      const changed = await ctx.store.transaction((tx) => campaignsRepo(tx).setInviteValid(row.id, valid));
+      // Each change is its own short transaction (Discord is never awaited inside one). It applies only
+      // while the row still has the link Discord was asked about: an owner who replaced the invite while
+      // the answer was on its way keeps the new one's validity, and a change another run made meanwhile
+      // is not counted twice.
+      const changed = await ctx.store.transaction((tx) =>
+        campaignsRepo(tx).setInviteValid(row.id, valid, row.inviteLink),
+      );
       if (!changed) continue;
       if (valid) result.restored += 1;
       else result.invalidated += 1;
