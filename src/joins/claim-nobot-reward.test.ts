@@ -97,6 +97,24 @@ describe('POST /api/servers/:id/claim-nobot', () => {
     expect((await readCampaign(store(), campaign.id))?.membersRemaining).toBe(9);
   });
 
+  it('pays once when 20 claims of one member race for the last slot, and tells the others it was claimed', async () => {
+    const campaign = await nobotCampaign(1);
+    const racer = await app.signIn('last_slot_racer');
+    await racer.post(`/api/servers/${campaign.id}/join`);
+    acceptInvite(racer, campaign);
+    app.clock.advance(10_000);
+    const before = await racer.balanceCents();
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => racer.post(`/api/servers/${campaign.id}/claim-nobot`)),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    for (const r of results.filter((x) => x.status !== 200)) {
+      expect(r).toMatchObject({ status: 409, body: { message: 'Reward already claimed' } });
+    }
+    expect(await racer.balanceCents()).toBe(before + 20);
+    expect((await readCampaign(store(), campaign.id))?.membersRemaining).toBe(0);
+  });
+
   it('gives the last slot to exactly one of many members', async () => {
     const campaign = await nobotCampaign(1);
     const members = await Promise.all(Array.from({ length: 6 }, (_, i) => app.signIn(`claim_last_${i}`)));

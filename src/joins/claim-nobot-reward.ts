@@ -83,7 +83,13 @@ export async function payNoBotJoin(
   return store.transaction(async (tx) => {
     const repo = joinsRepo(tx);
     const { server, join } = await checkClaimable(tx, userId, campaignId, now);
-    if (!(await repo.takeSlot(campaignId))) throw new AppError('conflict', JOIN_MESSAGES.noSlots);
+    if (!(await repo.takeSlot(campaignId))) {
+      // A duplicate claim that waited (PostgreSQL: on the campaign row) behind the one that took the last
+      // slot for this same join: it was paid, and that is what the member hears.
+      if ((await repo.findJoin(userId, campaignId))?.coinsAwarded)
+        throw new AppError('conflict', JOIN_MESSAGES.alreadyClaimed);
+      throw new AppError('conflict', JOIN_MESSAGES.noSlots);
+    }
     // Same-address rule (decision 022): past the campaign's cap, nothing is written and the member is told.
     const address = await checkSameAddress(tx, rule, {
       memberId: userId,
