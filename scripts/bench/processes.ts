@@ -1,14 +1,15 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import {
   DEFAULT_SIM_BOT_TOKEN,
   DEFAULT_SIM_CLIENT_ID,
   DEFAULT_SIM_CLIENT_SECRET,
 } from '../../src/sim/discord/index.ts';
-import { startWatchedProcess } from '../../src/test/child-process.ts';
+import { freePort, startWatchedProcess } from '../../src/test/child-process.ts';
+
+export { freePort };
 
 // Child processes of the bench: the real product and the reference servers. Every child is
 // registered so one call (finally, SIGINT, SIGTERM) stops them all.
@@ -33,18 +34,6 @@ export async function stop(child: ChildProcess, graceMs = 5000): Promise<void> {
   const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
   await exited;
   clearTimeout(timer);
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Resident set size of a process in bytes (Linux /proc), or null when unavailable. */

@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
 
 // A child process whose output is read line by line, so a caller can wait for the line that says it
@@ -94,4 +95,17 @@ export function startWatchedProcess(name: string, args: string[], options: Watch
       child.once('exit', onExit);
     });
   return { name, child, output, waitForLine };
+}
+
+/** A TCP port on 127.0.0.1 that nothing listened on a moment ago (for a child process to take). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
 }

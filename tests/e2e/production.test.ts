@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startWatchedProcess } from '../../src/test/child-process.ts';
+import { freePort, startWatchedProcess } from '../../src/test/child-process.ts';
 
 // The compiled build (`npm run build` → dist/server/main.js), started as production runs it: plain
 // node, no TypeScript loader, NODE_ENV=production and real-mode configuration pointed at a Discord
@@ -14,17 +13,6 @@ import { startWatchedProcess } from '../../src/test/child-process.ts';
 const MAIN = path.resolve('dist/server/main.js');
 const children: ChildProcess[] = [];
 const dir = mkdtempSync(path.join(tmpdir(), 'coinsync-prod-'));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 /** Starts `node args…` and resolves once a line of its output matches the pattern. */
 async function startUntil(
