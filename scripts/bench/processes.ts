@@ -7,9 +7,7 @@ import {
   DEFAULT_SIM_CLIENT_ID,
   DEFAULT_SIM_CLIENT_SECRET,
 } from '../../src/sim/discord/index.ts';
-import { freePort, startWatchedProcess } from '../../src/test/child-process.ts';
-
-export { freePort };
+import { startWatchedProcess } from '../../src/test/child-process.ts';
 
 // Child processes of the bench: the real product and the reference servers. Every child is
 // registered so one call (finally, SIGINT, SIGTERM) stops them all.

@@ -3,11 +3,11 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { freePort } from '../../src/test/child-process.ts';
 import { FULL_SIZE, QUICK_SIZE, seedDatabase } from './seed.ts';
 import {
   cpuSeconds,
   distIsStale,
-  freePort,
   productionNodeFlags,
   rssBytes,
   startProduct,

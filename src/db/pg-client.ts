@@ -83,11 +83,8 @@ export async function migratePg(pool: pg.Pool): Promise<void> {
 /** SQLSTATEs after which the whole transaction may simply be tried again. */
 const RETRYABLE = new Set(['40001', '40P01']); // serialization_failure, deadlock_detected
 
-/** The SQLSTATE of a node-postgres error, also when drizzle wrapped it (DrizzleQueryError's `cause`). */
-export const pgErrorCode = driverErrorCode;
-
 export function isRetryablePgError(err: unknown): boolean {
-  const code = pgErrorCode(err);
+  const code = driverErrorCode(err);
   return code !== undefined && RETRYABLE.has(code);
 }
 

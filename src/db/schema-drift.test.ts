@@ -5,7 +5,7 @@ import { is } from 'drizzle-orm';
 import * as sqliteSchema from './schema.ts';
 import * as pgSchema from './schema.pg.ts';
 import { createPgTestDatabase, createPgUser, pgTestsEnabled, type PgTestDatabase } from '../test/pg.ts';
-import { pgErrorCode } from './pg-client.ts';
+import { driverErrorCode } from '../shared/errors.ts';
 
 // src/db/schema.ts (SQLite, the default) and src/db/schema.pg.ts (PostgreSQL, decision 028) describe one
 // database. This file fails when they drift: a table, column, default, key, index, foreign key or check
@@ -251,7 +251,7 @@ describe.skipIf(!(await pgTestsEnabled()))('drizzle-pg/ migrations on PostgreSQL
     const code = async (p: Promise<unknown>) =>
       p.then(
         () => 'ok',
-        (err: unknown) => pgErrorCode(err),
+        (err: unknown) => driverErrorCode(err),
       );
     expect(await code(insert('regular', 'g1', false))).toBe('ok');
     expect(await code(insert('featured', 'g1', true))).toBe('ok');

@@ -81,9 +81,10 @@ describe('POST /api/servers/:id/claim-nobot', () => {
     expect((await member.get<ApiServer[]>('/api/servers')).body.map((s) => s.id)).not.toContain(campaign.id);
   });
 
-  it('pays once when 20 claims race', async () => {
-    const campaign = await nobotCampaign();
-    const racer = await app.signIn('claim_racer');
+  /** One member joins a no-bot campaign with `slots` slots, waits the 10 s, and sends 20 claims at once. */
+  async function raceClaims(username: string, slots?: number) {
+    const campaign = await nobotCampaign(slots);
+    const racer = await app.signIn(username);
     await racer.post(`/api/servers/${campaign.id}/join`);
     acceptInvite(racer, campaign);
     app.clock.advance(10_000);
@@ -91,6 +92,11 @@ describe('POST /api/servers/:id/claim-nobot', () => {
     const results = await Promise.all(
       Array.from({ length: 20 }, () => racer.post(`/api/servers/${campaign.id}/claim-nobot`)),
     );
+    return { campaign, racer, before, results };
+  }
+
+  it('pays once when 20 claims race', async () => {
+    const { campaign, racer, before, results } = await raceClaims('claim_racer');
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 409)).toHaveLength(19);
     expect(await racer.balanceCents()).toBe(before + 20);
@@ -98,15 +104,7 @@ describe('POST /api/servers/:id/claim-nobot', () => {
   });
 
   it('pays once when 20 claims of one member race for the last slot, and tells the others it was claimed', async () => {
-    const campaign = await nobotCampaign(1);
-    const racer = await app.signIn('last_slot_racer');
-    await racer.post(`/api/servers/${campaign.id}/join`);
-    acceptInvite(racer, campaign);
-    app.clock.advance(10_000);
-    const before = await racer.balanceCents();
-    const results = await Promise.all(
-      Array.from({ length: 20 }, () => racer.post(`/api/servers/${campaign.id}/claim-nobot`)),
-    );
+    const { campaign, racer, before, results } = await raceClaims('last_slot_racer', 1);
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     for (const r of results.filter((x) => x.status !== 200)) {
       expect(r).toMatchObject({ status: 409, body: { message: 'Reward already claimed' } });

@@ -1,9 +1,9 @@
 import { is, sql } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import { formatCents, MAX_CENTS } from '../shared/money.ts';
-import { AppError } from '../shared/errors.ts';
+import { AppError, driverErrorCode } from '../shared/errors.ts';
 import { recordLedgerWrite } from '../metrics.ts';
-import { pgErrorCode, withPgTransaction, type PgDbOrTx, type PgTx } from '../db/pg-client.ts';
+import { withPgTransaction, type PgDbOrTx, type PgTx } from '../db/pg-client.ts';
 import type { LedgerEntry, LedgerMismatch, LedgerResult } from './ledger.ts';
 
 // The ledger on PostgreSQL (decision 028): the same API and guarantees as src/ledger/ledger.ts, async.
@@ -37,7 +37,7 @@ async function inTransaction<T>(db: PgDbOrTx, fn: (tx: PgTx) => Promise<T>): Pro
     return isTransaction(db) ? await db.transaction(fn) : await withPgTransaction(db, fn);
   } catch (err) {
     // 23503: the transaction row's user does not exist (foreign key).
-    if (pgErrorCode(err) === '23503') throw new AppError('not_found', 'User not found');
+    if (driverErrorCode(err) === '23503') throw new AppError('not_found', 'User not found');
     throw err;
   }
 }

@@ -43,12 +43,19 @@ export const STORAGE_UNAVAILABLE_MESSAGE =
  * `cause`).
  */
 export function driverErrorCode(err: unknown): string | undefined {
-  for (let e: unknown = err, depth = 0; typeof e === 'object' && e !== null && depth < 5; depth += 1) {
+  for (const e of causeChain(err)) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string') return code;
-    e = (e as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+/** The error, then its `cause`, its cause's cause… (at most 5 deep; objects only). */
+function* causeChain(err: unknown): Generator<object> {
+  for (let e: unknown = err, depth = 0; typeof e === 'object' && e !== null && depth < 5; depth += 1) {
+    yield e;
+    e = (e as { cause?: unknown }).cause;
+  }
 }
 
 /** better-sqlite3: the disk is full, read-only or failing, or the file stayed locked. */
@@ -72,13 +79,12 @@ const PG_CONNECTION_LOST =
  * retrying later can work, so the API answers 503 and the bot says so (never a 500 for the disk).
  */
 export function storageFailureCode(err: unknown): string | undefined {
-  for (let e: unknown = err, depth = 0; typeof e === 'object' && e !== null && depth < 5; depth += 1) {
+  for (const e of causeChain(err)) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && (SQLITE_STORAGE.test(code) || PG_STORAGE.test(code) || SOCKET.test(code)))
       return code;
     const message = (e as { message?: unknown }).message;
     if (typeof message === 'string' && PG_CONNECTION_LOST.test(message)) return 'connection lost';
-    e = (e as { cause?: unknown }).cause;
   }
   return undefined;
 }

@@ -1,13 +1,13 @@
 import { and, asc, eq } from 'drizzle-orm';
-import { pgErrorCode, type PgDbOrTx } from '../db/pg-client.ts';
+import { type PgDbOrTx } from '../db/pg-client.ts';
 import { socialCompletions, socialTaskStarts, socialTasks } from '../db/schema.pg.ts';
 import type { SocialTask } from '../db/schema.ts';
-import { AppError } from '../shared/errors.ts';
+import { AppError, driverErrorCode } from '../shared/errors.ts';
 import type { NewSocialTask, SocialRepository } from './social-repo.ts';
 
 /** 23503: the start's or completion's task was deleted meanwhile (foreign key). */
 function taskGone(err: unknown): never {
-  if (pgErrorCode(err) === '23503') throw new AppError('not_found', 'Task not found');
+  if (driverErrorCode(err) === '23503') throw new AppError('not_found', 'Task not found');
   throw err;
 }
 

@@ -5,7 +5,8 @@ import {
   DEFAULT_SIM_CLIENT_ID,
   DEFAULT_SIM_CLIENT_SECRET,
 } from '../../src/sim/discord/index.ts';
-import { freePort, productionNodeFlags } from '../../scripts/bench/processes.ts';
+import { productionNodeFlags } from '../../scripts/bench/processes.ts';
+import { freePort } from '../../src/test/child-process.ts';
 import { startWatchedProcess, type WatchedProcess } from '../../src/test/child-process.ts';
 
 // The scaled-out layout of decision 028 on one machine, as child processes of the built product
