@@ -27,6 +27,7 @@ import { checkLedger, countRows, evaluateTargets, formatReport } from './report.
 import { describeMachine, type BenchResults } from './results.ts';
 import { summarizeProfile } from './profile-summary.ts';
 import { InspectorProfiler } from './inspector-profile.ts';
+import { formatHeapProfile, summarizeHeapProfile } from './heap-profile-summary.ts';
 import { readMemorySplit, runSoak, type SoakResult } from './soak.ts';
 import { measurePhoneRender } from './phone-render.ts';
 import { runDiscordBench } from './discord.ts';
@@ -49,6 +50,9 @@ const { values: args } = parseArgs({
     // unlike the V8 profiler's wall-clock samples, time the product spends descheduled on a busy
     // machine (e.g. inside writev waking the client) is not counted.
     perf: { type: 'boolean', default: false },
+    // `--heap-profile`: V8's sampling heap profiler around each measured phase, keeping only objects
+    // that survived a scavenge (what fills the old generation); top allocating stacks printed.
+    'heap-profile': { type: 'boolean', default: false },
     // `--node-flags "--max-semi-space-size=16"`: extra node flags for the product, after production's
     // (experiments with V8 settings; the report shows the flags it ran with).
     'node-flags': { type: 'string' },
@@ -234,7 +238,7 @@ async function main(): Promise<number> {
 
     const redisUrl = args.redis ? (process.env.REDIS_URL ?? 'redis://127.0.0.1:6379') : undefined;
     const profileDir = path.join(root, 'bench', 'profiles.tmp');
-    if (args.profile || args.perf) mkdirSync(profileDir, { recursive: true });
+    if (args.profile || args.perf || args['heap-profile']) mkdirSync(profileDir, { recursive: true });
     const product = await startProduct({
       port: await freePort(),
       databasePath,
@@ -242,28 +246,32 @@ async function main(): Promise<number> {
       runtime,
       ...(args.dist ? { distEntry: path.resolve(args.dist, 'dist/server/main.js') } : {}),
       nodeFlags: [
-        ...(args.profile ? ['--inspect=127.0.0.1:0'] : []),
+        ...(args.profile || args['heap-profile'] ? ['--inspect=127.0.0.1:0'] : []),
         ...(args.perf ? ['--perf-basic-prof-only-functions', '--interpreted-frames-native-stack'] : []),
         ...(args['node-flags']?.split(/\s+/).filter(Boolean) ?? []),
       ],
     });
     await product.waitForLine(/bot: connected as/, 60_000);
-    const inspector = args.profile
-      ? await InspectorProfiler.connect(
-          /(ws:\/\/127\.0\.0\.1:\d+\/\S+)/.exec(
-            await product.waitForLine(/Debugger listening on ws:/, 5_000),
-          )![1]!,
-        )
-      : null;
+    const inspector =
+      args.profile || args['heap-profile']
+        ? await InspectorProfiler.connect(
+            /(ws:\/\/127\.0\.0\.1:\d+\/\S+)/.exec(
+              await product.waitForLine(/Debugger listening on ws:/, 5_000),
+            )![1]!,
+          )
+        : null;
     const profiled = async <T>(phase: string, work: () => Promise<T>): Promise<T> => {
       if (args.perf) return perfRecorded(phase, product.child.pid!, profileDir, work);
       if (!inspector) return work();
-      await inspector.start();
+      const heap = args['heap-profile'];
+      if (heap) await inspector.startHeapSampling();
+      else await inspector.start();
       try {
         return await work();
       } finally {
-        const file = path.join(profileDir, `${phase}.cpuprofile`);
-        await inspector.stop(file);
+        const file = path.join(profileDir, `${phase}.${heap ? 'heapprofile' : 'cpuprofile'}`);
+        if (heap) await inspector.stopHeapSampling(file);
+        else await inspector.stop(file);
         profiles.push({ phase, file });
       }
     };
@@ -604,7 +612,13 @@ async function main(): Promise<number> {
     writeFileSync(outFile, JSON.stringify(results, null, 2) + '\n');
     log(`results written to ${path.relative(root, outFile)}`);
     for (const { phase, file } of profiles) {
-      {
+      if (file.endsWith('.heapprofile')) {
+        const s = summarizeHeapProfile(file, 16);
+        log(
+          `heap profile of ${phase} (${path.relative(root, file)}): ${(s.totalBytes / 1024 / 1024).toFixed(1)} MB sampled that survived a scavenge`,
+        );
+        for (const line of formatHeapProfile(s)) console.log(line);
+      } else {
         const s = summarizeProfile(file, 16);
         const busy = s.totalMs - s.idleMs;
         log(
