@@ -14,9 +14,13 @@
 // 144 MB (the live heap after a full GC is ~80-95 MB with 1,000 campaigns and 1,300 guilds; V8 otherwise
 // lets garbage pile up to ~250 MB before collecting it), young generation 16 MB per semi-space (with 8 MB
 // more short-lived request garbage was promoted and major GCs ran during load: Discover's p99 went over
-// 25 ms). Worst case ~144 + 3 x 16 + ~95 outside the heap = ~290 MB. Keep in step with `npm start` in
-// package.json (scripts/production-flags.test.ts checks every app).
-const NODE_ARGS = '--enable-source-maps --max-old-space-size=144 --max-semi-space-size=16';
+// 25 ms). Worst case ~144 + 3 x 16 + ~95 outside the heap = ~290 MB. No allocation-site pretenuring
+// (session 9): V8 otherwise sometimes starts allocating per-request objects straight in old space after
+// start-up, and those dead objects keep every later request's young objects alive until the next full
+// GC, which then runs every ~1.5 s under load (docs/performance.md, Discover). Keep in step with
+// `npm start` in package.json (scripts/production-flags.test.ts checks every app).
+const NODE_ARGS =
+  '--enable-source-maps --max-old-space-size=144 --max-semi-space-size=16 --no-allocation-site-pretenuring';
 
 const common = {
   script: 'dist/server/main.js',

@@ -33,6 +33,9 @@ it('npm start and ecosystem.config.cjs run dist/server/main.js with the same nod
   expect(app.script).toBe('dist/server/main.js');
   expect(start![1]!.trim().split(/\s+/)).toEqual(app.node_args.split(/\s+/));
   expect(app.node_args).toMatch(/--max-old-space-size=\d+/);
+  // Without it V8 may tenure per-request allocation sites after start-up, and Discover's p99 doubles
+  // with major GCs every ~1.5 s under load (decision 027, session-9 revision).
+  expect(app.node_args.split(/\s+/)).toContain('--no-allocation-site-pretenuring');
   expect(app.instances).toBe(1);
   expect(app.env_production.ROLE).toBeUndefined(); // ROLE=all
 
