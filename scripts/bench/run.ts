@@ -33,7 +33,7 @@ import { measurePhoneRender } from './phone-render.ts';
 import { runDiscordBench } from './discord.ts';
 import { runScaleBench } from './scale.ts';
 
-// `npm run bench [-- --quick] [--redis] [--profile] [--only discover,claims,join] [--build] [--out FILE]`
+// `npm run bench [-- --quick] [--redis] [--profile | --heap-profile | --perf] [--only discover,claims,join] [--build] [--out FILE]`
 // `npm run bench -- --soak [--soak-seconds 180] [--soak-rate 1000] [--soak-users 100]`: the soak (soak.ts)
 // `npm run bench -- --pg [--web N] [--quick]`: PostgreSQL, N web processes and one bot process (scale.ts)
 // `npm run bench -- --reconcile [--via rest|auto] | --mass-leave`: the Discord benches (discord.ts)
@@ -51,7 +51,8 @@ const { values: args } = parseArgs({
     // machine (e.g. inside writev waking the client) is not counted.
     perf: { type: 'boolean', default: false },
     // `--heap-profile`: V8's sampling heap profiler around each measured phase, keeping only objects
-    // that survived a scavenge (what fills the old generation); top allocating stacks printed.
+    // that survived a scavenge (what fills the old generation); top allocating stacks printed. Instead of
+    // --profile's CPU profile when both are given (one inspector, one profile per phase).
     'heap-profile': { type: 'boolean', default: false },
     // `--node-flags "--max-semi-space-size=16"`: extra node flags for the product, after production's
     // (experiments with V8 settings; the report shows the flags it ran with).
