@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { PgDb } from '../db/pg-client.ts';
 import { serverJoins, servers } from '../db/schema.pg.ts';
 import type { Logger } from '../logger.ts';
-import { startDiscoverListener, type DiscoverListener } from './discover-notify-pg.ts';
+import { DISCOVER_CHANNEL, startDiscoverListener, type DiscoverListener } from './discover-notify-pg.ts';
 import {
   DiscoverList,
   type Discover,
@@ -67,6 +68,8 @@ export class PgDiscover implements Discover {
   /** Everything must be re-read (first use, a lost listening connection). */
   private rebuildNeeded = true;
   private syncing: Promise<void> | null = null;
+  /** settled(): its marker notifications on their way, and what each one resolves. */
+  private readonly markers = new Map<string, () => void>();
   private readonly logger: Logger | undefined;
   private readonly joinedQuery;
 
@@ -96,12 +99,21 @@ export class PgDiscover implements Discover {
       logger: options.logger,
       retryMs: options.retryMs,
       onChanged: (ids) => {
-        for (const id of ids) this.pending.add(id);
+        const arrived: (() => void)[] = [];
+        for (const id of ids) {
+          const marker = this.markers.get(id);
+          if (marker) {
+            this.markers.delete(id);
+            arrived.push(marker);
+          } else this.pending.add(id);
+        }
         this.catchUpInBackground();
+        for (const resolve of arrived) resolve();
       },
       onReset: () => {
         this.rebuildNeeded = true;
         this.catchUpInBackground();
+        this.releaseMarkers();
       },
     });
   }
@@ -127,6 +139,26 @@ export class PgDiscover implements Discover {
     return this.syncing;
   }
 
+  /**
+   * A marker notified now is delivered after the notifications of every transaction that committed
+   * before it (PostgreSQL delivers them in commit order), so once it is back, current() knows every
+   * change committed before the call. Without a listening connection current() re-reads everything.
+   */
+  async settled(): Promise<void> {
+    if (this.listener.listening) {
+      const marker = `settled:${randomUUID()}`;
+      const back = new Promise<void>((resolve) => this.markers.set(marker, resolve));
+      try {
+        await this.db.execute(sql`select pg_notify(${DISCOVER_CHANNEL}, ${marker})`);
+      } catch (err) {
+        this.markers.delete(marker);
+        throw err;
+      }
+      await back;
+    }
+    await this.current();
+  }
+
   async page(query: DiscoverQuery): Promise<DiscoverPage> {
     const [joined] = await Promise.all([this.joinedBy(query.userId), this.current()]);
     return this.list.page(query, joined);
@@ -140,8 +172,16 @@ export class PgDiscover implements Discover {
 
   async close(): Promise<void> {
     await this.listener.close();
+    this.releaseMarkers();
     // A catch-up in flight finishes on the pool (its owner closes the pool after this).
     await this.syncing?.catch(() => undefined);
+  }
+
+  /** A lost connection (a rebuild follows) or close(): whoever waits in settled() goes on. */
+  private releaseMarkers(): void {
+    const waiting = [...this.markers.values()];
+    this.markers.clear();
+    for (const resolve of waiting) resolve();
   }
 
   private async joinedBy(userId: string): Promise<Set<string>> {

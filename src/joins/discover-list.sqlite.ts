@@ -82,6 +82,11 @@ export class SqliteDiscover implements Discover {
     }
   }
 
+  /** Every read already sees every commit (current() asks the database). */
+  async settled(): Promise<void> {
+    this.current();
+  }
+
   page(query: DiscoverQuery): DiscoverPage {
     this.current();
     return this.list.page(query, new Set(this.joined.all(query.userId)));

@@ -211,6 +211,42 @@ describe.each(ENGINES)('Discover list on %s', (kind) => {
       }
     });
 
+    it('settled(): the next read sees every write committed before it, by this process or another connection', async () => {
+      const other = await otherConnection(t.store);
+      try {
+        for (let i = 0; i < 10; i++) {
+          const own = campaign(owner.id, { name: `Settled Own ${i}` });
+          await insertCampaign(t.store, own);
+          const row = campaign(owner.id, { name: `Settled Elsewhere ${i}` });
+          await other.run(
+            `INSERT INTO servers (id, owner_id, name, invite_link, invite_code, kind, server_id, members_remaining, initial_member_slots, coin_reward, created_at)
+             VALUES (?, ?, ?, ?, ?, 'regular', ?, 4, 4, 50, ?)`,
+            row.id,
+            owner.id,
+            row.name,
+            row.inviteLink,
+            row.inviteCode,
+            row.serverId,
+            row.createdAt,
+          );
+          await discover.settled();
+          // No polling: settled() is the wait.
+          expect(await find(own.id), `own write ${i}`).toBeDefined();
+          expect(await find(row.id), `other connection's write ${i}`).toBeDefined();
+          await updateCampaign(t.store, own.id, { canceledAt: T0 + 30 });
+          await discover.settled();
+          expect(await find(own.id), `own cancel ${i}`).toBeUndefined();
+        }
+        // With nothing written, settling re-reads nothing (its marker is not a campaign id).
+        const before = { ...discover.list.counters };
+        await discover.settled();
+        await discover.settled();
+        expect(discover.list.counters).toEqual(before);
+      } finally {
+        await other.close();
+      }
+    });
+
     it('hides what the member joined (not a pending join) and their own regular campaigns, shows their own featured as theirs', async () => {
       const viewer = await insertUser(t.store);
       const pending = campaign(owner.id, { name: 'Pending Join' });

@@ -370,6 +370,12 @@ export interface Discover {
   featured(userId: string, q?: string): Buffer | Promise<Buffer>;
   /** Brings the list up to date with what was committed (what page() and featured() do first). */
   current(): void | Promise<void>;
+  /**
+   * Resolves once everything committed before the call is in the list. On PostgreSQL current() knows
+   * only the notifications that have arrived, so a read right after a commit may not see it yet (a few
+   * ms); this waits for them. Tests use it where a read follows a write at once.
+   */
+  settled(): Promise<void>;
   /** Stops following the database (PostgreSQL: closes the listening connection). */
   close(): Promise<void>;
 }

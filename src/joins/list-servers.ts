@@ -67,6 +67,11 @@ export function discoverFor(store: DataStore, options: DiscoverOptions): Discove
   return found;
 }
 
+/** Waits until the store's Discover list, if one was opened, holds everything committed so far. */
+export async function settleDiscover(store: DataStore): Promise<void> {
+  await lists.get(store)?.settled();
+}
+
 /** Closes the store's Discover list, if one was opened (PostgreSQL: its listening connection). */
 export async function closeDiscover(store: DataStore): Promise<void> {
   const found = lists.get(store);

@@ -14,6 +14,7 @@ import { createPgTestDatabase, type PgTestDatabase } from './pg.ts';
 import type { ApiUser } from '../shared/api-types.ts';
 import { Agent } from 'undici';
 import type { SQL } from 'drizzle-orm';
+import { settleDiscover } from '../joins/list-servers.ts';
 
 // Starts the real product on a random port against a standalone Discord simulator, with a fresh
 // migrated SQLite file and a manual clock. Nothing is mocked: tests talk HTTP like a browser would.
@@ -54,6 +55,8 @@ export interface TestApp {
   signIn(username: string, options?: { address?: string }): Promise<TestClient>;
   /** A signed-out client, from 127.0.0.1 unless `address` is given. */
   anonymous(options?: { address?: string }): TestClient;
+  /** Until Discover's list holds every write committed so far (clients do this before reading it). */
+  discoverSettled(): Promise<void>;
   /** The engine this app runs on (TEST_DB, or the `engine` option). */
   engine: EngineKind;
   /** Synchronous SQLite check (unconverted suites; throws on PostgreSQL). */
@@ -95,6 +98,8 @@ export function freshLoopbackAddress(): string {
   return `127.0.${1 + Math.floor(nextAddress / 250)}.${1 + (nextAddress % 250)}`;
 }
 
+const DISCOVER_READ = /^\/api\/servers(\/featured)?(\?|$)/;
+
 export class TestClient {
   readonly cookies = new Map<string, string>();
   user: ApiUser | undefined;
@@ -103,6 +108,12 @@ export class TestClient {
     readonly baseUrl: string,
     /** The loopback address this client connects from (what the server sees as req.ip). */
     readonly address = '127.0.0.1',
+    /**
+     * Runs before a read of Discover's list (GET /api/servers, /api/servers/featured): waits until the
+     * list holds every write committed so far. On PostgreSQL the list learns of commits by notification,
+     * a few ms later; a member's next request comes later than that, a test's next line does not.
+     */
+    private readonly beforeDiscoverRead?: () => Promise<void>,
   ) {}
 
   get cookieHeader(): string {
@@ -141,6 +152,7 @@ export class TestClient {
     body?: unknown,
     headers: Record<string, string> = {},
   ): Promise<TestResponse<T>> {
+    if (method === 'GET' && DISCOVER_READ.test(path)) await this.beforeDiscoverRead?.();
     const res = await this.raw(path, {
       method,
       headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
@@ -276,6 +288,7 @@ export async function startTestApp(
     throw err;
   });
   const url = server.url;
+  const settled = () => settleDiscover(server.ctx.store);
   return {
     url,
     server,
@@ -283,11 +296,12 @@ export async function startTestApp(
     clock,
     logLines: logger.lines,
     async signIn(username, signInOptions = {}) {
-      const client = new TestClient(url, signInOptions.address ?? freshLoopbackAddress());
+      const client = new TestClient(url, signInOptions.address ?? freshLoopbackAddress(), settled);
       await signInThroughSimulator(client, username);
       return client;
     },
-    anonymous: (anonymousOptions = {}) => new TestClient(url, anonymousOptions.address),
+    anonymous: (anonymousOptions = {}) => new TestClient(url, anonymousOptions.address, settled),
+    discoverSettled: settled,
     engine,
     assertLedger: () => assertLedgerInvariant(server.ctx.sqlite),
     checkLedger: () => ledger.assertLedgerInvariant(server.ctx.store),

@@ -57,6 +57,8 @@ export async function run(
     waitMs?: number;
   } = {},
 ): Promise<InteractionOutcome & { reply: SimMessageJson }> {
+  // /farm and its buttons read Discover's list: a member's command comes after what was just written.
+  await app.discoverSettled();
   const outcome = await runCommandAndWait(app.sim.state, {
     userId: typeof user === 'string' ? user : user.user!.discordId,
     guildId: opts.guildId ?? null,
@@ -74,6 +76,7 @@ export async function press(
   customId: string,
   waitMs = 10_000,
 ): Promise<InteractionOutcome & { reply: SimMessageJson; followup: SimMessageJson | undefined }> {
+  await app.discoverSettled();
   const outcome = await pressButtonAndWait(app.sim.state, {
     userId: typeof user === 'string' ? user : user.user!.discordId,
     messageId: message.id,
