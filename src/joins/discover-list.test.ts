@@ -78,9 +78,12 @@ async function insertJoin(
 }
 
 /** Another connection to the same database (another process, a maintenance script). */
-async function otherConnection(
-  store: DataStore,
-): Promise<{ run(sql: string, ...params: unknown[]): Promise<void>; close(): Promise<void> }> {
+interface OtherConnection {
+  run(sql: string, ...params: unknown[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function otherConnection(store: DataStore): Promise<OtherConnection> {
   if (store.kind === 'sqlite') {
     const other = new Database((store as SqliteStore).writer.name);
     return {
@@ -106,6 +109,21 @@ async function otherConnection(
     },
     close: () => client.end(),
   };
+}
+
+/** A regular campaign with 4 slots, inserted in SQL on the other connection. */
+async function insertElsewhere(other: OtherConnection, row: CampaignRow): Promise<void> {
+  await other.run(
+    `INSERT INTO servers (id, owner_id, name, invite_link, invite_code, kind, server_id, members_remaining, initial_member_slots, coin_reward, created_at)
+     VALUES (?, ?, ?, ?, ?, 'regular', ?, 4, 4, 50, ?)`,
+    row.id,
+    row.ownerId,
+    row.name,
+    row.inviteLink,
+    row.inviteCode,
+    row.serverId,
+    row.createdAt,
+  );
 }
 
 async function listed(discover: Discover, query: DiscoverQuery): Promise<ApiDiscoverServer[]> {
@@ -181,17 +199,7 @@ describe.each(ENGINES)('Discover list on %s', (kind) => {
       const other = await otherConnection(t.store);
       try {
         const row = campaign(owner.id, { name: 'Elsewhere' });
-        await other.run(
-          `INSERT INTO servers (id, owner_id, name, invite_link, invite_code, kind, server_id, members_remaining, initial_member_slots, coin_reward, created_at)
-           VALUES (?, ?, ?, ?, ?, 'regular', ?, 4, 4, 50, ?)`,
-          row.id,
-          owner.id,
-          row.name,
-          row.inviteLink,
-          row.inviteCode,
-          row.serverId,
-          row.createdAt,
-        );
+        await insertElsewhere(other, row);
         await sees(kind, async () => (await find(row.id))?.membersRemaining === 4, 'lists the insert');
         await other.run(
           'UPDATE servers SET name = ?, members_remaining = 3 WHERE id = ?',
@@ -218,17 +226,7 @@ describe.each(ENGINES)('Discover list on %s', (kind) => {
           const own = campaign(owner.id, { name: `Settled Own ${i}` });
           await insertCampaign(t.store, own);
           const row = campaign(owner.id, { name: `Settled Elsewhere ${i}` });
-          await other.run(
-            `INSERT INTO servers (id, owner_id, name, invite_link, invite_code, kind, server_id, members_remaining, initial_member_slots, coin_reward, created_at)
-             VALUES (?, ?, ?, ?, ?, 'regular', ?, 4, 4, 50, ?)`,
-            row.id,
-            owner.id,
-            row.name,
-            row.inviteLink,
-            row.inviteCode,
-            row.serverId,
-            row.createdAt,
-          );
+          await insertElsewhere(other, row);
           await discover.settled();
           // No polling: settled() is the wait.
           expect(await find(own.id), `own write ${i}`).toBeDefined();
