@@ -137,6 +137,21 @@ describe.each([
     expect(await balanceOf(app, member)).toBe(before);
   });
 
+  it('a removal whose reason cannot be read (audit log 403, no audit event) is unknown: nobody charged', async () => {
+    const { guild, campaign } = await createBotCampaign(app, owner);
+    const member = await paidMember(guild.id, campaign.id);
+    const before = await balanceOf(app, member);
+    app.clock.advance(HOUR);
+    guild.botCanViewAuditLog = false; // the owner unticked View Audit Log for the bot's role
+    await removed(guild.id, member, 'kick');
+    await waitFor(async () => (await findJoin(app, campaign.id, member.user!.id))?.hasLeft === true);
+    expect(await findJoin(app, campaign.id, member.user!.id)).toMatchObject({
+      leftReason: 'unknown',
+      penalized: false,
+    });
+    expect(await balanceOf(app, member)).toBe(before);
+  });
+
   it('12 paid members of one guild (past single look-ups), one leaves: only that one is charged', async () => {
     const { guild, campaign } = await createBotCampaign(app, owner, { slots: 12 });
     const members: TestClient[] = [];
