@@ -688,36 +688,39 @@ const onSignal = (signal: NodeJS.Signals) => {
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
 
-const discordBench = args.reconcile || args['mass-leave'];
-(args['member-sweep']
-  ? runMemberSweepBench({
-      guilds: Number(args.guilds),
-      members: Number(args.members),
-      joinsPerMember: Number(args['joins-per-member']),
-      leavers: args.leavers === '500' ? 20 : Number(args.leavers),
-      returning: Number(args.returning),
-      tokens: !args['no-tokens'],
-    }).then((ok) => (ok ? 0 : 1))
-  : discordBench
-    ? runDiscordBench({
-        reconcile: args.reconcile,
-        massLeave: args['mass-leave'],
+// --member-sweep (member-sweep.ts): the member loop without the Server Members intent, on its own.
+const memberSweep = args['member-sweep']
+  ? () =>
+      runMemberSweepBench({
         guilds: Number(args.guilds),
-        joinsPerGuild: Number(args['joins-per-guild']),
-        guildSize: Number(args['guild-size']),
-        via: args.via === 'auto' ? 'auto' : 'rest',
-        leavers: Number(args.leavers),
-        arrivals: Number(args.arrivals),
-        leaveReason: args['leave-reason'] === 'kick' ? 'kick' : 'leave',
+        members: Number(args.members),
+        joinsPerMember: Number(args['joins-per-member']),
+        leavers: args.leavers === '500' ? 20 : Number(args.leavers),
+        returning: Number(args.returning),
+        tokens: !args['no-tokens'],
       }).then((ok) => (ok ? 0 : 1))
-    : args.pg
-      ? runScaleBench({
-          quick: args.quick,
-          webCount: Number(args.web),
-          ...(args.out ? { out: args.out } : {}),
-          ...(only ? { only } : {}),
-        })
-      : main()
+  : null;
+const discordBench = args.reconcile || args['mass-leave'];
+(discordBench
+  ? runDiscordBench({
+      reconcile: args.reconcile,
+      massLeave: args['mass-leave'],
+      guilds: Number(args.guilds),
+      joinsPerGuild: Number(args['joins-per-guild']),
+      guildSize: Number(args['guild-size']),
+      via: args.via === 'auto' ? 'auto' : 'rest',
+      leavers: Number(args.leavers),
+      arrivals: Number(args.arrivals),
+      leaveReason: args['leave-reason'] === 'kick' ? 'kick' : 'leave',
+    }).then((ok) => (ok ? 0 : 1))
+  : args.pg
+    ? runScaleBench({
+        quick: args.quick,
+        webCount: Number(args.web),
+        ...(args.out ? { out: args.out } : {}),
+        ...(only ? { only } : {}),
+      })
+    : (memberSweep ?? main)()
 ).then(
   (code) => process.exit(code),
   async (err: unknown) => {
