@@ -54,7 +54,12 @@ export interface JobSpec extends PeriodicJob {
  * shard of this process (`reconcile:shard-<id>`) with a fixed SHARD_COUNT, since only this process
  * receives those guilds' events and each shard's run is its own.
  */
-export function jobsForRole(role: Role, shards: ShardPlan): JobSpec[] {
+export function jobsForRole(
+  role: Role,
+  shards: ShardPlan,
+  /** Reconciliation's period: RECONCILE_EVERY_MS, or MEMBER_SWEEP_SECONDS with DISCORD_MEMBERS_INTENT=off. */
+  reconcileEveryMs = RECONCILE_EVERY_MS,
+): JobSpec[] {
   if (role === 'web') return [];
   const reconcileJobs: JobSpec[] =
     shards === 'auto'
@@ -62,7 +67,7 @@ export function jobsForRole(role: Role, shards: ShardPlan): JobSpec[] {
           {
             name: JOB.reconcile,
             work: 'reconcile',
-            periodMs: RECONCILE_EVERY_MS,
+            periodMs: reconcileEveryMs,
             timer: 'reconcile timer',
             monitored: true,
           },
@@ -70,7 +75,7 @@ export function jobsForRole(role: Role, shards: ShardPlan): JobSpec[] {
       : shards.ids.map((id) => ({
           name: reconcileJobName(id),
           work: 'reconcile',
-          periodMs: RECONCILE_EVERY_MS,
+          periodMs: reconcileEveryMs,
           timer: `${reconcileJobName(id)} timer`,
           shard: { id, count: shards.count },
           monitored: true,
@@ -243,13 +248,23 @@ export function startBackground(
     return Promise.resolve(NO_BACKGROUND);
   }
   const jobs = options.jobs ?? new JobMonitor(() => ctx.clock.now());
-  const specs = jobsForRole(ctx.config.role, ctx.config.shards);
+  // Without the Server Members intent reconciliation is also how joins and leaves are found (the member
+  // sweep): it runs every MEMBER_SWEEP_SECONDS. After a 4014 fall-back it keeps the 5-minute period.
+  const specs = jobsForRole(
+    ctx.config.role,
+    ctx.config.shards,
+    ctx.config.membersIntent === 'off' ? ctx.config.memberSweepMs : RECONCILE_EVERY_MS,
+  );
   const reconcileJobs = specs.filter((s) => s.work === 'reconcile');
   const work = async (spec: JobSpec): Promise<unknown> => {
     switch (spec.work) {
       case 'reconcile':
         try {
-          const result = await reconcile(ctx, { gateway: bot.members, shard: spec.shard });
+          const result = await reconcile(ctx, {
+            gateway: bot.members,
+            shard: spec.shard,
+            withoutMembersIntent: bot.membersIntent() !== 'on',
+          });
           const { lookups, phaseMs: _phaseMs, ...counts } = result;
           const lookupCounts = Object.fromEntries(
             Object.entries(lookups).map(([k, n]) => [`lookup_${k}`, n]),

@@ -12,6 +12,19 @@ const PRODUCTION = {
 } as const;
 
 describe('config', () => {
+  it('DISCORD_MEMBERS_INTENT (on by default) and MEMBER_SWEEP_SECONDS (300, demo mode 30)', () => {
+    expect(loadConfig({}).membersIntent).toBe('on');
+    expect(loadConfig({ DISCORD_MEMBERS_INTENT: 'off' }).membersIntent).toBe('off');
+    expect(loadConfig({ ...PRODUCTION, DISCORD_MEMBERS_INTENT: 'off' }).membersIntent).toBe('off');
+    expect(() => loadConfig({ DISCORD_MEMBERS_INTENT: 'maybe' })).toThrow(
+      /DISCORD_MEMBERS_INTENT: must be on or off/,
+    );
+    expect(loadConfig({}).memberSweepMs).toBe(30_000);
+    expect(loadConfig(PRODUCTION).memberSweepMs).toBe(300_000);
+    expect(loadConfig({ MEMBER_SWEEP_SECONDS: '60' }).memberSweepMs).toBe(60_000);
+    expect(() => loadConfig({ MEMBER_SWEEP_SECONDS: '2' })).toThrow(/MEMBER_SWEEP_SECONDS/);
+  });
+
   it('defaults to demo mode on port 5000 with the embedded simulator', () => {
     const config = loadConfig({});
     expect(config.port).toBe(5000);

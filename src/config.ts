@@ -221,6 +221,12 @@ const envSchema = z
     /** Reconciliation safety valve: share of a guild's in-stay members / count that may be charged in one run. */
     RECONCILE_MAX_CHARGE_SHARE: z.coerce.number().min(0).max(1).default(0.2),
     RECONCILE_MAX_CHARGES: z.coerce.number().int().min(0).default(50),
+    /** Server Members intent (issue 26): on = used when Discord allows it (4014 → without it); off = never asked for. */
+    DISCORD_MEMBERS_INTENT: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
+    /** Without the intent: seconds between member sweeps (joins verified, leaves found); default 300, demo mode 30. */
+    MEMBER_SWEEP_SECONDS: optionalString.pipe(
+      z.coerce.number<string | undefined>().int().min(5).max(3600).optional(),
+    ),
     /** Process roles and gateway shards (decision 028): see parseRoleSettings. */
     ROLE: z.enum(['all', 'web', 'bot'], { error: 'must be all, web or bot' }).default('all'),
     SHARD_COUNT: optionalString.pipe(
@@ -342,6 +348,13 @@ export interface Config {
   supportUrl: string;
   /** See src/bot/reconcile.ts: a run that would charge more than this in one guild charges nothing and alerts. */
   reconcileSafetyValve: { maxShare: number; maxCount: number; minCountForShare: number };
+  /**
+   * DISCORD_MEMBERS_INTENT: 'on' identifies with the privileged Server Members intent and falls back
+   * to running without it when Discord refuses (4014); 'off' never asks for it (src/bot/member-sweep.ts).
+   */
+  membersIntent: 'on' | 'off';
+  /** MEMBER_SWEEP_SECONDS: without the intent, how often pending and in-stay joins are looked up. */
+  memberSweepMs: number;
   discord: {
     clientId: string;
     clientSecret: string;
@@ -455,6 +468,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       maxCount: env.RECONCILE_MAX_CHARGES,
       minCountForShare: 5,
     },
+    membersIntent: env.DISCORD_MEMBERS_INTENT,
+    memberSweepMs: (env.MEMBER_SWEEP_SECONDS ?? (demoMode ? 30 : 300)) * 1000,
     discord: {
       clientId: env.DISCORD_CLIENT_ID ?? DEMO_DISCORD.clientId,
       clientSecret: env.DISCORD_CLIENT_SECRET ?? DEMO_DISCORD.clientSecret,

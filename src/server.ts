@@ -17,7 +17,7 @@ import type { AppContext } from './context.ts';
 import type { DiscordSimulator } from './demo/simulator.ts';
 import { NO_BACKGROUND, RECONCILE_EVERY_MS, startBackground, type Background } from './background.ts';
 import { createBotHealthApp } from './ops/bot-health-app.ts';
-import type { BotOptions } from './bot/bot.ts';
+import { describeMembersIntent, type BotOptions } from './bot/bot.ts';
 import type { WriteLimitOptions } from './http/write-limits.ts';
 import { JobMonitor } from './ops/job-monitor.ts';
 import { createReadiness } from './ops/readiness.ts';
@@ -213,8 +213,15 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
             ? 'background jobs not started'
             : undefined,
     botClient: () => started.background?.bot?.client ?? null,
+    membersIntent: () => {
+      const bot = started.background?.bot;
+      return bot ? describeMembersIntent(bot.membersIntent()) : null;
+    },
     jobs,
-    reconcile: { jobs: () => started.background?.reconcileJobs ?? [], maxAgeMs: 3 * RECONCILE_EVERY_MS },
+    reconcile: {
+      jobs: () => started.background?.reconcileJobs ?? [],
+      maxAgeMs: 3 * Math.max(RECONCILE_EVERY_MS, config.memberSweepMs),
+    },
   });
   // ROLE=bot serves only its health checks and metrics; ROLE=all and ROLE=web the API and dashboard.
   let app: Express;

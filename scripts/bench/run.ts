@@ -31,12 +31,14 @@ import { formatHeapProfile, summarizeHeapProfile } from './heap-profile-summary.
 import { readMemorySplit, runSoak, type SoakResult } from './soak.ts';
 import { measurePhoneRender } from './phone-render.ts';
 import { runDiscordBench } from './discord.ts';
+import { runMemberSweepBench } from './member-sweep.ts';
 import { runScaleBench } from './scale.ts';
 
 // `npm run bench [-- --quick] [--redis] [--profile | --heap-profile | --perf] [--only discover,claims,join] [--build] [--out FILE]`
 // `npm run bench -- --soak [--soak-seconds 180] [--soak-rate 1000] [--soak-users 100]`: the soak (soak.ts)
 // `npm run bench -- --pg [--web N] [--quick]`: PostgreSQL, N web processes and one bot process (scale.ts)
 // `npm run bench -- --reconcile [--via rest|auto] | --mass-leave`: the Discord benches (discord.ts)
+// `npm run bench -- --member-sweep [--guilds 200] [--members 2000] [--joins-per-member 10] [--no-tokens]`: without the Server Members intent (member-sweep.ts)
 // Starts the real product (production mode, demo Discord in-process) on a freshly seeded database
 // and measures its hot paths side by side with reference servers, on loopback only. Exits 1 when
 // the run does not complete or the ledger invariant is broken; missed targets are printed, not fatal.
@@ -83,6 +85,12 @@ const { values: args } = parseArgs({
     leavers: { type: 'string', default: '500' },
     arrivals: { type: 'string', default: '20' },
     'leave-reason': { type: 'string', default: 'leave' },
+    // Without the Server Members intent (member-sweep.ts): the sweep, leave detection, checks on return.
+    'member-sweep': { type: 'boolean', default: false },
+    members: { type: 'string', default: '2000' },
+    'joins-per-member': { type: 'string', default: '10' },
+    returning: { type: 'string', default: '50' },
+    'no-tokens': { type: 'boolean', default: false },
   },
 });
 
@@ -680,6 +688,18 @@ const onSignal = (signal: NodeJS.Signals) => {
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
 
+// --member-sweep (member-sweep.ts): the member loop without the Server Members intent, on its own.
+const memberSweep = args['member-sweep']
+  ? () =>
+      runMemberSweepBench({
+        guilds: Number(args.guilds),
+        members: Number(args.members),
+        joinsPerMember: Number(args['joins-per-member']),
+        leavers: args.leavers === '500' ? 20 : Number(args.leavers),
+        returning: Number(args.returning),
+        tokens: !args['no-tokens'],
+      }).then((ok) => (ok ? 0 : 1))
+  : null;
 const discordBench = args.reconcile || args['mass-leave'];
 (discordBench
   ? runDiscordBench({
@@ -700,7 +720,7 @@ const discordBench = args.reconcile || args['mass-leave'];
         ...(args.out ? { out: args.out } : {}),
         ...(only ? { only } : {}),
       })
-    : main()
+    : (memberSweep ?? main)()
 ).then(
   (code) => process.exit(code),
   async (err: unknown) => {

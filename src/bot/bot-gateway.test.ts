@@ -1,4 +1,4 @@
-import { Events, type GuildMember } from 'discord.js';
+import { Events, GatewayIntentBits, type GuildMember } from 'discord.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../context.ts';
 import { shardOf } from '../sim/discord/gateway.ts';
@@ -39,23 +39,48 @@ async function expectWebAppServing(): Promise<void> {
 let viewers = 0;
 
 describe('gateway refusals reach the operator', () => {
-  it('4014: names the Server Members Intent and where to enable it; the web app keeps serving', async () => {
-    app.sim.state.gateway.allowedPrivilegedIntents = 0; // the intent is not ticked in the portal
-    bot = startBot(app.server.ctx, { loginRetryMs: 100 });
-    await waitFor(() => lineWith('gateway close 4014') !== undefined, 10_000, 'the 4014 line');
-    const line = lineWith('gateway close 4014')!;
-    expect(line).toContain('Server Members Intent');
-    expect(line).toContain('Discord Developer Portal');
-    expect(line).toContain('Privileged Gateway Intents');
-    await expectWebAppServing();
-    // Said once, not on every retry.
-    await new Promise((r) => setTimeout(r, 400));
-    expect(app.logLines.filter((l) => l.includes('gateway close 4014'))).toHaveLength(1);
-    // Ticked in the portal: the next retry connects.
-    app.sim.state.gateway.allowedPrivilegedIntents = 1 << 1;
+  it('4014: falls back at once to identifying without the Server Members intent, says so once; the web app keeps serving', async () => {
+    app.sim.state.gateway.allowedPrivilegedIntents = 0; // a new application, or a refused review
+    // A retry wait would be a 100 s offline period: the fall-back must not wait for it.
+    bot = startBot(app.server.ctx, { loginRetryMs: 100_000 });
     await bot.ready;
     expect(bot.client?.isReady()).toBe(true);
+    expect(bot.membersIntent()).toBe('refused');
+    expect(bot.client!.options.intents.has(GatewayIntentBits.GuildMembers)).toBe(false);
+    expect(bot.client!.options.intents.has(GatewayIntentBits.GuildModeration)).toBe(true);
+    const lines = app.logLines.filter((l) => l.includes('gateway close 4014'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('Server Members Intent');
+    expect(lines[0]).toContain('running without it');
+    expect(lines[0]).toContain('Privileged Gateway Intents');
+    // Without the intent the bot never asks for member chunks (Discord would close the session).
+    const guild = app.sim.state.createGuild({
+      name: 'No intent guild',
+      ownerId: app.sim.state.createUser({ username: 'gw_4014_owner' }).id,
+    });
+    await waitFor(() => bot!.client!.guilds.cache.has(guild.id), 5000, 'the guild');
+    expect(bot.members.memberCount(guild.id)).toBeNull();
+    app.sim.state.deleteGuild(guild.id); // later tests count the bot's guilds
+    await expectWebAppServing();
   }, 20_000);
+
+  it('DISCORD_MEMBERS_INTENT=off: never asks for the intent, even where Discord allows it', async () => {
+    const ctx: AppContext = {
+      ...app.server.ctx,
+      config: { ...app.server.ctx.config, membersIntent: 'off' },
+    };
+    bot = startBot(ctx, { loginRetryMs: 100_000 });
+    await bot.ready;
+    expect(bot.membersIntent()).toBe('configured-off');
+    expect(bot.client!.options.intents.has(GatewayIntentBits.GuildMembers)).toBe(false);
+  });
+
+  it('with the intent allowed: identifies with it', async () => {
+    bot = startBot(app.server.ctx, { loginRetryMs: 100_000 });
+    await bot.ready;
+    expect(bot.membersIntent()).toBe('on');
+    expect(bot.client!.options.intents.has(GatewayIntentBits.GuildMembers)).toBe(true);
+  });
 
   it('4004 / 401: a wrong token names DISCORD_BOT_TOKEN; the web app keeps serving', async () => {
     const discord = { ...app.server.ctx.config.discord, botToken: 'not-the-token' };

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, lte, min, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lte, min, or, sql } from 'drizzle-orm';
 import type { PgSelect, SelectedFields } from 'drizzle-orm/pg-core';
 import type { PgDbOrTx } from '../db/pg-client.ts';
 import { serverJoins, servers, users } from '../db/schema.pg.ts';
@@ -439,6 +439,25 @@ export class PgBotRepository implements BotRepository {
           gte(serverJoins.joinedAt, since),
         ),
       );
+  }
+
+  async listPendingGuildsOfMember(userId: string, since: number): Promise<string[]> {
+    const rows = await this.db
+      .select({ guildId: servers.serverId, joinedAt: serverJoins.joinedAt })
+      .from(serverJoins)
+      .innerJoin(servers, eq(servers.id, serverJoins.serverId))
+      .where(
+        and(
+          eq(serverJoins.userId, userId),
+          eq(serverJoins.verified, false),
+          eq(serverJoins.hasLeft, false),
+          isNotNull(servers.serverId),
+          isNull(servers.canceledAt),
+          gte(serverJoins.joinedAt, since),
+        ),
+      )
+      .orderBy(desc(serverJoins.joinedAt));
+    return [...new Set(rows.flatMap((r) => (r.guildId ? [r.guildId] : [])))];
   }
 
   async findCampaignSummary(campaignId: string): Promise<{ name: string; kind: CampaignKind } | undefined> {

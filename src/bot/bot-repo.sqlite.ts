@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, lte, min, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lte, min, or, sql } from 'drizzle-orm';
 import type { SelectedFields, SQLiteSelect } from 'drizzle-orm/sqlite-core';
 import type { RunResult } from 'better-sqlite3';
 import type { Db } from '../db/client.ts';
@@ -453,6 +453,26 @@ export class SqliteBotRepository implements BotRepository {
         ),
       )
       .all();
+  }
+
+  async listPendingGuildsOfMember(userId: string, since: number): Promise<string[]> {
+    const rows = this.db
+      .select({ guildId: servers.serverId, joinedAt: serverJoins.joinedAt })
+      .from(serverJoins)
+      .innerJoin(servers, eq(servers.id, serverJoins.serverId))
+      .where(
+        and(
+          eq(serverJoins.userId, userId),
+          eq(serverJoins.verified, false),
+          eq(serverJoins.hasLeft, false),
+          isNotNull(servers.serverId),
+          isNull(servers.canceledAt),
+          gte(serverJoins.joinedAt, since),
+        ),
+      )
+      .orderBy(desc(serverJoins.joinedAt))
+      .all();
+    return [...new Set(rows.flatMap((r) => (r.guildId ? [r.guildId] : [])))];
   }
 
   async findCampaignSummary(campaignId: string): Promise<{ name: string; kind: CampaignKind } | undefined> {

@@ -161,6 +161,8 @@ export interface BotRepository {
   listInStayJoins(since: number): Promise<InStayJoin[]>;
   /** (guild, member) pairs with a pending join of an open bot campaign recorded at or after `since`. */
   listPendingMembers(since: number): Promise<{ guildId: string | null; discordUserId: string }[]>;
+  /** Guilds where this member has a pending join of an open bot campaign recorded at or after `since`, newest first. */
+  listPendingGuildsOfMember(userId: string, since: number): Promise<string[]>;
 
   // ------------------------------------------------------------ slash commands
   /** Name and kind of a campaign (wording of replies). */

@@ -11,7 +11,7 @@ import type { StartOptions } from '../server.ts';
 
 /** The product with background jobs on; resolves once discord.js is connected. */
 export async function startBotTestApp(
-  options: { env?: Record<string, string>; bot?: StartOptions['bot'] } = {},
+  options: { env?: Record<string, string>; bot?: StartOptions['bot']; discordMembersIntent?: boolean } = {},
 ): Promise<TestApp> {
   const app = await startTestApp({ background: true, ...options });
   const bot = app.server.background.bot;

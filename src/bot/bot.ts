@@ -57,8 +57,14 @@ export interface Bot {
   /** Resolves when the first gateway session is ready. */
   ready: Promise<void>;
   readonly client: Client | null;
-  /** Gateway member lookups (op 8) for reconciliation. */
+  /** Gateway member lookups (op 8) for reconciliation; unusable without the Server Members intent. */
   readonly members: GatewayMembers;
+  /**
+   * Whether this bot runs with the Server Members intent: 'on' (asked for; Discord has not refused it),
+   * 'refused' (close 4014: running without it since), 'configured-off' (DISCORD_MEMBERS_INTENT=off).
+   * Without it, joins and leaves are found by member look-ups (member-sweep.ts), not by events.
+   */
+  membersIntent(): MembersIntentMode;
   /** Waits until queued event work and open removal batches are done (tests, shutdown). */
   idle(): Promise<void>;
   stop(): Promise<void>;
@@ -74,6 +80,24 @@ export const BOT_INTENTS = [
   GatewayIntentBits.GuildMembers,
   GatewayIntentBits.GuildModeration,
 ];
+/** Without the privileged intent: guilds, and kicks/bans through GuildModeration (audit-log events). */
+export const BOT_INTENTS_WITHOUT_MEMBERS = [GatewayIntentBits.Guilds, GatewayIntentBits.GuildModeration];
+
+export type MembersIntentMode = 'on' | 'refused' | 'configured-off';
+
+/** The readiness detail and log wording of a mode. */
+export function describeMembersIntent(mode: MembersIntentMode): string {
+  return mode === 'on' ? 'on' : mode === 'refused' ? 'off (refused by Discord)' : 'off (configured)';
+}
+
+function isDisallowedIntents(codeOrMessage: unknown): boolean {
+  const text = String(codeOrMessage);
+  return (
+    text === '4014' ||
+    text === String(DiscordjsErrorCodes.DisallowedIntents) ||
+    /disallowed intents|not enabled or whitelisted/i.test(text)
+  );
+}
 
 /**
  * What discord.js may keep in memory (docs/performance.md, memory). The bot reads guilds (and their
@@ -102,14 +126,11 @@ export const BOT_CACHE = Options.cacheWithLimits({
 /** The one clear line an operator needs for a gateway refusal that retrying cannot fix. */
 export function explainGatewayFailure(codeOrMessage: number | string): string | null {
   const text = String(codeOrMessage);
-  if (
-    text === '4014' ||
-    text === String(DiscordjsErrorCodes.DisallowedIntents) ||
-    /disallowed intents|not enabled or whitelisted/i.test(text)
-  ) {
+  if (isDisallowedIntents(text)) {
     return (
-      'bot: Discord refused the Server Members Intent (gateway close 4014). Enable it in the Discord Developer ' +
-      'Portal → your application → Bot → Privileged Gateway Intents → "Server Members Intent", then the bot connects on its next retry.'
+      'bot: Discord refused the Server Members Intent (gateway close 4014); running without it from now on: ' +
+      'joins are verified by member look-up and leaves found by the member sweep. To use it, enable it in the ' +
+      'Discord Developer Portal → your application → Bot → Privileged Gateway Intents → "Server Members Intent" and restart.'
     );
   }
   if (text === '4004' || text === String(DiscordjsErrorCodes.TokenInvalid) || /invalid token/i.test(text)) {
@@ -142,6 +163,25 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
   let markReady: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (markReady = resolve));
   const explained = new Set<string>();
+  let membersIntent: MembersIntentMode = ctx.config.membersIntent === 'off' ? 'configured-off' : 'on';
+
+  /**
+   * Close 4014 (Discord refused the Server Members intent): identify again without it at once, no
+   * offline period. Said once; the mode stays until restart (readiness names it).
+   */
+  const fallBackWithoutMembers = (failed: Client): boolean => {
+    if (membersIntent !== 'on') return false;
+    membersIntent = 'refused';
+    const line = explainGatewayFailure(4014);
+    if (line && !explained.has(line)) {
+      explained.add(line);
+      logger.warn(line);
+    }
+    if (client === failed) client = null;
+    void failed.destroy().catch(() => undefined);
+    if (!stopped) connect();
+    return true;
+  };
 
   /** Logs the operator line for a fatal gateway refusal once per process (not on every retry). */
   const explain = (codeOrMessage: number | string): boolean => {
@@ -278,7 +318,7 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
     retryTimer = null;
     if (stopped) return;
     const next = new Client({
-      intents: BOT_INTENTS,
+      intents: membersIntent === 'on' ? BOT_INTENTS : BOT_INTENTS_WITHOUT_MEMBERS,
       // Members we never cached (most of them) arrive as partials on removal.
       partials: [Partials.GuildMember, Partials.User],
       makeCache: BOT_CACHE,
@@ -297,6 +337,7 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
         guilds: c.guilds.cache.size,
         shards: [...c.ws.shards.keys()],
         shardCount: c.options.shardCount,
+        membersIntent: describeMembersIntent(membersIntent),
       });
       markReady();
       options.onConnected?.();
@@ -308,6 +349,8 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
       if (readyOnce) options.onConnected?.(shardId);
     });
     next.on(Events.ShardDisconnect, (event, shardId) => {
+      // A later identify refused (the intent switched off in the portal while we ran).
+      if (isDisallowedIntents(event.code) && fallBackWithoutMembers(next)) return;
       if (!explain(event.code))
         logger.warn('bot: shard disconnected for good', { shardId, code: event.code });
     });
@@ -336,6 +379,8 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
     next.login(ctx.config.discord.botToken).catch(async (err: unknown) => {
       const message = err instanceof Error ? err.message : String(err);
       const code = (err as { code?: unknown }).code;
+      if (client !== next && client !== null) return; // replaced already (4014 fall-back on a shard)
+      if ((isDisallowedIntents(code) || isDisallowedIntents(message)) && fallBackWithoutMembers(next)) return;
       if (!explain(typeof code === 'string' ? code : message)) {
         logger.error(`bot: login failed; retrying in ${Math.round(retryMs / 1000)} s`, { error: message });
       } else {
@@ -367,7 +412,8 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
     return guild;
   };
   const members: GatewayMembers = {
-    memberCount: (guildId) => readyGuild(guildId)?.memberCount ?? null,
+    // Op 8 needs the Server Members intent (Discord closes the session without it).
+    memberCount: (guildId) => (membersIntent === 'on' ? (readyGuild(guildId)?.memberCount ?? null) : null),
     async fetchMembers(guildId, userIds) {
       const guild = readyGuild(guildId);
       if (!guild) throw new Error('guild not on a connected shard');
@@ -384,6 +430,7 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
   return {
     ready,
     members,
+    membersIntent: () => membersIntent,
     get client() {
       return client;
     },

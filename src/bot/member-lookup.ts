@@ -41,10 +41,14 @@ export interface LookupCounters {
   gateway: number;
   /** Gateway lookups that failed and were done over REST instead. */
   gatewayFallbacks: number;
+  /** Without the intent: members' own guild lists read (GET /users/@me/guilds with their token). */
+  memberLists: number;
+  /** Without the intent: members without a usable token, looked up by the bot instead. */
+  memberListFallbacks: number;
 }
 
 export function newLookupCounters(): LookupCounters {
-  return { single: 0, pages: 0, gateway: 0, gatewayFallbacks: 0 };
+  return { single: 0, pages: 0, gateway: 0, gatewayFallbacks: 0, memberLists: 0, memberListFallbacks: 0 };
 }
 
 export interface LookupOptions {

@@ -12,6 +12,7 @@ import { pausedGuildIds, syncBotPresence } from './bot-presence.ts';
 import { notifyPendingCompletions } from './completion-notice.ts';
 import { inShard, type ShardScope } from './shards.ts';
 import { botRepo } from './bot-repo.ts';
+import { sweepMembers } from './member-sweep.ts';
 
 // Gateway events get lost (outages, restarts, Discord's limited replay). Reconciliation asks Discord
 // about every join whose outcome is still open and applies the same services the events use, so the
@@ -57,6 +58,14 @@ export interface ReconcileOptions {
    * shard 0): the per-shard job `reconcile:shard-<id>` of the bot process that runs the shard.
    */
   shard?: ShardScope;
+  /**
+   * The bot runs without the Server Members intent (DISCORD_MEMBERS_INTENT=off, or Discord refused it):
+   * no member list and no op 8; members are found through their own guild lists and the bot's single
+   * look-ups (member-sweep.ts). Everything after the look-ups is the same.
+   */
+  withoutMembersIntent?: boolean;
+  /** Without the intent: the sweep's bot look-ups per second (default member-sweep.ts). */
+  sweepBotLookupsPerSecond?: number;
 }
 
 export interface SafetyValve {
@@ -170,7 +179,22 @@ export async function reconcile(ctx: AppContext, options: ReconcileOptions = {})
       });
     }
   };
-  await inParallel(guilds, options.concurrency ?? 4, lookUp);
+  if (options.withoutMembersIntent) {
+    const swept = await sweepMembers(ctx, guilds, {
+      counters: result.lookups,
+      botLookupsPerSecond: options.sweepBotLookupsPerSecond,
+    });
+    for (const w of guilds) {
+      if (swept.failed.has(w.guildId)) {
+        result.failed += 1;
+        continue;
+      }
+      const members = swept.found.get(w.guildId) ?? new Map<string, number>();
+      looked.push({ w, members, absent: [...w.inStay.keys()].filter((id) => !members.has(id)) });
+    }
+  } else {
+    await inParallel(guilds, options.concurrency ?? 4, lookUp);
+  }
   endPhase('lookup');
 
   // 2. Safety valve: a guild with an unusual share absent, or more absent members in the whole run

@@ -2,7 +2,7 @@ import type http from 'node:http';
 import type { Router } from 'express';
 import type { Config } from '../config.ts';
 import type { Logger } from '../logger.ts';
-import { createDiscordSimulator, type DiscordSimulator } from '../sim/discord/index.ts';
+import { createDiscordSimulator, GUILD_MEMBERS_INTENT, type DiscordSimulator } from '../sim/discord/index.ts';
 
 export type { DiscordSimulator } from '../sim/discord/index.ts';
 
@@ -27,6 +27,10 @@ export function startDemoSimulator(
         : config.databasePath.replace(/\.db$/, '') + '.discord-sim.json',
     log: (msg: string) => logger.debug(`[discord-sim] ${msg}`),
   });
+  // A new application has no privileged intent; the demo's owner enabled Server Members in the portal
+  // (leaves seen in real time). DISCORD_MEMBERS_INTENT=off: Discord refused it after review.
+  simulator.state.gateway.allowedPrivilegedIntents =
+    config.membersIntent === 'off' ? 0 : GUILD_MEMBERS_INTENT;
   simulator.attachGateway(server);
   return { simulator, route: { path: config.discord.simulatorPath, router: simulator.router } };
 }

@@ -7,6 +7,7 @@ import { nextPageUrl, parseDiscoverQuery, type DiscoverParams } from './discover
 import { joinServer } from './join-server.ts';
 import { claimNoBotReward } from './claim-nobot-reward.ts';
 import { listMyJoins } from './list-my-joins.ts';
+import { checkMyPendingJoins } from '../bot/check-my-joins.ts';
 
 /**
  * Sends a pre-encoded JSON body as is: the lists change with every join, so a per-response ETag
@@ -83,6 +84,12 @@ export function joinRoutes(ctx: AppContext): Router {
   router.get('/joins', async (req, res) => {
     const userId = requireUser(req);
     res.json(await listMyJoins(ctx, userId));
+  });
+
+  // The member is back from an invite (the web app regained focus): their pending joins are looked up
+  // now, so verification needs no gateway event (issue 26: no privileged intent).
+  router.post('/joins/check', async (req, res) => {
+    res.json(await checkMyPendingJoins(ctx, requireUser(req)));
   });
 
   router.post('/servers/:id/claim-nobot', async (req, res) => {

@@ -169,7 +169,10 @@ describe('readiness with the live bot', () => {
   it('is ready once the gateway is connected and reconciliation has run', async () => {
     const res = await ready();
     expect(res.status).toBe(200);
-    expect(res.body.checks.gateway).toEqual({ ok: true, detail: 'connected (shard 0 of 1 ready)' });
+    expect(res.body.checks.gateway).toEqual({
+      ok: true,
+      detail: 'connected (shard 0 of 1 ready); members intent: on',
+    });
     expect(res.body.checks.reconciliation!.detail).toMatch(/^last success/);
   });
 

@@ -34,6 +34,8 @@ export interface ReadinessSources {
   botOff?: string;
   /** The discord.js client of the running bot (null while logging in again). */
   botClient?: () => Client | null;
+  /** How the bot runs with Discord's Server Members intent: "on", "off (refused by Discord)", "off (configured)". */
+  membersIntent?: () => string | null;
   jobs: JobMonitor;
   /**
    * Names of the reconciliation jobs in `jobs` (one, or one per shard of this process), and how recent
@@ -102,6 +104,12 @@ export function createReadiness(sources: ReadinessSources) {
 
   const gateway = (): CheckResult => {
     if (sources.botOff !== undefined) return { ok: true, detail: `off (${sources.botOff})` };
+    const result = gatewayState();
+    const intent = sources.membersIntent?.();
+    return intent ? { ...result, detail: `${result.detail}; members intent: ${intent}` } : result;
+  };
+
+  const gatewayState = (): CheckResult => {
     const client = sources.botClient?.() ?? null;
     const connected =
       client !== null && client.isReady() && client.ws.shards.every((s) => s.status === Status.Ready);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ManualClock } from '../clock.ts';
 import { createLogger } from '../logger.ts';
 import { startServer, type RunningServer, type StartOptions } from '../server.ts';
-import { startDiscordSimulator, type DiscordSimulator } from '../sim/discord/index.ts';
+import { GUILD_MEMBERS_INTENT, startDiscordSimulator, type DiscordSimulator } from '../sim/discord/index.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../sim/discord/rate-limits.ts';
 import { assertLedgerInvariant } from '../ledger/ledger.ts';
 import * as ledger from '../ledger/index.ts';
@@ -238,6 +238,12 @@ export async function startTestApp(
      * parts left (src/db/conversion.ts).
      */
     engine?: EngineKind;
+    /**
+     * Whether the simulated application has the Server Members intent enabled in Discord's portal
+     * (default true: the tests turn it on, as the demo does). false: Discord refuses it (4014), as for
+     * a new application or after a refused review; the bot then runs without it (issue 26).
+     */
+    discordMembersIntent?: boolean;
   } = {},
 ): Promise<TestApp> {
   const engine = options.engine ?? testEngine();
@@ -252,6 +258,9 @@ export async function startTestApp(
   // Discord's max_concurrency for large bots: every shard identifies at once instead of @discordjs/ws
   // waiting 5 s between shards (max_concurrency 1, a small bot's). Decision 025.
   sim.state.gateway.maxConcurrency = 16;
+  // A new application has no privileged intent (the simulator's default); the tests' owner enabled it.
+  sim.state.gateway.allowedPrivilegedIntents =
+    options.discordMembersIntent === false ? 0 : GUILD_MEMBERS_INTENT;
   const logger = createLogger('silent');
   const server = await startServer({
     port: 0,

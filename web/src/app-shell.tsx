@@ -14,6 +14,7 @@ import { useFocusHeadingOnNavigate } from './layout/use-focus-on-navigate.ts';
 import { usePaymentReturn } from './features/payments/use-payment-return.ts';
 import { useResumeDelayedClaims } from './claims.ts';
 import { useLiveEvents } from './features/live/use-live-events.ts';
+import { useCheckJoinsOnReturn } from './features/joins/check-on-return.ts';
 
 const MAIN_ID = 'main-content';
 
@@ -25,6 +26,8 @@ export function AppShell({ user }: { user: ApiUser }) {
   useResumeDelayedClaims(user.id);
   // Issue 12 item 7: balance and toasts pushed by the server (Server-Sent Events), no polling.
   useLiveEvents(user.id);
+  // Issue 26: back from an invite → the pending joins are looked up now (no intent needed).
+  useCheckJoinsOnReturn();
   useFocusHeadingOnNavigate(MAIN_ID);
   useEffect(clearSessionEnded, []);
   return (

@@ -7,6 +7,7 @@ import { REWARDS, REWARD_TYPES, type RewardType } from '../../shared/rewards-con
 import { COLORS, linkButton, row, siteUrl } from './replies.ts';
 import { formatWait } from './format.ts';
 import type { SlashCommand } from './types.ts';
+import { checkMemberJoins, COMMAND_CHECK } from '../member-sweep.ts';
 
 const COMMAND_OF: Record<RewardType, string> = { regular: '/hourly', bonus: '/bonus', daily: '/daily' };
 const TITLE_OF: Record<RewardType, string> = { regular: 'Hourly', bonus: 'Bonus', daily: 'Daily' };
@@ -20,6 +21,8 @@ export const coinsCommand: SlashCommand = {
     .toJSON(),
   needsAccount: true,
   async run(ctx, member) {
+    // Back from an invite? Pending joins are looked up first (no gateway event without the intent).
+    await checkMemberJoins(ctx, { userId: member!.userId, discordUserId: member!.discordId }, COMMAND_CHECK);
     const userId = member!.userId;
     const balance = await getBalance(ctx.store.read, userId);
     const [today] = await summarizeEarningsByDay(ctx, userId, 1, 0);

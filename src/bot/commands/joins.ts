@@ -5,6 +5,7 @@ import { escapeMarkdown } from './limits.ts';
 import { COLORS, linkButton, row, siteUrl } from './replies.ts';
 import { discordTime } from './format.ts';
 import type { SlashCommand } from './types.ts';
+import { checkMemberJoins, COMMAND_CHECK } from '../member-sweep.ts';
 
 /** Joins shown; the rest are on the website's My Joins. */
 export const JOINS_SHOWN = 10;
@@ -28,6 +29,8 @@ export const joinsCommand: SlashCommand = {
     .toJSON(),
   needsAccount: true,
   async run(ctx, member) {
+    // Back from an invite? Pending joins are looked up first (no gateway event without the intent).
+    await checkMemberJoins(ctx, { userId: member!.userId, discordUserId: member!.discordId }, COMMAND_CHECK);
     const joins = await listMyJoins(ctx, member!.userId);
     const link = row(linkButton('Open My Joins', siteUrl(ctx, '/joins')));
     if (joins.length === 0) {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SIM_BOT_TOKEN, startDiscordSimulator, type DiscordSimulator } from './index.ts';
+import { GUILD_MEMBERS_INTENT } from './state.ts';
 
 // Contract test: the simulator's REST answers, for every route the product calls, validated against
 // Discord's own OpenAPI document.
@@ -81,6 +82,8 @@ const checked = new Set<string>();
 
 beforeAll(async () => {
   sim = await startDiscordSimulator({ port: 0 });
+  // These tests use member events and lists: the application has the Server Members intent enabled.
+  sim.state.gateway.allowedPrivilegedIntents = GUILD_MEMBERS_INTENT;
   const s = sim.state;
   const owner = s.createUser({
     username: 'contract_owner',

@@ -10,6 +10,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_GUILDS, DEMO_USERS } from './demo-data.ts';
 import { startDiscordSimulator, type DiscordSimulator } from './index.ts';
+import { GUILD_MEMBERS_INTENT } from './state.ts';
 
 type Sim = DiscordSimulator & { url: string };
 
@@ -42,6 +43,8 @@ const [alex, sam, jordan, riley, casey] = DEMO_USERS;
 
 beforeAll(async () => {
   sim = await startDiscordSimulator({ port: 0 });
+  // These tests use member events and lists: the application has the Server Members intent enabled.
+  sim.state.gateway.allowedPrivilegedIntents = GUILD_MEMBERS_INTENT;
   sim.state.seedDemo();
   client = new Client({
     intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMembers],

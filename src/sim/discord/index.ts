@@ -12,7 +12,7 @@ import { createPagesRouter } from './pages.ts';
 import { createApiRouter } from './rest.ts';
 import { SimState } from './state.ts';
 
-export { SimState, SimError, AuditLogEvent } from './state.ts';
+export { SimState, SimError, AuditLogEvent, GUILD_MEMBERS_INTENT, PRIVILEGED_INTENTS } from './state.ts';
 export type { SimUser, SimGuild, SimInvite, SimMessage, SimAuditEntry, RemoveReason } from './state.ts';
 export type { SimInteraction, SimInteractionMessage, SimCommand } from './interactions.ts';
 export { runCommandAndWait, pressButtonAndWait, type InteractionOutcome } from './interactions-control.ts';

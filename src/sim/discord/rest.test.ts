@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_GUILDS, DEMO_USERS } from './demo-data.ts';
 import { startDiscordSimulator, type DiscordSimulator } from './index.ts';
+import { GUILD_MEMBERS_INTENT } from './state.ts';
 
 let sim: DiscordSimulator & { url: string };
 const BOT = { authorization: 'Bot sim-bot-token' };
@@ -12,6 +13,8 @@ const [alex, sam, jordan, riley, casey] = DEMO_USERS;
 
 beforeAll(async () => {
   sim = await startDiscordSimulator({ port: 0 });
+  // These tests use member events and lists: the application has the Server Members intent enabled.
+  sim.state.gateway.allowedPrivilegedIntents = GUILD_MEMBERS_INTENT;
   const seeded = await fetch(`${sim.url}/control/seed-demo`, { method: 'POST' });
   expect(seeded.status).toBe(200);
 });

@@ -34,7 +34,7 @@ import {
   unauthorized,
   type Auth,
 } from './http-util.ts';
-import { SimError, type SimGuild, type SimState, type SimToken } from './state.ts';
+import { GUILD_MEMBERS_INTENT, SimError, type SimGuild, type SimState, type SimToken } from './state.ts';
 
 export interface RestConfig {
   state: SimState;
@@ -220,6 +220,10 @@ export function createApiRouter(cfg: RestConfig): Router {
     '/guilds/:guildId/members',
     handle((req, res) => {
       const guild = botGuild(req);
+      // Discord refuses the member list to an application without the Server Members intent
+      // (developer portal), whatever the bot identified with; single members stay readable.
+      if (!(state.gateway.allowedPrivilegedIntents & GUILD_MEMBERS_INTENT))
+        throw new SimError(403, 50001, 'Missing Access');
       const limit = intQuery(req, 'limit', 1, 1, 1000);
       const afterRaw = queryString(req, 'after') ?? '0';
       if (!/^\d{1,20}$/.test(afterRaw)) throw new SimError(400, 50035, 'Invalid Form Body: after');

@@ -21,7 +21,11 @@ export class SimStateFileError extends Error {}
 export interface GatewaySettings {
   /** Discord closes with 4011 when one shard would hold more guilds than this (Discord: 2,500). */
   maxGuildsPerShard: number;
-  /** Privileged intents enabled in the developer portal (bits); others close with 4014. */
+  /**
+   * Privileged intents enabled in the developer portal (bits); others close with 4014. None by default,
+   * as for a new application: the demo and tests that want them turn them on (control API
+   * `POST /control/gateway/settings`). Without GuildMembers the member list answers 403 50001.
+   */
   allowedPrivilegedIntents: number;
   /** `session_start_limit.max_concurrency` of GET /gateway/bot. */
   maxConcurrency: number;
@@ -31,6 +35,8 @@ export interface GatewaySettings {
 
 /** GuildMembers (1 << 1), GuildPresences (1 << 8), MessageContent (1 << 15). */
 export const PRIVILEGED_INTENTS = (1 << 1) | (1 << 8) | (1 << 15);
+/** The Server Members intent (GUILD_MEMBERS, 1 << 1): member events, the member list, op-8 queries. */
+export const GUILD_MEMBERS_INTENT = 1 << 1;
 
 export interface SimUser {
   id: string;
@@ -167,7 +173,7 @@ export class SimState {
   readonly interactions: SimInteractions;
   gateway: GatewaySettings = {
     maxGuildsPerShard: 2500,
-    allowedPrivilegedIntents: PRIVILEGED_INTENTS,
+    allowedPrivilegedIntents: 0,
     maxConcurrency: 1,
     guildsPerRecommendedShard: 1000,
   };

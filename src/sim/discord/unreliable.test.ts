@@ -6,6 +6,7 @@ import {
   type DiscordSimulator,
   type SimGuild,
 } from './index.ts';
+import { GUILD_MEMBERS_INTENT } from './state.ts';
 import type { Fault, InjectedCounts } from './unreliable.ts';
 
 // The unreliable-Discord setting: each fault kind really happens, at about the configured rate, and
@@ -17,6 +18,8 @@ let ownerId: string;
 
 beforeAll(async () => {
   sim = await startDiscordSimulator({ port: 0 });
+  // These tests use member events and lists: the application has the Server Members intent enabled.
+  sim.state.gateway.allowedPrivilegedIntents = GUILD_MEMBERS_INTENT;
   ownerId = sim.state.createUser({ username: 'flaky_owner' }).id;
   guild = sim.state.createGuild({ name: 'Flaky', ownerId });
 });

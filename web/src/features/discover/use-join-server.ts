@@ -3,6 +3,7 @@ import type { ApiDiscoverServer } from '@shared/api-types.ts';
 import type { JoinServerResponse } from '@shared/join-schemas.ts';
 import { apiJson } from '../../lib/api.ts';
 import { invalidateAfterJoin } from './invalidate-after-join.ts';
+import { noteInviteOpened } from '../joins/check-on-return.ts';
 
 /**
  * POST /api/servers/:id/join: records a pending join and returns the invite link to open.
@@ -14,6 +15,9 @@ export function useJoinServer() {
   return useMutation({
     mutationFn: (server: ApiDiscoverServer) =>
       apiJson<JoinServerResponse>('POST', `/api/servers/${encodeURIComponent(server.id)}/join`),
+    onSuccess: (_data, server) => {
+      if (server.serverId !== null) noteInviteOpened();
+    },
     onSettled: (_data, error, server) =>
       invalidateAfterJoin(queryClient, { keepServers: !error && server.serverId === null }),
   });

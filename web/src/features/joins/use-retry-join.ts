@@ -3,6 +3,7 @@ import type { ApiJoin } from '@shared/api-types.ts';
 import type { ClaimNoBotResponse, JoinServerResponse } from '@shared/join-schemas.ts';
 import { apiJson } from '../../lib/api.ts';
 import { refetchAfterChange } from '../../lib/refetch-after-change.ts';
+import { noteInviteOpened } from './check-on-return.ts';
 
 // My Joins is part of the after-change set, so one refetch covers the list too.
 const refetch = (queryClient: ReturnType<typeof useQueryClient>) => refetchAfterChange(queryClient);
@@ -13,6 +14,7 @@ export function useRetryJoin() {
   return useMutation({
     mutationFn: (join: ApiJoin) =>
       apiJson<JoinServerResponse>('POST', `/api/servers/${encodeURIComponent(join.campaignId)}/join`),
+    onSuccess: () => noteInviteOpened(),
     onSettled: () => refetch(queryClient),
   });
 }
