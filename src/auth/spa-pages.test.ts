@@ -250,7 +250,13 @@ describe('bootScript', () => {
   it('cannot be closed early by a value in the data', () => {
     const html = bootScript({
       user: { discordUsername: '</script><script>alert(1)</script>' } as unknown as ApiUser,
-      config: { productName: 'CoinSync', demoMode: false, stripePublishableKey: null, supportUrl: '' },
+      config: {
+        productName: 'CoinSync',
+        demoMode: false,
+        stripePublishableKey: null,
+        stripeJsUrl: null,
+        supportUrl: '',
+      },
     });
     expect(html.match(/<\/script>/g)).toHaveLength(1);
     expect(bootOf(html)?.user?.discordUsername).toBe('</script><script>alert(1)</script>');
