@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { BrowserRouter, Route, Routes, StaticRouter } from 'react-router';
 import { AppShell } from './app-shell.tsx';
 import { lazyPage } from './lib/lazy-page.ts';
+import { PageDataPrefetch } from './lib/page-data-prefetch.ts';
 import { PageHydratedMark } from './lib/page-hydrated.ts';
 import LoginPage from './pages/login-page.tsx';
 import { loadNotFoundPage, ROUTES } from './routes.ts';
@@ -24,6 +25,7 @@ export default function RoutedApp({
 }) {
   return (
     <Router serverUrl={serverUrl}>
+      {user ? <PageDataPrefetch /> : null}
       <Routes>
         {/* Legal pages: shown to everyone, without the shell. */}
         {pages
