@@ -1,8 +1,8 @@
 // What each signed-in page shows first, declared once per route (decision 031, issue 28 item 4). The server
 // inlines these answers into the page's HTML and renders the page from them (src/auth/page-data.ts
 // resolves each source with the functions its API route calls); the web app seeds its query cache with
-// them at boot and prefetches them when a navigation starts (web/src/lib/page-data-prefetch.ts), so the
-// page's data and its chunk download side by side. Keys are the web app's query keys
+// them at boot, and requests them ahead of the page when the server did not render it and when a
+// navigation starts (web/src/early-data.ts), so the page's data and its chunk download side by side. Keys are the web app's query keys
 // (web/src/lib/query-keys.ts builds the same arrays; web/src/lib/page-data.test.ts holds them equal).
 
 /** One API answer a page starts with; the server has one resolver per source. */
@@ -20,7 +20,7 @@ export type PageDataSource =
 
 export interface PageData {
   source: PageDataSource;
-  /** The query key the web app caches it under. A key of one segment is an API path whose body is the data. */
+  /** The query key the web app caches it under (its segments joined make the API path, except Discover's and History's). */
   key: readonly unknown[];
 }
 
