@@ -1,6 +1,7 @@
 // Demo mode's payments: the fake Stripe mounted on our own server with its Stripe.js stand-in, driven as
 // the stand-in drives it from a browser (publishable key + client secret), with coins arriving only
 // through the fake's signed webhook. And never outside a demo: production cannot mount it.
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { loadConfig } from '../config.ts';
@@ -77,6 +78,8 @@ describe('demo payments (fake Stripe mounted at /stripe-sim)', () => {
     await expect.poll(() => client.balanceCents()).toBe(WELCOME_CENTS + SMALL_PACK_CENTS);
     const [row] = await app.query<{ status: string }>(sql`SELECT status FROM payments WHERE id = ${body.id}`);
     expect(row?.status).toBe('succeeded');
+    // Its state is kept beside the database, so the payment still exists at the fake after a restart.
+    expect(existsSync(app.server.config.databasePath.replace(/\.db$/, '') + '.stripe-sim.json')).toBe(true);
     await app.checkLedger();
   });
 

@@ -33,6 +33,11 @@ export async function startDemoStripe(
     autoWebhooks: true,
     now: options.now,
     browserUrl: DEMO_STRIPE_PATH,
+    // Beside the database, like the Discord simulator's state: a restart keeps the intents.
+    statePath:
+      config.databasePath === ':memory:' || config.database.kind === 'pg'
+        ? undefined
+        : config.databasePath.replace(/\.db$/, '') + '.stripe-sim.json',
   });
   config.stripe = {
     secretKey: `sk_test_demo_${randomBytes(18).toString('hex')}`,

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
@@ -158,6 +159,11 @@ export interface StartFakeStripeOptions {
    * a path on the page's origin when the fake is mounted there (demo mode: '/stripe-sim'). Default: `url`.
    */
   browserUrl?: string;
+  /**
+   * Demo mode: intents, charges and disputes are loaded from and saved to this JSON file (after each
+   * request that changes them), so payments the product recorded still exist at the fake after a restart.
+   */
+  statePath?: string;
 }
 
 const AUTO_EVENT: Partial<Record<FakePaymentIntent['status'], string>> = {
@@ -205,6 +211,28 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
   const intents = new Map<string, FakePaymentIntent>();
   const charges = new Map<string, FakeCharge>();
   const disputes = new Map<string, FakeDispute>();
+  const statePath = options.statePath;
+  if (statePath && existsSync(statePath)) {
+    const saved = JSON.parse(readFileSync(statePath, 'utf8')) as {
+      intents?: FakePaymentIntent[];
+      charges?: FakeCharge[];
+      disputes?: FakeDispute[];
+    };
+    for (const intent of saved.intents ?? []) intents.set(intent.id, intent);
+    for (const charge of saved.charges ?? []) charges.set(charge.id, charge);
+    for (const dispute of saved.disputes ?? []) disputes.set(dispute.id, dispute);
+  }
+  /** Writes the state file (whole, through a rename, so a crash leaves the old or the new one). */
+  function save(): void {
+    if (!statePath) return;
+    const body = JSON.stringify({
+      intents: [...intents.values()],
+      charges: [...charges.values()],
+      disputes: [...disputes.values()],
+    });
+    writeFileSync(`${statePath}.tmp`, body);
+    renameSync(`${statePath}.tmp`, statePath);
+  }
   const inFlight = new Set<string>();
   let createHold: Promise<void> | null = null;
   const idempotent = new Map<string, { params: string; status: number; body: unknown }>();
@@ -574,6 +602,7 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
           .then((raw) => authenticate(id, parseForm(raw)))
           .then(
             (location) => {
+              save();
               res.writeHead(303, { location });
               res.end();
             },
@@ -591,6 +620,7 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
       .then((raw) => route(req, raw))
       .then(
         ({ status, body, replayed }) => {
+          if (req.method === 'POST') save();
           const record = seen.get(req);
           if (record) record.status = status;
           res.writeHead(status, {
@@ -604,6 +634,8 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
           const status = err instanceof StripeApiError ? err.status : 500;
           const error =
             err instanceof StripeApiError ? err.body : { type: 'api_error', message: String(err) };
+          // A declined confirmation changes the intent too (requires_payment_method with the error).
+          if (req.method === 'POST' && status === 402) save();
           const record = seen.get(req);
           if (record) record.status = status;
           res.writeHead(status, { 'content-type': 'application/json', 'request-id': newId('req') });
