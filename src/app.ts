@@ -132,6 +132,7 @@ function publicConfig(ctx: AppContext): PublicConfig {
     productName: PRODUCT_NAME,
     demoMode: ctx.config.demoMode,
     stripePublishableKey: ctx.config.stripe.publishableKey ?? null,
+    stripeJsUrl: ctx.config.stripe.jsUrl ?? null,
     supportUrl: ctx.config.supportUrl,
   };
 }

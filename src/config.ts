@@ -375,6 +375,8 @@ export interface Config {
     webhookSecret: string | undefined;
     /** Base URL of Stripe's API; a local fake in demo mode and tests. */
     apiUrl: string | undefined;
+    /** Demo mode only: the local stand-in for Stripe.js (src/demo/stripe.ts); unset, js.stripe.com. */
+    jsUrl?: string;
   };
 }
 

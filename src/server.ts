@@ -75,6 +75,11 @@ export interface StartOptions {
    */
   role?: Role;
   shards?: ShardPlan;
+  /**
+   * Tests: mount demo mode's payments (the fake Stripe and its Stripe.js stand-in, src/demo/stripe.ts)
+   * although this configuration is not a demo. Never in production.
+   */
+  demoStripe?: boolean;
 }
 
 /**
@@ -160,6 +165,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   }
 
   let simulator: DiscordSimulator | undefined;
+  let demoStripe: { close(): Promise<void> } | undefined;
   const preRoutes = [];
   // Production never mounts the simulator nor seeds demo data (loadConfig refuses production without
   // real Discord credentials; this is the second lock).
@@ -170,6 +176,19 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     if (demo) {
       simulator = demo.simulator;
       preRoutes.push(demo.route);
+    }
+  }
+  // Demo payments without Stripe keys (src/demo/stripe.ts): the fake Stripe, mounted like the simulator,
+  // before the Stripe client is built. Never in production.
+  if ((config.discord.simulatorPath || options.demoStripe) && !config.production && role === 'all') {
+    const { startDemoStripe } = await import('./demo/stripe.ts');
+    const payments = await startDemoStripe(config, logger, {
+      now: () => clock.now(),
+      force: options.demoStripe === true,
+    });
+    if (payments) {
+      demoStripe = payments.fake;
+      preRoutes.push(payments.route);
     }
   }
 
@@ -277,6 +296,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await simulator?.close();
+      await demoStripe?.close();
       await events.close();
       await sessions.close();
       await store.close();

@@ -182,7 +182,44 @@ describe("the page's first data (decision 031)", () => {
     expect(erinDashboard).toContain('Erin Featured');
     expect(erinDashboard).not.toContain('Dana Regular');
     expect(erinDashboard).not.toContain('Test coins');
-    expect(bootOf((await page(dana, '/campaigns')).html)?.queries).toEqual([]);
+    expect(bootOf((await page(dana, '/submit')).html)?.queries).toEqual([]);
+  });
+
+  it("is the API's own answers on the habit pages: Rewards, Socials, My Campaigns, My Joins, History", async () => {
+    const fay = await app.signIn('spa_fay');
+    const gus = await app.signIn('spa_gus');
+    const store = app.server.ctx.store;
+    await grantCoins(store, fay.user!.id, 50_000);
+    await insertCampaign(store, { ownerId: fay.user!.id, name: 'Fay Campaign' });
+    await insertCampaign(store, { ownerId: gus.user!.id, name: 'Gus Campaign' });
+    expect((await fay.post('/api/hourly/claim', { type: 'regular' })).status).toBe(200);
+
+    const history = await fay.raw('/api/transactions?page=1&pageSize=20');
+    const total = Number(history.headers.get('x-total-count'));
+    const expected: Record<string, { key: unknown[]; data: unknown }[]> = {
+      '/daily': [{ key: ['/api/hourly'], data: (await fay.get('/api/hourly')).body }],
+      '/socials': [{ key: ['/api/social'], data: (await fay.get('/api/social')).body }],
+      '/campaigns': [
+        { key: ['/api/campaigns'], data: (await fay.get('/api/campaigns')).body },
+        { key: ['/api/servers/mine'], data: (await fay.get('/api/servers/mine')).body },
+      ],
+      '/joins': [{ key: ['/api/joins'], data: (await fay.get('/api/joins')).body }],
+      '/history': [
+        {
+          key: ['/api/transactions', 'history', 'all', 1],
+          data: { items: await history.json(), total, pageCount: Math.max(1, Math.ceil(total / 20)) },
+        },
+      ],
+    };
+    for (const [pathname, queries] of Object.entries(expected))
+      expect(bootOf((await page(fay, pathname)).html)?.queries, pathname).toEqual(queries);
+    // The claimed reward is waiting (its countdown starts from the inlined status), and the lists are Fay's.
+    expect(
+      (await fay.get<{ regularHoursRemaining: number }>('/api/hourly')).body.regularHoursRemaining,
+    ).toBeGreaterThan(0);
+    const fayCampaigns = JSON.stringify(bootOf((await page(fay, '/campaigns')).html)?.queries);
+    expect(fayCampaigns).toContain('Fay Campaign');
+    expect(fayCampaigns).not.toContain('Gus Campaign');
   });
 
   it('is not in a signed-out page', async () => {
@@ -250,7 +287,13 @@ describe('bootScript', () => {
   it('cannot be closed early by a value in the data', () => {
     const html = bootScript({
       user: { discordUsername: '</script><script>alert(1)</script>' } as unknown as ApiUser,
-      config: { productName: 'CoinSync', demoMode: false, stripePublishableKey: null, supportUrl: '' },
+      config: {
+        productName: 'CoinSync',
+        demoMode: false,
+        stripePublishableKey: null,
+        stripeJsUrl: null,
+        supportUrl: '',
+      },
     });
     expect(html.match(/<\/script>/g)).toHaveLength(1);
     expect(bootOf(html)?.user?.discordUsername).toBe('</script><script>alert(1)</script>');

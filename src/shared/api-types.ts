@@ -17,6 +17,8 @@ export interface PublicConfig {
   productName: string;
   demoMode: boolean;
   stripePublishableKey: string | null;
+  /** Demo mode: where the local stand-in for Stripe.js is served; null: Stripe's own (js.stripe.com). */
+  stripeJsUrl: string | null;
   supportUrl: string;
 }
 

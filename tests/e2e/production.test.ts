@@ -137,6 +137,21 @@ describe('production mode (compiled build)', () => {
     expect(config.demoMode).toBe(false);
   });
 
+  it("does not mount demo mode's fake Stripe nor its Stripe.js stand-in (CSP as ever)", async () => {
+    expect((await fetch(`${url}/stripe-sim/stripe.js`)).status).toBe(404);
+    const confirm = await fetch(`${url}/stripe-sim/v1/payment_intents/pi_x/confirm`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer pk_test_x', 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'client_secret=pi_x_secret_y',
+    });
+    expect(confirm.status).toBe(404);
+    const config = (await (await fetch(`${url}/api/config`)).json()) as { stripeJsUrl: string | null };
+    expect(config.stripeJsUrl).toBeNull();
+    const csp = (await fetch(`${url}/api/config`)).headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self' https://js.stripe.com https://*.js.stripe.com");
+    expect(csp).not.toMatch(/stripe-sim|127\.0\.0\.1|localhost/);
+  });
+
   it('sends no-store, HSTS and CSP headers on the API', async () => {
     const res = await fetch(`${url}/api/config`, { headers: viaProxy });
     expect(res.headers.get('cache-control')).toBe('no-store');

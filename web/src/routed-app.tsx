@@ -1,7 +1,9 @@
 import type { ApiUser } from '@shared/api-types.ts';
-import type { ReactNode } from 'react';
-import { BrowserRouter, Route, Routes, StaticRouter } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, type ReactNode } from 'react';
+import { BrowserRouter, Route, Routes, StaticRouter, useLocation } from 'react-router';
 import { AppShell } from './app-shell.tsx';
+import { startEarlyData } from './early-data.ts';
 import { lazyPage } from './lib/lazy-page.ts';
 import { PageHydratedMark } from './lib/page-hydrated.ts';
 import LoginPage from './pages/login-page.tsx';
@@ -24,6 +26,7 @@ export default function RoutedApp({
 }) {
   return (
     <Router serverUrl={serverUrl}>
+      {user ? <PageDataPrefetch /> : null}
       <Routes>
         {/* Legal pages: shown to everyone, without the shell. */}
         {pages
@@ -46,6 +49,25 @@ export default function RoutedApp({
       </Routes>
     </Router>
   );
+}
+
+/**
+ * Starts fetching a page's first data (src/shared/page-data.ts) as soon as a navigation reaches it, so
+ * the data and the page's chunk download side by side. The first page needs nothing here: its data came
+ * with the HTML (or main.tsx asked for it at boot).
+ */
+function PageDataPrefetch(): null {
+  const { pathname } = useLocation();
+  const queryClient = useQueryClient();
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    void startEarlyData(queryClient, pathname);
+  }, [pathname, queryClient]);
+  return null;
 }
 
 /** A routed page with the mark whose effect runs once the page has hydrated (lib/page-hydrated.ts). */

@@ -1,8 +1,10 @@
 import http from 'node:http';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
 import { parseForm } from './form.ts';
+import { stripeJsStandIn, threeDSecurePage } from './browser.ts';
 
 // A local stand-in for the slice of Stripe's HTTP API the product uses (PaymentIntents), plus
 // control helpers that move an intent through its life and deliver signed webhook events the way
@@ -28,7 +30,10 @@ export interface FakePaymentIntent {
   created: number;
   livemode: false;
   last_payment_error: { message: string; code: string; type: string } | null;
-  next_action: { type: 'use_stripe_sdk'; use_stripe_sdk: { type: string } } | null;
+  next_action:
+    | { type: 'use_stripe_sdk'; use_stripe_sdk: { type: string } }
+    | { type: 'redirect_to_url'; redirect_to_url: { url: string; return_url: string } }
+    | null;
   canceled_at: number | null;
 }
 
@@ -89,6 +94,11 @@ export interface DeliveryResult {
 
 export interface FakeStripe {
   url: string;
+  /**
+   * The fake as a request listener, for mounting it under a path of another server (demo mode:
+   * src/demo/stripe.ts). The same state answers there and on `url`.
+   */
+  handler: http.RequestListener;
   intents: Map<string, FakePaymentIntent>;
   charges: Map<string, FakeCharge>;
   disputes: Map<string, FakeDispute>;
@@ -144,6 +154,16 @@ export interface StartFakeStripeOptions {
    * events themselves to control their order. The standalone process (scripts/run-fake-stripe.ts) turns it on.
    */
   autoWebhooks?: boolean;
+  /**
+   * Where a browser reaches the fake's own pages (the Stripe.js stand-in, the 3-D Secure page): a URL or
+   * a path on the page's origin when the fake is mounted there (demo mode: '/stripe-sim'). Default: `url`.
+   */
+  browserUrl?: string;
+  /**
+   * Demo mode: intents, charges and disputes are loaded from and saved to this JSON file (after each
+   * request that changes them), so payments the product recorded still exist at the fake after a restart.
+   */
+  statePath?: string;
 }
 
 const AUTO_EVENT: Partial<Record<FakePaymentIntent['status'], string>> = {
@@ -184,11 +204,35 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
   let webhookUrl = options.webhookUrl;
   let webhookSecret = options.webhookSecret;
   let now = options.now ?? (() => Date.now());
+  let listening = '';
+  const browserUrl = () => (options.browserUrl ?? listening).replace(/\/$/, '');
   const seconds = () => Math.floor(now() / 1000);
 
   const intents = new Map<string, FakePaymentIntent>();
   const charges = new Map<string, FakeCharge>();
   const disputes = new Map<string, FakeDispute>();
+  const statePath = options.statePath;
+  if (statePath && existsSync(statePath)) {
+    const saved = JSON.parse(readFileSync(statePath, 'utf8')) as {
+      intents?: FakePaymentIntent[];
+      charges?: FakeCharge[];
+      disputes?: FakeDispute[];
+    };
+    for (const intent of saved.intents ?? []) intents.set(intent.id, intent);
+    for (const charge of saved.charges ?? []) charges.set(charge.id, charge);
+    for (const dispute of saved.disputes ?? []) disputes.set(dispute.id, dispute);
+  }
+  /** Writes the state file (whole, through a rename, so a crash leaves the old or the new one). */
+  function save(): void {
+    if (!statePath) return;
+    const body = JSON.stringify({
+      intents: [...intents.values()],
+      charges: [...charges.values()],
+      disputes: [...disputes.values()],
+    });
+    writeFileSync(`${statePath}.tmp`, body);
+    renameSync(`${statePath}.tmp`, statePath);
+  }
   const inFlight = new Set<string>();
   let createHold: Promise<void> | null = null;
   const idempotent = new Map<string, { params: string; status: number; body: unknown }>();
@@ -352,7 +396,22 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
         payment_intent: { ...intent },
       });
     }
-    if (paymentMethod === 'pm_card_authenticationRequired') return requireAction(id);
+    if (paymentMethod === 'pm_card_authenticationRequired') {
+      const returnUrl = typeof params.return_url === 'string' ? params.return_url : '';
+      if (!returnUrl) return requireAction(id);
+      // With a return_url the bank's challenge is a page of its own: Stripe answers redirect_to_url, the
+      // browser goes there and comes back to return_url with the intent's id and redirect_status.
+      const intent = settable(id);
+      intent.status = 'requires_action';
+      intent.next_action = {
+        type: 'redirect_to_url',
+        redirect_to_url: {
+          url: `${browserUrl()}/authenticate/${encodeURIComponent(id)}?client_secret=${encodeURIComponent(intent.client_secret)}&return_url=${encodeURIComponent(returnUrl)}`,
+          return_url: returnUrl,
+        },
+      };
+      return intent;
+    }
     if (paymentMethod === 'pm_usBankAccount_success') return process(id);
     return succeed(id);
   }
@@ -363,10 +422,24 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
   ): Promise<{ status: number; body: unknown; replayed?: boolean }> {
     const url = new URL(req.url ?? '/', 'http://fake-stripe');
     const auth = req.headers.authorization ?? '';
-    if (!/^Bearer sk_(test|live)_\S+$/.test(auth)) {
+    const params = parseForm(raw);
+    if (/^Bearer pk_(test|live)_\S+$/.test(auth)) {
+      // A browser (Stripe.js) holds only the publishable key: like Stripe, it may read and confirm one
+      // PaymentIntent when it also shows that intent's client secret, and nothing else.
+      const match = /^\/v1\/payment_intents\/([^/]+)(\/confirm)?$/.exec(url.pathname);
+      const secret = params.client_secret ?? url.searchParams.get('client_secret');
+      const intent = match?.[1] ? intents.get(match[1]) : undefined;
+      if (!intent || typeof secret !== 'string' || secret !== intent.client_secret) {
+        throw new StripeApiError(404, {
+          type: 'invalid_request_error',
+          code: 'resource_missing',
+          message: `No such payment_intent: '${match?.[1] ?? ''}'`,
+        });
+      }
+      delete params.client_secret;
+    } else if (!/^Bearer sk_(test|live)_\S+$/.test(auth)) {
       throw new StripeApiError(401, { type: 'invalid_request_error', message: 'Invalid API Key provided.' });
     }
-    const params = parseForm(raw);
     const key =
       typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : undefined;
     const version = req.headers['stripe-version'];
@@ -468,11 +541,86 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
     void run.finally(() => autoDeliveries.delete(run));
   }
 
-  const server = http.createServer((req, res) => {
+  /** Completes or fails a 3-D Secure challenge from its page; answers where the browser goes next. */
+  function authenticate(id: string, form: Record<string, unknown>): string {
+    const intent = getIntent(id);
+    const returnUrl = typeof form.return_url === 'string' ? form.return_url : '';
+    if (form.client_secret !== intent.client_secret || !/^https?:\/\//.test(returnUrl)) {
+      throw new StripeApiError(400, { type: 'invalid_request_error', message: 'Invalid authentication.' });
+    }
+    if (intent.status === 'requires_action') {
+      if (form.outcome === 'complete') succeed(id);
+      else
+        fail(
+          id,
+          'We are unable to authenticate your payment method. Please choose a different payment method and try again.',
+        );
+      autoDeliver(intent);
+    }
+    const back = new URL(returnUrl);
+    back.searchParams.set('payment_intent', intent.id);
+    back.searchParams.set('payment_intent_client_secret', intent.client_secret);
+    back.searchParams.set('redirect_status', intent.status === 'succeeded' ? 'succeeded' : 'failed');
+    return back.toString();
+  }
+
+  const handler: http.RequestListener = (req, res) => {
+    const pathname = new URL(req.url ?? '/', 'http://fake-stripe').pathname;
+    // The browser's side: Stripe.js's stand-in and the bank's 3-D Secure page (./browser.ts).
+    if (req.method === 'GET' && pathname === '/stripe.js') {
+      res.writeHead(200, {
+        'content-type': 'application/javascript; charset=utf-8',
+        'cache-control': 'no-cache',
+      });
+      res.end(stripeJsStandIn(browserUrl()));
+      return;
+    }
+    const challenge = /^\/authenticate\/([^/]+)$/.exec(pathname);
+    if (challenge?.[1]) {
+      const id = decodeURIComponent(challenge[1]);
+      if (req.method === 'GET') {
+        const query = new URL(req.url ?? '/', 'http://fake-stripe').searchParams;
+        const intent = intents.get(id);
+        res.writeHead(intent ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(
+          threeDSecurePage(
+            intent
+              ? {
+                  id,
+                  amount: intent.amount,
+                  currency: intent.currency,
+                  clientSecret: query.get('client_secret') ?? '',
+                  returnUrl: query.get('return_url') ?? '',
+                }
+              : null,
+          ),
+        );
+        return;
+      }
+      if (req.method === 'POST') {
+        readBody(req)
+          .then((raw) => authenticate(id, parseForm(raw)))
+          .then(
+            (location) => {
+              save();
+              res.writeHead(303, { location });
+              res.end();
+            },
+            (err: unknown) => {
+              res.writeHead(err instanceof StripeApiError ? err.status : 500, {
+                'content-type': 'text/plain',
+              });
+              res.end(err instanceof Error ? err.message : String(err));
+            },
+          );
+        return;
+      }
+    }
     readBody(req)
       .then((raw) => route(req, raw))
       .then(
         ({ status, body, replayed }) => {
+          if (req.method === 'POST') save();
           const record = seen.get(req);
           if (record) record.status = status;
           res.writeHead(status, {
@@ -486,18 +634,23 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
           const status = err instanceof StripeApiError ? err.status : 500;
           const error =
             err instanceof StripeApiError ? err.body : { type: 'api_error', message: String(err) };
+          // A declined confirmation changes the intent too (requires_payment_method with the error).
+          if (req.method === 'POST' && status === 402) save();
           const record = seen.get(req);
           if (record) record.status = status;
           res.writeHead(status, { 'content-type': 'application/json', 'request-id': newId('req') });
           res.end(JSON.stringify({ error }));
         },
       );
-  });
+  };
+  const server = http.createServer(handler);
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  listening = url;
 
   fake = {
     url,
+    handler,
     intents,
     charges,
     requests,

@@ -1,7 +1,7 @@
 import { Box, Button, Card, Flex, Heading, HStack, Icon, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import type { IconType } from 'react-icons';
 import { FaDiscord } from 'react-icons/fa6';
-import { LuInfo, LuLock, LuPackage, LuZap } from 'react-icons/lu';
+import { LuInfo, LuLock, LuPackage, LuTriangleAlert, LuZap } from 'react-icons/lu';
 import { PageHeader } from '../components/page-header.tsx';
 import { PackCard } from '../features/payments/pack-card.tsx';
 import { PACKS } from '../features/payments/pack-display.ts';
@@ -119,10 +119,45 @@ function HelpCard({ supportUrl }: { supportUrl: string }) {
   );
 }
 
+/** Payments are off (no Stripe keys): said before any click, in place of a pack that cannot be paid for. */
+function PaymentsOff() {
+  return (
+    <Card.Root
+      role="status"
+      variant="outline"
+      bg="bg.panel"
+      borderColor="orange.muted"
+      borderRadius="xl"
+      overflow="hidden"
+      mb="5"
+      data-testid="payments-off"
+    >
+      <Card.Body p={{ base: '4', md: '5' }}>
+        <HStack gap="3" align="flex-start">
+          <Box bg="orange.subtle" color="orange.fg" borderRadius="full" p="2.5" flexShrink={0}>
+            <LuTriangleAlert />
+          </Box>
+          <Stack gap="1">
+            <Heading as="h2" textStyle="md" fontWeight="semibold">
+              Card payments are not available right now
+            </Heading>
+            <Text color="fg.muted" textStyle="sm">
+              Coin packs cannot be bought at the moment. You can still earn coins with rewards, social tasks
+              and by joining servers.
+            </Text>
+          </Stack>
+        </HStack>
+      </Card.Body>
+    </Card.Root>
+  );
+}
+
 export default function BuyCoinsPage() {
   useDocumentTitle('Buy Coins', 'Buy coin packs by card to grow your Discord server faster.');
   const { config } = usePublicConfig();
   const supportUrl = config?.supportUrl || DEFAULT_SUPPORT_URL;
+  // The config is in the page's boot data: known at the first render, on the server too.
+  const paymentsOff = config !== undefined && !config.stripePublishableKey;
 
   return (
     <Stack gap={{ base: '8', md: '12' }}>
@@ -131,9 +166,10 @@ export default function BuyCoinsPage() {
           title="Buy Coins"
           subtitle="Top up your balance with a coin pack and reach more members faster."
         />
+        {paymentsOff ? <PaymentsOff /> : null}
         <SimpleGrid columns={{ base: 1, sm: 2, xl: 4 }} gap={{ base: '5', md: '6' }} pt="3">
           {PACKS.map((pack) => (
-            <PackCard key={pack.id} pack={pack} />
+            <PackCard key={pack.id} pack={pack} unavailable={paymentsOff} />
           ))}
         </SimpleGrid>
         <HStack mt="5" gap="2" color="fg.muted" textStyle="sm" justify="center" textAlign="center">

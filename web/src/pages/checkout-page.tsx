@@ -211,7 +211,16 @@ function OrderSummary({ packageType, coins, price }: { packageType: string; coin
   );
 }
 
-function CheckoutSession({ publishableKey, packageType }: { publishableKey: string; packageType: string }) {
+function CheckoutSession({
+  publishableKey,
+  scriptUrl,
+  packageType,
+}: {
+  publishableKey: string;
+  /** Demo mode's Stripe.js stand-in (null: js.stripe.com). */
+  scriptUrl: string | null;
+  packageType: string;
+}) {
   const navigate = useNavigate();
   const session = useCreatePaymentIntent(packageType, true);
   const [stripe, setStripe] = useState<Stripe | null>(null);
@@ -230,7 +239,7 @@ function CheckoutSession({ publishableKey, packageType }: { publishableKey: stri
   useEffect(() => {
     if (!clientSecret) return;
     let cancelled = false;
-    getStripe(publishableKey).then(
+    getStripe(publishableKey, scriptUrl).then(
       (loaded) => {
         if (cancelled) return;
         if (loaded) setStripe(loaded);
@@ -243,7 +252,7 @@ function CheckoutSession({ publishableKey, packageType }: { publishableKey: stri
     return () => {
       cancelled = true;
     };
-  }, [clientSecret, publishableKey]);
+  }, [clientSecret, publishableKey, scriptUrl]);
 
   if (held)
     return <PurchasesPaused message={errorMessage(session.error, 'Purchases are paused on your account.')} />;
@@ -288,6 +297,7 @@ export default function CheckoutPage() {
         <CheckoutSession
           key={packageType}
           publishableKey={config.stripePublishableKey}
+          scriptUrl={config.stripeJsUrl ?? null}
           packageType={packageType}
         />
       )}

@@ -13,6 +13,7 @@ import { useNow } from '../features/rewards/use-now.ts';
 import { useRewardStatus } from '../features/rewards/use-reward-status.ts';
 import { errorMessage } from '../lib/api.ts';
 import { toast } from '../lib/toaster.tsx';
+import { useHydrated } from '../lib/use-hydrated.ts';
 import { useDocumentTitle } from '../lib/use-document-title.ts';
 import { ErrorState } from '../components/error-state.tsx';
 
@@ -80,7 +81,10 @@ export default function RewardsPage() {
   const dueAt = (type: RewardType) =>
     status ? dataUpdatedAt + Number(status[CARDS[type].hoursKey]) * HOUR_MS : 0;
   const anyWaiting = status ? REWARD_TYPES.some((type) => dueAt(type) > dataUpdatedAt) : false;
-  const now = useNow(anyWaiting);
+  const ticking = useNow(anyWaiting);
+  // Server-rendered (decision 031): until hydrated the countdowns read as of the status's own time, on the
+  // server and in the browser's first pass alike, so the markup matches; the clock takes over after.
+  const now = useHydrated() ? ticking : dataUpdatedAt;
   const remaining = (type: RewardType) => Math.max(0, dueAt(type) - Math.max(now, dataUpdatedAt));
 
   const onClaim = (type: RewardType) => {

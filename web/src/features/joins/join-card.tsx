@@ -3,6 +3,7 @@ import type { ApiJoin } from '@shared/api-types.ts';
 import { LuRefreshCw, LuShieldCheck } from 'react-icons/lu';
 import { ServerAvatar } from '../../components/server-avatar.tsx';
 import { formatDate } from '../../lib/format.ts';
+import { useHydrated } from '../../lib/use-hydrated.ts';
 import { formatDateTime, joinStatus } from './join-status.ts';
 
 interface JoinCardProps {
@@ -14,7 +15,9 @@ interface JoinCardProps {
 
 /** One row of My Joins: the server, the state in words, the safe-to-leave date and what can be done. */
 export function JoinCard({ join, onRetry, onClaim, busy }: JoinCardProps) {
-  const status = joinStatus(join);
+  // Server-rendered (decision 031): dates in UTC until hydrated, then in the browser's time zone.
+  const timeZone = useHydrated() ? undefined : 'UTC';
+  const status = joinStatus(join, timeZone);
   return (
     <Card.Root as="article" variant="outline" bg="bg.panel" borderRadius="xl" aria-label={join.serverName}>
       <Card.Body p={{ base: '4', md: '5' }}>
@@ -32,12 +35,12 @@ export function JoinCard({ join, onRetry, onClaim, busy }: JoinCardProps) {
                 {status.label}
               </Badge>
               <Text textStyle="xs" color="fg.muted">
-                Joined {formatDate(join.joinedAt)}
+                Joined {formatDate(join.joinedAt, timeZone)}
                 {join.state === 'verified' && join.safeToLeaveAt ? (
                   <>
                     {' · '}
                     <LuShieldCheck style={{ display: 'inline', verticalAlign: '-2px' }} aria-hidden /> Safe to
-                    leave from {formatDateTime(join.safeToLeaveAt)}
+                    leave from {formatDateTime(join.safeToLeaveAt, timeZone)}
                   </>
                 ) : null}
               </Text>

@@ -20,20 +20,30 @@ const PALETTE: Record<ApiJoin['state'], JoinStatus['palette']> = {
   expired: 'orange',
 };
 
-/** The label is shared with the bot's /joins (src/shared/join-state-text.ts); the colour is the web's. */
-export function joinStatus(join: ApiJoin): JoinStatus {
-  return { label: joinStateLabel(join, formatDateTime), palette: PALETTE[join.state] };
+/**
+ * The label is shared with the bot's /joins (src/shared/join-state-text.ts); the colour is the web's.
+ * `timeZone` as for formatDateTime.
+ */
+export function joinStatus(join: ApiJoin, timeZone?: string): JoinStatus {
+  return {
+    label: joinStateLabel(join, (iso) => formatDateTime(iso, timeZone)),
+    palette: PALETTE[join.state],
+  };
 }
 
-/** "Jan 5, 2026, 3:04 PM": a stay ends at a time of day, not just a date. */
-export function formatDateTime(iso: string): string {
+/**
+ * "Jan 5, 2026, 3:04 PM": a stay ends at a time of day, not just a date. In the browser's time zone, or
+ * `timeZone` (a server-rendered page shows UTC until hydrated: the server cannot know the browser's).
+ */
+export function formatDateTime(iso: string, timeZone?: string): string {
   const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return formatDate(iso);
+  if (Number.isNaN(date.getTime())) return formatDate(iso, timeZone);
   return date.toLocaleString('en-US', {
     year: 'numeric',
     month: 'short',
     day: 'numeric',
     hour: 'numeric',
     minute: '2-digit',
+    ...(timeZone ? { timeZone } : {}),
   });
 }

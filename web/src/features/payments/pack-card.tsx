@@ -12,8 +12,11 @@ const ICONS: Record<PackView['id'], IconType> = {
   xlarge: LuCrown,
 };
 
-/** One coin pack: name, coins, bonus, price, price per 100 coins and Purchase Now. */
-export function PackCard({ pack }: { pack: PackView }) {
+/**
+ * One coin pack: name, coins, bonus, price, price per 100 coins and Purchase Now (disabled, and saying
+ * so, when payments are off: no pack is offered that cannot be paid for).
+ */
+export function PackCard({ pack, unavailable = false }: { pack: PackView; unavailable?: boolean }) {
   const navigate = useNavigate();
   return (
     <Card.Root
@@ -116,10 +119,11 @@ export function PackCard({ pack }: { pack: PackView }) {
           size="lg"
           borderRadius="xl"
           fontWeight="semibold"
+          disabled={unavailable}
           onClick={() => void navigate(`/checkout?package=${pack.id}`)}
-          aria-label={`Purchase Now: ${pack.name}`}
+          aria-label={unavailable ? `Unavailable: ${pack.name}` : `Purchase Now: ${pack.name}`}
         >
-          Purchase Now
+          {unavailable ? 'Unavailable' : 'Purchase Now'}
         </Button>
       </Card.Body>
     </Card.Root>
