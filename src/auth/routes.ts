@@ -8,6 +8,7 @@ import { recordUserAddress } from '../joins/same-address.ts';
 import { SESSION_LIFETIMES } from './session.ts';
 import { registerSession, signOutEverywhere } from './sign-out-everywhere.ts';
 import type { PassportInstance } from './passport.ts';
+import { refreshMemberGuilds } from '../joins/join-pace.ts';
 
 export function authRoutes(ctx: AppContext, passport: PassportInstance): Router {
   const router = Router();
@@ -70,7 +71,15 @@ export function authRoutes(ctx: AppContext, passport: PassportInstance): Router 
               error: recordErr instanceof Error ? recordErr.message : String(recordErr),
             });
           });
-          Promise.all([recorded, registerSession(ctx, user.id, req.sessionID)]).then(
+          // The member's guild list, stored: Discover leaves out servers they are already in (decision
+          // 038). Read beside the writes above; a failure costs nothing but that (a join reads it again).
+          const guilds = refreshMemberGuilds(ctx, user.id).catch((guildErr: unknown) => {
+            ctx.logger.warn('guild list at sign-in failed', {
+              userId: user.id,
+              error: guildErr instanceof Error ? guildErr.message : String(guildErr),
+            });
+          });
+          Promise.all([recorded, guilds, registerSession(ctx, user.id, req.sessionID)]).then(
             () => res.redirect('/'),
             (regErr: unknown) => next(regErr),
           );
