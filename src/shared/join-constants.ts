@@ -39,6 +39,19 @@ export function notInGuildYetMessage(serverName: string): string {
   return `We can't see you in ${serverName} yet — accept the invite, then try again.`;
 }
 
+/** Whether a claim refusal is notInGuildYetMessage (the web app then retries quietly and offers Claim). */
+export function isNotInGuildYetMessage(message: string | null | undefined): boolean {
+  return (
+    typeof message === 'string' &&
+    message.startsWith("We can't see you in ") &&
+    message.endsWith(' yet — accept the invite, then try again.')
+  );
+}
+
+/** A no-bot claim refused as "not in the guild yet" is tried again quietly this often, this many times (2 min). */
+export const NOBOT_NOT_YET_RETRY_MS = 5_000;
+export const NOBOT_NOT_YET_RETRIES = 24;
+
 // ---- Members' Discord accounts (decision 038) ----
 
 /** Discord's cap on the servers one account can be in, and with Nitro (`premium_type` 2). */
