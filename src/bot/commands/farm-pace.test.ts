@@ -52,4 +52,22 @@ describe('/farm and the join pace', () => {
     const join = buttons(after.reply).find((b) => b.custom_id === `farm:join:${campaigns[2]!.id}`)!;
     expect(join.disabled).toBe(true);
   });
+  it('leaves out servers the member is already in on Discord', async () => {
+    await app.exec(sql`UPDATE servers SET canceled_at = ${app.clock.now()} WHERE canceled_at IS NULL`);
+    const guild = app.sim.state.createGuild({ name: 'Known Place', ownerId: owner.user!.discordId });
+    await insertCampaign(app.server.ctx.store, {
+      ownerId: owner.user!.id,
+      name: 'Known Place',
+      guildId: guild.id,
+    });
+    await insertCampaign(app.server.ctx.store, { ownerId: owner.user!.id, name: 'Other Place' });
+    const visitor = app.sim.state.createUser({ username: 'farmpace_visitor' });
+    app.sim.state.addMember(guild.id, visitor.id);
+    app.sim.state.addMember(lobbyId, visitor.id);
+    // Signing in reads the member's guild list.
+    await app.signIn('farmpace_visitor');
+    const farm = await run(app, visitor.id, 'farm', { guildId: lobbyId });
+    expect(text(farm.reply)).toContain('Other Place');
+    expect(text(farm.reply)).not.toContain('Known Place');
+  });
 });
