@@ -197,6 +197,12 @@ describe('join flows on a phone', () => {
     await card(page, 'Pace Three')
       .getByText(/^Next join in (1 h|59 min)$/)
       .waitFor();
+    // The two joins wait for our bot: their cards offer the invite again, not Join (which would only
+    // restart the wait).
+    const one = card(page, 'Pace One');
+    await one.getByText('Joined? Your coins arrive once our bot sees you.').waitFor();
+    await one.getByRole('link', { name: 'Open the invite to Pace One' }).waitFor();
+    expect(await one.getByRole('button', { name: /^Join/ }).count()).toBe(0);
     expect(errors).toEqual([]);
   });
 });

@@ -113,8 +113,8 @@ export default function DiscoverPage() {
   const { user } = useAuth();
   const userId = user?.id ?? '';
   const [search, setSearch] = useState('');
-  // Bot servers joined in this visit leave the list; the server keeps offering a join that is still
-  // pending, so after a reload they come back and Join tries again (My Joins shows why).
+  // Bot servers joined in this visit leave the list; the server keeps listing a join that is still
+  // pending, so after a reload they come back offering the invite again (My Joins shows why).
   const [joinedNow, setJoinedNow] = useState<ReadonlySet<string>>(() => new Set());
   const query = useDebounced(search.trim(), 250);
   const servers = useServers(query);
@@ -172,6 +172,8 @@ export default function DiscoverPage() {
     const join = joinsByCampaign.get(server.id);
     // A no-bot join not paid yet (after a reload, or once the quiet retries stopped): Claim, not Join.
     if (join?.noBot && join.state === 'waiting') return 'accept';
+    // A bot server joined here, not verified yet: the invite again (Join would only restart the wait).
+    if (join && !join.noBot && join.state === 'waiting' && !joinedNow.has(server.id)) return 'pending';
     // The featured list also carries campaigns this member already joined; Discover's pages do not.
     if (joinedNow.has(server.id)) return 'joined';
     if (join && join.state !== 'waiting' && join.state !== 'expired') return 'joined';

@@ -31,9 +31,11 @@ import { ServerAvatar } from '../../components/server-avatar.tsx';
  * - joinable: Join; paced: the member's join pace is used up ("Next join in 12 min", decision 038);
  * - own: "Your Server"; joined: joined here; member: already in that Discord server (no join row);
  * - claiming: a no-bot reward on its 10 s timer; accept: a no-bot join whose claim found the member not
- *   in the server yet (or a reload found it unpaid): "Accept the invite, then Claim".
+ *   in the server yet (or a reload found it unpaid): "Accept the invite, then Claim";
+ * - pending: a bot server joined here and not verified yet: the invite again, and what happens next.
  */
-export type ServerCardState = 'joinable' | 'paced' | 'own' | 'joined' | 'member' | 'claiming' | 'accept';
+export type ServerCardState =
+  'joinable' | 'paced' | 'own' | 'joined' | 'member' | 'claiming' | 'accept' | 'pending';
 
 export interface ServerCardProps {
   server: ApiDiscoverServer;
@@ -211,6 +213,23 @@ export function ServerCard({
                   Claim
                 </Button>
               </HStack>
+            </Stack>
+          ) : state === 'pending' ? (
+            <Stack gap="2">
+              <Text textStyle="sm" color="fg.muted" textAlign="center">
+                Joined? Your coins arrive once our bot sees you.
+              </Text>
+              <Button asChild variant="outline" width="full" borderRadius="lg">
+                <a
+                  href={server.inviteLink}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  aria-label={`Open the invite to ${server.name}`}
+                >
+                  <LuExternalLink />
+                  Open invite
+                </a>
+              </Button>
             </Stack>
           ) : state === 'paced' ? (
             <Button
