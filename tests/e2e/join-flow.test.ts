@@ -203,6 +203,7 @@ describe('join flows on a phone', () => {
     await one.getByText('Joined? Your coins arrive once our bot sees you.').waitFor();
     await one.getByRole('link', { name: 'Open the invite to Pace One' }).waitFor();
     expect(await one.getByRole('button', { name: /^Join/ }).count()).toBe(0);
+    await shoot(page, 'pending-bot-join', 'Pace One');
     expect(errors).toEqual([]);
   });
 });
