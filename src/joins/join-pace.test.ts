@@ -85,6 +85,19 @@ describe('join pace', () => {
     );
   });
 
+  it('counts a retry of an old pending join as a new join (the member accepts an invite again)', async () => {
+    const member = await app.signIn('pace_retry');
+    const [old, ...fresh] = await Promise.all(
+      Array.from({ length: 4 }, () => insertCampaign(store(), { ownerId: id(owner) })),
+    );
+    expect((await member.post(`/api/servers/${old!.id}/join`)).status).toBe(200);
+    app.clock.advance(2 * 24 * HOUR);
+    for (const c of fresh) expect((await member.post(`/api/servers/${c.id}/join`)).status).toBe(200);
+    const again = await member.post(`/api/servers/${old!.id}/join`);
+    expect(again.status).toBe(429);
+    expect(again.headers.get('retry-after')).toBe('3600');
+  });
+
   it('lets concurrent joins of one member through only up to the pace', async () => {
     const member = await app.signIn('pace_racer');
     const campaigns = await Promise.all(

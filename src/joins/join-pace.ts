@@ -43,7 +43,10 @@ export async function paceWait(
 ): Promise<PaceWait> {
   const { perHour, perDay } = ctx.config.joinPace;
   const now = ctx.clock.now();
-  const times = await joinsRepo(h).joinTimesSince(userId, now - DAY_MS, campaignId);
+  // Both windows are open at their far end: a join exactly a day (an hour) ago no longer counts.
+  const times = (await joinsRepo(h).joinTimesSince(userId, now - DAY_MS, campaignId)).filter(
+    (t) => t > now - DAY_MS,
+  );
   const lastHour = times.filter((t) => t > now - HOUR_MS);
   let waitMs = 0;
   let daily = false;
