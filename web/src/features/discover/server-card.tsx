@@ -26,6 +26,7 @@ import {
 } from 'react-icons/lu';
 import { CoinAmount } from '../../components/coin-amount.tsx';
 import { ServerAvatar } from '../../components/server-avatar.tsx';
+import { noteInviteOpened } from '../joins/check-on-return.ts';
 
 /**
  * - joinable: Join; paced: the member's join pace is used up ("Next join in 12 min", decision 038);
@@ -225,6 +226,8 @@ export function ServerCard({
                   target="_blank"
                   rel="noopener noreferrer"
                   aria-label={`Open the invite to ${server.name}`}
+                  // Coming back from it asks the server to look the join up (intent-free verification).
+                  onClick={() => noteInviteOpened()}
                 >
                   <LuExternalLink />
                   Open invite
