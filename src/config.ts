@@ -1,6 +1,7 @@
 import { hkdfSync } from 'node:crypto';
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { DEFAULT_JOIN_PACE } from './shared/join-constants.ts';
 
 // Configuration is read once, at start-up, and validated here. Demo mode is "no DISCORD_CLIENT_ID"
 // outside production: the process then mounts the built-in Discord simulator and points every Discord
@@ -194,6 +195,9 @@ const envSchema = z
     ),
     /** Paid joins a campaign may get from members who share an address with its owner. */
     SAME_ADDRESS_MAX_PAID_JOINS: z.coerce.number().int().min(0).max(1000).default(3),
+    /** Join pace per member (decision 038): website joins and /farm joins per rolling hour and day; 0 = no limit. */
+    JOIN_PACE_PER_HOUR: z.coerce.number().int().min(0).max(10_000).default(DEFAULT_JOIN_PACE.perHour),
+    JOIN_PACE_PER_DAY: z.coerce.number().int().min(0).max(100_000).default(DEFAULT_JOIN_PACE.perDay),
     REDIS_URL: optionalString.pipe(z.url().optional()),
     REDIS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(1500),
     /** Start of every key this deployment writes in Redis: two deployments sharing one Redis need two. */
@@ -315,6 +319,8 @@ export interface Config {
   minAccountAgeMs: number;
   /** Same-address rule (src/joins/same-address.ts): window (0 = off) and paid joins per campaign. */
   sameAddress: { windowMs: number; maxPaidJoins: number; hashKey: Buffer };
+  /** Joins per member per rolling hour and day (0 = no limit), website and /farm alike (decision 038). */
+  joinPace: { perHour: number; perDay: number };
   redisUrl: string | undefined;
   /** Connect timeout, and time limit of each session operation on Redis before answering 503. */
   redisTimeoutMs: number;
@@ -449,6 +455,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
         hkdfSync('sha256', env.SESSION_SECRET ?? DEV_SESSION_SECRET, 'coinsync', 'address-hash', 32),
       ),
     },
+    joinPace: { perHour: env.JOIN_PACE_PER_HOUR, perDay: env.JOIN_PACE_PER_DAY },
     redisUrl: env.REDIS_URL,
     redisTimeoutMs: env.REDIS_TIMEOUT_MS,
     redisPrefix: env.REDIS_PREFIX,

@@ -164,6 +164,9 @@ export async function startProduct(options: ProductOptions): Promise<ProductProc
     TRUST_PROXY: 'loopback',
     // The bench measures the claim and join paths themselves, many times per user per minute.
     WRITE_LIMITS: 'off',
+    // Likewise the join pace (decision 038): the bench joins many servers per member per minute.
+    JOIN_PACE_PER_HOUR: '0',
+    JOIN_PACE_PER_DAY: '0',
     // The production default: the bench waits for "listening" and "bot: connected" info lines.
     LOG_LEVEL: 'info',
     ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),

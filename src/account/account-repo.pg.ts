@@ -9,6 +9,7 @@ import {
   socialTaskStarts,
   socialTasks,
   transactions,
+  memberGuilds,
   userAddresses,
   users,
 } from '../db/schema.pg.ts';
@@ -85,6 +86,7 @@ export class PgAccountRepository implements AccountRepository {
   async deletePersonalRows(userId: string): Promise<void> {
     await this.db.delete(socialTaskStarts).where(eq(socialTaskStarts.userId, userId));
     await this.db.delete(userAddresses).where(eq(userAddresses.userId, userId));
+    await this.db.delete(memberGuilds).where(eq(memberGuilds.userId, userId));
   }
 
   async anonymiseUser(userId: string, deletedUsername: string): Promise<void> {

@@ -9,6 +9,7 @@ import {
   socialTaskStarts,
   socialTasks,
   transactions,
+  memberGuilds,
   userAddresses,
   users,
 } from '../db/schema.ts';
@@ -91,6 +92,7 @@ export class SqliteAccountRepository implements AccountRepository {
   async deletePersonalRows(userId: string): Promise<void> {
     this.db.delete(socialTaskStarts).where(eq(socialTaskStarts.userId, userId)).run();
     this.db.delete(userAddresses).where(eq(userAddresses.userId, userId)).run();
+    this.db.delete(memberGuilds).where(eq(memberGuilds.userId, userId)).run();
   }
 
   async anonymiseUser(userId: string, deletedUsername: string): Promise<void> {

@@ -8,6 +8,22 @@ import { recordUserAddress } from '../joins/same-address.ts';
 import { SESSION_LIFETIMES } from './session.ts';
 import { registerSession, signOutEverywhere } from './sign-out-everywhere.ts';
 import type { PassportInstance } from './passport.ts';
+import { refreshMemberGuilds } from '../joins/join-pace.ts';
+
+/** How long a sign-in waits for the member's guild list before redirecting anyway. */
+const GUILDS_AT_SIGN_IN_WAIT_MS = 2_000;
+
+/** Resolves when `work` settles or after `ms`, whichever is first (the work goes on either way). */
+function withinMs(work: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    timer.unref();
+    void work.finally(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
 
 export function authRoutes(ctx: AppContext, passport: PassportInstance): Router {
   const router = Router();
@@ -70,7 +86,19 @@ export function authRoutes(ctx: AppContext, passport: PassportInstance): Router 
               error: recordErr instanceof Error ? recordErr.message : String(recordErr),
             });
           });
-          Promise.all([recorded, registerSession(ctx, user.id, req.sessionID)]).then(
+          // The member's guild list, stored: Discover leaves out servers they are already in (decision
+          // 038). Read beside the writes above, waited for at most GUILDS_AT_SIGN_IN_WAIT_MS (a slow
+          // Discord finishes it in the background); a failure costs nothing but that (a join reads it again).
+          const guilds = withinMs(
+            refreshMemberGuilds(ctx, user.id).catch((guildErr: unknown) => {
+              ctx.logger.warn('guild list at sign-in failed', {
+                userId: user.id,
+                error: guildErr instanceof Error ? guildErr.message : String(guildErr),
+              });
+            }),
+            GUILDS_AT_SIGN_IN_WAIT_MS,
+          );
+          Promise.all([recorded, guilds, registerSession(ctx, user.id, req.sessionID)]).then(
             () => res.redirect('/'),
             (regErr: unknown) => next(regErr),
           );

@@ -27,6 +27,7 @@ const PG_INT4_COLUMNS = [
   'servers.completion_dm_attempts',
   'payments.adjustments',
   'ops_heartbeat.id',
+  'member_guilds.premium_type',
 ];
 
 type Kind = 'text' | 'integer' | 'boolean';

@@ -266,6 +266,16 @@ export const userAddresses = pgTable(
   ],
 );
 
+/** The member's own Discord guild list (see schema.ts). */
+export const memberGuilds = pgTable('member_guilds', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  guildIds: text('guild_ids').notNull(),
+  premiumType: integer('premium_type'),
+  fetchedAt: ms('fetched_at').notNull(),
+});
+
 export const opsHeartbeat = pgTable('ops_heartbeat', {
   id: integer('id').primaryKey(),
   checkedAt: ms('checked_at').notNull(),

@@ -293,6 +293,22 @@ export const userAddresses = sqliteTable(
   ],
 );
 
+/**
+ * The member's own Discord guild list as last read with their OAuth token (at sign-in and at every join
+ * or no-bot claim): Discover and /farm leave out servers the member is already in, and a join that would
+ * pass Discord's server cap is refused (decision 038). Personal data: account deletion removes the row.
+ */
+export const memberGuilds = sqliteTable('member_guilds', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** Guild ids, comma-separated (at most 200: Discord's cap with Nitro). */
+  guildIds: text('guild_ids').notNull(),
+  /** Discord's `premium_type` from GET /users/@me when it was last read (2 = Nitro: 200 servers); null = unknown. */
+  premiumType: integer('premium_type'),
+  fetchedAt: integer('fetched_at').notNull(),
+});
+
 /** One row, rewritten by every readiness check: proves a write to the database still succeeds. */
 export const opsHeartbeat = sqliteTable('ops_heartbeat', {
   id: integer('id').primaryKey(),

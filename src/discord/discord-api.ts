@@ -30,6 +30,8 @@ import { recordDiscordRateLimit } from '../metrics.ts';
 export type DiscordUser = Pick<APIUser, 'id' | 'username' | 'avatar'> & {
   global_name?: string | null;
   email?: string | null;
+  /** 0 none, 1 Nitro Classic, 2 Nitro, 3 Nitro Basic (GET /users/@me). */
+  premium_type?: number;
 };
 export type DiscordInvite = Pick<
   APIInvite,

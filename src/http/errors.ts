@@ -21,6 +21,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, next) => {
     if (res.headersSent) return next(err);
     if (err instanceof AppError) {
+      // A refusal that knows when to come back (the join pace's 429) says so in Retry-After.
+      const retryAfter = (err as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+      if (typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
       res.status(err.status).json({ message: err.message });
       return;
     }

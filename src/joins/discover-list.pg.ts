@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { PgDb } from '../db/pg-client.ts';
-import { serverJoins, servers } from '../db/schema.pg.ts';
+import { memberGuilds, serverJoins, servers } from '../db/schema.pg.ts';
 import type { Logger } from '../logger.ts';
 import { DISCOVER_CHANNEL, startDiscoverListener, type DiscoverListener } from './discover-notify-pg.ts';
 import {
@@ -11,6 +11,7 @@ import {
   type DiscoverQuery,
   type DiscoverRow,
 } from './discover-list.ts';
+import { parseGuildIds } from './member-guilds.ts';
 
 // Discover's list on PostgreSQL (decision 028): the same in-memory list as on SQLite, kept current by
 // LISTEN/NOTIFY instead of TEMP triggers and data_version. The trigger `servers_discover_notify`
@@ -38,6 +39,7 @@ const columns = {
   inviteCode: servers.inviteCode,
   kind: servers.kind,
   serverId: servers.serverId,
+  inviteGuildId: servers.inviteGuildId,
   serverIcon: servers.serverIcon,
   coinReward: servers.coinReward,
   membersRemaining: servers.membersRemaining,
@@ -72,6 +74,7 @@ export class PgDiscover implements Discover {
   private readonly markers = new Map<string, () => void>();
   private readonly logger: Logger | undefined;
   private readonly joinedQuery;
+  private readonly guildsQuery;
 
   constructor(
     private readonly db: PgDb,
@@ -94,6 +97,12 @@ export class PgDiscover implements Discover {
         ),
       )
       .prepare('discover_joined');
+    // The member's guild list as last read (decision 038): campaigns of guilds they are in are hidden too.
+    this.guildsQuery = db
+      .select({ guildIds: memberGuilds.guildIds })
+      .from(memberGuilds)
+      .where(eq(memberGuilds.userId, sql.placeholder('userId')))
+      .prepare('discover_member_guilds');
     this.listener = startDiscoverListener({
       connectionString: options.connectionString,
       logger: options.logger,
@@ -160,8 +169,13 @@ export class PgDiscover implements Discover {
   }
 
   async page(query: DiscoverQuery): Promise<DiscoverPage> {
-    const [joined] = await Promise.all([this.joinedBy(query.userId), this.current()]);
-    return this.list.page(query, joined);
+    const [joined, guilds] = await Promise.all([
+      this.joinedBy(query.userId),
+      this.guildsQuery.execute({ userId: query.userId }),
+      this.current(),
+    ]);
+    const guildIds = guilds[0]?.guildIds;
+    return this.list.page(query, guildIds ? this.list.hiddenFor(joined, parseGuildIds(guildIds)) : joined);
   }
 
   featured(userId: string, q?: string): Buffer | Promise<Buffer> {

@@ -7,6 +7,7 @@ import {
   type DiscoverQuery,
   type DiscoverRow,
 } from './discover-list.ts';
+import { parseGuildIds } from './member-guilds.ts';
 
 // Discover's list on SQLite (decisions 004/011), kept current without help from the services that
 // write campaigns, and synchronously, so a request costs what it did before the async data layer:
@@ -21,7 +22,7 @@ import {
 const ACTIVE = `s.members_remaining > 0 AND s.canceled_at IS NULL AND s.invite_valid = 1 AND s.bot_removed_at IS NULL`;
 
 const COLUMNS = `s.id, s.owner_id AS ownerId, s.name, s.invite_link AS inviteLink, s.invite_code AS inviteCode, s.kind,
-  s.server_id AS serverId, s.server_icon AS serverIcon, s.coin_reward AS coinReward,
+  s.server_id AS serverId, s.invite_guild_id AS inviteGuildId, s.server_icon AS serverIcon, s.coin_reward AS coinReward,
   s.members_remaining AS membersRemaining, s.initial_member_slots AS initialMemberSlots,
   s.is_featured AS isFeatured, s.featured_at AS featuredAt,
   s.completion_notification_sent AS completionNotificationSent, s.created_at AS createdAt`;
@@ -31,6 +32,8 @@ const ONE_ACTIVE_SQL = `SELECT ${COLUMNS} FROM servers s WHERE s.id = ? AND ${AC
 // Only completed joins hide a campaign: a pending one is offered again (retry).
 const JOINED_SQL =
   'SELECT server_id FROM server_joins WHERE user_id = ? AND (verified = 1 OR coins_awarded = 1 OR has_left = 1)';
+// The member's guild list as last read (decision 038): campaigns of guilds they are in are hidden too.
+const GUILDS_SQL = 'SELECT guild_ids FROM member_guilds WHERE user_id = ?';
 
 const VERSION_SETUP = `
   CREATE TEMP TABLE IF NOT EXISTS discover_changed (id TEXT PRIMARY KEY) WITHOUT ROWID;
@@ -52,6 +55,7 @@ export class SqliteDiscover implements Discover {
   private readonly allActive: Statement<[], DiscoverRow>;
   private readonly oneActive: Statement<[string], DiscoverRow>;
   private readonly joined: Statement<[string], string>;
+  private readonly guilds: Statement<[string], string>;
   private dataVersionSeen = -1;
 
   /**
@@ -68,6 +72,7 @@ export class SqliteDiscover implements Discover {
     this.allActive = writer.prepare<[], DiscoverRow>(ALL_ACTIVE_SQL);
     this.oneActive = writer.prepare<[string], DiscoverRow>(ONE_ACTIVE_SQL);
     this.joined = reader.prepare<[string], string>(JOINED_SQL).pluck();
+    this.guilds = reader.prepare<[string], string>(GUILDS_SQL).pluck();
   }
 
   current(): void {
@@ -89,7 +94,9 @@ export class SqliteDiscover implements Discover {
 
   page(query: DiscoverQuery): DiscoverPage {
     this.current();
-    return this.list.page(query, new Set(this.joined.all(query.userId)));
+    const guildIds = this.guilds.get(query.userId);
+    const joined = new Set(this.joined.all(query.userId));
+    return this.list.page(query, guildIds ? this.list.hiddenFor(joined, parseGuildIds(guildIds)) : joined);
   }
 
   featured(userId: string, q?: string): Buffer {

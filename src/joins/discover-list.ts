@@ -30,6 +30,8 @@ export interface DiscoverRow {
   inviteCode: string | null;
   kind: CampaignKind;
   serverId: string | null;
+  /** The guild the invite leads to (no-bot campaigns: the only guild id known). */
+  inviteGuildId: string | null;
   serverIcon: string | null;
   coinReward: number;
   membersRemaining: number;
@@ -152,6 +154,8 @@ export class DiscoverList {
   /** Active campaigns in Discover order. */
   private entries: Entry[] = [];
   private readonly byId = new Map<string, Entry>();
+  /** Campaign ids per Discord guild: members already in a guild do not see its campaigns. */
+  private readonly byGuild = new Map<string, Set<string>>();
   private readonly stats = new Map<string, InviteStats>();
   private readonly statsFetched = new Map<string, number>();
   private featuredBodies: { other: Buffer; owners: Set<string>; mine: Map<string, Buffer> } | null = null;
@@ -195,6 +199,7 @@ export class DiscoverList {
     const entry = this.byId.get(id);
     if (!entry) return;
     this.byId.delete(id);
+    this.unindexGuild(entry.row);
     // The entry sits just before the first entry that sorts after its own key.
     const index = this.indexAfter(entry.row) - 1;
     if (this.entries[index] === entry) this.entries.splice(index, 1);
@@ -204,13 +209,18 @@ export class DiscoverList {
   private insert(entry: Entry): void {
     this.entries.splice(this.indexAfter(entry.row), 0, entry);
     this.byId.set(entry.row.id, entry);
+    this.indexGuild(entry.row);
   }
 
   /** Replaces the whole list (a fresh read of every active campaign, in any order). */
   replaceAll(rows: DiscoverRow[]): void {
     this.entries = rows.sort(compare).map((row) => this.makeEntry(row));
     this.byId.clear();
-    for (const entry of this.entries) this.byId.set(entry.row.id, entry);
+    this.byGuild.clear();
+    for (const entry of this.entries) {
+      this.byId.set(entry.row.id, entry);
+      this.indexGuild(entry.row);
+    }
     this.counters.rebuilds += 1;
     this.changed();
   }
@@ -221,6 +231,35 @@ export class DiscoverList {
     if (row) this.insert(this.makeEntry(row));
     this.counters.updates += 1;
     this.changed();
+  }
+
+  private indexGuild(row: DiscoverRow): void {
+    const guildId = row.serverId ?? row.inviteGuildId;
+    if (!guildId) return;
+    let ids = this.byGuild.get(guildId);
+    if (!ids) this.byGuild.set(guildId, (ids = new Set()));
+    ids.add(row.id);
+  }
+
+  private unindexGuild(row: DiscoverRow): void {
+    const guildId = row.serverId ?? row.inviteGuildId;
+    const ids = guildId ? this.byGuild.get(guildId) : undefined;
+    if (!ids) return;
+    ids.delete(row.id);
+    if (ids.size === 0) this.byGuild.delete(guildId!);
+  }
+
+  /**
+   * The campaigns a member does not see on Discover: `joined` (completed joins) and every campaign of a
+   * guild the member is already in (their stored guild list, member_guilds): Discord would not count
+   * them as a new member, and only new members earn (decision 038).
+   */
+  hiddenFor(joined: Set<string>, guildIds: readonly string[]): Set<string> {
+    for (const guildId of guildIds) {
+      const ids = this.byGuild.get(guildId);
+      if (ids) for (const id of ids) joined.add(id);
+    }
+    return joined;
   }
 
   private changed(): void {

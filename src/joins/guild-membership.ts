@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.ts';
 import type { Server } from '../db/schema.ts';
 import { joinsRepo } from './joins-repo.ts';
-import { listUserGuilds } from '../auth/user-guilds.ts';
+import { refreshMemberGuilds } from './join-pace.ts';
 
 // No-bot campaigns have no bot to watch the guild, so membership is read from the member's own
 // Discord guild list (GET /users/@me/guilds with their OAuth token), like the ownership check.
@@ -24,7 +24,8 @@ export async function noBotGuildId(ctx: AppContext, server: Server): Promise<str
 }
 
 export async function isInGuild(ctx: AppContext, userId: string, guildId: string): Promise<boolean> {
-  return (await listUserGuilds(ctx, userId)).some((g) => g.id === guildId);
+  // Read and stored: Discover then leaves the guild's campaigns out for this member.
+  return (await refreshMemberGuilds(ctx, userId)).includes(guildId);
 }
 
 /** isInGuild, with one more look after the grace period when the first says no. */

@@ -6,7 +6,8 @@ import { joinsRepo } from './joins-repo.ts';
 import { AppError } from '../shared/errors.ts';
 import { DiscordApiError, DISCORD_ERROR, snowflakeCreatedAt } from '../discord/discord-api.ts';
 import { formatCents } from '../shared/money.ts';
-import { isInGuild, noBotGuildId } from './guild-membership.ts';
+import { noBotGuildId } from './guild-membership.ts';
+import { refreshMemberGuilds, requireGuildRoom, requireJoinPace } from './join-pace.ts';
 import {
   JOIN_MESSAGES,
   accountTooNewMessage,
@@ -83,6 +84,25 @@ async function isAlreadyMember(ctx: AppContext, guildId: string, discordUserId: 
 }
 
 /**
+ * The member's guild ids from Discord (stored for Discover), or null when they could not be read and
+ * are not `required`: a bot campaign still has our bot's own look-up, and a no-bot campaign whose guild
+ * is unknown has nothing to check; only the cap check is skipped. A no-bot join into a known guild
+ * cannot be checked any other way, so there the failure stands.
+ */
+async function memberGuildList(ctx: AppContext, userId: string, required: boolean): Promise<string[] | null> {
+  try {
+    return await refreshMemberGuilds(ctx, userId);
+  } catch (err) {
+    if (required) throw err;
+    ctx.logger.warn('join: member guild list unavailable', {
+      userId,
+      error: err instanceof Error ? err.message : String(err),
+    });
+    return null;
+  }
+}
+
+/**
  * Records a pending website join (spec §4): the bot verifies bot servers later; no-bot servers are
  * claimed with claimNoBotReward after the delay. The unique (user, server) index makes concurrent
  * double requests produce one row.
@@ -98,30 +118,43 @@ export async function joinServer(
   requireOldEnoughAccount(ctx, user.discordId);
   const server = await requireJoinable(ctx.store.read, campaignId, userId);
   await requireSameAddressRoom(ctx, ctx.store.read, server, userId);
+  // Over the pace: refused before anything is asked of Discord (decided again in the transaction).
+  await requireJoinPace(ctx, ctx.store.read, userId, campaignId);
+  // The member's own guild list (their token): already in the guild? Room under Discord's server cap?
+  // A no-bot campaign's guild (from its invite), checked only against the member's list.
+  const noBotGuild = server.kind === 'nobot' ? await noBotGuildId(ctx, server) : null;
+  const guildIds = await memberGuildList(ctx, userId, noBotGuild !== null);
   // Only new members earn coins: who tells us whether they are in the guild already depends on the kind.
   switch (server.kind) {
     case 'regular':
-    case 'featured':
+    case 'featured': {
+      const guildId = server.serverId ?? server.inviteGuildId;
+      if (guildId !== null && guildIds?.includes(guildId))
+        throw new AppError('conflict', JOIN_MESSAGES.alreadyMember);
       // Our bot is in the guild: Discord REST answers with the bot's token.
       if (server.serverId !== null && (await isAlreadyMember(ctx, server.serverId, user.discordId))) {
         throw new AppError('conflict', JOIN_MESSAGES.alreadyMember);
       }
       break;
+    }
     case 'nobot': {
       // No bot in the guild: the member's own guild list says whether they are in it already.
-      const guildId = await noBotGuildId(ctx, server);
-      if (guildId && (await isInGuild(ctx, userId, guildId)))
+      if (noBotGuild && guildIds?.includes(noBotGuild))
         throw new AppError('conflict', JOIN_MESSAGES.alreadyMember);
       break;
     }
     default:
       assertNever(server.kind);
   }
+  if (guildIds) await requireGuildRoom(ctx, userId, guildIds.length);
 
   return ctx.store.transaction(async (tx) => {
     // The Discord call awaited above; the campaign may have changed meanwhile.
+    // One member's joins one at a time: concurrent joins cannot pass the pace together.
+    await joinsRepo(tx).lockMember(userId);
     const current = await requireJoinable(tx, campaignId, userId);
     await requireSameAddressRoom(ctx, tx, current, userId);
+    await requireJoinPace(ctx, tx, userId, campaignId);
     const repo = joinsRepo(tx);
     // One row per (user, campaign) by the unique index: concurrent double requests make one.
     const now = ctx.clock.now();

@@ -1,8 +1,9 @@
-import { and, count, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { PgDbOrTx } from '../db/pg-client.ts';
-import { serverJoins, servers, userAddresses } from '../db/schema.pg.ts';
+import { memberGuilds, serverJoins, servers, userAddresses, users } from '../db/schema.pg.ts';
 import type { Server, ServerJoin } from '../db/schema.ts';
 import type { JoinsRepository, NoBotClaimTerms } from './joins-repo.ts';
+import { parseGuildIds, type MemberGuilds } from './member-guilds.ts';
 
 export class PgJoinsRepository implements JoinsRepository {
   constructor(private readonly db: PgDbOrTx) {}
@@ -131,5 +132,48 @@ export class PgJoinsRepository implements JoinsRepository {
       .where(lt(userAddresses.lastSeenAt, before))
       .returning({ userId: userAddresses.userId });
     return rows.length;
+  }
+
+  async lockMember(userId: string): Promise<void> {
+    await this.db.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+  }
+
+  async joinTimesSince(userId: string, since: number, exceptCampaignId: string): Promise<number[]> {
+    const rows = await this.db
+      .select({ at: serverJoins.joinedAt })
+      .from(serverJoins)
+      .where(
+        and(
+          eq(serverJoins.userId, userId),
+          gte(serverJoins.joinedAt, since),
+          ne(serverJoins.serverId, exceptCampaignId),
+        ),
+      )
+      .orderBy(asc(serverJoins.joinedAt));
+    return rows.map((r) => r.at);
+  }
+
+  async findMemberGuilds(userId: string): Promise<MemberGuilds | undefined> {
+    const [row] = await this.db.select().from(memberGuilds).where(eq(memberGuilds.userId, userId));
+    return (
+      row && { guildIds: parseGuildIds(row.guildIds), premiumType: row.premiumType, fetchedAt: row.fetchedAt }
+    );
+  }
+
+  async saveMemberGuilds(
+    userId: string,
+    guildIds: readonly string[],
+    premiumType: number | undefined,
+    now: number,
+  ): Promise<void> {
+    const set = {
+      guildIds: guildIds.join(','),
+      fetchedAt: now,
+      ...(premiumType === undefined ? {} : { premiumType }),
+    };
+    await this.db
+      .insert(memberGuilds)
+      .values({ userId, premiumType: premiumType ?? null, ...set })
+      .onConflictDoUpdate({ target: memberGuilds.userId, set });
   }
 }

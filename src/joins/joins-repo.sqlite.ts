@@ -1,8 +1,16 @@
-import { and, count, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Statement } from 'better-sqlite3';
 import type { Connection, Db } from '../db/client.ts';
-import { serverJoins, servers, userAddresses, type Server, type ServerJoin } from '../db/schema.ts';
+import {
+  memberGuilds,
+  serverJoins,
+  servers,
+  userAddresses,
+  type Server,
+  type ServerJoin,
+} from '../db/schema.ts';
 import type { JoinsRepository, NoBotClaimTerms } from './joins-repo.ts';
+import { parseGuildIds, type MemberGuilds } from './member-guilds.ts';
 
 interface AddressStatements {
   upsert: Statement<[string, string, number]>;
@@ -147,5 +155,50 @@ export class SqliteJoinsRepository implements JoinsRepository {
 
   async pruneAddresses(before: number): Promise<number> {
     return this.db.delete(userAddresses).where(lt(userAddresses.lastSeenAt, before)).run().changes;
+  }
+
+  async lockMember(): Promise<void> {
+    // SQLite: the store's transactions run one at a time (BEGIN IMMEDIATE behind a mutex).
+  }
+
+  async joinTimesSince(userId: string, since: number, exceptCampaignId: string): Promise<number[]> {
+    return this.db
+      .select({ at: serverJoins.joinedAt })
+      .from(serverJoins)
+      .where(
+        and(
+          eq(serverJoins.userId, userId),
+          gte(serverJoins.joinedAt, since),
+          ne(serverJoins.serverId, exceptCampaignId),
+        ),
+      )
+      .orderBy(asc(serverJoins.joinedAt))
+      .all()
+      .map((r) => r.at);
+  }
+
+  async findMemberGuilds(userId: string): Promise<MemberGuilds | undefined> {
+    const row = this.db.select().from(memberGuilds).where(eq(memberGuilds.userId, userId)).get();
+    return (
+      row && { guildIds: parseGuildIds(row.guildIds), premiumType: row.premiumType, fetchedAt: row.fetchedAt }
+    );
+  }
+
+  async saveMemberGuilds(
+    userId: string,
+    guildIds: readonly string[],
+    premiumType: number | undefined,
+    now: number,
+  ): Promise<void> {
+    const set = {
+      guildIds: guildIds.join(','),
+      fetchedAt: now,
+      ...(premiumType === undefined ? {} : { premiumType }),
+    };
+    this.db
+      .insert(memberGuilds)
+      .values({ userId, premiumType: premiumType ?? null, ...set })
+      .onConflictDoUpdate({ target: memberGuilds.userId, set })
+      .run();
   }
 }

@@ -2,6 +2,7 @@ import type { DbHandle } from '../db/engine.ts';
 import type { Server, ServerJoin } from '../db/schema.ts';
 import { SqliteJoinsRepository } from './joins-repo.sqlite.ts';
 import { PgJoinsRepository } from './joins-repo.pg.ts';
+import type { MemberGuilds } from './member-guilds.ts';
 
 // Joins (decision 028 step 2D, the guide in decision 034): what the website's join, the no-bot claim,
 // My Joins and the same-address rule need from the database, as one async interface with a SQLite and
@@ -43,6 +44,23 @@ export interface JoinsRepository {
   recordAddress(userId: string, addressHash: string, now: number, forgetBefore: number): Promise<void>;
   /** Retention: every address hash last seen before `before` goes; how many went. */
   pruneAddresses(before: number): Promise<number>;
+  /**
+   * Holds the member's joins until the transaction ends, so concurrent joins of one member are paced one
+   * after the other (PostgreSQL: the member's users row FOR UPDATE; SQLite's transactions already run
+   * one at a time).
+   */
+  lockMember(userId: string): Promise<void>;
+  /** When the member's joins of other campaigns than `exceptCampaignId` were asked for, at or after `since`, oldest first. */
+  joinTimesSince(userId: string, since: number, exceptCampaignId: string): Promise<number[]>;
+  /** The member's Discord guild list as last read (member_guilds), or undefined. */
+  findMemberGuilds(userId: string): Promise<MemberGuilds | undefined>;
+  /** Stores the member's guild list; `premiumType` undefined keeps the stored one. */
+  saveMemberGuilds(
+    userId: string,
+    guildIds: readonly string[],
+    premiumType: number | undefined,
+    now: number,
+  ): Promise<void>;
 }
 
 export function joinsRepo(h: DbHandle): JoinsRepository {

@@ -8,6 +8,7 @@ import { joinServer } from './join-server.ts';
 import { claimNoBotReward } from './claim-nobot-reward.ts';
 import { listMyJoins } from './list-my-joins.ts';
 import { checkMyPendingJoins } from '../bot/check-my-joins.ts';
+import { joinPaceOf } from './join-pace.ts';
 
 /**
  * Sends a pre-encoded JSON body as is: the lists change with every join, so a per-response ETag
@@ -79,6 +80,11 @@ export function joinRoutes(ctx: AppContext): Router {
     const userId = requireUser(req);
     const { id } = parseInput(serverIdParamsSchema, req.params);
     res.json(await joinServer(ctx, userId, id));
+  });
+
+  // The member's join pace and server count (decision 038): cards say "Next join in 12 min" before a click.
+  router.get('/joins/pace', async (req, res) => {
+    res.json(await joinPaceOf(ctx, requireUser(req)));
   });
 
   router.get('/joins', async (req, res) => {

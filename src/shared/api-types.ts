@@ -138,6 +138,22 @@ export type ApiJoinState =
   | 'same_address' // Verified, not paid: shares an internet connection with the owner (decision 022)
   | 'expired'; // Expired, join again
 
+/** GET /api/joins/pace: the member's join pace (decision 038), shown before a click. */
+export interface ApiJoinPace {
+  /** When the next join is allowed; null = now. */
+  nextJoinAt: string | null;
+  /** Seconds until then (0 = now), so a browser with a wrong clock still counts down right. */
+  waitSeconds: number;
+  perHour: number;
+  perDay: number;
+  joinsLastHour: number;
+  joinsLastDay: number;
+  /** Servers the member's Discord account is in, as last read; null = not read yet. */
+  guildCount: number | null;
+  /** Discord's cap for this account (100, or 200 with Nitro). */
+  guildCap: number;
+}
+
 export interface ApiJoin {
   id: string;
   campaignId: string;

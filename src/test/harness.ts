@@ -286,6 +286,9 @@ export async function startTestApp(
       DISCORD_BASE_URL: sim.url,
       DISCORD_CDN_URL: 'https://cdn.discordapp.com',
       LOG_LEVEL: 'silent',
+      // The join pace (decision 038) is off: tests join dozens of servers at one clock time; join-pace.test.ts sets it.
+      JOIN_PACE_PER_HOUR: '0',
+      JOIN_PACE_PER_DAY: '0',
       ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
       ...(pgDatabase ? { DATABASE_URL: pgDatabase.url } : {}),
       ...options.env,

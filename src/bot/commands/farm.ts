@@ -11,7 +11,8 @@ import { findDiscoverPage } from '../../joins/list-servers.ts';
 import { joinServer } from '../../joins/join-server.ts';
 import { claimNoBotReward } from '../../joins/claim-nobot-reward.ts';
 import type { ApiDiscoverServer } from '../../shared/api-types.ts';
-import { NOBOT_CLAIM_DELAY_MS } from '../../shared/join-constants.ts';
+import { NOBOT_CLAIM_DELAY_MS, nextJoinLabel, paceRulesText } from '../../shared/join-constants.ts';
+import { paceWait } from '../../joins/join-pace.ts';
 import { formatCents } from '../../shared/money.ts';
 import { CAMPAIGN_KIND_RULES } from '../../shared/campaign-kinds.ts';
 import { clip, escapeMarkdown } from './limits.ts';
@@ -73,7 +74,12 @@ export async function farmPage(
   page: number,
   q: string | undefined,
 ): Promise<BotReply> {
-  const { servers: listed, hasMore } = await findFarmPage(ctx, userId, page, q);
+  const [{ servers: listed, hasMore }, pace] = await Promise.all([
+    findFarmPage(ctx, userId, page, q),
+    paceWait(ctx, ctx.store.read, userId),
+  ]);
+  // The member's join pace (decision 038): said before a press, and the Join buttons wait with it.
+  const waiting = pace.waitMs > 0;
   if (listed.length === 0 && page === 0) {
     return {
       embeds: [
@@ -102,6 +108,7 @@ export async function farmPage(
         ButtonStyle.Success,
         clip(`Join ${first + i + 1}. ${server.name}`, 40),
         `farm:join:${server.id}`,
+        waiting,
       ),
     ),
   );
@@ -120,6 +127,10 @@ export async function farmPage(
       {
         title: q ? `Servers to join matching “${clip(q, FARM_SEARCH_MAX)}”` : 'Servers to join',
         description:
+          (waiting
+            ? `⏳ **${nextJoinLabel(pace.waitMs)}** — to keep your Discord account safe, joins are paced ` +
+              `(${paceRulesText(ctx.config.joinPace)}).\n`
+            : '') +
           'Press **Join**, accept the invite, and your coins arrive once our bot sees you in the server. ' +
           `Stay ${formatDuration(CAMPAIGN_KIND_RULES.regular.minStayMs)} (${formatDuration(CAMPAIGN_KIND_RULES.featured.minStayMs)} for ★ featured servers) ` +
           `or ${formatCents(CAMPAIGN_KIND_RULES.regular.penaltyCents)} coins are taken back.`,

@@ -24,6 +24,8 @@ const userBody = z.object({
   email: z.string().optional(),
   /** Account age in days (the id encodes the creation time, read from the simulator's clock); default 30. */
   accountAgeDays: z.number().min(0).max(5000).optional(),
+  /** Discord's premium_type (2 = Nitro: a 200-server cap instead of 100). */
+  premiumType: z.number().int().min(0).max(3).optional(),
 });
 const guildBody = z.object({
   name: z.string(),

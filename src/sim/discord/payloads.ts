@@ -78,7 +78,7 @@ export function currentUserObject(user: SimUser, scopes: string[]): SimApiUser {
     ...userObject(user),
     mfa_enabled: false,
     locale: Locale.EnglishUS,
-    premium_type: 0,
+    premium_type: user.premiumType ?? 0,
     verified: true,
     ...(scopes.includes('email') ? { email: user.email } : {}),
   };

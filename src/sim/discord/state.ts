@@ -46,6 +46,8 @@ export interface SimUser {
   email: string;
   acceptsDms: boolean;
   bot: boolean;
+  /** Discord's `premium_type` (0 none, 1 Nitro Classic, 2 Nitro: 200 servers instead of 100, 3 Nitro Basic); absent = 0. */
+  premiumType?: number;
 }
 
 export interface SimMembership {
@@ -296,6 +298,7 @@ export class SimState {
     accountAgeMs?: number;
     /** When the account was created (ms); wins over accountAgeMs. */
     createdAt?: number;
+    premiumType?: number;
   }): SimUser {
     const username = input.username.trim().toLowerCase();
     if (!USERNAME_RE.test(username)) {
@@ -316,6 +319,7 @@ export class SimState {
       email: input.email ?? `${username}@users.discord-sim.test`,
       acceptsDms: true,
       bot: false,
+      ...(input.premiumType ? { premiumType: input.premiumType } : {}),
     };
     this.users.set(user.id, user);
     this.changed();
@@ -337,6 +341,21 @@ export class SimState {
     const user = this.getUser(id);
     if (!user) throw new SimError(404, 10013, 'Unknown User');
     return user;
+  }
+
+  /** Gives or takes Nitro (`premium_type`), as a purchase or a lapse would. */
+  setPremiumType(userId: string, premiumType: number): void {
+    const user = this.users.get(userId);
+    if (!user) throw new SimError(404, 10013, 'Unknown User');
+    user.premiumType = premiumType;
+    this.changed();
+  }
+
+  /** How many servers the user is in (owned ones too). */
+  guildCountOf(userId: string): number {
+    let n = 0;
+    for (const guild of this.guilds.values()) if (guild.members[userId]) n += 1;
+    return n;
   }
 
   setAcceptsDms(userId: string, accepts: boolean): void {
@@ -474,6 +493,12 @@ export class SimState {
     if (!this.users.has(userId)) throw new SimError(404, 10013, 'Unknown User');
     if (guild.bans[userId]) throw new SimError(403, 40007, 'The user is banned from this guild.');
     const already = Boolean(guild.members[userId]);
+    // Discord's server cap: 100 servers, 200 with Nitro (premium_type 2); a join past it is refused.
+    if (!already) {
+      const cap = this.users.get(userId)?.premiumType === 2 ? 200 : 100;
+      if (this.guildCountOf(userId) >= cap)
+        throw new SimError(400, 30001, `Maximum number of guilds reached (${cap})`);
+    }
     if (!already) {
       guild.members[userId] = { joinedAt: opts.joinedAt ?? new Date().toISOString() };
       this.changed();

@@ -264,4 +264,33 @@ describe('DelayedClaims', () => {
     expect(nobot.claims).toEqual(['s1']);
     noStorage.stop();
   });
+  it('retries a "not yet" refusal quietly (marked waiting), pays once the member acted, and drops it silently after the retries', async () => {
+    const notYet = (error: unknown) => error instanceof ApiError && error.status === 409;
+    Object.assign(nobot, { notYet, notYetRetryMs: 5_000, maxNotYetRetries: 2 });
+    nobot.open.add('s1');
+    let inGuild = false;
+    nobot.answer = () =>
+      inGuild ? Promise.resolve({ earned: '0.20' }) : Promise.reject(apiError(409, 'not in the guild yet'));
+    claims.add('u1', 'nobot', 's1');
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(nobot.claims).toEqual(['s1']);
+    expect(nobot.failed).toEqual([]);
+    expect(claims.pending('nobot')).toEqual([expect.objectContaining({ id: 's1', waiting: true })]);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(nobot.claims).toEqual(['s1', 's1']);
+    inGuild = true;
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(nobot.earned).toEqual(['s1:0.20']);
+    expect(claims.pending('nobot')).toEqual([]);
+
+    // Never accepted: after the retries the claim goes without a message (the page offers Claim).
+    inGuild = false;
+    nobot.open.add('s2');
+    claims.add('u1', 'nobot', 's2');
+    await vi.advanceTimersByTimeAsync(10_000 + 5_000 * 3);
+    expect(nobot.claims.filter((id) => id === 's2')).toHaveLength(3);
+    expect(nobot.failed).toEqual([]);
+    expect(nobot.dropped).toEqual(['s2']);
+    expect(claims.pending('nobot')).toEqual([]);
+  });
 });

@@ -10,6 +10,8 @@ export interface PendingClaim {
   id: string;
   /** Epoch ms (browser clock) from which the claim is due. */
   claimAt: number;
+  /** The server said "not yet, the member must act first" (kind.notYet): retried quietly meanwhile. */
+  waiting?: boolean;
 }
 
 export interface ClaimKind {
@@ -29,6 +31,14 @@ export interface ClaimKind {
   onFailed(error: unknown, willRetry: boolean, id: string): void;
   /** A claim left without being sent or without a message (removed, already done). */
   onDropped?(id: string): void;
+  /**
+   * A refusal that means "not yet: the member has something to do first" (a no-bot claim before the
+   * invite was accepted): the claim stays, marked `waiting`, and is tried again quietly every
+   * `notYetRetryMs`, `maxNotYetRetries` times; then it is dropped without a message (onDropped).
+   */
+  notYet?(error: unknown): boolean;
+  notYetRetryMs?: number;
+  maxNotYetRetries?: number;
 }
 
 type StorageLike = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
@@ -61,6 +71,7 @@ export class DelayedClaims<K extends string> {
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly inFlight = new Set<string>();
   private readonly tooEarly = new Map<string, number>();
+  private readonly notYetTries = new Map<string, number>();
   /** Claims that met an outage: they wait for the next page load (spec §8 "retry when you refresh"). */
   private readonly stalled = new Set<string>();
   /** This tab's view of the pending claims (the source of truth while it runs; storage persists it). */
@@ -125,6 +136,7 @@ export class DelayedClaims<K extends string> {
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
     this.tooEarly.clear();
+    this.notYetTries.clear();
     this.stalled.clear();
     if (this.claims.size > 0) this.changed = true;
     this.claims.clear();
@@ -166,6 +178,7 @@ export class DelayedClaims<K extends string> {
     this.write(kind, [...this.read(kind).filter((c) => c.id !== claim.id), claim]);
     const key = this.key(kind, claim.id);
     this.tooEarly.delete(key);
+    this.notYetTries.delete(key);
     this.stalled.delete(key);
     this.schedule(kind, claim.id, claim.claimAt);
     this.publish();
@@ -177,6 +190,7 @@ export class DelayedClaims<K extends string> {
     if (timer) clearTimeout(timer);
     this.timers.delete(key);
     this.tooEarly.delete(key);
+    this.notYetTries.delete(key);
     this.stalled.delete(key);
     this.write(
       kind,
@@ -226,6 +240,18 @@ export class DelayedClaims<K extends string> {
         else this.stalled.add(key);
         return;
       }
+      if (def.notYet?.(err)) {
+        const tries = (this.notYetTries.get(key) ?? 0) + 1;
+        if (tries > (def.maxNotYetRetries ?? 0)) {
+          this.forget(kind, id);
+          def.onDropped?.(id);
+          return;
+        }
+        this.notYetTries.set(key, tries);
+        this.markWaiting(kind, id);
+        this.schedule(kind, id, this.now() + (def.notYetRetryMs ?? TOO_EARLY_RETRY_MS));
+        return;
+      }
       if (status !== null && def.silentStatuses.includes(status)) {
         this.forget(kind, id);
         def.onDropped?.(id);
@@ -239,6 +265,16 @@ export class DelayedClaims<K extends string> {
       this.inFlight.delete(key);
       this.publish();
     }
+  }
+
+  /** Marks a claim as waiting on the member (kept in this tab's view; storage keeps id and due time). */
+  private markWaiting(kind: K, id: string): void {
+    const claims = this.read(kind);
+    if (!claims.some((c) => c.id === id && !c.waiting)) return;
+    this.write(
+      kind,
+      claims.map((c) => (c.id === id ? { ...c, waiting: true } : c)),
+    );
   }
 
   private storageKey(kind: K): string | null {

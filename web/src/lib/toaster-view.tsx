@@ -10,6 +10,7 @@ interface ToastItem {
   type?: string | undefined;
   title?: ReactNode;
   description?: ReactNode;
+  action?: { label: string } | undefined;
 }
 
 /** One toast; follows a rightward drag and dismisses itself past the swipe threshold. */
@@ -50,6 +51,11 @@ function ToastView({ t }: { t: ToastItem }) {
         {t.title && <Toast.Title>{t.title}</Toast.Title>}
         {t.description && <Toast.Description>{t.description}</Toast.Description>}
       </Stack>
+      {t.action && (
+        <Toast.ActionTrigger flexShrink={0} alignSelf="center">
+          {t.action.label}
+        </Toast.ActionTrigger>
+      )}
       <Toast.CloseTrigger aria-label="Close notification" />
     </Toast.Root>
   );

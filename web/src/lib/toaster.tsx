@@ -8,10 +8,12 @@ export interface ToastInput {
   title: string;
   description?: string;
   variant?: 'default' | 'destructive';
+  /** A button in the toast (e.g. "My Joins"); clicking it runs `onClick` and closes the toast. */
+  action?: { label: string; onClick: () => void };
 }
 
 /** Shows a toast, replacing the one on screen (only one is ever visible). */
-export function toast({ title, description, variant = 'default' }: ToastInput): string {
+export function toast({ title, description, variant = 'default', action }: ToastInput): string {
   // With max 1 and a long remove delay, a dismissed toast would otherwise hold the only slot
   // and queue every later toast, so clear the store before showing the next one.
   toaster.remove();
@@ -20,6 +22,7 @@ export function toast({ title, description, variant = 'default' }: ToastInput): 
     description,
     type: variant === 'destructive' ? 'error' : 'info',
     closable: true,
+    ...(action ? { action } : {}),
   });
 }
 

@@ -15,11 +15,11 @@ import {
 } from '@chakra-ui/react';
 import type { ApiDiscoverServer } from '@shared/api-types.ts';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { LuCompass, LuPlus, LuSearch, LuSparkles, LuStar } from 'react-icons/lu';
-import { Link as RouterLink } from 'react-router';
+import { LuClock, LuCompass, LuPlus, LuSearch, LuSparkles, LuStar } from 'react-icons/lu';
+import { Link as RouterLink, useNavigate } from 'react-router';
 import { EmptyState } from '../components/empty-state.tsx';
 import { PageHeader } from '../components/page-header.tsx';
-import { errorMessage } from '../lib/api.ts';
+import { ApiError, errorMessage, errorStatus } from '../lib/api.ts';
 import { toast } from '../lib/toaster.tsx';
 import { useAuth } from '../lib/use-auth.ts';
 import { useDocumentTitle } from '../lib/use-document-title.ts';
@@ -28,6 +28,11 @@ import { ServerCard, ServerCardSkeleton, type ServerCardState } from '../feature
 import { useFeaturedServers } from '../features/discover/use-featured-servers.ts';
 import { useJoinServer } from '../features/discover/use-join-server.ts';
 import { useServers } from '../features/discover/use-servers.ts';
+import { useNextJoinWait } from '../features/discover/use-join-pace.ts';
+import { useClaimNoBot } from '../features/discover/use-claim-nobot.ts';
+import { MY_JOINS_PATH } from '../features/discover/go-to-my-joins.ts';
+import { useMyJoins } from '../features/joins/use-my-joins.ts';
+import { isNotInGuildYetMessage, nextJoinLabel, paceRulesText } from '@shared/join-constants.ts';
 import { minStayText, penaltyText, rewardText } from '@shared/campaign-kinds.ts';
 import { delayedClaims, usePendingClaims } from '../claims.ts';
 
@@ -108,8 +113,8 @@ export default function DiscoverPage() {
   const { user } = useAuth();
   const userId = user?.id ?? '';
   const [search, setSearch] = useState('');
-  // Bot servers joined in this visit leave the list; the server keeps offering a join that is still
-  // pending, so after a reload they come back and Join tries again (My Joins shows why).
+  // Bot servers joined in this visit leave the list; the server keeps listing a join that is still
+  // pending, so after a reload they come back offering the invite again (My Joins shows why).
   const [joinedNow, setJoinedNow] = useState<ReadonlySet<string>>(() => new Set());
   const query = useDebounced(search.trim(), 250);
   const servers = useServers(query);
@@ -120,9 +125,26 @@ export default function DiscoverPage() {
   const pendingNobot = usePendingClaims('nobot');
   const [joinedNobot, setJoinedNobot] = useState<ReadonlySet<string>>(() => new Set());
   const claiming = useMemo(
-    () => new Set([...joinedNobot, ...pendingNobot.map((c) => c.id)]),
+    () => new Set([...joinedNobot, ...pendingNobot.filter((c) => !c.waiting).map((c) => c.id)]),
     [joinedNobot, pendingNobot],
   );
+  // Claims the server refused as "not in the server yet": retried quietly, and the card offers Claim.
+  const waitingOnInvite = useMemo(
+    () => new Set(pendingNobot.filter((c) => c.waiting).map((c) => c.id)),
+    [pendingNobot],
+  );
+  // The member's joins (My Joins): a reload still knows an unpaid no-bot join (Claim, not Join again),
+  // and a featured card this member cannot join is "Joined" or "Already a member".
+  const myJoins = useMyJoins();
+  const joinsByCampaign = useMemo(
+    () => new Map((myJoins.data ?? []).map((j) => [j.campaignId, j])),
+    [myJoins.data],
+  );
+  // The join pace (decision 038): "Next join in 12 min" on the cards instead of Join.
+  const { waitMs: nextJoinMs, pace } = useNextJoinWait();
+  const claimNow = useClaimNoBot();
+  const navigate = useNavigate();
+  const myJoinsAction = { label: 'My Joins', onClick: () => void navigate(MY_JOINS_PATH) };
 
   // Discover's pages list featured campaigns first, then regular ones (the server searches and
   // leaves out joined and own regular campaigns). The Featured section shows the featured list.
@@ -145,11 +167,50 @@ export default function DiscoverPage() {
 
   const cardState = (server: ApiServer): ServerCardState => {
     if (server.isMine) return 'own';
+    if (waitingOnInvite.has(server.id)) return 'accept';
     if (claiming.has(server.id)) return 'claiming';
+    const join = joinsByCampaign.get(server.id);
+    // A no-bot join not paid yet (after a reload, or once the quiet retries stopped): Claim, not Join.
+    if (join?.noBot && join.state === 'waiting') return 'accept';
+    // A bot server joined here, not verified yet: the invite again (Join would only restart the wait).
+    if (join && !join.noBot && join.state === 'waiting' && !joinedNow.has(server.id)) return 'pending';
     // The featured list also carries campaigns this member already joined; Discover's pages do not.
     if (joinedNow.has(server.id)) return 'joined';
-    if (servers.data && featuredComplete && !joinableIds.has(server.id)) return 'joined';
+    if (join && join.state !== 'waiting' && join.state !== 'expired') return 'joined';
+    // Discover's pages leave out servers the member is already in (their Discord guild list).
+    if (servers.data && featuredComplete && !joinableIds.has(server.id)) return join ? 'joined' : 'member';
+    if (nextJoinMs > 0) return 'paced';
     return 'joinable';
+  };
+
+  const handleClaim = (server: ApiServer) => {
+    claimNow.mutate(server.id, {
+      onSuccess: (result) => {
+        delayedClaims.remove('nobot', server.id);
+        toast({
+          title: 'Coins Earned!',
+          description: `+${result.earned} coins added to your balance`,
+          action: myJoinsAction,
+        });
+      },
+      onError: (err) => {
+        const message = err instanceof ApiError ? err.serverMessage : null;
+        if (isNotInGuildYetMessage(message)) {
+          toast({ title: 'Not in the server yet', description: message ?? undefined, action: myJoinsAction });
+          return;
+        }
+        if (errorStatus(err) === 409) delayedClaims.remove('nobot', server.id);
+        toast({
+          title: 'Claim Failed',
+          description: errorMessage(
+            err,
+            'Failed to claim coins. The reward will retry when you refresh the page.',
+          ),
+          variant: 'destructive',
+          action: myJoinsAction,
+        });
+      },
+    });
   };
 
   const handleJoin = (server: ApiServer) => {
@@ -164,18 +225,22 @@ export default function DiscoverPage() {
           toast({
             title: 'Stay for a moment',
             description: `Your +${result.potentialReward} coins arrive in about 10 seconds.`,
+            action: myJoinsAction,
           });
         } else {
           setJoinedNow((previous) => new Set(previous).add(server.id));
           toast({
             title: 'Almost there!',
             description: 'Join the server in Discord — your coins arrive once our bot sees you join',
+            action: myJoinsAction,
           });
         }
       },
       onError: (err) => {
         tab.close();
-        if (noBot) {
+        // The join pace (429) and Discord's server cap say what to do: their own words, also for no-bot.
+        const status = errorStatus(err);
+        if (noBot && status !== 429 && status !== 409) {
           toast({
             title: 'Join Failed',
             description: 'Failed to join server. Please try again.',
@@ -264,6 +329,21 @@ export default function DiscoverPage() {
         />
       ) : (
         <Stack gap={{ base: '10', md: '12' }}>
+          {nextJoinMs > 0 && pace ? (
+            // The join pace (decision 038), said once for the whole page before any click.
+            <Alert.Root status="info" variant="subtle" borderRadius="lg" role="status">
+              <Alert.Indicator>
+                <LuClock />
+              </Alert.Indicator>
+              <Alert.Content>
+                <Alert.Title>{nextJoinLabel(nextJoinMs)}</Alert.Title>
+                <Alert.Description>
+                  To keep your Discord account safe, joins are paced: {paceRulesText(pace)}. Discord takes
+                  action against accounts that join servers too frequently.
+                </Alert.Description>
+              </Alert.Content>
+            </Alert.Root>
+          ) : null}
           {featuredList.length > 0 ? (
             <Box as="section" aria-labelledby="featured-servers">
               <SectionHeading
@@ -293,6 +373,9 @@ export default function DiscoverPage() {
                     state={cardState(server)}
                     joining={join.isPending && join.variables?.id === server.id}
                     onJoin={handleJoin}
+                    nextJoinMs={nextJoinMs}
+                    onClaim={handleClaim}
+                    claiming={claimNow.isPending && claimNow.variables === server.id}
                   />
                 ))}
               </SimpleGrid>
@@ -314,6 +397,9 @@ export default function DiscoverPage() {
                     state={cardState(server)}
                     joining={join.isPending && join.variables?.id === server.id}
                     onJoin={handleJoin}
+                    nextJoinMs={nextJoinMs}
+                    onClaim={handleClaim}
+                    claiming={claimNow.isPending && claimNow.variables === server.id}
                   />
                 ))}
               </SimpleGrid>

@@ -1,13 +1,19 @@
 import type { ApiJoin } from '@shared/api-types.ts';
 import type { ClaimNoBotResponse } from '@shared/join-schemas.ts';
-import { NOBOT_CLAIM_DELAY_MS } from '@shared/join-constants.ts';
-import { apiJson, errorMessage } from '../../lib/api.ts';
+import {
+  NOBOT_CLAIM_DELAY_MS,
+  NOBOT_NOT_YET_RETRIES,
+  NOBOT_NOT_YET_RETRY_MS,
+  isNotInGuildYetMessage,
+} from '@shared/join-constants.ts';
+import { ApiError, apiJson, errorMessage, errorStatus } from '../../lib/api.ts';
 import type { ClaimKind } from '../../lib/delayed-claims.ts';
 import { joinKeys } from '../../lib/query-keys.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { refetchAfterChange } from '../../lib/refetch-after-change.ts';
 import { toast } from '../../lib/toaster.tsx';
 import { markClaimedHere } from '../../lib/claimed-here.ts';
+import { MY_JOINS_ACTION } from './go-to-my-joins.ts';
 
 /** A no-bot join still worth claiming: joined, not paid yet, and the campaign still running. */
 function claimable(join: ApiJoin): boolean {
@@ -34,6 +40,12 @@ export const nobotClaimKind: ClaimKind = {
     return res;
   },
   silentStatuses: [404],
+  // Not in the guild yet (the invite not accepted yet, or Discord's list a moment behind): the card says
+  // "Accept the invite, then Claim" and the claim is tried again quietly for two minutes.
+  notYet: (error) =>
+    errorStatus(error) === 409 && error instanceof ApiError && isNotInGuildYetMessage(error.serverMessage),
+  notYetRetryMs: NOBOT_NOT_YET_RETRY_MS,
+  maxNotYetRetries: NOBOT_NOT_YET_RETRIES,
   onEarned(earned) {
     void refetchAfterChange(queryClient);
     toast({ title: 'Coins Earned!', description: `+${earned} coins added to your balance` });
@@ -47,6 +59,7 @@ export const nobotClaimKind: ClaimKind = {
         'Failed to claim coins. The reward will retry when you refresh the page.',
       ),
       variant: 'destructive',
+      action: MY_JOINS_ACTION,
     });
   },
   onDropped() {

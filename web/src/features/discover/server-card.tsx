@@ -12,18 +12,63 @@ import {
   Text,
 } from '@chakra-ui/react';
 import type { ApiDiscoverServer } from '@shared/api-types.ts';
-import { DEFAULT_JOIN_REWARD } from '@shared/join-constants.ts';
-import { LuCrown, LuStar, LuUserPlus, LuUsers } from 'react-icons/lu';
+import type { ReactNode } from 'react';
+import { ALREADY_MEMBER_LABEL, DEFAULT_JOIN_REWARD, nextJoinLabel } from '@shared/join-constants.ts';
+import {
+  LuCircleCheck,
+  LuClock,
+  LuCoins,
+  LuCrown,
+  LuExternalLink,
+  LuStar,
+  LuUserPlus,
+  LuUsers,
+} from 'react-icons/lu';
 import { CoinAmount } from '../../components/coin-amount.tsx';
 import { ServerAvatar } from '../../components/server-avatar.tsx';
+import { noteInviteOpened } from '../joins/check-on-return.ts';
 
-export type ServerCardState = 'joinable' | 'own' | 'joined' | 'claiming';
+/**
+ * - joinable: Join; paced: the member's join pace is used up ("Next join in 12 min", decision 038);
+ * - own: "Your Server"; joined: joined here; member: already in that Discord server (no join row);
+ * - claiming: a no-bot reward on its 10 s timer; accept: a no-bot join whose claim found the member not
+ *   in the server yet (or a reload found it unpaid): "Accept the invite, then Claim";
+ * - pending: a bot server joined here and not verified yet: the invite again, and what happens next.
+ */
+export type ServerCardState =
+  'joinable' | 'paced' | 'own' | 'joined' | 'member' | 'claiming' | 'accept' | 'pending';
 
 export interface ServerCardProps {
   server: ApiDiscoverServer;
   state: ServerCardState;
   joining: boolean;
   onJoin: (server: ApiDiscoverServer) => void;
+  /** Milliseconds until the next join (state 'paced'). */
+  nextJoinMs?: number;
+  /** Claim now (state 'accept'). */
+  onClaim?: (server: ApiDiscoverServer) => void;
+  claiming?: boolean;
+}
+
+/** A full-width status box in place of the card's button (Your Server, Already a member). */
+function StatusBox({ palette, children }: { palette: 'gold' | 'green'; children: ReactNode }) {
+  return (
+    <Flex
+      h="10"
+      align="center"
+      justify="center"
+      gap="2"
+      borderRadius="lg"
+      borderWidth="1px"
+      borderColor={`${palette}.muted`}
+      bg={`${palette}.subtle`}
+      color={`${palette}.fg`}
+      fontWeight="semibold"
+      textStyle="sm"
+    >
+      {children}
+    </Flex>
+  );
 }
 
 const count = new Intl.NumberFormat('en-US');
@@ -57,7 +102,15 @@ function GuildCounts({ server }: { server: ApiDiscoverServer }) {
 }
 
 /** One Discover card: banner, icon, name, counts, description, badges, reward and the join action. */
-export function ServerCard({ server, state, joining, onJoin }: ServerCardProps) {
+export function ServerCard({
+  server,
+  state,
+  joining,
+  onJoin,
+  nextJoinMs = 0,
+  onClaim,
+  claiming = false,
+}: ServerCardProps) {
   const featured = server.isFeatured;
   const noBot = server.serverId === null;
   return (
@@ -127,22 +180,71 @@ export function ServerCard({ server, state, joining, onJoin }: ServerCardProps) 
 
         <Box mt="auto">
           {state === 'own' ? (
-            <Flex
-              h="10"
-              align="center"
-              justify="center"
-              gap="2"
-              borderRadius="lg"
-              borderWidth="1px"
-              borderColor="gold.muted"
-              bg="gold.subtle"
-              color="gold.fg"
-              fontWeight="semibold"
-              textStyle="sm"
-            >
+            <StatusBox palette="gold">
               <LuCrown aria-hidden="true" />
               Your Server
-            </Flex>
+            </StatusBox>
+          ) : state === 'member' ? (
+            <StatusBox palette="green">
+              <LuCircleCheck aria-hidden="true" />
+              {ALREADY_MEMBER_LABEL}
+            </StatusBox>
+          ) : state === 'accept' ? (
+            <Stack gap="2">
+              <Text textStyle="sm" color="fg.muted" textAlign="center">
+                Accept the invite, then Claim
+              </Text>
+              <HStack gap="2">
+                <Button asChild variant="outline" flex="1" borderRadius="lg">
+                  <a href={server.inviteLink} target="_blank" rel="noopener noreferrer">
+                    <LuExternalLink />
+                    Invite
+                  </a>
+                </Button>
+                <Button
+                  colorPalette="brand"
+                  flex="1"
+                  borderRadius="lg"
+                  loading={claiming}
+                  loadingText="Claiming..."
+                  onClick={() => onClaim?.(server)}
+                  aria-label={`Claim ${server.name}`}
+                >
+                  <LuCoins />
+                  Claim
+                </Button>
+              </HStack>
+            </Stack>
+          ) : state === 'pending' ? (
+            <Stack gap="2">
+              <Text textStyle="sm" color="fg.muted" textAlign="center">
+                Joined? Your coins arrive once our bot sees you.
+              </Text>
+              <Button asChild variant="outline" width="full" borderRadius="lg">
+                <a
+                  href={server.inviteLink}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  aria-label={`Open the invite to ${server.name}`}
+                  // Coming back from it asks the server to look the join up (intent-free verification).
+                  onClick={() => noteInviteOpened()}
+                >
+                  <LuExternalLink />
+                  Open invite
+                </a>
+              </Button>
+            </Stack>
+          ) : state === 'paced' ? (
+            <Button
+              variant="subtle"
+              disabled
+              width="full"
+              borderRadius="lg"
+              aria-label={`Join ${server.name}: ${nextJoinLabel(nextJoinMs)}`}
+            >
+              <LuClock />
+              {nextJoinLabel(nextJoinMs)}
+            </Button>
           ) : state === 'claiming' ? (
             <Button
               variant="subtle"
