@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
 import { insertCampaign, readCampaign, readJoins } from '../test/factories.ts';
-import { createGuildWithInvite, serversOf, signInWithCoins } from '../campaigns/test-support.ts';
+import { createGuildWithInvite, giveCoins, serversOf, signInWithCoins } from '../campaigns/test-support.ts';
 
 // Issue 26 item 3 through the API: one 429 with Retry-After: 120, or Cloudflare's ban page with
 // Retry-After: 3600, answers the member at once with a 503 that says when to come back, and writes
@@ -56,7 +56,7 @@ describe('Discord asks for a long wait while a member waits', () => {
 
   describe('Cloudflare bans our address (HTML 429, Retry-After: 3600)', () => {
     // Last in the file: the product honours the ban for its hour.
-    it('Join, submit, invite replacement and the no-bot claim each answer 503 at once, writing nothing', async () => {
+    it('Join, submit, invite replacement, promote and the no-bot claim each answer 503 at once, writing nothing', async () => {
       // Set up before the ban: a pending no-bot join, a campaign of the owner. (Another member: the
       // first one's guild list is still held for the 90 s Discord asked for above.)
       const member = await app.signIn('busy_member_2');
@@ -99,6 +99,13 @@ describe('Discord asks for a long wait while a member waits', () => {
       const replace = await owner.post(`/api/campaigns/${regular.id}/invite`, { inviteLink: link });
       expect(replace).toMatchObject(busy);
       expect((await readCampaign(store(), regular.id))?.inviteLink).toBe(regular.inviteLink);
+
+      await giveCoins(app, owner, 100);
+      const promoteBalance = await owner.balanceCents();
+      const promote = await owner.post(`/api/servers/${regular.id}/promote`);
+      expect(promote).toMatchObject(busy);
+      expect(await owner.balanceCents()).toBe(promoteBalance);
+      expect((await readCampaign(store(), regular.id))?.isFeatured).toBe(false);
 
       const claim = await member.post(`/api/servers/${nobot.id}/claim-nobot`);
       expect(claim).toMatchObject(busy);
