@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { REST } from '@discordjs/rest';
 import { Routes } from 'discord-api-types/v10';
+import { WebSocket } from 'ws';
 import { DEFAULT_RATE_LIMITS, type RateLimitStats } from './rate-limits.ts';
 import {
   DEFAULT_SIM_BOT_TOKEN,
@@ -267,12 +268,40 @@ describe('Discord as it really answers', () => {
     expect((await control('/unreliable/next', 'POST', { fault: 'nope' })).status).toBe(400);
   });
 
-  it('rejects the bot token (401 on every bot call) until it is made valid again', async () => {
+  /** A raw gateway IDENTIFY with the bot token: the close code, or 'ready'. */
+  const identify = (): Promise<number | 'ready'> =>
+    new Promise((resolve, reject) => {
+      const ws = new WebSocket(`${sim.url.replace('http', 'ws')}/gateway?v=10&encoding=json`);
+      ws.on('message', (raw: Buffer) => {
+        const frame = JSON.parse(raw.toString()) as { op: number; t: string | null };
+        if (frame.op === 10)
+          ws.send(
+            JSON.stringify({
+              op: 2,
+              d: {
+                token: DEFAULT_SIM_BOT_TOKEN,
+                intents: 1,
+                properties: { os: 'linux', browser: 't', device: 't' },
+              },
+            }),
+          );
+        if (frame.t === 'READY') {
+          ws.close();
+          resolve('ready');
+        }
+      });
+      ws.on('close', (code) => resolve(code));
+      ws.on('error', reject);
+    });
+
+  it('rejects the bot token (401 on every bot call, 4004 on IDENTIFY) until it is made valid again', async () => {
     expect((await control('/bot-token', 'PUT', { valid: false })).status).toBe(204);
     const refused = await get(`/guilds/${guild.id}`);
     expect(refused.status).toBe(401);
     expect(await refused.json()).toEqual({ message: '401: Unauthorized', code: 0 });
+    expect(await identify()).toBe(4004);
     expect((await control('/bot-token', 'PUT', { valid: true })).status).toBe(204);
     expect((await get(`/guilds/${guild.id}`)).status).toBe(200);
+    expect(await identify()).toBe('ready');
   });
 });
