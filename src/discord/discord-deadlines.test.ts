@@ -92,6 +92,7 @@ describe('a call a person waits on', () => {
 
   it('answers "Discord is busy" at once on Cloudflare ban pages (HTML 429, Retry-After: 3600)', async () => {
     const client = api();
+    const bansBefore = await readMetric('coinsync_discord_busy_total', { reason: 'ban' });
     sim.state.rateLimits.ban(3_600_000);
     const failure = await failureOf(whilePersonWaits(() => client.isBotInGuild(guild.id)));
     expect(failure).toBeInstanceOf(DiscordBusyError);
@@ -105,6 +106,7 @@ describe('a call a person waits on', () => {
     expect(client.stats().responses).toBe(responses);
     expect(sim.state.rateLimits.stats().cloudflareBanned).toBe(1);
     expect(logLines.some((l) => l.includes('Cloudflare refuses our requests'))).toBe(true);
+    expect(await readMetric('coinsync_discord_busy_total', { reason: 'ban' })).toBe(bansBefore + 2);
   });
 
   it('background work waits a ban out and then gets its answer; people are told meanwhile', async () => {
