@@ -24,6 +24,7 @@ import { metricsHandler } from './http/metrics-route.ts';
 import { healthRoutes } from './ops/health-routes.ts';
 import type { ReadinessCheck } from './ops/readiness.ts';
 import { authRoutes } from './auth/routes.ts';
+import { whilePersonWaits } from './discord/discord-api.ts';
 import { createPassport, type PassportInstance } from './auth/passport.ts';
 import { featureRoutes, rawBodyRoutes } from './features.ts';
 import { sessionCheck, sessionPolicy } from './auth/session-policy.ts';
@@ -190,6 +191,9 @@ function apiRouter(ctx: AppContext, options: CreateAppOptions): ApiParts {
     postsOnly(recordWriteAddresses(ctx, recordAddress)),
   ];
   for (const handler of afterSession) api.use(handler);
+  // From here on a person waits: Discord calls get a deadline (decision 037). After the body parser and
+  // the session, whose stream and store callbacks would not carry the context on.
+  api.use((_req, _res, next) => whilePersonWaits(next));
   api.use(authRoutes(ctx, passport));
   for (const router of featureRoutes(ctx)) api.use(router);
   api.use(apiNotFound);

@@ -119,6 +119,27 @@ export function discordRouteTemplate(path: string): string {
 }
 
 /** A 429 from Discord. `route` should be a template (e.g. /guilds/:id/members/:id), not a raw path. */
+const discordBotTokenRejected = new client.Counter({
+  name: 'coinsync_discord_bot_token_rejected_total',
+  help: 'Discord answered 401 to a call made with the bot token (the token was reset or revoked).',
+  registers: [registry],
+});
+
+const discordBusy = new client.Counter({
+  name: 'coinsync_discord_busy_total',
+  help: 'Discord calls a person waited on that were given up (reason: rate-limit, ban, deadline); the person got a 503 with Retry-After.',
+  labelNames: ['reason'] as const,
+  registers: [registry],
+});
+
+export function recordDiscordBotTokenRejected(): void {
+  discordBotTokenRejected.inc();
+}
+
+export function recordDiscordBusy(reason: 'rate-limit' | 'ban' | 'deadline'): void {
+  discordBusy.inc({ reason });
+}
+
 export function recordDiscordRateLimit(source: 'rest' | 'bot', route = 'unknown'): void {
   discordRateLimits.inc({ source, route });
 }

@@ -192,7 +192,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     }
   }
 
-  const discord = new DiscordApi({ baseUrl: config.discord.baseUrl, botToken: config.discord.botToken });
+  const discord = new DiscordApi({
+    baseUrl: config.discord.baseUrl,
+    botToken: config.discord.botToken,
+    logger,
+  });
   const ctx: AppContext = {
     config,
     db: database?.db ?? notOnPostgres<Db>('db'),
@@ -241,6 +245,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       jobs: () => started.background?.reconcileJobs ?? [],
       maxAgeMs: 3 * Math.max(RECONCILE_EVERY_MS, config.memberSweepMs),
     },
+    discordBotToken: () => discord.botTokenState(),
   });
   // ROLE=bot serves only its health checks and metrics; ROLE=all and ROLE=web the API and dashboard.
   let app: Express;

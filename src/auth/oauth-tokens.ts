@@ -181,6 +181,8 @@ async function refreshClaimed(
     await ctx.store.transaction((tx) =>
       oauthTokensRepo(tx).releaseRefresh(userId, leaseUntil, ctx.clock.now()),
     );
+    // Discord asked for a longer wait than the person's deadline: a 503 with its Retry-After.
+    if (err instanceof AppError) throw err;
     throw new AppError('upstream', 'Could not reach Discord. Please try again.');
   }
 }

@@ -4,7 +4,7 @@ import type { Config } from '../config.ts';
 import type { DataStore } from '../db/engine.ts';
 import type { Clock } from '../clock.ts';
 import type { Logger } from '../logger.ts';
-import { DiscordApi } from '../discord/discord-api.ts';
+import { DiscordApi, whilePersonWaits } from '../discord/discord-api.ts';
 import { upsertUserFromDiscord } from '../users/users.ts';
 import { saveOAuthTokens } from './oauth-tokens.ts';
 
@@ -87,7 +87,8 @@ export function createPassport(deps: {
     },
   );
   strategy.userProfile = (accessToken, done) => {
-    void discord.getCurrentUser(accessToken).then(
+    // Called from passport-oauth2's HTTP callback (the request's context is lost there): a person waits.
+    void whilePersonWaits(() => discord.getCurrentUser(accessToken)).then(
       (me) =>
         done(null, {
           provider: 'discord',

@@ -18,6 +18,8 @@ export async function listUserGuilds(ctx: AppContext, userId: string): Promise<D
       await deleteOAuthTokens(ctx.store, userId);
       throw new AppError('forbidden', SIGN_IN_AGAIN);
     }
+    // DiscordBusyError: Discord asked for a wait longer than the person's deadline (503, Retry-After).
+    if (err instanceof AppError) throw err;
     ctx.logger.warn('discord: guild list failed', {
       userId,
       error: err instanceof Error ? err.message : String(err),

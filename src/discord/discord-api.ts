@@ -4,12 +4,29 @@
 // Every call goes through @discordjs/rest, the REST client discord.js itself uses: it queues requests
 // per rate-limit bucket (route + major parameter), reads X-RateLimit-* and Retry-After, honours the
 // global limit (50/s) and sublimits, retries 5xx and timeouts a few times, and never parses an HTML
-// error page as JSON. No retry or back-off logic of our own lives here.
+// error page as JSON. Around it (decision 037):
+//
+// - Two lanes. A call made while a person waits (a web request, a slash command: code run inside
+//   `whilePersonWaits`) has a deadline of PERSON_DEADLINE_MS; when Discord asks for a longer wait
+//   (429 Retry-After, the global limit, a Cloudflare ban page) or the deadline passes, the call fails
+//   at once with DiscordBusyError (a 503 with Retry-After for the person). Every other call is
+//   background work and waits out any Retry-After, however long. Each lane has its own REST instance
+//   (own queues; the bot's global 50/s split 25/25), so a background sweep queued on a bucket never
+//   holds a member's request back.
+// - One rate-limit queue per token. The bot's calls go through the bot's instances; each member's
+//   OAuth calls through an instance of their own token (a bounded LRU of them), so one member who
+//   used up his own limit delays nobody else, as Discord limits each token on its own.
+// - A 401 on the bot token is reported (log, metric, readiness) and the configured token is put back
+//   (@discordjs/rest forgets its token on a 401); one call per BOT_TOKEN_RETRY_MS tries it again, so
+//   bot REST comes back without a restart once the token is valid again.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
 import {
   DiscordAPIError,
   HTTPError,
   REST,
   RESTEvents,
+  RateLimitError,
   type RateLimitData,
   type ResponseLike,
 } from '@discordjs/rest';
@@ -25,7 +42,8 @@ import {
   type RESTGetAPIGuildMembersResult,
   type RESTPostAPIChannelMessageJSONBody,
 } from 'discord-api-types/v10';
-import { recordDiscordRateLimit } from '../metrics.ts';
+import { recordDiscordBotTokenRejected, recordDiscordBusy, recordDiscordRateLimit } from '../metrics.ts';
+import { AppError } from '../shared/errors.ts';
 
 export type DiscordUser = Pick<APIUser, 'id' | 'username' | 'avatar'> & {
   global_name?: string | null;
@@ -113,6 +131,85 @@ export const MEMBER_PAGE_SIZE = 1000;
 /** Discord's maximum page of GET /users/@me/guilds. */
 export const GUILD_PAGE_SIZE = 200;
 
+/**
+ * How long a person waits for any one Discord call (a web request, a slash command) before they are
+ * told "Discord is busy" with a Retry-After. A few seconds: long enough for Discord's usual answer
+ * (well under a second) and a short bucket wait or one retry, short enough that a page never hangs
+ * and a slash command, deferred after 1.5 s, still answers long before its 15-minute token runs out.
+ */
+export const PERSON_DEADLINE_MS = 4_000;
+/** The Retry-After a person gets when Discord said nothing about how long (it just did not answer in time). */
+export const BUSY_FALLBACK_WAIT_MS = 30_000;
+/** While Discord rejects the bot token, one bot call per this long tries the configured token again. */
+export const BOT_TOKEN_RETRY_MS = 10_000;
+/** Members' OAuth tokens with a REST instance (own buckets) kept at once; the least recently used go. */
+export const MAX_TOKEN_CLIENTS = 500;
+/**
+ * The bot's global 50 requests/s (Discord's limit per bot token), split in halves between calls people
+ * wait on and background jobs, so neither can starve the other and together they never pass it. 25/s
+ * answers a burst of 100 Joins within the 4 s deadline; background jobs wait as long as they must.
+ */
+const PERSON_GLOBAL_PER_SECOND = 25;
+const BACKGROUND_GLOBAL_PER_SECOND = 25;
+
+interface PersonWait {
+  deadlineMs: number;
+  /** Set per call: when this call's deadline passes (epoch ms). */
+  deadlineAt?: number;
+}
+const personWaiting = new AsyncLocalStorage<PersonWait>();
+
+/**
+ * Runs `fn` as work a person waits on: every Discord call made inside it (however deep) gets a deadline
+ * of `deadlineMs` and fails with DiscordBusyError rather than wait longer. The API's middleware and the
+ * slash-command dispatcher wrap their handlers in it.
+ */
+export function whilePersonWaits<T>(fn: () => T, deadlineMs = PERSON_DEADLINE_MS): T {
+  return personWaiting.run({ deadlineMs }, fn);
+}
+
+/** Runs `fn` as background work (no deadline) even when started from a person's request. */
+export function inBackground<T>(fn: () => T): T {
+  return personWaiting.exit(fn);
+}
+
+/** "45 s", "2 min", "1 h": a wait as a person reads it, to the nearest unit (Discord's own numbers are round). */
+export function waitInWords(ms: number): string {
+  const seconds = waitSeconds(ms);
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 90) return `${minutes} min`;
+  return `${Math.round(minutes / 60)} h`;
+}
+
+/** A wait in whole seconds, at least 1 (@discordjs/rest adds a few ms of margin to Discord's figure). */
+function waitSeconds(ms: number): number {
+  return Math.max(1, Math.round(ms / 1000));
+}
+
+export type BusyReason = 'rate-limit' | 'ban' | 'deadline';
+
+/**
+ * Discord asked for a wait longer than a person's deadline, or did not answer within it: a 503 whose
+ * Retry-After is Discord's own wait. Nothing was sent on the person's behalf after it.
+ */
+export class DiscordBusyError extends AppError {
+  constructor(
+    readonly waitMs: number,
+    readonly reason: BusyReason,
+  ) {
+    super('unavailable', `Discord is busy — try again in ${waitInWords(waitMs)}`);
+    this.name = 'DiscordBusyError';
+    this.retryAfterSeconds = waitSeconds(waitMs);
+  }
+}
+
+export interface DiscordApiLogger {
+  error(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+}
+
 export interface DiscordApiOptions {
   baseUrl: string;
   botToken: string;
@@ -122,6 +219,12 @@ export interface DiscordApiOptions {
   retries?: number;
   /** The HTTP call itself (tests); @discordjs/rest's undici request by default. */
   fetch?: typeof fetch;
+  /** Where a rejected bot token and Cloudflare bans are reported. */
+  logger?: DiscordApiLogger;
+  /** Members' token clients kept at once (default MAX_TOKEN_CLIENTS). */
+  maxTokenClients?: number;
+  /** While the bot token is rejected, how often a bot call tries it again (default BOT_TOKEN_RETRY_MS). */
+  botTokenRetryMs?: number;
 }
 
 export interface DiscordApiStats {
@@ -133,6 +236,16 @@ export interface DiscordApiStats {
   waitedForBucket: number;
   /** 401, 403 and 429 (non-shared) responses: what Discord's 10,000-per-10-minutes ban counts. */
   invalid: number;
+  /** Calls a person waited on that were given up with DiscordBusyError. */
+  busy: number;
+  /** 401 answers to the bot token. */
+  botTokenRejected: number;
+}
+
+/** Whether Discord currently accepts the bot token, for /api/ready. */
+export interface BotTokenState {
+  ok: boolean;
+  detail: string;
 }
 
 type Listener = (
@@ -153,49 +266,195 @@ function wrapFetch(doFetch: typeof fetch) {
   return (url: string, init: Record<string, unknown>): Promise<ResponseLike> => doFetch(url, init);
 }
 
+/**
+ * @discordjs/rest asks this before any rate-limit wait (a bucket or the global limit exhausted, a 429's
+ * Retry-After): inside a person's call, a wait that ends after the call's deadline throws
+ * RateLimitError at once instead. Background calls (no deadline) wait.
+ */
+function rejectLongWait(data: RateLimitData): boolean {
+  const wait = personWaiting.getStore();
+  if (wait?.deadlineAt === undefined) return false;
+  return Date.now() + data.retryAfter > wait.deadlineAt;
+}
+
+type Lane = 'person' | 'background';
+/** Who a call is made as: the bot, a member's OAuth token, or the application (token refresh). */
+type Caller = { kind: 'bot' } | { kind: 'user'; token: string } | { kind: 'app' };
+
+interface Client {
+  key: string;
+  rest: REST;
+  caller: Caller['kind'];
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const nowMs = () => Date.now();
+
 export class DiscordApi {
   readonly apiUrl: string;
-  /** The bot's REST client (Authorization: Bot). */
+  /** The bot's REST client for background work (Authorization: Bot). */
   readonly rest: REST;
-  /** User (OAuth2 bearer) calls: their own client so their buckets never hold up the bot's. */
-  private readonly userRest: REST;
+  private readonly botToken: string;
+  private readonly restOptions: ConstructorParameters<typeof REST>[0];
+  private readonly logger: DiscordApiLogger | undefined;
+  private readonly maxTokenClients: number;
+  private readonly botTokenRetryMs: number;
+  private readonly bot: Record<Lane, Client>;
+  private readonly app: Record<Lane, Client>;
+  /** Members' token clients, least recently used first (Map keeps insertion order). */
+  private readonly tokenClients = new Map<string, Client>();
+  /**
+   * Waits Discord asked for, by `client|bucket` (a bucket's 429), `client|*` (a global 429) and `ip`
+   * (Cloudflare's ban: every request from this address), until epoch ms. People are told at once; the
+   * background lane waits out `ip` before sending (@discordjs/rest waits out the others itself).
+   */
+  private readonly holds = new Map<string, number>();
+  private botTokenRejectedSince: number | null = null;
+  private botTokenLastTry = 0;
   private readonly counters: DiscordApiStats = {
     responses: 0,
     rateLimited: 0,
     waitedForBucket: 0,
     invalid: 0,
+    busy: 0,
+    botTokenRejected: 0,
   };
   private readonly listeners = new Set<Listener>();
 
   constructor(options: DiscordApiOptions) {
     this.apiUrl = `${options.baseUrl}/api/v10`;
-    const restOptions = {
+    this.botToken = options.botToken;
+    this.logger = options.logger;
+    this.maxTokenClients = options.maxTokenClients ?? MAX_TOKEN_CLIENTS;
+    this.botTokenRetryMs = options.botTokenRetryMs ?? BOT_TOKEN_RETRY_MS;
+    this.restOptions = {
       api: `${options.baseUrl}/api`,
       version: '10',
       timeout: options.timeoutMs ?? 10_000,
       retries: options.retries ?? 3,
+      rejectOnRateLimit: rejectLongWait,
       ...(options.fetch ? { makeRequest: wrapFetch(options.fetch) } : {}),
     };
-    this.rest = new REST(restOptions).setToken(options.botToken);
-    this.userRest = new REST({ ...restOptions, authPrefix: 'Bearer' });
-    for (const rest of [this.rest, this.userRest]) {
-      rest.on(RESTEvents.Response, (request, response: ResponseLike) => {
-        this.counters.responses += 1;
-        const status = response.status;
-        if (status === 429) {
-          this.counters.rateLimited += 1;
-          recordDiscordRateLimit('rest', request.route);
-        }
-        const scope = response.headers.get('x-ratelimit-scope');
-        if (status === 401 || status === 403 || (status === 429 && scope !== 'shared'))
-          this.counters.invalid += 1;
-        for (const l of this.listeners) l({ kind: 'response', status, route: request.route });
-      });
-      rest.on(RESTEvents.RateLimited, (data) => {
-        this.counters.waitedForBucket += 1;
-        for (const l of this.listeners) l({ kind: 'rateLimited', data });
-      });
+    this.bot = {
+      background: this.client('bot:background', 'bot', {
+        globalRequestsPerSecond: BACKGROUND_GLOBAL_PER_SECOND,
+      }),
+      person: this.client('bot:person', 'bot', { globalRequestsPerSecond: PERSON_GLOBAL_PER_SECOND }),
+    };
+    this.bot.background.rest.setToken(this.botToken);
+    this.bot.person.rest.setToken(this.botToken);
+    this.rest = this.bot.background.rest;
+    this.app = { background: this.client('app:background', 'app'), person: this.client('app:person', 'app') };
+  }
+
+  private client(
+    key: string,
+    caller: Caller['kind'],
+    extra: Partial<ConstructorParameters<typeof REST>[0]> = {},
+  ): Client {
+    const rest = new REST({
+      ...this.restOptions,
+      ...extra,
+      ...(caller === 'user'
+        ? // Short-lived: no sweep timers per member (the LRU bounds them instead).
+          { authPrefix: 'Bearer' as const, hashSweepInterval: 0, handlerSweepInterval: 0 }
+        : {}),
+    });
+    const client: Client = { key, rest, caller };
+    rest.on(RESTEvents.Response, (request, response: ResponseLike) => {
+      this.counters.responses += 1;
+      const status = response.status;
+      if (status === 429) {
+        this.counters.rateLimited += 1;
+        recordDiscordRateLimit('rest', request.route);
+        this.noteTooManyRequests(client, response);
+      }
+      const scope = response.headers.get('x-ratelimit-scope');
+      if (status === 401 || status === 403 || (status === 429 && scope !== 'shared'))
+        this.counters.invalid += 1;
+      if (caller === 'bot') {
+        if (status === 401) this.botTokenRejected();
+        else if (status >= 200 && status < 300) this.botTokenAccepted();
+      }
+      for (const l of this.listeners) l({ kind: 'response', status, route: request.route });
+    });
+    rest.on(RESTEvents.RateLimited, (data) => {
+      this.counters.waitedForBucket += 1;
+      for (const l of this.listeners) l({ kind: 'rateLimited', data });
+    });
+    return client;
+  }
+
+  /** A 429 whose body is not JSON is Cloudflare's ban page: every request from this address waits. */
+  private noteTooManyRequests(client: Client, response: ResponseLike): void {
+    const retryAfter = Number(response.headers.get('retry-after'));
+    if (!Number.isFinite(retryAfter) || retryAfter <= 0) return;
+    const until = nowMs() + retryAfter * 1000;
+    const type = response.headers.get('content-type') ?? '';
+    if (!type.includes('json')) {
+      if ((this.holds.get('ip') ?? 0) < until) {
+        this.logger?.error('discord: Cloudflare refuses our requests (HTML 429); waiting it out', {
+          retryAfterSeconds: retryAfter,
+        });
+      }
+      this.hold('ip', until);
+    } else if (response.headers.has('x-ratelimit-global')) {
+      this.hold(`${client.key}|*`, until);
     }
+  }
+
+  private hold(key: string, until: number): void {
+    if ((this.holds.get(key) ?? 0) >= until) return;
+    if (this.holds.size > 10_000) {
+      const now = nowMs();
+      for (const [k, t] of this.holds) if (t <= now) this.holds.delete(k);
+    }
+    this.holds.set(key, until);
+  }
+
+  /** How long a call on `client` to `bucket` must still wait, as far as Discord told us (ms, 0 = none). */
+  private heldFor(client: Client, bucket: string): { ms: number; reason: BusyReason } {
+    const now = nowMs();
+    const ban = (this.holds.get('ip') ?? 0) - now;
+    if (ban > 0) return { ms: ban, reason: 'ban' };
+    const held = Math.max(
+      this.holds.get(`${client.key}|*`) ?? 0,
+      this.holds.get(`${client.key}|${bucket}`) ?? 0,
+    );
+    return { ms: Math.max(0, held - now), reason: 'rate-limit' };
+  }
+
+  private botTokenRejected(): void {
+    this.counters.botTokenRejected += 1;
+    recordDiscordBotTokenRejected();
+    if (this.botTokenRejectedSince === null) {
+      this.botTokenRejectedSince = nowMs();
+      this.logger?.error(
+        'discord: Discord rejected the bot token (401). Bot REST calls fail until it is valid again; ' +
+          `the configured DISCORD_BOT_TOKEN is tried again every ${this.botTokenRetryMs / 1000} s.`,
+      );
+    }
+  }
+
+  private botTokenAccepted(): void {
+    if (this.botTokenRejectedSince === null) return;
+    this.logger?.info('discord: the bot token is accepted again', {
+      rejectedForSeconds: Math.round((nowMs() - this.botTokenRejectedSince) / 1000),
+    });
+    this.botTokenRejectedSince = null;
+  }
+
+  /** Readiness: whether Discord accepts the bot token (as far as the last bot call tells). */
+  botTokenState(): BotTokenState {
+    if (this.botTokenRejectedSince === null) return { ok: true, detail: 'accepted' };
+    const seconds = Math.round((nowMs() - this.botTokenRejectedSince) / 1000);
+    return {
+      ok: false,
+      detail:
+        `Discord rejected the bot token (401) ${seconds} s ago; bot REST calls fail. ` +
+        'Set DISCORD_BOT_TOKEN to the token shown in the Discord developer portal (Bot page); ' +
+        `it is tried again every ${this.botTokenRetryMs / 1000} s.`,
+    };
   }
 
   stats(): DiscordApiStats {
@@ -208,30 +467,149 @@ export class DiscordApi {
     return () => this.listeners.delete(listener);
   }
 
-  private async call<T>(run: () => Promise<unknown>): Promise<T> {
-    try {
-      return (await run()) as T;
-    } catch (err) {
-      throw translate(err);
+  /** The REST instance for a member's own token (their own buckets), most recently used last. */
+  private tokenClient(token: string, lane: Lane): Client {
+    const key = `user:${lane}:${createHash('sha256').update(token).digest('base64url').slice(0, 22)}`;
+    let client = this.tokenClients.get(key);
+    if (client) {
+      this.tokenClients.delete(key);
+    } else {
+      client = this.client(key, 'user');
+      client.rest.setToken(token);
+      while (this.tokenClients.size >= this.maxTokenClients) {
+        const oldest = this.tokenClients.keys().next().value;
+        if (oldest === undefined) break;
+        this.tokenClients.delete(oldest);
+      }
     }
+    this.tokenClients.set(key, client);
+    return client;
+  }
+
+  /** Members' token clients held now (tests: the LRU stays bounded). */
+  tokenClientCount(): number {
+    return this.tokenClients.size;
+  }
+
+  private clientFor(caller: Caller, lane: Lane): Client {
+    if (caller.kind === 'bot') return this.bot[lane];
+    if (caller.kind === 'app') return this.app[lane];
+    return this.tokenClient(caller.token, lane);
+  }
+
+  /**
+   * Runs one Discord call as `caller`. `bucket` names the rate-limit bucket (route and major parameter)
+   * so a wait Discord asked for is known before the next person's call to it.
+   */
+  private async call<T>(
+    caller: Caller,
+    bucket: string,
+    run: (rest: REST, signal: AbortSignal | undefined) => Promise<unknown>,
+  ): Promise<T> {
+    const wait = personWaiting.getStore();
+    const lane: Lane = wait ? 'person' : 'background';
+    const client = this.clientFor(caller, lane);
+    if (caller.kind === 'bot') this.gateBotToken();
+    if (!wait) {
+      // Background: a Cloudflare ban is waited out here, however long; @discordjs/rest waits out the rest.
+      for (
+        let ban = this.heldFor(client, bucket);
+        ban.reason === 'ban' && ban.ms > 0;
+        ban = this.heldFor(client, bucket)
+      )
+        await sleep(ban.ms);
+      try {
+        return (await run(client.rest, undefined)) as T;
+      } catch (err) {
+        throw this.failure(client, bucket, err);
+      }
+    }
+    // A wait Discord already asked for: longer than the deadline, the person is told at once;
+    // shorter, it is waited out here (this lane's @discordjs/rest may not know it).
+    const held = this.heldFor(client, bucket);
+    if (held.ms >= wait.deadlineMs) throw this.busy(held.ms, held.reason);
+    const deadlineAt = nowMs() + wait.deadlineMs;
+    if (held.ms > 0) await sleep(held.ms);
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        const known = this.heldFor(client, bucket);
+        reject(
+          this.busy(
+            known.ms > 0 ? known.ms : BUSY_FALLBACK_WAIT_MS,
+            known.ms > 0 ? known.reason : 'deadline',
+          ),
+        );
+      }, deadlineAt - nowMs());
+    });
+    try {
+      return (await personWaiting.run({ deadlineMs: wait.deadlineMs, deadlineAt }, () =>
+        Promise.race([run(client.rest, controller.signal), expired]),
+      )) as T;
+    } catch (err) {
+      throw this.failure(client, bucket, err);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private busy(waitMs: number, reason: BusyReason): DiscordBusyError {
+    this.counters.busy += 1;
+    recordDiscordBusy(reason);
+    return new DiscordBusyError(waitMs, reason);
+  }
+
+  /** While the bot token is rejected, one call per BOT_TOKEN_RETRY_MS tries it; the others fail here. */
+  private gateBotToken(): void {
+    if (this.botTokenRejectedSince === null) return;
+    const now = nowMs();
+    if (now - this.botTokenLastTry >= this.botTokenRetryMs) {
+      this.botTokenLastTry = now;
+      return;
+    }
+    throw new DiscordApiError(401, 0, '401: Unauthorized (the bot token was rejected; tried again soon)');
+  }
+
+  /** What a failed call throws; also puts the bot's token back and forgets a member's rejected one. */
+  private failure(client: Client, bucket: string, err: unknown): unknown {
+    if (err instanceof DiscordBusyError) return err;
+    if (err instanceof RateLimitError) {
+      // A person's call and Discord asked for a longer wait than the deadline leaves.
+      const until = nowMs() + err.retryAfter;
+      if (err.global) this.hold(`${client.key}|*`, until);
+      else this.hold(`${client.key}|${bucket}`, until);
+      const held = this.heldFor(client, bucket);
+      return this.busy(Math.max(err.retryAfter, held.ms), held.reason);
+    }
+    const tokenGone = err instanceof Error && /Expected token to be set/.test(err.message);
+    if (client.caller === 'bot' && ((err instanceof DiscordAPIError && err.status === 401) || tokenGone)) {
+      // @discordjs/rest forgets its token on a 401 ("Expected token to be set" for every call after it):
+      // the configured token goes back, to be tried again.
+      this.botTokenLastTry = nowMs();
+      this.bot.background.rest.setToken(this.botToken);
+      this.bot.person.rest.setToken(this.botToken);
+      if (tokenGone) return new DiscordApiError(401, 0, '401: Unauthorized (the bot token was rejected)');
+    }
+    if (client.caller === 'user' && err instanceof DiscordAPIError && err.status === 401) {
+      this.tokenClients.delete(client.key);
+    }
+    return translate(err);
   }
 
   /** The signed-in user, with a user's OAuth2 access token. */
   getCurrentUser(accessToken: string): Promise<DiscordUser> {
-    return this.call(() =>
-      this.userRest.get(Routes.user('@me'), {
-        auth: false,
-        headers: { Authorization: `Bearer ${accessToken}` },
-      }),
+    return this.call({ kind: 'user', token: accessToken }, 'GET /users/@me', (rest, signal) =>
+      rest.get(Routes.user('@me'), { signal }),
     );
   }
 
   /** The guilds the user is in, with their owner flag and permissions (user token, `guilds` scope; at most 200). */
   getCurrentUserGuilds(accessToken: string): Promise<DiscordPartialGuild[]> {
-    return this.call(() =>
-      this.userRest.get(Routes.userGuilds(), {
-        auth: false,
-        headers: { Authorization: `Bearer ${accessToken}` },
+    return this.call({ kind: 'user', token: accessToken }, 'GET /users/@me/guilds', (rest, signal) =>
+      rest.get(Routes.userGuilds(), {
+        signal,
         query: new URLSearchParams({ limit: String(GUILD_PAGE_SIZE) }),
       }),
     );
@@ -242,9 +620,10 @@ export class DiscordApi {
     client: { id: string; secret: string },
     refreshToken: string,
   ): Promise<DiscordTokenResponse> {
-    return this.call(() =>
-      this.userRest.post(Routes.oauth2TokenExchange(), {
+    return this.call({ kind: 'app' }, 'POST /oauth2/token', (rest, signal) =>
+      rest.post(Routes.oauth2TokenExchange(), {
         auth: false,
+        signal,
         passThroughBody: true,
         body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }).toString(),
         headers: {
@@ -255,12 +634,16 @@ export class DiscordApi {
     );
   }
 
-  /** Resolves an invite code; null when Discord does not know it (10006). */
+  /**
+   * Resolves an invite code; null when Discord does not know it (10006). Sent with the bot token:
+   * Discord answers unauthenticated calls without rate-limit headers (discord-api-docs #1487), so
+   * their 429s would come unannounced.
+   */
   async getInvite(code: string): Promise<DiscordInvite | null> {
     try {
-      return await this.call<DiscordInvite>(() =>
-        this.rest.get(Routes.invite(encodeURIComponent(code)), {
-          auth: false,
+      return await this.call<DiscordInvite>({ kind: 'bot' }, 'GET /invites/:code', (rest, signal) =>
+        rest.get(Routes.invite(encodeURIComponent(code)), {
+          signal,
           query: new URLSearchParams({ with_counts: 'true' }),
         }),
       );
@@ -273,7 +656,11 @@ export class DiscordApi {
   /** The member, or null when the user is not in the guild (10007). */
   async getGuildMember(guildId: string, userId: string): Promise<DiscordGuildMember | null> {
     try {
-      return await this.call<DiscordGuildMember>(() => this.rest.get(Routes.guildMember(guildId, userId)));
+      return await this.call<DiscordGuildMember>(
+        { kind: 'bot' },
+        `GET /guilds/${guildId}/members/:id`,
+        (rest, signal) => rest.get(Routes.guildMember(guildId, userId), { signal }),
+      );
     } catch (err) {
       if (err instanceof DiscordApiError && err.code === DISCORD_ERROR.UNKNOWN_MEMBER) return null;
       throw err;
@@ -286,8 +673,9 @@ export class DiscordApi {
     after = '0',
     limit = MEMBER_PAGE_SIZE,
   ): Promise<RESTGetAPIGuildMembersResult> {
-    return this.call(() =>
-      this.rest.get(Routes.guildMembers(guildId), {
+    return this.call({ kind: 'bot' }, `GET /guilds/${guildId}/members`, (rest, signal) =>
+      rest.get(Routes.guildMembers(guildId), {
+        signal,
         query: new URLSearchParams({ limit: String(limit), after }),
       }),
     );
@@ -298,10 +686,14 @@ export class DiscordApi {
     const ids = new Set<string>();
     let after = '0';
     for (;;) {
-      const page = await this.call<APIPartialGuild[]>(() =>
-        this.rest.get(Routes.userGuilds(), {
-          query: new URLSearchParams({ limit: String(GUILD_PAGE_SIZE), after }),
-        }),
+      const page = await this.call<APIPartialGuild[]>(
+        { kind: 'bot' },
+        'GET /users/@me/guilds',
+        (rest, signal) =>
+          rest.get(Routes.userGuilds(), {
+            signal,
+            query: new URLSearchParams({ limit: String(GUILD_PAGE_SIZE), after }),
+          }),
       );
       for (const g of page) ids.add(g.id);
       const last = page.at(-1);
@@ -313,7 +705,9 @@ export class DiscordApi {
   /** Whether our bot is in the guild. 10004 means "no" (Discord answers it for absent bots too). */
   async isBotInGuild(guildId: string): Promise<boolean> {
     try {
-      await this.call(() => this.rest.get(Routes.guild(guildId)));
+      await this.call({ kind: 'bot' }, `GET /guilds/${guildId}`, (rest, signal) =>
+        rest.get(Routes.guild(guildId), { signal }),
+      );
       return true;
     } catch (err) {
       if (
@@ -338,15 +732,21 @@ export class DiscordApi {
     if (filter.targetId !== undefined) query.set('target_id', filter.targetId);
     if (filter.before !== undefined) query.set('before', filter.before);
     if (filter.after !== undefined) query.set('after', filter.after);
-    const body = await this.call<APIAuditLog>(() => this.rest.get(Routes.guildAuditLog(guildId), { query }));
+    const body = await this.call<APIAuditLog>(
+      { kind: 'bot' },
+      `GET /guilds/${guildId}/audit-logs`,
+      (rest, signal) => rest.get(Routes.guildAuditLog(guildId), { signal, query }),
+    );
     return body.audit_log_entries;
   }
 
   async sendDirectMessage(userId: string, message: RESTPostAPIChannelMessageJSONBody): Promise<void> {
-    const channel = await this.call<APIChannel>(() =>
-      this.rest.post(Routes.userChannels(), { body: { recipient_id: userId } }),
+    const channel = await this.call<APIChannel>({ kind: 'bot' }, 'POST /users/@me/channels', (rest, signal) =>
+      rest.post(Routes.userChannels(), { signal, body: { recipient_id: userId } }),
     );
-    await this.call(() => this.rest.post(Routes.channelMessages(channel.id), { body: message }));
+    await this.call({ kind: 'bot' }, `POST /channels/${channel.id}/messages`, (rest, signal) =>
+      rest.post(Routes.channelMessages(channel.id), { signal, body: message }),
+    );
   }
 }
 

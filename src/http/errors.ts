@@ -21,9 +21,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, next) => {
     if (res.headersSent) return next(err);
     if (err instanceof AppError) {
-      // A refusal that knows when to come back (the join pace's 429) says so in Retry-After.
-      const retryAfter = (err as { retryAfterSeconds?: unknown }).retryAfterSeconds;
-      if (typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
+      // A refusal that knows when to come back (Discord busy, the join pace's 429) says so in Retry-After.
+      if (err.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(err.retryAfterSeconds));
       res.status(err.status).json({ message: err.message });
       return;
     }

@@ -2,6 +2,7 @@ import type { AppContext } from '../context.ts';
 import type { Server } from '../db/schema.ts';
 import { joinsRepo } from './joins-repo.ts';
 import { refreshMemberGuilds } from './join-pace.ts';
+import { DiscordBusyError } from '../discord/discord-api.ts';
 
 // No-bot campaigns have no bot to watch the guild, so membership is read from the member's own
 // Discord guild list (GET /users/@me/guilds with their OAuth token), like the ownership check.
@@ -16,7 +17,11 @@ export const DEFAULT_MEMBERSHIP_GRACE_MS = 2_000;
 export async function noBotGuildId(ctx: AppContext, server: Server): Promise<string | null> {
   if (server.inviteGuildId) return server.inviteGuildId;
   if (!server.inviteCode) return null;
-  const invite = await ctx.discord.getInvite(server.inviteCode).catch(() => null);
+  const invite = await ctx.discord.getInvite(server.inviteCode).catch((err: unknown) => {
+    // Discord busy: the person is told so (503), rather than the join going on unchecked.
+    if (err instanceof DiscordBusyError) throw err;
+    return null;
+  });
   const guildId = invite?.guild?.id ?? null;
   // Discord answered first; the write is a transaction of its own.
   if (guildId) await ctx.store.transaction((tx) => joinsRepo(tx).setInviteGuildId(server.id, guildId));

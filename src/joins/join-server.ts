@@ -75,6 +75,8 @@ async function isAlreadyMember(ctx: AppContext, guildId: string, discordUserId: 
       ctx.logger.warn('join: cannot read guild members', { guildId, code: err.code });
       return false;
     }
+    // Discord asked for a longer wait than a person's deadline: a 503 with its Retry-After, nothing written.
+    if (err instanceof AppError) throw err;
     ctx.logger.warn('join: Discord unreachable', {
       guildId,
       error: err instanceof Error ? err.message : String(err),

@@ -42,6 +42,8 @@ export interface ReadinessSources {
    * each one's last success must be.
    */
   reconcile?: { jobs: () => string[]; maxAgeMs: number };
+  /** Whether Discord accepts the bot token (a 401 fails readiness until a bot call succeeds again). */
+  discordBotToken?: () => CheckResult;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -178,6 +180,7 @@ export function createReadiness(sources: ReadinessSources) {
       gateway: gateway(),
       reconciliation: reconciliation(),
       jobs: jobs(),
+      ...(sources.discordBotToken ? { discordBotToken: sources.discordBotToken() } : {}),
     };
     for (const [name, result] of Object.entries(checks)) recordReadiness(name, result.ok);
     return { ready: Object.values(checks).every((c) => c.ok), checks };

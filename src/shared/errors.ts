@@ -18,6 +18,8 @@ export const ERROR_STATUS = {
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
 export class AppError extends Error {
+  /** Seconds a client should wait before trying again (sent as `Retry-After` by the HTTP layer). */
+  retryAfterSeconds?: number;
   constructor(
     readonly code: ErrorCode,
     message: string,

@@ -8,6 +8,7 @@ import { Responder } from './responder.ts';
 import type { BotReply, Member } from './types.ts';
 import { botWriteLimiter } from './write-limit.ts';
 import type { WriteAction } from '../../http/write-limits.ts';
+import { whilePersonWaits } from '../../discord/discord-api.ts';
 
 export interface InteractionOptions {
   /** A handler not done after this long is deferred for it (Discord's deadline is 3 s). */
@@ -89,7 +90,8 @@ export async function handleInteraction(
       reply = notSignedInReply(ctx);
     } else {
       if (member && target.writes) botWriteLimiter(ctx).take(member.userId, target.writes);
-      reply = await target.run(member);
+      // The member waits: Discord calls inside get a deadline and fail as "Discord is busy" past it.
+      reply = await whilePersonWaits(() => target.run(member));
     }
     await responder.send(reply);
     recordBotEvent(metric, 'ok');

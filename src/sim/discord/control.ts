@@ -3,7 +3,7 @@ import express, { type Router } from 'express';
 import { z } from 'zod';
 import { handle, param, queryString } from './http-util.ts';
 import { SimError, type SimState } from './state.ts';
-import { ALL_FAULTS, type Fault } from './unreliable.ts';
+import { ALL_FAULTS, REST_FAULT_KINDS, type Fault, type RestFaultKind } from './unreliable.ts';
 
 function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value ?? {});
@@ -64,6 +64,15 @@ const unreliableBody = z.object({
   lateAuditMs: z.number().int().min(0).optional(),
   retryAfterSeconds: z.number().min(0).optional(),
 });
+const scriptedFaultBody = z.object({
+  fault: z.enum(REST_FAULT_KINDS as [RestFaultKind, ...RestFaultKind[]]),
+  retryAfterSeconds: z.number().min(0).max(86_400).optional(),
+  method: z.string().max(10).optional(),
+  path: z.string().max(200).optional(),
+  times: z.number().int().min(1).max(10_000).optional(),
+});
+const banBody = z.object({ seconds: z.number().min(0).max(86_400) });
+const botTokenBody = z.object({ valid: z.boolean() });
 const gatewaySettingsBody = z.object({
   maxGuildsPerShard: z.number().int().min(1).optional(),
   allowedPrivilegedIntents: z.number().int().min(0).optional(),
@@ -198,6 +207,30 @@ export function createControlRouter(state: SimState): Router {
     state.rateLimits.reset();
     res.status(204).end();
   });
+  // Cloudflare's ban of this address: every REST call answers its HTML 429 page (seconds 0 lifts it).
+  router.put(
+    '/rate-limits/ban',
+    handle((req, res) => {
+      state.rateLimits.ban(parse(banBody, body(req)).seconds * 1000);
+      res.status(204).end();
+    }),
+  );
+  // The bot token rejected (401 on every bot REST call) or accepted again.
+  router.put(
+    '/bot-token',
+    handle((req, res) => {
+      state.botTokenValid = parse(botTokenBody, body(req)).valid;
+      res.status(204).end();
+    }),
+  );
+  // A fault for the next matching REST call(s), e.g. one 429 with Retry-After: 120.
+  router.post(
+    '/unreliable/next',
+    handle((req, res) => {
+      state.unreliable.inject(parse(scriptedFaultBody, body(req)));
+      res.status(204).end();
+    }),
+  );
   // Unreliable Discord: settings and counts of what was injected.
   router.get('/unreliable', (_req, res) => {
     res.json({ config: state.unreliable.config, injected: state.unreliable.injected });

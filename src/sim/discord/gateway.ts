@@ -234,8 +234,11 @@ export function createGateway(opts: {
   };
   const unsubscribe = state.subscribe(onStateEvent);
 
+  // A token Discord no longer accepts (PUT /control/bot-token {valid:false}) fails IDENTIFY with 4004 too.
   const tokenOk = (token: unknown): boolean =>
-    typeof token === 'string' && (token === opts.botToken || token === `Bot ${opts.botToken}`);
+    state.botTokenValid &&
+    typeof token === 'string' &&
+    (token === opts.botToken || token === `Bot ${opts.botToken}`);
 
   const identify = (conn: Connection, d: Record<string, unknown>): void => {
     if (!tokenOk(d.token)) {

@@ -27,7 +27,8 @@ export function parseAuth(req: Request, state: SimState, botToken: string): Auth
   const header = req.get('authorization') ?? '';
   const [scheme, value] = header.split(/\s+/, 2);
   if (!scheme || !value) return null;
-  if (scheme.toLowerCase() === 'bot') return value === botToken ? { kind: 'bot' } : null;
+  if (scheme.toLowerCase() === 'bot')
+    return value === botToken && state.botTokenValid ? { kind: 'bot' } : null;
   if (scheme.toLowerCase() === 'bearer') {
     const token = state.tokens.get(value);
     if (!token || token.expiresAt <= Date.now()) return null;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { REST } from '@discordjs/rest';
 import { Routes } from 'discord-api-types/v10';
+import { WebSocket } from 'ws';
 import { DEFAULT_RATE_LIMITS, type RateLimitStats } from './rate-limits.ts';
 import {
   DEFAULT_SIM_BOT_TOKEN,
@@ -185,5 +186,122 @@ describe('control API', () => {
       config: { enabled: boolean };
     };
     expect(read.config.enabled).toBe(false);
+  });
+});
+
+// Issue 26 item 6: what real Discord does that the product must survive.
+describe('Discord as it really answers', () => {
+  const control = (path: string, method: string, body: unknown) =>
+    fetch(`${sim.url}/control${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+
+  it('answers unauthenticated calls without rate-limit headers (discord-api-docs #1487), limited all the same', async () => {
+    sim.state.createInvite(guild.id, { code: 'rl-public' });
+    sim.state.rateLimits.configure({ buckets: { invite: { limit: 1, windowMs: 60_000 } } });
+    const first = await get('/invites/rl-public', {});
+    expect(first.status).toBe(200);
+    for (const name of [
+      'x-ratelimit-limit',
+      'x-ratelimit-remaining',
+      'x-ratelimit-reset-after',
+      'x-ratelimit-bucket',
+    ])
+      expect(first.headers.get(name), name).toBeNull();
+    const second = await get('/invites/rl-public', {});
+    expect(second.status).toBe(429);
+    expect(second.headers.get('retry-after')).not.toBeNull();
+    expect(second.headers.get('x-ratelimit-scope')).toBeNull();
+    // With the bot token the same route announces its bucket (its own, per token).
+    const withBot = await get('/invites/rl-public');
+    expect(withBot.status).toBe(200);
+    expect(withBot.headers.get('x-ratelimit-limit')).toBe('1');
+  });
+
+  it('limits each OAuth token on its own bucket', async () => {
+    sim.state.rateLimits.configure({ buckets: { 'current-user-guilds': { limit: 1, windowMs: 60_000 } } });
+    for (const name of ['a', 'b']) {
+      sim.state.tokens.set(`rl-token-${name}`, {
+        userId: memberId,
+        scope: 'guilds',
+        expiresAt: Date.now() + 60_000,
+        refreshToken: 'r',
+      });
+    }
+    const asUser = (name: string) => get('/users/@me/guilds', { authorization: `Bearer rl-token-${name}` });
+    expect((await asUser('a')).status).toBe(200);
+    expect((await asUser('a')).status).toBe(429);
+    expect((await asUser('b')).status).toBe(200);
+  });
+
+  it('answers Cloudflare ban pages: HTML 429 with Retry-After, no JSON, no rate-limit headers, for every call', async () => {
+    expect((await control('/rate-limits/ban', 'PUT', { seconds: 3600 })).status).toBe(204);
+    for (const path of [`/guilds/${guild.id}`, '/invites/anything', '/users/@me']) {
+      const res = await get(path);
+      expect(res.status).toBe(429);
+      expect(res.headers.get('retry-after')).toBe('3600');
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(res.headers.get('x-ratelimit-limit')).toBeNull();
+      expect(await res.text()).toMatch(/Cloudflare/);
+    }
+    expect((await stats()).cloudflareBanned).toBe(3);
+    expect((await control('/rate-limits/ban', 'PUT', { seconds: 0 })).status).toBe(204);
+    expect((await get(`/guilds/${guild.id}`)).status).toBe(200);
+  });
+
+  it('scripts one long Retry-After for the next matching call', async () => {
+    const res = await control('/unreliable/next', 'POST', {
+      fault: 'rate-limit',
+      retryAfterSeconds: 120,
+      method: 'GET',
+      path: '/members/',
+    });
+    expect(res.status).toBe(204);
+    expect((await get(`/guilds/${guild.id}`)).status).toBe(200);
+    const limited = await get(`/guilds/${guild.id}/members/${memberId}`);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBe(120);
+    expect(((await limited.json()) as { retry_after: number }).retry_after).toBe(120);
+    expect((await get(`/guilds/${guild.id}/members/${memberId}`)).status).toBe(200);
+    expect((await control('/unreliable/next', 'POST', { fault: 'nope' })).status).toBe(400);
+  });
+
+  /** A raw gateway IDENTIFY with the bot token: the close code, or 'ready'. */
+  const identify = (): Promise<number | 'ready'> =>
+    new Promise((resolve, reject) => {
+      const ws = new WebSocket(`${sim.url.replace('http', 'ws')}/gateway?v=10&encoding=json`);
+      ws.on('message', (raw: Buffer) => {
+        const frame = JSON.parse(raw.toString()) as { op: number; t: string | null };
+        if (frame.op === 10)
+          ws.send(
+            JSON.stringify({
+              op: 2,
+              d: {
+                token: DEFAULT_SIM_BOT_TOKEN,
+                intents: 1,
+                properties: { os: 'linux', browser: 't', device: 't' },
+              },
+            }),
+          );
+        if (frame.t === 'READY') {
+          ws.close();
+          resolve('ready');
+        }
+      });
+      ws.on('close', (code) => resolve(code));
+      ws.on('error', reject);
+    });
+
+  it('rejects the bot token (401 on every bot call, 4004 on IDENTIFY) until it is made valid again', async () => {
+    expect((await control('/bot-token', 'PUT', { valid: false })).status).toBe(204);
+    const refused = await get(`/guilds/${guild.id}`);
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual({ message: '401: Unauthorized', code: 0 });
+    expect(await identify()).toBe(4004);
+    expect((await control('/bot-token', 'PUT', { valid: true })).status).toBe(204);
+    expect((await get(`/guilds/${guild.id}`)).status).toBe(200);
+    expect(await identify()).toBe('ready');
   });
 });

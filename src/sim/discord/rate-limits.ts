@@ -4,11 +4,24 @@
 // with a Retry-After header, and a count of invalid requests (401/403/429, except 429s of scope
 // `shared`) over 10 minutes — 10,000 of them get an IP banned by Cloudflare for about an hour.
 //
+// Cloudflare in front of Discord bans an address that sent too many invalid requests (or that an
+// operator of this simulator bans through the control API): every request then gets Cloudflare's
+// HTML 429 page with a Retry-After and no JSON, no X-RateLimit-* headers, for about an hour.
+// Unauthenticated calls (no Authorization header, e.g. GET /invites/{code}) are limited per address
+// but answered without X-RateLimit-* headers, as Discord does (discord-api-docs #1487).
+//
 // Discord does not publish its per-route numbers (they are discovered from the headers and change),
 // so the limits below are plausible values, configurable, and the product must never assume them.
 import { createHash } from 'node:crypto';
 import type { RESTRateLimit } from 'discord-api-types/v10';
 import type { NextFunction, Request, Response } from 'express';
+
+export const cloudflareHtml = (status: number, title: string): string =>
+  `<!DOCTYPE html>\n<html><head><title>${status} ${title} | discord.com | Cloudflare</title></head>` +
+  `<body><h1>Error ${status}</h1><p>${title}</p><p>Cloudflare Ray ID: 0000000000000000</p></body></html>`;
+
+/** How long Cloudflare bans an address that crossed the invalid-request threshold (about an hour). */
+export const CLOUDFLARE_BAN_MS = 60 * 60 * 1000;
 
 /** A 429 body; Discord's OpenAPI document requires `code` (0: general) beside discord-api-types' fields. */
 export function rateLimitedBody(retryAfter: number, global: boolean): RESTRateLimit & { code: number } {
@@ -83,6 +96,10 @@ export interface RateLimitStats {
   globalRateLimited: number;
   /** 401/403/429 responses (429s of scope `shared` excepted) in the last ten minutes. */
   invalidRequests: number;
+  /** Requests answered with Cloudflare's ban page. */
+  cloudflareBanned: number;
+  /** Until when (epoch ms) the address is banned; 0 when it is not. */
+  bannedUntil: number;
 }
 
 function bucketHash(name: string): string {
@@ -99,7 +116,9 @@ export class RateLimiter {
   private buckets = new Map<string, BucketState>();
   private global = new Map<string, BucketState>();
   private invalid: number[] = [];
-  private counters = { requests: 0, rateLimited: 0, globalRateLimited: 0 };
+  private counters = { requests: 0, rateLimited: 0, globalRateLimited: 0, cloudflareBanned: 0 };
+  /** Cloudflare's ban of the (one) client address, until this epoch ms. */
+  private bannedUntil = 0;
 
   constructor(
     config: Partial<RateLimitConfig> = {},
@@ -120,19 +139,30 @@ export class RateLimiter {
     this.buckets.clear();
     this.global.clear();
     this.invalid = [];
-    this.counters = { requests: 0, rateLimited: 0, globalRateLimited: 0 };
+    this.counters = { requests: 0, rateLimited: 0, globalRateLimited: 0, cloudflareBanned: 0 };
+    this.bannedUntil = 0;
   }
 
   stats(): RateLimitStats {
     this.pruneInvalid();
-    return { ...this.counters, invalidRequests: this.invalid.length };
+    const bannedUntil = this.bannedUntil > this.now() ? this.bannedUntil : 0;
+    return { ...this.counters, invalidRequests: this.invalid.length, bannedUntil };
   }
 
-  /** Counts a response toward the invalid-request ban when Discord would. */
+  /** Cloudflare bans the address for `ms` (0 lifts the ban). */
+  ban(ms: number): void {
+    this.bannedUntil = ms > 0 ? this.now() + ms : 0;
+  }
+
+  /** Counts a response toward the invalid-request ban when Discord would; past the threshold, bans. */
   recordResponse(status: number, scope: string | undefined): void {
     if (status === 401 || status === 403 || (status === 429 && scope !== 'shared')) {
       this.invalid.push(this.now());
-      if (this.invalid.length > 20_000) this.pruneInvalid();
+      if (this.invalid.length >= INVALID_REQUEST_BAN_THRESHOLD) {
+        this.pruneInvalid();
+        if (this.invalid.length >= INVALID_REQUEST_BAN_THRESHOLD && this.bannedUntil <= this.now())
+          this.ban(CLOUDFLARE_BAN_MS);
+      }
     }
   }
 
@@ -165,14 +195,22 @@ export class RateLimiter {
    */
   middleware() {
     return (req: Request, res: Response, next: NextFunction): void => {
+      const now = this.now();
+      if (this.bannedUntil > now) {
+        // Cloudflare answers before Discord sees the request: HTML, Retry-After, nothing else.
+        this.counters.cloudflareBanned += 1;
+        res.setHeader('Retry-After', String(Math.ceil((this.bannedUntil - now) / 1000)));
+        res.status(429).type('text/html').send(cloudflareHtml(429, 'You are being rate limited'));
+        return;
+      }
       res.on('finish', () =>
         this.recordResponse(res.statusCode, res.getHeader('x-ratelimit-scope') as string | undefined),
       );
       if (!this.config.enabled) return next();
       this.counters.requests += 1;
       const path = routePath(req.path);
-      const identity = req.get('authorization') ?? `ip:${req.ip ?? ''}`;
-      const now = this.now();
+      const authorization = req.get('authorization');
+      const identity = authorization ?? `ip:${req.ip ?? ''}`;
 
       // Global limit first (per token; Discord counts unauthenticated requests per IP).
       const global = this.take(
@@ -189,8 +227,10 @@ export class RateLimiter {
         this.counters.globalRateLimited += 1;
         const retryAfter = Math.max(0.001, (global.state.resetAt - now) / 1000);
         res.setHeader('Retry-After', String(Math.ceil(retryAfter)));
-        res.setHeader('X-RateLimit-Global', 'true');
-        res.setHeader('X-RateLimit-Scope', 'global');
+        if (authorization) {
+          res.setHeader('X-RateLimit-Global', 'true');
+          res.setHeader('X-RateLimit-Scope', 'global');
+        }
         res.status(429).json(rateLimitedBody(retryAfter, true));
         return;
       }
@@ -207,15 +247,18 @@ export class RateLimiter {
       const key = `${identity}|${routeKey}|${major}`;
       const taken = this.take(this.buckets, key, limit, now);
       const resetAfter = Math.max(0, (taken.state.resetAt - now) / 1000);
-      res.setHeader('X-RateLimit-Limit', String(limit.limit));
-      res.setHeader('X-RateLimit-Remaining', String(taken.state.remaining));
-      res.setHeader('X-RateLimit-Reset', (taken.state.resetAt / 1000).toFixed(3));
-      res.setHeader('X-RateLimit-Reset-After', resetAfter.toFixed(3));
-      res.setHeader('X-RateLimit-Bucket', bucketHash(routeKey));
+      // Unauthenticated calls are limited all the same, but Discord sends them no X-RateLimit-* headers.
+      if (authorization) {
+        res.setHeader('X-RateLimit-Limit', String(limit.limit));
+        res.setHeader('X-RateLimit-Remaining', String(taken.state.remaining));
+        res.setHeader('X-RateLimit-Reset', (taken.state.resetAt / 1000).toFixed(3));
+        res.setHeader('X-RateLimit-Reset-After', resetAfter.toFixed(3));
+        res.setHeader('X-RateLimit-Bucket', bucketHash(routeKey));
+      }
       if (!taken.ok) {
         this.counters.rateLimited += 1;
         res.setHeader('Retry-After', String(Math.ceil(resetAfter)));
-        res.setHeader('X-RateLimit-Scope', 'user');
+        if (authorization) res.setHeader('X-RateLimit-Scope', 'user');
         res.status(429).json(rateLimitedBody(resetAfter, false));
         return;
       }

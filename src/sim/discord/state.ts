@@ -168,6 +168,11 @@ export class SimState {
   /** authorization codes live only in memory (10 minutes) */
   codes = new Map<string, SimAuthCode>();
   gatewayOnline = true;
+  /**
+   * Whether Discord accepts the bot token on REST. False as after a reset of the token in the developer
+   * portal (or Discord revoking it): every bot call answers 401 until it is true again.
+   */
+  botTokenValid = true;
   readonly botUser: SimUser;
   readonly rateLimits = new RateLimiter();
   readonly unreliable = new Unreliable();

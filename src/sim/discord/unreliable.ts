@@ -8,7 +8,9 @@
 // faults of one channel do not depend on how much traffic the others saw: the n-th REST request of a
 // run with seed S is hit (or not) by the same fault every time.
 import type { NextFunction, Request, Response } from 'express';
-import { rateLimitedBody } from './rate-limits.ts';
+import { cloudflareHtml, rateLimitedBody, routePath } from './rate-limits.ts';
+
+export { cloudflareHtml } from './rate-limits.ts';
 
 export type Fault = 'rate-limit' | 'server-error' | 'html' | 'late-audit' | 'drop-event';
 
@@ -59,12 +61,30 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
-export const cloudflareHtml = (status: number, title: string): string =>
-  `<!DOCTYPE html>\n<html><head><title>${status} ${title} | discord.com | Cloudflare</title></head>` +
-  `<body><h1>Error ${status}</h1><p>${title}</p><p>Cloudflare Ray ID: 0000000000000000</p></body></html>`;
-
 /** What the REST middleware injected, in order (tests compare runs of one seed). */
 export type RestFaultKind = 'rate-limit' | 'server-error-500' | 'server-error-503' | 'html-502' | 'html-429';
+export const REST_FAULT_KINDS: readonly RestFaultKind[] = [
+  'rate-limit',
+  'server-error-500',
+  'server-error-503',
+  'html-502',
+  'html-429',
+];
+
+/**
+ * A fault for the next matching request(s), whatever the rate (a test's "Discord answers this call
+ * with a 429 and Retry-After: 120"). Matching requests are those of `method` whose Discord route path
+ * (without /api/vN) contains `path`; both optional.
+ */
+export interface ScriptedFault {
+  fault: RestFaultKind;
+  /** Retry-After of a 429, in seconds (default: the configured retryAfterSeconds). */
+  retryAfterSeconds?: number;
+  method?: string;
+  path?: string;
+  /** How many matching requests get it (default 1). */
+  times?: number;
+}
 
 export interface InjectedCounts {
   rateLimit: number;
@@ -93,6 +113,28 @@ export class Unreliable {
   config: UnreliableConfig = { ...RELIABLE, faults: [...RELIABLE.faults] };
   readonly injected: InjectedCounts = zeroCounts();
   private streams = Unreliable.streams(RELIABLE.seed);
+  private scripted: (ScriptedFault & { times: number })[] = [];
+
+  /** Queues a fault for the next matching request(s), independent of rate and seed. */
+  inject(fault: ScriptedFault): void {
+    this.scripted.push({ ...fault, times: fault.times ?? 1 });
+  }
+
+  private takeScripted(method: string, path: string): ScriptedFault | null {
+    const index = this.scripted.findIndex(
+      (f) =>
+        (f.method === undefined || f.method.toUpperCase() === method) &&
+        (f.path === undefined || path.includes(f.path)),
+    );
+    const found = this.scripted[index];
+    if (!found) return null;
+    found.times -= 1;
+    if (found.times <= 0) this.scripted.splice(index, 1);
+    if (found.fault === 'rate-limit') this.injected.rateLimit += 1;
+    else if (found.fault.startsWith('html')) this.injected.html += 1;
+    else this.injected.serverError += 1;
+    return found;
+  }
 
   private static streams(seed: number) {
     return {
@@ -116,6 +158,7 @@ export class Unreliable {
   reset(): void {
     this.config = { ...RELIABLE, faults: [...RELIABLE.faults] };
     this.streams = Unreliable.streams(RELIABLE.seed);
+    this.scripted = [];
     Object.assign(this.injected, zeroCounts());
   }
 
@@ -169,10 +212,11 @@ export class Unreliable {
 
   /** REST middleware, after the rate limiter (an injected fault still consumed its bucket). */
   middleware() {
-    return (_req: Request, res: Response, next: NextFunction): void => {
-      const fault = this.nextRestFault();
+    return (req: Request, res: Response, next: NextFunction): void => {
+      const scripted = this.scripted.length > 0 ? this.takeScripted(req.method, routePath(req.path)) : null;
+      const fault = scripted?.fault ?? this.nextRestFault();
       if (fault === null) return next();
-      const retryAfter = this.config.retryAfterSeconds;
+      const retryAfter = scripted?.retryAfterSeconds ?? this.config.retryAfterSeconds;
       switch (fault) {
         case 'rate-limit':
           // A limit the headers did not announce (Discord's per-resource limits look like this).
