@@ -67,7 +67,7 @@ export async function paceWait(
 export class JoinPaceError extends AppError {
   constructor(
     message: string,
-    readonly retryAfterSeconds: number,
+    override readonly retryAfterSeconds: number,
   ) {
     super('rate_limited', message);
   }
