@@ -241,11 +241,13 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
     const guildId = member.guild.id;
     const discordUserId = member.id;
     const at = ctx.clock.now();
+    // Discord's time domain (audit-entry snowflakes), for the order of events (decision 042).
+    const discordAt = Date.now();
     track(guildId, 'member remove', async () => {
       // Most removals are of people we never paid: no audit log for them. Checked in the queue, after
       // any earlier arrival of the same member has been verified.
       const join = await findOpenPaidJoin(ctx, guildId, discordUserId);
-      if (join) removals.add(guildId, { discordUserId, at, since: removalSince(join) });
+      if (join) removals.add(guildId, { discordUserId, at, since: removalSince(join), discordAt });
     });
   };
 

@@ -100,6 +100,8 @@ export const serverJoins = pgTable(
     coinsAwarded: boolean('coins_awarded').notNull().default(false),
     hasLeft: boolean('has_left').notNull().default(false),
     leftAt: ms('left_at'),
+    /** When the bot received the removal (Discord's clock domain, ms): audit entries must precede it (decision 042). */
+    leftDiscordAt: ms('left_discord_at'),
     leftReason: text('left_reason'),
     discordJoinedAt: ms('discord_joined_at'),
     penalized: boolean('penalized').notNull().default(false),

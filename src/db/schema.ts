@@ -91,6 +91,8 @@ export const serverJoins = sqliteTable(
     coinsAwarded: integer('coins_awarded', { mode: 'boolean' }).notNull().default(false),
     hasLeft: integer('has_left', { mode: 'boolean' }).notNull().default(false),
     leftAt: integer('left_at'),
+    /** When the bot received the removal (Discord's clock domain, ms): audit entries must precede it (decision 042). */
+    leftDiscordAt: integer('left_discord_at'),
     /** leave | kick | ban | unknown | guild_deleted, once hasLeft. */
     leftReason: text('left_reason'),
     /** Discord's joined_at (ms) of the membership that verified this join; audit entries older than it are not about it. */

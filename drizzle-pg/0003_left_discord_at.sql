@@ -1,0 +1,1 @@
+ALTER TABLE "server_joins" ADD COLUMN "left_discord_at" bigint;

@@ -1,0 +1,1 @@
+ALTER TABLE `server_joins` ADD `left_discord_at` integer;
