@@ -279,7 +279,7 @@ export function startBackground(
             shard: spec.shard,
             withoutMembersIntent: bot.membersIntent() !== 'on',
           });
-          const { lookups, phaseMs: _phaseMs, ...counts } = result;
+          const { lookups, phaseMs: _phaseMs, held: _held, ...counts } = result;
           const lookupCounts = Object.fromEntries(
             Object.entries(lookups).map(([k, n]) => [`lookup_${k}`, n]),
           );

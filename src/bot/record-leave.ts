@@ -37,7 +37,10 @@ export interface RecordLeaveResult {
  * deleted guilds, leaves of canceled campaigns and leaves after the stay are only recorded. The hasLeft flag is flipped conditionally, so a replayed event
  * or a concurrent reconcile run records (and charges) once.
  */
-export async function recordLeave(ctx: AppContext, event: LeaveEvent): Promise<RecordLeaveResult> {
+export async function recordLeave(
+  ctx: Pick<AppContext, 'store' | 'logger' | 'events'>,
+  event: LeaveEvent,
+): Promise<RecordLeaveResult> {
   const charged: { userId: string; name: string; cents: number }[] = [];
   const outcome = await ctx.store.transaction(async (tx) => {
     charged.length = 0; // a PostgreSQL transaction may run again after a deadlock

@@ -295,3 +295,20 @@ export const jobRuns = pgTable(
   },
   (t) => [primaryKey({ columns: [t.job, t.period] })],
 );
+
+/** Absent members held back by the reconciliation safety valve (schema.ts). */
+export const reconcileHolds = pgTable(
+  'reconcile_holds',
+  {
+    guildId: text('guild_id').notNull(),
+    discordUserId: text('discord_user_id').notNull(),
+    firstAbsentAt: ms('first_absent_at').notNull(),
+    lastAbsentAt: ms('last_absent_at').notNull(),
+    holds: integer('holds').notNull().default(1),
+    resolution: text('resolution'),
+    resolvedAt: ms('resolved_at'),
+    reason: text('reason'),
+  },
+  (t) => [primaryKey({ columns: [t.guildId, t.discordUserId] })],
+);
+

@@ -4,6 +4,7 @@ import { COIN_PACKS, isPackId } from '../shared/packs.ts';
 import { usersRepo } from '../users/users-repo.ts';
 import { fulfilPaymentIntent } from './fulfil-payment.ts';
 import { paymentsRepo } from './payments-repo.ts';
+import type { PaymentsContext } from './payment-record.ts';
 import { recordDispute, recordRefund } from './reverse-payment.ts';
 import type { Stripe } from './stripe-client.ts';
 
@@ -44,7 +45,7 @@ function idOf(value: string | { id: string } | null | undefined): string | null 
 }
 
 /** The payments row as create-payment-intent wrote it, rebuilt from the intent; null when it does not fit a pack. */
-async function restorePaymentRow(ctx: AppContext, intent: Stripe.PaymentIntent): Promise<boolean> {
+async function restorePaymentRow(ctx: PaymentsContext, intent: Stripe.PaymentIntent): Promise<boolean> {
   const { userId, packId, coins } = intent.metadata ?? {};
   if (!userId || !isPackId(packId)) return false;
   const pack = COIN_PACKS[packId];
@@ -70,7 +71,7 @@ async function restorePaymentRow(ctx: AppContext, intent: Stripe.PaymentIntent):
 }
 
 export async function reconcileStripe(
-  ctx: AppContext,
+  ctx: PaymentsContext & Pick<AppContext, 'stripe'>,
   options: { sinceMs?: number } = {},
 ): Promise<StripeReconcileResult> {
   const result: StripeReconcileResult = {
