@@ -311,4 +311,3 @@ export const reconcileHolds = pgTable(
   },
   (t) => [primaryKey({ columns: [t.guildId, t.discordUserId] })],
 );
-

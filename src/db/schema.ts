@@ -332,4 +332,3 @@ export const reconcileHolds = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.guildId, t.discordUserId] })],
 );
-
