@@ -3,7 +3,7 @@
 // the current source), otherwise the compiled copy from `npm run build` (dist/server/cli/<name>.js) —
 // production installs without dev dependencies (`npm ci --omit=dev`) have no TypeScript loader.
 // CLI_COMPILED=1 picks the compiled copy even where tsx is installed (the production-mode test).
-//   node scripts/cli.mjs backup|restore|tasks [args...]
+//   node scripts/cli.mjs backup|restore|tasks|ops [args...]
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -13,7 +13,9 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const [name, ...args] = process.argv.slice(2);
 if (!name || !/^[a-z-]+$/.test(name) || !existsSync(path.join(root, 'src/cli', `${name}.ts`))) {
-  console.error(`Unknown command ${JSON.stringify(name ?? '')}: expected one of backup, restore, tasks.`);
+  console.error(
+    `Unknown command ${JSON.stringify(name ?? '')}: expected one of backup, restore, tasks, ops.`,
+  );
   process.exit(2);
 }
 

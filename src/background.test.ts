@@ -20,7 +20,7 @@ import { createTestStore } from './test/db.ts';
 // Which periodic jobs each role runs (decision 028), and how their runs are let through: every run in
 // one process (SQLite), once per period across bot processes (PostgreSQL, decision 030).
 
-const GLOBAL = [JOB.inviteRecheck, JOB.prune, JOB.inviteStats];
+const GLOBAL = [JOB.inviteRecheck, JOB.prune, JOB.inviteStats, JOB.stripeReconcile];
 
 describe('jobs by role', () => {
   it('web runs none; all and bot run reconciliation and the global jobs', () => {
@@ -184,6 +184,7 @@ describe.skipIf(!(await pgTestsEnabled()))('across bot processes (PostgreSQL)', 
         'invite stats',
         'reconcile:shard-0',
         'reconcile:shard-1',
+        'stripe reconcile',
       ].map((job) => ({ job, n: periods })),
     );
     // A run asked for outside the timer (a shard reconnected, an operator) is not skipped for the period.

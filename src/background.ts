@@ -15,6 +15,7 @@ import type { PeriodicJob } from './ops/run-once-pg.ts';
 import { startSafeInterval, type SafeInterval } from './ops/safe-interval.ts';
 import { INVITE_STATS_EVERY_MS, refreshInviteStats } from './joins/invite-stats.ts';
 import { pruneUserAddresses } from './joins/same-address.ts';
+import { reconcileStripe } from './payments/reconcile-stripe.ts';
 
 export const RECONCILE_EVERY_MS = 5 * MINUTE;
 /** Dead invites take a campaign off Discover until the owner fixes it. */
@@ -25,7 +26,11 @@ export const JOB = {
   inviteRecheck: 'invite recheck',
   prune: 'featured intent and address prune',
   inviteStats: 'invite stats',
+  stripeReconcile: 'stripe reconcile',
 } as const;
+
+/** Stripe's payment intents, refunds and disputes of the look-back window are settled this often (issue 29). */
+export const STRIPE_RECONCILE_EVERY_MS = 10 * MINUTE;
 
 /** Unpromoted featured intents older than FEATURED_INTENT_TTL_MS are deleted this often. */
 export const INTENT_PRUNE_EVERY_MS = 5 * MINUTE;
@@ -33,7 +38,7 @@ export const INTENT_PRUNE_EVERY_MS = 5 * MINUTE;
 export const INVITE_STATS_FIRST_AFTER_MS = 5_000;
 
 /** What a periodic job does; several jobs may do the same work on different scopes (reconcile per shard). */
-export type JobWork = 'reconcile' | 'invite recheck' | 'prune' | 'invite stats';
+export type JobWork = 'reconcile' | 'invite recheck' | 'prune' | 'invite stats' | 'stripe reconcile';
 
 export interface JobSpec extends PeriodicJob {
   work: JobWork;
@@ -103,6 +108,15 @@ export function jobsForRole(
       timer: 'invite stats timer',
       firstAfterMs: INVITE_STATS_FIRST_AFTER_MS,
       monitored: false,
+    },
+    {
+      name: JOB.stripeReconcile,
+      work: 'stripe reconcile',
+      periodMs: STRIPE_RECONCILE_EVERY_MS,
+      timer: 'stripe reconcile timer',
+      // Soon after start: a restore or an outage may have left purchases uncredited.
+      firstAfterMs: MINUTE,
+      monitored: true,
     },
   ];
 }
@@ -265,7 +279,7 @@ export function startBackground(
             shard: spec.shard,
             withoutMembersIntent: bot.membersIntent() !== 'on',
           });
-          const { lookups, phaseMs: _phaseMs, ...counts } = result;
+          const { lookups, phaseMs: _phaseMs, held: _held, ...counts } = result;
           const lookupCounts = Object.fromEntries(
             Object.entries(lookups).map(([k, n]) => [`lookup_${k}`, n]),
           );
@@ -286,6 +300,9 @@ export function startBackground(
       case 'invite stats':
         // Member and online counts for Discover cards.
         return refreshInviteStats(ctx);
+      case 'stripe reconcile':
+        // What webhooks and /sync missed (a restore, a clock jump, a closed tab): src/payments/reconcile-stripe.ts.
+        return reconcileStripe(ctx);
     }
   };
   const periodic = startPeriodicJobs(ctx, specs, {

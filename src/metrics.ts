@@ -72,6 +72,19 @@ const jobRuns = new client.Counter({
   registers: [registry],
 });
 
+const heldJoinsGauge = new client.Gauge({
+  name: 'coinsync_reconcile_held_joins',
+  help: 'Absent members whose removal the reconciliation safety valve holds back (npm run ops -- held list).',
+  registers: [registry],
+});
+
+const heldResolutions = new client.Counter({
+  name: 'coinsync_reconcile_held_resolutions_total',
+  help: 'Held removals resolved, by how (settled by a run, present again, charged or released by an operator).',
+  labelNames: ['resolution'] as const,
+  registers: [registry],
+});
+
 const readyGauge = new client.Gauge({
   name: 'coinsync_ready',
   help: 'Result of the last readiness check (1 ready, 0 not ready), by check.',
@@ -146,6 +159,15 @@ export function recordDiscordRateLimit(source: 'rest' | 'bot', route = 'unknown'
 
 export function recordJobRun(job: string, outcome: 'success' | 'failure'): void {
   jobRuns.inc({ job, outcome });
+}
+
+/** Held removals of the safety valve still open (set after each reconciliation run and operator action). */
+export function recordHeldJoins(count: number): void {
+  heldJoinsGauge.set(count);
+}
+
+export function recordHeldResolution(resolution: string): void {
+  heldResolutions.inc({ resolution });
 }
 
 export function recordReadiness(check: string, ok: boolean): void {

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type Config, type Role, type ShardPlan } from './config.ts';
@@ -20,7 +21,7 @@ import { createBotHealthApp } from './ops/bot-health-app.ts';
 import { describeMembersIntent, type BotOptions } from './bot/bot.ts';
 import type { WriteLimitOptions } from './http/write-limits.ts';
 import { JobMonitor } from './ops/job-monitor.ts';
-import { createReadiness } from './ops/readiness.ts';
+import { createReadiness, startReadinessRefresh } from './ops/readiness.ts';
 import { startingResponder } from './ops/starting.ts';
 import { createMemoryEventBus, createRedisEventBus, type LiveEventBus } from './events/event-bus.ts';
 
@@ -246,7 +247,12 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       maxAgeMs: 3 * Math.max(RECONCILE_EVERY_MS, config.memberSweepMs),
     },
     discordBotToken: () => discord.botTokenState(),
+    ...(config.database.kind === 'pg'
+      ? {}
+      : { databaseDir: path.dirname(path.resolve(config.databasePath)) }),
   });
+  // The gauges (coinsync_ready) are refreshed on their own schedule, not only when /api/ready is polled.
+  const readinessRefresh = startReadinessRefresh(readiness, { logger });
   // ROLE=bot serves only its health checks and metrics; ROLE=all and ROLE=web the API and dashboard.
   let app: Express;
   let handler: NodeHandler;
@@ -297,6 +303,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     async close() {
       if (closed) return;
       closed = true;
+      readinessRefresh.stop();
       await background.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

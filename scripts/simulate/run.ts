@@ -10,7 +10,8 @@ import {
 import { formatReport } from './report.ts';
 
 // `npm run simulate [-- --quick] [--seed N] [--days D] [--tick-hours H] [--scale K] [--wall-seconds S] [--json]`
-// Drives a population of honest members and owners, alt rings, no-bot farmers, churners, colluder rings
+// Drives a population of honest members and owners, alt rings, no-bot farmers, churners, colluder rings,
+// funnels through managers, ban-after-leave colluders
 // and new-account farmers through the real product and the Discord simulator for a bounded simulated
 // time (and a wall-clock cap), then prints coins created per actor type against what the rules allow.
 // Exits 1 when an abuser type gained anything beyond the honest faucet or an invariant broke (decision 024).

@@ -35,15 +35,16 @@ export function notManagerMessage(guildName: string, action: 'list' | 'feature' 
   );
 }
 
-/** 403 unless the user owns the guild or has Manage Server (or Administrator) there. */
+/** 403 unless the user owns the guild or has Manage Server (or Administrator) there; the guild as listed. */
 export async function requireGuildManager(
   ctx: AppContext,
   userId: string,
   guild: { id: string; name: string },
   action: 'list' | 'feature' | 'update',
-): Promise<void> {
+): Promise<DiscordPartialGuild> {
   const guilds = await listUserGuilds(ctx, userId);
   const entry = guilds.find((g) => g.id === guild.id);
   if (!entry || !canManageGuild(entry))
     throw new AppError('forbidden', notManagerMessage(guild.name, action));
+  return entry;
 }

@@ -196,11 +196,17 @@ export class PgBotRepository implements BotRepository {
 
   async markLeft(
     joinId: string,
-    leave: { at: number; reason: LeaveReason; penalized: boolean },
+    leave: { at: number; reason: LeaveReason; penalized: boolean; discordAt?: number },
   ): Promise<boolean> {
     const rows = await this.db
       .update(serverJoins)
-      .set({ hasLeft: true, leftAt: leave.at, leftReason: leave.reason, penalized: leave.penalized })
+      .set({
+        hasLeft: true,
+        leftAt: leave.at,
+        leftDiscordAt: leave.discordAt ?? null,
+        leftReason: leave.reason,
+        penalized: leave.penalized,
+      })
       .where(and(eq(serverJoins.id, joinId), eq(serverJoins.hasLeft, false)))
       .returning({ id: serverJoins.id });
     return rows.length > 0;
@@ -244,6 +250,7 @@ export class PgBotRepository implements BotRepository {
       rewardCents: serverJoins.rewardCents,
       kind: servers.kind,
       leftAt: serverJoins.leftAt,
+      leftDiscordAt: serverJoins.leftDiscordAt,
       discordJoinedAt: serverJoins.discordJoinedAt,
     })
       .where(
@@ -266,8 +273,15 @@ export class PgBotRepository implements BotRepository {
     return rows.length > 0;
   }
 
-  async retakeSlot(campaignId: string, featuredSlot: boolean): Promise<void> {
+  async restorePenaltyOf(joinId: string): Promise<void> {
     await this.db
+      .update(serverJoins)
+      .set({ penalized: true, leftReason: 'leave' satisfies LeaveReason })
+      .where(eq(serverJoins.id, joinId));
+  }
+
+  async retakeSlot(campaignId: string, featuredSlot: boolean): Promise<boolean> {
+    const rows = await this.db
       .update(servers)
       .set({
         membersRemaining: sql`${servers.membersRemaining} - 1`,
@@ -280,7 +294,9 @@ export class PgBotRepository implements BotRepository {
             ? and(gt(servers.featuredRemaining, 0), gt(servers.membersRemaining, 0))
             : gt(servers.membersRemaining, servers.featuredRemaining),
         ),
-      );
+      )
+      .returning({ id: servers.id });
+    return rows.length > 0;
   }
 
   async claimCompletionDm(campaignId: string, now: number, leaseUntil: number): Promise<boolean> {

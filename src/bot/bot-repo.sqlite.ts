@@ -198,11 +198,17 @@ export class SqliteBotRepository implements BotRepository {
 
   async markLeft(
     joinId: string,
-    leave: { at: number; reason: LeaveReason; penalized: boolean },
+    leave: { at: number; reason: LeaveReason; penalized: boolean; discordAt?: number },
   ): Promise<boolean> {
     const row = this.db
       .update(serverJoins)
-      .set({ hasLeft: true, leftAt: leave.at, leftReason: leave.reason, penalized: leave.penalized })
+      .set({
+        hasLeft: true,
+        leftAt: leave.at,
+        leftDiscordAt: leave.discordAt ?? null,
+        leftReason: leave.reason,
+        penalized: leave.penalized,
+      })
       .where(and(eq(serverJoins.id, joinId), eq(serverJoins.hasLeft, false)))
       .returning({ id: serverJoins.id })
       .get();
@@ -247,6 +253,7 @@ export class SqliteBotRepository implements BotRepository {
       rewardCents: serverJoins.rewardCents,
       kind: servers.kind,
       leftAt: serverJoins.leftAt,
+      leftDiscordAt: serverJoins.leftDiscordAt,
       discordJoinedAt: serverJoins.discordJoinedAt,
     })
       .where(
@@ -271,22 +278,32 @@ export class SqliteBotRepository implements BotRepository {
     return row !== undefined;
   }
 
-  async retakeSlot(campaignId: string, featuredSlot: boolean): Promise<void> {
+  async restorePenaltyOf(joinId: string): Promise<void> {
     this.db
-      .update(servers)
-      .set({
-        membersRemaining: sql`${servers.membersRemaining} - 1`,
-        ...(featuredSlot ? { featuredRemaining: sql`${servers.featuredRemaining} - 1` } : {}),
-      })
-      .where(
-        and(
-          eq(servers.id, campaignId),
-          featuredSlot
-            ? and(gt(servers.featuredRemaining, 0), gt(servers.membersRemaining, 0))
-            : gt(servers.membersRemaining, servers.featuredRemaining),
-        ),
-      )
+      .update(serverJoins)
+      .set({ penalized: true, leftReason: 'leave' satisfies LeaveReason })
+      .where(eq(serverJoins.id, joinId))
       .run();
+  }
+
+  async retakeSlot(campaignId: string, featuredSlot: boolean): Promise<boolean> {
+    return (
+      this.db
+        .update(servers)
+        .set({
+          membersRemaining: sql`${servers.membersRemaining} - 1`,
+          ...(featuredSlot ? { featuredRemaining: sql`${servers.featuredRemaining} - 1` } : {}),
+        })
+        .where(
+          and(
+            eq(servers.id, campaignId),
+            featuredSlot
+              ? and(gt(servers.featuredRemaining, 0), gt(servers.membersRemaining, 0))
+              : gt(servers.membersRemaining, servers.featuredRemaining),
+          ),
+        )
+        .run().changes > 0
+    );
   }
 
   async claimCompletionDm(campaignId: string, now: number, leaseUntil: number): Promise<boolean> {

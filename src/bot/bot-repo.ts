@@ -58,6 +58,8 @@ export interface ChargedLeave {
   rewardCents: number | null;
   kind: CampaignKind;
   leftAt: number | null;
+  /** When the bot received the removal (Discord's clock), null for older rows. */
+  leftDiscordAt: number | null;
   discordJoinedAt: number | null;
 }
 
@@ -115,7 +117,10 @@ export interface BotRepository {
     guildId: string,
   ): Promise<{ verifiedAt: number; discordJoinedAt: number | null } | null>;
   /** Records the leave of a join; false when it was recorded already. */
-  markLeft(joinId: string, leave: { at: number; reason: LeaveReason; penalized: boolean }): Promise<boolean>;
+  markLeft(
+    joinId: string,
+    leave: { at: number; reason: LeaveReason; penalized: boolean; discordAt?: number },
+  ): Promise<boolean>;
   /** A penalised leave gives the slot back (to the featured pool for a featured slot), unless canceled. */
   giveSlotBack(campaignId: string, featuredSlot: boolean): Promise<void>;
   /** Every paid join of the guild's campaigns still present is recorded as left (guild deleted); how many. */
@@ -124,8 +129,10 @@ export interface BotRepository {
   listChargedLeaves(discordUserId: string, guildId: string): Promise<ChargedLeave[]>;
   /** Turns a charged leave into a kick or ban; false when its penalty was refunded already. */
   refundPenaltyOf(joinId: string, reason: 'kick' | 'ban'): Promise<boolean>;
-  /** Takes again the slot a refunded leave gave back, if it is still free. */
-  retakeSlot(campaignId: string, featuredSlot: boolean): Promise<void>;
+  /** Undoes refundPenaltyOf in the same transaction (its slot could not be taken again). */
+  restorePenaltyOf(joinId: string): Promise<void>;
+  /** Takes again the slot a refunded leave gave back, if it is still free; false when it is not. */
+  retakeSlot(campaignId: string, featuredSlot: boolean): Promise<boolean>;
 
   // ------------------------------------------------------------ completion DM
   /**

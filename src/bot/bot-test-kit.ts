@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { Server, ServerJoin, Transaction } from '../db/schema.ts';
 import * as ledger from '../ledger/index.ts';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
@@ -9,7 +10,11 @@ import type { StartOptions } from '../server.ts';
 // Rows are read and written through the async store (ctx.store), so each suite runs on either engine
 // (TEST_DB=pg).
 
-/** The product with background jobs on; resolves once discord.js is connected. */
+/**
+ * The product with background jobs on; resolves once discord.js is connected. Its `checkLedger()`
+ * (called after every test of the bot suites) and `close()` also assert decision 024's slot invariant:
+ * no campaign holds more paid members than it bought slots (assertSlotInvariant).
+ */
 export async function startBotTestApp(
   options: { env?: Record<string, string>; bot?: StartOptions['bot']; discordMembersIntent?: boolean } = {},
 ): Promise<TestApp> {
@@ -17,7 +22,38 @@ export async function startBotTestApp(
   const bot = app.server.background.bot;
   if (!bot) throw new Error('bot not started');
   await bot.ready;
+  const checkLedger = app.checkLedger.bind(app);
+  const close = app.close.bind(app);
+  app.checkLedger = async () => {
+    await checkLedger();
+    await assertSlotInvariant(app);
+  };
+  app.close = async () => {
+    try {
+      await app.server.background.bot?.idle();
+      await assertSlotInvariant(app);
+    } finally {
+      await close();
+    }
+  };
   return app;
+}
+
+/**
+ * Paid members held ≤ slots bought, per campaign: joins paid a reward (a slot), minus those whose
+ * penalised leave gave the slot back, never exceed the campaign's initial slots. Throws naming them.
+ */
+export async function assertSlotInvariant(app: TestApp): Promise<void> {
+  const rows = await app.query<{ id: string; name: string; bought: number; held: number }>(sql`
+    SELECT s.id AS id, s.name AS name, s.initial_member_slots AS bought, COUNT(j.id) AS held
+    FROM servers s JOIN server_joins j ON j.server_id = s.id
+    WHERE j.coins_awarded AND NOT j.penalized AND COALESCE(j.reward_cents, 1) > 0
+    GROUP BY s.id, s.name, s.initial_member_slots`);
+  const over = rows.filter((r) => Number(r.held) > Number(r.bought));
+  if (over.length > 0)
+    throw new Error(
+      `slot invariant broken: ${over.map((r) => `${r.name} holds ${r.held} paid members for ${r.bought} slots`).join('; ')}`,
+    );
 }
 
 /** Polls until `check` passes (every 20 ms); fails with the last reason after `ms`. */

@@ -241,11 +241,13 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
     const guildId = member.guild.id;
     const discordUserId = member.id;
     const at = ctx.clock.now();
+    // Discord's time domain (audit-entry snowflakes), for the order of events (decision 042).
+    const discordAt = Date.now();
     track(guildId, 'member remove', async () => {
       // Most removals are of people we never paid: no audit log for them. Checked in the queue, after
       // any earlier arrival of the same member has been verified.
       const join = await findOpenPaidJoin(ctx, guildId, discordUserId);
-      if (join) removals.add(guildId, { discordUserId, at, since: removalSince(join) });
+      if (join) removals.add(guildId, { discordUserId, at, since: removalSince(join), discordAt });
     });
   };
 
@@ -343,9 +345,27 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
       options.onConnected?.();
       register(c);
     });
-    // After an outage: a resumed session, or a new one when Discord would not resume the old.
-    next.on(Events.ShardResume, (shardId) => options.onConnected?.(shardId));
+    // After an outage: a resumed session, or a new one when Discord would not resume the old. Every
+    // loss and return of a shard's session is logged, with how long it was down (issue 29 item 5).
+    const downSince = new Map<number, number>();
+    const back = (shardId: number, how: string): void => {
+      const since = downSince.get(shardId);
+      if (since === undefined) return;
+      downSince.delete(shardId);
+      logger.info(`bot: gateway ${how}`, { shardId, downMs: Date.now() - since });
+    };
+    next.on(Events.ShardReconnecting, (shardId) => {
+      if (!downSince.has(shardId)) {
+        downSince.set(shardId, Date.now());
+        logger.warn('bot: gateway disconnected; reconnecting', { shardId });
+      }
+    });
+    next.on(Events.ShardResume, (shardId) => {
+      back(shardId, 'session resumed');
+      options.onConnected?.(shardId);
+    });
     next.on(Events.ShardReady, (shardId) => {
+      back(shardId, 'new session ready');
       if (readyOnce) options.onConnected?.(shardId);
     });
     next.on(Events.ShardDisconnect, (event, shardId) => {

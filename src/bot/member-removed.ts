@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.ts';
 import { AUDIT_LOG_ACTION, DiscordApiError } from '../discord/discord-api.ts';
-import { AUDIT_CLOCK_SKEW_MS, type LeaveReason } from './rules.ts';
+import { AUDIT_CLOCK_SKEW_MS, MODERATION_AFTER_REMOVAL_MS, type LeaveReason } from './rules.ts';
 import { recordLeave } from './record-leave.ts';
 import { botRepo } from './bot-repo.ts';
 
@@ -14,7 +14,8 @@ import { botRepo } from './bot-repo.ts';
 //      back (fail safe for the member, never in the owner's favour).
 // A prune (action 21) has no target, only a count: removals it may explain count as kicks.
 // An entry excuses only a removal *newer* than the membership it ends: it must be younger than the
-// Discord joined_at of the join (issue 12 "kick window").
+// Discord joined_at of the join (issue 12 "kick window"), and no later than the removal itself
+// (MODERATION_AFTER_REMOVAL_MS; decision 042): a ban written after a leave does not make it a ban.
 
 const DISCORD_EPOCH = 1420070400000;
 
@@ -101,6 +102,17 @@ export interface Removal {
   at: number;
   /** Entries must be newer than this (Discord time): the membership's joined_at, else verification. */
   since: number;
+  /**
+   * When the bot received the removal, by the wall clock (Discord's time domain): entries must not be
+   * later than this + MODERATION_AFTER_REMOVAL_MS. Absent: no upper bound (callers that cannot tell).
+   */
+  discordAt?: number;
+}
+
+/** Whether a moderation fact stamped at `at` can be the cause of this removal (order of events). */
+export function factPrecedesRemoval(at: number, removal: Pick<Removal, 'since' | 'discordAt'>): boolean {
+  if (at <= removal.since) return false;
+  return removal.discordAt === undefined || at <= removal.discordAt + MODERATION_AFTER_REMOVAL_MS;
 }
 
 /** The moment from which an audit entry can be about the membership this join ended. */
@@ -112,7 +124,7 @@ export function removalSince(join: { verifiedAt: number; discordJoinedAt: number
 function reasonFromFacts(facts: ModerationFact[], removal: Removal): LeaveReason | null {
   let reason: LeaveReason | null = null;
   for (const f of facts) {
-    if (f.at <= removal.since) continue;
+    if (!factPrecedesRemoval(f.at, removal)) continue;
     if (f.action === 'ban' && f.userId === removal.discordUserId) return 'ban';
     if (f.action === 'kick' && f.userId === removal.discordUserId) reason = 'kick';
     if (f.action === 'prune' && reason === null) reason = 'kick';
@@ -226,7 +238,13 @@ export async function settleRemovals(
       deferred.push(r);
       continue;
     }
-    await recordLeave(ctx, { guildId, discordUserId: r.discordUserId, at: r.at, reason });
+    await recordLeave(ctx, {
+      guildId,
+      discordUserId: r.discordUserId,
+      at: r.at,
+      reason,
+      ...(r.discordAt !== undefined ? { discordAt: r.discordAt } : {}),
+    });
     settled.set(r.discordUserId, reason);
   }
   return { settled, deferred };
@@ -235,12 +253,14 @@ export async function settleRemovals(
 /** One removal, settled at once (reconciliation and tests). */
 export async function handleMemberRemoved(
   ctx: AppContext,
-  event: { guildId: string; discordUserId: string; at: number },
+  event: { guildId: string; discordUserId: string; at: number; discordAt?: number },
 ): Promise<LeaveReason | null> {
   const join = await findOpenPaidJoin(ctx, event.guildId, event.discordUserId);
   if (!join) return null; // not someone we paid (or already recorded): no audit log calls
+  // Found absent now: the removal happened before this moment (an upper bound, by the wall clock).
+  const discordAt = event.discordAt ?? Date.now();
   const { settled } = await settleRemovals(ctx, event.guildId, [
-    { discordUserId: event.discordUserId, at: event.at, since: removalSince(join) },
+    { discordUserId: event.discordUserId, at: event.at, since: removalSince(join), discordAt },
   ]);
   return settled.get(event.discordUserId) ?? null;
 }

@@ -13,6 +13,7 @@ import { notifyPendingCompletions } from './completion-notice.ts';
 import { inShard, type ShardScope } from './shards.ts';
 import { botRepo } from './bot-repo.ts';
 import { sweepMembers } from './member-sweep.ts';
+import { holdAbsent, listHeld, refreshHeldGauge, resolveHeld } from './held-joins.ts';
 
 // Gateway events get lost (outages, restarts, Discord's limited replay). Reconciliation asks Discord
 // about every join whose outcome is still open and applies the same services the events use, so the
@@ -38,6 +39,8 @@ export interface ReconcileResult {
   failed: number;
   /** Guilds where the safety valve held back the charges. */
   heldBack: number;
+  /** Members whose removal is held back now (this run's and earlier runs' holds still open). */
+  held: number;
   paused: number;
   resumed: number;
   /** How members were looked up: REST single lookups, REST list pages, gateway op-8 sends. */
@@ -85,6 +88,8 @@ interface GuildWork {
   inStay: Map<string, { verifiedAt: number; discordJoinedAt: number | null }>;
   /** Discord user ids with a pending website join. */
   pending: Set<string>;
+  /** In-stay members held back by an earlier run (held-joins.ts): id -> when first found absent. */
+  held: Map<string, number>;
 }
 
 async function collectWork(
@@ -95,7 +100,7 @@ async function collectWork(
   const work = new Map<string, GuildWork>();
   const of = (guildId: string): GuildWork => {
     let w = work.get(guildId);
-    if (!w) work.set(guildId, (w = { guildId, inStay: new Map(), pending: new Set() }));
+    if (!w) work.set(guildId, (w = { guildId, inStay: new Map(), pending: new Set(), held: new Map() }));
     return w;
   };
   // Paid members still inside their minimum stay: those who are gone have left.
@@ -108,6 +113,19 @@ async function collectWork(
       verifiedAt: join.verifiedAt,
       discordJoinedAt: join.discordJoinedAt,
     });
+  }
+  // Removals an earlier run held back stay in scope, even past the stay, until resolved (issue 29 item 7).
+  for (const h of await listHeld(ctx.store.read)) {
+    if (!inShard(h.guildId, shard)) continue;
+    const join = await repo.findOpenPaidJoin(h.discordUserId, h.guildId);
+    if (!join) {
+      // Settled meanwhile (a late event, another process): nothing held any more.
+      await resolveHeld(ctx.store, h, 'settled', startedAt);
+      continue;
+    }
+    const w = of(h.guildId);
+    w.inStay.set(h.discordUserId, join);
+    w.held.set(h.discordUserId, h.firstAbsentAt);
   }
   // Pending website joins of bot campaigns: verify those who are in the guild now.
   const pending = await repo.listPendingMembers(startedAt - PENDING_JOIN_MAX_AGE_MS);
@@ -129,6 +147,7 @@ export async function reconcile(ctx: AppContext, options: ReconcileOptions = {})
     notified: 0,
     failed: 0,
     heldBack: 0,
+    held: 0,
     paused: 0,
     resumed: 0,
     lookups: newLookupCounters(),
@@ -199,9 +218,16 @@ export async function reconcile(ctx: AppContext, options: ReconcileOptions = {})
 
   // 2. Safety valve: a guild with an unusual share absent, or more absent members in the whole run
   //    than RECONCILE_MAX_CHARGES, is charged nothing this run; an ALERT says so.
+  // Held members found in the guild again: the hold is lifted.
+  for (const { w, members } of looked)
+    for (const id of w.held.keys())
+      if (members.has(id))
+        await resolveHeld(ctx.store, { guildId: w.guildId, discordUserId: id }, 'present', startedAt);
+  const heldGuilds: { guildId: string; absent: string[] }[] = [];
   const chargeable = looked.filter(({ w, absent }) => {
     if (!valveHolds(valve, absent.length, w.inStay.size)) return true;
     result.heldBack += 1;
+    heldGuilds.push({ guildId: w.guildId, absent });
     ctx.logger.error(
       'ALERT reconcile safety valve: too many members absent at once; nothing charged, waiting for the next run',
       { guildId: w.guildId, absent: absent.length, inStay: w.inStay.size, valve },
@@ -212,11 +238,16 @@ export async function reconcile(ctx: AppContext, options: ReconcileOptions = {})
   const runHeld = absentInRun > valve.maxCount;
   if (runHeld) {
     result.heldBack += chargeable.filter((g) => g.absent.length > 0).length;
+    for (const g of chargeable)
+      if (g.absent.length > 0) heldGuilds.push({ guildId: g.w.guildId, absent: g.absent });
     ctx.logger.error(
       'ALERT reconcile safety valve: too many members absent in this run; nothing charged, waiting for the next run',
       { absent: absentInRun, guilds: chargeable.length, valve },
     );
   }
+
+  // What the valve held is recorded, so it stays in scope and an operator can review it.
+  for (const g of heldGuilds) await holdAbsent(ctx.store, g.guildId, g.absent, startedAt);
 
   // 3. Leaves first: they may give slots back that the arrivals below can take.
   if (!runHeld) {
@@ -228,11 +259,20 @@ export async function reconcile(ctx: AppContext, options: ReconcileOptions = {})
         const removals: Removal[] = [];
         for (const id of absent) {
           const join = await findOpenPaidJoin(ctx, w.guildId, id); // re-read: an event may have settled it meanwhile
-          if (join) removals.push({ discordUserId: id, at, since: removalSince(join) });
+          // A held member's leave is judged at the run that first found it absent.
+          if (join) removals.push({ discordUserId: id, at: w.held.get(id) ?? at, since: removalSince(join) });
         }
         try {
           const { settled } = await settleRemovals(ctx, w.guildId, removals, true);
           result.left += settled.size;
+          for (const id of w.held.keys())
+            if (settled.has(id) || !removals.some((r) => r.discordUserId === id))
+              await resolveHeld(
+                ctx.store,
+                { guildId: w.guildId, discordUserId: id },
+                'settled',
+                ctx.clock.now(),
+              );
         } catch (err) {
           result.failed += 1;
           ctx.logger.warn('reconcile: settling removals failed; guild left for the next run', {
@@ -268,6 +308,7 @@ export async function reconcile(ctx: AppContext, options: ReconcileOptions = {})
 
   // 5. Finished campaigns whose owner has not been told (DMs due for another attempt included).
   result.notified = await notifyPendingCompletions(ctx, options.shard);
+  result.held = await refreshHeldGauge(ctx.store.read);
   return result;
 }
 

@@ -4,7 +4,9 @@ import { SECOND } from '../clock.ts';
 import type { TestApp, TestClient } from '../test/harness.ts';
 import { openEventStream } from '../test/sse.ts';
 import { formatCents } from '../shared/money.ts';
+import { MODERATION_AFTER_REMOVAL_MS } from './rules.ts';
 import {
+  assertSlotInvariant,
   balanceOf,
   createBotCampaign,
   findJoin,
@@ -275,5 +277,157 @@ describe('removal reasons with audit entries written late', () => {
     });
     await app.server.background.bot!.idle();
     expect(await transactionsOf(app, kicked, 'penalty_refund')).toHaveLength(1);
+  });
+});
+
+// Decision 042: leaves, kicks and bans settle by the order of events in Discord. Issue 29 item 1
+// reproduced a ban 21.6 s after a charged leave refunding the penalty and keeping the returned slot.
+describe('order of events: a kick or ban explains only a removal it preceded', () => {
+  let orderApp: TestApp;
+  let orderOwner: TestClient;
+  let n = 0;
+  const member = () => orderApp.signIn(`order_member_${++n}`);
+  const verified = async (guildId: string, campaignId: string, m?: TestClient) =>
+    verifyMember(orderApp, m ?? (await member()), guildId, campaignId);
+  const join = (campaignId: string, m: TestClient) => findJoin(orderApp, campaignId, m.user!.id);
+  /** Waits until Discord's clock is past the removal by more than the margin (MODERATION_AFTER_REMOVAL_MS). */
+  const pastMargin = (removedAt: number) =>
+    waitFor(() => Date.now() > removedAt + MODERATION_AFTER_REMOVAL_MS + 200, 10_000, 'margin');
+
+  beforeAll(async () => {
+    // The second look after 3 s, so a ban 2.3 s after a leave arrives while the leave is still unsettled.
+    orderApp = await startBotTestApp({ bot: { auditLogDelayMs: 50, auditLogRecheckMs: 3000 } });
+    orderOwner = await orderApp.signIn('order_owner');
+  });
+  afterAll(() => orderApp.close());
+  afterEach(() => orderApp.checkLedger()); // ledger and slot invariants (bot-test-kit)
+
+  it('ban after a charged leave: no refund, and the slot another member took stays taken (4 paid for 3 slots before)', async () => {
+    const { guild, campaign } = await createBotCampaign(orderApp, orderOwner, { slots: 3 });
+    const leaver = await verified(guild.id, campaign.id);
+    await verified(guild.id, campaign.id);
+    await verified(guild.id, campaign.id);
+    const before = await balanceOf(orderApp, leaver);
+    const removedAt = Date.now();
+    orderApp.sim.state.removeMember(guild.id, discordId(leaver), { reason: 'leave' });
+    await waitFor(async () => (await join(campaign.id, leaver))?.penalized === true, 10_000, 'leave charged');
+    expect((await readCampaign(orderApp.server.ctx.store, campaign.id))?.membersRemaining).toBe(1);
+    // The slot the leave gave back is taken by a fourth member.
+    await verified(guild.id, campaign.id);
+    expect((await readCampaign(orderApp.server.ctx.store, campaign.id))?.membersRemaining).toBe(0);
+
+    // Later, the owner bans the member who had left (GUILD_BAN_ADD + audit entry 22, no removal).
+    await pastMargin(removedAt);
+    orderApp.sim.state.removeMember(guild.id, discordId(leaver), { reason: 'ban' });
+    await waitFor(
+      () => orderApp.sim.state.listAudit(guild.id, { targetId: discordId(leaver) }).length > 0,
+      5000,
+      'ban entry',
+    );
+    await orderApp.server.background.bot!.idle();
+    expect(await join(campaign.id, leaver)).toMatchObject({ leftReason: 'leave', penalized: true });
+    expect(await transactionsOf(orderApp, leaver, 'penalty_refund')).toEqual([]);
+    expect(await balanceOf(orderApp, leaver)).toBe(before - 200);
+    expect((await readCampaign(orderApp.server.ctx.store, campaign.id))?.membersRemaining).toBe(0);
+    await assertSlotInvariant(orderApp);
+  });
+
+  it('ban after a leave but before its second look: still a charged leave', async () => {
+    const { guild, campaign } = await createBotCampaign(orderApp, orderOwner, { slots: 3 });
+    const leaver = await verified(guild.id, campaign.id);
+    const before = await balanceOf(orderApp, leaver);
+    const removedAt = Date.now();
+    orderApp.sim.state.removeMember(guild.id, discordId(leaver), { reason: 'leave' });
+    await pastMargin(removedAt);
+    expect((await join(campaign.id, leaver))?.hasLeft).toBe(false); // second look still to come
+    orderApp.sim.state.removeMember(guild.id, discordId(leaver), { reason: 'ban' });
+    await waitFor(async () => (await join(campaign.id, leaver))?.hasLeft === true, 10_000, 'settled');
+    await orderApp.server.background.bot!.idle();
+    expect(await join(campaign.id, leaver)).toMatchObject({ leftReason: 'leave', penalized: true });
+    expect(await balanceOf(orderApp, leaver)).toBe(before - 200);
+    expect((await readCampaign(orderApp.server.ctx.store, campaign.id))?.membersRemaining).toBe(3);
+  });
+
+  it('leave, rejoin through another campaign, kicked: the kick refunds nothing of the earlier leave', async () => {
+    const { guild, campaign: first } = await createBotCampaign(orderApp, orderOwner, { slots: 3 });
+    const second = await insertCampaign(orderApp.server.ctx.store, {
+      ownerId: orderOwner.user!.id,
+      guildId: guild.id,
+      name: first.name,
+      inviteCode: first.inviteCode,
+      inviteLink: first.inviteLink,
+      membersRemaining: 3,
+    });
+    const m = await verified(guild.id, first.id);
+    const start = await balanceOf(orderApp, m);
+    orderApp.sim.state.removeMember(guild.id, discordId(m), { reason: 'leave' });
+    await waitFor(async () => (await join(first.id, m))?.penalized === true, 10_000, 'leave charged');
+    await verified(guild.id, second.id, m);
+    const removedAt = Date.now();
+    orderApp.sim.state.removeMember(guild.id, discordId(m), { reason: 'kick' });
+    await waitFor(async () => (await join(second.id, m))?.hasLeft === true, 10_000, 'kick settled');
+    await pastMargin(removedAt);
+    await orderApp.server.background.bot!.idle();
+    expect(await join(second.id, m)).toMatchObject({ leftReason: 'kick', penalized: false });
+    expect(await join(first.id, m)).toMatchObject({ leftReason: 'leave', penalized: true });
+    expect(await transactionsOf(orderApp, m, 'penalty_refund')).toEqual([]);
+    expect(await balanceOf(orderApp, m)).toBe(start - 200 + ((await join(second.id, m))?.rewardCents ?? 0));
+    expect((await readCampaign(orderApp.server.ctx.store, first.id))?.membersRemaining).toBe(3);
+  });
+
+  it('kicked (entry written late, charged as a leave), rejoined, then the entry arrives: refunded once, slot retaken once', async () => {
+    const { guild, campaign: first } = await createBotCampaign(orderApp, orderOwner, { slots: 3 });
+    const second = await insertCampaign(orderApp.server.ctx.store, {
+      ownerId: orderOwner.user!.id,
+      guildId: guild.id,
+      name: first.name,
+      inviteCode: first.inviteCode,
+      inviteLink: first.inviteLink,
+      membersRemaining: 3,
+    });
+    const m = await verified(guild.id, first.id);
+    const start = await balanceOf(orderApp, m);
+    // The entry shows 6 s late: after both looks (50 ms, 3 s).
+    orderApp.sim.state.unreliable.configure({ auditDelayMs: 6000 });
+    try {
+      orderApp.sim.state.removeMember(guild.id, discordId(m), { reason: 'kick' });
+      await waitFor(async () => (await join(first.id, m))?.penalized === true, 10_000, 'charged as a leave');
+      expect((await readCampaign(orderApp.server.ctx.store, first.id))?.membersRemaining).toBe(3);
+      await verified(guild.id, second.id, m);
+      await waitFor(async () => (await join(first.id, m))?.leftReason === 'kick', 10_000, 'refund');
+    } finally {
+      orderApp.sim.state.unreliable.configure({ auditDelayMs: 0 });
+    }
+    await orderApp.server.background.bot!.idle();
+    expect(await join(first.id, m)).toMatchObject({ leftReason: 'kick', penalized: false });
+    expect(await join(second.id, m)).toMatchObject({ hasLeft: false, coinsAwarded: true });
+    expect(await transactionsOf(orderApp, m, 'penalty_refund')).toHaveLength(1);
+    expect(await balanceOf(orderApp, m)).toBe(start + ((await join(second.id, m))?.rewardCents ?? 0));
+    expect((await readCampaign(orderApp.server.ctx.store, first.id))?.membersRemaining).toBe(2);
+    expect((await readCampaign(orderApp.server.ctx.store, second.id))?.membersRemaining).toBe(2);
+  });
+
+  it('a late kick entry whose returned slot another member took: the penalty stands (it paid for that member)', async () => {
+    const { guild, campaign } = await createBotCampaign(orderApp, orderOwner, { slots: 1 });
+    const kicked = await verified(guild.id, campaign.id);
+    const before = await balanceOf(orderApp, kicked);
+    orderApp.sim.state.unreliable.configure({ auditDelayMs: 6000 });
+    try {
+      orderApp.sim.state.removeMember(guild.id, discordId(kicked), { reason: 'kick' });
+      await waitFor(async () => (await join(campaign.id, kicked))?.penalized === true, 10_000, 'charged');
+      await verified(guild.id, campaign.id); // takes the returned slot
+      await waitFor(
+        () => orderApp.sim.state.listAudit(guild.id, { targetId: discordId(kicked) }).length > 0,
+        10_000,
+        'entry visible',
+      );
+      await new Promise((r) => setTimeout(r, 300)); // the gateway event follows the entry
+    } finally {
+      orderApp.sim.state.unreliable.configure({ auditDelayMs: 0 });
+    }
+    await orderApp.server.background.bot!.idle();
+    expect(await join(campaign.id, kicked)).toMatchObject({ leftReason: 'leave', penalized: true });
+    expect(await balanceOf(orderApp, kicked)).toBe(before - 200);
+    expect((await readCampaign(orderApp.server.ctx.store, campaign.id))?.membersRemaining).toBe(0);
   });
 });

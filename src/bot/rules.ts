@@ -29,6 +29,16 @@ export const JOINED_AT_CLOCK_SKEW_MS = 2 * 60 * 1000;
  */
 export const LATE_AUDIT_REFUND_WINDOW_MS = 10 * 60 * 1000;
 
+/**
+ * Settlement by the order of events in Discord (decision 042): a kick, ban or prune explains a removal
+ * only if Discord stamped it (audit entry snowflake, or receipt of GUILD_BAN_ADD) no later than this
+ * after the bot received the GUILD_MEMBER_REMOVE. Discord writes the entry when the moderator acts,
+ * before it dispatches the removal; the margin covers its clock against ours (NTP: milliseconds). A ban
+ * written later is about someone who had already left (a ban after a leave): it changes nothing about
+ * that leave, whether it arrives before our second look or after the charge.
+ */
+export const MODERATION_AFTER_REMOVAL_MS = 2 * 1000;
+
 /** unknown: the removal's reason could not be established — no penalty, and no slot back. */
 export type LeaveReason = 'leave' | 'kick' | 'ban' | 'unknown' | 'guild_deleted';
 

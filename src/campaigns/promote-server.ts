@@ -10,6 +10,7 @@ import { coinsToCents } from '../shared/money.ts';
 import { requireBotInGuild } from './discord-checks.ts';
 import { FEATURED_INTENT_EXPIRED, isExpiredIntent } from './featured-intent.ts';
 import { requireGuildManager } from '../auth/user-guilds.ts';
+import { requireSpendTrust } from './funnel-guard.ts';
 import { ALREADY_FEATURED, ALREADY_FEATURED_ELSEWHERE } from './featured-guard.ts';
 import { campaignsRepo } from './campaigns-repo.ts';
 
@@ -34,7 +35,8 @@ export async function promoteServer(ctx: AppContext, userId: string, serverId: s
   if (!CAMPAIGN_KIND_RULES[found.kind].promotable || !found.serverId)
     throw new AppError('bad_request', NOBOT_NOT_PROMOTABLE);
   // Having listed it once is not enough: the owner may have lost Manage Server since.
-  await requireGuildManager(ctx, userId, { id: found.serverId, name: found.name }, 'feature');
+  const entry = await requireGuildManager(ctx, userId, { id: found.serverId, name: found.name }, 'feature');
+  await requireSpendTrust(ctx, userId, entry, found.name); // decision 043
   // Featured members are verified by the bot, so it must still be there (a Discord call: outside the transaction).
   await requireBotInGuild(ctx, found.serverId);
 

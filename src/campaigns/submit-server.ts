@@ -17,6 +17,7 @@ import {
 import { coinsToCents, formatCents } from '../shared/money.ts';
 import { requireBotInGuild, resolvePermanentInvite } from './discord-checks.ts';
 import { requireGuildManager } from '../auth/user-guilds.ts';
+import { requireSpendTrust } from './funnel-guard.ts';
 import { ALREADY_FEATURED_ELSEWHERE } from './featured-guard.ts';
 import { campaignsRepo, type NewCampaign } from './campaigns-repo.ts';
 
@@ -40,7 +41,13 @@ export async function submitServer(
   }
   const invite = await resolvePermanentInvite(ctx, input.inviteLink);
   // Only the guild's owner or managers may list it (their own Discord guild list says so).
-  await requireGuildManager(ctx, userId, { id: invite.guildId, name: invite.guildName }, 'list');
+  const entry = await requireGuildManager(
+    ctx,
+    userId,
+    { id: invite.guildId, name: invite.guildName },
+    'list',
+  );
+  await requireSpendTrust(ctx, userId, entry, invite.guildName); // decision 043
   await requireBotInGuild(ctx, invite.guildId);
 
   // Discord was asked above; what follows only reads and writes the database (decision 034).
@@ -76,7 +83,13 @@ export async function submitNoBotServer(
   const members = parseMemberCount(input.memberCount);
   if (members === null) throw new AppError('bad_request', CAMPAIGN_MESSAGES.memberCount);
   const invite = await resolvePermanentInvite(ctx, input.inviteLink);
-  await requireGuildManager(ctx, userId, { id: invite.guildId, name: invite.guildName }, 'list');
+  const entry = await requireGuildManager(
+    ctx,
+    userId,
+    { id: invite.guildId, name: invite.guildName },
+    'list',
+  );
+  await requireSpendTrust(ctx, userId, entry, invite.guildName); // decision 043
 
   return openCampaign(ctx.store, {
     campaign: {

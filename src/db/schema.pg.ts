@@ -100,6 +100,8 @@ export const serverJoins = pgTable(
     coinsAwarded: boolean('coins_awarded').notNull().default(false),
     hasLeft: boolean('has_left').notNull().default(false),
     leftAt: ms('left_at'),
+    /** When the bot received the removal (Discord's clock domain, ms): audit entries must precede it (decision 042). */
+    leftDiscordAt: ms('left_discord_at'),
     leftReason: text('left_reason'),
     discordJoinedAt: ms('discord_joined_at'),
     penalized: boolean('penalized').notNull().default(false),
@@ -302,4 +304,20 @@ export const jobRuns = pgTable(
     outcome: text('outcome'),
   },
   (t) => [primaryKey({ columns: [t.job, t.period] })],
+);
+
+/** Absent members held back by the reconciliation safety valve (schema.ts). */
+export const reconcileHolds = pgTable(
+  'reconcile_holds',
+  {
+    guildId: text('guild_id').notNull(),
+    discordUserId: text('discord_user_id').notNull(),
+    firstAbsentAt: ms('first_absent_at').notNull(),
+    lastAbsentAt: ms('last_absent_at').notNull(),
+    holds: integer('holds').notNull().default(1),
+    resolution: text('resolution'),
+    resolvedAt: ms('resolved_at'),
+    reason: text('reason'),
+  },
+  (t) => [primaryKey({ columns: [t.guildId, t.discordUserId] })],
 );

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { CAMPAIGN_KINDS } from '../shared/campaign-kinds.ts';
 
 // Money columns are integer hundredths ("cents"); timestamps are epoch milliseconds.
@@ -91,6 +91,8 @@ export const serverJoins = sqliteTable(
     coinsAwarded: integer('coins_awarded', { mode: 'boolean' }).notNull().default(false),
     hasLeft: integer('has_left', { mode: 'boolean' }).notNull().default(false),
     leftAt: integer('left_at'),
+    /** When the bot received the removal (Discord's clock domain, ms): audit entries must precede it (decision 042). */
+    leftDiscordAt: integer('left_discord_at'),
     /** leave | kick | ban | unknown | guild_deleted, once hasLeft. */
     leftReason: text('left_reason'),
     /** Discord's joined_at (ms) of the membership that verified this join; audit entries older than it are not about it. */
@@ -322,3 +324,27 @@ export type SocialTask = typeof socialTasks.$inferSelect;
 export type Transaction = typeof transactions.$inferSelect;
 export type Payment = typeof payments.$inferSelect;
 export type PaymentRefund = typeof paymentRefunds.$inferSelect;
+
+/**
+ * Absent members whose removal the reconciliation safety valve held back (issue 29 item 7): kept until
+ * a later run settles them, they show up again, or an operator charges or releases them
+ * (`npm run ops -- held ...`). Held joins stay in reconciliation's scope past their minimum stay.
+ */
+export const reconcileHolds = sqliteTable(
+  'reconcile_holds',
+  {
+    guildId: text('guild_id').notNull(),
+    discordUserId: text('discord_user_id').notNull(),
+    /** First run that found the member absent and held it (the leave is judged at this time). */
+    firstAbsentAt: integer('first_absent_at').notNull(),
+    lastAbsentAt: integer('last_absent_at').notNull(),
+    /** Runs that held it. */
+    holds: integer('holds').notNull().default(1),
+    /** null while held; settled | present | charged | released. */
+    resolution: text('resolution'),
+    resolvedAt: integer('resolved_at'),
+    /** The operator's reason (charge / release). */
+    reason: text('reason'),
+  },
+  (t) => [primaryKey({ columns: [t.guildId, t.discordUserId] })],
+);

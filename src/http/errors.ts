@@ -1,8 +1,9 @@
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { Logger } from '../logger.ts';
 import {
   AppError,
   INTERNAL_ERROR_MESSAGE,
+  STORAGE_READ_UNAVAILABLE_MESSAGE,
   STORAGE_UNAVAILABLE_MESSAGE,
   driverErrorCode,
   storageFailureCode,
@@ -17,11 +18,39 @@ export const apiNotFound: RequestHandler = (_req, res) => {
   res.status(404).json({ message: 'Not found' });
 };
 
+/** Seconds a client is told to wait after a 503 of ours (storage or a dependency down). */
+const RETRY_AFTER_SECONDS = '60';
+
+/** A browser asking for a page (not the API, not an asset): it gets HTML, never raw JSON. */
+function wantsPage(req: Request): boolean {
+  return !req.originalUrl.startsWith('/api/') && req.accepts(['json', 'html']) === 'html';
+}
+
+/**
+ * The small page a browser gets while a dependency (database, Redis) is down: dark like the app,
+ * self-contained (no script, no asset that could fail too), with Retry-After (issue 29 item 6).
+ */
+export const OUTAGE_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>CoinSync will be right back</title>
+<style>body{margin:0;min-height:100vh;display:grid;place-items:center;background:#313338;color:#dbdee1;font:16px/1.5 system-ui,sans-serif}main{max-width:28rem;padding:2rem;text-align:center}h1{color:#f2f3f5;font-size:1.5rem}a{display:inline-block;margin-top:1rem;padding:.6rem 1.2rem;border-radius:4px;background:#5865f2;color:#fff;text-decoration:none}</style>
+</head><body><main><h1>We will be right back</h1>
+<p>CoinSync cannot load this page right now (a problem on our side). Your coins and joins are safe.</p>
+<p>Please try again in a minute.</p><a href="">Try again</a></main></body></html>
+`;
+
+function sendUnavailable(req: Request, res: Response, message: string, retryAfterSeconds?: number): void {
+  res.status(503).setHeader('Retry-After', String(retryAfterSeconds ?? RETRY_AFTER_SECONDS));
+  if (wantsPage(req)) res.type('html').send(OUTAGE_PAGE);
+  else res.json({ message });
+}
+
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, next) => {
     if (res.headersSent) return next(err);
     if (err instanceof AppError) {
       // A refusal that knows when to come back (Discord busy, the join pace's 429) says so in Retry-After.
+      if (err.status === 503) return sendUnavailable(req, res, err.message, err.retryAfterSeconds);
       if (err.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(err.retryAfterSeconds));
       res.status(err.status).json({ message: err.message });
       return;
@@ -53,7 +82,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
         code: storageCode,
         error: err instanceof Error ? err.message : String(err),
       });
-      res.status(503).setHeader('Retry-After', '60').json({ message: STORAGE_UNAVAILABLE_MESSAGE });
+      // A read saved nothing: its message says it could not load (issue 29 item 6).
+      const read = req.method === 'GET' || req.method === 'HEAD';
+      sendUnavailable(req, res, read ? STORAGE_READ_UNAVAILABLE_MESSAGE : STORAGE_UNAVAILABLE_MESSAGE);
       return;
     }
     logger.error('unhandled error', {

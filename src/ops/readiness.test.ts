@@ -33,7 +33,10 @@ describe('health and readiness without the bot', () => {
     const ready = await app.anonymous().get<ReadyBody>('/api/ready');
     expect(ready.status).toBe(200);
     expect(ready.body.status).toBe('ready');
-    expect(ready.body.checks.database).toEqual({ ok: true, detail: 'write succeeded' });
+    expect(ready.body.checks.database).toMatchObject({
+      ok: true,
+      detail: expect.stringMatching(/^write succeeded/),
+    });
     expect(ready.body.checks.gateway!.detail).toMatch(/^off/);
     expect(ready.headers.get('cache-control')).toBe('no-store');
     const rows = await app.query<{ at: number | string }>(
@@ -84,7 +87,10 @@ describe.skipIf(!(await pgTestsEnabled()))('readiness on PostgreSQL', () => {
     expect(app.server.sessions.kind).toBe('pg');
     const ready = await app.anonymous().get<ReadyBody>('/api/ready');
     expect(ready.status).toBe(200);
-    expect(ready.body.checks.database).toEqual({ ok: true, detail: 'write succeeded' });
+    expect(ready.body.checks.database).toMatchObject({
+      ok: true,
+      detail: expect.stringMatching(/^write succeeded/),
+    });
     expect(ready.body.checks.redis).toEqual({
       ok: true,
       detail: 'not configured (sessions in the database)',
@@ -177,7 +183,11 @@ describe('readiness with the live bot', () => {
   });
 
   it('every background job survives its own failure; repeated failures fail readiness until one succeeds', async () => {
-    const names = app.server.jobs.list().map((j) => j.name);
+    // No Stripe in this app: the Stripe reconciliation has nothing to read, and cannot fail here.
+    const names = app.server.jobs
+      .list()
+      .map((j) => j.name)
+      .filter((n) => n !== 'stripe reconcile');
     expect(names).toEqual(expect.arrayContaining(['reconcile', 'invite recheck', 'session prune']));
     // Real database errors in every job: the tables they read are gone (on either engine).
     const tables = ['server_joins', 'servers', 'sessions'];
@@ -236,6 +246,9 @@ describe('readiness with the live bot', () => {
       app.sim.state.setGatewayOnline(true);
     }
     await until(async () => (await ready()).status === 200, 'gateway back', 15_000);
+    // The outage and the return are in the log (issue 29: a 70 s outage logged nothing).
+    expect(app.logLines.some((l) => l.includes('bot: gateway disconnected; reconnecting'))).toBe(true);
+    expect(app.logLines.some((l) => /bot: gateway (session resumed|new session ready)/.test(l))).toBe(true);
   }, 30_000);
 });
 

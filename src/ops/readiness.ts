@@ -1,6 +1,9 @@
+import { statfs } from 'node:fs/promises';
 import { sql } from 'drizzle-orm';
 import { Status, type Client } from 'discord.js';
 import { recordReadiness } from '../metrics.ts';
+import type { Logger } from '../logger.ts';
+import { startSafeInterval, type SafeInterval } from './safe-interval.ts';
 import { FAILURES_BEFORE_UNREADY, type JobMonitor } from './job-monitor.ts';
 import type { DataStore } from '../db/engine.ts';
 
@@ -21,6 +24,13 @@ export interface ReadinessReport {
 export const CHECK_TIMEOUT_MS = 1500;
 /** The gateway may be down this long (Discord asks clients to reconnect now and then) before readiness fails. */
 export const GATEWAY_GRACE_MS = 60_000;
+/**
+ * SQLite: the database's file system must keep this much free, or readiness fails before writes do
+ * (issue 29: the heartbeat rewrote one row into existing WAL pages and stayed green on a full disk).
+ */
+export const MIN_FREE_DISK_BYTES = 64 * 1024 * 1024;
+/** The readiness checks (and their coinsync_ready gauges) run this often on their own. */
+export const READINESS_REFRESH_MS = 15_000;
 
 export interface ReadinessSources {
   /** The data layer: the database check writes its heartbeat row through it (either engine). */
@@ -37,6 +47,10 @@ export interface ReadinessSources {
   /** How the bot runs with Discord's Server Members intent: "on", "off (refused by Discord)", "off (configured)". */
   membersIntent?: () => string | null;
   jobs: JobMonitor;
+  /** SQLite: the database file's directory, whose free space is checked (PostgreSQL: its own server's). */
+  databaseDir?: string;
+  /** Free bytes below which the database check fails (MIN_FREE_DISK_BYTES). */
+  minFreeBytes?: number;
   /**
    * Names of the reconciliation jobs in `jobs` (one, or one per shard of this process), and how recent
    * each one's last success must be.
@@ -73,6 +87,8 @@ function shardReport(client: Client): string {
 
 export function createReadiness(sources: ReadinessSources) {
   let gatewayDownSince: number | null = sources.startedAt;
+  /** A bot that has never connected since start is not ready (the grace covers reconnects only). */
+  let everConnected = false;
 
   // A write proves more than a read: a full disk, a read-only file or a PostgreSQL standby fail it.
   // It goes through the store like every write (SQLite: its writer mutex; PostgreSQL: the pool), so a
@@ -85,10 +101,20 @@ export function createReadiness(sources: ReadinessSources) {
       else await tx.db.execute(upsert);
     });
 
+  const freeSpace = async (): Promise<CheckResult | null> => {
+    if (!sources.databaseDir) return null;
+    const min = sources.minFreeBytes ?? MIN_FREE_DISK_BYTES;
+    const fs = await statfs(sources.databaseDir);
+    const free = fs.bavail * fs.bsize;
+    const mb = (n: number) => `${Math.floor(n / (1024 * 1024))} MB`;
+    if (free < min) return { ok: false, detail: `disk nearly full: ${mb(free)} free (limit ${mb(min)})` };
+    return { ok: true, detail: `write succeeded; ${mb(free)} free` };
+  };
+
   const database = async (): Promise<CheckResult> => {
     try {
       await withTimeout(heartbeat(sources.now()), CHECK_TIMEOUT_MS - 250, 'database');
-      return { ok: true, detail: 'write succeeded' };
+      return (await freeSpace()) ?? { ok: true, detail: 'write succeeded' };
     } catch (err) {
       return { ok: false, detail: `write failed: ${message(err)}` };
     }
@@ -118,11 +144,17 @@ export function createReadiness(sources: ReadinessSources) {
     const now = sources.now();
     if (connected) {
       gatewayDownSince = null;
+      everConnected = true;
       return { ok: true, detail: `connected (${shardReport(client)})` };
     }
     gatewayDownSince ??= now;
     const down = now - gatewayDownSince;
     const which = client && client.ws.shards.size > 0 ? `; ${shardReport(client)}` : '';
+    if (!everConnected)
+      return {
+        ok: false,
+        detail: `connecting: not connected yet since start (${Math.round(down / 1000)} s${which})`,
+      };
     if (down <= GATEWAY_GRACE_MS)
       return { ok: true, detail: `connecting (not connected for ${Math.round(down / 1000)} s${which})` };
     return { ok: false, detail: `not connected for ${Math.round(down / 1000)} s${which}` };
@@ -188,3 +220,32 @@ export function createReadiness(sources: ReadinessSources) {
 }
 
 export type ReadinessCheck = ReturnType<typeof createReadiness>;
+
+/**
+ * Runs the readiness checks every READINESS_REFRESH_MS by themselves, so the coinsync_ready gauges (and
+ * the documented alert `coinsync_ready == 0`) do not depend on something polling /api/ready; logs when
+ * readiness turns red (ERROR, naming the failing checks) and green again.
+ */
+export function startReadinessRefresh(
+  check: ReadinessCheck,
+  options: { logger: Logger; everyMs?: number },
+): SafeInterval {
+  let wasReady: boolean | null = null;
+  return startSafeInterval(
+    'readiness refresh',
+    options.everyMs ?? READINESS_REFRESH_MS,
+    async () => {
+      const report = await check();
+      if (report.ready === wasReady) return;
+      const failing = Object.fromEntries(
+        Object.entries(report.checks)
+          .filter(([, c]) => !c.ok)
+          .map(([name, c]) => [name, c.detail]),
+      );
+      if (!report.ready) options.logger.error('readiness: not ready', { failing });
+      else if (wasReady === false) options.logger.info('readiness: ready again');
+      wasReady = report.ready;
+    },
+    { logger: options.logger },
+  );
+}

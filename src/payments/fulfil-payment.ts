@@ -41,7 +41,7 @@ function describeMismatch(payment: Payment, intent: IntentFacts): string | null 
 export async function fulfilPaymentIntent(
   ctx: PaymentsContext,
   intent: IntentFacts,
-  source: 'webhook' | 'sync',
+  source: 'webhook' | 'sync' | 'reconcile',
 ): Promise<FulfilResult> {
   const now = ctx.clock.now();
   const outcome = await ctx.store.transaction(async (tx) => {

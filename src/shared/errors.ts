@@ -39,6 +39,10 @@ export const INTERNAL_ERROR_MESSAGE = 'Something went wrong on our side. Please 
 export const STORAGE_UNAVAILABLE_MESSAGE =
   'We cannot save changes right now (a storage problem on our side). Please try again in a few minutes.';
 
+/** The same trouble met by a read (GET): nothing was being saved, so the message does not say so. */
+export const STORAGE_READ_UNAVAILABLE_MESSAGE =
+  'We cannot load this right now (a storage problem on our side). Please try again in a few minutes.';
+
 /**
  * The first string `code` on an error or its causes: a driver's code (SQLite's `SQLITE_FULL`, a
  * PostgreSQL SQLSTATE, a socket's `ECONNREFUSED`), also when drizzle wrapped it (DrizzleQueryError's

@@ -422,7 +422,8 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
   ): Promise<{ status: number; body: unknown; replayed?: boolean }> {
     const url = new URL(req.url ?? '/', 'http://fake-stripe');
     const auth = req.headers.authorization ?? '';
-    const params = parseForm(raw);
+    // GET parameters (lists) come in the query string, bracketed like form bodies (created[gte]=...).
+    const params = req.method === 'GET' ? parseForm(url.search.slice(1)) : parseForm(raw);
     if (/^Bearer pk_(test|live)_\S+$/.test(auth)) {
       // A browser (Stripe.js) holds only the publishable key: like Stripe, it may read and confirm one
       // PaymentIntent when it also shows that intent's client secret, and nothing else.
@@ -486,6 +487,83 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
     return handle(req.method ?? 'GET', url.pathname, params);
   }
 
+  /**
+   * A Stripe list: newest first (by `created`, then the newest made), `created[gt|gte|lt|lte]`,
+   * `limit` (1–100, default 10), `starting_after` / `ending_before` (an id of the list), `has_more`.
+   */
+  function list<T extends { id: string; created: number }>(
+    pathname: string,
+    all: T[],
+    params: Record<string, unknown>,
+  ): { status: number; body: unknown } {
+    const limit = params.limit === undefined ? 10 : Number(params.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+      throw new StripeApiError(400, {
+        type: 'invalid_request_error',
+        param: 'limit',
+        message: 'Invalid integer: limit must be between 1 and 100.',
+      });
+    const created = params.created;
+    const bound = (op: string): number | null => {
+      if (typeof created === 'object' && created !== null) {
+        const v = (created as Record<string, unknown>)[op];
+        return v === undefined ? null : Number(v);
+      }
+      return op === 'eq' && typeof created === 'string' ? Number(created) : null;
+    };
+    const [gt, gte, lt, lte, eq] = [bound('gt'), bound('gte'), bound('lt'), bound('lte'), bound('eq')];
+    // Insertion order is creation order: reversed, newest first (stable for equal `created`).
+    let ordered = all
+      .map((item, i) => ({ item, i }))
+      .sort((a, b) => b.item.created - a.item.created || b.i - a.i)
+      .map((x) => x.item)
+      .filter(
+        (o) =>
+          (gt === null || o.created > gt) &&
+          (gte === null || o.created >= gte) &&
+          (lt === null || o.created < lt) &&
+          (lte === null || o.created <= lte) &&
+          (eq === null || o.created === eq),
+      );
+    const after = typeof params.starting_after === 'string' ? params.starting_after : undefined;
+    const before = typeof params.ending_before === 'string' ? params.ending_before : undefined;
+    for (const [cursor, param] of [
+      [after, 'starting_after'],
+      [before, 'ending_before'],
+    ] as const) {
+      if (cursor !== undefined && !all.some((o) => o.id === cursor))
+        throw new StripeApiError(400, {
+          type: 'invalid_request_error',
+          code: 'resource_missing',
+          param,
+          message: `No such object: '${cursor}'`,
+        });
+    }
+    let hasMore: boolean;
+    if (before !== undefined) {
+      const at = ordered.findIndex((o) => o.id === before);
+      const head = at < 0 ? [] : ordered.slice(0, at);
+      ordered = head.slice(Math.max(0, head.length - limit));
+      hasMore = head.length > limit;
+    } else {
+      if (after !== undefined) {
+        const at = ordered.findIndex((o) => o.id === after);
+        ordered = at < 0 ? [] : ordered.slice(at + 1);
+      }
+      hasMore = ordered.length > limit;
+      ordered = ordered.slice(0, limit);
+    }
+    return {
+      status: 200,
+      body: {
+        object: 'list',
+        data: ordered.map((o) => structuredClone(o)),
+        has_more: hasMore,
+        url: pathname,
+      },
+    };
+  }
+
   function handle(
     method: string,
     pathname: string,
@@ -493,6 +571,14 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
   ): { status: number; body: unknown } {
     if (method === 'POST' && pathname === '/v1/payment_intents')
       return { status: 200, body: { ...createIntent(params) } };
+    if (method === 'GET' && pathname === '/v1/payment_intents')
+      return list(pathname, [...intents.values()], params);
+    if (method === 'GET' && pathname === '/v1/disputes')
+      return list(pathname, [...disputes.values()], params);
+    if (method === 'GET' && pathname === '/v1/refunds') {
+      const refunds = [...charges.values()].flatMap((c) => [...c.refunds.data].reverse());
+      return list(pathname, refunds, params);
+    }
     const one = /^\/v1\/payment_intents\/([^/]+)$/.exec(pathname);
     if (one?.[1] && method === 'GET') return { status: 200, body: { ...getIntent(one[1]) } };
     const confirmMatch = /^\/v1\/payment_intents\/([^/]+)\/confirm$/.exec(pathname);
