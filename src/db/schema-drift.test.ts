@@ -28,6 +28,7 @@ const PG_INT4_COLUMNS = [
   'payments.adjustments',
   'ops_heartbeat.id',
   'member_guilds.premium_type',
+  'reconcile_holds.holds',
 ];
 
 type Kind = 'text' | 'integer' | 'boolean';
