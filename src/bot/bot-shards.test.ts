@@ -114,15 +114,17 @@ describe('a bot process per shard (SHARD_COUNT=2)', () => {
 
   it("a shard that is down is named in its process's readiness", async () => {
     const bot = bots[1]!;
+    const readiness = createReadiness({
+      store: app.server.ctx.store,
+      now: () => app.clock.now(),
+      startedAt: app.clock.now(),
+      botClient: () => bot.client,
+      jobs: new JobMonitor(() => app.clock.now()),
+    });
+    // Seen connected first: a bot that has never connected is "not connected yet since start" instead.
+    expect((await readiness()).checks.gateway!.ok).toBe(true);
     app.sim.state.setGatewayOnline(false);
     try {
-      const readiness = createReadiness({
-        store: app.server.ctx.store,
-        now: () => app.clock.now(),
-        startedAt: app.clock.now(),
-        botClient: () => bot.client,
-        jobs: new JobMonitor(() => app.clock.now()),
-      });
       await waitFor(() => bot.client?.ws.shards.get(1)?.status !== Status.Ready, 10_000, 'shard 1 down');
       const report = await readiness();
       expect(report.checks.gateway!.detail).toMatch(

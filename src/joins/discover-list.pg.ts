@@ -175,7 +175,10 @@ export class PgDiscover implements Discover {
       this.current(),
     ]);
     const guildIds = guilds[0]?.guildIds;
-    return this.list.page(query, guildIds ? this.list.hiddenFor(joined, parseGuildIds(guildIds)) : joined);
+    return this.list.page(
+      query,
+      guildIds ? this.list.hiddenFor(joined, parseGuildIds(guildIds), query.userId) : joined,
+    );
   }
 
   featured(userId: string, q?: string): Buffer | Promise<Buffer> {

@@ -96,7 +96,10 @@ export class SqliteDiscover implements Discover {
     this.current();
     const guildIds = this.guilds.get(query.userId);
     const joined = new Set(this.joined.all(query.userId));
-    return this.list.page(query, guildIds ? this.list.hiddenFor(joined, parseGuildIds(guildIds)) : joined);
+    return this.list.page(
+      query,
+      guildIds ? this.list.hiddenFor(joined, parseGuildIds(guildIds), query.userId) : joined,
+    );
   }
 
   featured(userId: string, q?: string): Buffer {

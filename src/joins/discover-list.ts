@@ -252,12 +252,14 @@ export class DiscoverList {
   /**
    * The campaigns a member does not see on Discover: `joined` (completed joins) and every campaign of a
    * guild the member is already in (their stored guild list, member_guilds): Discord would not count
-   * them as a new member, and only new members earn (decision 038).
+   * them as a new member, and only new members earn (decision 038). The member's own campaigns stay
+   * (an owner is in their guild): their featured card says "Your Server", as the product spec asks.
    */
-  hiddenFor(joined: Set<string>, guildIds: readonly string[]): Set<string> {
+  hiddenFor(joined: Set<string>, guildIds: readonly string[], userId: string): Set<string> {
     for (const guildId of guildIds) {
       const ids = this.byGuild.get(guildId);
-      if (ids) for (const id of ids) joined.add(id);
+      if (!ids) continue;
+      for (const id of ids) if (this.byId.get(id)?.row.ownerId !== userId) joined.add(id);
     }
     return joined;
   }
