@@ -154,8 +154,8 @@ export const CampaignCard = forwardRef<HTMLDivElement, CampaignCardProps>(functi
             <Text fontWeight="semibold">What happens next</Text>
             <Text color="fg.muted">
               {rules.needsBot
-                ? `Your server is live on Discover. Members who join earn ${rewardText(campaign.kind)} coins once our bot sees them arrive; each fills one of your ${total} slots. Share the invite to grow faster.`
-                : `Your server is live on Discover. Members who join and claim fill your ${total} slots (no bot: joins are checked against their server list). Share the invite to grow faster.`}
+                ? `Your server is live on Discover. Members who join earn ${rewardText(campaign.kind)} coins once our bot sees them arrive; each fills one of your ${total} ${total === 1 ? 'slot' : 'slots'}. Share the invite to grow faster.`
+                : `Your server is live on Discover. Members who join and claim fill your ${total} ${total === 1 ? 'slot' : 'slots'} (no bot: joins are checked against their server list). Share the invite to grow faster.`}
             </Text>
           </Box>
         ) : null}

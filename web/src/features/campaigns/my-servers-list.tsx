@@ -68,7 +68,8 @@ function ServerRow({
             ) : null}
             {noBot ? <Badge colorPalette="gray">No Bot</Badge> : null}
             <Text as="span" textStyle="xs" color="fg.subtle">
-              {server.membersRemaining} of {server.initialMemberSlots} slots left
+              {server.membersRemaining} of {server.initialMemberSlots}{' '}
+              {server.initialMemberSlots === 1 ? 'slot' : 'slots'} left
             </Text>
           </HStack>
           {server.active && server.botRemoved ? (
