@@ -21,6 +21,16 @@ import { toast } from '../../lib/toaster.tsx';
 import { InviteExpiredPanel } from './invite-expired-panel.tsx';
 import { CAMPAIGN_KIND_RULES, rewardText } from '@shared/campaign-kinds.ts';
 import { campaignPace, etaText, paceText } from './campaign-pace.ts';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { campaignKeys } from '../../lib/query-keys.ts';
+import { recheckWhenBack } from '../../lib/recheck-when-back.ts';
+
+function invalidateCampaignLists(queryClient: QueryClient): Promise<unknown> {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: campaignKeys.list() }),
+    queryClient.invalidateQueries({ queryKey: campaignKeys.myServers() }),
+  ]);
+}
 
 /** Copies a campaign's invite link to the clipboard and says so. */
 export async function copyInvite(inviteLink: string): Promise<void> {
@@ -75,6 +85,7 @@ export const CampaignCard = forwardRef<HTMLDivElement, CampaignCardProps>(functi
   const filled = total - campaign.membersRemaining;
   const percent = total > 0 ? Math.round((filled / total) * 100) : 0;
   const pace = campaignPace(campaign, now);
+  const queryClient = useQueryClient();
   const rules = CAMPAIGN_KIND_RULES[campaign.kind];
   return (
     <Card.Root
@@ -134,7 +145,14 @@ export const CampaignCard = forwardRef<HTMLDivElement, CampaignCardProps>(functi
             </Text>
             {campaign.botInviteUrl ? (
               <Button asChild size="sm" colorPalette="orange" flexShrink={0}>
-                <a href={campaign.botInviteUrl} target="_blank" rel="noopener noreferrer">
+                <a
+                  href={campaign.botInviteUrl}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  // Back from Discord with the bot added: the campaign lists are asked again, so this
+                  // panel goes away by itself (the server resumes the campaign when the bot arrives).
+                  onClick={() => recheckWhenBack(() => void invalidateCampaignLists(queryClient))}
+                >
                   <LuBot /> Invite Bot <LuExternalLink />
                 </a>
               </Button>
