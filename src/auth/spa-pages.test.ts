@@ -34,7 +34,13 @@ beforeAll(async () => {
   writeFileSync(path.join(dir, 'login.html'), LOGIN);
   writeFileSync(
     path.join(dir, 'route-preloads.json'),
-    JSON.stringify({ '/': ['/assets/discover-page-abc.js'], '/terms': ['/assets/terms-page-abc.js'] }),
+    // The route table: a path outside it answers 404 signed in ('/broken' is a route whose rendering fails).
+    JSON.stringify({
+      '/': ['/assets/discover-page-abc.js'],
+      '/terms': ['/assets/terms-page-abc.js'],
+      '/dashboard': [],
+      '/broken': [],
+    }),
   );
   app = await startTestApp({ webDist: dir });
   // A stand-in for the server renderer (web/src/entry-server.tsx, built into dist/ssr): it writes what it
@@ -114,6 +120,12 @@ describe('signed in', () => {
       '<link rel="modulepreload" crossorigin href="/assets/discover-page-abc.js">',
     );
     expect((await page(alex, '/dashboard')).html).not.toContain('modulepreload');
+    // Issue 28 item 11: a path that is no route answers HTTP 404 (the app then shows its 404 page).
+    const missing = await page(alex, '/no/such/page');
+    expect(missing.status).toBe(404);
+    expect(bootOf(missing.html)?.user?.discordUsername).toBe('spa_alex');
+    expect((await page(alex, '/')).status).toBe(200);
+    expect((await page(alex, '/terms/')).status).toBe(200);
     expect((await page(alex, '/')).html).not.toContain('spa_bob');
     expect((await page(bob, '/')).html).not.toContain('spa_alex');
   });

@@ -105,6 +105,14 @@ async function firstData(ctx: AppContext, userId: string, pathname: string): Pro
   }
 }
 
+/** True for a path of the app's route table ("/dashboard", "/dashboard/"); true for all without a table. */
+function isKnownRoute(routes: Record<string, string[]>, pathname: string): boolean {
+  const keys = Object.keys(routes);
+  if (keys.length === 0) return true;
+  const normalised = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  return Object.hasOwn(routes, normalised);
+}
+
 const EMPTY_ROOT = '<div id="root"></div>';
 /** The entry's script tag as Vite writes it into index.html. */
 const ENTRY_SCRIPT = '<script type="module" ';
@@ -136,6 +144,9 @@ export function spaPages(
     // (no-cache: the server answers for the session it sees then). Not no-store, which would keep the page
     // out of the back/forward cache.
     res.setHeader('Cache-Control', user ? 'private, no-cache' : 'no-cache');
+    // A path that is none of the app's routes gets the app's 404 page with an HTTP 404 (the route table is
+    // the build's route-preloads.json, one key per route).
+    if (user && !isKnownRoute(pages.preloads, req.path)) res.status(404);
     let boot: AppBoot = { user, config };
     if (user) boot.queries = await firstData(ctx, user.id, req.path);
     let markup = '';

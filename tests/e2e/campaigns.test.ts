@@ -102,17 +102,28 @@ describe('spending coins in the browser', () => {
     await expectFieldError(form.getByLabel('Invite Link', { exact: true }), CAMPAIGN_MESSAGES.inviteInvalid);
     await form.getByLabel('Invite Link', { exact: true }).fill(link);
 
+    // The cost against the balance shows before Submit; an amount the balance cannot pay disables it
+    // and says the spec's words (issue 28 item 8).
     await form.getByLabel('Coins to Spend').fill('400');
-    await form.getByRole('button', { name: 'Submit Server' }).click();
-    await expectToast(
-      'Insufficient Coins',
-      'You need 400 coins to submit this server. You have 305.00 coins.',
-    );
+    await form
+      .getByRole('status')
+      .getByText('You need 400 coins to submit this server. You have 305.00 coins.', { exact: true })
+      .waitFor();
+    await form.getByTestId('balance-after').getByText('Not enough coins').waitFor();
+    expect(await form.getByRole('button', { name: 'Submit Server' }).isDisabled()).toBe(true);
 
     await form.getByLabel('Coins to Spend').fill('10');
+    await form.getByTestId('balance-after').getByText('295.00').waitFor();
     await form.getByRole('button', { name: 'Submit Server' }).click();
     await expectToast('Server Submitted!', "Your server has been added! You'll get 10 member(s).");
     await page.getByTestId('coin-balance').getByText('295.00').waitFor();
+    // On to the new campaign, highlighted, with what happens next (issue 28 item 7).
+    await page.waitForURL((url) => url.pathname === '/campaigns' && url.searchParams.has('new'));
+    const fresh = page.locator('[data-testid="campaign-card"][data-highlighted]');
+    await fresh.getByText('Pixel Raiders').waitFor();
+    await fresh.getByTestId('what-happens-next').waitFor();
+    await fresh.getByRole('button', { name: 'Copy invite link of Pixel Raiders' }).waitFor();
+    await page.goto('/submit');
 
     const botless = guildWithInvite('Botless Club', 'botlessclub', false);
     form = await fillForm('Regular campaign', {
@@ -141,7 +152,10 @@ describe('spending coins in the browser', () => {
     await form.getByLabel('Invite Link').fill(link);
     await form.getByRole('button', { name: /Submit & Promote/ }).click();
     await expectToast('Server Promoted!', 'Your server is now featured for 100 members');
+    await page.waitForURL((url) => url.pathname === '/campaigns' && url.searchParams.has('new'));
+    await page.locator('[data-testid="campaign-card"][data-highlighted]').getByText('Star Base').waitFor();
 
+    await page.goto('/submit');
     await page.getByRole('tab', { name: 'No Bot' }).click();
     const quiet = guildWithInvite('Quiet Corner', 'quietcorner', false);
     const nobot = await fillForm('No-bot campaign', {
@@ -159,6 +173,11 @@ describe('spending coins in the browser', () => {
     await nobot.getByRole('button', { name: 'Add Server' }).click();
     await expectToast('Server Added!', 'Your server is live on the discover page with 5 member(s).');
     await page.getByTestId('coin-balance').getByText('190.00').waitFor();
+    // A no-bot campaign is named as one, not "Regular".
+    const quietCard = page.locator('[data-testid="campaign-card"][data-highlighted]');
+    await quietCard.getByText('Quiet Corner').waitFor();
+    await quietCard.getByText('No-bot', { exact: true }).waitFor();
+    expect(await quietCard.getByText('Regular', { exact: true }).count()).toBe(0);
   });
 
   it('promotes from the Dashboard and lists every debit in Recent Transactions', async () => {

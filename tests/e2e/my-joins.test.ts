@@ -69,7 +69,20 @@ describe('My Joins page', () => {
       await page.getByText('Stayed, keep or leave freely').waitFor();
       await page.getByText('Left early −2.00').waitFor();
       await page.getByText('Expired, join again').waitFor();
-      await page.getByText(/Safe to leave from/).waitFor();
+      // Each card's own join date and time (issue 28 item 11: one date repeated is gone): two joins of the
+      // same day an hour apart read differently, and the stay's end is said once (in the badge).
+      const joined = async (name: string) =>
+        page.getByRole('article', { name }).locator('time').first().textContent();
+      const waiting = await joined('Waiting Room');
+      const verified = await joined('Verified Valley');
+      expect(waiting).toMatch(/\d{1,2}:\d{2}\s[AP]M/);
+      expect(verified).not.toBe(waiting);
+      expect(
+        await page
+          .getByRole('article', { name: 'Verified Valley' })
+          .getByText(/stay until/)
+          .count(),
+      ).toBe(1);
       if (SHOTS) await page.screenshot({ path: `${SHOTS}/my-joins-${width}.png`, fullPage: true });
       expect(errors).toEqual([]);
     }

@@ -41,8 +41,13 @@ describe('app shell', () => {
       .first()
       .waitFor();
 
-    await page.goto('/no/such/page');
+    // The 404 page answers HTTP 404 (issue 28 item 11); the browser logs that status as a console error.
+    const missing = await page.goto('/no/such/page');
+    expect(missing?.status()).toBe(404);
     await page.getByRole('heading', { name: '404 - Page Not Found' }).waitFor();
+    expect(errors.splice(0)).toEqual([
+      expect.stringMatching(/status of 404 \(Not Found\) @ .*\/no\/such\/page$/),
+    ]);
     await page.getByText("The page you're looking for doesn't exist or has been moved.").waitFor();
     await page.getByRole('link', { name: 'Go Back Home' }).click();
     await page.waitForURL(`${e2e.app.url}/`);

@@ -63,7 +63,8 @@ function serverLine(server: ApiDiscoverServer): string {
     `**+${server.coinReward} coins**`,
     `${server.membersRemaining} slot${server.membersRemaining === 1 ? '' : 's'} left`,
   ];
-  if (server.memberCount !== null) parts.push(`${server.memberCount} members`);
+  if (server.memberCount !== null)
+    parts.push(`${server.memberCount} member${server.memberCount === 1 ? '' : 's'}`);
   if (!CAMPAIGN_KIND_RULES[server.kind].needsBot) parts.push(CAMPAIGN_KIND_RULES.nobot.badge);
   return parts.join(' · ');
 }

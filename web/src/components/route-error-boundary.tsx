@@ -1,5 +1,5 @@
-import { Component, type ErrorInfo, type ReactNode } from 'react';
-import { isChunkLoadError } from '../lib/lazy-page.ts';
+import { Component, useCallback, useEffect, useState, type ErrorInfo, type ReactNode } from 'react';
+import { isChunkLoadError, isOfflineChunkError, originAnswers } from '../lib/lazy-page.ts';
 import { PageHydratedMark } from '../lib/page-hydrated.ts';
 import { ErrorState } from './error-state.tsx';
 
@@ -36,6 +36,13 @@ export class RouteErrorBoundary extends Component<Props, State> {
 
   override render() {
     if (this.state.error === null) return this.props.children;
+    if (isOfflineChunkError(this.state.error))
+      return (
+        <>
+          <PageHydratedMark />
+          <OfflinePage />
+        </>
+      );
     const chunk = isChunkLoadError(this.state.error);
     return (
       <>
@@ -53,4 +60,68 @@ export class RouteErrorBoundary extends Component<Props, State> {
       </>
     );
   }
+}
+
+/** While offline, the origin is asked again this often (doubling from the first, up to the last). */
+const FIRST_PROBE_MS = 3_000;
+const MAX_PROBE_MS = 30_000;
+
+/**
+ * A page whose code could not be downloaded because the origin did not answer (offline, or the server
+ * restarting): says so, offers Retry, and reloads by itself as soon as the origin answers again (the
+ * browser's `online` event, and a probe every few seconds for a server coming back). Never reloads into
+ * the browser's own error page.
+ */
+function OfflinePage() {
+  const [checking, setChecking] = useState(false);
+  const [stillOffline, setStillOffline] = useState(false);
+
+  const check = useCallback(async (manual: boolean) => {
+    if (manual) setChecking(true);
+    const answers = await originAnswers();
+    if (answers) {
+      window.location.reload();
+      return;
+    }
+    if (manual) {
+      setChecking(false);
+      setStillOffline(true);
+    }
+  }, []);
+
+  useEffect(() => {
+    let delay = FIRST_PROBE_MS;
+    let timer: ReturnType<typeof setTimeout>;
+    let stopped = false;
+    const loop = () => {
+      timer = setTimeout(() => {
+        void check(false).then(() => {
+          if (stopped) return;
+          delay = Math.min(delay * 2, MAX_PROBE_MS);
+          loop();
+        });
+      }, delay);
+    };
+    const onOnline = () => void check(false);
+    window.addEventListener('online', onOnline);
+    loop();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+      window.removeEventListener('online', onOnline);
+    };
+  }, [check]);
+
+  return (
+    <ErrorState
+      title="This page could not be downloaded"
+      description={
+        stillOffline
+          ? 'Still no connection. This page loads by itself as soon as the connection returns.'
+          : 'You seem to be offline, or CoinSync is restarting. This page loads by itself as soon as the connection returns.'
+      }
+      onRetry={checking ? undefined : () => void check(true)}
+      retryLabel="Retry"
+    />
+  );
 }

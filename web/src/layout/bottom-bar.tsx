@@ -2,10 +2,10 @@ import { Box, CloseButton, Drawer, Grid, Icon, Link, Portal, Stack, Text, chakra
 import { useState } from 'react';
 import { LuMenu } from 'react-icons/lu';
 import { Link as RouterLink, useLocation } from 'react-router';
+import { BOTTOM_BAR_HEIGHT } from './bottom-bar-height.ts';
 import { isActive, MORE_ITEMS, PHONE_BAR_ITEMS } from './nav-items.ts';
 
-/** Height of the bar; the shell pads the page by this much on phones so nothing hides behind it. */
-export const BOTTOM_BAR_HEIGHT = '16';
+export { BOTTOM_BAR_HEIGHT };
 
 const barItems = PHONE_BAR_ITEMS;
 const moreItems = MORE_ITEMS;
@@ -38,6 +38,7 @@ export function BottomBar() {
     <Box
       as="nav"
       aria-label="Main"
+      data-testid="bottom-bar"
       display={{ base: 'block', md: 'none' }}
       position="fixed"
       insetX="0"

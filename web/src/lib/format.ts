@@ -28,6 +28,20 @@ export function formatDate(iso: string, timeZone?: string): string {
   });
 }
 
+/** "Jan 5, 2026, 3:04 PM" (a ledger entry or a join happened at a time of day, not just on a date). */
+export function formatDateTime(iso: string, timeZone?: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  return date.toLocaleString('en-US', {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    ...(timeZone ? { timeZone, timeZoneName: 'short' } : {}),
+  });
+}
+
 /** Dollars from cents: 1000 → "$10.00". */
 export function formatUsd(cents: number): string {
   return `$${(cents / 100).toFixed(2)}`;

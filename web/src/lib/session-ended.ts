@@ -27,3 +27,11 @@ export function clearSessionEnded(): void {
     // nothing to clear
   }
 }
+
+/** The query the login page is opened with after the account was deleted: it then says so. */
+export const ACCOUNT_DELETED_PARAM = 'account=deleted';
+export const ACCOUNT_DELETED_MESSAGE = 'Your account has been deleted. Thank you for using CoinSync.';
+
+export function wasAccountDeleted(search: string): boolean {
+  return new URLSearchParams(search).get('account') === 'deleted';
+}

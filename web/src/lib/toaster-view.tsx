@@ -1,5 +1,6 @@
 import { Toaster as ChakraToaster, Portal, Stack, Toast } from '@chakra-ui/react';
 import { useRef, useState, type PointerEvent, type ReactNode } from 'react';
+import { BOTTOM_BAR_HEIGHT } from '../layout/bottom-bar-height.ts';
 import { toaster } from './toaster-store.ts';
 
 /** Spec §9: a toast swiped at least this far to the right is dismissed. */
@@ -30,7 +31,7 @@ function ToastView({ t }: { t: ToastItem }) {
     <Toast.Root
       width={{ md: 'sm' }}
       borderWidth="1px"
-      borderColor={t.type === 'error' ? 'red.500' : 'border.emphasized'}
+      borderColor={t.type === 'error' ? 'red.500' : t.type === 'success' ? 'green.500' : 'border.emphasized'}
       touchAction="pan-y"
       style={offset > 0 ? { transform: `translateX(${offset}px)` } : undefined}
       onPointerDown={(e) => {
@@ -46,7 +47,7 @@ function ToastView({ t }: { t: ToastItem }) {
         setOffset(0);
       }}
     >
-      {t.type === 'error' && <Toast.Indicator />}
+      {(t.type === 'error' || t.type === 'success') && <Toast.Indicator />}
       <Stack gap="1" flex="1" maxWidth="100%">
         {t.title && <Toast.Title>{t.title}</Toast.Title>}
         {t.description && <Toast.Description>{t.description}</Toast.Description>}
@@ -61,11 +62,34 @@ function ToastView({ t }: { t: ToastItem }) {
   );
 }
 
+/**
+ * The spec's removal delay keeps a dismissed toast (and zag's hover-keeping "ghost" elements, which turn
+ * `pointer-events: auto` once the toast is hidden) mounted for 1,000,000 ms. None of that may catch a
+ * tap: the region itself never takes pointer events, only an open toast does; a closed toast and every
+ * ghost are inert. On a phone the region sits above the bottom tab bar (its height plus the safe area).
+ */
+const inertWhenClosed = {
+  pointerEvents: 'none !important',
+  '--toast-offset-bottom': {
+    // Chakra's size scale: "16" is 4rem.
+    base: `calc(${Number(BOTTOM_BAR_HEIGHT) / 4}rem + 0.75rem + env(safe-area-inset-bottom, 0px))`,
+    md: '1rem',
+  },
+  '& [data-ghost]': { pointerEvents: 'none !important', display: 'none' },
+  // Hidden (out of the accessibility tree too) once its 400 ms exit animation has played.
+  '& [data-part=root][data-state=closed]': {
+    pointerEvents: 'none !important',
+    visibility: 'hidden',
+    transition: 'translate 400ms, scale 400ms, opacity 200ms, visibility 0s linear 400ms',
+  },
+  '& [data-part=root][data-state=open]': { pointerEvents: 'auto' },
+} as const;
+
 /** The toast region for `toaster` (loaded lazily by `Toaster`). */
 export default function ToasterView() {
   return (
     <Portal>
-      <ChakraToaster toaster={toaster} insetInline={{ mdDown: '4' }}>
+      <ChakraToaster toaster={toaster} insetInline={{ mdDown: '4' }} css={inertWhenClosed}>
         {(t) => <ToastView key={t.id} t={t} />}
       </ChakraToaster>
     </Portal>

@@ -7,7 +7,8 @@ export { toaster } from './toaster-store.ts';
 export interface ToastInput {
   title: string;
   description?: string;
-  variant?: 'default' | 'destructive';
+  /** destructive: red, for failures; success: green, for the spec's success toasts; default: neutral. */
+  variant?: 'default' | 'destructive' | 'success';
   /** A button in the toast (e.g. "My Joins"); clicking it runs `onClick` and closes the toast. */
   action?: { label: string; onClick: () => void };
 }
@@ -20,7 +21,7 @@ export function toast({ title, description, variant = 'default', action }: Toast
   return toaster.create({
     title,
     description,
-    type: variant === 'destructive' ? 'error' : 'info',
+    type: variant === 'destructive' ? 'error' : variant === 'success' ? 'success' : 'info',
     closable: true,
     ...(action ? { action } : {}),
   });

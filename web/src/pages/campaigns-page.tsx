@@ -1,8 +1,10 @@
 import { Button, SimpleGrid, Skeleton, Stack, Text } from '@chakra-ui/react';
 import type { ApiCampaign } from '@shared/api-types.ts';
+import { PROMOTE_COST_COINS } from '@shared/campaign-schemas.ts';
+import { parseMoney } from '@shared/money.ts';
 import { useEffect, useRef, useState } from 'react';
 import { LuCirclePlus, LuMegaphone } from 'react-icons/lu';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink, useSearchParams } from 'react-router';
 import { EmptyState } from '../components/empty-state.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { CampaignCard } from '../features/campaigns/campaign-card.tsx';
@@ -13,6 +15,10 @@ import { useMyServers } from '../features/campaigns/use-my-servers.ts';
 import { errorMessage } from '../lib/api.ts';
 import { useDocumentTitle } from '../lib/use-document-title.ts';
 import { ErrorState } from '../components/error-state.tsx';
+import { ListControls, ShowMore, useListControls } from '../features/campaigns/list-controls.tsx';
+import { PromoteConfirmDialog } from '../features/campaigns/promote-confirm-dialog.tsx';
+import { usePromoteServer } from '../features/campaigns/use-promote-server.ts';
+import { useAuth } from '../lib/use-auth.ts';
 
 export default function CampaignsPage() {
   useDocumentTitle('My Campaigns');
@@ -20,6 +26,32 @@ export default function CampaignsPage() {
   const [toCancel, setToCancel] = useState<ApiCampaign | null>(null);
   const [dialogOpen, setDialogOpen] = useState(false);
   const campaigns = (data ?? []).filter((c) => c.membersRemaining > 0);
+  const list = useListControls(campaigns);
+  const { user } = useAuth();
+  const balanceCents = parseMoney(user?.coins ?? '0') ?? 0;
+  const promote = usePromoteServer();
+  const [promoting, setPromoting] = useState<ApiCampaign | null>(null);
+  const [promoteName, setPromoteName] = useState<string | null>(null);
+  // After a submit the Submit page comes here with ?new=<id>: that card is shown (its page revealed),
+  // outlined, scrolled into view, and says what happens next.
+  const [searchParams] = useSearchParams();
+  const newId = searchParams.get('new');
+  const newIndex = newId ? list.matched.findIndex((c) => c.id === newId) : -1;
+  const newCardRef = useRef<HTMLDivElement>(null);
+  const revealed = useRef<string | null>(null);
+  const { reveal } = list;
+  useEffect(() => {
+    if (!newId || newIndex < 0 || revealed.current === newId) return;
+    reveal(newIndex);
+    revealed.current = newId;
+  }, [newId, newIndex, reveal]);
+  const scrolled = useRef<string | null>(null);
+  useEffect(() => {
+    if (!newId || scrolled.current === newId || !newCardRef.current) return;
+    scrolled.current = newId;
+    newCardRef.current.scrollIntoView({ block: 'center' });
+  });
+  const [now] = useState(() => Date.now());
   const gridRef = useRef<HTMLDivElement>(null);
   // After a cancel, its card leaves the list: focus moves to the card that took its place (its Cancel
   // button), else the previous one, else the page's main action — never back to the top of the page.
@@ -91,19 +123,62 @@ export default function CampaignsPage() {
           }
         />
       ) : (
-        <SimpleGrid columns={{ base: 1, md: 2, xl: 3 }} gap="4" ref={gridRef}>
-          {campaigns.map((campaign) => (
-            <CampaignCard
-              key={campaign.id}
-              campaign={campaign}
-              onCancel={() => {
-                setToCancel(campaign);
-                setDialogOpen(true);
-              }}
+        <>
+          {list.showControls ? (
+            <ListControls
+              label="campaigns"
+              query={list.query}
+              onQuery={list.setQuery}
+              sort={list.sort}
+              onSort={list.setSort}
             />
-          ))}
-        </SimpleGrid>
+          ) : null}
+          {list.matched.length === 0 ? (
+            <Text color="fg.muted" textAlign="center" py="8">
+              No campaigns match “{list.query}”.
+            </Text>
+          ) : null}
+          <SimpleGrid columns={{ base: 1, md: 2, xl: 3 }} gap="4" ref={gridRef}>
+            {list.visible.map((campaign) => (
+              <CampaignCard
+                key={campaign.id}
+                ref={campaign.id === newId ? newCardRef : undefined}
+                campaign={campaign}
+                now={now}
+                highlighted={campaign.id === newId}
+                onCancel={() => {
+                  setToCancel(campaign);
+                  setDialogOpen(true);
+                }}
+                onPromote={
+                  campaign.kind !== 'nobot' && !campaign.isFeatured
+                    ? () => {
+                        setPromoting(campaign);
+                        setPromoteName(campaign.name);
+                      }
+                    : undefined
+                }
+                canAffordPromote={balanceCents >= PROMOTE_COST_COINS * 100}
+                promotePending={promote.isPending}
+              />
+            ))}
+          </SimpleGrid>
+          {list.hasMore ? (
+            <ShowMore shown={list.visible.length} total={list.matched.length} onMore={list.showMore} />
+          ) : null}
+        </>
       )}
+      <PromoteConfirmDialog
+        serverName={promoting?.name ?? promoteName}
+        balanceCents={balanceCents}
+        open={promoting !== null}
+        pending={promote.isPending}
+        onClose={() => setPromoting(null)}
+        onConfirm={() => {
+          if (!promoting) return;
+          promote.mutate(promoting.id, { onSettled: () => setPromoting(null) });
+        }}
+      />
       <CancelCampaignDialog
         campaign={toCancel}
         open={dialogOpen}

@@ -1,8 +1,9 @@
-import { Button, SimpleGrid, Stack } from '@chakra-ui/react';
+import { Button, SimpleGrid, Skeleton, Stack } from '@chakra-ui/react';
 import { parseMoney } from '@shared/money.ts';
 import { LuCirclePlus, LuCoins, LuServer, LuStar, LuWallet } from 'react-icons/lu';
 import { Link as RouterLink } from 'react-router';
 import { CoinAmount } from '../components/coin-amount.tsx';
+import { ErrorState } from '../components/error-state.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { StatCard } from '../components/stat-card.tsx';
 import { MyServersList } from '../features/campaigns/my-servers-list.tsx';
@@ -16,8 +17,20 @@ import { useDocumentTitle } from '../lib/use-document-title.ts';
 export default function DashboardPage() {
   useDocumentTitle('Dashboard');
   const { user } = useAuth();
-  const { data: servers } = useMyServers();
-  const { data: summary } = useTransactionSummary();
+  const myServers = useMyServers();
+  const summaryQuery = useTransactionSummary();
+  const servers = myServers.data;
+  const summary = summaryQuery.data;
+  // A figure whose list failed is not zero: the stats say they could not be loaded, with a Retry.
+  const figuresFailed = myServers.isError || summaryQuery.isError;
+  const unknown = (failed: boolean) =>
+    failed ? (
+      <span title="Could not be loaded" aria-label="Unknown">
+        —
+      </span>
+    ) : (
+      <Skeleton h="7" w="16" />
+    );
   const balance = user?.coins ?? '0.00';
   const live = (servers ?? []).filter((s) => !s.canceled);
   // The same Discord server submitted twice counts once (no-bot servers have no id: keyed by invite).
@@ -37,18 +50,34 @@ export default function DashboardPage() {
           </Button>
         }
       />
+      {figuresFailed ? (
+        <ErrorState
+          size="sm"
+          title="Could not load your totals."
+          description="Total Coins, My Servers and Featured are unknown until they load."
+          onRetry={() => {
+            if (myServers.isError) void myServers.refetch();
+            if (summaryQuery.isError) void summaryQuery.refetch();
+          }}
+        />
+      ) : null}
       <SimpleGrid columns={{ base: 2, md: 4 }} gap={{ base: '3', md: '4' }}>
         <StatCard
           label="Total Coins"
-          value={<CoinAmount value={summary?.earned ?? '0.00'} size="lg" />}
+          value={summary ? <CoinAmount value={summary.earned} size="lg" /> : unknown(summaryQuery.isError)}
           helpText="Earned all time"
           icon={<LuCoins />}
           accent="gold"
         />
-        <StatCard label="My Servers" value={uniqueServers} helpText="Unique servers" icon={<LuServer />} />
+        <StatCard
+          label="My Servers"
+          value={servers ? uniqueServers : unknown(myServers.isError)}
+          helpText="Unique servers"
+          icon={<LuServer />}
+        />
         <StatCard
           label="Featured"
-          value={featured}
+          value={servers ? featured : unknown(myServers.isError)}
           helpText="Active featured"
           icon={<LuStar />}
           accent="gold"

@@ -26,7 +26,13 @@ import {
 } from '../components/entry-icons.tsx';
 import { Logo } from '../components/logo.tsx';
 import { DISCLAIMER, PRODUCT_NAME } from '../lib/brand.ts';
-import { clearSessionEnded, SESSION_ENDED_MESSAGE, wasSessionEnded } from '../lib/session-ended.ts';
+import {
+  ACCOUNT_DELETED_MESSAGE,
+  clearSessionEnded,
+  SESSION_ENDED_MESSAGE,
+  wasAccountDeleted,
+  wasSessionEnded,
+} from '../lib/session-ended.ts';
 import { PROMOTION } from '@shared/campaign-kinds.ts';
 
 interface Feature {
@@ -112,6 +118,7 @@ function FeatureCard({ feature }: { feature: Feature }) {
 function GetStartedCard({ prerender }: { prerender: boolean }) {
   const sessionEnded = !prerender && wasSessionEnded();
   const loginFailed = !prerender && new URLSearchParams(window.location.search).get('login') === 'failed';
+  const accountDeleted = !prerender && wasAccountDeleted(window.location.search);
   return (
     <Card.Root
       bg="bg.panel"
@@ -141,6 +148,18 @@ function GetStartedCard({ prerender }: { prerender: boolean }) {
           >
             <Alert.Indicator />
             <Alert.Description>{SESSION_ENDED_MESSAGE}</Alert.Description>
+          </Alert.Root>
+        )}
+        {(prerender || accountDeleted) && (
+          <Alert.Root
+            status="success"
+            borderRadius="xl"
+            hidden={prerender}
+            data-login-notice="account-deleted"
+            data-testid="account-deleted"
+          >
+            <Alert.Indicator />
+            <Alert.Description>{ACCOUNT_DELETED_MESSAGE}</Alert.Description>
           </Alert.Root>
         )}
         {(prerender || loginFailed) && (

@@ -43,7 +43,11 @@ export default function MyJoinsPage() {
     claim.mutate(join, {
       onSuccess: (res) => {
         markClaimedHere(join.campaignId);
-        toast({ title: 'Coins Earned!', description: `+${res.earned} coins added to your balance` });
+        toast({
+          title: 'Coins Earned!',
+          description: `+${res.earned} coins added to your balance`,
+          variant: 'success',
+        });
       },
       onError: (err) =>
         toast({

@@ -90,7 +90,11 @@ export default function RewardsPage() {
   const onClaim = (type: RewardType) => {
     claim.mutate(type, {
       onSuccess: ({ earned }) => {
-        toast({ title: CARDS[type].toastTitle, description: `+${earned} coins added to your balance` });
+        toast({
+          title: CARDS[type].toastTitle,
+          description: `+${earned} coins added to your balance`,
+          variant: 'success',
+        });
         setConfirmations((prev) => ({ ...prev, [type]: earned }));
         window.clearTimeout(timers.current.get(type));
         timers.current.set(

@@ -53,7 +53,9 @@ export default function SubmitPage() {
           </Stack>
         }
       />
-      {tab !== 'nobot' ? <BotInvitePanel missingInviteUrl={missingInviteUrl} /> : null}
+      {tab !== 'nobot' ? (
+        <BotInvitePanel missingInviteUrl={missingInviteUrl} onInvited={() => setMissingInviteUrl(null)} />
+      ) : null}
       <Card.Root variant="outline" bg="bg.panel" borderColor="border" borderRadius="2xl" overflow="hidden">
         <Tabs.Root
           value={tab}

@@ -17,9 +17,11 @@ export function DeleteAccountDialog({ username }: { username: string }) {
     },
   });
 
+  // The confirm button stays disabled until the username is typed exactly.
+  const confirmed = typed.trim() === username;
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (typed.trim() !== username) {
+    if (!confirmed) {
       setError(`Type ${username} to confirm`);
       inputRef.current?.focus();
       return;
@@ -94,7 +96,13 @@ export function DeleteAccountDialog({ username }: { username: string }) {
                     Keep my account
                   </Button>
                 </Dialog.ActionTrigger>
-                <Button type="submit" colorPalette="red" loading={remove.isPending} loadingText="Deleting...">
+                <Button
+                  type="submit"
+                  colorPalette="red"
+                  disabled={!confirmed}
+                  loading={remove.isPending}
+                  loadingText="Deleting..."
+                >
                   Delete my account
                 </Button>
               </Dialog.Footer>

@@ -1,11 +1,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, errorMessage } from '../../lib/api.ts';
 import { toast } from '../../lib/toaster.tsx';
+import { ACCOUNT_DELETED_PARAM } from '../../lib/session-ended.ts';
 
-/** Leaves the app for the login page with nothing cached from the account that just ended. */
-function leaveToLogin(queryClient: ReturnType<typeof useQueryClient>): void {
+/**
+ * Leaves the app for the login page with nothing cached from the account that just ended; `notice`
+ * names what the login page then says (lib/session-ended.ts).
+ */
+function leaveToLogin(queryClient: ReturnType<typeof useQueryClient>, notice?: 'account-deleted'): void {
   queryClient.clear();
-  window.location.href = '/';
+  window.location.href = notice ? `/?${ACCOUNT_DELETED_PARAM}` : '/';
 }
 
 /** POST /api/auth/sign-out-everywhere: ends every session of this user, this browser's too. */
@@ -29,7 +33,7 @@ export function useDeleteAccount({ onInvalid }: { onInvalid: (message: string) =
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (confirmUsername: string) => apiRequest('DELETE', '/api/account', { confirmUsername }),
-    onSuccess: () => leaveToLogin(queryClient),
+    onSuccess: () => leaveToLogin(queryClient, 'account-deleted'),
     onError: (err) => {
       const message = errorMessage(err, 'Failed to delete your account');
       onInvalid(message);

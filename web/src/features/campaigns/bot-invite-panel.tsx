@@ -1,6 +1,7 @@
 import { Box, Button, Card, Flex, Heading, Stack, Text } from '@chakra-ui/react';
 import { useEffect, useRef } from 'react';
 import { LuBot, LuExternalLink, LuTriangleAlert } from 'react-icons/lu';
+import { recheckWhenBack } from '../../lib/recheck-when-back.ts';
 import { useBotInvite } from './use-bot-invite.ts';
 
 /**
@@ -8,7 +9,14 @@ import { useBotInvite } from './use-bot-invite.ts';
  * submit failed because the bot is missing, the panel turns into a warning with a link that
  * pre-selects that server.
  */
-export function BotInvitePanel({ missingInviteUrl }: { missingInviteUrl: string | null }) {
+export function BotInvitePanel({
+  missingInviteUrl,
+  onInvited,
+}: {
+  missingInviteUrl: string | null;
+  /** Called once the user is back from the invite (the warning then goes: they can submit again). */
+  onInvited?: () => void;
+}) {
   const { data } = useBotInvite();
   const inviteUrl = missingInviteUrl ?? data?.inviteUrl;
   const missing = missingInviteUrl !== null;
@@ -56,7 +64,14 @@ export function BotInvitePanel({ missingInviteUrl }: { missingInviteUrl: string 
               variant={missing ? 'solid' : 'outline'}
               flexShrink={0}
             >
-              <a href={inviteUrl} target="_blank" rel="noopener noreferrer">
+              <a
+                href={inviteUrl}
+                target="_blank"
+                rel="noopener noreferrer"
+                onClick={() => {
+                  if (missing && onInvited) recheckWhenBack(onInvited);
+                }}
+              >
                 <LuBot /> Invite Bot <LuExternalLink />
               </a>
             </Button>

@@ -12,13 +12,37 @@ import {
   Text,
 } from '@chakra-ui/react';
 import type { ApiCampaign } from '@shared/api-types.ts';
-import { LuBot, LuExternalLink, LuStar } from 'react-icons/lu';
+import { PROMOTE_COST_COINS } from '@shared/campaign-schemas.ts';
+import { forwardRef, type ReactNode } from 'react';
+import { LuBot, LuCopy, LuExternalLink, LuStar } from 'react-icons/lu';
 import { ServerAvatar } from '../../components/server-avatar.tsx';
 import { formatCoins } from '../../lib/format.ts';
+import { toast } from '../../lib/toaster.tsx';
 import { InviteExpiredPanel } from './invite-expired-panel.tsx';
 import { CAMPAIGN_KIND_RULES, rewardText } from '@shared/campaign-kinds.ts';
+import { campaignPace, etaText, paceText } from './campaign-pace.ts';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { campaignKeys } from '../../lib/query-keys.ts';
+import { recheckWhenBack } from '../../lib/recheck-when-back.ts';
 
-function Figure({ label, value }: { label: string; value: string | number }) {
+function invalidateCampaignLists(queryClient: QueryClient): Promise<unknown> {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: campaignKeys.list() }),
+    queryClient.invalidateQueries({ queryKey: campaignKeys.myServers() }),
+  ]);
+}
+
+/** Copies a campaign's invite link to the clipboard and says so. */
+export async function copyInvite(inviteLink: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(inviteLink);
+    toast({ title: 'Invite link copied', description: inviteLink, variant: 'success' });
+  } catch {
+    toast({ title: 'Could not copy', description: inviteLink, variant: 'destructive' });
+  }
+}
+
+function Figure({ label, value }: { label: string; value: ReactNode }) {
   return (
     <Box bg="bg.subtle" borderRadius="lg" px="3" py="2.5" borderWidth="1px" borderColor="border.muted">
       <Text textStyle="xs" color="fg.subtle">
@@ -31,20 +55,53 @@ function Figure({ label, value }: { label: string; value: string | number }) {
   );
 }
 
+export interface CampaignCardProps {
+  campaign: ApiCampaign;
+  onCancel: () => void;
+  /** Opens the promote confirmation; absent: no Promote button. */
+  onPromote?: (() => void) | undefined;
+  /** Promote needs 100 coins; false disables the button and says why. */
+  canAffordPromote?: boolean;
+  promotePending?: boolean;
+  /** Just submitted: outlined, with what happens next. */
+  highlighted?: boolean;
+  now: number;
+}
+
 /** One active campaign on My Campaigns. */
-export function CampaignCard({ campaign, onCancel }: { campaign: ApiCampaign; onCancel: () => void }) {
+export const CampaignCard = forwardRef<HTMLDivElement, CampaignCardProps>(function CampaignCard(
+  {
+    campaign,
+    onCancel,
+    onPromote,
+    canAffordPromote = true,
+    promotePending = false,
+    highlighted = false,
+    now,
+  },
+  ref,
+) {
   const total = Math.max(campaign.initialMemberSlots, campaign.membersRemaining);
   const filled = total - campaign.membersRemaining;
   const percent = total > 0 ? Math.round((filled / total) * 100) : 0;
+  const pace = campaignPace(campaign, now);
+  const queryClient = useQueryClient();
+  const rules = CAMPAIGN_KIND_RULES[campaign.kind];
   return (
     <Card.Root
+      ref={ref}
       as="article"
       variant="outline"
       bg="bg.panel"
-      borderColor={campaign.isFeatured ? 'gold.emphasized' : 'border'}
+      borderColor={highlighted ? 'brand.solid' : campaign.isFeatured ? 'gold.emphasized' : 'border'}
+      borderWidth={highlighted ? '2px' : undefined}
+      boxShadow={highlighted ? '0 0 0 4px {colors.brand.subtle}' : undefined}
       borderRadius="xl"
       aria-label={campaign.name}
       data-testid="campaign-card"
+      data-highlighted={highlighted ? '' : undefined}
+      scrollMarginTop="24"
+      scrollMarginBottom="24"
     >
       <Card.Body gap="4" p={{ base: '4', md: '5' }}>
         <Flex gap="3" align="center">
@@ -88,22 +145,46 @@ export function CampaignCard({ campaign, onCancel }: { campaign: ApiCampaign; on
             </Text>
             {campaign.botInviteUrl ? (
               <Button asChild size="sm" colorPalette="orange" flexShrink={0}>
-                <a href={campaign.botInviteUrl} target="_blank" rel="noopener noreferrer">
+                <a
+                  href={campaign.botInviteUrl}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  // Back from Discord with the bot added: the campaign lists are asked again, so this
+                  // panel goes away by itself (the server resumes the campaign when the bot arrives).
+                  onClick={() => recheckWhenBack(() => void invalidateCampaignLists(queryClient))}
+                >
                   <LuBot /> Invite Bot <LuExternalLink />
                 </a>
               </Button>
             ) : null}
           </Flex>
         ) : null}
+        {highlighted ? (
+          <Box
+            role="status"
+            bg="brand.subtle"
+            borderRadius="lg"
+            px="3"
+            py="2.5"
+            textStyle="sm"
+            data-testid="what-happens-next"
+          >
+            <Text fontWeight="semibold">What happens next</Text>
+            <Text color="fg.muted">
+              {rules.needsBot
+                ? `Your server is live on Discover. Members who join earn ${rewardText(campaign.kind)} coins once our bot sees them arrive; each fills one of your ${total} ${total === 1 ? 'slot' : 'slots'}. Share the invite to grow faster.`
+                : `Your server is live on Discover. Members who join and claim fill your ${total} ${total === 1 ? 'slot' : 'slots'} (no bot: joins are checked against their server list). Share the invite to grow faster.`}
+            </Text>
+          </Box>
+        ) : null}
         {campaign.inviteExpired ? <InviteExpiredPanel campaignId={campaign.id} name={campaign.name} /> : null}
         <SimpleGrid columns={2} gap="2">
           <Figure label="Joins via Website" value={campaign.joinCount} />
           <Figure label="Slots Remaining" value={campaign.membersRemaining} />
           <Figure label="Coin Reward" value={formatCoins(campaign.coinReward, rewardText('regular'))} />
-          <Figure
-            label="Type"
-            value={CAMPAIGN_KIND_RULES[campaign.kind === 'nobot' ? 'regular' : campaign.kind].label}
-          />
+          <Figure label="Type" value={rules.label} />
+          <Figure label="Pace" value={paceText(pace)} />
+          <Figure label="ETA" value={etaText(pace)} />
         </SimpleGrid>
         <Stack gap="1.5">
           <Flex justify="space-between" textStyle="xs" color="fg.muted">
@@ -139,6 +220,30 @@ export function CampaignCard({ campaign, onCancel }: { campaign: ApiCampaign; on
             </Text>
             <LuExternalLink />
           </Link>
+        </Flex>
+        <Flex gap="2" wrap="wrap">
+          <Button
+            size="sm"
+            variant="subtle"
+            colorPalette="gray"
+            onClick={() => void copyInvite(campaign.inviteLink)}
+            aria-label={`Copy invite link of ${campaign.name}`}
+          >
+            <LuCopy /> Copy invite
+          </Button>
+          {onPromote ? (
+            <Button
+              size="sm"
+              variant="subtle"
+              colorPalette="gold"
+              onClick={onPromote}
+              disabled={!canAffordPromote || promotePending}
+              title={canAffordPromote ? undefined : `Promoting needs ${PROMOTE_COST_COINS} coins`}
+              aria-label={`Promote ${campaign.name} (${PROMOTE_COST_COINS} coins)`}
+            >
+              <LuStar /> Promote
+            </Button>
+          ) : null}
           <Button
             size="sm"
             variant="outline"
@@ -146,6 +251,7 @@ export function CampaignCard({ campaign, onCancel }: { campaign: ApiCampaign; on
             onClick={onCancel}
             aria-label={`Cancel ${campaign.name}`}
             data-cancel-campaign=""
+            ms="auto"
           >
             Cancel
           </Button>
@@ -153,4 +259,4 @@ export function CampaignCard({ campaign, onCancel }: { campaign: ApiCampaign; on
       </Card.Body>
     </Card.Root>
   );
-}
+});

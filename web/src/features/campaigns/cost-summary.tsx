@@ -1,13 +1,30 @@
-import { Box, Flex, Text } from '@chakra-ui/react';
+import { Box, Flex, Separator, Text } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
+import { CoinAmount } from '../../components/coin-amount.tsx';
+import { formatCents } from '../../lib/format.ts';
 
 export interface SummaryRow {
   label: string;
   value: ReactNode;
 }
 
-/** A small "what you get" box under a submit form. */
-export function CostSummary({ rows }: { rows: SummaryRow[] }) {
+/** The whole-coin amount a submit form starts at: 10, but never more than the balance pays for (min 3). */
+export function defaultSpend(balanceCents: number, preferred = 10, minimum = 3): number {
+  return Math.max(minimum, Math.min(preferred, Math.floor(balanceCents / 100)));
+}
+
+/**
+ * A small "what you get" box under a submit form; with `balance`, the cost against the balance before
+ * Submit: the balance and what is left after it (red, "Not enough coins", when it cannot be paid).
+ */
+export function CostSummary({
+  rows,
+  balance,
+}: {
+  rows: SummaryRow[];
+  balance?: { balanceCents: number; costCents: number };
+}) {
+  const left = balance ? balance.balanceCents - balance.costCents : 0;
   return (
     <Box bg="bg.subtle" borderWidth="1px" borderColor="border" borderRadius="lg" px="4" py="3">
       {rows.map((row) => (
@@ -18,6 +35,23 @@ export function CostSummary({ rows }: { rows: SummaryRow[] }) {
           </Box>
         </Flex>
       ))}
+      {balance ? (
+        <>
+          <Separator my="2" />
+          <Flex justify="space-between" gap="3" py="1" textStyle="sm">
+            <Text color="fg.muted">Your balance</Text>
+            <Box fontWeight="semibold" textAlign="right">
+              <CoinAmount value={formatCents(balance.balanceCents)} size="sm" />
+            </Box>
+          </Flex>
+          <Flex justify="space-between" gap="3" py="1" textStyle="sm" data-testid="balance-after">
+            <Text color="fg.muted">Left after submit</Text>
+            <Box fontWeight="semibold" textAlign="right" color={left < 0 ? 'red.fg' : undefined}>
+              {left < 0 ? 'Not enough coins' : <CoinAmount value={formatCents(left)} size="sm" />}
+            </Box>
+          </Flex>
+        </>
+      ) : null}
     </Box>
   );
 }

@@ -1,6 +1,7 @@
 import { Button, Stack, Text } from '@chakra-ui/react';
 import { CAMPAIGN_MESSAGES, PROMOTE_COST_COINS, submitServerSchema } from '@shared/campaign-schemas.ts';
 import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
 import { LuStar } from 'react-icons/lu';
 import { CoinAmount } from '../../components/coin-amount.tsx';
 import { toast } from '../../lib/toaster.tsx';
@@ -20,12 +21,11 @@ const isField = (f: string | null): f is FeaturedField => f !== null && Object.h
 export function FeaturedForm({ balanceCents, onBotMissing }: SubmitFormProps) {
   const [name, setName] = useState('');
   const [inviteLink, setInviteLink] = useState('');
+  const navigate = useNavigate();
   const submit = useSubmitFeatured({
     onBotMissing,
-    onSuccess: () => {
-      setName('');
-      setInviteLink('');
-    },
+    // On to the new campaign on My Campaigns (highlighted, with what happens next).
+    onSuccess: (server) => void navigate(`/campaigns?new=${encodeURIComponent(server.id)}`),
   });
   const canAfford = balanceCents >= PROMOTE_COST_COINS * 100;
   const fields = useFieldErrors(FIELD_IDS);
@@ -79,6 +79,7 @@ export function FeaturedForm({ balanceCents, onBotMissing }: SubmitFormProps) {
             },
             { label: 'Cost', value: <CoinAmount value={PROMOTE_COST_COINS} size="sm" /> },
           ]}
+          balance={{ balanceCents, costCents: PROMOTE_COST_COINS * 100 }}
         />
         {!canAfford ? (
           <Text textStyle="sm" color="red.fg" role="status">

@@ -11,6 +11,7 @@ import { ErrorState } from '../../components/error-state.tsx';
 import { useState } from 'react';
 import { InviteExpiredPanel } from './invite-expired-panel.tsx';
 import { PromoteConfirmDialog } from './promote-confirm-dialog.tsx';
+import { ListControls, ShowMore, useListControls } from './list-controls.tsx';
 
 function statusBadge(server: ApiMyServer) {
   if (server.canceled) return <Badge colorPalette="gray">Canceled</Badge>;
@@ -67,7 +68,8 @@ function ServerRow({
             ) : null}
             {noBot ? <Badge colorPalette="gray">No Bot</Badge> : null}
             <Text as="span" textStyle="xs" color="fg.subtle">
-              {server.membersRemaining} of {server.initialMemberSlots} slots left
+              {server.membersRemaining} of {server.initialMemberSlots}{' '}
+              {server.initialMemberSlots === 1 ? 'slot' : 'slots'} left
             </Text>
           </HStack>
           {server.active && server.botRemoved ? (
@@ -116,6 +118,7 @@ export function MyServersList({ balanceCents }: { balanceCents: number }) {
   // Kept after close so the dialog's title does not go blank while it animates out.
   const [lastName, setLastName] = useState<string | null>(null);
   const servers = (data ?? []).filter((s) => !s.canceled);
+  const list = useListControls(servers);
   const canAfford = balanceCents >= PROMOTE_COST_COINS * 100;
 
   return (
@@ -151,20 +154,41 @@ export function MyServersList({ balanceCents }: { balanceCents: number }) {
             }
           />
         ) : (
-          <Box as="ul" listStyleType="none">
-            {servers.map((server) => (
-              <ServerRow
-                key={server.id}
-                server={server}
-                canAfford={canAfford}
-                promotePending={promote.isPending}
-                onPromote={() => {
-                  setConfirming({ id: server.id, name: server.name });
-                  setLastName(server.name);
-                }}
-              />
-            ))}
-          </Box>
+          <>
+            {list.showControls ? (
+              <Box mt="2" mb="-2">
+                <ListControls
+                  label="your servers"
+                  query={list.query}
+                  onQuery={list.setQuery}
+                  sort={list.sort}
+                  onSort={list.setSort}
+                />
+              </Box>
+            ) : null}
+            {list.matched.length === 0 ? (
+              <Text color="fg.muted" textAlign="center" py="6">
+                No servers match “{list.query}”.
+              </Text>
+            ) : null}
+            <Box as="ul" listStyleType="none">
+              {list.visible.map((server) => (
+                <ServerRow
+                  key={server.id}
+                  server={server}
+                  canAfford={canAfford}
+                  promotePending={promote.isPending}
+                  onPromote={() => {
+                    setConfirming({ id: server.id, name: server.name });
+                    setLastName(server.name);
+                  }}
+                />
+              ))}
+            </Box>
+            {list.hasMore ? (
+              <ShowMore shown={list.visible.length} total={list.matched.length} onMore={list.showMore} />
+            ) : null}
+          </>
         )}
       </Card.Body>
       <PromoteConfirmDialog

@@ -1,4 +1,4 @@
-import { Button, Stack } from '@chakra-ui/react';
+import { Button, Stack, Text } from '@chakra-ui/react';
 import {
   CAMPAIGN_MESSAGES,
   insufficientForNoBot,
@@ -7,9 +7,10 @@ import {
 } from '@shared/campaign-schemas.ts';
 import { useState, type FormEvent } from 'react';
 import { LuSend } from 'react-icons/lu';
+import { useNavigate } from 'react-router';
 import { CoinAmount } from '../../components/coin-amount.tsx';
 import { toast } from '../../lib/toaster.tsx';
-import { CostSummary } from './cost-summary.tsx';
+import { CostSummary, defaultSpend } from './cost-summary.tsx';
 import { InviteLinkField, ServerNameField, WholeNumberField } from './form-fields.tsx';
 import type { SubmitFormProps } from './regular-form.tsx';
 import { useSubmitNoBot } from './use-submit-nobot.ts';
@@ -25,16 +26,17 @@ const isField = (f: string | null): f is NoBotField => f !== null && Object.hasO
 export function NoBotForm({ balanceCents, balanceText }: Omit<SubmitFormProps, 'onBotMissing'>) {
   const [name, setName] = useState('');
   const [inviteLink, setInviteLink] = useState('');
-  const [memberCount, setMemberCount] = useState('10');
+  // Starts at what the balance pays for (10 at most), never at more.
+  const [memberCount, setMemberCount] = useState(() => String(defaultSpend(balanceCents)));
+  const navigate = useNavigate();
   const submit = useSubmitNoBot({
-    onSuccess: () => {
-      setName('');
-      setInviteLink('');
-      setMemberCount('10');
-    },
+    // On to the new campaign on My Campaigns (highlighted, with what happens next).
+    onSuccess: (server) => void navigate(`/campaigns?new=${encodeURIComponent(server.id)}`),
   });
   const fields = useFieldErrors(FIELD_IDS);
   const members = parseMemberCount(memberCount) ?? 0;
+  // The cost against the balance, before Submit: a count the balance cannot pay disables Submit.
+  const unaffordable = members > 0 && balanceCents < members * 100;
 
   /** The spec's toast, plus the message on the field, which takes focus. */
   function fail(field: NoBotField, title: string, description: string) {
@@ -80,11 +82,18 @@ export function NoBotForm({ balanceCents, balanceText }: Omit<SubmitFormProps, '
             { label: 'Members earn per join', value: <CoinAmount value={rewardText('nobot')} size="sm" /> },
             { label: 'Cost', value: <CoinAmount value={members} size="sm" /> },
           ]}
+          balance={{ balanceCents, costCents: members * 100 }}
         />
+        {unaffordable ? (
+          <Text textStyle="sm" color="red.fg" role="status">
+            {insufficientForNoBot(members, balanceText)}
+          </Text>
+        ) : null}
         <Button
           type="submit"
           colorPalette="brand"
           size="lg"
+          disabled={unaffordable}
           loading={submit.isPending}
           loadingText="Submitting..."
         >

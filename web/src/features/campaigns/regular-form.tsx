@@ -1,10 +1,11 @@
-import { Button, Stack } from '@chakra-ui/react';
+import { Button, Stack, Text } from '@chakra-ui/react';
 import { insufficientForSubmit, parseCampaignCoins, submitServerSchema } from '@shared/campaign-schemas.ts';
 import { useState, type FormEvent } from 'react';
 import { LuSend } from 'react-icons/lu';
+import { useNavigate } from 'react-router';
 import { CoinAmount } from '../../components/coin-amount.tsx';
 import { toast } from '../../lib/toaster.tsx';
-import { CostSummary } from './cost-summary.tsx';
+import { CostSummary, defaultSpend } from './cost-summary.tsx';
 import { InviteLinkField, ServerNameField, WholeNumberField } from './form-fields.tsx';
 import { useSubmitServer } from './use-submit-server.ts';
 import { rewardText } from '@shared/campaign-kinds.ts';
@@ -30,14 +31,13 @@ export interface SubmitFormProps {
 export function RegularForm({ balanceCents, balanceText, onBotMissing }: SubmitFormProps) {
   const [name, setName] = useState('');
   const [inviteLink, setInviteLink] = useState('');
-  const [coins, setCoins] = useState('10');
+  // Starts at what the balance pays for (10 at most), never at more.
+  const [coins, setCoins] = useState(() => String(defaultSpend(balanceCents)));
+  const navigate = useNavigate();
   const submit = useSubmitServer({
     onBotMissing,
-    onSuccess: () => {
-      setName('');
-      setInviteLink('');
-      setCoins('10');
-    },
+    // On to the new campaign on My Campaigns (highlighted, with what happens next).
+    onSuccess: (server) => void navigate(`/campaigns?new=${encodeURIComponent(server.id)}`),
   });
   const fields = useFieldErrors(FIELD_IDS);
   const parsed = parseCampaignCoins(coins);
@@ -48,6 +48,8 @@ export function RegularForm({ balanceCents, balanceText, onBotMissing }: SubmitF
     fields.show(field, description);
   }
   const members = parsed.ok ? parsed.coins : 0;
+  // The cost against the balance, before Submit: an amount the balance cannot pay disables Submit.
+  const unaffordable = parsed.ok && balanceCents < parsed.coins * 100;
 
   function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -87,11 +89,18 @@ export function RegularForm({ balanceCents, balanceText, onBotMissing }: SubmitF
             { label: 'Members earn per join', value: <CoinAmount value={rewardText('regular')} size="sm" /> },
             { label: 'Cost', value: <CoinAmount value={members} size="sm" /> },
           ]}
+          balance={{ balanceCents, costCents: members * 100 }}
         />
+        {unaffordable ? (
+          <Text textStyle="sm" color="red.fg" role="status">
+            {insufficientForSubmit(parsed.coins, balanceText)}
+          </Text>
+        ) : null}
         <Button
           type="submit"
           colorPalette="brand"
           size="lg"
+          disabled={unaffordable}
           loading={submit.isPending}
           loadingText="Submitting..."
         >

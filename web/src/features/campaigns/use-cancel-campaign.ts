@@ -10,7 +10,11 @@ export function useCancelCampaign(options: { onSuccess?: (campaignId: string) =>
     mutationFn: (campaignId: string) =>
       apiRequest('DELETE', `/api/campaigns/${encodeURIComponent(campaignId)}`),
     onSuccess: async (_res, campaignId) => {
-      toast({ title: 'Campaign Canceled', description: 'Your campaign has been canceled successfully' });
+      toast({
+        title: 'Campaign Canceled',
+        description: 'Your campaign has been canceled successfully',
+        variant: 'success',
+      });
       options.onSuccess?.(campaignId);
       await invalidateAfterSpend(queryClient);
     },

@@ -11,7 +11,11 @@ export function usePromoteServer() {
     mutationFn: (serverId: string) =>
       apiJson<ApiServer>('POST', `/api/servers/${encodeURIComponent(serverId)}/promote`),
     onSuccess: async () => {
-      toast({ title: 'Server Promoted!', description: 'Your server is now featured for 100 members' });
+      toast({
+        title: 'Server Promoted!',
+        description: 'Your server is now featured for 100 members',
+        variant: 'success',
+      });
       await invalidateAfterSpend(queryClient);
     },
     onError: (err) => {

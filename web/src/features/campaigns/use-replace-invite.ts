@@ -10,7 +10,11 @@ export function useReplaceInvite(campaignId: string) {
     mutationFn: (inviteLink: string) =>
       apiRequest('POST', `/api/campaigns/${encodeURIComponent(campaignId)}/invite`, { inviteLink }),
     onSuccess: async () => {
-      toast({ title: 'Invite Updated!', description: 'Your server is back on the discover page.' });
+      toast({
+        title: 'Invite Updated!',
+        description: 'Your server is back on the discover page.',
+        variant: 'success',
+      });
       await invalidateAfterSpend(queryClient);
     },
     onError: (err) => {

@@ -44,7 +44,11 @@ export function useSubmitFeatured(
       }
     },
     onSuccess: async (server) => {
-      toast({ title: 'Server Promoted!', description: 'Your server is now featured for 100 members' });
+      toast({
+        title: 'Server Promoted!',
+        description: 'Your server is now featured for 100 members',
+        variant: 'success',
+      });
       options.onSuccess?.(server);
       await invalidateAfterSpend(queryClient);
     },

@@ -19,6 +19,7 @@ export function useSubmitNoBot(options: { onSuccess?: (server: ApiServer) => voi
       toast({
         title: 'Server Added!',
         description: `Your server is live on the discover page with ${server.initialMemberSlots} member(s).`,
+        variant: 'success',
       });
       options.onSuccess?.(server);
       await invalidateAfterSpend(queryClient);

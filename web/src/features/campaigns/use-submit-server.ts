@@ -23,6 +23,7 @@ export function useSubmitServer(
       toast({
         title: 'Server Submitted!',
         description: `Your server has been added! You'll get ${server.initialMemberSlots} member(s).`,
+        variant: 'success',
       });
       options.onSuccess?.(server);
       await invalidateAfterSpend(queryClient);

@@ -48,7 +48,11 @@ export const nobotClaimKind: ClaimKind = {
   maxNotYetRetries: NOBOT_NOT_YET_RETRIES,
   onEarned(earned) {
     void refetchAfterChange(queryClient);
-    toast({ title: 'Coins Earned!', description: `+${earned} coins added to your balance` });
+    toast({
+      title: 'Coins Earned!',
+      description: `+${earned} coins added to your balance`,
+      variant: 'success',
+    });
   },
   onFailed(error) {
     void refetchAfterChange(queryClient);

@@ -1,7 +1,7 @@
 import { Box, Flex, Text } from '@chakra-ui/react';
 import type { ApiTransaction } from '@shared/api-types.ts';
 import { LuArrowDownLeft, LuArrowUpRight } from 'react-icons/lu';
-import { formatDate, formatSignedCoins, isNonNegative } from '../../lib/format.ts';
+import { formatDateTime, formatSignedCoins, isNonNegative } from '../../lib/format.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
 
 /** One ledger entry: direction icon, description (or type), date, signed amount in green or red. */
@@ -36,7 +36,7 @@ export function TransactionRow({ transaction: t }: { transaction: ApiTransaction
           {t.description ?? t.type}
         </Text>
         <Text textStyle="xs" color="fg.subtle">
-          <time dateTime={t.createdAt}>{formatDate(t.createdAt, hydrated ? undefined : 'UTC')}</time>
+          <time dateTime={t.createdAt}>{formatDateTime(t.createdAt, hydrated ? undefined : 'UTC')}</time>
         </Text>
       </Box>
       <Text

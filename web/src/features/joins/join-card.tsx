@@ -1,8 +1,7 @@
 import { Badge, Button, Card, Flex, HStack, Stack, Text } from '@chakra-ui/react';
 import type { ApiJoin } from '@shared/api-types.ts';
-import { LuRefreshCw, LuShieldCheck } from 'react-icons/lu';
+import { LuRefreshCw } from 'react-icons/lu';
 import { ServerAvatar } from '../../components/server-avatar.tsx';
-import { formatDate } from '../../lib/format.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
 import { formatDateTime, joinStatus } from './join-status.ts';
 
@@ -35,14 +34,8 @@ export function JoinCard({ join, onRetry, onClaim, busy }: JoinCardProps) {
                 {status.label}
               </Badge>
               <Text textStyle="xs" color="fg.muted">
-                Joined {formatDate(join.joinedAt, timeZone)}
-                {join.state === 'verified' && join.safeToLeaveAt ? (
-                  <>
-                    {' · '}
-                    <LuShieldCheck style={{ display: 'inline', verticalAlign: '-2px' }} aria-hidden /> Safe to
-                    leave from {formatDateTime(join.safeToLeaveAt, timeZone)}
-                  </>
-                ) : null}
+                {/* The join's own date and time; the stay's end is in the badge above, not repeated here. */}
+                Joined <time dateTime={join.joinedAt}>{formatDateTime(join.joinedAt, timeZone)}</time>
               </Text>
             </Stack>
           </HStack>

@@ -8,16 +8,19 @@ export function liveEventToast(event: LiveEvent): ToastInput {
       return {
         title: 'Join Verified!',
         description: `+${event.amount} coins added to your balance for joining ${event.serverName}`,
+        variant: 'success',
       };
     case 'nobot_reward':
       return {
         title: 'Reward Claimed!',
         description: `+${event.amount} coins added to your balance for joining ${event.serverName}`,
+        variant: 'success',
       };
     case 'penalty_refunded':
       return {
         title: 'Penalty Refunded',
         description: `+${event.amount} coins back: a moderator removed you from ${event.serverName}, so leaving cost nothing`,
+        variant: 'success',
       };
     case 'penalty_charged':
       return {
@@ -29,8 +32,9 @@ export function liveEventToast(event: LiveEvent): ToastInput {
       return {
         title: 'Campaign Completed!',
         description: `${event.serverName} received all ${event.members} member${event.members === 1 ? '' : 's'}`,
+        variant: 'success',
       };
     case 'payment_credited':
-      return { title: 'Payment Successful', description: 'Your coins have been added!' };
+      return { title: 'Payment Successful', description: 'Your coins have been added!', variant: 'success' };
   }
 }

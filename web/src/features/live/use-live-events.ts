@@ -36,6 +36,9 @@ export function useLiveEvents(userId: string): void {
     let retryMs = FIRST_RETRY_MS;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let stopped = false;
+    // The stream dropped (the server restarted, the network went away): once it is open again, every
+    // query that failed meanwhile is fetched again, so error panels recover by themselves.
+    let lost = false;
 
     const onMessage = (message: MessageEvent<string>) => {
       retryMs = FIRST_RETRY_MS;
@@ -62,9 +65,13 @@ export function useLiveEvents(userId: string): void {
       source = new EventSource(url);
       source.onopen = () => {
         retryMs = FIRST_RETRY_MS;
+        if (!lost) return;
+        lost = false;
+        void queryClient.refetchQueries({ predicate: (query) => query.state.status === 'error' });
       };
       source.onmessage = onMessage;
       source.onerror = () => {
+        lost = true;
         // CONNECTING: the browser retries by itself. CLOSED: it gave up (non-200 answer): retry later.
         if (!source || source.readyState !== EventSource.CLOSED || stopped) return;
         source.close();

@@ -17,7 +17,11 @@ export function paymentOutcome(status: string, failureMessage: string | null): P
     case 'succeeded':
       return {
         kind: 'succeeded',
-        toast: { title: CHECKOUT_TEXT.successTitle, description: CHECKOUT_TEXT.successDescription },
+        toast: {
+          title: CHECKOUT_TEXT.successTitle,
+          description: CHECKOUT_TEXT.successDescription,
+          variant: 'success',
+        },
       };
     case 'processing':
       return {

@@ -36,7 +36,11 @@ export const socialClaimKind: ClaimKind = {
   silentStatuses: [404, 409],
   onEarned(earned) {
     void refetchAfterChange(queryClient);
-    toast({ title: 'Task Completed!', description: `+${earned} coins added to your balance` });
+    toast({
+      title: 'Task Completed!',
+      description: `+${earned} coins added to your balance`,
+      variant: 'success',
+    });
   },
   onFailed(error) {
     toast({ title: 'Error', description: errorMessage(error, COMPLETE_FAILED), variant: 'destructive' });
