@@ -119,6 +119,9 @@ export async function anonymiseAccount(
     await account.deletePersonalRows(userId);
     await deleteOAuthTokens(tx, userId);
     await account.anonymiseUser(userId, DELETED_USERNAME);
+    // No session of this account is ever valid again (decision 039), in the deletion's own transaction:
+    // a session a store still holds, or a late save writes back, is refused by the session policy.
+    await usersRepo(tx).revokeSessions(userId, Number.MAX_SAFE_INTEGER);
   });
   ctx.logger.info('account deleted (anonymised)', { userId });
 }

@@ -38,6 +38,11 @@ export const users = pgTable(
     email: text('email'),
     coins: cents('coins').notNull().default(0),
     createdAt: createdAt(),
+    /**
+     * Sessions signed in at or before this instant are over (sign-out everywhere, account deletion;
+     * decision 039). Null: never revoked.
+     */
+    sessionsValidAfter: ms('sessions_valid_after'),
   },
   (t) => [check('users_coins_range', sql`${t.coins} <= 9999999999 AND ${t.coins} >= -9999999999`)],
 );

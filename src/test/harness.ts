@@ -19,6 +19,15 @@ import { settleDiscover } from '../joins/list-servers.ts';
 // Starts the real product on a random port against a standalone Discord simulator, with a fresh
 // migrated SQLite file and a manual clock. Nothing is mocked: tests talk HTTP like a browser would.
 
+/**
+ * Real Discord credentials need their own secrets whatever NODE_ENV says (src/config.ts): the tests'
+ * configuration (real-mode, pointed at the simulator) carries these.
+ */
+export const TEST_SECRETS = {
+  SESSION_SECRET: 'test-session-secret-0123456789-abcdefghijklmnopqrstuv',
+  TOKEN_ENCRYPTION_KEY: 'ef'.repeat(32),
+} as const;
+
 export const TEST_DISCORD = {
   clientId: '910000000000000001',
   clientSecret: 'test-client-secret',
@@ -281,6 +290,7 @@ export async function startTestApp(
       NODE_ENV: 'test',
       DATABASE_PATH: path.join(dir, 'test.db'),
       DISCORD_CLIENT_ID: TEST_DISCORD.clientId,
+      ...TEST_SECRETS,
       DISCORD_CLIENT_SECRET: TEST_DISCORD.clientSecret,
       DISCORD_BOT_TOKEN: TEST_DISCORD.botToken,
       DISCORD_BASE_URL: sim.url,
