@@ -114,14 +114,14 @@ describe('server limits', () => {
     expect(full.status).toBe(503);
     expect(full.body.message).toMatch(/reconnect/);
     streams.shift()!.close();
-    let reopened;
+    let reopened: EventStreamReader | undefined;
     for (let i = 0; i < 50; i++) {
       reopened = await openEventStream(c);
       if (reopened.response.status === 200) break;
       reopened.close();
       await new Promise((r) => setTimeout(r, 20));
     }
-    streams.push(reopened);
-    expect(reopened.response.status).toBe(200);
+    streams.push(reopened!);
+    expect(reopened!.response.status).toBe(200);
   });
 });
