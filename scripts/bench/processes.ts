@@ -91,6 +91,8 @@ export interface ProductOptions {
   runtime: ProductRuntime;
   /** With runtime `dist`: run another checkout's compiled server (an A/B run against an older commit). */
   distEntry?: string;
+  /** Extra environment (e.g. the flood script's limits). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export type ProductRuntime = 'dist' | 'tsx';
@@ -170,6 +172,7 @@ export async function startProduct(options: ProductOptions): Promise<ProductProc
     // The production default: the bench waits for "listening" and "bot: connected" info lines.
     LOG_LEVEL: 'info',
     ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
+    ...options.env,
   };
   const product = startWatchedProcess(
     'product',

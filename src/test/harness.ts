@@ -280,7 +280,14 @@ export async function startTestApp(
     // The limiters stay in the path (and in Redis when set) but out of the way of tests that race
     // dozens of writes; src/http/write-limits.test.ts sets small numbers.
     writeLimits: {
-      perUser: { submit: 10_000, promote: 10_000, join: 10_000, claim: 10_000, social: 10_000 },
+      perUser: {
+        submit: 10_000,
+        promote: 10_000,
+        join: 10_000,
+        claim: 10_000,
+        social: 10_000,
+        payment: 10_000,
+      },
       perAddress: 100_000,
     },
     redisPrefix: `coinsync-test:${path.basename(dir)}:`,
