@@ -193,7 +193,7 @@ function apiRouter(ctx: AppContext, options: CreateAppOptions): ApiParts {
   api.use(constantHeaders(API_HEADERS));
 
   // Health, readiness and the public config need no body parser and no session.
-  api.use(healthRoutes(options.readiness));
+  api.use(healthRoutes(options.readiness, ctx.config.metricsToken));
   const config = publicConfig(ctx);
   api.get('/config', (_req, res) => {
     res.json(config);
@@ -259,7 +259,8 @@ export function createApp(
   // X-Forwarded-For (rate limits) and X-Forwarded-Proto.
   app.set('trust proxy', ctx.config.trustProxy);
   app.use(requestContext(ctx.logger));
-  app.get('/metrics', metricsHandler(ctx.config.metricsToken));
+  // Exactly GET /metrics (Express would also match /METRICS and /metrics/); token-only in production.
+  app.use(metricsHandler(ctx.config.metricsToken, ctx.config.production));
 
   for (const pre of options.preRoutes ?? []) app.use(pre.path, pre.router);
 
