@@ -123,6 +123,17 @@ describe('config', () => {
     expect(loadConfig({}).demoMode).toBe(true);
   });
 
+  it('takes URL settings as http(s) only, https only in production', () => {
+    expect(() => loadConfig({ SUPPORT_URL: 'javascript:alert(1)' })).toThrow(
+      /SUPPORT_URL: must be an http\(s\) URL/,
+    );
+    expect(() => loadConfig({ SUPPORT_URL: 'data:text/html,x' })).toThrow(/SUPPORT_URL/);
+    expect(loadConfig({ SUPPORT_URL: 'http://localhost:9/help' }).supportUrl).toBe('http://localhost:9/help');
+    expect(() => loadConfig({ ...PRODUCTION, SUPPORT_URL: 'http://help.example.com' })).toThrow(
+      /SUPPORT_URL: must be an https URL in production/,
+    );
+  });
+
   it('refuses production without SESSION_SECRET, naming the variable', () => {
     const { SESSION_SECRET: _s, ...withoutSecret } = PRODUCTION;
     expect(() => loadConfig(withoutSecret)).toThrow(ConfigError);

@@ -214,7 +214,10 @@ const envSchema = z
     STRIPE_PUBLISHABLE_KEY: optionalString,
     STRIPE_WEBHOOK_SECRET: optionalString,
     STRIPE_API_URL: optionalString.pipe(z.url().optional()),
-    SUPPORT_URL: z.url().default('https://discord.gg/coinsync-support'),
+    /** http(s) only (never javascript: or data:); https only in production (superRefine below). */
+    SUPPORT_URL: z
+      .url({ protocol: /^https?$/, message: 'must be an http(s) URL' })
+      .default('https://discord.gg/coinsync-support'),
     DEMO_SEED: z.enum(['true', 'false']).default('true'),
     BOT_ENABLED: z.enum(['true', 'false']).default('true'),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
@@ -255,6 +258,9 @@ const envSchema = z
             message: 'is required in production (production never runs the demo)',
           });
       }
+    }
+    if (env.NODE_ENV === 'production' && !env.SUPPORT_URL.startsWith('https://')) {
+      ctx.addIssue({ code: 'custom', path: ['SUPPORT_URL'], message: 'must be an https URL in production' });
     }
     if (env.TOKEN_ENCRYPTION_KEY && !parseKey(env.TOKEN_ENCRYPTION_KEY)) {
       ctx.addIssue({
