@@ -317,6 +317,8 @@ export async function startTestApp(
     throw err;
   });
   const url = server.url;
+  // The application's registered redirect URI: the simulator's authorize page redirects nowhere else.
+  sim.state.redirectUris.add(`${url}/api/auth/discord/callback`);
   const settled = () => settleDiscover(server.ctx.store);
   return {
     url,
