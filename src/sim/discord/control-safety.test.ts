@@ -39,7 +39,10 @@ describe('the simulator’s control API and interaction console', () => {
         const res = await createUser(sim.url, { ...headers, authorization: `Bearer ${TOKEN}` });
         expect(res.status, JSON.stringify(headers)).toBe(403);
       }
-      const guild = sim.state.createGuild({ name: 'Guild', ownerId: sim.state.createUser({ username: 'owner_' + sim.url.slice(-5).replace(':', '') }).id });
+      const guild = sim.state.createGuild({
+        name: 'Guild',
+        ownerId: sim.state.createUser({ username: 'owner_' + sim.url.slice(-5).replace(':', '') }).id,
+      });
       const command = await fetch(`${sim.url}/guilds/${guild.id}/commands`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site' },
