@@ -30,12 +30,13 @@ const createUser = (base: string, headers: Record<string, string>, body = 'usern
 describe('the simulator’s control API and interaction console', () => {
   it('refuse cross-site requests (a form post from another site), token or not', async () => {
     for (const sim of [open, guarded]) {
-      for (const headers of [
+      const attempts: Record<string, string>[] = [
         { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
         { 'sec-fetch-site': 'cross-site' },
         { origin: 'null' },
         { origin: 'https://evil.example' },
-      ]) {
+      ];
+      for (const headers of attempts) {
         const res = await createUser(sim.url, { ...headers, authorization: `Bearer ${TOKEN}` });
         expect(res.status, JSON.stringify(headers)).toBe(403);
       }
