@@ -76,6 +76,17 @@ export class PgAccountRepository implements AccountRepository {
     return row;
   }
 
+  async paymentExposure(userId: string): Promise<{ openDispute: boolean; lastFulfilledAt: number | null }> {
+    const [row] = await this.db
+      .select({
+        open: sql<boolean>`coalesce(bool_or(${payments.disputeStatus} = 'open'), false)`,
+        last: sql<string | null>`max(${payments.fulfilledAt})`,
+      })
+      .from(payments)
+      .where(eq(payments.userId, userId));
+    return { openDispute: row?.open === true, lastFulfilledAt: row?.last == null ? null : Number(row.last) };
+  }
+
   async endOwnedCampaigns(userId: string, now: number): Promise<void> {
     await this.db
       .update(servers)

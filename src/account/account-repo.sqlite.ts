@@ -81,6 +81,18 @@ export class SqliteAccountRepository implements AccountRepository {
     return this.db.select().from(users).where(eq(users.id, userId)).get();
   }
 
+  async paymentExposure(userId: string): Promise<{ openDispute: boolean; lastFulfilledAt: number | null }> {
+    const row = this.db
+      .select({
+        open: sql<number>`coalesce(max(${payments.disputeStatus} = 'open'), 0)`,
+        last: sql<number | null>`max(${payments.fulfilledAt})`,
+      })
+      .from(payments)
+      .where(eq(payments.userId, userId))
+      .get();
+    return { openDispute: Number(row?.open ?? 0) === 1, lastFulfilledAt: row?.last ?? null };
+  }
+
   async endOwnedCampaigns(userId: string, now: number): Promise<void> {
     this.db
       .update(servers)

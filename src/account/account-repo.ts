@@ -34,6 +34,11 @@ export interface AccountRepository {
    * the deletion settles; a concurrent ledger entry waits). SQLite's writer is serialised already.
    */
   lockUser(userId: string): Promise<User | undefined>;
+  /**
+   * What of the user's card payments can still come back as a chargeback: whether a dispute is open,
+   * and the latest fulfilment time (null when none was ever fulfilled).
+   */
+  paymentExposure(userId: string): Promise<{ openDispute: boolean; lastFulfilledAt: number | null }>;
   /** Ends the user's active campaigns (no refund, as any cancellation). */
   endOwnedCampaigns(userId: string, now: number): Promise<void>;
   /** Drops pending social claims and the sign-in address hashes. */
