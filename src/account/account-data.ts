@@ -5,7 +5,7 @@ import * as ledger from '../ledger/index.ts';
 import { formatCents } from '../shared/money.ts';
 import { getUserById } from '../users/users.ts';
 import { usersRepo } from '../users/users-repo.ts';
-import { accountRepo } from './account-repo.ts';
+import { accountRepo, DELETED_CAMPAIGN_NAME } from './account-repo.ts';
 
 const iso = (ms: number | null | undefined) => (ms ? new Date(ms).toISOString() : null);
 
@@ -149,6 +149,7 @@ export async function anonymiseAccount(
       });
       await usersRepo(tx).addCarriedDebt(user.discordId, debt, now);
     }
+    await account.blankOwnedCampaigns(userId, DELETED_CAMPAIGN_NAME);
     await account.deletePersonalRows(userId);
     await deleteOAuthTokens(tx, userId);
     await account.anonymiseUser(userId, DELETED_USERNAME);

@@ -94,6 +94,13 @@ export class PgAccountRepository implements AccountRepository {
       .where(and(eq(servers.ownerId, userId), isNull(servers.canceledAt)));
   }
 
+  async blankOwnedCampaigns(userId: string, name: string): Promise<void> {
+    await this.db
+      .update(servers)
+      .set({ name, inviteLink: '', inviteCode: null, serverIcon: null })
+      .where(eq(servers.ownerId, userId));
+  }
+
   async deletePersonalRows(userId: string): Promise<void> {
     await this.db.delete(socialTaskStarts).where(eq(socialTaskStarts.userId, userId));
     await this.db.delete(userAddresses).where(eq(userAddresses.userId, userId));

@@ -101,6 +101,14 @@ export class SqliteAccountRepository implements AccountRepository {
       .run();
   }
 
+  async blankOwnedCampaigns(userId: string, name: string): Promise<void> {
+    this.db
+      .update(servers)
+      .set({ name, inviteLink: '', inviteCode: null, serverIcon: null })
+      .where(eq(servers.ownerId, userId))
+      .run();
+  }
+
   async deletePersonalRows(userId: string): Promise<void> {
     this.db.delete(socialTaskStarts).where(eq(socialTaskStarts.userId, userId)).run();
     this.db.delete(userAddresses).where(eq(userAddresses.userId, userId)).run();

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { DAY } from '../clock.ts';
+import { insertCampaign } from '../test/factories.ts';
 import type { TestClient } from '../test/harness.ts';
 import { buyPack, startPaymentsTestApp, type PaymentsTestEnv } from '../payments/test-support.ts';
 
@@ -54,8 +56,9 @@ describe('account deletion and disputes', () => {
     expect(client.user).toBeDefined();
   });
 
-  it('is not held up for members who never bought coins', async () => {
+  it('is not held up for members who never bought coins, and blanks their campaigns’ names and invites', async () => {
     const client = await env.app.signIn('never_bought_member');
+    const campaign = await insertCampaign(env.app.server.ctx.store, { ownerId: client.user!.id });
     expect(
       (await client.request('DELETE', '/api/account', { confirmUsername: 'never_bought_member' })).status,
     ).toBe(200);
