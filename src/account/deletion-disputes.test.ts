@@ -62,5 +62,9 @@ describe('account deletion and disputes', () => {
     expect(
       (await client.request('DELETE', '/api/account', { confirmUsername: 'never_bought_member' })).status,
     ).toBe(200);
+    const [row] = await env.app.query<{ name: string; invite: string; code: string | null }>(
+      sql`SELECT name, invite_link AS invite, invite_code AS code FROM servers WHERE id = ${campaign.id}`,
+    );
+    expect(row).toEqual({ name: 'Deleted campaign', invite: '', code: null });
   });
 });
