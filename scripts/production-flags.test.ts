@@ -60,6 +60,8 @@ it('npm start and ecosystem.config.cjs run dist/server/main.js with the same nod
     DISCORD_CLIENT_ID: '1',
     DISCORD_CLIENT_SECRET: 's',
     DISCORD_BOT_TOKEN: 't',
+    SESSION_SECRET: 'a-session-secret-of-at-least-32-characters',
+    TOKEN_ENCRYPTION_KEY: 'ab'.repeat(32),
   };
   const shards = bots.flatMap((b) => {
     const config = loadConfig({ ...shared, ...stringify(b.env_production), NODE_ENV: 'test' });

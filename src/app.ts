@@ -150,8 +150,40 @@ interface ApiParts {
   recordAddress: ReturnType<typeof addressRecorder>;
 }
 
-/** The API's JSON body limit (express.json), in bytes: the fast path's plain body read honours it too. */
-const JSON_LIMIT_BYTES = 32 * 1024;
+/**
+ * JSON body limits (express.json), in bytes, by route under /api (decision 040): campaign submissions
+ * carry texts; every other signed-in write a few fields. The fast path's plain body read honours them.
+ */
+const JSON_LIMIT_BYTES = 4 * 1024;
+const JSON_LIMITS_BY_PATH: Record<string, number> = {
+  '/servers': 32 * 1024,
+  '/servers/no-bot': 32 * 1024,
+};
+
+/** The JSON parser with the route's limit (one parser instance per limit). */
+function jsonBodies(): RequestHandler {
+  const parsers = new Map<number, RequestHandler>();
+  const parserFor = (limit: number) => {
+    let parser = parsers.get(limit);
+    if (!parser) parsers.set(limit, (parser = express.json({ limit })));
+    return parser;
+  };
+  const fallback = parserFor(JSON_LIMIT_BYTES);
+  for (const limit of Object.values(JSON_LIMITS_BY_PATH)) parserFor(limit);
+  return (req, res, next) => {
+    const limit = JSON_LIMITS_BY_PATH[req.path];
+    (limit === undefined ? fallback : parserFor(limit))(req, res, next);
+  };
+}
+
+/**
+ * Runs the body parser only for a signed-in request (decision 040): an anonymous body is never read
+ * (every API route that takes a body needs a user and answers 401 first), so anonymous stalled bodies
+ * hold no memory.
+ */
+function signedInOnly(parser: RequestHandler): RequestHandler {
+  return (req, res, next) => (req.user ? parser(req, res, next) : next());
+}
 
 /** API answers are per user and change with every write: no browser or proxy may keep them. */
 const API_HEADERS: [string, string][] = [['Cache-Control', 'no-store']];
@@ -161,7 +193,7 @@ function apiRouter(ctx: AppContext, options: CreateAppOptions): ApiParts {
   api.use(constantHeaders(API_HEADERS));
 
   // Health, readiness and the public config need no body parser and no session.
-  api.use(healthRoutes(options.readiness));
+  api.use(healthRoutes(options.readiness, ctx.config.metricsToken));
   const config = publicConfig(ctx);
   api.get('/config', (_req, res) => {
     res.json(config);
@@ -172,17 +204,21 @@ function apiRouter(ctx: AppContext, options: CreateAppOptions): ApiParts {
 
   const passport = createPassport(ctx);
   const check = sessionCheck(ctx);
-  // The request stack every other API route runs behind, as one layer: JSON bodies (body-parser skips
-  // requests without one), the same-origin check for writes, the session, passport, the session policy.
+  // The request stack every other API route runs behind, as one layer: the session, passport, the
+  // session policy, then — for signed-in requests only (decision 040) — the JSON body sized by route
+  // (body-parser skips requests without one) and the same-origin check for writes. The fast path has
+  // found a valid session before it runs `beforeSession` (the same parser and check).
   const origins = [new URL(ctx.config.publicUrl).origin];
-  const beforeSession = [express.json({ limit: JSON_LIMIT_BYTES }), sameOriginOnly(origins)];
+  const json = jsonBodies();
+  const beforeSession = [json, sameOriginOnly(origins)];
   api.use(
     inSeries([
-      ...beforeSession,
       options.sessionMiddleware,
       passport.initialize(),
       passport.session() as RequestHandler,
       sessionPolicy(ctx, check),
+      signedInOnly(json),
+      sameOriginOnly(origins),
     ]),
   );
   const recordAddress = addressRecorder(ctx);
@@ -223,7 +259,8 @@ export function createApp(
   // X-Forwarded-For (rate limits) and X-Forwarded-Proto.
   app.set('trust proxy', ctx.config.trustProxy);
   app.use(requestContext(ctx.logger));
-  app.get('/metrics', metricsHandler(ctx.config.metricsToken));
+  // Exactly GET /metrics (Express would also match /METRICS and /metrics/); token-only in production.
+  app.use(metricsHandler(ctx.config.metricsToken, ctx.config.production));
 
   for (const pre of options.preRoutes ?? []) app.use(pre.path, pre.router);
 

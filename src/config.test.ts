@@ -96,11 +96,42 @@ describe('config', () => {
       DISCORD_CLIENT_ID: '123',
       DISCORD_CLIENT_SECRET: 's',
       DISCORD_BOT_TOKEN: 't',
+      SESSION_SECRET: 'x'.repeat(32),
+      TOKEN_ENCRYPTION_KEY: 'ab'.repeat(32),
     });
     expect(config.port).toBe(8080);
     expect(config.demoMode).toBe(false);
     expect(config.discord.baseUrl).toBe('https://discord.com');
     expect(config.discord.simulatorPath).toBeUndefined();
+  });
+
+  it('refuses real Discord credentials without SESSION_SECRET and TOKEN_ENCRYPTION_KEY whatever NODE_ENV says', () => {
+    const real = { DISCORD_CLIENT_ID: '123', DISCORD_CLIENT_SECRET: 's', DISCORD_BOT_TOKEN: 't' };
+    for (const NODE_ENV of [undefined, 'development', 'test']) {
+      const env = NODE_ENV ? { ...real, NODE_ENV } : real;
+      expect(() => loadConfig(env)).toThrow(/SESSION_SECRET: is required when DISCORD_CLIENT_ID is set/);
+      expect(() => loadConfig(env)).toThrow(
+        /TOKEN_ENCRYPTION_KEY: is required when DISCORD_CLIENT_ID is set/,
+      );
+      expect(() => loadConfig({ ...env, SESSION_SECRET: 'x'.repeat(32) })).toThrow(/TOKEN_ENCRYPTION_KEY/);
+      expect(
+        loadConfig({ ...env, SESSION_SECRET: 'x'.repeat(32), TOKEN_ENCRYPTION_KEY: 'ab'.repeat(32) })
+          .demoMode,
+      ).toBe(false);
+    }
+    // The demo (no Discord credentials) still starts on its development secrets.
+    expect(loadConfig({}).demoMode).toBe(true);
+  });
+
+  it('takes URL settings as http(s) only, https only in production', () => {
+    expect(() => loadConfig({ SUPPORT_URL: 'javascript:alert(1)' })).toThrow(
+      /SUPPORT_URL: must be an http\(s\) URL/,
+    );
+    expect(() => loadConfig({ SUPPORT_URL: 'data:text/html,x' })).toThrow(/SUPPORT_URL/);
+    expect(loadConfig({ SUPPORT_URL: 'http://localhost:9/help' }).supportUrl).toBe('http://localhost:9/help');
+    expect(() => loadConfig({ ...PRODUCTION, SUPPORT_URL: 'http://help.example.com' })).toThrow(
+      /SUPPORT_URL: must be an https URL in production/,
+    );
   });
 
   it('refuses production without SESSION_SECRET, naming the variable', () => {
@@ -123,7 +154,7 @@ describe('config', () => {
   });
 
   it('turns the same-address rule on with real Discord (7 days, 3 joins), off in demo mode unless set', () => {
-    const { TOKEN_ENCRYPTION_KEY: _key, NODE_ENV: _env, ...real } = PRODUCTION;
+    const { NODE_ENV: _env, ...real } = PRODUCTION;
     expect(loadConfig(real).sameAddress).toMatchObject({ windowMs: 7 * 24 * 3600 * 1000, maxPaidJoins: 3 });
     expect(loadConfig({}).sameAddress.windowMs).toBe(0);
     expect(
@@ -223,6 +254,8 @@ describe('config', () => {
           DISCORD_CLIENT_ID: '1',
           DISCORD_CLIENT_SECRET: 's',
           DISCORD_BOT_TOKEN: 't',
+          SESSION_SECRET: 'x'.repeat(32),
+          TOKEN_ENCRYPTION_KEY: 'ab'.repeat(32),
         }).role,
       ).toBe('bot');
     });

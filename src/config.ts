@@ -214,7 +214,10 @@ const envSchema = z
     STRIPE_PUBLISHABLE_KEY: optionalString,
     STRIPE_WEBHOOK_SECRET: optionalString,
     STRIPE_API_URL: optionalString.pipe(z.url().optional()),
-    SUPPORT_URL: z.url().default('https://discord.gg/coinsync-support'),
+    /** http(s) only (never javascript: or data:); https only in production (superRefine below). */
+    SUPPORT_URL: z
+      .url({ protocol: /^https?$/, message: 'must be an http(s) URL' })
+      .default('https://discord.gg/coinsync-support'),
     DEMO_SEED: z.enum(['true', 'false']).default('true'),
     BOT_ENABLED: z.enum(['true', 'false']).default('true'),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
@@ -238,6 +241,11 @@ const envSchema = z
     ),
     SHARD_IDS: optionalString,
     BOT_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(5001),
+    /** Flood limits (decision 040): open connections, request bodies being read, live-event streams. */
+    MAX_CONNECTIONS: z.coerce.number().int().min(10).max(1_000_000).default(4000),
+    MAX_BODIES_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(256),
+    LIVE_STREAMS_MAX: z.coerce.number().int().min(1).max(1_000_000).default(2000),
+    LIVE_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(32),
   })
   .superRefine((env, ctx) => {
     const demo = !env.DISCORD_CLIENT_ID;
@@ -251,6 +259,9 @@ const envSchema = z
           });
       }
     }
+    if (env.NODE_ENV === 'production' && !env.SUPPORT_URL.startsWith('https://')) {
+      ctx.addIssue({ code: 'custom', path: ['SUPPORT_URL'], message: 'must be an https URL in production' });
+    }
     if (env.TOKEN_ENCRYPTION_KEY && !parseKey(env.TOKEN_ENCRYPTION_KEY)) {
       ctx.addIssue({
         code: 'custom',
@@ -261,9 +272,16 @@ const envSchema = z
     if (env.SESSION_SECRET && env.SESSION_SECRET.length < 32) {
       ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'must be at least 32 characters' });
     }
-    if (!demo) {
-      for (const key of ['DISCORD_CLIENT_SECRET', 'DISCORD_BOT_TOKEN'] as const) {
-        if (!env[key] && env.NODE_ENV !== 'production')
+    if (!demo && env.NODE_ENV !== 'production') {
+      // Real Discord credentials are a real deployment whatever NODE_ENV says: never on the public
+      // development secrets (sessions signed, tokens encrypted with a key anyone can read here).
+      for (const key of [
+        'DISCORD_CLIENT_SECRET',
+        'DISCORD_BOT_TOKEN',
+        'SESSION_SECRET',
+        'TOKEN_ENCRYPTION_KEY',
+      ] as const) {
+        if (!env[key])
           ctx.addIssue({ code: 'custom', path: [key], message: 'is required when DISCORD_CLIENT_ID is set' });
       }
     }
@@ -349,6 +367,13 @@ export interface Config {
   fastPathPlain: boolean;
   /** JSON lines in production unless LOG_FORMAT says otherwise; readable text elsewhere. */
   logFormat: 'json' | 'text';
+  /** Flood limits (decision 040): see src/http/server-limits.ts and src/events/routes.ts. */
+  limits: {
+    maxConnections: number;
+    maxBodiesInFlight: number;
+    liveStreams: number;
+    liveStreamsPerAddress: number;
+  };
   /** Bearer token for GET /metrics; unset → served to direct loopback connections only. */
   metricsToken: string | undefined;
   supportUrl: string;
@@ -471,6 +496,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     fastPathPlain: env.FAST_PATH === 'on',
     logFormat: env.LOG_FORMAT ?? (env.NODE_ENV === 'production' ? 'json' : 'text'),
     metricsToken: env.METRICS_TOKEN,
+    limits: {
+      maxConnections: env.MAX_CONNECTIONS,
+      maxBodiesInFlight: env.MAX_BODIES_IN_FLIGHT,
+      liveStreams: env.LIVE_STREAMS_MAX,
+      liveStreamsPerAddress: env.LIVE_STREAMS_PER_ADDRESS,
+    },
     supportUrl: env.SUPPORT_URL,
     reconcileSafetyValve: {
       maxShare: env.RECONCILE_MAX_CHARGE_SHARE,

@@ -3,7 +3,7 @@ import net from 'node:net';
 import { ConfigError } from './config.ts';
 import { JOB } from './background.ts';
 import { startServer } from './server.ts';
-import { startTestApp, TEST_DISCORD, type TestApp } from './test/harness.ts';
+import { startTestApp, TEST_DISCORD, TEST_SECRETS, type TestApp } from './test/harness.ts';
 import { waitFor } from './bot/bot-test-kit.ts';
 
 // What each ROLE composes (decision 028). Production cannot choose ROLE=web/bot yet (the data layer is
@@ -84,6 +84,7 @@ describe('ROLE from the environment', () => {
           ROLE: role,
           REDIS_URL: 'redis://127.0.0.1:6379',
           DISCORD_CLIENT_ID: TEST_DISCORD.clientId,
+          ...TEST_SECRETS,
           DISCORD_CLIENT_SECRET: TEST_DISCORD.clientSecret,
           DISCORD_BOT_TOKEN: TEST_DISCORD.botToken,
           LOG_LEVEL: 'silent',

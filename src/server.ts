@@ -24,6 +24,7 @@ import { JobMonitor } from './ops/job-monitor.ts';
 import { createReadiness, startReadinessRefresh } from './ops/readiness.ts';
 import { startingResponder } from './ops/starting.ts';
 import { createMemoryEventBus, createRedisEventBus, type LiveEventBus } from './events/event-bus.ts';
+import { applyServerLimits, SERVER_TIMEOUTS, type LimitStats } from './http/server-limits.ts';
 
 export interface RunningServer {
   /** The site's public URL; for ROLE=bot the address of its health checks. */
@@ -42,6 +43,8 @@ export interface RunningServer {
   app: Express;
   /** The listener the server runs: the signed-in fast path in front of `app` (decision 033). */
   handler: NodeHandler;
+  /** Open connections and request bodies in flight, and how many were refused (decision 040). */
+  limits: LimitStats;
   close(): Promise<void>;
 }
 
@@ -95,7 +98,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const env = options.env ?? process.env;
   const preliminary = loadConfig(env);
   const role = options.role ?? preliminary.role;
-  const server = http.createServer();
+  const server = http.createServer({ connectionsCheckingInterval: SERVER_TIMEOUTS.checkEveryMs });
+  // Time limits, the connection cap and the cap on request bodies in flight (decision 040).
+  const limits = applyServerLimits(server, preliminary.limits);
   // Until the app is built, a placeholder answers: the bound port never leaves a client hanging.
   let phase = 'opening the database';
   const starting = startingResponder(() => phase);
@@ -275,7 +280,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     }));
   }
   server.off('request', starting);
-  server.on('request', handler);
+  server.on('request', limits.wrap(handler));
 
   if (config.demoSeed && simulator && !config.production && role === 'all') {
     const { seedDemo } = await import('./demo/seed.ts');
@@ -300,6 +305,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     jobs,
     app,
     handler,
+    limits: limits.stats,
     async close() {
       if (closed) return;
       closed = true;

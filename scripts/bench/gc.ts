@@ -1,3 +1,4 @@
+import { BENCH_METRICS_TOKEN } from './processes.ts';
 import { round, type LoadResult } from './load.ts';
 
 // Garbage collection during a measured run, from the product's own /metrics (prom-client's
@@ -18,7 +19,9 @@ const LINE = /^coinsync_nodejs_gc_duration_seconds_(sum|count)\{kind="(\w+)"\} (
 /** The product's GC totals so far, or null when /metrics does not answer. */
 export async function readGcTotals(baseUrl: string): Promise<GcTotals | null> {
   try {
-    const text = await (await fetch(`${baseUrl}/metrics`)).text();
+    const text = await (
+      await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` } })
+    ).text();
     const totals: GcTotals = { minor: { count: 0, seconds: 0 }, major: { count: 0, seconds: 0 } };
     let seen = false;
     for (const line of text.split('\n')) {

@@ -91,11 +91,15 @@ export interface ProductOptions {
   runtime: ProductRuntime;
   /** With runtime `dist`: run another checkout's compiled server (an A/B run against an older commit). */
   distEntry?: string;
+  /** Extra environment (e.g. the flood script's limits). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export type ProductRuntime = 'dist' | 'tsx';
 
 const root = path.resolve(import.meta.dirname, '../..');
+/** The METRICS_TOKEN of the bench's product: production's /metrics is token-only. */
+export const BENCH_METRICS_TOKEN = 'bench-metrics-token-0123456789';
 export const DIST_ENTRY = path.join(root, 'dist/server/main.js');
 
 function newestSourceMtime(dir: string): number {
@@ -162,6 +166,8 @@ export async function startProduct(options: ProductOptions): Promise<ProductProc
     DISCORD_BOT_TOKEN: DEFAULT_SIM_BOT_TOKEN,
     DISCORD_BASE_URL: simUrl,
     TRUST_PROXY: 'loopback',
+    // Production serves /metrics to its token only (the bench reads memory and GC figures there).
+    METRICS_TOKEN: BENCH_METRICS_TOKEN,
     // The bench measures the claim and join paths themselves, many times per user per minute.
     WRITE_LIMITS: 'off',
     // Likewise the join pace (decision 038): the bench joins many servers per member per minute.
@@ -170,6 +176,7 @@ export async function startProduct(options: ProductOptions): Promise<ProductProc
     // The production default: the bench waits for "listening" and "bot: connected" info lines.
     LOG_LEVEL: 'info',
     ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
+    ...options.env,
   };
   const product = startWatchedProcess(
     'product',

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { load, percentile, round } from './load.ts';
-import { rssBytes } from './processes.ts';
+import { BENCH_METRICS_TOKEN, rssBytes } from './processes.ts';
 
 // `npm run bench -- --soak`: a mixed load of the real endpoints by many signed-in users for a few
 // minutes, to see memory and latency over time rather than after a short burst. Every 10 s window
@@ -39,7 +39,9 @@ function metricValue(text: string, name: string, labels = ''): number | null {
 /** Reads the memory split from GET /metrics (served to direct loopback connections). */
 export async function readMemorySplit(baseUrl: string): Promise<MemorySplit | null> {
   try {
-    const text = await (await fetch(`${baseUrl}/metrics`)).text();
+    const text = await (
+      await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` } })
+    ).text();
     const mb = (v: number | null) => (v === null ? NaN : round(v / 1024 / 1024, 1));
     const rss = metricValue(text, 'coinsync_process_resident_memory_bytes');
     const heapUsed = metricValue(text, 'coinsync_nodejs_heap_size_used_bytes');

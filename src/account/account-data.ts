@@ -5,7 +5,7 @@ import * as ledger from '../ledger/index.ts';
 import { formatCents } from '../shared/money.ts';
 import { getUserById } from '../users/users.ts';
 import { usersRepo } from '../users/users-repo.ts';
-import { accountRepo } from './account-repo.ts';
+import { accountRepo, DELETED_CAMPAIGN_NAME } from './account-repo.ts';
 
 const iso = (ms: number | null | undefined) => (ms ? new Date(ms).toISOString() : null);
 
@@ -80,6 +80,38 @@ export const DELETED_USERNAME = 'Deleted user';
  * released: signing in again with the same Discord account starts a new, empty account.
  * The caller ends every session afterwards.
  */
+/**
+ * How long after a card payment its charge can still be disputed: Stripe lets card holders dispute for
+ * up to 120 days (decision 041).
+ */
+export const DISPUTE_WINDOW_MS = 120 * 24 * 60 * 60 * 1000;
+
+/**
+ * Deletion waits while a chargeback can still arrive (issue 27 item 4, decision 041): a dispute that is
+ * open, or a payment inside its dispute window. Deleting then would shed the dispute's hold and debt
+ * with the account. Nothing changes; the member is told when deletion becomes possible.
+ */
+async function refuseWhileDisputable(
+  account: ReturnType<typeof accountRepo>,
+  userId: string,
+  now: number,
+): Promise<void> {
+  const exposure = await account.paymentExposure(userId);
+  if (exposure.openDispute) {
+    throw new AppError(
+      'conflict',
+      'Your account cannot be deleted while a payment dispute is open. You can delete it once the dispute is settled.',
+    );
+  }
+  if (exposure.lastFulfilledAt !== null && now - exposure.lastFulfilledAt < DISPUTE_WINDOW_MS) {
+    const until = new Date(exposure.lastFulfilledAt + DISPUTE_WINDOW_MS).toISOString().slice(0, 10);
+    throw new AppError(
+      'conflict',
+      `Your account cannot be deleted yet: your last coin purchase can still be disputed with your card issuer until ${until}. You can delete it after that date.`,
+    );
+  }
+}
+
 export async function anonymiseAccount(
   ctx: Pick<AppContext, 'store' | 'clock' | 'logger'>,
   userId: string,
@@ -94,6 +126,7 @@ export async function anonymiseAccount(
     if (confirmUsername.trim() !== user.discordUsername) {
       throw new AppError('bad_request', 'The username you typed does not match your account');
     }
+    await refuseWhileDisputable(account, userId, now);
     await account.endOwnedCampaigns(userId, now);
     if (user.coins > 0) {
       await ledger.debit(tx, {
@@ -116,9 +149,13 @@ export async function anonymiseAccount(
       });
       await usersRepo(tx).addCarriedDebt(user.discordId, debt, now);
     }
+    await account.blankOwnedCampaigns(userId, DELETED_CAMPAIGN_NAME);
     await account.deletePersonalRows(userId);
     await deleteOAuthTokens(tx, userId);
     await account.anonymiseUser(userId, DELETED_USERNAME);
+    // No session of this account is ever valid again (decision 039), in the deletion's own transaction:
+    // a session a store still holds, or a late save writes back, is refused by the session policy.
+    await usersRepo(tx).revokeSessions(userId, Number.MAX_SAFE_INTEGER);
   });
   ctx.logger.info('account deleted (anonymised)', { userId });
 }

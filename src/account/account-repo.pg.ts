@@ -76,11 +76,29 @@ export class PgAccountRepository implements AccountRepository {
     return row;
   }
 
+  async paymentExposure(userId: string): Promise<{ openDispute: boolean; lastFulfilledAt: number | null }> {
+    const [row] = await this.db
+      .select({
+        open: sql<boolean>`coalesce(bool_or(${payments.disputeStatus} = 'open'), false)`,
+        last: sql<string | null>`max(${payments.fulfilledAt})`,
+      })
+      .from(payments)
+      .where(eq(payments.userId, userId));
+    return { openDispute: row?.open === true, lastFulfilledAt: row?.last == null ? null : Number(row.last) };
+  }
+
   async endOwnedCampaigns(userId: string, now: number): Promise<void> {
     await this.db
       .update(servers)
       .set({ canceledAt: now, membersRemaining: 0 })
       .where(and(eq(servers.ownerId, userId), isNull(servers.canceledAt)));
+  }
+
+  async blankOwnedCampaigns(userId: string, name: string): Promise<void> {
+    await this.db
+      .update(servers)
+      .set({ name, inviteLink: '', inviteCode: null, serverIcon: null })
+      .where(eq(servers.ownerId, userId));
   }
 
   async deletePersonalRows(userId: string): Promise<void> {

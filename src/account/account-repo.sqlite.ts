@@ -81,11 +81,31 @@ export class SqliteAccountRepository implements AccountRepository {
     return this.db.select().from(users).where(eq(users.id, userId)).get();
   }
 
+  async paymentExposure(userId: string): Promise<{ openDispute: boolean; lastFulfilledAt: number | null }> {
+    const row = this.db
+      .select({
+        open: sql<number>`coalesce(max(${payments.disputeStatus} = 'open'), 0)`,
+        last: sql<number | null>`max(${payments.fulfilledAt})`,
+      })
+      .from(payments)
+      .where(eq(payments.userId, userId))
+      .get();
+    return { openDispute: Number(row?.open ?? 0) === 1, lastFulfilledAt: row?.last ?? null };
+  }
+
   async endOwnedCampaigns(userId: string, now: number): Promise<void> {
     this.db
       .update(servers)
       .set({ canceledAt: now, membersRemaining: 0 })
       .where(and(eq(servers.ownerId, userId), isNull(servers.canceledAt)))
+      .run();
+  }
+
+  async blankOwnedCampaigns(userId: string, name: string): Promise<void> {
+    this.db
+      .update(servers)
+      .set({ name, inviteLink: '', inviteCode: null, serverIcon: null })
+      .where(eq(servers.ownerId, userId))
       .run();
   }
 

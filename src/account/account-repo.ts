@@ -6,6 +6,9 @@ import { PgAccountRepository } from './account-repo.pg.ts';
 // What account export and deletion read and write across the features' tables (decision 034): one
 // async interface, a SQLite and a PostgreSQL implementation, held together by account-repo.test.ts.
 
+/** What a deleted account's campaigns are called afterwards (other members' histories show it). */
+export const DELETED_CAMPAIGN_NAME = 'Deleted campaign';
+
 export interface AccountExportRows {
   transactions: Transaction[];
   servers: Server[];
@@ -34,8 +37,18 @@ export interface AccountRepository {
    * the deletion settles; a concurrent ledger entry waits). SQLite's writer is serialised already.
    */
   lockUser(userId: string): Promise<User | undefined>;
+  /**
+   * What of the user's card payments can still come back as a chargeback: whether a dispute is open,
+   * and the latest fulfilment time (null when none was ever fulfilled).
+   */
+  paymentExposure(userId: string): Promise<{ openDispute: boolean; lastFulfilledAt: number | null }>;
   /** Ends the user's active campaigns (no refund, as any cancellation). */
   endOwnedCampaigns(userId: string, now: number): Promise<void>;
+  /**
+   * Blanks what identifies the user's campaigns (name, invite link and code, icon) on every one of
+   * them; the guild ids stay while other members' joins may still be settled against them.
+   */
+  blankOwnedCampaigns(userId: string, name: string): Promise<void>;
   /** Drops pending social claims and the sign-in address hashes. */
   deletePersonalRows(userId: string): Promise<void>;
   /** Releases the Discord id and blanks everything identifying in the row. */

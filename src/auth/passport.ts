@@ -8,7 +8,11 @@ import { DiscordApi, whilePersonWaits } from '../discord/discord-api.ts';
 import { upsertUserFromDiscord } from '../users/users.ts';
 import { saveOAuthTokens } from './oauth-tokens.ts';
 
-export const DISCORD_SCOPES = ['identify', 'email', 'guilds'];
+/**
+ * What sign-in asks Discord for: the profile and the guild list. No `email`: no feature uses it
+ * (issue 27 item 5), so it is neither requested nor stored.
+ */
+export const DISCORD_SCOPES = ['identify', 'guilds'];
 
 /** What the session holds about the signed-in user: the id only; handlers load the rest. */
 export interface SessionUser {
@@ -63,7 +67,7 @@ export function createPassport(deps: {
           id: profile.id,
           username: profile.username,
           avatar: profile.avatar ?? null,
-          email: profile.email ?? null,
+          email: null,
         },
         now,
       )

@@ -1,5 +1,6 @@
 import session from 'express-session';
 import type pg from 'pg';
+import { mayCreateSession } from './session-creation.ts';
 
 const DEFAULT_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -40,6 +41,16 @@ export class PgSessionStore extends session.Store {
   }
 
   override set(sid: string, sess: session.SessionData, cb?: (err?: unknown) => void): void {
+    // Only a sign-in creates a signed-in session; any other save updates the row if it still exists.
+    if (!mayCreateSession(sess)) {
+      this.run(
+        'session_update',
+        'UPDATE sessions SET sess = $1, expires_at = $2 WHERE sid = $3',
+        [JSON.stringify(sess), this.expiry(sess), sid],
+        cb,
+      );
+      return;
+    }
     this.run(
       'session_set',
       'INSERT INTO sessions (sid, sess, expires_at) VALUES ($1, $2, $3) ' +

@@ -24,6 +24,8 @@ function withinMs(work: Promise<unknown>, ms: number): Promise<void> {
     });
   });
 }
+import { allowSessionCreation } from './session-creation.ts';
+import { usersRepo } from '../users/users-repo.ts';
 
 export function authRoutes(ctx: AppContext, passport: PassportInstance): Router {
   const router = Router();
@@ -72,39 +74,58 @@ export function authRoutes(ctx: AppContext, passport: PassportInstance): Router 
       passport.authenticate('discord', (err: unknown, user: Express.User | false, info: unknown) => {
         if (err || !user) return fail(err instanceof Error ? err.message : JSON.stringify(info ?? null));
         // passport 0.7 regenerates the session id on login (session fixation defence); the new
-        // session gets the signed-in lifetime.
+        // session gets the signed-in lifetime. It is the only save that may create a signed-in
+        // session (src/auth/session-creation.ts).
+        allowSessionCreation(req);
         req.logIn(user, (loginErr) => {
           if (loginErr) return next(loginErr);
-          const now = ctx.clock.now();
-          req.session.signedInAt = now;
-          req.session.lastSeenAt = now;
-          // The same-address rule compares where members and owners sign in from (decision 022); a
-          // failed recording is logged, not a failed sign-in (the next write records the address).
-          const recorded = recordUserAddress(ctx, user.id, addressKey(req)).catch((recordErr: unknown) => {
-            ctx.logger.error('address recording failed', {
-              userId: user.id,
-              error: recordErr instanceof Error ? recordErr.message : String(recordErr),
-            });
-          });
-          // The member's guild list, stored: Discover leaves out servers they are already in (decision
-          // 038). Read beside the writes above, waited for at most GUILDS_AT_SIGN_IN_WAIT_MS (a slow
-          // Discord finishes it in the background); a failure costs nothing but that (a join reads it again).
-          const guilds = withinMs(
-            refreshMemberGuilds(ctx, user.id).catch((guildErr: unknown) => {
-              ctx.logger.warn('guild list at sign-in failed', {
-                userId: user.id,
-                error: guildErr instanceof Error ? guildErr.message : String(guildErr),
-              });
-            }),
-            GUILDS_AT_SIGN_IN_WAIT_MS,
-          );
-          Promise.all([recorded, guilds, registerSession(ctx, user.id, req.sessionID)]).then(
-            () => res.redirect('/'),
-            (regErr: unknown) => next(regErr),
-          );
+          void signedInAfterRevocation(user.id).then((signedInAt) => {
+            req.session.signedInAt = signedInAt;
+            req.session.lastSeenAt = ctx.clock.now();
+            // Saved before the redirect: express-session's own save at the end of the request lets
+            // the response's head out first, and the browser's next request must find the clocks.
+            req.session.save((saveErr) => (saveErr ? next(saveErr) : finishSignIn(user)));
+          }, next);
         });
       }) as RequestHandler
     )(req, res, next);
+
+    /**
+     * The sign-in time: now, but always after the user's last revocation (decision 039), so a sign-in
+     * in the same millisecond as a sign-out everywhere (or on a clock behind another process's) counts.
+     */
+    async function signedInAfterRevocation(userId: string): Promise<number> {
+      const now = ctx.clock.now();
+      const validAfter = await usersRepo(ctx.store.read).sessionsValidAfter(userId);
+      return validAfter === null || validAfter === undefined ? now : Math.max(now, validAfter + 1);
+    }
+
+    function finishSignIn(user: Express.User) {
+      // The same-address rule compares where members and owners sign in from (decision 022); a
+      // failed recording is logged, not a failed sign-in (the next write records the address).
+      const recorded = recordUserAddress(ctx, user.id, addressKey(req)).catch((recordErr: unknown) => {
+        ctx.logger.error('address recording failed', {
+          userId: user.id,
+          error: recordErr instanceof Error ? recordErr.message : String(recordErr),
+        });
+      });
+      // The member's guild list, stored: Discover leaves out servers they are already in (decision
+      // 038). Read beside the writes above, waited for at most GUILDS_AT_SIGN_IN_WAIT_MS (a slow
+      // Discord finishes it in the background); a failure costs nothing but that (a join reads it again).
+      const guilds = withinMs(
+        refreshMemberGuilds(ctx, user.id).catch((guildErr: unknown) => {
+          ctx.logger.warn('guild list at sign-in failed', {
+            userId: user.id,
+            error: guildErr instanceof Error ? guildErr.message : String(guildErr),
+          });
+        }),
+        GUILDS_AT_SIGN_IN_WAIT_MS,
+      );
+      Promise.all([recorded, guilds, registerSession(ctx, user.id, req.sessionID)]).then(
+        () => res.redirect('/'),
+        (regErr: unknown) => next(regErr),
+      );
+    }
   });
 
   router.get('/auth/user', async (req, res) => {
@@ -120,11 +141,15 @@ export function authRoutes(ctx: AppContext, passport: PassportInstance): Router 
   });
 
   router.post('/auth/logout', (req, res, next) => {
+    const userId = req.user?.id;
+    const sid = req.sessionID;
     req.logout((err) => {
       if (err) return next(err);
       req.session.destroy((destroyErr) => {
         if (destroyErr) return next(destroyErr);
         clearSessionCookie(res);
+        // This session's live-event streams (any process) end now, not at their next heartbeat.
+        if (userId) void ctx.events.revoke({ userId, sid });
         res.json({ ok: true });
       });
     });

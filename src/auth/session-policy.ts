@@ -19,9 +19,18 @@ const SEEN_EVERY_MS = HOUR;
 /**
  * What the session policy makes of a signed-in session: `current` passes unchanged; `refresh` passes
  * after its clocks are recorded (the session is then saved and its cookie re-sent); `expired` (idle or
- * absolute lifetime) and `deleted` (the user no longer exists) end it.
+ * absolute lifetime), `deleted` (the user no longer exists) and `revoked` (signed in at or before the
+ * user's "sessions valid after" instant: sign-out everywhere, account deletion — decision 039) end it.
  */
-export type SessionVerdict = 'current' | 'refresh' | 'expired' | 'deleted';
+export type SessionVerdict = 'current' | 'refresh' | 'expired' | 'deleted' | 'revoked';
+
+/**
+ * Whether a session signed in at `signedInAt` is revoked by the user's "sessions valid after" instant.
+ * A session without a sign-in time (from before the field existed) is revoked by any revocation.
+ */
+export function isRevoked(signedInAt: number | undefined, validAfter: number | null): boolean {
+  return validAfter !== null && (signedInAt === undefined || signedInAt <= validAfter);
+}
 
 export type SessionCheck = (
   sess: Pick<SessionData, 'signedInAt' | 'lastSeenAt'>,
@@ -41,7 +50,9 @@ export function sessionCheck(ctx: Pick<AppContext, 'store'>): SessionCheck {
     if (now - signedInAt >= SESSION_LIFETIMES.absoluteMs || now - lastSeenAt >= SESSION_LIFETIMES.idleMs) {
       return 'expired';
     }
-    if (!(await users.exists(userId))) return 'deleted';
+    const validAfter = await users.sessionsValidAfter(userId);
+    if (validAfter === undefined) return 'deleted';
+    if (isRevoked(sess.signedInAt, validAfter)) return 'revoked';
     // Sessions from before these fields existed start their clocks now.
     if (sess.signedInAt === undefined || sess.lastSeenAt === undefined || now - lastSeenAt >= SEEN_EVERY_MS) {
       return 'refresh';
@@ -52,6 +63,7 @@ export function sessionCheck(ctx: Pick<AppContext, 'store'>): SessionCheck {
 
 /**
  * Runs after passport.session(). A signed-in session ends here when its user no longer exists, when it
+ * was revoked (sign-out everywhere, account deletion), when it
  * sat idle too long or outlived its absolute lifetime: the request then continues signed out (401 on
  * protected routes), never as a ghost whose writes fail on foreign keys.
  */
@@ -62,8 +74,9 @@ export function sessionPolicy(ctx: AppContext, check: SessionCheck = sessionChec
     const now = ctx.clock.now();
     const sess = req.session;
     const verdict = await check(sess, userId, now);
-    if (verdict === 'expired' || verdict === 'deleted') {
+    if (verdict === 'expired' || verdict === 'deleted' || verdict === 'revoked') {
       if (verdict === 'deleted') ctx.logger.warn('session of a deleted user ended', { userId });
+      if (verdict === 'revoked') ctx.logger.info('revoked session ended', { userId });
       req.user = undefined;
       sess.destroy((err) => next(err));
       return;
@@ -71,6 +84,8 @@ export function sessionPolicy(ctx: AppContext, check: SessionCheck = sessionChec
     if (verdict === 'refresh') {
       if (sess.signedInAt === undefined) sess.signedInAt = now;
       if (sess.lastSeenAt === undefined || now - sess.lastSeenAt >= SEEN_EVERY_MS) sess.lastSeenAt = now;
+      // A live-event stream saves such a session as it opens, then lets go of it (src/events/routes.ts).
+      (req as { sessionRefreshed?: boolean }).sessionRefreshed = true;
     }
     next();
   };

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startTestApp, TestClient, TEST_DISCORD, type TestApp } from '../test/harness.ts';
+import { startTestApp, TestClient, TEST_DISCORD, TEST_SECRETS, type TestApp } from '../test/harness.ts';
 import { startServer } from '../server.ts';
 import { createLogger } from '../logger.ts';
 import { SESSION_COOKIE } from './session.ts';
@@ -68,6 +68,7 @@ describe('session stores', () => {
         DATABASE_PATH: dbPath,
         ...(database.kind === 'pg' ? { DATABASE_URL: database.url } : {}),
         DISCORD_CLIENT_ID: TEST_DISCORD.clientId,
+        ...TEST_SECRETS,
         DISCORD_CLIENT_SECRET: TEST_DISCORD.clientSecret,
         DISCORD_BOT_TOKEN: TEST_DISCORD.botToken,
         DISCORD_BASE_URL: app.sim.url,

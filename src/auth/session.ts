@@ -10,6 +10,7 @@ import { connectRedis, createRedisClient, guardSessionStore } from '../ops/redis
 import type { JobMonitor } from '../ops/job-monitor.ts';
 import { startSafeInterval } from '../ops/safe-interval.ts';
 import type { SessionAccess } from '../http/fast-path.ts';
+import { mayCreateSession } from './session-creation.ts';
 
 /** Cookie name outside production; production uses `__Host-coinsync.sid` (config.session.cookieName). */
 export const SESSION_COOKIE = 'coinsync.sid';
@@ -90,7 +91,11 @@ export async function createSessionSetup(
     const client = createRedisClient(config.redisUrl, timeoutMs);
     await connectRedis(client, config.redisUrl, logger, options.onWaiting);
     redis = client;
-    store = guardSessionStore(new RedisStore({ client, prefix: redisPrefix }), timeoutMs, logger);
+    store = guardSessionStore(
+      new CreateOnSignInRedisStore({ client, prefix: redisPrefix }),
+      timeoutMs,
+      logger,
+    );
     kind = 'redis';
     pingRedis = () => client.ping();
     close = async () => {
@@ -153,6 +158,40 @@ export async function createSessionSetup(
     access: { store, name: config.session.cookieName, secrets },
     close,
   };
+}
+
+/**
+ * connect-redis whose `set` creates a signed-in session only for the request signing in
+ * (src/auth/session-creation.ts): any other save is `SET … XX`, which never brings back a key that
+ * sign-out everywhere deleted. Its `touch` is EXPIRE, which never creates a key either.
+ */
+class CreateOnSignInRedisStore extends RedisStore {
+  override async set(
+    sid: string,
+    sess: session.SessionData,
+    cb?: (err?: unknown, data?: unknown) => unknown,
+  ) {
+    if (mayCreateSession(sess)) {
+      await super.set(sid, sess, cb);
+      return;
+    }
+    const key = this.prefix + sid;
+    const expires = sess.cookie?.expires;
+    const ttl = expires ? Math.ceil((new Date(expires).getTime() - Date.now()) / 1000) : 86400;
+    try {
+      if (ttl > 0) {
+        await this.client.set(key, this.serializer.stringify(sess), {
+          expiration: { type: 'EX', value: ttl },
+          condition: 'XX',
+        });
+      } else {
+        await this.client.del([key]);
+      }
+      cb?.(null, null);
+    } catch (err) {
+      cb?.(err, null);
+    }
+  }
 }
 
 const TOUCH_EVERY_MS = 60 * 60 * 1000;

@@ -36,7 +36,7 @@ describe('sign-in with Discord through the simulator', () => {
     expect(res.status).toBe(302);
     const location = new URL(res.headers.get('location')!);
     expect(`${location.origin}${location.pathname}`).toBe(`${app.sim.url}/oauth2/authorize`);
-    expect(location.searchParams.get('scope')).toBe('identify email guilds');
+    expect(location.searchParams.get('scope')).toBe('identify guilds');
     expect(location.searchParams.get('state')).toMatch(/.{16,}/);
     expect(location.searchParams.get('code_challenge_method')).toBe('S256');
     expect(location.searchParams.get('redirect_uri')).toBe(`${app.url}/api/auth/discord/callback`);

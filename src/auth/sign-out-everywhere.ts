@@ -3,6 +3,7 @@ import { deleteOAuthTokens } from './oauth-tokens.ts';
 import type { AppContext } from '../context.ts';
 import { redisWithin } from '../ops/redis.ts';
 import { SESSION_LIFETIMES } from './session.ts';
+import { usersRepo } from '../users/users-repo.ts';
 
 /**
  * Where sessions live, for the code that must find all of one user's sessions. Redis has no query by
@@ -31,23 +32,29 @@ export async function registerSession(ctx: AppContext, userId: string, sid: stri
 }
 
 /**
- * Ends every session of the user, in both stores (Redis and the database's sessions table, which may
- * still hold sessions from before Redis was configured). Takes effect on each session's next request.
+ * Ends every session of the user (decision 039). First the user's "sessions valid after" instant
+ * moves to now: the session policy of both request paths refuses every session signed in until
+ * then, whatever a store still holds or a late save writes back. Then the sessions themselves go, in
+ * both stores (Redis and the database's sessions table, which may still hold sessions from before
+ * Redis was configured), and the user's open live-event streams in every process end at once.
  * Returns how many sessions were removed. Account deletion calls this too.
  */
 export async function signOutEverywhere(ctx: AppContext, userId: string): Promise<number> {
+  const now = ctx.clock.now();
   // The sessions table belongs to the database session store (sqlite-session-store.ts,
   // pg-session-store.ts): `sess` is the session's JSON text.
-  const fromTable = await ctx.store.transaction(async (tx) =>
-    tx.kind === 'sqlite'
+  const fromTable = await ctx.store.transaction(async (tx) => {
+    await usersRepo(tx).revokeSessions(userId, now);
+    return tx.kind === 'sqlite'
       ? tx.db.run(sql`DELETE FROM sessions WHERE json_extract(sess, '$.passport.user.id') = ${userId}`)
           .changes
       : ((
           await tx.db.execute(
             sql`DELETE FROM sessions WHERE (sess::jsonb #>> '{passport,user,id}') = ${userId}`,
           )
-        ).rowCount ?? 0),
-  );
+        ).rowCount ?? 0);
+  });
+  await ctx.events.revoke({ userId, validAfter: now });
   let fromRedis = 0;
   const { redis } = ctx.sessions;
   if (redis) {

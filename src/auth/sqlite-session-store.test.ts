@@ -2,6 +2,7 @@ import { afterAll, expect, it } from 'vitest';
 import type session from 'express-session';
 import { createTestDatabase } from '../test/db.ts';
 import { SqliteSessionStore } from './sqlite-session-store.ts';
+import { allowSessionCreation } from './session-creation.ts';
 
 const database = createTestDatabase();
 let now = Date.UTC(2026, 0, 1);
@@ -17,11 +18,32 @@ const get = (sid: string) =>
       err ? reject(err instanceof Error ? err : new Error('session store failed')) : resolve(sess),
     ),
   );
-const sessionFor = (userId: string, expires: number) =>
-  ({
+/** A signed-in session as the request signing in saves it (the only save that may create one). */
+const sessionFor = (userId: string, expires: number) => {
+  const signingIn = {};
+  allowSessionCreation(signingIn);
+  const sess = {
     cookie: { expires: new Date(expires), originalMaxAge: 1000 },
     passport: { user: { id: userId } },
-  }) as unknown as session.SessionData;
+  };
+  Object.defineProperty(sess, 'req', { value: signingIn });
+  return sess as unknown as session.SessionData;
+};
+
+it('creates a signed-in session only for the request signing in; any other save updates or does nothing', async () => {
+  const later = { cookie: { expires: new Date(now + 60_000) }, passport: { user: { id: 'u0' } } };
+  store.set('revived', later as unknown as session.SessionData);
+  expect(await get('revived')).toBeNull();
+  store.set('revived', sessionFor('u0', now + 60_000));
+  store.set('revived', { ...later, marker: 1 } as unknown as session.SessionData);
+  expect(await get('revived')).toMatchObject({ marker: 1 });
+  store.destroy('revived');
+  store.set('revived', { ...later, marker: 2 } as unknown as session.SessionData);
+  expect(await get('revived')).toBeNull();
+  // A session without a user (a sign-in under way) may be created by any request.
+  store.set('pre-login', { cookie: { expires: new Date(now + 60_000) } } as unknown as session.SessionData);
+  expect(await get('pre-login')).not.toBeNull();
+});
 
 it('returns what was saved, a fresh object each time, until it expires', async () => {
   store.set('a', sessionFor('u1', now + 60_000));

@@ -1,5 +1,6 @@
 import session from 'express-session';
 import type { Database } from 'better-sqlite3';
+import { mayCreateSession } from './session-creation.ts';
 
 const DEFAULT_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -12,6 +13,7 @@ const DEFAULT_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 export class SqliteSessionStore extends session.Store {
   private readonly getStmt;
   private readonly setStmt;
+  private readonly updateStmt;
   private readonly destroyStmt;
   private readonly touchStmt;
   private readonly pruneStmt;
@@ -28,6 +30,9 @@ export class SqliteSessionStore extends session.Store {
     );
     this.setStmt = sqlite.prepare<[string, string, number]>(
       'INSERT INTO sessions (sid, sess, expires_at) VALUES (?, ?, ?) ON CONFLICT(sid) DO UPDATE SET sess = excluded.sess, expires_at = excluded.expires_at',
+    );
+    this.updateStmt = sqlite.prepare<[string, number, string]>(
+      'UPDATE sessions SET sess = ?, expires_at = ? WHERE sid = ?',
     );
     this.destroyStmt = sqlite.prepare<[string]>('DELETE FROM sessions WHERE sid = ?');
     this.touchStmt = sqlite.prepare<[number, string]>('UPDATE sessions SET expires_at = ? WHERE sid = ?');
@@ -65,7 +70,9 @@ export class SqliteSessionStore extends session.Store {
     try {
       const json = JSON.stringify(sess);
       const expiresAt = this.expiry(sess);
-      this.setStmt.run(sid, json, expiresAt);
+      // Only a sign-in creates a signed-in session; any other save updates the row if it still exists.
+      if (mayCreateSession(sess)) this.setStmt.run(sid, json, expiresAt);
+      else this.updateStmt.run(json, expiresAt, sid);
       cb?.();
     } catch (err) {
       cb?.(err);

@@ -8,7 +8,7 @@ import { DatabaseIntegrityError } from './integrity.ts';
 import { createUser } from '../test/db.ts';
 import { startServer } from '../server.ts';
 import { createLogger } from '../logger.ts';
-import { TEST_DISCORD } from '../test/harness.ts';
+import { TEST_DISCORD, TEST_SECRETS } from '../test/harness.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'coinsync-corrupt-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -83,6 +83,7 @@ describe('start-up integrity check', () => {
           NODE_ENV: 'test',
           DATABASE_PATH: file,
           DISCORD_CLIENT_ID: TEST_DISCORD.clientId,
+          ...TEST_SECRETS,
           DISCORD_CLIENT_SECRET: TEST_DISCORD.clientSecret,
           DISCORD_BOT_TOKEN: TEST_DISCORD.botToken,
           DISCORD_BASE_URL: 'http://127.0.0.1:9',

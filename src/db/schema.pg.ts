@@ -38,6 +38,11 @@ export const users = pgTable(
     email: text('email'),
     coins: cents('coins').notNull().default(0),
     createdAt: createdAt(),
+    /**
+     * Sessions signed in at or before this instant are over (sign-out everywhere, account deletion;
+     * decision 039). Null: never revoked.
+     */
+    sessionsValidAfter: ms('sessions_valid_after'),
   },
   (t) => [check('users_coins_range', sql`${t.coins} <= 9999999999 AND ${t.coins} >= -9999999999`)],
 );
@@ -200,6 +205,8 @@ export const payments = pgTable(
     disputeId: text('dispute_id'),
     disputeCents: cents('dispute_cents').notNull().default(0),
     disputeStatus: text('dispute_status'),
+    /** Stripe's time (ms) of the dispute event last applied: older deliveries change nothing (decision 041). */
+    disputeAt: ms('dispute_at'),
     adjustments: integer('adjustments').notNull().default(0),
     createdAt: createdAt(),
   },

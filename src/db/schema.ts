@@ -21,6 +21,11 @@ export const users = sqliteTable(
     email: text('email'),
     coins: integer('coins').notNull().default(0),
     createdAt: createdAt(),
+    /**
+     * Sessions signed in at or before this instant are over (sign-out everywhere, account deletion;
+     * decision 039). Null: never revoked.
+     */
+    sessionsValidAfter: integer('sessions_valid_after'),
   },
   (t) => [check('users_coins_range', sql`${t.coins} <= 9999999999 AND ${t.coins} >= -9999999999`)],
 );
@@ -207,6 +212,8 @@ export const payments = sqliteTable(
     disputeId: text('dispute_id'),
     disputeCents: integer('dispute_cents').notNull().default(0),
     disputeStatus: text('dispute_status'),
+    /** Stripe's time (ms) of the dispute event last applied: older deliveries change nothing (decision 041). */
+    disputeAt: integer('dispute_at'),
     /** Counts the ledger adjustments made for this payment (part of their idempotency keys). */
     adjustments: integer('adjustments').notNull().default(0),
     createdAt: createdAt(),

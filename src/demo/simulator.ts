@@ -1,4 +1,6 @@
 import type http from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Router } from 'express';
 import type { Config } from '../config.ts';
 import type { Logger } from '../logger.ts';
@@ -26,6 +28,10 @@ export function startDemoSimulator(
         ? undefined
         : config.databasePath.replace(/\.db$/, '') + '.discord-sim.json',
     log: (msg: string) => logger.debug(`[discord-sim] ${msg}`),
+    // Only the product's own callback (issue 27 item 6), as Discord's developer portal would have it.
+    redirectUris: [`${config.publicUrl}/api/auth/discord/callback`],
+    // Scripts driving the demo's simulator send this; its own pages (same origin) need nothing.
+    controlToken: demoControlToken(config),
   });
   // A new application has no privileged intent; the demo's owner enabled Server Members in the portal
   // (leaves seen in real time). DISCORD_MEMBERS_INTENT=off: Discord refused it after review.
@@ -33,4 +39,22 @@ export function startDemoSimulator(
     config.membersIntent === 'off' ? 0 : GUILD_MEMBERS_INTENT;
   simulator.attachGateway(server);
   return { simulator, route: { path: config.discord.simulatorPath, router: simulator.router } };
+}
+
+/**
+ * The demo simulator's local control token (issue 27 item 6): kept beside the database
+ * (`<database>.sim-control-token`, readable by its owner only) so a script on the same machine can
+ * drive the control API with `Authorization: Bearer <token>`; a fresh one per start for an in-memory
+ * database. Web pages elsewhere can read neither.
+ */
+export function demoControlToken(config: Pick<Config, 'databasePath'>): string {
+  if (config.databasePath === ':memory:') return randomBytes(24).toString('hex');
+  const file = config.databasePath.replace(/\.db$/, '') + '.sim-control-token';
+  if (existsSync(file)) {
+    const saved = readFileSync(file, 'utf8').trim();
+    if (/^[0-9a-f]{48}$/.test(saved)) return saved;
+  }
+  const token = randomBytes(24).toString('hex');
+  writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  return token;
 }

@@ -14,11 +14,28 @@ export interface StoredEvent {
   event: LiveEvent;
 }
 
+/**
+ * A revocation told to every process's streams (decision 039): sessions of the user signed in at or
+ * before `validAfter` (sign-out everywhere, account deletion), or the one session `sid` (sign-out).
+ */
+export interface Revocation {
+  userId: string;
+  validAfter?: number;
+  sid?: string;
+}
+
 export interface LiveEventBus {
   readonly kind: 'memory' | 'redis';
   /** Fire and forget: failures are logged, never thrown into the caller's flow. */
   publish(userId: string, event: LiveEvent): Promise<void>;
   subscribe(userId: string, listener: (stored: StoredEvent) => void): () => void;
+  /**
+   * Tells the user's open streams in every process that sessions ended. Sent on the events' own
+   * channel, so an event published after it reaches no stream it ended.
+   */
+  revoke(revocation: Revocation): Promise<void>;
+  /** Calls `listener` with each revocation of the user's sessions. */
+  onRevoke(userId: string, listener: (revocation: Revocation) => void): () => void;
   /** Buffered events of the user with an id above `lastId`, oldest first. */
   since(userId: string, lastId: number): Promise<StoredEvent[]>;
   close(): Promise<void>;
@@ -30,10 +47,10 @@ export const REPLAY_TTL_MS = 15 * 60 * 1000;
 /** Users whose buffers the in-process bus keeps at most (oldest dropped first). */
 const MEMORY_MAX_USERS = 10_000;
 
-class Listeners {
-  private readonly byUser = new Map<string, Set<(stored: StoredEvent) => void>>();
+class Listeners<T extends { userId: string } = StoredEvent> {
+  private readonly byUser = new Map<string, Set<(stored: T) => void>>();
 
-  add(userId: string, listener: (stored: StoredEvent) => void): () => void {
+  add(userId: string, listener: (stored: T) => void): () => void {
     let set = this.byUser.get(userId);
     if (!set) {
       set = new Set();
@@ -46,7 +63,7 @@ class Listeners {
     };
   }
 
-  deliver(stored: StoredEvent, logger: Logger): void {
+  deliver(stored: T, logger: Logger): void {
     for (const listener of this.byUser.get(stored.userId) ?? []) {
       try {
         listener(stored);
@@ -62,6 +79,7 @@ class Listeners {
 // Replay age is wall-clock time (like the Redis key's expiry), not the business clock.
 export function createMemoryEventBus(logger: Logger, now: () => number = Date.now): LiveEventBus {
   const listeners = new Listeners();
+  const revocations = new Listeners<Revocation>();
   const buffers = new Map<string, { at: number; stored: StoredEvent }[]>();
   // Starts at the wall clock so ids keep increasing across restarts (a browser's Last-Event-ID from
   // the previous process is then simply older than everything new).
@@ -85,6 +103,11 @@ export function createMemoryEventBus(logger: Logger, now: () => number = Date.no
       return Promise.resolve();
     },
     subscribe: (userId, listener) => listeners.add(userId, listener),
+    revoke(revocation) {
+      revocations.deliver(revocation, logger);
+      return Promise.resolve();
+    },
+    onRevoke: (userId, listener) => revocations.add(userId, listener),
     since(userId, lastId) {
       const at = now();
       return Promise.resolve(
@@ -113,6 +136,7 @@ export async function createRedisEventBus(options: {
   const seqKey = `${prefix}events:seq`;
   const bufferKey = (userId: string) => `${prefix}events:user:${userId}`;
   const listeners = new Listeners();
+  const revocations = new Listeners<Revocation>();
   const subscriber = redis.duplicate();
   subscriber.on('error', (err: unknown) => {
     logger.warn('live events: Redis subscriber error', {
@@ -122,7 +146,9 @@ export async function createRedisEventBus(options: {
   await subscriber.connect();
   await subscriber.subscribe(channel, (message) => {
     try {
-      listeners.deliver(JSON.parse(message) as StoredEvent, logger);
+      const parsed = JSON.parse(message) as StoredEvent | { revoke: Revocation };
+      if ('revoke' in parsed) revocations.deliver(parsed.revoke, logger);
+      else listeners.deliver(parsed, logger);
     } catch (err) {
       logger.warn('live events: bad message', { error: err instanceof Error ? err.message : String(err) });
     }
@@ -152,6 +178,19 @@ export async function createRedisEventBus(options: {
       }
     },
     subscribe: (userId, listener) => listeners.add(userId, listener),
+    async revoke(revocation) {
+      // This process's streams end at once, whatever Redis does; the others through the channel.
+      revocations.deliver(revocation, logger);
+      try {
+        await redisWithin(redis.publish(channel, JSON.stringify({ revoke: revocation })), timeoutMs);
+      } catch (err) {
+        // The other processes' streams still end at their next heartbeat (the session policy's check).
+        logger.warn('live events: revocation not published (Redis)', {
+          error: err instanceof Error ? err.message : String(err),
+        });
+      }
+    },
+    onRevoke: (userId, listener) => revocations.add(userId, listener),
     async since(userId, lastId) {
       try {
         const items = await redisWithin(redis.lRange(bufferKey(userId), 0, -1), timeoutMs);

@@ -10,7 +10,7 @@ import { recordUserAddress } from '../joins/same-address.ts';
 // the numbers sit far above what a person clicking through the site can reach. Counters live in Redis
 // when REDIS_URL is set (they then survive a restart), otherwise in memory.
 
-export type WriteAction = 'submit' | 'promote' | 'join' | 'claim' | 'social';
+export type WriteAction = 'submit' | 'promote' | 'join' | 'claim' | 'social' | 'payment';
 
 export const WRITE_LIMIT_WINDOW_MS = 60_000;
 
@@ -21,6 +21,9 @@ export const WRITE_LIMITS: Record<WriteAction, number> = {
   join: 30,
   claim: 30,
   social: 30,
+  // Each one can reach Stripe (100 requests/s per account, 25/s per endpoint in live mode): one
+  // member must not starve everyone's checkout (issue 27 item 3).
+  payment: 20,
 };
 
 /** All the writes above from one address per minute (several people can share an address). */
@@ -35,6 +38,7 @@ export const WRITE_ROUTES: Record<WriteAction, string[]> = {
   join: ['/servers/:id/join'],
   claim: ['/hourly/claim', '/servers/:id/claim-nobot'],
   social: ['/social/:taskId/start', '/social/:taskId/complete'],
+  payment: ['/create-payment-intent', '/payments/:paymentIntentId/sync'],
 };
 
 export interface WriteLimitOptions {

@@ -15,8 +15,8 @@ export function createBotHealthApp(ctx: AppContext, readiness: ReadinessCheck): 
   const app = express();
   app.disable('x-powered-by');
   app.use(requestContext(ctx.logger));
-  app.get('/metrics', metricsHandler(ctx.config.metricsToken));
-  app.use('/api', healthRoutes(readiness));
+  app.use(metricsHandler(ctx.config.metricsToken, ctx.config.production));
+  app.use('/api', healthRoutes(readiness, ctx.config.metricsToken));
   app.use('/api', apiNotFound);
   app.use((_req, res) => {
     res.status(404).json({

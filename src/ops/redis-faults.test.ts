@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startTestApp, TEST_DISCORD, TestClient, type TestApp } from '../test/harness.ts';
+import { startTestApp, TEST_DISCORD, TEST_SECRETS, TestClient, type TestApp } from '../test/harness.ts';
 import { startServer, type RunningServer } from '../server.ts';
 import { createLogger } from '../logger.ts';
 import { SESSIONS_UNAVAILABLE } from './redis.ts';
@@ -165,6 +165,7 @@ describe.skipIf(!hasRedisServer)('Redis faults (real redis-server on a spare por
         NODE_ENV: 'test',
         DATABASE_PATH: path.join(dir, 'app.db'),
         DISCORD_CLIENT_ID: TEST_DISCORD.clientId,
+        ...TEST_SECRETS,
         DISCORD_CLIENT_SECRET: TEST_DISCORD.clientSecret,
         DISCORD_BOT_TOKEN: TEST_DISCORD.botToken,
         DISCORD_BASE_URL: app.sim.url,

@@ -86,11 +86,16 @@ export class PgPaymentsRepository implements PaymentsRepository {
 
   async setDispute(
     id: string,
-    dispute: { disputeId: string; cents: number; state: DisputeState },
+    dispute: { disputeId: string; cents: number; state: DisputeState; at: number | null },
   ): Promise<void> {
     await this.db
       .update(payments)
-      .set({ disputeId: dispute.disputeId, disputeCents: dispute.cents, disputeStatus: dispute.state })
+      .set({
+        disputeId: dispute.disputeId,
+        disputeCents: dispute.cents,
+        disputeStatus: dispute.state,
+        disputeAt: dispute.at,
+      })
       .where(eq(payments.id, id));
   }
 

@@ -120,7 +120,7 @@ describe.each(ENGINES)('payments repository on %s', (kind) => {
         const repo = paymentsRepo(tx);
         await repo.raiseChargeRefunded(p.id, 600);
         await repo.raiseChargeRefunded(p.id, 200);
-        await repo.setDispute(p.id, { disputeId: 'dp_1', cents: 1000, state: 'open' });
+        await repo.setDispute(p.id, { disputeId: 'dp_1', cents: 1000, state: 'open', at: null });
         await repo.recordAdjustment(p.id, 'disputed', 30_000);
         await repo.recordAdjustment(p.id, 'refunded', -5_000);
       });
@@ -140,7 +140,7 @@ describe.each(ENGINES)('payments repository on %s', (kind) => {
       const p = await insert(newPayment(a.id));
       await expect(assertCanSpendIn(t.store.read, a.id)).resolves.toBeUndefined();
       await t.store.transaction((tx) =>
-        paymentsRepo(tx).setDispute(p.id, { disputeId: 'dp', cents: 1000, state: 'open' }),
+        paymentsRepo(tx).setDispute(p.id, { disputeId: 'dp', cents: 1000, state: 'open', at: null }),
       );
       await expect(assertCanSpendIn(t.store.read, a.id)).rejects.toThrow(DISPUTE_HOLD_MESSAGE);
       await t.store.transaction(async (tx) => {
@@ -148,7 +148,7 @@ describe.each(ENGINES)('payments repository on %s', (kind) => {
         await assertCanSpendIn(tx, b.id);
       });
       await t.store.transaction((tx) =>
-        paymentsRepo(tx).setDispute(p.id, { disputeId: 'dp', cents: 1000, state: 'won' }),
+        paymentsRepo(tx).setDispute(p.id, { disputeId: 'dp', cents: 1000, state: 'won', at: null }),
       );
       expect(await paymentsRepo(t.store.read).hasOpenDispute(a.id)).toBe(false);
     });

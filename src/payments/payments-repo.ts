@@ -52,7 +52,10 @@ export interface PaymentsRepository {
   ): Promise<void>;
   /** Keeps the highest charge.refunded total seen. */
   raiseChargeRefunded(id: string, cents: number): Promise<void>;
-  setDispute(id: string, dispute: { disputeId: string; cents: number; state: DisputeState }): Promise<void>;
+  setDispute(
+    id: string,
+    dispute: { disputeId: string; cents: number; state: DisputeState; at: number | null },
+  ): Promise<void>;
   setStatus(id: string, status: string): Promise<void>;
   /** Records one ledger adjustment: the status, reversedCoins += delta, adjustments += 1. */
   recordAdjustment(id: string, status: string, delta: number): Promise<void>;

@@ -41,6 +41,8 @@ export interface DisputeFacts {
   amount: number;
   currency: string;
   status: string;
+  /** Stripe's time (ms) of this state: its event's `created`. Unknown (undefined): applied as latest. */
+  at?: number;
 }
 
 export type { DisputeState } from './payments-repo.ts';
@@ -232,11 +234,22 @@ export function recordDispute(ctx: PaymentsContext, dispute: DisputeFacts): Prom
     if (!payment) return NOTHING;
     const next = disputeStateOf(dispute.status);
     const current = payment.disputeStatus as DisputeState | null;
-    const state: DisputeState = next === 'open' && (current === 'won' || current === 'lost') ? current : next;
+    const at = dispute.at ?? null;
+    const appliedAt = payment.disputeAt;
+    // Applied by Stripe's own time (decision 041): an event older than the state already applied changes
+    // nothing (a "lost" delivered after a later "won" takes nothing again); at the same instant a closed
+    // state wins over an open one. Once closed, an "open" never reopens it.
+    const older =
+      at !== null &&
+      appliedAt !== null &&
+      (at < appliedAt || (at === appliedAt && next === 'open' && current !== 'open'));
+    const closedAlready = next === 'open' && (current === 'won' || current === 'lost');
+    const state: DisputeState = older || closedAlready ? (current ?? next) : next;
     await paymentsRepo(e.tx).setDispute(payment.id, {
       disputeId: dispute.id,
-      cents: clampCents(dispute.amount, payment),
+      cents: older ? payment.disputeCents : clampCents(dispute.amount, payment),
       state,
+      at: older || at === null ? appliedAt : Math.max(at, appliedAt ?? at),
     });
     const reason =
       state === 'won'

@@ -67,6 +67,16 @@ describe('parseTasksCommand', () => {
       usageMessage(['add', '--platform', 'youtube', '--title', 'Tk', '--url', 'javascript:alert(1)']),
     ).toMatch(/^--url must be an http\(s\) URL/);
     expect(usageMessage(['add', '--platform', 'youtube', '--title', 'Tk'])).toBe('--url is required');
+    // https only in production (issue 27 item 5).
+    const nodeEnv = process.env.NODE_ENV;
+    process.env.NODE_ENV = 'production';
+    try {
+      expect(
+        usageMessage(['add', '--platform', 'youtube', '--title', 'Tk', '--url', 'http://youtube.com/@x']),
+      ).toMatch(/^--url must be an https URL in production/);
+    } finally {
+      process.env.NODE_ENV = nodeEnv;
+    }
     for (const coins of ['0', '-1', 'abc', '2.005', '100000']) {
       expect(
         usageMessage([

@@ -32,7 +32,12 @@ export const newSocialTaskSchema = z.object({
     },
     { max: 500 },
   ).pipe(
-    z.url({ protocol: /^https?$/, message: '--url must be an http(s) URL, e.g. https://youtube.com/@you' }),
+    z
+      .url({ protocol: /^https?$/, message: '--url must be an http(s) URL, e.g. https://youtube.com/@you' })
+      // Members open it from the site: https only in production (issue 27 item 5).
+      .refine((url) => process.env.NODE_ENV !== 'production' || url.startsWith('https://'), {
+        message: '--url must be an https URL in production, e.g. https://youtube.com/@you',
+      }),
   ),
   coins: z
     .string()

@@ -19,6 +19,15 @@ import { settleDiscover } from '../joins/list-servers.ts';
 // Starts the real product on a random port against a standalone Discord simulator, with a fresh
 // migrated SQLite file and a manual clock. Nothing is mocked: tests talk HTTP like a browser would.
 
+/**
+ * Real Discord credentials need their own secrets whatever NODE_ENV says (src/config.ts): the tests'
+ * configuration (real-mode, pointed at the simulator) carries these.
+ */
+export const TEST_SECRETS = {
+  SESSION_SECRET: 'test-session-secret-0123456789-abcdefghijklmnopqrstuv',
+  TOKEN_ENCRYPTION_KEY: 'ef'.repeat(32),
+} as const;
+
 export const TEST_DISCORD = {
   clientId: '910000000000000001',
   clientSecret: 'test-client-secret',
@@ -271,7 +280,14 @@ export async function startTestApp(
     // The limiters stay in the path (and in Redis when set) but out of the way of tests that race
     // dozens of writes; src/http/write-limits.test.ts sets small numbers.
     writeLimits: {
-      perUser: { submit: 10_000, promote: 10_000, join: 10_000, claim: 10_000, social: 10_000 },
+      perUser: {
+        submit: 10_000,
+        promote: 10_000,
+        join: 10_000,
+        claim: 10_000,
+        social: 10_000,
+        payment: 10_000,
+      },
       perAddress: 100_000,
     },
     redisPrefix: `coinsync-test:${path.basename(dir)}:`,
@@ -281,6 +297,7 @@ export async function startTestApp(
       NODE_ENV: 'test',
       DATABASE_PATH: path.join(dir, 'test.db'),
       DISCORD_CLIENT_ID: TEST_DISCORD.clientId,
+      ...TEST_SECRETS,
       DISCORD_CLIENT_SECRET: TEST_DISCORD.clientSecret,
       DISCORD_BOT_TOKEN: TEST_DISCORD.botToken,
       DISCORD_BASE_URL: sim.url,
@@ -300,6 +317,8 @@ export async function startTestApp(
     throw err;
   });
   const url = server.url;
+  // The application's registered redirect URI: the simulator's authorize page redirects nowhere else.
+  sim.state.redirectUris.add(`${url}/api/auth/discord/callback`);
   const settled = () => settleDiscover(server.ctx.store);
   return {
     url,

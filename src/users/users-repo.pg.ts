@@ -17,6 +17,18 @@ export class PgUsersRepository implements UsersRepository {
     return rows.length > 0;
   }
 
+  async sessionsValidAfter(id: string): Promise<number | null | undefined> {
+    const [row] = await this.db.select({ at: users.sessionsValidAfter }).from(users).where(eq(users.id, id));
+    return row?.at;
+  }
+
+  async revokeSessions(id: string, at: number): Promise<void> {
+    await this.db
+      .update(users)
+      .set({ sessionsValidAfter: sql`greatest(coalesce(${users.sessionsValidAfter}, 0), ${at}::bigint)` })
+      .where(eq(users.id, id));
+  }
+
   async refreshProfile(
     discordId: string,
     profile: { discordUsername: string; discordAvatar: string | null; email: string | null },

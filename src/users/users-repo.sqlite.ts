@@ -6,6 +6,8 @@ import type { NewUser, UsersRepository } from './users-repo.ts';
 
 /** `exists` runs on every signed-in request: prepared once per connection. */
 const existsStatements = new WeakMap<Connection, Statement<[string], number>>();
+/** `sessionsValidAfter` likewise (the session policy's one lookup). */
+const validAfterStatements = new WeakMap<Connection, Statement<[string], { at: number | null }>>();
 
 export class SqliteUsersRepository implements UsersRepository {
   constructor(private readonly db: Db) {}
@@ -22,6 +24,26 @@ export class SqliteUsersRepository implements UsersRepository {
       existsStatements.set(client, statement);
     }
     return statement.get(id) !== undefined;
+  }
+
+  async sessionsValidAfter(id: string): Promise<number | null | undefined> {
+    const client = this.db.$client;
+    let statement = validAfterStatements.get(client);
+    if (!statement) {
+      statement = client.prepare<[string], { at: number | null }>(
+        'SELECT sessions_valid_after AS at FROM users WHERE id = ?',
+      );
+      validAfterStatements.set(client, statement);
+    }
+    return statement.get(id)?.at;
+  }
+
+  async revokeSessions(id: string, at: number): Promise<void> {
+    this.db
+      .update(users)
+      .set({ sessionsValidAfter: sql`max(coalesce(${users.sessionsValidAfter}, 0), ${at})` })
+      .where(eq(users.id, id))
+      .run();
   }
 
   async refreshProfile(

@@ -19,6 +19,13 @@ export interface UsersRepository {
   /** Whether a user row with this id exists (the session policy asks on every signed-in request). */
   exists(id: string): Promise<boolean>;
   /**
+   * The user's "sessions valid after" instant (decision 039): null when never revoked, undefined when
+   * there is no such user. The session policy asks on every signed-in request.
+   */
+  sessionsValidAfter(id: string): Promise<number | null | undefined>;
+  /** Ends every session signed in at or before `at` (never moves the instant back). */
+  revokeSessions(id: string, at: number): Promise<void>;
+  /**
    * The user of this Discord id with the profile refreshed (name, avatar; email only when one is
    * given), or undefined when there is none.
    */

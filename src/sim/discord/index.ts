@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 // A local stand-in for Discord speaking API v10: OAuth2, bot REST, gateway, demo pages, control API.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -28,6 +29,14 @@ export interface SimulatorOptions {
   log?: (msg: string) => void;
   /** Clock for account creation times (new users' snowflakes); tests pass their manual clock. Default Date.now. */
   now?: () => number;
+  /**
+   * The local token of the control API and the interaction console (demo mode sets one): their
+   * state-changing requests then need it (`Authorization: Bearer <token>`) or must come from the
+   * simulator's own pages (same origin). Cross-site requests are refused whether set or not.
+   */
+  controlToken?: string;
+  /** The application's registered OAuth2 redirect URIs (see SimState.redirectUris). */
+  redirectUris?: string[];
 }
 
 export interface DiscordSimulator {
@@ -52,7 +61,12 @@ export function createDiscordSimulator(opts: SimulatorOptions): DiscordSimulator
   const gateway = createGateway({ state, gatewayPath, gatewayUrl, botToken: opts.botToken, log });
   const oauthCfg = { state, clientId: opts.clientId, clientSecret: opts.clientSecret, basePath, log };
 
+  for (const uri of opts.redirectUris ?? []) state.redirectUris.add(uri);
+
   const router = express.Router();
+  // The control API, the interaction console and the demo pages' forms change state: a web page the
+  // demo's user visits must not drive them (issue 27 item 6). Checked before any body is read.
+  router.use(controlGuard(base.origin, opts.controlToken));
   router.use(express.urlencoded({ extended: false }));
   router.use(express.json({ limit: '1mb' }));
 
@@ -89,6 +103,52 @@ export function createDiscordSimulator(opts: SimulatorOptions): DiscordSimulator
       await gateway.close();
       state.flush();
     },
+  };
+}
+
+/** Paths of the simulator that are its operator's, not Discord's API (which authenticates by token). */
+const CONTROL_PATHS =
+  /^\/(control(\/|$)|guilds\/[^/]+\/(commands|buttons)$|invite\/|guilds\/[^/]+\/members\/)/;
+
+/**
+ * Refuses cross-site state-changing requests to the control API, the interaction console and the demo
+ * pages' forms (the product API's rule: Sec-Fetch-Site cross-site, Origin null or another origin), and
+ * with a control token, any such request that neither carries it nor comes from the same origin.
+ */
+function controlGuard(origin: string, token: string | undefined): express.RequestHandler {
+  const expected = token ? Buffer.from(`Bearer ${token}`) : null;
+  return (req, res, next) => {
+    if (
+      req.method === 'GET' ||
+      req.method === 'HEAD' ||
+      req.method === 'OPTIONS' ||
+      !CONTROL_PATHS.test(req.path)
+    ) {
+      next();
+      return;
+    }
+    const site = req.get('sec-fetch-site');
+    const from = req.get('origin');
+    const sameOrigin = site === 'same-origin' || from === origin;
+    if (
+      site === 'cross-site' ||
+      site === 'same-site' ||
+      from === 'null' ||
+      (from !== undefined && from !== origin)
+    ) {
+      res.status(403).json({ message: '403: Forbidden (cross-site request to the simulator)', code: 0 });
+      return;
+    }
+    if (expected && !sameOrigin) {
+      const given = Buffer.from(req.get('authorization') ?? '');
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+        res
+          .status(401)
+          .json({ message: '401: Unauthorized (the simulator control token is required)', code: 0 });
+        return;
+      }
+    }
+    next();
   };
 }
 

@@ -59,7 +59,7 @@ function readParams(req: Request): AuthorizeParams {
 }
 
 /** Returns an error message, or null when the request is acceptable. */
-function validate(p: AuthorizeParams, clientId: string): string | null {
+function validate(p: AuthorizeParams, clientId: string, registered: ReadonlySet<string>): string | null {
   if (p.clientId !== clientId) return 'Unknown application: invalid client_id.';
   if (p.scopes.length === 0) return 'Invalid scope: no scope was given.';
   const unknown = p.scopes.find((s) => !KNOWN_SCOPES.has(s));
@@ -73,6 +73,7 @@ function validate(p: AuthorizeParams, clientId: string): string | null {
     try {
       const url = new URL(p.redirectUri);
       if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'Invalid OAuth2 redirect_uri.';
+      if (registered.size > 0 && !registered.has(p.redirectUri)) return 'Invalid OAuth2 redirect_uri.';
     } catch {
       return 'Invalid OAuth2 redirect_uri.';
     }
@@ -215,7 +216,7 @@ export function mountAuthorize(router: Router, cfg: OAuthConfig): void {
 
   router.get('/oauth2/authorize', (req, res) => {
     const p = readParams(req);
-    const problem = validate(p, cfg.clientId);
+    const problem = validate(p, cfg.clientId, cfg.state.redirectUris);
     if (problem) return errorPage(res, problem);
     if (p.scopes.includes('bot')) return renderBotPage(req, res, p);
     if (p.loginHint) {
@@ -231,7 +232,7 @@ export function mountAuthorize(router: Router, cfg: OAuthConfig): void {
 
   router.post('/oauth2/authorize', (req, res) => {
     const p = readParams(req);
-    const problem = validate(p, cfg.clientId);
+    const problem = validate(p, cfg.clientId, cfg.state.redirectUris);
     if (problem) return errorPage(res, problem);
     const userId = bodyString(req, 'user_id');
     const username = bodyString(req, 'username');

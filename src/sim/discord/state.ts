@@ -157,6 +157,13 @@ const DEFAULT_ACCOUNT_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 const USERNAME_RE = /^[a-z0-9_.]{2,32}$/;
 
 export class SimState {
+  /**
+   * The application's registered OAuth2 redirect URIs (the developer portal's list). The authorize page
+   * redirects only to one of them, as Discord does ("Invalid OAuth2 redirect_uri" otherwise). Empty:
+   * none registered yet — a standalone simulator then accepts any http(s) URI (tests of the simulator
+   * itself); demo mode and the test harness register the product's callback.
+   */
+  redirectUris = new Set<string>();
   users = new Map<string, SimUser>();
   guilds = new Map<string, SimGuild>();
   invites = new Map<string, SimInvite>();

@@ -134,6 +134,8 @@ export interface FakeStripe {
    * requests with one idempotency key in flight together (the second gets Stripe's 409 key_in_use).
    */
   holdCreates(): () => void;
+  /** Holds every GET /v1/payment_intents/:id likewise (concurrent syncs of one intent). */
+  holdRetrieves(): () => void;
   /** Builds an event (`evt_...`) around an object. */
   event(type: string, object: object): Stripe.Event;
   /** POSTs a signed event to the webhook URL, like Stripe's delivery. */
@@ -235,6 +237,7 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
   }
   const inFlight = new Set<string>();
   let createHold: Promise<void> | null = null;
+  let retrieveHold: Promise<void> | null = null;
   const idempotent = new Map<string, { params: string; status: number; body: unknown }>();
   const requests: FakeStripe['requests'] = [];
   const seen = new WeakMap<http.IncomingMessage, FakeStripe['requests'][number]>();
@@ -484,6 +487,8 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
       }
     }
     if (createHold && req.method === 'POST' && url.pathname === '/v1/payment_intents') await createHold;
+    if (retrieveHold && req.method === 'GET' && /^\/v1\/payment_intents\/[^/]+$/.test(url.pathname))
+      await retrieveHold;
     return handle(req.method ?? 'GET', url.pathname, params);
   }
 
@@ -815,6 +820,16 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
       createHold = new Promise<void>((resolve) => {
         release = () => {
           createHold = null;
+          resolve();
+        };
+      });
+      return release;
+    },
+    holdRetrieves() {
+      let release = () => {};
+      retrieveHold = new Promise<void>((resolve) => {
+        release = () => {
+          retrieveHold = null;
           resolve();
         };
       });
