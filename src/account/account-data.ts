@@ -82,12 +82,12 @@ export const DELETED_USERNAME = 'Deleted user';
  */
 /**
  * How long after a card payment its charge can still be disputed: Stripe lets card holders dispute for
- * up to 120 days (decision 041).
+ * up to 120 days (decision 048).
  */
 export const DISPUTE_WINDOW_MS = 120 * 24 * 60 * 60 * 1000;
 
 /**
- * Deletion waits while a chargeback can still arrive (issue 27 item 4, decision 041): a dispute that is
+ * Deletion waits while a chargeback can still arrive (issue 27 item 4, decision 048): a dispute that is
  * open, or a payment inside its dispute window. Deleting then would shed the dispute's hold and debt
  * with the account. Nothing changes; the member is told when deletion becomes possible.
  */

@@ -5,7 +5,7 @@ import { insertCampaign } from '../test/factories.ts';
 import type { TestClient } from '../test/harness.ts';
 import { buyPack, startPaymentsTestApp, type PaymentsTestEnv } from '../payments/test-support.ts';
 
-// Issue 27 item 4 (decision 041): deleting the account and signing up again shed a dispute's hold and
+// Issue 27 item 4 (decision 048): deleting the account and signing up again shed a dispute's hold and
 // its chargeback debt. Deletion now waits while a chargeback can still come: a dispute is open, or a
 // payment is inside its dispute window (120 days); nothing changes and the member is told until when.
 

@@ -205,7 +205,7 @@ export const payments = pgTable(
     disputeId: text('dispute_id'),
     disputeCents: cents('dispute_cents').notNull().default(0),
     disputeStatus: text('dispute_status'),
-    /** Stripe's time (ms) of the dispute event last applied: older deliveries change nothing (decision 041). */
+    /** Stripe's time (ms) of the dispute event last applied: older deliveries change nothing (decision 048). */
     disputeAt: ms('dispute_at'),
     adjustments: integer('adjustments').notNull().default(0),
     createdAt: createdAt(),

@@ -212,7 +212,7 @@ export const payments = sqliteTable(
     disputeId: text('dispute_id'),
     disputeCents: integer('dispute_cents').notNull().default(0),
     disputeStatus: text('dispute_status'),
-    /** Stripe's time (ms) of the dispute event last applied: older deliveries change nothing (decision 041). */
+    /** Stripe's time (ms) of the dispute event last applied: older deliveries change nothing (decision 048). */
     disputeAt: integer('dispute_at'),
     /** Counts the ledger adjustments made for this payment (part of their idempotency keys). */
     adjustments: integer('adjustments').notNull().default(0),

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import type { TestClient } from '../test/harness.ts';
 import { buyPack, startPaymentsTestApp, type PaymentsTestEnv } from './test-support.ts';
 
-// Issue 27 item 4 (decision 041): dispute events are applied by Stripe's own time (the event's
+// Issue 27 item 4 (decision 048): dispute events are applied by Stripe's own time (the event's
 // `created`), so any delivery order of one dispute's history converges on what the history ends in —
 // like the ledger's property tests. In particular a "lost" delivered after a later "won" takes nothing
 // again. Each run buys a pack for a fresh member and delivers a shuffled history as signed webhooks.

@@ -119,7 +119,7 @@ export async function handleStripeEvent(ctx: AppContext, event: Stripe.Event): P
         amount: dispute.amount,
         currency: dispute.currency,
         status: dispute.status,
-        // Stripe's time of this state (the event's), so any delivery order converges (decision 041).
+        // Stripe's time of this state (the event's), so any delivery order converges (decision 048).
         at: event.created * 1000,
       });
       return;

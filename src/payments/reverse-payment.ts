@@ -236,7 +236,7 @@ export function recordDispute(ctx: PaymentsContext, dispute: DisputeFacts): Prom
     const current = payment.disputeStatus as DisputeState | null;
     const at = dispute.at ?? null;
     const appliedAt = payment.disputeAt;
-    // Applied by Stripe's own time (decision 041): an event older than the state already applied changes
+    // Applied by Stripe's own time (decision 048): an event older than the state already applied changes
     // nothing (a "lost" delivered after a later "won" takes nothing again); at the same instant a closed
     // state wins over an open one. Once closed, an "open" never reopens it.
     const older =
