@@ -55,7 +55,10 @@ describe('ROLE=bot', () => {
     await waitFor(() => app.server.jobs.get('reconcile:shard-0')?.lastSuccessAt != null, 10_000, 'reconcile');
     const ready = await app.anonymous().get<ReadyBody>('/api/ready');
     expect(ready.status).toBe(200);
-    expect(ready.body.checks.gateway).toEqual({ ok: true, detail: 'connected (shard 0 of 1 ready)' });
+    expect(ready.body.checks.gateway).toEqual({
+      ok: true,
+      detail: 'connected (shard 0 of 1 ready); members intent: on',
+    });
     expect(ready.body.checks.reconciliation!.detail).toMatch(/^last success/);
     expect((await app.anonymous().get('/api/health')).status).toBe(200);
     // No API, no dashboard, no sign-in here.
