@@ -3,6 +3,7 @@ import type { RewardStatus } from '../shared/api-types.ts';
 import { REWARDS, type RewardType } from '../shared/rewards-schemas.ts';
 import { LAST_CLAIM_KEY } from './reward-columns.ts';
 import { rewardsRepo, type RewardRow } from './rewards-repo.ts';
+import { getDailyStreak } from './streak.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -19,6 +20,7 @@ export async function getRewardStatus(h: DbHandle, userId: string, now: number):
   const regular = msUntilClaimable(row, 'regular', now);
   const bonus = msUntilClaimable(row, 'bonus', now);
   const daily = msUntilClaimable(row, 'daily', now);
+  const streak = await getDailyStreak(h, userId, now);
   return {
     canClaimRegular: regular === 0,
     canClaimBonus: bonus === 0,
@@ -26,5 +28,7 @@ export async function getRewardStatus(h: DbHandle, userId: string, now: number):
     regularHoursRemaining: regular / HOUR_MS,
     bonusHoursRemaining: bonus / HOUR_MS,
     dailyHoursRemaining: daily / HOUR_MS,
+    dailyStreak: streak.current,
+    bestDailyStreak: streak.best,
   };
 }

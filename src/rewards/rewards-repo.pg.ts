@@ -1,6 +1,6 @@
-import { eq, isNull, lte, or } from 'drizzle-orm';
+import { and, asc, eq, isNull, lte, or } from 'drizzle-orm';
 import type { PgDbOrTx } from '../db/pg-client.ts';
-import { hourlyRewards } from '../db/schema.pg.ts';
+import { hourlyRewards, transactions } from '../db/schema.pg.ts';
 import type { RewardType } from '../shared/rewards-schemas.ts';
 import { LAST_CLAIM_KEY } from './reward-columns.ts';
 import type { RewardRow, RewardsRepository } from './rewards-repo.ts';
@@ -35,5 +35,14 @@ export class PgRewardsRepository implements RewardsRepository {
       })
       .returning({ id: hourlyRewards.id });
     return rows.length > 0;
+  }
+
+  async dailyClaimTimes(userId: string): Promise<number[]> {
+    const rows = await this.db
+      .select({ at: transactions.createdAt })
+      .from(transactions)
+      .where(and(eq(transactions.userId, userId), eq(transactions.type, 'daily')))
+      .orderBy(asc(transactions.createdAt));
+    return rows.map((r) => Number(r.at));
   }
 }

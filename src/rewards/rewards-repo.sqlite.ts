@@ -1,6 +1,6 @@
-import { and, eq, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { hourlyRewards } from '../db/schema.ts';
+import { hourlyRewards, transactions } from '../db/schema.ts';
 import type { RewardType } from '../shared/rewards-schemas.ts';
 import { LAST_CLAIM_COLUMN, LAST_CLAIM_KEY } from './reward-columns.ts';
 import type { RewardRow, RewardsRepository } from './rewards-repo.ts';
@@ -16,6 +16,16 @@ export class SqliteRewardsRepository implements RewardsRepository {
     const statements = claimStatementsFor(this.db)[type];
     statements.ensureRow.run({ id: crypto.randomUUID(), userId });
     return statements.claim.get({ userId, now, cutoff }) !== undefined;
+  }
+
+  async dailyClaimTimes(userId: string): Promise<number[]> {
+    const rows = this.db
+      .select({ at: transactions.createdAt })
+      .from(transactions)
+      .where(and(eq(transactions.userId, userId), eq(transactions.type, 'daily')))
+      .orderBy(asc(transactions.createdAt))
+      .all();
+    return rows.map((r) => r.at);
   }
 }
 

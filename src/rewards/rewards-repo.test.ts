@@ -8,6 +8,7 @@ import { HOUR } from '../clock.ts';
 import { claimReward } from './claim-reward.ts';
 import { getRewardStatus } from './get-reward-status.ts';
 import { rewardsRepo } from './rewards-repo.ts';
+import { getDailyStreak } from './streak.ts';
 
 // The rewards repository and the claim above it, held to the same cases on both engines (decision 034).
 
@@ -61,6 +62,18 @@ describe.each(ENGINES)('rewards repository on %s', (kind) => {
       expect(await ledger.getBalance(t.store, user.id)).toBe(500);
       const status = await getRewardStatus(t.store.read, user.id, now + HOUR);
       expect(status).toMatchObject({ canClaimDaily: false, dailyHoursRemaining: 23, canClaimRegular: true });
+    });
+
+    it('dailyClaimTimes: the daily transactions only, oldest first; the streak is computed from them', async () => {
+      const user = await insertUser(t.store);
+      const other = await insertUser(t.store);
+      await claimReward(t.store, user.id, 'daily', now);
+      await claimReward(t.store, user.id, 'regular', now + HOUR);
+      await claimReward(t.store, other.id, 'daily', now + HOUR);
+      await claimReward(t.store, user.id, 'daily', now + 30 * HOUR);
+      expect(await rewardsRepo(t.store.read).dailyClaimTimes(user.id)).toEqual([now, now + 30 * HOUR]);
+      expect(await getDailyStreak(t.store.read, user.id, now + 31 * HOUR)).toEqual({ current: 2, best: 2 });
+      expect(await getDailyStreak(t.store.read, user.id, now + 79 * HOUR)).toEqual({ current: 0, best: 2 });
     });
 
     it('claimReward for an unknown user: not_found, nothing recorded', async () => {

@@ -19,6 +19,8 @@ export interface RewardsRepository {
    * Two concurrent claims cannot both be recorded.
    */
   claim(userId: string, type: RewardType, now: number, cutoff: number): Promise<boolean>;
+  /** When the user's daily rewards were credited (their 'daily' transactions), oldest first. */
+  dailyClaimTimes(userId: string): Promise<number[]>;
 }
 
 export function rewardsRepo(h: DbHandle): RewardsRepository {

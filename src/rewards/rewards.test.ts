@@ -154,6 +154,8 @@ describe('GET /api/hourly', () => {
       regularHoursRemaining: 0,
       bonusHoursRemaining: 0,
       dailyHoursRemaining: 0,
+      dailyStreak: 0,
+      bestDailyStreak: 0,
     });
   });
 
@@ -170,12 +172,39 @@ describe('GET /api/hourly', () => {
       regularHoursRemaining: 0.75,
       bonusHoursRemaining: 0,
       dailyHoursRemaining: 23.75,
+      dailyStreak: 1,
+      bestDailyStreak: 1,
     });
     app.clock.advance((3 * HOUR) / 4);
     const later = await client.get<RewardStatus>('/api/hourly');
     expect(later.body.canClaimRegular).toBe(true);
     expect(later.body.regularHoursRemaining).toBe(0);
     expect(later.body.dailyHoursRemaining).toBe(23);
+  });
+
+  it('counts the daily streak: each claim within 48 h of the last one continues it; a longer gap breaks it', async () => {
+    const client = await app.signIn(nextName());
+    const streak = async () => {
+      const { body } = await client.get<RewardStatus>('/api/hourly');
+      return [body.dailyStreak, body.bestDailyStreak];
+    };
+    const claimDaily = async () =>
+      expect((await client.post('/api/hourly/claim', { type: 'daily' })).status).toBe(200);
+    await claimDaily();
+    app.clock.advance(24 * HOUR); // claimed the moment it is ready
+    await claimDaily();
+    app.clock.advance(47 * HOUR); // a day late, still within 48 h of the last claim
+    await claimDaily();
+    expect(await streak()).toEqual([3, 3]);
+    app.clock.advance(48 * HOUR);
+    expect(await streak()).toEqual([3, 3]); // the window is inclusive
+    app.clock.advance(SECOND);
+    expect(await streak()).toEqual([0, 3]); // broken: nothing claimed within 48 h
+    await claimDaily();
+    expect(await streak()).toEqual([1, 3]);
+    // The streak is for showing only: every daily claim still pays exactly 5.00.
+    const amounts = (await rewardTransactions(app, client.user!.id, 'daily')).map((t) => t.amount);
+    expect(amounts).toEqual([500, 500, 500, 500]);
   });
 
   it("is per user: one user's claim does not affect another", async () => {

@@ -121,6 +121,10 @@ export interface RewardStatus {
   regularHoursRemaining: number;
   bonusHoursRemaining: number;
   dailyHoursRemaining: number;
+  /** Consecutive daily claims, each within 48 h of the one before (0 once broken); showing only. */
+  dailyStreak: number;
+  /** The longest daily streak ever. */
+  bestDailyStreak: number;
 }
 
 export interface ErrorBody {

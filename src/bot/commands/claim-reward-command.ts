@@ -2,6 +2,7 @@ import { SlashCommandBuilder } from 'discord.js';
 import { claimReward } from '../../rewards/claim-reward.ts';
 import { REWARDS, type RewardType } from '../../shared/rewards-constants.ts';
 import { formatCents } from '../../shared/money.ts';
+import { getDailyStreak, type DailyStreak } from '../../rewards/streak.ts';
 import { COLORS } from './replies.ts';
 import type { SlashCommand } from './types.ts';
 
@@ -20,13 +21,18 @@ export function claimRewardCommand(name: string, type: RewardType, description: 
     needsAccount: true,
     writes: 'claim',
     async run(ctx, member) {
-      const { earned } = await claimReward(ctx.store, member!.userId, type, ctx.clock.now());
+      const now = ctx.clock.now();
+      const { earned } = await claimReward(ctx.store, member!.userId, type, now);
+      const streak = type === 'daily' ? await getDailyStreak(ctx.store.read, member!.userId, now) : null;
       return {
         embeds: [
           {
             title: TOAST_TITLE[type],
             description: `+${earned} coins added to your balance`,
             color: COLORS.success,
+            ...(streak
+              ? { fields: [{ name: 'Daily streak', value: streakText(streak), inline: false }] }
+              : {}),
           },
         ],
       };
@@ -41,3 +47,9 @@ const every = (type: RewardType): string => {
 
 export const rewardDescription = (type: RewardType, label: string): string =>
   `Claim your ${label} reward (+${formatCents(REWARDS[type].cents)} coins ${every(type)})`;
+
+const days = (n: number): string => `${n} day${n === 1 ? '' : 's'}`;
+
+/** "🔥 3 days in a row (best: 7 days)" */
+export const streakText = (streak: DailyStreak): string =>
+  `🔥 ${days(streak.current)} in a row (best: ${days(streak.best)})`;

@@ -1,7 +1,7 @@
 import type { Interaction } from 'discord.js';
 import type { AppContext } from '../../context.ts';
 import { recordBotEvent } from '../../metrics.ts';
-import { SLASH_COMMANDS, findButtonAction } from './index.ts';
+import { SLASH_COMMANDS, USER_INSTALLABLE, findButtonAction } from './index.ts';
 import { findMember } from './member.ts';
 import { errorReply, isDiscordRefusal, notSignedInReply } from './replies.ts';
 import { Responder } from './responder.ts';
@@ -30,6 +30,19 @@ function targetOf(ctx: AppContext, interaction: Interaction): Target | null {
   if (interaction.isChatInputCommand()) {
     const command = SLASH_COMMANDS.get(interaction.commandName);
     if (!command) return null;
+    // Owner commands are registered for servers only (index.ts); a client that still offers one in a
+    // DM, a group DM or a server without the bot gets a clear answer instead of a half-working one.
+    if (!USER_INSTALLABLE.has(interaction.commandName) && !botInGuild(interaction))
+      return {
+        what: `/${interaction.commandName}`,
+        mode: 'reply',
+        slow: false,
+        needsAccount: false,
+        writes: undefined,
+        run: () => ({
+          content: `/${interaction.commandName} works only in a server that has the CoinSync bot. Run it there, or use the website.`,
+        }),
+      };
     return {
       what: `/${interaction.commandName}`,
       mode: 'reply',
@@ -53,6 +66,14 @@ function targetOf(ctx: AppContext, interaction: Interaction): Target | null {
     };
   }
   return null;
+}
+
+/** In a server where the bot is installed (not a DM, a group DM or a server reached by a user install). */
+function botInGuild(interaction: Interaction): boolean {
+  // authorizing_integration_owners['0'] is the guild id when the guild install reached the command.
+  return (
+    interaction.guildId !== null && interaction.authorizingIntegrationOwners.guildId === interaction.guildId
+  );
 }
 
 /** A command Discord still lists but this version no longer has, or a button of an older message. */

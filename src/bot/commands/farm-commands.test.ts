@@ -170,7 +170,7 @@ describe('/farm', () => {
     expect(joins.reply.embeds[0]!.fields!.length).toBeLessThanOrEqual(25);
     expect(joins.reply.embeds[0]!.footer!.text).toMatch(/^10 of \d+ joins/);
     // ... and /campaign for an owner of 40 campaigns.
-    const campaigns = await run(app, owner, 'campaign');
+    const campaigns = await run(app, owner, 'campaign', { guildId: lobbyId });
     expect(campaigns.callbacks).toEqual([4]);
     expect(campaigns.reply.embeds[0]!.fields).toHaveLength(20);
     expect(campaigns.reply.content.length + JSON.stringify(campaigns.reply.embeds).length).toBeGreaterThan(0);
@@ -264,7 +264,7 @@ describe('/campaign', () => {
   });
 
   it('shows the website’s empty state to someone without campaigns', async () => {
-    const { reply } = await run(app, webMember, 'campaign');
+    const { reply } = await run(app, webMember, 'campaign', { guildId: lobbyId });
     expect(reply.embeds[0]).toMatchObject({
       title: "You don't have any active campaigns yet",
       description: 'Submit a server to get started!',

@@ -25,5 +25,5 @@ export async function registerGuildCommands(
   guildId: string,
 ): Promise<void> {
   if (!ctx.config.demoMode) return;
-  await client.application.commands.set(commandDefinitions(), guildId);
+  await client.application.commands.set(commandDefinitions({ global: false }), guildId);
 }

@@ -85,6 +85,24 @@ describe('timed rewards', () => {
     },
   );
 
+  it('/daily shows the daily streak and the best one (counted as on the Rewards page)', async () => {
+    const bob = await app.signIn('slash_streaker');
+    const first = await run(app, bob, 'daily');
+    expect(first.reply.embeds[0]!.fields).toEqual([
+      { name: 'Daily streak', value: '🔥 1 day in a row (best: 1 day)', inline: false },
+    ]);
+    app.clock.advance(30 * HOUR);
+    const second = await run(app, bob, 'daily');
+    expect(second.reply.embeds[0]!.fields![0]!.value).toBe('🔥 2 days in a row (best: 2 days)');
+    const status = await bob.get<{ dailyStreak: number; bestDailyStreak: number }>('/api/hourly');
+    expect(status.body).toMatchObject({ dailyStreak: 2, bestDailyStreak: 2 });
+    app.clock.advance(49 * HOUR);
+    const third = await run(app, bob, 'daily');
+    expect(third.reply.embeds[0]!.fields![0]!.value).toBe('🔥 1 day in a row (best: 2 days)');
+    const hourly = await run(app, bob, 'hourly');
+    expect(hourly.reply.embeds[0]!.fields).toBeUndefined();
+  });
+
   it('lets concurrent /hourly and website claims pay exactly once', async () => {
     const before = (await transactionsOf(app, alice, 'hourly')).length;
     const [a, b, web] = await Promise.all([

@@ -55,6 +55,8 @@ export async function run(
     guildId?: string | null;
     options?: Record<string, string | number | boolean>;
     waitMs?: number;
+    /** Without a guild: a private channel (group DM, context 2) instead of the bot's DM. */
+    privateChannel?: boolean;
   } = {},
 ): Promise<InteractionOutcome & { reply: SimMessageJson }> {
   // /farm and its buttons read Discover's list: a member's command comes after what was just written.
@@ -65,6 +67,7 @@ export async function run(
     command,
     options: opts.options,
     waitMs: opts.waitMs ?? 10_000,
+    privateChannel: opts.privateChannel,
   });
   return { ...outcome, reply: outcome.message as unknown as SimMessageJson };
 }

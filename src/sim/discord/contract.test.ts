@@ -4,6 +4,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SIM_BOT_TOKEN, startDiscordSimulator, type DiscordSimulator } from './index.ts';
 import { GUILD_MEMBERS_INTENT } from './state.ts';
+import { commandDefinitions } from '../../bot/commands/index.ts';
 
 // Contract test: the simulator's REST answers, for every route the product calls, validated against
 // Discord's own OpenAPI document.
@@ -282,6 +283,49 @@ describe('simulator answers match the document', () => {
       },
     });
     expectDocumented('POST /channels/{channel_id}/messages', message);
+  });
+
+  it('the product’s global commands (user installs, contexts) are ApplicationCommandResponse; interactions carry documented owners and context', async () => {
+    const res = await fetch(`${sim.url}/api/v10/applications/${sim.state.botId}/commands`, {
+      method: 'PUT',
+      headers: { authorization: `Bot ${DEFAULT_SIM_BOT_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify(commandDefinitions()),
+    });
+    expect(res.status).toBe(200);
+    const commands = (await res.json()) as {
+      name: string;
+      integration_types: number[];
+      contexts: number[];
+    }[];
+    const validate = schemaFor('#/components/schemas/ApplicationCommandResponse');
+    for (const command of commands)
+      expect(validate(command) ? [] : validate.errors, command.name).toEqual([]);
+    expect(commands.find((c) => c.name === 'daily')).toMatchObject({
+      integration_types: [0, 1],
+      contexts: [0, 1, 2],
+    });
+    // A private channel (context 2) reached through the member's user install.
+    const payloads: Record<string, unknown>[] = [];
+    const stop = sim.state.subscribe((e) => {
+      if (e.type === 'interaction') payloads.push(e.payload);
+    });
+    sim.state.interactions.installForUser(ids.member);
+    sim.state.interactions.runCommand({
+      userId: ids.member,
+      guildId: null,
+      name: 'coins',
+      privateChannel: true,
+    });
+    stop();
+    const owners = schemaFor(
+      '#/components/schemas/ApplicationCommandInteractionMetadataResponse/properties/authorizing_integration_owners',
+    );
+    const context = schemaFor('#/components/schemas/InteractionContextType');
+    expect(payloads).toHaveLength(1);
+    expect(owners(payloads[0]!.authorizing_integration_owners) ? [] : owners.errors).toEqual([]);
+    expect(context(payloads[0]!.context) ? [] : context.errors).toEqual([]);
+    expect(payloads[0]).toMatchObject({ context: 2, authorizing_integration_owners: { '1': ids.member } });
+    sim.state.interactions.installForUser(ids.member, false);
   });
 
   it('GET /gateway/bot (discord.js, shards: "auto")', async () => {

@@ -87,6 +87,8 @@ export async function runCommandAndWait(
     command: string;
     options?: Record<string, unknown>;
     waitMs?: number;
+    /** Without a guild: a private channel (context 2) instead of the bot's DM (context 1). */
+    privateChannel?: boolean;
   },
 ): Promise<InteractionOutcome> {
   const interaction = state.interactions.runCommand({
@@ -94,6 +96,7 @@ export async function runCommandAndWait(
     guildId: input.guildId,
     name: input.command,
     options: input.options,
+    privateChannel: input.privateChannel,
   });
   await state.interactions.settle(interaction, input.waitMs ?? 5000);
   return describeOutcome(state.interactions, interaction);

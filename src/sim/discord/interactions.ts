@@ -121,7 +121,14 @@ export interface SimInteraction {
   followups: string[];
   /** Edits of @original seen so far. */
   edits: number;
+  /** Where it was invoked: 0 guild, 1 the bot's DM, 2 a private channel (group DM / DM between users). */
+  context: InteractionContext;
+  /** authorizing_integration_owners: '0' → guild id ('0' in the bot's DM), '1' → the installing user. */
+  owners: Record<string, string>;
 }
+
+/** Discord's interaction context types. */
+export type InteractionContext = 0 | 1 | 2;
 
 export interface InteractionSettings {
   /** Time the bot has for its first callback (Discord: 3 s). */
@@ -187,9 +194,26 @@ function parseCommand(raw: unknown, index: number): Omit<SimCommand, 'id' | 'app
       ...(typeof option.max_length === 'number' ? { max_length: option.max_length } : {}),
     };
   });
-  const contexts = Array.isArray(body.contexts)
-    ? (body.contexts as unknown[]).filter((c) => typeof c === 'number')
-    : null;
+  // integration_types: 0 guild install, 1 user install (default: guild install only, as an app whose
+  // installation settings allow only guild installs); contexts: 0 guild, 1 bot DM, 2 private channels
+  // (null: every context the install types allow). Both are for global commands only.
+  const integrationTypes = body.integration_types ?? [0];
+  if (
+    !Array.isArray(integrationTypes) ||
+    integrationTypes.length === 0 ||
+    integrationTypes.some((t) => t !== 0 && t !== 1) ||
+    new Set(integrationTypes).size !== integrationTypes.length
+  )
+    throw invalid(`${index}.integration_types: must be unique values of 0 (guild) and 1 (user)`);
+  const rawContexts = body.contexts ?? null;
+  if (
+    rawContexts !== null &&
+    (!Array.isArray(rawContexts) ||
+      rawContexts.some((c) => c !== 0 && c !== 1 && c !== 2) ||
+      new Set(rawContexts).size !== rawContexts.length)
+  )
+    throw invalid(`${index}.contexts: must be unique values of 0, 1 and 2`);
+  const contexts = rawContexts as number[] | null;
   return {
     type: 1,
     name,
@@ -197,7 +221,7 @@ function parseCommand(raw: unknown, index: number): Omit<SimCommand, 'id' | 'app
     options,
     default_member_permissions: str(body.default_member_permissions) ?? null,
     contexts,
-    integration_types: [0],
+    integration_types: integrationTypes as number[],
     nsfw: body.nsfw === true,
   };
 }
@@ -295,7 +319,17 @@ export class SimInteractions {
   readonly messages = new Map<string, SimInteractionMessage>();
   private readonly waiters = new Set<() => void>();
 
+  /** Users who installed the application to their account (a user install, integration type 1). */
+  readonly userInstalls = new Set<string>();
+
   constructor(private readonly host: InteractionHost) {}
+
+  /** The user authorizes the app for their account (OAuth2 with integration_type=1), or removes it. */
+  installForUser(userId: string, installed = true): void {
+    if (!this.host.getUser(userId)) throw new SimError(404, 10013, 'Unknown User');
+    if (installed) this.userInstalls.add(userId);
+    else this.userInstalls.delete(userId);
+  }
 
   configure(settings: Partial<InteractionSettings>): void {
     this.settings = { ...this.settings, ...settings };
@@ -356,7 +390,11 @@ export class SimInteractions {
 
   // ---- invoking -------------------------------------------------------------------------------
 
-  private userAndPlace(userId: string, guildId: string | null): { user: SimUser; guild: SimGuild | null } {
+  private userAndPlace(
+    userId: string,
+    guildId: string | null,
+    needBot = true,
+  ): { user: SimUser; guild: SimGuild | null } {
     const user = this.host.getUser(userId);
     if (!user || user.bot) throw new SimError(404, 10013, 'Unknown User');
     if (guildId === null) return { user, guild: null };
@@ -364,8 +402,32 @@ export class SimInteractions {
     if (!guild) throw new SimError(404, 10004, 'Unknown Guild');
     if (!guild.members[userId])
       throw new SimError(403, 50001, 'Missing Access: the user is not a member of this server');
-    if (!guild.botJoinedAt) throw new SimError(403, 50001, 'Missing Access: the bot is not in this server');
+    if (needBot && !guild.botJoinedAt)
+      throw new SimError(403, 50001, 'Missing Access: the bot is not in this server');
     return { user, guild };
+  }
+
+  /**
+   * Whether `user` can run `command` in `context` (in `guild` for context 0), and the
+   * authorizing_integration_owners Discord then sends: the guild install counts in a guild with the
+   * bot and in the bot's DM; the user install everywhere the user is; `contexts` narrows both.
+   */
+  private ownersFor(
+    command: SimCommand,
+    userId: string,
+    context: InteractionContext,
+    guild: SimGuild | null,
+  ): Record<string, string> | null {
+    if (command.contexts && !command.contexts.includes(context)) return null;
+    const owners: Record<string, string> = {};
+    const guildScoped = command.guild_id !== undefined;
+    if (command.integration_types.includes(0) || guildScoped) {
+      if (context === 0 && guild?.botJoinedAt) owners['0'] = guild.id;
+      if (context === 1) owners['0'] = '0';
+    }
+    if (!guildScoped && command.integration_types.includes(1) && this.userInstalls.has(userId))
+      owners['1'] = userId;
+    return Object.keys(owners).length > 0 ? owners : null;
   }
 
   private basePayload(
@@ -386,19 +448,26 @@ export class SimInteractions {
       attachment_size_limit: 10_485_760,
     };
     if (!guild) {
+      // Context 1: the DM between the user and the bot. Context 2: a group DM of the user's
+      // (type 3; the app is not a recipient, only the user install reaches it).
+      const channel =
+        interaction.context === 2
+          ? {
+              id: interaction.channelId,
+              type: 3,
+              name: null,
+              last_message_id: null,
+              flags: 0,
+              recipients: [],
+            }
+          : { id: interaction.channelId, type: 1, last_message_id: null, flags: 0, recipients: [userJson] };
       return {
         ...common,
         channel_id: interaction.channelId,
-        channel: {
-          id: interaction.channelId,
-          type: 1,
-          last_message_id: null,
-          flags: 0,
-          recipients: [userJson],
-        },
+        channel,
         user: userJson,
-        authorizing_integration_owners: { '0': '0' },
-        context: 1,
+        authorizing_integration_owners: interaction.owners,
+        context: interaction.context,
       };
     }
     const membership = guild.members[user.id];
@@ -424,7 +493,7 @@ export class SimInteractions {
         communication_disabled_until: null,
         permissions: user.id === guild.ownerId ? '2251799813685247' : '1071698660929',
       },
-      authorizing_integration_owners: { '0': guild.id },
+      authorizing_integration_owners: interaction.owners,
       context: 0,
     };
   }
@@ -434,6 +503,8 @@ export class SimInteractions {
     userId: string,
     guild: SimGuild | null,
     commandName: string,
+    context: InteractionContext,
+    owners: Record<string, string>,
   ): SimInteraction {
     const interaction: SimInteraction = {
       id: generateSnowflake(),
@@ -441,8 +512,10 @@ export class SimInteractions {
       type,
       userId,
       guildId: guild?.id ?? null,
-      channelId: guild?.channelId ?? `dm-${userId}`,
+      channelId: guild?.channelId ?? (context === 2 ? `gdm-${userId}` : `dm-${userId}`),
       commandName,
+      context,
+      owners,
       createdAt: Date.now(),
       callbacks: [],
       refused: [],
@@ -464,14 +537,29 @@ export class SimInteractions {
     guildId: string | null;
     name: string;
     options?: Record<string, unknown>;
+    /** Without a guild: 1 the bot's DM (default), 2 a private channel (group DM). */
+    privateChannel?: boolean;
   }): SimInteraction {
-    const { user, guild } = this.userAndPlace(input.userId, input.guildId);
+    const { user, guild } = this.userAndPlace(input.userId, input.guildId, false);
+    const context: InteractionContext = guild ? 0 : input.privateChannel ? 2 : 1;
     const command = this.findCommand(input.guildId, input.name.replace(/^\//, ''));
     if (!command) throw new SimError(404, 10063, 'Unknown application command');
-    if (!guild && command.contexts && !command.contexts.includes(1))
-      throw new SimError(400, 50001, 'This command cannot be used in direct messages');
+    // Discord's client does not offer a command where neither install reaches or `contexts` excludes.
+    const owners = this.ownersFor(command, user.id, context, guild);
+    if (!owners) {
+      if (guild && !guild.botJoinedAt && !this.userInstalls.has(user.id))
+        throw new SimError(403, 50001, 'Missing Access: the bot is not in this server');
+      throw new SimError(400, 50001, `This command cannot be used here (context ${context})`);
+    }
     const options = this.convertOptions(command, input.options ?? {});
-    const interaction = this.newInteraction(InteractionType.ApplicationCommand, user.id, guild, command.name);
+    const interaction = this.newInteraction(
+      InteractionType.ApplicationCommand,
+      user.id,
+      guild,
+      command.name,
+      context,
+      owners,
+    );
     const payload = {
       ...this.basePayload(interaction, user, guild),
       data: {
@@ -528,12 +616,15 @@ export class SimInteractions {
       .find((b) => b.custom_id === input.customId);
     if (!button) throw invalid('custom_id: no such button on this message');
     if (button.disabled) throw invalid('custom_id: the button is disabled');
-    const { user, guild } = this.userAndPlace(input.userId, message.guildId);
+    const { user, guild } = this.userAndPlace(input.userId, message.guildId, false);
+    const origin = this.interactions.get(message.interactionId);
     const interaction = this.newInteraction(
       InteractionType.MessageComponent,
       user.id,
       guild,
       message.commandName,
+      origin?.context ?? (guild ? 0 : 1),
+      origin?.owners ?? (guild ? { '0': guild.id } : { '0': '0' }),
     );
     interaction.customId = input.customId;
     interaction.sourceMessageId = message.id;

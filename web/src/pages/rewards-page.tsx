@@ -8,6 +8,7 @@ import { LuCalendarCheck, LuClock, LuZap } from 'react-icons/lu';
 import { PageHeader } from '../components/page-header.tsx';
 import { formatHoursMinutes, formatMinutes } from '../features/rewards/format-countdown.ts';
 import { RewardCard } from '../features/rewards/reward-card.tsx';
+import { DailyStreak } from '../features/rewards/daily-streak.tsx';
 import { useClaimReward } from '../features/rewards/use-claim-reward.ts';
 import { useNow } from '../features/rewards/use-now.ts';
 import { useRewardStatus } from '../features/rewards/use-reward-status.ts';
@@ -159,6 +160,7 @@ export default function RewardsPage() {
               );
             })}
           </SimpleGrid>
+          <DailyStreak current={status.dailyStreak ?? 0} best={status.bestDailyStreak ?? 0} />
         </VStack>
       )}
     </>
