@@ -46,7 +46,13 @@ afterAll(async () => {
 async function post(pathname: string, form: Record<string, string>): Promise<Response> {
   return fetch(`${server.url}/discord-sim${pathname}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    // As the browser posts the guild page's form: same origin (the demo's console refuses other sites
+    // and scripts without its local token, issue 27).
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: new URL(server.url).origin,
+      'sec-fetch-site': 'same-origin',
+    },
     body: new URLSearchParams(form).toString(),
     redirect: 'manual',
   });
