@@ -8,6 +8,7 @@ import {
   replaceInviteSchema,
   submitNoBotSchema,
   submitServerSchema,
+  topUpSchema,
   type BotInviteResponse,
 } from '../shared/campaign-schemas.ts';
 import { cancelCampaign } from './cancel-campaign.ts';
@@ -18,6 +19,7 @@ import { EARNINGS_DAYS, earningsQuerySchema, transactionsQuerySchema } from '../
 import { promoteServer } from './promote-server.ts';
 import { replaceInvite } from './replace-invite.ts';
 import { submitNoBotServer, submitServer } from './submit-server.ts';
+import { topUpCampaign } from './top-up.ts';
 
 const idParams = z.object({ id: z.string().min(1).max(64) });
 
@@ -78,6 +80,15 @@ export function campaignRoutes(ctx: AppContext): Router {
     const { id } = parseInput(idParams, req.params);
     const { inviteLink } = parseInput(replaceInviteSchema, req.body);
     const server = await replaceInvite(ctx, userId, id, inviteLink);
+    res.json(toApiServer(server, cdn));
+  });
+
+  // Issue 31 item 4: more member slots for a running (or run-out) campaign, priced like a submission.
+  router.post('/campaigns/:id/top-up', async (req, res) => {
+    const userId = requireUser(req);
+    const { id } = parseInput(idParams, req.params);
+    const input = parseInput(topUpSchema, req.body);
+    const server = await topUpCampaign(ctx, userId, id, input);
     res.json(toApiServer(server, cdn));
   });
 

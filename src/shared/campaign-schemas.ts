@@ -152,6 +152,27 @@ export const submitNoBotSchema = z.object({
 });
 export type SubmitNoBotInput = z.infer<typeof submitNoBotSchema>;
 
+/**
+ * POST /api/campaigns/:id/top-up (issue 31 item 4): more member slots for a campaign the owner already
+ * runs, at the same price per slot and with the same minimum as a submission (1 coin = 1 member, at least 3).
+ */
+export const topUpSchema = z.object({
+  members: z
+    .union([z.string().max(32), z.number()], { error: CAMPAIGN_MESSAGES.memberCount })
+    .refine((v) => parseMemberCount(v) !== null, CAMPAIGN_MESSAGES.memberCount),
+});
+export type TopUpInput = z.infer<typeof topUpSchema>;
+
+export const TOP_UP_MESSAGES = {
+  canceled: 'This campaign was canceled and cannot be topped up.',
+  unfunded: 'This campaign has not been promoted yet. Promote it or submit it as a regular campaign.',
+  inviteInvalid: 'This campaign’s invite link stopped working. Replace the invite first, then add members.',
+} as const;
+
+export function insufficientForTopUp(members: number, balance: string): string {
+  return `You need ${members} coins to add ${members} members. You have ${balance} coins.`;
+}
+
 /** GET /api/bot/invite?guildId= (optional) */
 export const botInviteQuerySchema = z.object({
   guildId: z
