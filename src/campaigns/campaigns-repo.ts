@@ -22,6 +22,9 @@ export interface NewCampaign {
   membersRemaining: number;
   initialMemberSlots: number;
   createdAt: number;
+  /** Targeting (issue 31 item 2); absent or null: anyone the platform allows. */
+  minAccountAgeDays?: number | null;
+  targetLanguage?: string | null;
 }
 
 /** The state promote decided on: the update applies only if the row still has it. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ApiCampaignHealth, ApiServer } from './api-types.ts';
 import { displayTextSchema, isMoneyString, plainTextSchema } from './text.ts';
 import { PROMOTION } from './campaign-kinds.ts';
+import { targetingSchema } from './targeting.ts';
 
 // Request schemas for spending coins (submit, no-bot submit, bot invite), shared by the API and the
 // web forms so both refuse the same input with the same words. No server code is imported here.
@@ -134,6 +135,8 @@ export const submitServerSchema = z
     inviteLink: inviteLinkSchema,
     coinReward: z.union([z.string().max(32), z.number()]).optional(),
     isFeaturedIntent: z.literal(true).optional(),
+    /** Who may see and join it (issue 31 item 2); absent: anyone the platform allows. */
+    targeting: targetingSchema.optional(),
   })
   .superRefine((input, ctx) => {
     if (input.isFeaturedIntent) return;
@@ -149,6 +152,7 @@ export const submitNoBotSchema = z.object({
   memberCount: z
     .union([z.string().max(32), z.number()], { error: CAMPAIGN_MESSAGES.memberCount })
     .refine((v) => parseMemberCount(v) !== null, CAMPAIGN_MESSAGES.memberCount),
+  targeting: targetingSchema.optional(),
 });
 export type SubmitNoBotInput = z.infer<typeof submitNoBotSchema>;
 
