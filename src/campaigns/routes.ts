@@ -20,6 +20,7 @@ import { promoteServer } from './promote-server.ts';
 import { replaceInvite } from './replace-invite.ts';
 import { submitNoBotServer, submitServer } from './submit-server.ts';
 import { topUpCampaign } from './top-up.ts';
+import { listManageableGuilds } from './manageable-guilds.ts';
 
 const idParams = z.object({ id: z.string().min(1).max(64) });
 
@@ -110,6 +111,12 @@ export function campaignRoutes(ctx: AppContext): Router {
   router.get('/transactions/summary', async (req, res) => {
     const userId = requireUser(req);
     res.json(await summarizeTransactions(ctx, userId));
+  });
+
+  // Issue 31 item 3: Submit's server picker (the servers the user owns or manages, with bot presence).
+  router.get('/guilds/manageable', async (req, res) => {
+    const userId = requireUser(req);
+    res.json(await listManageableGuilds(ctx, userId));
   });
 
   router.get('/bot/invite', (req, res) => {

@@ -210,3 +210,14 @@ export interface ApiTransactionSummary {
   earned: string;
   spent: string;
 }
+
+/** GET /api/guilds/manageable: a Discord server the user owns or has Manage Server in (Submit's picker). */
+export interface ApiManageableGuild {
+  id: string;
+  name: string;
+  iconUrl: string | null;
+  /** Our bot is in it (null: Discord did not say); regular and featured campaigns need it. */
+  botPresent: boolean | null;
+  /** Adds our bot to this server (Discord's OAuth2 page, the server preselected). */
+  botInviteUrl: string;
+}
