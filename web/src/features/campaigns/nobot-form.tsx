@@ -23,8 +23,8 @@ type NoBotField = keyof typeof FIELD_IDS;
 const isField = (f: string | null): f is NoBotField => f !== null && Object.hasOwn(FIELD_IDS, f);
 
 /** No-bot campaign: no bot needed, 1 coin per member, members earn 0.20 after 10 seconds. */
-export function NoBotForm({ balanceCents, balanceText }: Omit<SubmitFormProps, 'onBotMissing'>) {
-  const [name, setName] = useState('');
+export function NoBotForm({ balanceCents, balanceText, prefillName }: Omit<SubmitFormProps, 'onBotMissing'>) {
+  const [name, setName] = useState(prefillName ?? '');
   const [inviteLink, setInviteLink] = useState('');
   // Starts at what the balance pays for (10 at most), never at more.
   const [memberCount, setMemberCount] = useState(() => String(defaultSpend(balanceCents)));

@@ -25,11 +25,13 @@ export interface SubmitFormProps {
   /** The balance as shown to the user, e.g. "12.50". */
   balanceText: string;
   onBotMissing: (inviteUrl: string) => void;
+  /** The server picked above the form (issue 31 item 3): its name fills the name field. */
+  prefillName?: string;
 }
 
 /** Regular campaign: 1 coin per member slot, at least 3. */
-export function RegularForm({ balanceCents, balanceText, onBotMissing }: SubmitFormProps) {
-  const [name, setName] = useState('');
+export function RegularForm({ balanceCents, balanceText, onBotMissing, prefillName }: SubmitFormProps) {
+  const [name, setName] = useState(prefillName ?? '');
   const [inviteLink, setInviteLink] = useState('');
   // Starts at what the balance pays for (10 at most), never at more.
   const [coins, setCoins] = useState(() => String(defaultSpend(balanceCents)));
