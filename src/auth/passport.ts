@@ -68,6 +68,7 @@ export function createPassport(deps: {
           username: profile.username,
           avatar: profile.avatar ?? null,
           email: null,
+          locale: (profile as { locale?: string }).locale ?? null,
         },
         now,
       )
@@ -100,6 +101,7 @@ export function createPassport(deps: {
           username: me.username,
           avatar: me.avatar,
           email: me.email ?? undefined,
+          locale: me.locale,
         }),
       (err: unknown) => done(err instanceof Error ? err : new Error(String(err))),
     );

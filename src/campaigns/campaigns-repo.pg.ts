@@ -92,6 +92,30 @@ export class PgCampaignsRepository implements CampaignsRepository {
     return row;
   }
 
+  async topUp(ownerId: string, id: string, slots: number): Promise<Server | undefined> {
+    const [row] = await this.db
+      .update(servers)
+      .set({
+        membersRemaining: sql`${servers.membersRemaining} + ${slots}::int`,
+        initialMemberSlots: sql`${servers.initialMemberSlots} + ${slots}::int`,
+        completionNotificationSent: false,
+        completionDmAttempts: 0,
+        completionDmRetryAt: null,
+        ownerUnreachableAt: null,
+      })
+      .where(
+        and(
+          eq(servers.id, id),
+          eq(servers.ownerId, ownerId),
+          isNull(servers.canceledAt),
+          // An unpromoted featured intent is funded by promote, not here.
+          sql`NOT (${servers.initialMemberSlots} = 0 AND ${servers.featuredAt} IS NULL)`,
+        ),
+      )
+      .returning();
+    return row;
+  }
+
   async cancel(ownerId: string, id: string, now: number): Promise<Server | undefined> {
     const [row] = await this.db
       .update(servers)

@@ -81,6 +81,30 @@ export class SqliteCampaignsRepository implements CampaignsRepository {
       .get();
   }
 
+  async topUp(ownerId: string, id: string, slots: number): Promise<Server | undefined> {
+    return this.db
+      .update(servers)
+      .set({
+        membersRemaining: sql`${servers.membersRemaining} + ${slots}`,
+        initialMemberSlots: sql`${servers.initialMemberSlots} + ${slots}`,
+        completionNotificationSent: false,
+        completionDmAttempts: 0,
+        completionDmRetryAt: null,
+        ownerUnreachableAt: null,
+      })
+      .where(
+        and(
+          eq(servers.id, id),
+          eq(servers.ownerId, ownerId),
+          isNull(servers.canceledAt),
+          // An unpromoted featured intent is funded by promote, not here.
+          sql`NOT (${servers.initialMemberSlots} = 0 AND ${servers.featuredAt} IS NULL)`,
+        ),
+      )
+      .returning()
+      .get();
+  }
+
   async cancel(ownerId: string, id: string, now: number): Promise<Server | undefined> {
     return this.db
       .update(servers)

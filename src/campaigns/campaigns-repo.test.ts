@@ -1,15 +1,17 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestStore, ENGINES, type TestStore } from '../test/db.ts';
 import { pgTestsEnabled } from '../test/pg.ts';
 import { grantCoins, insertUser } from '../test/factories.ts';
 import { assertLedgerInvariant, credit, debit, getBalance } from '../ledger/index.ts';
-import { serverJoins } from '../db/schema.ts';
-import { serverJoins as pgServerJoins } from '../db/schema.pg.ts';
+import { serverJoins, servers as sqliteServers } from '../db/schema.ts';
+import { serverJoins as pgServerJoins, servers as pgServers } from '../db/schema.pg.ts';
 import type { DataStore } from '../db/engine.ts';
 import { CAMPAIGN_KIND_RULES, PROMOTION } from '../shared/campaign-kinds.ts';
 import { campaignsRepo, type NewCampaign } from './campaigns-repo.ts';
 import { openCampaign } from './submit-server.ts';
 import { promoteCampaign } from './promote-server.ts';
+import { applyTopUp } from './top-up.ts';
 import { pruneExpiredIntents, FEATURED_INTENT_TTL_MS } from './featured-intent.ts';
 
 // The campaigns repository and the transactional halves of submit and promote, held to the same cases
@@ -214,6 +216,73 @@ describe.each(ENGINES)('campaigns repository on %s', (kind) => {
       const rows = await campaignsRepo(t.store.read).listByOwner(owner.id);
       expect(rows.filter((s) => s.isFeatured)).toHaveLength(1);
       expect(await getBalance(t.store, owner.id)).toBe(0);
+      await assertLedgerInvariant(t.store);
+    });
+
+    it('tops up once: concurrent top-ups with coins for one add slots once and charge once', async () => {
+      const owner = await insertUser(t.store);
+      await grantCoins(t.store, owner.id, 500);
+      // A campaign that ran out and told its owner so: a top-up reopens it.
+      const server = await insert(campaign(owner.id, { membersRemaining: 0, initialMemberSlots: 10 }));
+      await t.store.transaction(async (tx) => {
+        if (tx.kind === 'sqlite')
+          tx.db
+            .update(sqliteServers)
+            .set({ completionNotificationSent: true, completionDmAttempts: 2 })
+            .where(eq(sqliteServers.id, server.id))
+            .run();
+        else
+          await tx.db
+            .update(pgServers)
+            .set({ completionNotificationSent: true, completionDmAttempts: 2 })
+            .where(eq(pgServers.id, server.id));
+      });
+      const results = await Promise.allSettled(
+        Array.from({ length: 4 }, () => applyTopUp(t.store, owner.id, server.id, 5, T0 + 50)),
+      );
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      for (const r of results)
+        if (r.status === 'rejected')
+          expect(r.reason).toMatchObject({
+            code: 'insufficient_coins',
+            message: expect.stringMatching(/^You need 5 coins to add 5 members\. You have [0-9.]+ coins\.$/),
+          });
+      expect(await campaignsRepo(t.store.read).findOwn(owner.id, server.id)).toMatchObject({
+        membersRemaining: 5,
+        initialMemberSlots: 15,
+        completionNotificationSent: false,
+        completionDmAttempts: 0,
+      });
+      expect(await getBalance(t.store, owner.id)).toBe(0);
+      await assertLedgerInvariant(t.store);
+    });
+
+    it('tops up with enough coins: each concurrent top-up adds its slots; never a canceled campaign', async () => {
+      const owner = await insertUser(t.store);
+      const other = await insertUser(t.store);
+      await grantCoins(t.store, owner.id, 10_000);
+      await grantCoins(t.store, other.id, 10_000);
+      const server = await insert(campaign(owner.id, { membersRemaining: 4, initialMemberSlots: 10 }));
+      await Promise.all(Array.from({ length: 3 }, () => applyTopUp(t.store, owner.id, server.id, 3, T0)));
+      const read = campaignsRepo(t.store.read);
+      expect(await read.findOwn(owner.id, server.id)).toMatchObject({
+        membersRemaining: 13,
+        initialMemberSlots: 19,
+      });
+      expect(await getBalance(t.store, owner.id)).toBe(10_000 - 900);
+      // Another user's campaign is not found; a canceled one is refused; neither charges.
+      await expect(applyTopUp(t.store, other.id, server.id, 3, T0)).rejects.toMatchObject({
+        code: 'not_found',
+      });
+      await t.store.transaction((tx) => campaignsRepo(tx).cancel(owner.id, server.id, T0 + 1));
+      await expect(applyTopUp(t.store, owner.id, server.id, 3, T0)).rejects.toMatchObject({
+        code: 'conflict',
+      });
+      expect(
+        await t.store.transaction((tx) => campaignsRepo(tx).topUp(owner.id, server.id, 3)),
+      ).toBeUndefined();
+      expect(await getBalance(t.store, owner.id)).toBe(10_000 - 900);
+      expect(await getBalance(t.store, other.id)).toBe(10_000);
       await assertLedgerInvariant(t.store);
     });
 

@@ -22,6 +22,9 @@ export interface NewCampaign {
   membersRemaining: number;
   initialMemberSlots: number;
   createdAt: number;
+  /** Targeting (issue 31 item 2); absent or null: anyone the platform allows. */
+  minAccountAgeDays?: number | null;
+  targetLanguage?: string | null;
 }
 
 /** The state promote decided on: the update applies only if the row still has it. */
@@ -57,6 +60,13 @@ export interface CampaignsRepository {
     rewardCents: number,
     now: number,
   ): Promise<Server | undefined>;
+  /**
+   * Adds `slots` member slots (at the regular/no-bot reward) to the owner's campaign that is not canceled
+   * and is not an unpromoted featured intent; clears the completion-DM state, so the campaign completes
+   * (and tells its owner) again. One relative UPDATE: concurrent top-ups each add theirs. Undefined when
+   * no such campaign.
+   */
+  topUp(ownerId: string, id: string, slots: number): Promise<Server | undefined>;
   /** Cancels the owner's campaign (no slots left); undefined when it is not theirs or already canceled. */
   cancel(ownerId: string, id: string, now: number): Promise<Server | undefined>;
   /** Sets a new invite on the owner's campaign that is not canceled (and its guild when it had none). */

@@ -8,6 +8,7 @@ import {
   replaceInviteSchema,
   submitNoBotSchema,
   submitServerSchema,
+  topUpSchema,
   type BotInviteResponse,
 } from '../shared/campaign-schemas.ts';
 import { cancelCampaign } from './cancel-campaign.ts';
@@ -18,6 +19,8 @@ import { EARNINGS_DAYS, earningsQuerySchema, transactionsQuerySchema } from '../
 import { promoteServer } from './promote-server.ts';
 import { replaceInvite } from './replace-invite.ts';
 import { submitNoBotServer, submitServer } from './submit-server.ts';
+import { topUpCampaign } from './top-up.ts';
+import { listManageableGuilds } from './manageable-guilds.ts';
 
 const idParams = z.object({ id: z.string().min(1).max(64) });
 
@@ -81,6 +84,15 @@ export function campaignRoutes(ctx: AppContext): Router {
     res.json(toApiServer(server, cdn));
   });
 
+  // Issue 31 item 4: more member slots for a running (or run-out) campaign, priced like a submission.
+  router.post('/campaigns/:id/top-up', async (req, res) => {
+    const userId = requireUser(req);
+    const { id } = parseInput(idParams, req.params);
+    const input = parseInput(topUpSchema, req.body);
+    const server = await topUpCampaign(ctx, userId, id, input);
+    res.json(toApiServer(server, cdn));
+  });
+
   router.get('/transactions', async (req, res) => {
     const userId = requireUser(req);
     const query = parseInput(transactionsQuerySchema, req.query);
@@ -99,6 +111,12 @@ export function campaignRoutes(ctx: AppContext): Router {
   router.get('/transactions/summary', async (req, res) => {
     const userId = requireUser(req);
     res.json(await summarizeTransactions(ctx, userId));
+  });
+
+  // Issue 31 item 3: Submit's server picker (the servers the user owns or manages, with bot presence).
+  router.get('/guilds/manageable', async (req, res) => {
+    const userId = requireUser(req);
+    res.json(await listManageableGuilds(ctx, userId));
   });
 
   router.get('/bot/invite', (req, res) => {

@@ -22,6 +22,22 @@ import { ALREADY_FEATURED_ELSEWHERE } from './featured-guard.ts';
 import { campaignsRepo, type NewCampaign } from './campaigns-repo.ts';
 
 import { CAMPAIGN_KIND_RULES } from '../shared/campaign-kinds.ts';
+import { accountAgeAbovePlatformMessage, type TargetingInput } from '../shared/targeting.ts';
+
+/**
+ * The stored targeting of a submission: a minimum account age must be above the platform's own minimum
+ * (MIN_DISCORD_ACCOUNT_AGE_DAYS), else it would narrow nothing and mislead the owner.
+ */
+export function targetingColumns(
+  ctx: AppContext,
+  input: TargetingInput | undefined,
+): { minAccountAgeDays: number | null; targetLanguage: string | null } {
+  const days = input?.minAccountAgeDays ?? null;
+  const platformDays = Math.ceil(ctx.config.minAccountAgeMs / 86_400_000);
+  if (days !== null && days <= platformDays)
+    throw new AppError('bad_request', accountAgeAbovePlatformMessage(platformDays));
+  return { minAccountAgeDays: days, targetLanguage: input?.language ?? null };
+}
 
 /**
  * POST /api/servers. A regular campaign debits its coins (1 coin per member slot) in the same
@@ -39,6 +55,7 @@ export async function submitServer(
     if (!parsed.ok) throw new AppError('bad_request', parsed.message);
     coins = parsed.coins;
   }
+  const targeting = targetingColumns(ctx, input.targeting);
   const invite = await resolvePermanentInvite(ctx, input.inviteLink);
   // Only the guild's owner or managers may list it (their own Discord guild list says so).
   const entry = await requireGuildManager(
@@ -66,6 +83,7 @@ export async function submitServer(
       membersRemaining: coins,
       initialMemberSlots: coins,
       createdAt: ctx.clock.now(),
+      ...targeting,
     },
     cost: coins * CAMPAIGN_KIND_RULES.regular.costPerSlotCents,
     description: `Campaign: ${input.name} (${coins} ${coins === 1 ? 'member' : 'members'})`,
@@ -82,6 +100,7 @@ export async function submitNoBotServer(
 ): Promise<Server> {
   const members = parseMemberCount(input.memberCount);
   if (members === null) throw new AppError('bad_request', CAMPAIGN_MESSAGES.memberCount);
+  const targeting = targetingColumns(ctx, input.targeting);
   const invite = await resolvePermanentInvite(ctx, input.inviteLink);
   const entry = await requireGuildManager(
     ctx,
@@ -105,6 +124,7 @@ export async function submitNoBotServer(
       membersRemaining: members,
       initialMemberSlots: members,
       createdAt: ctx.clock.now(),
+      ...targeting,
     },
     cost: members * CAMPAIGN_KIND_RULES.nobot.costPerSlotCents,
     description: `No-bot campaign: ${input.name} (${members} ${members === 1 ? 'member' : 'members'})`,

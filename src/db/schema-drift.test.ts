@@ -25,6 +25,7 @@ const PG_INT4_COLUMNS = [
   'servers.initial_member_slots',
   'servers.featured_remaining',
   'servers.completion_dm_attempts',
+  'servers.min_account_age_days',
   'payments.adjustments',
   'ops_heartbeat.id',
   'member_guilds.premium_type',

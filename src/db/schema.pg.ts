@@ -36,6 +36,8 @@ export const users = pgTable(
     discordUsername: text('discord_username').notNull(),
     discordAvatar: text('discord_avatar'),
     email: text('email'),
+    /** The Discord locale of GET /users/@me at the last sign-in ("en-US"); campaign language targeting reads it. */
+    locale: text('locale'),
     coins: cents('coins').notNull().default(0),
     createdAt: createdAt(),
     /**
@@ -74,6 +76,10 @@ export const servers = pgTable(
     completionDmRetryAt: ms('completion_dm_retry_at'),
     ownerUnreachableAt: ms('owner_unreachable_at'),
     canceledAt: ms('canceled_at'),
+    /** Targeting (issue 31 item 2): members' Discord accounts must be at least this many days old; null: the platform's minimum. */
+    minAccountAgeDays: integer('min_account_age_days'),
+    /** Targeting: members' Discord locale must be this language ("fr", src/shared/targeting.ts); null: any. */
+    targetLanguage: text('target_language'),
     createdAt: createdAt(),
   },
   (t) => [

@@ -19,6 +19,8 @@ export const users = sqliteTable(
     discordUsername: text('discord_username').notNull(),
     discordAvatar: text('discord_avatar'),
     email: text('email'),
+    /** The Discord locale of GET /users/@me at the last sign-in ("en-US"); campaign language targeting reads it. */
+    locale: text('locale'),
     coins: integer('coins').notNull().default(0),
     createdAt: createdAt(),
     /**
@@ -69,6 +71,10 @@ export const servers = sqliteTable(
     /** The completion DM could not be delivered (50007 or attempts used up): the owner sees it on the site. */
     ownerUnreachableAt: integer('owner_unreachable_at'),
     canceledAt: integer('canceled_at'),
+    /** Targeting (issue 31 item 2): members' Discord accounts must be at least this many days old; null: the platform's minimum. */
+    minAccountAgeDays: integer('min_account_age_days'),
+    /** Targeting: members' Discord locale must be this language ("fr", src/shared/targeting.ts); null: any. */
+    targetLanguage: text('target_language'),
     createdAt: createdAt(),
   },
   (t) => [

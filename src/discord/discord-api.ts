@@ -50,6 +50,8 @@ export type DiscordUser = Pick<APIUser, 'id' | 'username' | 'avatar'> & {
   email?: string | null;
   /** 0 none, 1 Nitro Classic, 2 Nitro, 3 Nitro Basic (GET /users/@me). */
   premium_type?: number;
+  /** GET /users/@me with an OAuth token: the user's chosen language ("en-US"); campaign targeting reads it. */
+  locale?: string;
 };
 export type DiscordInvite = Pick<
   APIInvite,

@@ -17,6 +17,8 @@ import {
   type ClaimNoBotResponse,
 } from '../shared/join-schemas.ts';
 import { CAMPAIGN_KIND_RULES } from '../shared/campaign-kinds.ts';
+import { requireInAudience } from './join-server.ts';
+import { usersRepo } from '../users/users-repo.ts';
 
 /** The campaign and the member's join, or the refusal as an AppError (read-only). */
 async function checkClaimable(
@@ -49,6 +51,10 @@ export async function claimNoBotReward(
 ): Promise<ClaimNoBotResponse> {
   // The cheap refusals first, then Discord: the member must now be in the guild (their own guild list).
   const { server: before } = await checkClaimable(ctx.store.read, userId, campaignId, ctx.clock.now());
+  // Targeting is checked at the website join too; again here, as the claim is what pays.
+  const member = await usersRepo(ctx.store.read).findById(userId);
+  if (!member) throw new AppError('unauthorized', 'Not signed in');
+  requireInAudience(before, member, ctx.clock.now());
   const guildId = await noBotGuildId(ctx, before);
   if (!guildId || !(await isInGuildWithGrace(ctx, userId, guildId))) {
     // Nothing is written: the join stays pending and can be claimed again once Discord shows the member.

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { PgDb } from '../db/pg-client.ts';
-import { memberGuilds, serverJoins, servers } from '../db/schema.pg.ts';
+import { memberGuilds, serverJoins, servers, users } from '../db/schema.pg.ts';
 import type { Logger } from '../logger.ts';
 import { DISCOVER_CHANNEL, startDiscoverListener, type DiscoverListener } from './discover-notify-pg.ts';
 import {
@@ -10,6 +10,8 @@ import {
   type DiscoverPage,
   type DiscoverQuery,
   type DiscoverRow,
+  type DiscoverViewer,
+  viewerOf,
 } from './discover-list.ts';
 import { parseGuildIds } from './member-guilds.ts';
 
@@ -49,6 +51,8 @@ const columns = {
   featuredAt: servers.featuredAt,
   completionNotificationSent: sql<number>`${servers.completionNotificationSent}::int`,
   createdAt: servers.createdAt,
+  minAccountAgeDays: servers.minAccountAgeDays,
+  targetLanguage: servers.targetLanguage,
 };
 
 const MAX_IDS_PER_READ = 1000;
@@ -178,13 +182,27 @@ export class PgDiscover implements Discover {
     return this.list.page(
       query,
       guildIds ? this.list.hiddenFor(joined, parseGuildIds(guildIds), query.userId) : joined,
+      await this.viewer(query.userId, query.now),
     );
   }
 
-  featured(userId: string, q?: string): Buffer | Promise<Buffer> {
+  featured(userId: string, q?: string, now?: number): Buffer | Promise<Buffer> {
     const catching = this.current();
-    if (!catching) return this.list.featured(userId, q);
-    return catching.then(() => this.list.featured(userId, q));
+    if (!catching && !this.list.hasTargeting) return this.list.featured(userId, q);
+    return (async () => {
+      await catching;
+      return this.list.featured(userId, q, await this.viewer(userId, now));
+    })();
+  }
+
+  /** The member's profile, read only while some listed campaign has targeting. */
+  private async viewer(userId: string, now: number | undefined): Promise<DiscoverViewer | undefined> {
+    if (!this.list.hasTargeting) return undefined;
+    const [row] = await this.db
+      .select({ discordId: users.discordId, locale: users.locale })
+      .from(users)
+      .where(eq(users.id, userId));
+    return viewerOf(row, now ?? Date.now());
   }
 
   async close(): Promise<void> {

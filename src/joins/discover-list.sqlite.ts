@@ -6,6 +6,8 @@ import {
   type DiscoverPage,
   type DiscoverQuery,
   type DiscoverRow,
+  type DiscoverViewer,
+  viewerOf,
 } from './discover-list.ts';
 import { parseGuildIds } from './member-guilds.ts';
 
@@ -25,7 +27,8 @@ const COLUMNS = `s.id, s.owner_id AS ownerId, s.name, s.invite_link AS inviteLin
   s.server_id AS serverId, s.invite_guild_id AS inviteGuildId, s.server_icon AS serverIcon, s.coin_reward AS coinReward,
   s.members_remaining AS membersRemaining, s.initial_member_slots AS initialMemberSlots,
   s.is_featured AS isFeatured, s.featured_at AS featuredAt,
-  s.completion_notification_sent AS completionNotificationSent, s.created_at AS createdAt`;
+  s.completion_notification_sent AS completionNotificationSent, s.created_at AS createdAt,
+  s.min_account_age_days AS minAccountAgeDays, s.target_language AS targetLanguage`;
 
 const ALL_ACTIVE_SQL = `SELECT ${COLUMNS} FROM servers s WHERE ${ACTIVE}`;
 const ONE_ACTIVE_SQL = `SELECT ${COLUMNS} FROM servers s WHERE s.id = ? AND ${ACTIVE}`;
@@ -56,6 +59,7 @@ export class SqliteDiscover implements Discover {
   private readonly oneActive: Statement<[string], DiscoverRow>;
   private readonly joined: Statement<[string], string>;
   private readonly guilds: Statement<[string], string>;
+  private readonly profile: Statement<[string], { discordId: string; locale: string | null }>;
   private dataVersionSeen = -1;
 
   /**
@@ -73,6 +77,9 @@ export class SqliteDiscover implements Discover {
     this.oneActive = writer.prepare<[string], DiscoverRow>(ONE_ACTIVE_SQL);
     this.joined = reader.prepare<[string], string>(JOINED_SQL).pluck();
     this.guilds = reader.prepare<[string], string>(GUILDS_SQL).pluck();
+    this.profile = reader.prepare<[string], { discordId: string; locale: string | null }>(
+      'SELECT discord_id AS discordId, locale FROM users WHERE id = ?',
+    );
   }
 
   current(): void {
@@ -99,12 +106,19 @@ export class SqliteDiscover implements Discover {
     return this.list.page(
       query,
       guildIds ? this.list.hiddenFor(joined, parseGuildIds(guildIds), query.userId) : joined,
+      this.viewer(query.userId, query.now),
     );
   }
 
-  featured(userId: string, q?: string): Buffer {
+  featured(userId: string, q?: string, now?: number): Buffer {
     this.current();
-    return this.list.featured(userId, q);
+    return this.list.featured(userId, q, this.viewer(userId, now));
+  }
+
+  /** The member's profile, read only while some listed campaign has targeting. */
+  private viewer(userId: string, now: number | undefined): DiscoverViewer | undefined {
+    if (!this.list.hasTargeting) return undefined;
+    return viewerOf(this.profile.get(userId), now ?? Date.now());
   }
 
   async close(): Promise<void> {

@@ -3,6 +3,23 @@ import { formatCents } from '../shared/money.ts';
 import { guildIconUrl } from '../discord/discord-api.ts';
 import { AppError } from '../shared/errors.ts';
 import type { CampaignKind } from '../shared/campaign-kinds.ts';
+import { languageOfLocale, memberMatches, type MemberProfile } from '../shared/targeting.ts';
+import { snowflakeCreatedAt } from '../discord/discord-api.ts';
+
+/** Who is reading, for campaigns with targeting (issue 31 item 2): their profile and the time now. */
+export interface DiscoverViewer extends MemberProfile {
+  now: number;
+}
+
+function isTargeted(row: DiscoverRow): boolean {
+  return row.minAccountAgeDays !== null || row.targetLanguage !== null;
+}
+
+/** Whether the viewer is in the campaign's audience; everyone is when it has no targeting. */
+function fits(entry: Entry, viewer: DiscoverViewer | undefined): boolean {
+  if (!viewer || !isTargeted(entry.row)) return true;
+  return memberMatches(entry.row, viewer, viewer.now);
+}
 
 // Discover's in-memory list (decisions 004, 010, 011, 033), the same on both engines: the ordered list
 // of active campaigns is the same for everyone, so it is kept in memory, one entry per campaign
@@ -40,6 +57,9 @@ export interface DiscoverRow {
   featuredAt: number | null;
   completionNotificationSent: number;
   createdAt: number;
+  /** Targeting (issue 31 item 2): Discover shows the campaign only to members who match. */
+  minAccountAgeDays: number | null;
+  targetLanguage: string | null;
 }
 
 /** What Discord's invite tells about a guild (GET /invites/{code}?with_counts=true). */
@@ -94,6 +114,7 @@ function toDiscoverServer(
     isFeatured: row.isFeatured === 1,
     completionNotificationSent: row.completionNotificationSent === 1,
     createdAt: new Date(row.createdAt).toISOString(),
+    targeting: { minAccountAgeDays: row.minAccountAgeDays, language: row.targetLanguage },
     memberCount: stats.memberCount,
     onlineCount: stats.onlineCount,
     description: stats.description,
@@ -142,6 +163,8 @@ export interface DiscoverQuery {
   q?: string;
   /** true: featured campaigns only; false: regular ones only; undefined: both (spec order). */
   featured?: boolean;
+  /** The time targeting compares account ages with (the app's clock); Date.now() when absent. */
+  now?: number;
 }
 
 export interface DiscoverPage {
@@ -165,6 +188,8 @@ export class DiscoverList {
    * costs no encoding and no per-request 10 kB buffer (decision 033).
    */
   private readonly firstPages = new Map<number, DiscoverPage>();
+  /** Listed campaigns with targeting: while there are none, nobody's profile needs reading. */
+  private targeted = 0;
   /** Full rebuilds and single-campaign updates since start (the bench and the tests read them). */
   readonly counters = { rebuilds: 0, updates: 0 };
 
@@ -200,6 +225,7 @@ export class DiscoverList {
     if (!entry) return;
     this.byId.delete(id);
     this.unindexGuild(entry.row);
+    if (isTargeted(entry.row)) this.targeted -= 1;
     // The entry sits just before the first entry that sorts after its own key.
     const index = this.indexAfter(entry.row) - 1;
     if (this.entries[index] === entry) this.entries.splice(index, 1);
@@ -210,6 +236,12 @@ export class DiscoverList {
     this.entries.splice(this.indexAfter(entry.row), 0, entry);
     this.byId.set(entry.row.id, entry);
     this.indexGuild(entry.row);
+    if (isTargeted(entry.row)) this.targeted += 1;
+  }
+
+  /** Whether any listed campaign has targeting (then readers pass their DiscoverViewer). */
+  get hasTargeting(): boolean {
+    return this.targeted > 0;
   }
 
   /** Replaces the whole list (a fresh read of every active campaign, in any order). */
@@ -221,6 +253,7 @@ export class DiscoverList {
       this.byId.set(entry.row.id, entry);
       this.indexGuild(entry.row);
     }
+    this.targeted = this.entries.filter((e) => isTargeted(e.row)).length;
     this.counters.rebuilds += 1;
     this.changed();
   }
@@ -270,9 +303,14 @@ export class DiscoverList {
   }
 
   /** Whether the member sees `entry` on Discover (joined campaigns and non-featured own ones are hidden). */
-  private static shows(entry: Entry, userId: string, joined: ReadonlySet<string>): boolean {
+  private static shows(
+    entry: Entry,
+    userId: string,
+    joined: ReadonlySet<string>,
+    viewer: DiscoverViewer | undefined,
+  ): boolean {
     if (joined.has(entry.row.id)) return false;
-    return entry.row.ownerId !== userId;
+    return entry.row.ownerId !== userId && fits(entry, viewer);
   }
 
   /** The shared first page, when it is exactly what page() would build for this member. */
@@ -280,16 +318,18 @@ export class DiscoverList {
     limit: number,
     userId: string,
     joined: ReadonlySet<string>,
+    viewer: DiscoverViewer | undefined,
   ): DiscoverPage | undefined {
     const end = Math.min(limit, this.entries.length);
     for (let i = 0; i < end; i++) {
       // An own featured campaign would show as "mine": not the shared bytes either.
-      if (!DiscoverList.shows(this.entries[i]!, userId, joined)) return undefined;
+      if (!DiscoverList.shows(this.entries[i]!, userId, joined, viewer)) return undefined;
     }
     let more = false;
     for (let i = end; i < this.entries.length; i++) {
       const entry = this.entries[i]!;
       if (joined.has(entry.row.id) || (entry.row.ownerId === userId && !entry.isFeatured)) continue;
+      if (entry.row.ownerId !== userId && !fits(entry, viewer)) continue;
       more = true;
       break;
     }
@@ -306,11 +346,11 @@ export class DiscoverList {
   }
 
   /** One page of Discover for a member: not joined before, not their own unless featured. */
-  page(query: DiscoverQuery, joined: ReadonlySet<string>): DiscoverPage {
+  page(query: DiscoverQuery, joined: ReadonlySet<string>, viewer?: DiscoverViewer): DiscoverPage {
     const { userId, limit } = query;
     const needle = query.q?.toLowerCase();
     if (!query.cursor && !needle && query.featured === undefined) {
-      const shared = this.sharedFirstPage(limit, userId, joined);
+      const shared = this.sharedFirstPage(limit, userId, joined, viewer);
       if (shared) return shared;
     }
     const start = query.cursor ? this.indexAfter(decodeCursor(query.cursor)) : 0;
@@ -323,6 +363,8 @@ export class DiscoverList {
       const mine = entry.row.ownerId === userId;
       if (mine && !entry.isFeatured) continue;
       if (joined.has(entry.row.id)) continue;
+      // Targeting: a member outside the campaign's audience does not see it (its owner does).
+      if (!mine && !fits(entry, viewer)) continue;
       if (needle && !entry.search.includes(needle)) continue;
       if (parts.length === limit) {
         more = true;
@@ -335,8 +377,11 @@ export class DiscoverList {
   }
 
   /** Every active featured campaign (the member's own included), most recently promoted first. */
-  featured(userId: string, q?: string): Buffer {
+  featured(userId: string, q?: string, viewer?: DiscoverViewer): Buffer {
     const needle = q?.toLowerCase();
+    // A member outside the audience of a featured campaign gets a list of their own (rare: not cached).
+    if (viewer && this.entries.some((e) => e.isFeatured && e.row.ownerId !== userId && !fits(e, viewer)))
+      return this.encodeFeatured(userId, needle, viewer);
     if (!needle) {
       // Shared by everyone except owners of a featured campaign (their cards say "Your Server").
       this.featuredBodies ??= {
@@ -356,9 +401,14 @@ export class DiscoverList {
     return this.encodeFeatured(userId, needle);
   }
 
-  private encodeFeatured(userId: string, needle: string | undefined): Buffer {
+  private encodeFeatured(userId: string, needle: string | undefined, viewer?: DiscoverViewer): Buffer {
     const featured = this.entries
-      .filter((e) => e.isFeatured && (!needle || e.search.includes(needle)))
+      .filter(
+        (e) =>
+          e.isFeatured &&
+          (!needle || e.search.includes(needle)) &&
+          (e.row.ownerId === userId || fits(e, viewer)),
+      )
       .sort((a, b) => featuredTime(b.row) - featuredTime(a.row) || (a.row.id < b.row.id ? -1 : 1))
       .slice(0, DISCOVER_LIMIT);
     return encodeArray(featured.map((e) => (e.row.ownerId === userId ? e.mine : e.other)));
@@ -408,7 +458,7 @@ export interface Discover {
   /** One page for a member: not joined before, not their own unless featured. */
   page(query: DiscoverQuery): DiscoverPage | Promise<DiscoverPage>;
   /** Every active featured campaign (the member's own included), most recently promoted first. */
-  featured(userId: string, q?: string): Buffer | Promise<Buffer>;
+  featured(userId: string, q?: string, now?: number): Buffer | Promise<Buffer>;
   /** Brings the list up to date with what was committed (what page() and featured() do first). */
   current(): void | Promise<void>;
   /**
@@ -419,4 +469,17 @@ export interface Discover {
   settled(): Promise<void>;
   /** Stops following the database (PostgreSQL: closes the listening connection). */
   close(): Promise<void>;
+}
+
+/** The viewer of a users row (discord_id, locale): account creation time from the snowflake. */
+export function viewerOf(
+  row: { discordId: string; locale: string | null } | undefined,
+  now: number,
+): DiscoverViewer {
+  // A user row that vanished (deleted meanwhile) sees what a brand-new account would.
+  return {
+    accountCreatedAt: row ? snowflakeCreatedAt(row.discordId) : now,
+    language: languageOfLocale(row?.locale),
+    now,
+  };
 }

@@ -16,6 +16,24 @@ import {
 } from '../shared/join-schemas.ts';
 import { checkSameAddress } from './same-address.ts';
 import { assertNever } from '../shared/campaign-kinds.ts';
+import { languageOfLocale, memberMatches, TARGETING_MESSAGES } from '../shared/targeting.ts';
+
+/**
+ * Targeting (issue 31 item 2): a member outside the campaign's audience (account too young for it,
+ * another language) cannot join it; Discover and /farm do not show it to them. The bot verifies only
+ * joins recorded here and the no-bot claim checks again, so this is the one gate of every join path.
+ */
+export function requireInAudience(
+  server: Pick<Server, 'minAccountAgeDays' | 'targetLanguage'>,
+  user: { discordId: string; locale: string | null },
+  now: number,
+): void {
+  const member = {
+    accountCreatedAt: snowflakeCreatedAt(user.discordId),
+    language: languageOfLocale(user.locale),
+  };
+  if (!memberMatches(server, member, now)) throw new AppError('forbidden', TARGETING_MESSAGES.notForYou);
+}
 
 /** A campaign a member may still join, or the refusal as an AppError. */
 async function requireJoinable(h: DbHandle, campaignId: string, userId: string): Promise<Server> {
@@ -119,6 +137,7 @@ export async function joinServer(
 
   requireOldEnoughAccount(ctx, user.discordId);
   const server = await requireJoinable(ctx.store.read, campaignId, userId);
+  requireInAudience(server, user, ctx.clock.now());
   await requireSameAddressRoom(ctx, ctx.store.read, server, userId);
   // Over the pace: refused before anything is asked of Discord (decided again in the transaction).
   await requireJoinPace(ctx, ctx.store.read, userId, campaignId);

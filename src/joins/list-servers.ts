@@ -79,7 +79,7 @@ export async function closeDiscover(store: DataStore): Promise<void> {
   await found?.close();
 }
 
-type DiscoverContext = Pick<AppContext, 'store' | 'config' | 'logger'>;
+type DiscoverContext = Pick<AppContext, 'store' | 'config' | 'logger'> & Partial<Pick<AppContext, 'clock'>>;
 
 function discoverOf(ctx: DiscoverContext): Discover {
   return discoverFor(ctx.store, { cdnUrl: ctx.config.discord.cdnUrl, logger: ctx.logger });
@@ -95,7 +95,7 @@ export function findDiscoverPage(
   ctx: DiscoverContext,
   query: DiscoverQuery,
 ): DiscoverPage | Promise<DiscoverPage> {
-  return discoverOf(ctx).page(query);
+  return discoverOf(ctx).page({ ...query, now: query.now ?? ctx.clock?.now() });
 }
 
 /** JSON array (ApiDiscoverServer[]) of active featured campaigns, the member's own included. */
@@ -104,5 +104,5 @@ export function findFeaturedServersJson(
   userId: string,
   q?: string,
 ): Buffer | Promise<Buffer> {
-  return discoverOf(ctx).featured(userId, q);
+  return discoverOf(ctx).featured(userId, q, ctx.clock?.now());
 }

@@ -20,5 +20,6 @@ export function toApiServer(server: Server, cdnUrl: string): ApiServer {
     isFeatured: server.isFeatured,
     completionNotificationSent: server.completionNotificationSent,
     createdAt: new Date(server.createdAt).toISOString(),
+    targeting: { minAccountAgeDays: server.minAccountAgeDays, language: server.targetLanguage },
   };
 }

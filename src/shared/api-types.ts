@@ -60,6 +60,8 @@ export interface ApiServer {
   isFeatured: boolean;
   completionNotificationSent: boolean;
   createdAt: string;
+  /** Who may see and join it (issue 31 item 2): null fields ask for nothing beyond the platform's rules. */
+  targeting: { minAccountAgeDays: number | null; language: string | null };
 }
 
 /** What an owner sees about a campaign's health (My Campaigns, Dashboard). */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ApiCampaignHealth, ApiServer } from './api-types.ts';
 import { displayTextSchema, isMoneyString, plainTextSchema } from './text.ts';
 import { PROMOTION } from './campaign-kinds.ts';
+import { targetingSchema } from './targeting.ts';
 
 // Request schemas for spending coins (submit, no-bot submit, bot invite), shared by the API and the
 // web forms so both refuse the same input with the same words. No server code is imported here.
@@ -134,6 +135,8 @@ export const submitServerSchema = z
     inviteLink: inviteLinkSchema,
     coinReward: z.union([z.string().max(32), z.number()]).optional(),
     isFeaturedIntent: z.literal(true).optional(),
+    /** Who may see and join it (issue 31 item 2); absent: anyone the platform allows. */
+    targeting: targetingSchema.optional(),
   })
   .superRefine((input, ctx) => {
     if (input.isFeaturedIntent) return;
@@ -149,8 +152,30 @@ export const submitNoBotSchema = z.object({
   memberCount: z
     .union([z.string().max(32), z.number()], { error: CAMPAIGN_MESSAGES.memberCount })
     .refine((v) => parseMemberCount(v) !== null, CAMPAIGN_MESSAGES.memberCount),
+  targeting: targetingSchema.optional(),
 });
 export type SubmitNoBotInput = z.infer<typeof submitNoBotSchema>;
+
+/**
+ * POST /api/campaigns/:id/top-up (issue 31 item 4): more member slots for a campaign the owner already
+ * runs, at the same price per slot and with the same minimum as a submission (1 coin = 1 member, at least 3).
+ */
+export const topUpSchema = z.object({
+  members: z
+    .union([z.string().max(32), z.number()], { error: CAMPAIGN_MESSAGES.memberCount })
+    .refine((v) => parseMemberCount(v) !== null, CAMPAIGN_MESSAGES.memberCount),
+});
+export type TopUpInput = z.infer<typeof topUpSchema>;
+
+export const TOP_UP_MESSAGES = {
+  canceled: 'This campaign was canceled and cannot be topped up.',
+  unfunded: 'This campaign has not been promoted yet. Promote it or submit it as a regular campaign.',
+  inviteInvalid: 'This campaign’s invite link stopped working. Replace the invite first, then add members.',
+} as const;
+
+export function insufficientForTopUp(members: number, balance: string): string {
+  return `You need ${members} coins to add ${members} members. You have ${balance} coins.`;
+}
 
 /** GET /api/bot/invite?guildId= (optional) */
 export const botInviteQuerySchema = z.object({
@@ -184,4 +209,15 @@ export interface ApiMyServer extends ApiServer, ApiCampaignHealth {
 export interface ApiTransactionSummary {
   earned: string;
   spent: string;
+}
+
+/** GET /api/guilds/manageable: a Discord server the user owns or has Manage Server in (Submit's picker). */
+export interface ApiManageableGuild {
+  id: string;
+  name: string;
+  iconUrl: string | null;
+  /** Our bot is in it (null: Discord did not say); regular and featured campaigns need it. */
+  botPresent: boolean | null;
+  /** Adds our bot to this server (Discord's OAuth2 page, the server preselected). */
+  botInviteUrl: string;
 }

@@ -31,7 +31,12 @@ export class PgUsersRepository implements UsersRepository {
 
   async refreshProfile(
     discordId: string,
-    profile: { discordUsername: string; discordAvatar: string | null; email: string | null },
+    profile: {
+      discordUsername: string;
+      discordAvatar: string | null;
+      email: string | null;
+      locale?: string | null;
+    },
   ): Promise<User | undefined> {
     const [row] = await this.db
       .update(users)
@@ -39,6 +44,7 @@ export class PgUsersRepository implements UsersRepository {
         discordUsername: profile.discordUsername,
         discordAvatar: profile.discordAvatar,
         email: sql`coalesce(${profile.email}::text, ${users.email})`,
+        ...(profile.locale !== undefined ? { locale: profile.locale } : {}),
       })
       .where(eq(users.discordId, discordId))
       .returning();

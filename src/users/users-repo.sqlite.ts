@@ -48,7 +48,12 @@ export class SqliteUsersRepository implements UsersRepository {
 
   async refreshProfile(
     discordId: string,
-    profile: { discordUsername: string; discordAvatar: string | null; email: string | null },
+    profile: {
+      discordUsername: string;
+      discordAvatar: string | null;
+      email: string | null;
+      locale?: string | null;
+    },
   ): Promise<User | undefined> {
     return this.db
       .update(users)
@@ -56,6 +61,7 @@ export class SqliteUsersRepository implements UsersRepository {
         discordUsername: profile.discordUsername,
         discordAvatar: profile.discordAvatar,
         email: sql`coalesce(${profile.email}, ${users.email})`,
+        ...(profile.locale !== undefined ? { locale: profile.locale } : {}),
       })
       .where(eq(users.discordId, discordId))
       .returning()

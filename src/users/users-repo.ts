@@ -11,6 +11,8 @@ export interface NewUser {
   discordUsername: string;
   discordAvatar: string | null;
   email: string | null;
+  /** Discord locale at sign-in (targeting); absent: not known. */
+  locale?: string | null;
   createdAt: number;
 }
 
@@ -31,7 +33,12 @@ export interface UsersRepository {
    */
   refreshProfile(
     discordId: string,
-    profile: { discordUsername: string; discordAvatar: string | null; email: string | null },
+    profile: {
+      discordUsername: string;
+      discordAvatar: string | null;
+      email: string | null;
+      locale?: string | null;
+    },
   ): Promise<User | undefined>;
   /** Inserts the user; undefined (and nothing written) when this Discord id has a user already. */
   insertIfNew(user: NewUser): Promise<User | undefined>;

@@ -14,6 +14,8 @@ export interface DiscordProfile {
   username: string;
   avatar: string | null;
   email?: string | null;
+  /** `locale` of GET /users/@me ("en-US"). */
+  locale?: string | null;
 }
 
 /**
@@ -31,6 +33,8 @@ export async function upsertUserFromDiscord(
       discordUsername: profile.username,
       discordAvatar: profile.avatar,
       email: profile.email ?? null,
+      // Campaign language targeting (issue 31 item 2) reads the member's Discord locale.
+      ...(profile.locale !== undefined ? { locale: profile.locale } : {}),
     };
     const existing = await repo.refreshProfile(profile.id, fresh);
     if (existing) return { user: existing, created: false };

@@ -77,7 +77,7 @@ export function currentUserObject(user: SimUser, scopes: string[]): SimApiUser {
   return {
     ...userObject(user),
     mfa_enabled: false,
-    locale: Locale.EnglishUS,
+    locale: user.locale ?? Locale.EnglishUS,
     premium_type: user.premiumType ?? 0,
     verified: true,
     ...(scopes.includes('email') ? { email: user.email } : {}),

@@ -48,6 +48,8 @@ export interface SimUser {
   bot: boolean;
   /** Discord's `premium_type` (0 none, 1 Nitro Classic, 2 Nitro: 200 servers instead of 100, 3 Nitro Basic); absent = 0. */
   premiumType?: number;
+  /** The user's Discord client language (GET /users/@me `locale`); en-US unless set. */
+  locale?: string;
 }
 
 export interface SimMembership {
@@ -517,6 +519,14 @@ export class SimState {
     }
     if (!already || opts.redispatch) this.emit({ type: 'memberAdd', guildId, userId });
     return !already;
+  }
+
+  /** Sets the language a user's Discord client uses (GET /users/@me `locale`, e.g. "fr"). */
+  setUserLocale(userId: string, locale: string): void {
+    const user = this.users.get(userId);
+    if (!user) throw new SimError(404, 10013, 'Unknown User');
+    user.locale = locale;
+    this.changed();
   }
 
   /** Gives or takes a member's Manage Server permission (a role with it, in real Discord). */

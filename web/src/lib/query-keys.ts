@@ -23,6 +23,8 @@ export const campaignKeys = {
   list: () => ['/api/campaigns'] as const,
   myServers: () => ['/api/servers/mine'] as const,
   botInvite: () => ['/api/bot/invite'] as const,
+  /** Submit's server picker: the servers the user owns or manages (issue 31 item 3). */
+  manageableGuilds: () => ['/api/guilds/manageable'] as const,
 };
 
 /** The ledger: every key sits under `all()`, so one invalidation refreshes list, summary, history and chart. */

@@ -9,6 +9,8 @@ import { BotInvitePanel } from '../features/campaigns/bot-invite-panel.tsx';
 import { FeaturedForm } from '../features/campaigns/featured-form.tsx';
 import { NoBotForm } from '../features/campaigns/nobot-form.tsx';
 import { RegularForm } from '../features/campaigns/regular-form.tsx';
+import { ServerPicker } from '../features/campaigns/server-picker.tsx';
+import type { ApiManageableGuild } from '@shared/campaign-schemas.ts';
 import { useAuth } from '../lib/use-auth.ts';
 import { useDocumentTitle } from '../lib/use-document-title.ts';
 import { minStayText, PROMOTION, rewardText } from '@shared/campaign-kinds.ts';
@@ -29,10 +31,16 @@ export default function SubmitPage() {
   const requested = params.get('tab');
   const tab: Tab = TABS.includes(requested as Tab) ? (requested as Tab) : 'regular';
   const [missingInviteUrl, setMissingInviteUrl] = useState<string | null>(null);
+  const [picked, setPicked] = useState<ApiManageableGuild | null>(null);
 
   const balanceText = user?.coins ?? '0.00';
   const balanceCents = parseMoney(balanceText) ?? 0;
-  const formProps = { balanceCents, balanceText, onBotMissing: setMissingInviteUrl };
+  const formProps = {
+    balanceCents,
+    balanceText,
+    onBotMissing: setMissingInviteUrl,
+    prefillName: picked?.name,
+  };
 
   function selectTab(next: string) {
     setMissingInviteUrl(null);
@@ -53,6 +61,7 @@ export default function SubmitPage() {
           </Stack>
         }
       />
+      <ServerPicker picked={picked} onPick={setPicked} needsBot={tab !== 'nobot'} />
       {tab !== 'nobot' ? (
         <BotInvitePanel missingInviteUrl={missingInviteUrl} onInvited={() => setMissingInviteUrl(null)} />
       ) : null}
@@ -81,9 +90,17 @@ export default function SubmitPage() {
               <Text color="fg.muted" textStyle="sm" mb="6">
                 {TAB_INTRO[value]}
               </Text>
-              {value === 'regular' ? <RegularForm {...formProps} /> : null}
-              {value === 'featured' ? <FeaturedForm {...formProps} /> : null}
-              {value === 'nobot' ? <NoBotForm balanceCents={balanceCents} balanceText={balanceText} /> : null}
+              {/* Keyed by the picked server: picking one refills the name field. */}
+              {value === 'regular' ? <RegularForm key={picked?.id} {...formProps} /> : null}
+              {value === 'featured' ? <FeaturedForm key={picked?.id} {...formProps} /> : null}
+              {value === 'nobot' ? (
+                <NoBotForm
+                  key={picked?.id}
+                  balanceCents={balanceCents}
+                  balanceText={balanceText}
+                  prefillName={picked?.name}
+                />
+              ) : null}
             </Tabs.Content>
           ))}
         </Tabs.Root>

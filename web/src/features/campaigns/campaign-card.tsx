@@ -19,6 +19,7 @@ import { ServerAvatar } from '../../components/server-avatar.tsx';
 import { formatCoins } from '../../lib/format.ts';
 import { toast } from '../../lib/toaster.tsx';
 import { InviteExpiredPanel } from './invite-expired-panel.tsx';
+import { TopUpButton } from './top-up-dialog.tsx';
 import { CAMPAIGN_KIND_RULES, rewardText } from '@shared/campaign-kinds.ts';
 import { campaignPace, etaText, paceText } from './campaign-pace.ts';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
@@ -244,6 +245,7 @@ export const CampaignCard = forwardRef<HTMLDivElement, CampaignCardProps>(functi
               <LuStar /> Promote
             </Button>
           ) : null}
+          <TopUpButton campaign={campaign} />
           <Button
             size="sm"
             variant="outline"

@@ -12,6 +12,7 @@ import { useState } from 'react';
 import { InviteExpiredPanel } from './invite-expired-panel.tsx';
 import { PromoteConfirmDialog } from './promote-confirm-dialog.tsx';
 import { ListControls, ShowMore, useListControls } from './list-controls.tsx';
+import { TopUpButton } from './top-up-dialog.tsx';
 
 function statusBadge(server: ApiMyServer) {
   if (server.canceled) return <Badge colorPalette="gray">Canceled</Badge>;
@@ -89,6 +90,10 @@ function ServerRow({
           ) : null}
         </Box>
       </HStack>
+      {/* A campaign that ran out is refilled here (My Campaigns lists running ones only). */}
+      {!server.active && !server.canceled && server.initialMemberSlots > 0 ? (
+        <TopUpButton campaign={server} />
+      ) : null}
       {noBot || server.canceled ? null : featuredHere || server.featuredElsewhere ? (
         <HStack color="gold.fg" gap="1.5" textStyle="sm" fontWeight="medium" flexShrink={0} justify="center">
           <LuCircleCheck /> {featuredHere ? 'Already Featured' : 'Already featured (another campaign)'}

@@ -11,6 +11,7 @@ import { useNavigate } from 'react-router';
 import { CoinAmount } from '../../components/coin-amount.tsx';
 import { toast } from '../../lib/toaster.tsx';
 import { CostSummary, defaultSpend } from './cost-summary.tsx';
+import { TargetingFields, targetingOf } from './targeting-fields.tsx';
 import { InviteLinkField, ServerNameField, WholeNumberField } from './form-fields.tsx';
 import type { SubmitFormProps } from './regular-form.tsx';
 import { useSubmitNoBot } from './use-submit-nobot.ts';
@@ -23,9 +24,11 @@ type NoBotField = keyof typeof FIELD_IDS;
 const isField = (f: string | null): f is NoBotField => f !== null && Object.hasOwn(FIELD_IDS, f);
 
 /** No-bot campaign: no bot needed, 1 coin per member, members earn 0.20 after 10 seconds. */
-export function NoBotForm({ balanceCents, balanceText }: Omit<SubmitFormProps, 'onBotMissing'>) {
-  const [name, setName] = useState('');
+export function NoBotForm({ balanceCents, balanceText, prefillName }: Omit<SubmitFormProps, 'onBotMissing'>) {
+  const [name, setName] = useState(prefillName ?? '');
   const [inviteLink, setInviteLink] = useState('');
+  const [minAge, setMinAge] = useState('');
+  const [language, setLanguage] = useState('');
   // Starts at what the balance pays for (10 at most), never at more.
   const [memberCount, setMemberCount] = useState(() => String(defaultSpend(balanceCents)));
   const navigate = useNavigate();
@@ -55,7 +58,7 @@ export function NoBotForm({ balanceCents, balanceText }: Omit<SubmitFormProps, '
       fail('memberCount', 'Insufficient Coins', insufficientForNoBot(count, balanceText));
       return;
     }
-    const input = { name, inviteLink, memberCount };
+    const input = { name, inviteLink, memberCount, targeting: targetingOf(minAge, language) };
     const problem = firstSchemaProblem(submitNoBotSchema, input);
     if (problem) {
       fail(isField(problem.field) ? problem.field : 'name', 'Validation Error', problem.message);
@@ -75,6 +78,13 @@ export function NoBotForm({ balanceCents, balanceText }: Omit<SubmitFormProps, '
           label="Number of Members"
           {...fields.bind('memberCount', memberCount, setMemberCount)}
           helper="1 coin per member. Minimum 3 members."
+        />
+        <TargetingFields
+          idPrefix="nobot"
+          minAge={minAge}
+          language={language}
+          onMinAge={setMinAge}
+          onLanguage={setLanguage}
         />
         <CostSummary
           rows={[

@@ -6,6 +6,7 @@ import { useNavigate } from 'react-router';
 import { CoinAmount } from '../../components/coin-amount.tsx';
 import { toast } from '../../lib/toaster.tsx';
 import { CostSummary, defaultSpend } from './cost-summary.tsx';
+import { TargetingFields, targetingOf } from './targeting-fields.tsx';
 import { InviteLinkField, ServerNameField, WholeNumberField } from './form-fields.tsx';
 import { useSubmitServer } from './use-submit-server.ts';
 import { rewardText } from '@shared/campaign-kinds.ts';
@@ -25,12 +26,16 @@ export interface SubmitFormProps {
   /** The balance as shown to the user, e.g. "12.50". */
   balanceText: string;
   onBotMissing: (inviteUrl: string) => void;
+  /** The server picked above the form (issue 31 item 3): its name fills the name field. */
+  prefillName?: string;
 }
 
 /** Regular campaign: 1 coin per member slot, at least 3. */
-export function RegularForm({ balanceCents, balanceText, onBotMissing }: SubmitFormProps) {
-  const [name, setName] = useState('');
+export function RegularForm({ balanceCents, balanceText, onBotMissing, prefillName }: SubmitFormProps) {
+  const [name, setName] = useState(prefillName ?? '');
   const [inviteLink, setInviteLink] = useState('');
+  const [minAge, setMinAge] = useState('');
+  const [language, setLanguage] = useState('');
   // Starts at what the balance pays for (10 at most), never at more.
   const [coins, setCoins] = useState(() => String(defaultSpend(balanceCents)));
   const navigate = useNavigate();
@@ -62,7 +67,7 @@ export function RegularForm({ balanceCents, balanceText, onBotMissing }: SubmitF
       fail('coinReward', 'Insufficient Coins', insufficientForSubmit(parsed.coins, balanceText));
       return;
     }
-    const input = { name, inviteLink, coinReward: coins };
+    const input = { name, inviteLink, coinReward: coins, targeting: targetingOf(minAge, language) };
     const problem = firstSchemaProblem(submitServerSchema, input);
     if (problem) {
       fail(isField(problem.field) ? problem.field : 'name', 'Validation Error', problem.message);
@@ -82,6 +87,13 @@ export function RegularForm({ balanceCents, balanceText, onBotMissing }: SubmitF
           label="Coins to Spend"
           {...fields.bind('coinReward', coins, setCoins)}
           helper="1 coin = 1 member. Minimum 3 coins."
+        />
+        <TargetingFields
+          idPrefix="regular"
+          minAge={minAge}
+          language={language}
+          onMinAge={setMinAge}
+          onLanguage={setLanguage}
         />
         <CostSummary
           rows={[

@@ -4,9 +4,13 @@ import { apiJson, errorMessage } from '../../lib/api.ts';
 import { toast } from '../../lib/toaster.tsx';
 import { invalidateAfterSpend } from './invalidate-after-spend.ts';
 
+import type { TargetingInput } from '@shared/targeting.ts';
+
 export interface SubmitNoBotVariables {
   name: string;
   inviteLink: string;
+  /** Who may see and join it (issue 31 item 2). */
+  targeting?: TargetingInput;
   memberCount: string;
 }
 

@@ -5,9 +5,13 @@ import { toast } from '../../lib/toaster.tsx';
 import { botMissingInviteUrl } from './bot-missing.ts';
 import { invalidateAfterSpend } from './invalidate-after-spend.ts';
 
+import type { TargetingInput } from '@shared/targeting.ts';
+
 export interface SubmitServerVariables {
   name: string;
   inviteLink: string;
+  /** Who may see and join it (issue 31 item 2). */
+  targeting?: TargetingInput;
   /** Coins to spend, as typed (the API rounds down: 1 coin = 1 member). */
   coinReward: string;
 }
