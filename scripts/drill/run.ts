@@ -536,7 +536,7 @@ export async function runDrill(options: DrillOptions): Promise<Observation[]> {
                 existsSync(databasePath + s) ? statSync(databasePath + s).size : 0,
               ),
             );
-            spawnSync('prlimit', ['--pid', String(pid), `--fsize=${biggest}`]);
+            spawnSync('prlimit', ['--pid', String(pid), `--fsize=${biggest}:`]); // the soft limit only: raising it back needs no privilege
           }
         },
         async () => {
@@ -553,7 +553,7 @@ export async function runDrill(options: DrillOptions): Promise<Observation[]> {
         20_000,
         () => {
           if (tmpfs) rmSync(filler, { force: true });
-          else spawnSync('prlimit', ['--pid', String(pid), '--fsize=unlimited']);
+          else spawnSync('prlimit', ['--pid', String(pid), '--fsize=unlimited:']);
         },
       );
     }
