@@ -62,6 +62,8 @@ export interface Observation {
 
 const STRIPE_SECRET_KEY = 'sk_test_drill_0123456789abcdef';
 const STRIPE_WEBHOOK_SECRET = 'whsec_drill_0123456789abcdef';
+const METRICS_TOKEN = 'drill-metrics-token-0123456789';
+const MONITORING = { authorization: `Bearer ${METRICS_TOKEN}` };
 const PROXY = { 'x-forwarded-proto': 'https', 'x-forwarded-for': '198.51.100.77' };
 
 const children = new Set<ChildProcess>();
@@ -298,6 +300,8 @@ export async function runDrill(options: DrillOptions): Promise<Observation[]> {
       STRIPE_WEBHOOK_SECRET,
       STRIPE_API_URL: `http://127.0.0.1:${stripePort}`,
       LOG_LEVEL: 'info',
+      // Production serves /metrics (and /api/ready's details) to this bearer only (issue 27 item 5).
+      METRICS_TOKEN,
     };
     if (options.runtime === 'dist' && !existsSync(DIST_ENTRY)) throw new Error('run `npm run build` first');
     const product: WatchedProcess = track(
@@ -341,7 +345,7 @@ export async function runDrill(options: DrillOptions): Promise<Observation[]> {
       return { text: [...msgs].map(([m, n]) => (n > 1 ? `${m} ×${n}` : m)).join('; ') || 'none', plain };
     };
     const readiness = async () => {
-      const res = await timedFetch(`${url}/api/ready`);
+      const res = await timedFetch(`${url}/api/ready`, { headers: MONITORING });
       if (res.status === 200) return { ok: true, text: `200 ready (${res.ms} ms)` };
       try {
         const report = JSON.parse(res.body) as { checks?: Record<string, { ok: boolean; detail: string }> };
@@ -367,7 +371,8 @@ export async function runDrill(options: DrillOptions): Promise<Observation[]> {
         : `still ${last.ok ? 'green' : 'red'} after ${s} s: ${last.text}`;
     };
     const metrics = async () => {
-      const res = await timedFetch(`${url}/metrics`);
+      const res = await timedFetch(`${url}/metrics`, { headers: MONITORING });
+      if (res.status !== 200) return `/metrics: ${describe(res)}`;
       const zero = res.body
         .split('\n')
         .filter((l) => /^coinsync_ready\{/.test(l) && / 0$/.test(l))
@@ -376,7 +381,8 @@ export async function runDrill(options: DrillOptions): Promise<Observation[]> {
         .split('\n')
         .filter((l) => /outcome="failure"/.test(l) && !/ 0$/.test(l))
         .map((l) => l.replace(/^coinsync_/, 'coinsync_'));
-      return [...zero, ...failures].join(', ') || 'all coinsync_ready 1';
+      const gauges = res.body.split('\n').filter((l) => /^coinsync_ready\{/.test(l)).length;
+      return [...zero, ...failures].join(', ') || `all ${gauges} coinsync_ready gauges 1`;
     };
 
     const record = async (
