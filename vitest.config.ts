@@ -16,6 +16,7 @@ const LONG_FILES = [
   'src/bot/removal-reasons.test.ts',
   'src/sim/discord/rate-limits.test.ts',
   'src/ops/redis-faults.test.ts',
+  'scripts/drill/drill-quick.test.ts',
 ];
 
 class LongFilesFirst extends BaseSequencer {

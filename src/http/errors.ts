@@ -46,8 +46,29 @@ function sendUnavailable(req: Request, res: Response, message: string, retryAfte
 }
 
 export function errorHandler(logger: Logger): ErrorRequestHandler {
-  return (err: unknown, req, res, next) => {
-    if (res.headersSent) return next(err);
+  return (err: unknown, req, res, _next) => {
+    // An error after the answer went out: express-session failing to save the session once the response
+    // ended (disk full at sign-in), a stream that broke. Express's own final handler would print the
+    // bare stack to stderr, outside the JSON log and without the request id (issue 29 item 4); it is
+    // logged here instead, and the connection cut as Express does when the answer is incomplete.
+    if (res.headersSent) {
+      const storageCode = storageFailureCode(err);
+      logger.error(
+        storageCode !== undefined
+          ? 'database failed after the response was sent'
+          : 'error after the response was sent',
+        {
+          requestId: requestIdOf(res),
+          method: req.method,
+          path: req.path,
+          ...(storageCode !== undefined
+            ? { code: storageCode, error: err instanceof Error ? err.message : String(err) }
+            : { error: err instanceof Error ? err.stack : String(err) }),
+        },
+      );
+      if (!res.writableEnded) req.socket.destroy();
+      return;
+    }
     if (err instanceof AppError) {
       // A refusal that knows when to come back (Discord busy, the join pace's 429) says so in Retry-After.
       if (err.status === 503) return sendUnavailable(req, res, err.message, err.retryAfterSeconds);
@@ -75,7 +96,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     // and /api/ready.
     const storageCode = storageFailureCode(err);
     if (storageCode !== undefined) {
-      logger.error('database write failed; answering 503', {
+      // A read fails too (PostgreSQL unreachable, a disk error): the line says which it was.
+      const read = req.method === 'GET' || req.method === 'HEAD';
+      logger.error(read ? 'database read failed; answering 503' : 'database write failed; answering 503', {
         requestId: requestIdOf(res),
         method: req.method,
         path: req.path,
@@ -83,7 +106,6 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
         error: err instanceof Error ? err.message : String(err),
       });
       // A read saved nothing: its message says it could not load (issue 29 item 6).
-      const read = req.method === 'GET' || req.method === 'HEAD';
       sendUnavailable(req, res, read ? STORAGE_READ_UNAVAILABLE_MESSAGE : STORAGE_UNAVAILABLE_MESSAGE);
       return;
     }

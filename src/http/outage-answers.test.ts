@@ -70,5 +70,62 @@ describe('answers during an outage', () => {
     const lines = logger.lines.filter((l) => l.includes('answering 503'));
     expect(lines.length).toBeGreaterThanOrEqual(3);
     expect(lines.every((l) => /requestId/.test(l))).toBe(true);
+    // A read is not called a write in the log either.
+    expect(lines.find((l) => l.includes('/api/servers'))).toMatch(/database read failed/);
+    expect(lines.find((l) => l.includes('/api/hourly/claim'))).toMatch(/database write failed/);
+  });
+});
+
+// Issue 29 item 4: on a full disk each failed sign-in printed a 14-line plain-text stack outside the
+// JSON log, without a request id. express-session saves the session once the answer has ended and
+// hands a failed save to next(err) then: past the product's error handler (headers sent) to Express's
+// final handler, which prints err.stack with console.error when the app's env is not "test".
+describe('an error after the answer went out (the session save on a full disk)', () => {
+  it('is logged through the JSON logger with the request id, and nothing is printed outside it', async () => {
+    const { default: session } = await import('express-session');
+    const sessionLogger = createLogger('silent');
+    class FullDiskStore extends session.Store {
+      get(_sid: string, cb: (err: unknown, s?: null) => void) {
+        cb(null, null);
+      }
+      set(_sid: string, _s: unknown, cb?: (err?: unknown) => void) {
+        cb?.(failing('SQLITE_FULL'));
+      }
+      destroy(_sid: string, cb?: (err?: unknown) => void) {
+        cb?.();
+      }
+    }
+    const app = express();
+    app.set('env', 'production'); // as in production: Express's final handler prints stacks then
+    app.use(requestContext(sessionLogger));
+    app.use(
+      session({ secret: 'test-secret', store: new FullDiskStore(), resave: false, saveUninitialized: false }),
+    );
+    app.get('/api/auth/discord/callback', (req, res) => {
+      (req.session as unknown as { state: string }).state = 'x';
+      res.redirect('/?login=failed');
+    });
+    app.use(errorHandler(sessionLogger));
+    const printed: unknown[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => printed.push(args);
+    const sessionServer = app.listen(0, '127.0.0.1');
+    try {
+      await new Promise((r) => sessionServer.once('listening', r));
+      const port = (sessionServer.address() as AddressInfo).port;
+      await fetch(`http://127.0.0.1:${port}/api/auth/discord/callback`, { redirect: 'manual' }).catch(
+        () => undefined, // the connection may be cut: the answer could not be completed
+      );
+      await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      console.error = original;
+      await new Promise<void>((r) => sessionServer.close(() => r()));
+    }
+    expect(printed).toEqual([]);
+    const line = sessionLogger.lines.find((l) => l.includes('after the response was sent'));
+    expect(line).toBeDefined();
+    expect(line).toMatch(/requestId/);
+    expect(line).toMatch(/SQLITE_FULL/);
+    expect(line).toMatch(/\/api\/auth\/discord\/callback/);
   });
 });
