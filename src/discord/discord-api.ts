@@ -7,8 +7,9 @@
 // error page as JSON. Around it (decision 037):
 //
 // - Two lanes. A call made while a person waits (a web request, a slash command: code run inside
-//   `whilePersonWaits`) has a deadline of PERSON_DEADLINE_MS; when Discord asks for a longer wait
-//   (429 Retry-After, the global limit, a Cloudflare ban page) or the deadline passes, the call fails
+//   `whilePersonWaits`) shares the scope's budget of PERSON_DEADLINE_MS (all its calls together wait
+//   that long at most; each call gets what is left); when Discord asks for a longer wait
+//   (429 Retry-After, the global limit, a Cloudflare ban page) or the budget runs out, the call fails
 //   at once with DiscordBusyError (a 503 with Retry-After for the person). Every other call is
 //   background work and waits out any Retry-After, however long. Each lane has its own REST instance
 //   (own queues; the bot's global 50/s split 25/25), so a background sweep queued on a bucket never
@@ -132,7 +133,8 @@ export const MEMBER_PAGE_SIZE = 1000;
 export const GUILD_PAGE_SIZE = 200;
 
 /**
- * How long a person waits for any one Discord call (a web request, a slash command) before they are
+ * How long a person waits on Discord in total, over all the calls of one web request or slash command
+ * (a budget per `whilePersonWaits` scope; each call gets what is left), before they are
  * told "Discord is busy" with a Retry-After. A few seconds: long enough for Discord's usual answer
  * (well under a second) and a short bucket wait or one retry, short enough that a page never hangs
  * and a slash command, deferred after 1.5 s, still answers long before its 15-minute token runs out.
@@ -152,20 +154,48 @@ export const MAX_TOKEN_CLIENTS = 500;
 const PERSON_GLOBAL_PER_SECOND = 25;
 const BACKGROUND_GLOBAL_PER_SECOND = 25;
 
+/**
+ * The time one person-waiting scope (a web request, a slash command) has left to wait on Discord. The
+ * budget is spent while at least one Discord call of the scope is in flight (calls running side by
+ * side spend it once), so a request making three calls waits PERSON_DEADLINE_MS in total, not three
+ * times that: each call gets what is left.
+ */
+class PersonBudget {
+  private spentMs = 0;
+  private inFlight = 0;
+  private since = 0;
+  constructor(readonly budgetMs: number) {}
+
+  /** What is left at `now` (ms; may be 0 or less). */
+  left(now: number): number {
+    return this.budgetMs - this.spentMs - (this.inFlight > 0 ? now - this.since : 0);
+  }
+
+  begin(now: number): void {
+    if (this.inFlight === 0) this.since = now;
+    this.inFlight += 1;
+  }
+
+  end(now: number): void {
+    this.inFlight -= 1;
+    if (this.inFlight === 0) this.spentMs += now - this.since;
+  }
+}
+
 interface PersonWait {
-  deadlineMs: number;
-  /** Set per call: when this call's deadline passes (epoch ms). */
+  budget: PersonBudget;
+  /** Set per call: when this call's share of the budget runs out (epoch ms). */
   deadlineAt?: number;
 }
 const personWaiting = new AsyncLocalStorage<PersonWait>();
 
 /**
- * Runs `fn` as work a person waits on: every Discord call made inside it (however deep) gets a deadline
- * of `deadlineMs` and fails with DiscordBusyError rather than wait longer. The API's middleware and the
- * slash-command dispatcher wrap their handlers in it.
+ * Runs `fn` as work a person waits on: the Discord calls made inside it (however deep) share a budget
+ * of `deadlineMs` in total; a call that would pass what is left fails with DiscordBusyError rather
+ * than wait longer. The API's middleware and the slash-command dispatcher wrap their handlers in it.
  */
 export function whilePersonWaits<T>(fn: () => T, deadlineMs = PERSON_DEADLINE_MS): T {
-  return personWaiting.run({ deadlineMs }, fn);
+  return personWaiting.run({ budget: new PersonBudget(deadlineMs) }, fn);
 }
 
 /** Runs `fn` as background work (no deadline) even when started from a person's request. */
@@ -524,12 +554,16 @@ export class DiscordApi {
         throw this.failure(client, bucket, err);
       }
     }
-    // A wait Discord already asked for: longer than the deadline, the person is told at once;
-    // shorter, it is waited out here (this lane's @discordjs/rest may not know it).
+    // A wait Discord already asked for: longer than what is left of the person's budget, the person is
+    // told at once; shorter, it is waited out here (this lane's @discordjs/rest may not know it).
+    const { budget } = wait;
+    const start = nowMs();
+    const left = budget.left(start);
     const held = this.heldFor(client, bucket);
-    if (held.ms >= wait.deadlineMs) throw this.busy(held.ms, held.reason);
-    const deadlineAt = nowMs() + wait.deadlineMs;
-    if (held.ms > 0) await sleep(held.ms);
+    if (held.ms >= left || left <= 0)
+      throw held.ms > 0 ? this.busy(held.ms, held.reason) : this.busy(BUSY_FALLBACK_WAIT_MS, 'deadline');
+    const deadlineAt = start + left;
+    budget.begin(start);
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<never>((_, reject) => {
@@ -542,16 +576,18 @@ export class DiscordApi {
             known.ms > 0 ? known.reason : 'deadline',
           ),
         );
-      }, deadlineAt - nowMs());
+      }, left);
     });
     try {
-      return (await personWaiting.run({ deadlineMs: wait.deadlineMs, deadlineAt }, () =>
+      if (held.ms > 0) await Promise.race([sleep(held.ms), expired]);
+      return (await personWaiting.run({ budget, deadlineAt }, () =>
         Promise.race([run(client.rest, controller.signal), expired]),
       )) as T;
     } catch (err) {
       throw this.failure(client, bucket, err);
     } finally {
       clearTimeout(timer);
+      budget.end(nowMs());
     }
   }
 
