@@ -474,6 +474,38 @@ export class DiscordApi {
     this.botTokenRejectedSince = null;
   }
 
+  /**
+   * Gives another REST instance holding the bot token (discord.js's own `client.rest`: command
+   * registration, anything through `client.rest`) the same 401 recovery as this port's bot lanes:
+   * @discordjs/rest's `setToken(null)` on a 401 puts the configured token back instead of leaving
+   * every later call to fail with "Expected token to be set"; its 401s and successes feed the same
+   * report (one log line, metric, readiness); and while Discord rejects the token, one bot call per
+   * BOT_TOKEN_RETRY_MS (shared with this port's calls) reaches Discord, the others fail at once with
+   * a 401 without being sent.
+   */
+  guardBotRest(rest: REST): void {
+    // Only a call with the configured token speaks for it (a login tried with another token does not).
+    let current: string | null = null;
+    const setToken = rest.setToken.bind(rest);
+    rest.setToken = (token: string | null) => {
+      current = token ?? this.botToken;
+      return setToken(current);
+    };
+    const { options } = rest;
+    const send = options.makeRequest.bind(options);
+    options.makeRequest = (url, init) => {
+      if (current === this.botToken) this.gateBotToken();
+      return send(url, init);
+    };
+    rest.on(RESTEvents.Response, (_request, response: ResponseLike) => {
+      if (current !== this.botToken) return;
+      if (response.status === 401) {
+        this.botTokenLastTry = nowMs();
+        this.botTokenRejected();
+      } else if (response.status >= 200 && response.status < 300) this.botTokenAccepted();
+    });
+  }
+
   /** Readiness: whether Discord accepts the bot token (as far as the last bot call tells). */
   botTokenState(): BotTokenState {
     if (this.botTokenRejectedSince === null) return { ok: true, detail: 'accepted' };
