@@ -12,7 +12,7 @@
 //   (429 Retry-After, the global limit, a Cloudflare ban page) or the budget runs out, the call fails
 //   at once with DiscordBusyError (a 503 with Retry-After for the person). Every other call is
 //   background work and waits out any Retry-After, however long. Each lane has its own REST instance
-//   (own queues; the bot's global 50/s split 25/25), so a background sweep queued on a bucket never
+//   (own queues; the bot's global 50/s shared, people first), so a background sweep queued on a bucket never
 //   holds a member's request back.
 // - One rate-limit queue per token. The bot's calls go through the bot's instances; each member's
 //   OAuth calls through an instance of their own token (a bounded LRU of them), so one member who
@@ -23,6 +23,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import {
+  DefaultRestOptions,
   DiscordAPIError,
   HTTPError,
   REST,
@@ -45,6 +46,7 @@ import {
 } from 'discord-api-types/v10';
 import { recordDiscordBotTokenRejected, recordDiscordBusy, recordDiscordRateLimit } from '../metrics.ts';
 import { AppError } from '../shared/errors.ts';
+import { GlobalLimit, type GlobalLimitStats } from './global-limit.ts';
 
 export type DiscordUser = Pick<APIUser, 'id' | 'username' | 'avatar'> & {
   global_name?: string | null;
@@ -147,12 +149,12 @@ export const BOT_TOKEN_RETRY_MS = 10_000;
 /** Members' OAuth tokens with a REST instance (own buckets) kept at once; the least recently used go. */
 export const MAX_TOKEN_CLIENTS = 500;
 /**
- * The bot's global 50 requests/s (Discord's limit per bot token), split in halves between calls people
- * wait on and background jobs, so neither can starve the other and together they never pass it. 25/s
- * answers a burst of 100 Joins within the 4 s deadline; background jobs wait as long as they must.
+ * The bot's global 50 requests/s (Discord's limit per bot token), shared by calls people wait on and
+ * background jobs through one limiter (global-limit.ts): people's calls take the next free slot first,
+ * background takes whatever is left, so a sweep runs at the full 50/s when nobody waits and a person
+ * never queues behind it. Each lane's @discordjs/rest instance keeps its own (never binding) 50/s.
  */
-const PERSON_GLOBAL_PER_SECOND = 25;
-const BACKGROUND_GLOBAL_PER_SECOND = 25;
+export const BOT_GLOBAL_PER_SECOND = 50;
 
 /**
  * The time one person-waiting scope (a web request, a slash command) has left to wait on Discord. The
@@ -340,6 +342,8 @@ export class DiscordApi {
    */
   private readonly holds = new Map<string, number>();
   private botTokenRejectedSince: number | null = null;
+  /** The bot token's global 50/s, people first (shared by both bot lanes and discord.js's REST). */
+  private readonly globalLimit = new GlobalLimit(BOT_GLOBAL_PER_SECOND);
   private botTokenLastTry = 0;
   private readonly counters: DiscordApiStats = {
     responses: 0,
@@ -365,11 +369,22 @@ export class DiscordApi {
       rejectOnRateLimit: rejectLongWait,
       ...(options.fetch ? { makeRequest: wrapFetch(options.fetch) } : {}),
     };
+    const send = this.restOptions.makeRequest ?? DefaultRestOptions.makeRequest;
+    const limited =
+      (lane: Lane): typeof send =>
+      async (url, init) => {
+        await this.globalLimit.acquire(lane, init.signal ?? undefined);
+        return send(url, init);
+      };
     this.bot = {
       background: this.client('bot:background', 'bot', {
-        globalRequestsPerSecond: BACKGROUND_GLOBAL_PER_SECOND,
+        globalRequestsPerSecond: BOT_GLOBAL_PER_SECOND,
+        makeRequest: limited('background'),
       }),
-      person: this.client('bot:person', 'bot', { globalRequestsPerSecond: PERSON_GLOBAL_PER_SECOND }),
+      person: this.client('bot:person', 'bot', {
+        globalRequestsPerSecond: BOT_GLOBAL_PER_SECOND,
+        makeRequest: limited('person'),
+      }),
     };
     this.bot.background.rest.setToken(this.botToken);
     this.bot.person.rest.setToken(this.botToken);
@@ -493,8 +508,12 @@ export class DiscordApi {
     };
     const { options } = rest;
     const send = options.makeRequest.bind(options);
-    options.makeRequest = (url, init) => {
+    options.makeRequest = async (url, init) => {
       if (current === this.botToken) this.gateBotToken();
+      await this.globalLimit.acquire(
+        personWaiting.getStore() ? 'person' : 'background',
+        init.signal ?? undefined,
+      );
       return send(url, init);
     };
     rest.on(RESTEvents.Response, (_request, response: ResponseLike) => {
@@ -521,6 +540,11 @@ export class DiscordApi {
 
   stats(): DiscordApiStats {
     return { ...this.counters };
+  }
+
+  /** Bot requests granted by the shared global limit per lane, and those waiting for a slot now. */
+  globalLimitStats(): GlobalLimitStats {
+    return this.globalLimit.stats();
   }
 
   /** Observes responses and rate-limit waits (metrics). */
