@@ -22,7 +22,7 @@ import { startTestApp, type TestApp } from '../../src/test/harness.ts';
 //     detection delay is the sweep period plus this wall time; (3) `returning` members with a pending
 //     join arrive and come back to the site at once — the verification latency of the check
 //     (POST /api/joins/check's service), p50/p99. --no-tokens: members without OAuth tokens (the
-//     bot looks every join up, paced at 25/s).
+//     bot looks every join up, up to the bot's 50/s, which people's calls use first).
 
 export interface MemberSweepBenchArgs {
   guilds: number;

@@ -330,6 +330,9 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
       // Discord then sends it only the guilds (guild_id >> 22) % count on those shards (decision 028).
       ...clientShardOptions(ctx.config.shards),
     });
+    // discord.js's own REST (commands, anything through client.rest) survives a 401 on the bot token
+    // as the product's Discord port does: the configured token goes back, tried again now and then.
+    ctx.discord.guardBotRest(next.rest);
     let readyOnce = false;
     next.once(Events.ClientReady, (c) => {
       readyOnce = true;

@@ -120,8 +120,9 @@ export interface SweepOptions {
   /** Members looked at in parallel. */
   concurrency?: number;
   /**
-   * The sweep's share of the bot's 50 requests a second (Discord's global limit): its member look-ups
-   * are paced to this, so join-time checks and commands always find room.
+   * The pace of the sweep's member look-ups, at most the bot's 50 requests a second (Discord's global
+   * limit). People's calls need no share kept for them: the port's global limit serves them first
+   * and gives the sweep what they leave (decision 037).
    */
   botLookupsPerSecond?: number;
 }
@@ -133,7 +134,7 @@ export interface SweepResult {
   failed: Set<string>;
 }
 
-export const DEFAULT_SWEEP_BOT_LOOKUPS_PER_SECOND = 25;
+export const DEFAULT_SWEEP_BOT_LOOKUPS_PER_SECOND = 50;
 
 /**
  * Which members with open joins are in their guilds now, for reconciliation without the intent. Per

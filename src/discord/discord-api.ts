@@ -7,11 +7,12 @@
 // error page as JSON. Around it (decision 037):
 //
 // - Two lanes. A call made while a person waits (a web request, a slash command: code run inside
-//   `whilePersonWaits`) has a deadline of PERSON_DEADLINE_MS; when Discord asks for a longer wait
-//   (429 Retry-After, the global limit, a Cloudflare ban page) or the deadline passes, the call fails
+//   `whilePersonWaits`) shares the scope's budget of PERSON_DEADLINE_MS (all its calls together wait
+//   that long at most; each call gets what is left); when Discord asks for a longer wait
+//   (429 Retry-After, the global limit, a Cloudflare ban page) or the budget runs out, the call fails
 //   at once with DiscordBusyError (a 503 with Retry-After for the person). Every other call is
 //   background work and waits out any Retry-After, however long. Each lane has its own REST instance
-//   (own queues; the bot's global 50/s split 25/25), so a background sweep queued on a bucket never
+//   (own queues; the bot's global 50/s shared, people first), so a background sweep queued on a bucket never
 //   holds a member's request back.
 // - One rate-limit queue per token. The bot's calls go through the bot's instances; each member's
 //   OAuth calls through an instance of their own token (a bounded LRU of them), so one member who
@@ -22,6 +23,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import {
+  DefaultRestOptions,
   DiscordAPIError,
   HTTPError,
   REST,
@@ -44,6 +46,7 @@ import {
 } from 'discord-api-types/v10';
 import { recordDiscordBotTokenRejected, recordDiscordBusy, recordDiscordRateLimit } from '../metrics.ts';
 import { AppError } from '../shared/errors.ts';
+import { GlobalLimit, type GlobalLimitStats } from './global-limit.ts';
 
 export type DiscordUser = Pick<APIUser, 'id' | 'username' | 'avatar'> & {
   global_name?: string | null;
@@ -134,7 +137,8 @@ export const MEMBER_PAGE_SIZE = 1000;
 export const GUILD_PAGE_SIZE = 200;
 
 /**
- * How long a person waits for any one Discord call (a web request, a slash command) before they are
+ * How long a person waits on Discord in total, over all the calls of one web request or slash command
+ * (a budget per `whilePersonWaits` scope; each call gets what is left), before they are
  * told "Discord is busy" with a Retry-After. A few seconds: long enough for Discord's usual answer
  * (well under a second) and a short bucket wait or one retry, short enough that a page never hangs
  * and a slash command, deferred after 1.5 s, still answers long before its 15-minute token runs out.
@@ -147,27 +151,55 @@ export const BOT_TOKEN_RETRY_MS = 10_000;
 /** Members' OAuth tokens with a REST instance (own buckets) kept at once; the least recently used go. */
 export const MAX_TOKEN_CLIENTS = 500;
 /**
- * The bot's global 50 requests/s (Discord's limit per bot token), split in halves between calls people
- * wait on and background jobs, so neither can starve the other and together they never pass it. 25/s
- * answers a burst of 100 Joins within the 4 s deadline; background jobs wait as long as they must.
+ * The bot's global 50 requests/s (Discord's limit per bot token), shared by calls people wait on and
+ * background jobs through one limiter (global-limit.ts): people's calls take the next free slot first,
+ * background takes whatever is left, so a sweep runs at the full 50/s when nobody waits and a person
+ * never queues behind it. Each lane's @discordjs/rest instance keeps its own (never binding) 50/s.
  */
-const PERSON_GLOBAL_PER_SECOND = 25;
-const BACKGROUND_GLOBAL_PER_SECOND = 25;
+export const BOT_GLOBAL_PER_SECOND = 50;
+
+/**
+ * The time one person-waiting scope (a web request, a slash command) has left to wait on Discord. The
+ * budget is spent while at least one Discord call of the scope is in flight (calls running side by
+ * side spend it once), so a request making three calls waits PERSON_DEADLINE_MS in total, not three
+ * times that: each call gets what is left.
+ */
+class PersonBudget {
+  private spentMs = 0;
+  private inFlight = 0;
+  private since = 0;
+  constructor(readonly budgetMs: number) {}
+
+  /** What is left at `now` (ms; may be 0 or less). */
+  left(now: number): number {
+    return this.budgetMs - this.spentMs - (this.inFlight > 0 ? now - this.since : 0);
+  }
+
+  begin(now: number): void {
+    if (this.inFlight === 0) this.since = now;
+    this.inFlight += 1;
+  }
+
+  end(now: number): void {
+    this.inFlight -= 1;
+    if (this.inFlight === 0) this.spentMs += now - this.since;
+  }
+}
 
 interface PersonWait {
-  deadlineMs: number;
-  /** Set per call: when this call's deadline passes (epoch ms). */
+  budget: PersonBudget;
+  /** Set per call: when this call's share of the budget runs out (epoch ms). */
   deadlineAt?: number;
 }
 const personWaiting = new AsyncLocalStorage<PersonWait>();
 
 /**
- * Runs `fn` as work a person waits on: every Discord call made inside it (however deep) gets a deadline
- * of `deadlineMs` and fails with DiscordBusyError rather than wait longer. The API's middleware and the
- * slash-command dispatcher wrap their handlers in it.
+ * Runs `fn` as work a person waits on: the Discord calls made inside it (however deep) share a budget
+ * of `deadlineMs` in total; a call that would pass what is left fails with DiscordBusyError rather
+ * than wait longer. The API's middleware and the slash-command dispatcher wrap their handlers in it.
  */
 export function whilePersonWaits<T>(fn: () => T, deadlineMs = PERSON_DEADLINE_MS): T {
-  return personWaiting.run({ deadlineMs }, fn);
+  return personWaiting.run({ budget: new PersonBudget(deadlineMs) }, fn);
 }
 
 /** Runs `fn` as background work (no deadline) even when started from a person's request. */
@@ -312,6 +344,8 @@ export class DiscordApi {
    */
   private readonly holds = new Map<string, number>();
   private botTokenRejectedSince: number | null = null;
+  /** The bot token's global 50/s, people first (shared by both bot lanes and discord.js's REST). */
+  private readonly globalLimit = new GlobalLimit(BOT_GLOBAL_PER_SECOND);
   private botTokenLastTry = 0;
   private readonly counters: DiscordApiStats = {
     responses: 0,
@@ -337,11 +371,22 @@ export class DiscordApi {
       rejectOnRateLimit: rejectLongWait,
       ...(options.fetch ? { makeRequest: wrapFetch(options.fetch) } : {}),
     };
+    const send = this.restOptions.makeRequest ?? DefaultRestOptions.makeRequest;
+    const limited =
+      (lane: Lane): typeof send =>
+      async (url, init) => {
+        await this.globalLimit.acquire(lane, init.signal ?? undefined);
+        return send(url, init);
+      };
     this.bot = {
       background: this.client('bot:background', 'bot', {
-        globalRequestsPerSecond: BACKGROUND_GLOBAL_PER_SECOND,
+        globalRequestsPerSecond: BOT_GLOBAL_PER_SECOND,
+        makeRequest: limited('background'),
       }),
-      person: this.client('bot:person', 'bot', { globalRequestsPerSecond: PERSON_GLOBAL_PER_SECOND }),
+      person: this.client('bot:person', 'bot', {
+        globalRequestsPerSecond: BOT_GLOBAL_PER_SECOND,
+        makeRequest: limited('person'),
+      }),
     };
     this.bot.background.rest.setToken(this.botToken);
     this.bot.person.rest.setToken(this.botToken);
@@ -446,6 +491,42 @@ export class DiscordApi {
     this.botTokenRejectedSince = null;
   }
 
+  /**
+   * Gives another REST instance holding the bot token (discord.js's own `client.rest`: command
+   * registration, anything through `client.rest`) the same 401 recovery as this port's bot lanes:
+   * @discordjs/rest's `setToken(null)` on a 401 puts the configured token back instead of leaving
+   * every later call to fail with "Expected token to be set"; its 401s and successes feed the same
+   * report (one log line, metric, readiness); and while Discord rejects the token, one bot call per
+   * BOT_TOKEN_RETRY_MS (shared with this port's calls) reaches Discord, the others fail at once with
+   * a 401 without being sent.
+   */
+  guardBotRest(rest: REST): void {
+    // Only a call with the configured token speaks for it (a login tried with another token does not).
+    let current: string | null = null;
+    const setToken = rest.setToken.bind(rest);
+    rest.setToken = (token: string | null) => {
+      current = token ?? this.botToken;
+      return setToken(current);
+    };
+    const { options } = rest;
+    const send = options.makeRequest.bind(options);
+    options.makeRequest = async (url, init) => {
+      if (current === this.botToken) this.gateBotToken();
+      await this.globalLimit.acquire(
+        personWaiting.getStore() ? 'person' : 'background',
+        init.signal ?? undefined,
+      );
+      return send(url, init);
+    };
+    rest.on(RESTEvents.Response, (_request, response: ResponseLike) => {
+      if (current !== this.botToken) return;
+      if (response.status === 401) {
+        this.botTokenLastTry = nowMs();
+        this.botTokenRejected();
+      } else if (response.status >= 200 && response.status < 300) this.botTokenAccepted();
+    });
+  }
+
   /** Readiness: whether Discord accepts the bot token (as far as the last bot call tells). */
   botTokenState(): BotTokenState {
     if (this.botTokenRejectedSince === null) return { ok: true, detail: 'accepted' };
@@ -461,6 +542,11 @@ export class DiscordApi {
 
   stats(): DiscordApiStats {
     return { ...this.counters };
+  }
+
+  /** Bot requests granted by the shared global limit per lane, and those waiting for a slot now. */
+  globalLimitStats(): GlobalLimitStats {
+    return this.globalLimit.stats();
   }
 
   /** Observes responses and rate-limit waits (metrics). */
@@ -526,12 +612,16 @@ export class DiscordApi {
         throw this.failure(client, bucket, err);
       }
     }
-    // A wait Discord already asked for: longer than the deadline, the person is told at once;
-    // shorter, it is waited out here (this lane's @discordjs/rest may not know it).
+    // A wait Discord already asked for: longer than what is left of the person's budget, the person is
+    // told at once; shorter, it is waited out here (this lane's @discordjs/rest may not know it).
+    const { budget } = wait;
+    const start = nowMs();
+    const left = budget.left(start);
     const held = this.heldFor(client, bucket);
-    if (held.ms >= wait.deadlineMs) throw this.busy(held.ms, held.reason);
-    const deadlineAt = nowMs() + wait.deadlineMs;
-    if (held.ms > 0) await sleep(held.ms);
+    if (held.ms >= left || left <= 0)
+      throw held.ms > 0 ? this.busy(held.ms, held.reason) : this.busy(BUSY_FALLBACK_WAIT_MS, 'deadline');
+    const deadlineAt = start + left;
+    budget.begin(start);
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<never>((_, reject) => {
@@ -544,16 +634,18 @@ export class DiscordApi {
             known.ms > 0 ? known.reason : 'deadline',
           ),
         );
-      }, deadlineAt - nowMs());
+      }, left);
     });
     try {
-      return (await personWaiting.run({ deadlineMs: wait.deadlineMs, deadlineAt }, () =>
+      if (held.ms > 0) await Promise.race([sleep(held.ms), expired]);
+      return (await personWaiting.run({ budget, deadlineAt }, () =>
         Promise.race([run(client.rest, controller.signal), expired]),
       )) as T;
     } catch (err) {
       throw this.failure(client, bucket, err);
     } finally {
       clearTimeout(timer);
+      budget.end(nowMs());
     }
   }
 
