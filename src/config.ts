@@ -337,6 +337,8 @@ export interface Config {
   minAccountAgeMs: number;
   /** Same-address rule (src/joins/same-address.ts): window (0 = off) and paid joins per campaign. */
   sameAddress: { windowMs: number; maxPaidJoins: number; hashKey: Buffer };
+  /** Key of the HMAC that welcome_grants holds instead of raw Discord ids (from SESSION_SECRET). */
+  discordIdHashKey: Buffer;
   /** Joins per member per rolling hour and day (0 = no limit), website and /farm alike (decision 038). */
   joinPace: { perHour: number; perDay: number };
   redisUrl: string | undefined;
@@ -480,6 +482,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
         hkdfSync('sha256', env.SESSION_SECRET ?? DEV_SESSION_SECRET, 'coinsync', 'address-hash', 32),
       ),
     },
+    // welcome_grants holds Discord ids only as HMACs under this key (issue 27 item 4).
+    discordIdHashKey: Buffer.from(
+      hkdfSync('sha256', env.SESSION_SECRET ?? DEV_SESSION_SECRET, 'coinsync', 'discord-id-hash', 32),
+    ),
     joinPace: { perHour: env.JOIN_PACE_PER_HOUR, perDay: env.JOIN_PACE_PER_DAY },
     redisUrl: env.REDIS_URL,
     redisTimeoutMs: env.REDIS_TIMEOUT_MS,

@@ -1,3 +1,4 @@
+import { hashLegacyWelcomeGrants } from './users/discord-id-hash.ts';
 import path from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -144,6 +145,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       database = openDatabase(config.databasePath);
       store = createSqliteStore(database, config.databasePath);
     }
+    // welcome_grants rows from before the keyed hash: their raw Discord ids become hashes (issue 27 item 4).
+    phase = 'hashing Discord ids in welcome_grants';
+    await hashLegacyWelcomeGrants(store, config.discordIdHashKey);
     phase = 'setting up sessions';
     sessions = await createSessionSetup(config, store, {
       redisPrefix: options.redisPrefix ?? `${config.redisPrefix}sess:`,

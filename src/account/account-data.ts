@@ -1,11 +1,13 @@
 import type { AppContext } from '../context.ts';
+import type { Config } from '../config.ts';
 import { deleteOAuthTokens } from '../auth/oauth-tokens.ts';
 import { AppError } from '../shared/errors.ts';
 import * as ledger from '../ledger/index.ts';
 import { formatCents } from '../shared/money.ts';
 import { getUserById } from '../users/users.ts';
 import { usersRepo } from '../users/users-repo.ts';
-import { accountRepo, DELETED_CAMPAIGN_NAME } from './account-repo.ts';
+import { discordIdHash } from '../users/discord-id-hash.ts';
+import { accountRepo, DELETED_CAMPAIGN_NAME, NEUTRAL_DESCRIPTIONS } from './account-repo.ts';
 
 const iso = (ms: number | null | undefined) => (ms ? new Date(ms).toISOString() : null);
 
@@ -113,7 +115,7 @@ async function refuseWhileDisputable(
 }
 
 export async function anonymiseAccount(
-  ctx: Pick<AppContext, 'store' | 'clock' | 'logger'>,
+  ctx: Pick<AppContext, 'store' | 'clock' | 'logger'> & { config: Pick<Config, 'discordIdHashKey'> },
   userId: string,
   confirmUsername: string,
 ): Promise<void> {
@@ -147,9 +149,16 @@ export async function anonymiseAccount(
         description: 'Account deleted: unpaid penalties stay with your Discord account',
         now,
       });
-      await usersRepo(tx).addCarriedDebt(user.discordId, debt, now);
+      await usersRepo(tx).addCarriedDebt(
+        discordIdHash(ctx.config.discordIdHashKey, user.discordId),
+        debt,
+        now,
+      );
     }
     await account.blankOwnedCampaigns(userId, DELETED_CAMPAIGN_NAME);
+    // Amounts, types and dates stay (7-year retention, balance == sum of transactions); the campaign,
+    // guild and task names in the descriptions do not.
+    await account.neutraliseTransactionDescriptions(userId, NEUTRAL_DESCRIPTIONS);
     await account.deletePersonalRows(userId);
     await deleteOAuthTokens(tx, userId);
     await account.anonymiseUser(userId, DELETED_USERNAME);

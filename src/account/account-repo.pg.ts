@@ -14,6 +14,7 @@ import {
   users,
 } from '../db/schema.pg.ts';
 import type { User } from '../db/schema.ts';
+import type { TransactionType } from '../ledger/index.ts';
 import type { AccountExportRows, AccountRepository } from './account-repo.ts';
 
 export class PgAccountRepository implements AccountRepository {
@@ -99,6 +100,18 @@ export class PgAccountRepository implements AccountRepository {
       .update(servers)
       .set({ name, inviteLink: '', inviteCode: null, serverIcon: null })
       .where(eq(servers.ownerId, userId));
+  }
+
+  async neutraliseTransactionDescriptions(
+    userId: string,
+    byType: Readonly<Partial<Record<TransactionType, string>>>,
+  ): Promise<void> {
+    for (const [type, description] of Object.entries(byType)) {
+      await this.db
+        .update(transactions)
+        .set({ description })
+        .where(and(eq(transactions.userId, userId), eq(transactions.type, type)));
+    }
   }
 
   async deletePersonalRows(userId: string): Promise<void> {

@@ -14,6 +14,7 @@ import {
   users,
 } from '../db/schema.ts';
 import type { User } from '../db/schema.ts';
+import type { TransactionType } from '../ledger/index.ts';
 import type { AccountExportRows, AccountRepository } from './account-repo.ts';
 
 export class SqliteAccountRepository implements AccountRepository {
@@ -107,6 +108,19 @@ export class SqliteAccountRepository implements AccountRepository {
       .set({ name, inviteLink: '', inviteCode: null, serverIcon: null })
       .where(eq(servers.ownerId, userId))
       .run();
+  }
+
+  async neutraliseTransactionDescriptions(
+    userId: string,
+    byType: Readonly<Partial<Record<TransactionType, string>>>,
+  ): Promise<void> {
+    for (const [type, description] of Object.entries(byType)) {
+      this.db
+        .update(transactions)
+        .set({ description })
+        .where(and(eq(transactions.userId, userId), eq(transactions.type, type)))
+        .run();
+    }
   }
 
   async deletePersonalRows(userId: string): Promise<void> {

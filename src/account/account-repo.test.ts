@@ -6,16 +6,18 @@ import { pgTestsEnabled } from '../test/pg.ts';
 import type { TxHandle } from '../db/engine.ts';
 import { ManualClock } from '../clock.ts';
 import { createLogger } from '../logger.ts';
-import { assertLedgerInvariant, debit, getBalance } from '../ledger/index.ts';
+import { assertLedgerInvariant, credit, debit, getBalance } from '../ledger/index.ts';
 import { saveOAuthTokens } from '../auth/oauth-tokens.ts';
 import { oauthTokensRepo } from '../auth/oauth-tokens-repo.ts';
 import { usersRepo } from '../users/users-repo.ts';
-import { upsertUserFromDiscord } from '../users/users.ts';
+import { upsertUserFromDiscord, WELCOME_BONUS_CENTS } from '../users/users.ts';
+import { discordIdHash, hashLegacyWelcomeGrants } from '../users/discord-id-hash.ts';
 import { accountRepo } from './account-repo.ts';
 import { anonymiseAccount, DELETED_USERNAME, exportAccountData } from './account-data.ts';
 
 // Account export and deletion on both engines (decision 034): the repository, and the services above it.
 
+const KEY = Buffer.alloc(32, 7);
 const pgEnabled = await pgTestsEnabled();
 const now = Date.UTC(2026, 0, 1);
 
@@ -79,7 +81,12 @@ describe.each(ENGINES)('account export and deletion on %s', (kind) => {
   describe.skipIf(kind === 'pg' && !pgEnabled)('', () => {
     let t: TestStore;
     const clock = new ManualClock(now);
-    const ctx = () => ({ store: t.store, clock, logger: createLogger('silent') });
+    const ctx = () => ({
+      store: t.store,
+      clock,
+      logger: createLogger('silent'),
+      config: { discordIdHashKey: KEY },
+    });
     beforeAll(async () => {
       t = await createTestStore(kind);
     });
@@ -190,6 +197,7 @@ describe.each(ENGINES)('account export and deletion on %s', (kind) => {
             email: 'l@x.org',
           },
           now,
+          KEY,
         );
         await saveOAuthTokens(
           t.store,
@@ -219,6 +227,7 @@ describe.each(ENGINES)('account export and deletion on %s', (kind) => {
           t.store,
           { id: discordId, username: 'debtor', avatar: null },
           now,
+          KEY,
         );
         await debit(t.store, {
           userId: user.id,
@@ -234,9 +243,109 @@ describe.each(ENGINES)('account export and deletion on %s', (kind) => {
           t.store,
           { id: discordId, username: 'debtor', avatar: null },
           now + 1,
+          KEY,
         );
         expect(next.created).toBe(true);
         expect(await getBalance(t.store, next.user.id)).toBe(-300);
+        await assertLedgerInvariant(t.store);
+      });
+
+      /** Every welcome_grants key, read straight from the table. */
+      async function grantKeys(): Promise<string[]> {
+        const q = sql`SELECT discord_id AS k FROM welcome_grants`;
+        const read = t.store.read;
+        const rows =
+          read.kind === 'sqlite'
+            ? read.db.all<{ k: string }>(q)
+            : (await read.db.execute<{ k: string }>(q)).rows;
+        return rows.map((r) => r.k);
+      }
+
+      it('keeps only a keyed hash of the Discord id in welcome_grants: no second welcome bonus after deletion and re-sign-up (issue 27 item 4)', async () => {
+        const discordId = `74000000000${String((n += 1)).padStart(6, '0')}`;
+        const first = await upsertUserFromDiscord(
+          t.store,
+          { id: discordId, username: 'again', avatar: null },
+          now,
+          KEY,
+        );
+        expect(first.user.coins).toBe(WELCOME_BONUS_CENTS);
+        await anonymiseAccount(ctx(), first.user.id, 'again');
+        const keys = await grantKeys();
+        expect(keys).not.toContain(discordId);
+        expect(keys.some((k) => k.includes(discordId))).toBe(false);
+        expect(keys).toContain(discordIdHash(KEY, discordId));
+        const next = await upsertUserFromDiscord(
+          t.store,
+          { id: discordId, username: 'again', avatar: null },
+          now + 1,
+          KEY,
+        );
+        expect(next.created).toBe(true);
+        expect(next.user.coins).toBe(0);
+        expect(await grantKeys()).not.toContain(discordId);
+        await assertLedgerInvariant(t.store);
+      });
+
+      it('rewrites raw Discord ids written before the hash, keeping the welcome-once rule and a carried debt', async () => {
+        const discordId = `75000000000${String((n += 1)).padStart(6, '0')}`;
+        await t.store.transaction(async (tx) => {
+          await usersRepo(tx).claimWelcomeGrant(discordId, now);
+          await usersRepo(tx).addCarriedDebt(discordId, 250, now);
+        });
+        expect(await hashLegacyWelcomeGrants(t.store, KEY)).toBeGreaterThanOrEqual(1);
+        expect(await grantKeys()).not.toContain(discordId);
+        expect(await hashLegacyWelcomeGrants(t.store, KEY)).toBe(0);
+        const back = await upsertUserFromDiscord(
+          t.store,
+          { id: discordId, username: 'old', avatar: null },
+          now,
+          KEY,
+        );
+        expect(back.created).toBe(true);
+        expect(await getBalance(t.store, back.user.id)).toBe(-250);
+        await assertLedgerInvariant(t.store);
+      });
+
+      it("blanks the campaign, guild and task names in the deleted user's transaction descriptions, keeping amounts and types (issue 27 item 4)", async () => {
+        const user = await insertUser(t.store);
+        const entries = [
+          { type: 'join_reward', cents: 500, description: 'Joined Secret Garden Guild' },
+          { type: 'social', cents: 200, description: 'Social task (youtube): Secret Garden channel' },
+          {
+            type: 'penalty_refund',
+            cents: 100,
+            description: 'Removed from Secret Garden Guild by a moderator: penalty refunded',
+          },
+        ] as const;
+        for (const e of entries) await credit(t.store, { userId: user.id, ...e, now });
+        await debit(t.store, {
+          userId: user.id,
+          cents: 300,
+          type: 'campaign',
+          description: 'Campaign: Secret Garden Guild (3 members)',
+          now,
+        });
+        await debit(t.store, {
+          userId: user.id,
+          cents: 100,
+          type: 'leave_penalty',
+          description: 'Left Secret Garden Guild early',
+          now,
+        });
+        const before = (await accountRepo(t.store.read).exportRows(user.id)).transactions;
+        await anonymiseAccount(ctx(), user.id, user.discordUsername);
+        const after = (await accountRepo(t.store.read).exportRows(user.id)).transactions;
+        expect(after.filter((tr) => tr.description?.includes('Secret Garden'))).toEqual([]);
+        const kept = after.filter((tr) => tr.type !== 'account_deleted');
+        expect(kept.map((tr) => [tr.id, tr.type, tr.amount])).toEqual(
+          before.map((tr) => [tr.id, tr.type, tr.amount]),
+        );
+        expect(Object.fromEntries(kept.map((tr) => [tr.type, tr.description]))).toMatchObject({
+          join_reward: 'Server join reward',
+          campaign: 'Campaign',
+          leave_penalty: 'Early leave penalty',
+        });
         await assertLedgerInvariant(t.store);
       });
     });

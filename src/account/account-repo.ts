@@ -1,5 +1,6 @@
 import type { DbHandle } from '../db/engine.ts';
 import type { Payment, Server, Transaction, User } from '../db/schema.ts';
+import type { TransactionType } from '../ledger/index.ts';
 import { SqliteAccountRepository } from './account-repo.sqlite.ts';
 import { PgAccountRepository } from './account-repo.pg.ts';
 
@@ -8,6 +9,21 @@ import { PgAccountRepository } from './account-repo.pg.ts';
 
 /** What a deleted account's campaigns are called afterwards (other members' histories show it). */
 export const DELETED_CAMPAIGN_NAME = 'Deleted campaign';
+
+/**
+ * What a deleted account's own transactions are described as afterwards, by type: the types whose
+ * descriptions name a campaign, a guild or a task ("Joined <server>", "Campaign: <name> ..."). Amounts,
+ * types and dates stay (7-year retention, balance == sum of transactions); the names do not.
+ */
+export const NEUTRAL_DESCRIPTIONS: Readonly<Partial<Record<TransactionType, string>>> = {
+  join_reward: 'Server join reward',
+  nobot_reward: 'Server join reward',
+  leave_penalty: 'Early leave penalty',
+  penalty_refund: 'Penalty refunded',
+  campaign: 'Campaign',
+  promote: 'Featured campaign',
+  social: 'Social task',
+};
 
 export interface AccountExportRows {
   transactions: Transaction[];
@@ -49,6 +65,11 @@ export interface AccountRepository {
    * them; the guild ids stay while other members' joins may still be settled against them.
    */
   blankOwnedCampaigns(userId: string, name: string): Promise<void>;
+  /** Replaces the descriptions of the user's transactions of each listed type by its neutral text. */
+  neutraliseTransactionDescriptions(
+    userId: string,
+    byType: Readonly<Partial<Record<TransactionType, string>>>,
+  ): Promise<void>;
   /** Drops pending social claims and the sign-in address hashes. */
   deletePersonalRows(userId: string): Promise<void>;
   /** Releases the Discord id and blanks everything identifying in the row. */

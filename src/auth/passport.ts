@@ -71,6 +71,7 @@ export function createPassport(deps: {
           locale: (profile as { locale?: string }).locale ?? null,
         },
         now,
+        config.discordIdHashKey,
       )
         .then(async ({ user, created }) => {
           await saveOAuthTokens(

@@ -276,8 +276,9 @@ export const oauthTokens = sqliteTable('oauth_tokens', {
 });
 
 /**
- * Discord accounts that already received the welcome bonus. Keyed by Discord id, not user id, and
- * never deleted, so deleting the account and signing up again does not pay a second bonus.
+ * Discord accounts that already received the welcome bonus. Keyed by a keyed hash (HMAC, src/users/
+ * discord-id-hash.ts) of the Discord id — never the raw id — not by user id, and never deleted, so
+ * deleting the account and signing up again does not pay a second bonus.
  */
 export const welcomeGrants = sqliteTable('welcome_grants', {
   discordId: text('discord_id').primaryKey(),

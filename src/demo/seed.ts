@@ -67,6 +67,7 @@ async function signInOwner(ctx: AppContext, simulator: DiscordSimulator, discord
     ctx.store,
     { id: discordId, username: demoUser.username, avatar: null },
     now,
+    ctx.config.discordIdHashKey,
   );
   const accessToken = randomBytes(20).toString('base64url');
   const refreshToken = randomBytes(20).toString('base64url');

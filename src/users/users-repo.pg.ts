@@ -94,4 +94,24 @@ export class PgUsersRepository implements UsersRepository {
         set: { carriedDebtCents: sql`${welcomeGrants.carriedDebtCents} + ${cents}` },
       });
   }
+
+  async legacyWelcomeGrantIds(hashLength: number): Promise<string[]> {
+    const rows = await this.db
+      .select({ discordId: welcomeGrants.discordId })
+      .from(welcomeGrants)
+      .where(sql`length(${welcomeGrants.discordId}) < ${hashLength}`);
+    return rows.map((r) => r.discordId);
+  }
+
+  async rekeyWelcomeGrant(rawId: string, hashedId: string): Promise<void> {
+    const [old] = await this.db.delete(welcomeGrants).where(eq(welcomeGrants.discordId, rawId)).returning();
+    if (!old) return;
+    await this.db
+      .insert(welcomeGrants)
+      .values({ discordId: hashedId, grantedAt: old.grantedAt, carriedDebtCents: old.carriedDebtCents })
+      .onConflictDoUpdate({
+        target: welcomeGrants.discordId,
+        set: { carriedDebtCents: sql`${welcomeGrants.carriedDebtCents} + ${old.carriedDebtCents}` },
+      });
+  }
 }

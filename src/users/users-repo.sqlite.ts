@@ -109,4 +109,26 @@ export class SqliteUsersRepository implements UsersRepository {
       })
       .run();
   }
+
+  async legacyWelcomeGrantIds(hashLength: number): Promise<string[]> {
+    const rows = this.db
+      .select({ discordId: welcomeGrants.discordId })
+      .from(welcomeGrants)
+      .where(sql`length(${welcomeGrants.discordId}) < ${hashLength}`)
+      .all();
+    return rows.map((r) => r.discordId);
+  }
+
+  async rekeyWelcomeGrant(rawId: string, hashedId: string): Promise<void> {
+    const [old] = this.db.delete(welcomeGrants).where(eq(welcomeGrants.discordId, rawId)).returning().all();
+    if (!old) return;
+    this.db
+      .insert(welcomeGrants)
+      .values({ discordId: hashedId, grantedAt: old.grantedAt, carriedDebtCents: old.carriedDebtCents })
+      .onConflictDoUpdate({
+        target: welcomeGrants.discordId,
+        set: { carriedDebtCents: sql`${welcomeGrants.carriedDebtCents} + ${old.carriedDebtCents}` },
+      })
+      .run();
+  }
 }

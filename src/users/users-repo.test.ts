@@ -3,6 +3,7 @@ import { createTestStore, ENGINES, type TestStore } from '../test/db.ts';
 import { pgTestsEnabled } from '../test/pg.ts';
 import { assertLedgerInvariant, debit, getBalance } from '../ledger/index.ts';
 import { usersRepo } from './users-repo.ts';
+import { discordIdHash } from './discord-id-hash.ts';
 import { getUserById, upsertUserFromDiscord, WELCOME_BONUS_CENTS } from './users.ts';
 
 // The users repository and the sign-up service above it, held to the same cases on both engines
@@ -10,6 +11,7 @@ import { getUserById, upsertUserFromDiscord, WELCOME_BONUS_CENTS } from './users
 
 const pgEnabled = await pgTestsEnabled();
 const now = Date.UTC(2026, 0, 1);
+const KEY = Buffer.alloc(32, 7);
 let n = 0;
 const discordId = () => `71000000000${String((n += 1)).padStart(6, '0')}`;
 
@@ -96,10 +98,15 @@ describe.each(ENGINES)('users on %s', (kind) => {
     describe('sign-up (upsertUserFromDiscord)', () => {
       it('creates the user with the welcome bonus on the first sign-in, and only refreshes after', async () => {
         const id = discordId();
-        const first = await upsertUserFromDiscord(t.store, { id, username: 'bob', avatar: null }, now);
+        const first = await upsertUserFromDiscord(t.store, { id, username: 'bob', avatar: null }, now, KEY);
         expect(first.created).toBe(true);
         expect(first.user.coins).toBe(WELCOME_BONUS_CENTS);
-        const second = await upsertUserFromDiscord(t.store, { id, username: 'bobby', avatar: 'a1' }, now + 1);
+        const second = await upsertUserFromDiscord(
+          t.store,
+          { id, username: 'bobby', avatar: 'a1' },
+          now + 1,
+          KEY,
+        );
         expect(second).toMatchObject({
           created: false,
           user: { id: first.user.id, discordUsername: 'bobby' },
@@ -115,7 +122,7 @@ describe.each(ENGINES)('users on %s', (kind) => {
         const id = discordId();
         const results = await Promise.all(
           Array.from({ length: 4 }, () =>
-            upsertUserFromDiscord(t.store, { id, username: 'race', avatar: null }, now),
+            upsertUserFromDiscord(t.store, { id, username: 'race', avatar: null }, now, KEY),
           ),
         );
         expect(new Set(results.map((r) => r.user.id)).size).toBe(1);
@@ -126,11 +133,12 @@ describe.each(ENGINES)('users on %s', (kind) => {
 
       it('starts a new account of a Discord account that left a debt with that debt, and no bonus', async () => {
         const id = discordId();
-        await t.store.transaction((tx) => usersRepo(tx).addCarriedDebt(id, 250, now));
+        await t.store.transaction((tx) => usersRepo(tx).addCarriedDebt(discordIdHash(KEY, id), 250, now));
         const { user, created } = await upsertUserFromDiscord(
           t.store,
           { id, username: 'debtor', avatar: null },
           now,
+          KEY,
         );
         expect(created).toBe(true);
         expect(await getBalance(t.store, user.id)).toBe(-250);
@@ -145,7 +153,7 @@ describe.each(ENGINES)('users on %s', (kind) => {
         const id = discordId();
         await expect(
           t.store.transaction(async (tx) => {
-            await upsertUserFromDiscord(tx, { id, username: 'ghost', avatar: null }, now);
+            await upsertUserFromDiscord(tx, { id, username: 'ghost', avatar: null }, now, KEY);
             throw new Error('caller fails');
           }),
         ).rejects.toThrow('caller fails');

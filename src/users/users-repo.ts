@@ -42,12 +42,19 @@ export interface UsersRepository {
   ): Promise<User | undefined>;
   /** Inserts the user; undefined (and nothing written) when this Discord id has a user already. */
   insertIfNew(user: NewUser): Promise<User | undefined>;
-  /** Records the welcome grant of a Discord account: true the first time ever, false after. */
+  /**
+   * Records the welcome grant of a Discord account: true the first time ever, false after. The welcome
+   * grant methods take the keyed hash of the Discord id (`discordIdHash`), never the raw id.
+   */
   claimWelcomeGrant(discordId: string, now: number): Promise<boolean>;
   /** Takes the debt a deleted account of this Discord account left (and zeroes it); 0 when none. */
   takeCarriedDebt(discordId: string): Promise<number>;
   /** Adds unpaid penalties to what this Discord account carries to its next account (decision 029). */
   addCarriedDebt(discordId: string, cents: number, now: number): Promise<void>;
+  /** `welcome_grants` keys shorter than a keyed hash: raw Discord ids written before the hash. */
+  legacyWelcomeGrantIds(hashLength: number): Promise<string[]>;
+  /** Moves a raw-id grant (and its carried debt) onto its keyed hash, merging with an existing row. */
+  rekeyWelcomeGrant(rawId: string, hashedId: string): Promise<void>;
 }
 
 export function usersRepo(h: DbHandle): UsersRepository {

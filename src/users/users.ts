@@ -1,3 +1,4 @@
+import { discordIdHash } from './discord-id-hash.ts';
 import type { ApiUser } from '../shared/api-types.ts';
 import { formatCents } from '../shared/money.ts';
 import type { User } from '../db/schema.ts';
@@ -26,6 +27,8 @@ export async function upsertUserFromDiscord(
   target: WriteTarget,
   profile: DiscordProfile,
   now: number,
+  /** Key of the hash `welcome_grants` holds instead of the Discord id (`config.discordIdHashKey`). */
+  discordIdKey: Buffer,
 ): Promise<{ user: User; created: boolean }> {
   return inTransaction(target, async (tx) => {
     const repo = usersRepo(tx);
@@ -46,8 +49,10 @@ export async function upsertUserFromDiscord(
       return { user, created: false };
     }
     // Once per Discord account, not per user row: welcome_grants outlives account deletion, so
-    // deleting the account and signing up again does not pay a second bonus.
-    if (await repo.claimWelcomeGrant(profile.id, now))
+    // deleting the account and signing up again does not pay a second bonus. Keyed by a keyed hash of
+    // the Discord id, never the id itself (issue 27 item 4).
+    const grantKey = discordIdHash(discordIdKey, profile.id);
+    if (await repo.claimWelcomeGrant(grantKey, now))
       await ledger.credit(tx, {
         userId: created.id,
         cents: WELCOME_BONUS_CENTS,
@@ -58,7 +63,7 @@ export async function upsertUserFromDiscord(
       });
     else {
       // A deleted account of this Discord account left unpaid penalties: the new account starts with them.
-      const debt = await repo.takeCarriedDebt(profile.id);
+      const debt = await repo.takeCarriedDebt(grantKey);
       if (debt > 0)
         await ledger.debit(tx, {
           userId: created.id,
