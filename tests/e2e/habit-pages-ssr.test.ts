@@ -79,7 +79,7 @@ describe('server-rendered habit pages', () => {
         ['/daily', ['Claim Bonus Reward', 'Claim Daily Reward', /\d+ minutes/]],
         ['/socials', ['Follow us on TikTok']],
         ['/campaigns', ['Member Campaign']],
-        ['/joins', ['Verified Valley', 'leave from']],
+        ['/joins', ['Verified Valley', 'stay until']],
         ['/history', ['Hourly reward']],
       ];
       for (const [pathname, expected] of pages) {
