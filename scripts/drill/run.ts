@@ -634,16 +634,16 @@ export async function runDrill(options: DrillOptions): Promise<Observation[]> {
             },
           );
           const paidAt = Date.now();
-          // The fake delivers (and retries 3 times over about 2 s) the signed payment_intent.succeeded.
-          await sleep(4000);
-          const afterWebhooks = await coins();
-          const webhooks = await webhookAnswers();
-          let now = afterWebhooks;
-          while (now === afterWebhooks && Date.now() - paidAt < 45_000) {
+          // The fake delivers (and retries 3 times over about 2 s) the signed payment_intent.succeeded;
+          // the buyer has closed the tab. Coins come from the reconciliation job (its log line says so).
+          let now = before;
+          while (now === before && Date.now() - paidAt < 45_000) {
             await sleep(500);
             now = await coins();
           }
           const creditedAfter = ((Date.now() - paidAt) / 1000).toFixed(0);
+          await sleep(Math.max(0, paidAt + 4000 - Date.now()));
+          const webhooks = await webhookAnswers();
           // Two more runs of the job and the return page's sync: nothing more.
           await sleep(21_000);
           const later = await coins();
@@ -651,7 +651,7 @@ export async function runDrill(options: DrillOptions): Promise<Observation[]> {
           const final = await coins();
           const credits = Math.round((Number(final) - Number(before)) * 100) / 100;
           return (
-            `confirm at Stripe: ${describe(confirm)}; the product's webhook answers: ${webhooks}; balance ${before} → ${afterWebhooks} after the webhooks → ${now} ${creditedAfter} s after paying (the job); ` +
+            `confirm at Stripe: ${describe(confirm)}; the product's webhook answers: ${webhooks}; balance ${before} → ${now} ${creditedAfter} s after paying; ` +
             `${later} after two more runs; sync POST /api/payments/…/sync: ${describe(sync)}; ${final} at the end (credited ${credits.toFixed(2)}, once)`
           );
         },
