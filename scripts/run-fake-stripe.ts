@@ -4,6 +4,8 @@
 //
 //   node --import tsx scripts/run-fake-stripe.ts [--port 0] --webhook-url http://127.0.0.1:5000/api/stripe/webhook
 // The signing secret comes from FAKE_STRIPE_WEBHOOK_SECRET (the product's STRIPE_WEBHOOK_SECRET).
+// FAKE_STRIPE_SIGNING_SKEW_SECONDS (default 0) moves the webhook signatures' clock only: the fault
+// drill's clock jump (Stripe's signature tolerance is 5 minutes).
 import { parseArgs } from 'node:util';
 import { startFakeStripe } from '../src/sim/stripe/index.ts';
 
@@ -22,6 +24,7 @@ const fake = await startFakeStripe({
   webhookUrl: values['webhook-url'],
   webhookSecret,
   autoWebhooks: true,
+  signingSkewSeconds: Number(process.env.FAKE_STRIPE_SIGNING_SKEW_SECONDS ?? 0),
 });
 console.log(`Fake Stripe listening on ${fake.url}`);
 const stop = () => {

@@ -23,6 +23,13 @@ import { createTestStore } from './test/db.ts';
 const GLOBAL = [JOB.inviteRecheck, JOB.prune, JOB.inviteStats, JOB.stripeReconcile];
 
 describe('jobs by role', () => {
+  it('the Stripe reconciliation: every 10 min, first after a minute; a shorter period (drills) runs first after one period', () => {
+    const stripe = (ms?: number) =>
+      jobsForRole('all', 'auto', undefined, ms).find((j) => j.name === JOB.stripeReconcile);
+    expect(stripe()).toMatchObject({ periodMs: 10 * MINUTE, firstAfterMs: MINUTE });
+    expect(stripe(10_000)).toMatchObject({ periodMs: 10_000, firstAfterMs: 10_000 });
+  });
+
   it('web runs none; all and bot run reconciliation and the global jobs', () => {
     expect(jobsForRole('web', 'auto')).toEqual([]);
     expect(jobsForRole('all', 'auto').map((j) => j.name)).toEqual([JOB.reconcile, ...GLOBAL]);

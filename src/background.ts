@@ -64,6 +64,8 @@ export function jobsForRole(
   shards: ShardPlan,
   /** Reconciliation's period: RECONCILE_EVERY_MS, or MEMBER_SWEEP_SECONDS with DISCORD_MEMBERS_INTENT=off. */
   reconcileEveryMs = RECONCILE_EVERY_MS,
+  /** The Stripe reconciliation's period: STRIPE_RECONCILE_SECONDS (default 10 min). */
+  stripeReconcileEveryMs = STRIPE_RECONCILE_EVERY_MS,
 ): JobSpec[] {
   if (role === 'web') return [];
   const reconcileJobs: JobSpec[] =
@@ -112,10 +114,10 @@ export function jobsForRole(
     {
       name: JOB.stripeReconcile,
       work: 'stripe reconcile',
-      periodMs: STRIPE_RECONCILE_EVERY_MS,
+      periodMs: stripeReconcileEveryMs,
       timer: 'stripe reconcile timer',
       // Soon after start: a restore or an outage may have left purchases uncredited.
-      firstAfterMs: MINUTE,
+      firstAfterMs: Math.min(MINUTE, stripeReconcileEveryMs),
       monitored: true,
     },
   ];
@@ -268,6 +270,7 @@ export function startBackground(
     ctx.config.role,
     ctx.config.shards,
     ctx.config.membersIntent === 'off' ? ctx.config.memberSweepMs : RECONCILE_EVERY_MS,
+    ctx.config.stripeReconcileMs,
   );
   const reconcileJobs = specs.filter((s) => s.work === 'reconcile');
   const work = async (spec: JobSpec): Promise<unknown> => {

@@ -25,6 +25,13 @@ describe('config', () => {
     expect(() => loadConfig({ MEMBER_SWEEP_SECONDS: '2' })).toThrow(/MEMBER_SWEEP_SECONDS/);
   });
 
+  it('STRIPE_RECONCILE_SECONDS: 600 by default (production too), 5–3600', () => {
+    expect(loadConfig({}).stripeReconcileMs).toBe(600_000);
+    expect(loadConfig(PRODUCTION).stripeReconcileMs).toBe(600_000);
+    expect(loadConfig({ STRIPE_RECONCILE_SECONDS: '10' }).stripeReconcileMs).toBe(10_000);
+    expect(() => loadConfig({ STRIPE_RECONCILE_SECONDS: '1' })).toThrow(/STRIPE_RECONCILE_SECONDS/);
+  });
+
   it('defaults to demo mode on port 5000 with the embedded simulator', () => {
     const config = loadConfig({});
     expect(config.port).toBe(5000);

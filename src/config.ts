@@ -234,6 +234,8 @@ const envSchema = z
     MEMBER_SWEEP_SECONDS: optionalString.pipe(
       z.coerce.number<string | undefined>().int().min(5).max(3600).optional(),
     ),
+    /** Seconds between Stripe reconciliation runs (issue 29); default 600. Shorter only for drills and tests. */
+    STRIPE_RECONCILE_SECONDS: z.coerce.number().int().min(5).max(3600).default(600),
     /** Process roles and gateway shards (decision 028): see parseRoleSettings. */
     ROLE: z.enum(['all', 'web', 'bot'], { error: 'must be all, web or bot' }).default('all'),
     SHARD_COUNT: optionalString.pipe(
@@ -388,6 +390,8 @@ export interface Config {
   membersIntent: 'on' | 'off';
   /** MEMBER_SWEEP_SECONDS: without the intent, how often pending and in-stay joins are looked up. */
   memberSweepMs: number;
+  /** STRIPE_RECONCILE_SECONDS: how often the Stripe reconciliation job runs (first run after a minute, or one period if shorter). */
+  stripeReconcileMs: number;
   discord: {
     clientId: string;
     clientSecret: string;
@@ -516,6 +520,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     membersIntent: env.DISCORD_MEMBERS_INTENT,
     memberSweepMs: (env.MEMBER_SWEEP_SECONDS ?? (demoMode ? 30 : 300)) * 1000,
+    stripeReconcileMs: env.STRIPE_RECONCILE_SECONDS * 1000,
     discord: {
       clientId: env.DISCORD_CLIENT_ID ?? DEMO_DISCORD.clientId,
       clientSecret: env.DISCORD_CLIENT_SECRET ?? DEMO_DISCORD.clientSecret,

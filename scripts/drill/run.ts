@@ -17,9 +17,16 @@
 // lowers the product's RLIMIT_FSIZE (prlimit) to the database files' current sizes: every write that
 // would grow a file fails (EFBIG, SQLite's disk I/O error) but the file system still has room, so the
 // free-space check cannot see it; the drill says which way it ran.
-// PostgreSQL: not in this drill (the product runs on SQLite here); see the report's "not drilled" rows.
-// Clock jump: the production build has no clock control; not drilled (reconcile-stripe.test.ts moves
-// the clock of an in-process app instead).
+// PostgreSQL (`--database postgres`): the product runs on a fresh database of its own (created on the
+// PostgreSQL at DRILL_PG_URL, default postgres://postgres@127.0.0.1:5432/postgres, dropped at the end)
+// through a TCP proxy of the drill's (tcp-proxy.ts), which cuts it: stopped (connections closed, port
+// refused) or hanging (nothing forwarded), then restored. Disk full is SQLite's only (on PostgreSQL the
+// disk is the database server's).
+// Clock jump: the Stripe fake is restarted signing its webhooks with a clock 10 minutes behind the
+// product's (FAKE_STRIPE_SIGNING_SKEW_SECONDS=-600; Stripe's library rejects a signature older than its
+// 5-minute tolerance; one from the future passes, measured); a purchase's webhooks fail, and the
+// Stripe reconciliation job credits it. With this fault the product runs that job every 10 s
+// (STRIPE_RECONCILE_SECONDS=10; production's default stays 600).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import {
   closeSync,
@@ -33,6 +40,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
+import pg from 'pg';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
@@ -42,10 +50,20 @@ import {
 } from '../../src/sim/discord/index.ts';
 import { freePort, startWatchedProcess, type WatchedProcess } from '../../src/test/child-process.ts';
 import { DIST_ENTRY, productionNodeFlags } from '../bench/processes.ts';
+import { startTcpProxy, type DrillProxy } from './tcp-proxy.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const DRILL_LIMIT_MS = 6 * 60_000;
-export const FAULTS = ['redis-stop', 'redis-hang', 'discord-down', 'stripe-down', 'disk-full'] as const;
+export const FAULTS = [
+  'redis-stop',
+  'redis-hang',
+  'postgres-stop',
+  'postgres-hang',
+  'discord-down',
+  'stripe-down',
+  'clock-jump',
+  'disk-full',
+] as const;
 export type FaultName = (typeof FAULTS)[number];
 
 export interface Observation {
@@ -164,8 +182,10 @@ async function main(): Promise<void> {
       runtime: { type: 'string', default: 'tsx' },
       out: { type: 'string' },
       sessions: { type: 'string', default: 'redis' },
+      database: { type: 'string', default: 'sqlite' },
     },
   });
+  const database = values.database === 'postgres' ? 'postgres' : 'sqlite';
   const only = values.only ? (values.only.split(',') as FaultName[]) : [...FAULTS];
   for (const name of only)
     if (!FAULTS.includes(name)) throw new Error(`unknown fault ${name}: ${FAULTS.join(', ')}`);
@@ -177,9 +197,15 @@ async function main(): Promise<void> {
   limit.unref();
   const sessions = values.sessions === 'database' ? 'database' : 'redis';
   const observations = await runDrill({
-    only: sessions === 'database' ? only.filter((f) => !f.startsWith('redis')) : only,
+    only: only.filter(
+      (f) =>
+        !(sessions === 'database' && f.startsWith('redis')) &&
+        !(database === 'sqlite' && f.startsWith('postgres')) &&
+        !(database === 'postgres' && f === 'disk-full'),
+    ),
     runtime: values.runtime === 'dist' ? 'dist' : 'tsx',
     sessions,
+    database,
   });
   console.log(table(observations));
   if (values.out) writeFileSync(values.out, JSON.stringify(observations, null, 2) + '\n');
@@ -190,6 +216,8 @@ export interface DrillOptions {
   runtime: 'dist' | 'tsx';
   /** Where sessions live: the drill's Redis (default), or the database (the one-box layout without Redis). */
   sessions?: 'redis' | 'database';
+  /** The product's database: SQLite (default) or a fresh PostgreSQL database behind the drill's proxy. */
+  database?: 'sqlite' | 'postgres';
   log?: (line: string) => void;
 }
 
@@ -206,7 +234,29 @@ export async function runDrill(options: DrillOptions): Promise<Observation[]> {
   }
   const base = { PATH: process.env.PATH, HOME: process.env.HOME };
   const observations: Observation[] = [];
+  const pgAdminUrl = process.env.DRILL_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const pgDatabase = `coinsync_drill_${process.pid}_${Date.now()}`;
+  let pgCreated = false;
+  let pgProxy: DrillProxy | null = null;
   try {
+    let databaseEnv: NodeJS.ProcessEnv = {};
+    if (options.database === 'postgres') {
+      const admin = new pg.Client({ connectionString: pgAdminUrl });
+      await admin.connect();
+      try {
+        await admin.query(`CREATE DATABASE ${pgDatabase}`);
+        pgCreated = true;
+      } finally {
+        await admin.end();
+      }
+      const target = new URL(pgAdminUrl);
+      pgProxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+      const proxied = new URL(pgAdminUrl);
+      proxied.hostname = '127.0.0.1';
+      proxied.port = String(pgProxy.port);
+      proxied.pathname = `/${pgDatabase}`;
+      databaseEnv = { DATABASE_URL: proxied.toString() };
+    }
     // Redis of the drill's own: its port, its directory, an append-only file (sessions survive a restart).
     const redisPort = await freePort();
     const startRedis = async () => {
@@ -258,7 +308,7 @@ export async function runDrill(options: DrillOptions): Promise<Observation[]> {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const stripePort = await freePort();
-    const startStripe = async () => {
+    const startStripe = async (signingSkewSeconds = 0) => {
       const stripe = track(
         startWatchedProcess(
           'Stripe fake',
@@ -271,7 +321,14 @@ export async function runDrill(options: DrillOptions): Promise<Observation[]> {
             '--webhook-url',
             `${url}/api/stripe/webhook`,
           ],
-          { cwd: root, env: { ...base, FAKE_STRIPE_WEBHOOK_SECRET: STRIPE_WEBHOOK_SECRET } },
+          {
+            cwd: root,
+            env: {
+              ...base,
+              FAKE_STRIPE_WEBHOOK_SECRET: STRIPE_WEBHOOK_SECRET,
+              FAKE_STRIPE_SIGNING_SKEW_SECONDS: String(signingSkewSeconds),
+            },
+          },
         ),
       );
       await stripe.waitForLine(/listening on/, 60_000);
@@ -290,6 +347,9 @@ export async function runDrill(options: DrillOptions): Promise<Observation[]> {
       SESSION_SECRET: 'drill-session-secret-0123456789-abcdefghijklmnop',
       TOKEN_ENCRYPTION_KEY: 'ef'.repeat(32),
       DATABASE_PATH: databasePath,
+      ...databaseEnv,
+      // The clock jump waits for the Stripe reconciliation job: every 10 s here (production: 600 s).
+      ...(options.only.includes('clock-jump') ? { STRIPE_RECONCILE_SECONDS: '10' } : {}),
       ...(options.sessions === 'database' ? {} : { REDIS_URL: `redis://127.0.0.1:${redisPort}` }),
       DISCORD_CLIENT_ID: DEFAULT_SIM_CLIENT_ID,
       DISCORD_CLIENT_SECRET: DEFAULT_SIM_CLIENT_SECRET,
@@ -316,7 +376,7 @@ export async function runDrill(options: DrillOptions): Promise<Observation[]> {
     await product.waitForLine(/CoinSync listening on/, 90_000);
     await product.waitForLine(/bot: connected as/, 60_000);
     log(
-      `product up at ${url} (${options.runtime}); Redis :${redisPort}, simulator :${simPort}, Stripe :${stripePort}`,
+      `product up at ${url} (${options.runtime}, ${options.database ?? 'sqlite'}); Redis :${redisPort}, simulator :${simPort}, Stripe :${stripePort}`,
     );
 
     const user = new User(url, () => simUrl);
@@ -455,6 +515,36 @@ export async function runDrill(options: DrillOptions): Promise<Observation[]> {
         },
       );
 
+    if (pgProxy && options.only.includes('postgres-stop')) {
+      const proxy = pgProxy;
+      await record(
+        'PostgreSQL stopped',
+        'the drill’s TCP proxy to PostgreSQL closes every connection and stops listening (ECONNREFUSED), listens again after',
+        async () => {
+          await proxy.stop();
+          await sleep(300);
+        },
+        () => userReadAndWrite(),
+        20_000,
+        () => proxy.restore(),
+      );
+    }
+
+    if (pgProxy && options.only.includes('postgres-hang')) {
+      const proxy = pgProxy;
+      await record(
+        'PostgreSQL hanging',
+        'the drill’s TCP proxy keeps connections open and accepts new ones but forwards nothing, forwards again after',
+        async () => {
+          proxy.hang();
+          await sleep(300);
+        },
+        () => userReadAndWrite(),
+        20_000,
+        () => proxy.restore(),
+      );
+    }
+
     if (options.only.includes('discord-down'))
       await record(
         'Discord unreachable',
@@ -495,6 +585,84 @@ export async function runDrill(options: DrillOptions): Promise<Observation[]> {
           stripe = await startStripe();
         },
       );
+
+    if (options.only.includes('clock-jump')) {
+      const coins = async () => {
+        const res = await user.get('/api/auth/user');
+        try {
+          return (JSON.parse(res.body) as { coins: string }).coins;
+        } catch {
+          return describe(res);
+        }
+      };
+      const webhookAnswers = async () => {
+        const res = await timedFetch(`${url}/metrics`, { headers: MONITORING });
+        return (
+          res.body
+            .split('\n')
+            .filter((l) => /^coinsync_http_requests_total\{/.test(l) && /\/api\/stripe\/webhook/.test(l))
+            .map((l) => /status="(\d+)"[^ ]* (\d+)/.exec(l))
+            .filter((m): m is RegExpExecArray => m !== null)
+            .map((m) => `${m[1]} ×${m[2]}`)
+            .join(', ') || 'none'
+        );
+      };
+      await record(
+        'Clock jump > 5 min (the product’s clock 10 min ahead of Stripe’s)',
+        'the Stripe fake restarted on its port signing webhooks 600 s behind (FAKE_STRIPE_SIGNING_SKEW_SECONDS=-600); a purchase confirmed at it; the product’s Stripe reconciliation job every 10 s (STRIPE_RECONCILE_SECONDS=10)',
+        async () => {
+          stripe.child.kill('SIGKILL');
+          await sleep(300);
+          stripe = await startStripe(-600);
+        },
+        async () => {
+          const before = await coins();
+          const created = await user.post('/api/create-payment-intent', { packageType: 'small' });
+          const clientSecret = (JSON.parse(created.body || '{}') as { clientSecret?: string }).clientSecret;
+          if (!clientSecret) return `buyer POST /api/create-payment-intent: ${describe(created)}`;
+          const intentId = clientSecret.split('_secret_')[0]!;
+          // What Stripe.js does in the buyer's browser; then the buyer closes the tab (no sync).
+          const confirm = await timedFetch(
+            `http://127.0.0.1:${stripePort}/v1/payment_intents/${intentId}/confirm`,
+            {
+              method: 'POST',
+              headers: {
+                authorization: `Bearer ${STRIPE_SECRET_KEY}`,
+                'content-type': 'application/x-www-form-urlencoded',
+              },
+              body: 'payment_method=pm_card_visa',
+            },
+          );
+          const paidAt = Date.now();
+          // The fake delivers (and retries 3 times over about 2 s) the signed payment_intent.succeeded;
+          // the buyer has closed the tab. Coins come from the reconciliation job (its log line says so).
+          let now = before;
+          while (now === before && Date.now() - paidAt < 45_000) {
+            await sleep(500);
+            now = await coins();
+          }
+          const creditedAfter = ((Date.now() - paidAt) / 1000).toFixed(0);
+          await sleep(Math.max(0, paidAt + 4000 - Date.now()));
+          const webhooks = await webhookAnswers();
+          // Two more runs of the job and the return page's sync: nothing more.
+          await sleep(21_000);
+          const later = await coins();
+          const sync = await user.post(`/api/payments/${intentId}/sync`, {});
+          const final = await coins();
+          const credits = Math.round((Number(final) - Number(before)) * 100) / 100;
+          return (
+            `confirm at Stripe: ${describe(confirm)}; the product's webhook answers: ${webhooks}; balance ${before} → ${now} ${creditedAfter} s after paying; ` +
+            `${later} after two more runs; sync POST /api/payments/…/sync: ${describe(sync)}; ${final} at the end (credited ${credits.toFixed(2)}, once)`
+          );
+        },
+        3_000,
+        async () => {
+          stripe.child.kill('SIGKILL');
+          await sleep(300);
+          stripe = await startStripe();
+        },
+      );
+    }
 
     if (options.only.includes('disk-full')) {
       const filler = path.join(diskDir, 'filler');
@@ -567,6 +735,16 @@ export async function runDrill(options: DrillOptions): Promise<Observation[]> {
   } finally {
     killAll();
     await sleep(300);
+    await pgProxy?.close();
+    if (pgCreated) {
+      const admin = new pg.Client({ connectionString: pgAdminUrl });
+      await admin.connect();
+      try {
+        await admin.query(`DROP DATABASE IF EXISTS ${pgDatabase} WITH (FORCE)`);
+      } finally {
+        await admin.end();
+      }
+    }
     if (tmpfs) spawnSync('umount', ['-l', diskDir]);
     rmSync(dir, { recursive: true, force: true });
   }

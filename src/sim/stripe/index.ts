@@ -150,6 +150,11 @@ export interface StartFakeStripeOptions {
   /** Clock used for `created` fields and webhook signature timestamps (ms). */
   now?: () => number;
   /**
+   * Seconds added to every webhook signature's timestamp only: a Stripe whose clock disagrees with the
+   * product's (the fault drill's clock jump; Stripe's tolerance is 5 minutes). Default 0.
+   */
+  signingSkewSeconds?: number;
+  /**
    * Deliver webhook events on their own, as Stripe does, when a confirmation through the API changes
    * an intent (payment_intent.succeeded / processing / requires_action / payment_failed), retrying a
    * delivery that is not answered 2xx a few times with backoff. Off by default: most tests deliver
@@ -206,6 +211,7 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
   let webhookUrl = options.webhookUrl;
   let webhookSecret = options.webhookSecret;
   let now = options.now ?? (() => Date.now());
+  const signingSkewSeconds = options.signingSkewSeconds ?? 0;
   let listening = '';
   const browserUrl = () => (options.browserUrl ?? listening).replace(/\/$/, '');
   const seconds = () => Math.floor(now() / 1000);
@@ -856,7 +862,7 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
       const header = Stripe.webhooks.generateTestHeaderString({
         payload,
         secret,
-        timestamp: seconds() + (deliverOptions.timestampOffsetSeconds ?? 0),
+        timestamp: seconds() + signingSkewSeconds + (deliverOptions.timestampOffsetSeconds ?? 0),
       });
       const body = deliverOptions.alterBody ? deliverOptions.alterBody(payload) : payload;
       const res = await fetch(webhookUrl, {
