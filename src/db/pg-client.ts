@@ -40,7 +40,20 @@ export interface OpenPgOptions {
   /** Apply drizzle-pg/ migrations before returning (default true). */
   migrate?: boolean;
   applicationName?: string;
+  /** Waiting for a connection (a new one, or a free one in the pool) at most this long (default 5 s). */
+  connectionTimeoutMs?: number;
+  /** One query's answer at most this long, then the query fails (default 10 s; 0 = no limit). */
+  queryTimeoutMs?: number;
 }
+
+/**
+ * A database server that stops answering (a hung host, a network partition) must not hold a member's
+ * request for ever: without these, node-postgres waits without limit (the fault drill measured requests
+ * unanswered for as long as the hang lasted). Past them the query fails with an error that
+ * storageFailureCode recognises, so the API answers 503 with Retry-After and the bot says so.
+ */
+export const PG_CONNECTION_TIMEOUT_MS = 5_000;
+export const PG_QUERY_TIMEOUT_MS = 10_000;
 
 /**
  * Opens a pool on `url` and applies the drizzle-pg/ migrations. Several processes may start at once:
@@ -52,6 +65,10 @@ export async function openPgDatabase(url: string, options: OpenPgOptions = {}): 
     connectionString: url,
     max: options.max ?? 10,
     application_name: options.applicationName ?? 'coinsync',
+    connectionTimeoutMillis: options.connectionTimeoutMs ?? PG_CONNECTION_TIMEOUT_MS,
+    ...((options.queryTimeoutMs ?? PG_QUERY_TIMEOUT_MS) > 0
+      ? { query_timeout: options.queryTimeoutMs ?? PG_QUERY_TIMEOUT_MS }
+      : {}),
   });
   // An idle client that loses its server (restart, failover) emits 'error' on the pool; without a
   // listener that would crash the process. The next query simply gets a fresh connection.
@@ -67,7 +84,11 @@ export async function openPgDatabase(url: string, options: OpenPgOptions = {}): 
 }
 
 export async function migratePg(pool: pg.Pool): Promise<void> {
-  const client = await pool.connect();
+  // Its own connection, without the pool's query time limit: waiting for another process's migrations
+  // (the advisory lock) may take longer than any one query of a request should.
+  const { query_timeout: _noLimit, ...options } = pool.options;
+  const client = new pg.Client(options);
+  await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {
@@ -76,7 +97,7 @@ export async function migratePg(pool: pg.Pool): Promise<void> {
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
     }
   } finally {
-    client.release();
+    await client.end();
   }
 }
 

@@ -76,9 +76,9 @@ const SQLITE_STORAGE = /^SQLITE_(FULL|IOERR|READONLY|BUSY|CANTOPEN)/;
 const PG_STORAGE = /^(08[0-9A-Z]{3}|53[0-9A-Z]{3}|57P0[1-3]|57014|58[0-9A-Z]{3}|25006|40001|40P01)$/;
 /** The database server cannot be reached (node-postgres passes the socket's error on). */
 const SOCKET = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN)$/;
-/** node-postgres' own errors without a code when a connection is lost or none can be had in time. */
+/** node-postgres' own errors without a code when a connection is lost, none can be had in time, or a query got no answer in time (query_timeout). */
 const PG_CONNECTION_LOST =
-  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout)/;
 
 /**
  * What marks `err` as storage trouble (a code, or "connection lost"), or undefined for anything else:
