@@ -31,9 +31,13 @@ beforeAll(async () => {
   });
   await server.background.bot!.ready;
   const sim = server.simulator!;
+  // Every guild with the bot gets its copy (registered one guild after the other, after login).
   await waitFor(
-    () => sim.state.interactions.listCommands(guild.id).length === SLASH_COMMANDS.size,
-    10_000,
+    () =>
+      DEMO_GUILDS.filter((g) => g.botMember).every(
+        (g) => sim.state.interactions.listCommands(g.id).length === SLASH_COMMANDS.size,
+      ),
+    20_000,
     'guild commands',
   );
   await signInThroughSimulator(new TestClient(server.url), alex.username);
