@@ -4,14 +4,13 @@
 // Env: LIGHTHOUSE_PORT, LIGHTHOUSE_RUNS (default 3), LIGHTHOUSE_PAGES=Login,Discover, LIGHTHOUSE_OUT=<dir>.
 // Without a URL it starts the app in demo mode on LIGHTHOUSE_PORT (default 5199) with a throwaway database.
 // Besides the scores it prints the audits that cost points and the JavaScript each page downloads.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS } from '../tests/e2e/chromium.ts';
+import { startDemoApp } from './ui/start-demo-app.ts';
 
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const FLAGS = ['--headless=new', ...CHROMIUM_ARGS];
@@ -21,30 +20,7 @@ const OUT_DIR = process.env.LIGHTHOUSE_OUT;
 const ONLY = process.env.LIGHTHOUSE_PAGES?.split(',');
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 
-async function startApp(): Promise<{ url: string; child: ChildProcess }> {
-  const port = Number(process.env.LIGHTHOUSE_PORT ?? 5199);
-  const dir = mkdtempSync(path.join(tmpdir(), 'coinsync-lh-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DATABASE_PATH: path.join(dir, 'db.sqlite'),
-      NODE_ENV: 'development',
-    },
-    stdio: 'ignore',
-  });
-  const url = `http://localhost:${port}`;
-  for (let i = 0; i < 60; i += 1) {
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return { url, child };
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  child.kill();
-  throw new Error('app did not start');
-}
+const startApp = () => startDemoApp(Number(process.env.LIGHTHOUSE_PORT ?? 5199), 30);
 
 /** Signs a demo user in through the simulator and returns the session cookie header. */
 async function signIn(base: string): Promise<string> {

@@ -13,12 +13,9 @@
 // Env: MAIN_ACTION_PORT (default 5198), MAIN_ACTION_RUNS (default 3), MAIN_ACTION_PAGES=/daily,/socials.
 // Without a URL it starts the app in demo mode with a throwaway database (as scripts/lighthouse.ts does)
 // and signs in as the demo user alex. Not a test: the figures depend on the machine (docs/performance.md).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tests/e2e/chromium.ts';
+import { startDemoApp } from './start-demo-app.ts';
 
 const RUNS = Number(process.env.MAIN_ACTION_RUNS ?? 3);
 const ONLY = process.env.MAIN_ACTION_PAGES?.split(',');
@@ -91,30 +88,7 @@ const probe = (selector: string) => `(() => {
   requestAnimationFrame(check);
 })();`;
 
-async function startApp(): Promise<{ url: string; child: ChildProcess }> {
-  const port = Number(process.env.MAIN_ACTION_PORT ?? 5198);
-  const dir = mkdtempSync(path.join(tmpdir(), 'coinsync-timing-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DATABASE_PATH: path.join(dir, 'db.sqlite'),
-      NODE_ENV: 'development',
-    },
-    stdio: 'ignore',
-  });
-  const url = `http://localhost:${port}`;
-  for (let i = 0; i < 120; i += 1) {
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return { url, child };
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  child.kill();
-  throw new Error('app did not start');
-}
+const startApp = () => startDemoApp(Number(process.env.MAIN_ACTION_PORT ?? 5198), 60);
 
 function phoneContext(browser: Browser, base: string): Promise<BrowserContext> {
   return browser.newContext({
