@@ -59,14 +59,7 @@ export async function holdAbsent(
           .values(row)
           .onConflictDoUpdate({
             target: [t.guildId, t.discordUserId],
-            set: {
-              firstAbsentAt: sql`CASE WHEN ${t.resolution} IS NULL THEN ${t.firstAbsentAt} ELSE ${now} END`,
-              holds: sql`CASE WHEN ${t.resolution} IS NULL THEN ${t.holds} + 1 ELSE 1 END`,
-              lastAbsentAt: now,
-              resolution: null,
-              resolvedAt: null,
-              reason: null,
-            },
+            set: reopened(t, now),
           })
           .run();
       } else {
@@ -76,18 +69,26 @@ export async function holdAbsent(
           .values(row)
           .onConflictDoUpdate({
             target: [t.guildId, t.discordUserId],
-            set: {
-              firstAbsentAt: sql`CASE WHEN ${t.resolution} IS NULL THEN ${t.firstAbsentAt} ELSE ${now} END`,
-              holds: sql`CASE WHEN ${t.resolution} IS NULL THEN ${t.holds} + 1 ELSE 1 END`,
-              lastAbsentAt: now,
-              resolution: null,
-              resolvedAt: null,
-              reason: null,
-            },
+            set: reopened(t, now),
           });
       }
     }
   });
+}
+
+/**
+ * An absence seen again: an open hold counts one more look; a resolved one opens anew from `now`
+ * (the upsert's SET, the same on both engines).
+ */
+function reopened(t: typeof reconcileHolds | typeof pg.reconcileHolds, now: number) {
+  return {
+    firstAbsentAt: sql<number>`CASE WHEN ${t.resolution} IS NULL THEN ${t.firstAbsentAt} ELSE ${now} END`,
+    holds: sql<number>`CASE WHEN ${t.resolution} IS NULL THEN ${t.holds} + 1 ELSE 1 END`,
+    lastAbsentAt: now,
+    resolution: null,
+    resolvedAt: null,
+    reason: null,
+  };
 }
 
 /** Open holds, oldest first (of one guild when given). */
