@@ -5,11 +5,10 @@ import { reconcile, type ReconcileResult } from '../../src/bot/reconcile.ts';
 import { checkMemberJoins } from '../../src/bot/member-sweep.ts';
 import { saveOAuthTokens } from '../../src/auth/oauth-tokens.ts';
 import { DAY } from '../../src/clock.ts';
-import { generateSnowflake } from '../../src/sim/discord/snowflake.ts';
 import { DEFAULT_RATE_LIMITS } from '../../src/sim/discord/rate-limits.ts';
-import type { SimUser } from '../../src/sim/discord/index.ts';
 import { insertCampaign } from '../../src/test/factories.ts';
-import { startTestApp, type TestApp } from '../../src/test/harness.ts';
+import { startTestApp } from '../../src/test/harness.ts';
+import { addSimUser } from '../../src/test/open-joins.ts';
 
 // The member loop without the Server Members intent at scale (issue 26 item 7), against the simulator
 // with Discord's real rate limits (global 50/s per token, per-route buckets, 429s counted):
@@ -34,23 +33,6 @@ export interface MemberSweepBenchArgs {
 }
 
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
-
-function addSimUser(app: TestApp, username: string): SimUser {
-  const map = app.sim.state.users;
-  let id = generateSnowflake(Date.now() - 30 * DAY);
-  while (map.has(id)) id = generateSnowflake(Date.now() - 30 * DAY);
-  const user: SimUser = {
-    id,
-    username,
-    globalName: null,
-    avatar: null,
-    email: `${username}@users.discord-sim.test`,
-    acceptsDms: true,
-    bot: false,
-  };
-  map.set(id, user);
-  return user;
-}
 
 const percentile = (sorted: number[], p: number) =>
   sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;

@@ -40,7 +40,7 @@ const CHUNK = 500;
  * A simulator user, put straight into its map: createUser looks names up one by one, which is
  * quadratic for the tens of thousands of accounts a bench makes. Usernames must be unique per call.
  */
-function addSimUser(app: TestApp, username: string): SimUser {
+export function addSimUser(app: TestApp, username: string): SimUser {
   const users = app.sim.state.users;
   let id = generateSnowflake(Date.now() - 30 * DAY);
   while (users.has(id)) id = generateSnowflake(Date.now() - 30 * DAY);
