@@ -305,7 +305,7 @@ describe.each(MODES)('the signed-in fast path ($mode)', ({ env, plain: plainMode
   /** The same member's session, sent to the full stack's port from the same address. */
   function onPlain(client: TestClient): TestClient {
     // Settles Discover before its reads, as the harness's own clients do (PostgreSQL learns of commits by NOTIFY).
-    const twin = new TestClient(plainUrl, client.address, app.discoverSettled);
+    const twin = new TestClient(plainUrl, client.address, () => app.discoverSettled());
     for (const [k, v] of client.cookies) twin.cookies.set(k, v);
     return twin;
   }
@@ -341,7 +341,7 @@ describe.each(MODES)('the signed-in fast path ($mode)', ({ env, plain: plainMode
       if (c.as === 'anonymous') {
         return {
           fast: app.anonymous({ address: freshLoopbackAddress() }),
-          plain: new TestClient(plainUrl, freshLoopbackAddress(), app.discoverSettled),
+          plain: new TestClient(plainUrl, freshLoopbackAddress(), () => app.discoverSettled()),
         };
       }
       if (c.as === 'forged') {
