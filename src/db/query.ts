@@ -3,6 +3,7 @@ import pg from 'pg';
 import { drizzle, type SqliteRemoteDatabase, type SqliteRemoteResult } from 'drizzle-orm/sqlite-proxy';
 import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
 import { sql as sqlTag, type SQL } from 'drizzle-orm';
+import { driverErrorCode } from '../shared/errors.ts';
 
 // One query definition for both engines (decision 044). Repositories build their queries once, with
 // drizzle's SQLite query builder over the one schema (src/db/schema.ts: typed columns, typed results),
@@ -231,4 +232,10 @@ export function greatest(h: Kinded, a: unknown, b: unknown): SQL {
 /** A fragment spelled differently on each engine (keep it to a function call or a cast). */
 export function fragment(h: Kinded, forms: { sqlite: SQL; pg: SQL }): SQL {
   return h.kind === 'pg' ? forms.pg : forms.sqlite;
+}
+
+/** A foreign key violated (SQLite `SQLITE_CONSTRAINT_FOREIGNKEY`, PostgreSQL 23503), also when wrapped. */
+export function isForeignKeyViolation(err: unknown): boolean {
+  const code = driverErrorCode(err);
+  return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
 }
