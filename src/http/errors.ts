@@ -66,7 +66,12 @@ export function errorHandler(logger: Logger, options: ErrorHandlerOptions = {}):
       });
   };
 
-  const sendUnavailable = (req: Request, res: Response, message: string, retryAfterSeconds?: number): void => {
+  const sendUnavailable = (
+    req: Request,
+    res: Response,
+    message: string,
+    retryAfterSeconds?: number,
+  ): void => {
     res.setHeader('Retry-After', String(retryAfterSeconds ?? RETRY_AFTER_SECONDS));
     if (wantsPage(req)) res.status(503).type('html').send(OUTAGE_PAGE);
     else sendMessage(req, res, 503, message);

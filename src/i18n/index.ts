@@ -82,7 +82,10 @@ export const DISCORD_LOCALES: Record<Exclude<Locale, 'en'>, readonly string[]> =
 };
 
 /** `{ "es-ES": …, "es-419": …, "pt-BR": …, fr, de, tr }` for one bot key (a command's name or description). */
-export function discordLocalizations(key: string, params: Record<string, unknown> = {}): Record<string, string> {
+export function discordLocalizations(
+  key: string,
+  params: Record<string, unknown> = {},
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [locale, discordLocales] of Object.entries(DISCORD_LOCALES)) {
     const text = String(botT(locale as Locale)(key, params));

@@ -17,7 +17,11 @@ function bar(filled: number, slots: number): string {
 
 function describe(t: BotT, c: CampaignProgress): string {
   const percent = c.slots <= 0 ? 100 : Math.floor((Math.min(c.filled, c.slots) / c.slots) * 100);
-  const status = c.complete ? t('campaign.completed') : c.paused ? t('campaign.paused') : t('campaign.active');
+  const status = c.complete
+    ? t('campaign.completed')
+    : c.paused
+      ? t('campaign.paused')
+      : t('campaign.active');
   return [
     `${bar(c.filled, c.slots)} ${percent}%`,
     t('campaign.slots', { filled: c.filled, slots: c.slots, remaining: c.remaining }),

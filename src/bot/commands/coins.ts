@@ -50,7 +50,11 @@ export const coinsCommand: SlashCommand = {
           title: t('coins.title'),
           color: COLORS.gold,
           fields: [
-            { name: t('coins.balance'), value: t('coins.balanceValue', { amount: formatCents(balance) }), inline: true },
+            {
+              name: t('coins.balance'),
+              value: t('coins.balanceValue', { amount: formatCents(balance) }),
+              inline: true,
+            },
             {
               name: t('coins.earnedToday'),
               value: t('coins.earnedValue', { amount: today?.earned ?? '0.00' }),
@@ -59,7 +63,10 @@ export const coinsCommand: SlashCommand = {
             ...REWARD_TYPES.map((type) => {
               const wait = hoursLeft[type] * HOUR_MS;
               return {
-                name: t('coins.reward', { title: t(TITLE_OF[type]), amount: formatCents(REWARDS[type].cents) }),
+                name: t('coins.reward', {
+                  title: t(TITLE_OF[type]),
+                  amount: formatCents(REWARDS[type].cents),
+                }),
                 value:
                   wait <= 0
                     ? t('coins.ready', { command: t(COMMAND_OF[type]) })

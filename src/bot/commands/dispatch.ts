@@ -109,7 +109,8 @@ export async function handleInteraction(
   options: InteractionOptions,
 ): Promise<void> {
   if (!(interaction.isChatInputCommand() || interaction.isButton())) return;
-  const target = targetOf(ctx, interaction) ?? gone(interaction, interaction.isButton() ? 'button' : 'command');
+  const target =
+    targetOf(ctx, interaction) ?? gone(interaction, interaction.isButton() ? 'button' : 'command');
   // Replies are in the language of the member's Discord client (the interaction's `locale`).
   const locale = interactionLocale(interaction);
   const responder = new Responder(interaction, target.mode, true);

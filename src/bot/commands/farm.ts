@@ -95,9 +95,7 @@ export async function farmPage(
       embeds: [
         {
           title: q ? t('farm.noMatchTitle', { q: clip(q, FARM_SEARCH_MAX) }) : t('farm.emptyTitle'),
-          description: q
-            ? t('farm.noMatchText', { farm: t('commands.farm.name') })
-            : t('farm.emptyText'),
+          description: q ? t('farm.noMatchText', { farm: t('commands.farm.name') }) : t('farm.emptyText'),
           color: COLORS.muted,
         },
       ],

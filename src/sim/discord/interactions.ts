@@ -230,7 +230,11 @@ function parseCommand(raw: unknown, index: number): Omit<SimCommand, 'id' | 'app
   if (nameProblem(name)) throw invalid(`${index}.name: invalid command name`);
   const description = str(body.description) ?? '';
   if (descriptionProblem(description)) throw invalid(`${index}.description: must be 1-100 characters`);
-  const nameLocalizations = parseLocalizations(body.name_localizations, `${index}.name_localizations`, nameProblem);
+  const nameLocalizations = parseLocalizations(
+    body.name_localizations,
+    `${index}.name_localizations`,
+    nameProblem,
+  );
   const descriptionLocalizations = parseLocalizations(
     body.description_localizations,
     `${index}.description_localizations`,
