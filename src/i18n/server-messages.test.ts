@@ -5,6 +5,7 @@ import { INTERNAL_ERROR_MESSAGE } from '../shared/errors.ts';
 import { formatWait } from '../rewards/claim-reward.ts';
 import { findServerMessage, localizeMessage } from './server-messages.ts';
 import { acceptLanguageLocale } from './user-locale.ts';
+import { DiscordBusyError } from '../discord/discord-api.ts';
 
 // The API's English sentences, found in the catalogue and said in the reader's language (decision 051).
 
@@ -47,6 +48,12 @@ describe('localizeMessage', () => {
     expect(
       localizeMessage(`You can claim your daily reward again in ${formatWait(23 * 3_600_000)}.`, 'es'),
     ).toBe('Podrás reclamar tu recompensa diaria de nuevo en 23 horas.');
+  });
+
+  it('says "Discord is busy" with its wait', () => {
+    expect(localizeMessage(new DiscordBusyError(45_000, 'rate-limit').message, 'tr')).toBe(
+      'Discord şu anda meşgul; 45 s sonra tekrar dene',
+    );
   });
 
   it('leaves a sentence it does not know in English', () => {
