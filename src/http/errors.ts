@@ -9,8 +9,9 @@ import {
   storageFailureCode,
 } from '../shared/errors.ts';
 import { requestIdOf } from './request-context.ts';
-import { DEFAULT_LOCALE, type Locale } from '../shared/i18n/index.ts';
+import type { Locale } from '../shared/i18n/index.ts';
 import { localizeMessage } from '../i18n/server-messages.ts';
+import { acceptLanguageLocale } from '../i18n/user-locale.ts';
 
 // Services throw AppError (src/shared/errors.ts); this middleware maps its code to a status and a `{ message }` body.
 
@@ -42,23 +43,34 @@ export const OUTAGE_PAGE = `<!doctype html>
 `;
 
 export interface ErrorHandlerOptions {
-  /** The reader's language (decision 051): `{ message }` bodies are sent in it. English without it. */
-  localeOf?: (req: Request) => Promise<Locale>;
+  /** The signed-in member's stored language, or null (decision 051). Without it: Accept-Language only. */
+  storedLocaleOf?: (req: Request) => Promise<Locale | null>;
 }
 
 export function errorHandler(logger: Logger, options: ErrorHandlerOptions = {}): ErrorRequestHandler {
-  /** Sends `{ message }` in the reader's language; English if the language cannot be found out. */
-  const sendMessage = (req: Request, res: Response, status: number, message: string): void => {
+  /**
+   * Sends `{ message }` in the reader's language (decision 051): the member's stored one — not asked
+   * when the database is the trouble (`askStore` false), so an outage answer never waits on it — else
+   * Accept-Language, else English (the sentence as the service said it).
+   */
+  const sendMessage = (
+    req: Request,
+    res: Response,
+    status: number,
+    message: string,
+    askStore = true,
+  ): void => {
     res.status(status);
-    if (!options.localeOf) {
-      res.json({ message });
+    const fromHeader = (): Locale => acceptLanguageLocale(req.headers['accept-language']);
+    if (!askStore || !options.storedLocaleOf) {
+      res.json({ message: localizeMessage(message, fromHeader()) });
       return;
     }
     options
-      .localeOf(req)
-      .catch(() => DEFAULT_LOCALE)
-      .then((locale) => {
-        if (!res.headersSent) res.json({ message: localizeMessage(message, locale) });
+      .storedLocaleOf(req)
+      .catch(() => null)
+      .then((stored) => {
+        if (!res.headersSent) res.json({ message: localizeMessage(message, stored ?? fromHeader()) });
       })
       .catch((err: unknown) => {
         logger.error('error answer failed', { error: err instanceof Error ? err.message : String(err) });
@@ -71,10 +83,11 @@ export function errorHandler(logger: Logger, options: ErrorHandlerOptions = {}):
     res: Response,
     message: string,
     retryAfterSeconds?: number,
+    askStore = true,
   ): void => {
     res.setHeader('Retry-After', String(retryAfterSeconds ?? RETRY_AFTER_SECONDS));
     if (wantsPage(req)) res.status(503).type('html').send(OUTAGE_PAGE);
-    else sendMessage(req, res, 503, message);
+    else sendMessage(req, res, 503, message, askStore);
   };
 
   return (err: unknown, req, res, _next) => {
@@ -137,7 +150,13 @@ export function errorHandler(logger: Logger, options: ErrorHandlerOptions = {}):
         error: err instanceof Error ? err.message : String(err),
       });
       // A read saved nothing: its message says it could not load (issue 29 item 6).
-      sendUnavailable(req, res, read ? STORAGE_READ_UNAVAILABLE_MESSAGE : STORAGE_UNAVAILABLE_MESSAGE);
+      sendUnavailable(
+        req,
+        res,
+        read ? STORAGE_READ_UNAVAILABLE_MESSAGE : STORAGE_UNAVAILABLE_MESSAGE,
+        undefined,
+        false,
+      );
       return;
     }
     logger.error('unhandled error', {
@@ -146,6 +165,6 @@ export function errorHandler(logger: Logger, options: ErrorHandlerOptions = {}):
       path: req.path,
       error: err instanceof Error ? err.stack : String(err),
     });
-    sendMessage(req, res, 500, INTERNAL_ERROR_MESSAGE);
+    sendMessage(req, res, 500, INTERNAL_ERROR_MESSAGE, false);
   };
 }

@@ -34,12 +34,11 @@ export function acceptLanguageLocale(header: string | undefined): Locale {
   return DEFAULT_LOCALE;
 }
 
-/** The language of an API answer: the signed-in member's stored one, else the browser's `Accept-Language`. */
-export async function requestLocale(
+/** The signed-in member's stored language (the API's answers use it before Accept-Language), or null. */
+export async function requestStoredLocale(
   store: Pick<DataStore, 'read'>,
   req: IncomingMessage & { user?: { id?: string } },
-): Promise<Locale> {
+): Promise<Locale | null> {
   const userId = req.user?.id;
-  const stored = userId ? await storedLocaleOf(store, userId) : null;
-  return stored ?? acceptLanguageLocale(req.headers['accept-language']);
+  return userId ? storedLocaleOf(store, userId) : null;
 }
