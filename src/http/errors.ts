@@ -17,8 +17,10 @@ import { acceptLanguageLocale } from '../i18n/user-locale.ts';
 
 export { STORAGE_UNAVAILABLE_MESSAGE } from '../shared/errors.ts';
 
-export const apiNotFound: RequestHandler = (_req, res) => {
-  res.status(404).json({ message: 'Not found' });
+export const apiNotFound: RequestHandler = (req, res) => {
+  res
+    .status(404)
+    .json({ message: localizeMessage('Not found', acceptLanguageLocale(req.headers['accept-language'])) });
 };
 
 /** Seconds a client is told to wait after a 503 of ours (storage or a dependency down). */

@@ -66,6 +66,10 @@ describe('a visitor', () => {
     expect(german).toMatchObject({ status: 401, body: { message: 'Nicht angemeldet' } });
     const turkish = await visitor.request('GET', '/api/transactions', undefined, { 'accept-language': 'tr' });
     expect(turkish).toMatchObject({ status: 401, body: { message: 'Giriş yapılmadı' } });
+    const missing = await visitor.request('GET', '/api/no-such-route', undefined, {
+      'accept-language': 'es-ES',
+    });
+    expect(missing).toMatchObject({ status: 404, body: { message: 'No encontrado' } });
     const other = await visitor.request('GET', '/api/transactions', undefined, { 'accept-language': 'ja' });
     expect(other).toMatchObject({ status: 401, body: { message: 'Not signed in' } });
   });
