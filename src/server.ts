@@ -70,8 +70,6 @@ export interface StartOptions {
   liveHeartbeatMs?: number;
   /** false: no signed-in fast path (overrides FAST_PATH; the fast path's equivalence tests). */
   fastPath?: boolean;
-  /** false: the fast path on Express's objects only (overrides FAST_PATH=on; decision 035). */
-  plainFastPath?: boolean;
   /** Bot timings (audit-log looks); tests that exercise late audit entries set them. */
   bot?: Pick<BotOptions, 'auditLogDelayMs' | 'auditLogRecheckMs'>;
   /**
@@ -276,7 +274,6 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       sessionMiddleware: sessions.middleware,
       session: sessions.access,
       fastPath: options.fastPath ?? config.fastPath,
-      plainFastPath: options.plainFastPath ?? config.fastPathPlain,
       preRoutes,
       webDist: options.webDist,
       ...(options.ssrDist === undefined ? {} : { ssrDist: options.ssrDist }),
