@@ -154,15 +154,19 @@ export function fastSession(options: FastSessionOptions): FastGuard {
         options.check(sess, id, options.now()).then((verdict) => {
           if (verdict !== 'current') return call.decline();
           call.userId = id;
-          if (store.touch) {
-            // On a stand-in request: a session on the request itself would make express-session skip
-            // its own work if a later guard declines.
-            const created = store.createSession({ sessionID: sid } as never, sess);
-            created.touch();
-            store.touch(sid, created, (touchErr?: unknown) => {
-              if (touchErr) options.onTouchError(touchErr);
-            });
-          }
+          // The session express-session would touch is built only when the store, which throttles
+          // touches (src/auth/session.ts), reads it; on a stand-in request: a session on the request
+          // itself would make express-session skip its own work if a later guard declines.
+          const touched = {
+            get cookie() {
+              const created = store.createSession({ sessionID: sid } as never, sess);
+              created.touch();
+              return created.cookie;
+            },
+          };
+          store.touch?.(sid, touched, (touchErr?: unknown) => {
+            if (touchErr) options.onTouchError(touchErr);
+          });
           next();
         }, next);
       });
@@ -344,7 +348,7 @@ export function withFastPath(options: FastPathOptions): NodeHandler {
     }
     /** The next guard, then the route. */
     readonly next = (err?: unknown): void => {
-      if (err !== undefined) return this.fail(err);
+      if (err !== undefined && err !== null) return this.fail(err);
       const guard = this.target.guards[this.i++];
       try {
         if (guard) guard(this, this.next);
