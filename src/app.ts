@@ -8,19 +8,20 @@ import type { PublicConfig } from './shared/api-types.ts';
 import type { AppContext } from './context.ts';
 import { apiNotFound, errorHandler } from './http/errors.ts';
 import { requestStoredLocale } from './i18n/user-locale.ts';
-import { refusesCrossSite, sameOriginOnly } from './http/guards.ts';
-import { plainRequestStarter, requestContext, requestStarter } from './http/request-context.ts';
-import {
+import { sameOriginGuard } from './http/guards.ts';
   constantHeaders,
+  fastJsonBody,
+  fastSession,
+  guardsMiddleware,
+  inSeries,
   recordConstantHeaders,
   withFastPath,
+  type FastAnswer,
   type FastRoute,
+  type Guard,
   type NodeHandler,
-  type PlainAnswer,
-  type PlainRoute,
   type SessionAccess,
 } from './http/fast-path.ts';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { metricsHandler } from './http/metrics-route.ts';
 import { healthRoutes } from './ops/health-routes.ts';
 import type { ReadinessCheck } from './ops/readiness.ts';
@@ -30,7 +31,8 @@ import { createPassport, type PassportInstance } from './auth/passport.ts';
 import { featureRoutes, rawBodyRoutes } from './features.ts';
 import { sessionCheck, sessionPolicy } from './auth/session-policy.ts';
 import { spaPages } from './auth/spa-pages.ts';
-import { addressKey, addressRecorder, recordWriteAddresses, writeLimits } from './http/write-limits.ts';
+import { recordAddressGuard, writeLimits } from './http/write-limits.ts';
+import { errorMessage } from './ops/error-text.ts';
 import { discoverAnswer, type DiscoverAnswer } from './joins/routes.ts';
 import { claimAnswer } from './rewards/routes.ts';
 
@@ -52,22 +54,13 @@ export interface CreateAppOptions {
   readiness: ReadinessCheck;
   /**
    * The session's store, cookie name and secrets: with them the hot routes get the signed-in fast
-   * path (src/http/fast-path.ts, decision 033). `fastPath: false` serves everything through Express.
+   * path (src/http/fast-path.ts, decisions 033, 035, 046). `fastPath: false` serves everything through Express.
    */
   session?: SessionAccess;
   fastPath?: boolean;
-  /**
-   * `false`: the fast path runs every request on Express's request/response objects (decision 033)
-   * instead of node's own (decision 035). For A/B runs and the fast path's table test.
-   */
-  plainFastPath?: boolean;
+  /** Guards added after the API's own (src/http/pipeline.test.ts). */
+  guards?: Guard[];
 }
-
-/** The routes the signed-in fast path serves (under /api): Discover's pages and the reward claim. */
-export const FAST_ROUTES: FastRoute[] = [
-  { method: 'GET', path: '/servers' },
-  { method: 'POST', path: '/hourly/claim' },
-];
 
 function securityHeaders(ctx: AppContext) {
   const cdn = new URL(ctx.config.discord.cdnUrl).origin;
@@ -96,39 +89,6 @@ function securityHeaders(ctx: AppContext) {
   });
 }
 
-/**
- * Runs the handlers in order as one middleware: one router layer instead of one per handler. An error
- * (or a rejected promise) skips the rest and goes to the router's error handling, as with separate layers.
- */
-export function inSeries(handlers: RequestHandler[]): RequestHandler {
-  return (req, res, next) => {
-    let i = 0;
-    const step = (err?: unknown): void => {
-      if (err !== undefined && err !== null) {
-        next(err);
-        return;
-      }
-      const handler = handlers[i++];
-      if (!handler) {
-        next();
-        return;
-      }
-      try {
-        const result: unknown = handler(req, res, step);
-        if (result instanceof Promise) result.catch(next);
-      } catch (thrown) {
-        next(thrown);
-      }
-    };
-    step();
-  };
-}
-
-/** Runs `handler` for POST requests only (the write limits: every limited route is a POST). */
-function postsOnly(handler: RequestHandler): RequestHandler {
-  return (req, res, next) => (req.method === 'POST' ? handler(req, res, next) : next());
-}
-
 function publicConfig(ctx: AppContext): PublicConfig {
   return {
     productName: PRODUCT_NAME,
@@ -137,18 +97,6 @@ function publicConfig(ctx: AppContext): PublicConfig {
     stripeJsUrl: ctx.config.stripe.jsUrl ?? null,
     supportUrl: ctx.config.supportUrl,
   };
-}
-
-/** Everything of the API that the fast path reuses. */
-interface ApiParts {
-  api: Router;
-  passport: PassportInstance;
-  beforeSession: RequestHandler[];
-  afterSession: RequestHandler[];
-  check: ReturnType<typeof sessionCheck>;
-  /** The same-origin check's allowed origins and the address recorder (for the plain path). */
-  origins: ReadonlySet<string>;
-  recordAddress: ReturnType<typeof addressRecorder>;
 }
 
 /**
@@ -161,88 +109,113 @@ const JSON_LIMITS_BY_PATH: Record<string, number> = {
   '/servers/no-bot': 32 * 1024,
 };
 
-/** The JSON parser with the route's limit (one parser instance per limit). */
-function jsonBodies(): RequestHandler {
-  const parsers = new Map<number, RequestHandler>();
-  const parserFor = (limit: number) => {
-    let parser = parsers.get(limit);
-    if (!parser) parsers.set(limit, (parser = express.json({ limit })));
-    return parser;
-  };
-  const fallback = parserFor(JSON_LIMIT_BYTES);
-  for (const limit of Object.values(JSON_LIMITS_BY_PATH)) parserFor(limit);
-  return (req, res, next) => {
-    const limit = JSON_LIMITS_BY_PATH[req.path];
-    (limit === undefined ? fallback : parserFor(limit))(req, res, next);
-  };
-}
+/** The JSON body limit of a route under /api. */
+const jsonLimitFor = (path: string): number => JSON_LIMITS_BY_PATH[path] ?? JSON_LIMIT_BYTES;
 
 /**
- * Runs the body parser only for a signed-in request (decision 040): an anonymous body is never read
- * (every API route that takes a body needs a user and answers 401 first), so anonymous stalled bodies
- * hold no memory.
+ * The JSON body guard (decision 040): the parser with the route's limit, run only for a signed-in
+ * request — an anonymous body is never read (every API route that takes a body needs a user and
+ * answers 401 first), so anonymous stalled bodies hold no memory. body-parser skips requests without one.
  */
-function signedInOnly(parser: RequestHandler): RequestHandler {
-  return (req, res, next) => (req.user ? parser(req, res, next) : next());
+function jsonBodyGuard(): Guard {
+  const parsers = new Map<number, RequestHandler>();
+  for (const limit of [JSON_LIMIT_BYTES, ...Object.values(JSON_LIMITS_BY_PATH)]) {
+    if (!parsers.has(limit)) parsers.set(limit, express.json({ limit }));
+  }
+  return {
+    name: 'JSON body',
+    middleware: (req, res, next) =>
+      req.user ? parsers.get(jsonLimitFor(req.path))!(req, res, next) : next(),
+    fast: fastJsonBody(jsonLimitFor),
+  };
 }
 
 /** API answers are per user and change with every write: no browser or proxy may keep them. */
 const API_HEADERS: [string, string][] = [['Cache-Control', 'no-store']];
 
-function apiRouter(ctx: AppContext, options: CreateAppOptions): ApiParts {
+/**
+ * The API's guards, in the order every API route after the public ones runs behind them (decision 046):
+ * the session (express-session, passport, the session policy), the same-origin check for writes, the
+ * JSON body, the write limits and the address recording (POSTs), and the person's Discord deadline
+ * (decision 037; after the body and the session, whose stream and store callbacks would not carry the
+ * context on). The signed-in fast path is built from this list (src/http/fast-path.ts).
+ */
+function apiGuards(ctx: AppContext, options: CreateAppOptions, passport: PassportInstance): Guard[] {
+  const check = sessionCheck(ctx);
+  const session: Guard = {
+    name: 'session',
+    middleware: inSeries([
+      options.sessionMiddleware,
+      passport.initialize(),
+      passport.session() as RequestHandler,
+      sessionPolicy(ctx, check),
+    ]),
+    ...(options.session && options.fastPath !== false
+      ? {
+          fast: fastSession({
+            session: options.session,
+            deserializeUser: (stored, req, done) =>
+              passport.deserializeUser(stored as object, req as never, done),
+            check,
+            now: () => ctx.clock.now(),
+            onTouchError: (err) => ctx.logger.warn('session touch failed', { error: errorMessage(err) }),
+          }),
+        }
+      : {}),
+  };
+  const limits = ctx.config.writeLimits ? ctx.options.writeLimits : false;
+  const recordAddress = recordAddressGuard(ctx);
+  return [
+    session,
+    // Before the body: a refused cross-site write is never read.
+    sameOriginGuard([new URL(ctx.config.publicUrl).origin]),
+    jsonBodyGuard(),
+    // express-rate-limit needs Express's objects: no fast form, so with limits on writes take the full stack.
+    ...(limits === false
+      ? []
+      : [{ name: 'write limits', middleware: writeLimits(ctx, limits), postsOnly: true }]),
+    ...(recordAddress ? [recordAddress] : []),
+    {
+      name: 'person waits',
+      middleware: (_req, _res, next) => whilePersonWaits(next),
+      fast: (_call, next) => whilePersonWaits(next),
+    },
+    ...(options.guards ?? []),
+  ];
+}
+
+function apiRouter(ctx: AppContext, options: CreateAppOptions, guards: Guard[], passport: PassportInstance) {
   const api = express.Router();
   api.use(constantHeaders(API_HEADERS));
-
   // Health, readiness and the public config need no body parser and no session.
   api.use(healthRoutes(options.readiness, ctx.config.metricsToken));
   const config = publicConfig(ctx);
   api.get('/config', (_req, res) => {
     res.json(config);
   });
-
   // Routes that must see the raw body (Stripe webhooks) come before the JSON parser.
   for (const router of rawBodyRoutes(ctx)) api.use(router);
-
-  const passport = createPassport(ctx);
-  const check = sessionCheck(ctx);
-  // The request stack every other API route runs behind, as one layer: the session, passport, the
-  // session policy, then — for signed-in requests only (decision 040) — the JSON body sized by route
-  // (body-parser skips requests without one) and the same-origin check for writes. The fast path has
-  // found a valid session before it runs `beforeSession` (the same parser and check).
-  const origins = [new URL(ctx.config.publicUrl).origin];
-  const json = jsonBodies();
-  const beforeSession = [json, sameOriginOnly(origins)];
-  api.use(
-    inSeries([
-      options.sessionMiddleware,
-      passport.initialize(),
-      passport.session() as RequestHandler,
-      sessionPolicy(ctx, check),
-      signedInOnly(json),
-      sameOriginOnly(origins),
-    ]),
-  );
-  const recordAddress = addressRecorder(ctx);
-  const afterSession = [
-    postsOnly(writeLimits(ctx, ctx.config.writeLimits ? ctx.options.writeLimits : false)),
-    postsOnly(recordWriteAddresses(ctx, recordAddress)),
-  ];
-  for (const handler of afterSession) api.use(handler);
-  // From here on a person waits: Discord calls get a deadline (decision 037). After the body parser and
-  // the session, whose stream and store callbacks would not carry the context on.
-  api.use((_req, _res, next) => whilePersonWaits(next));
+  api.use(guardsMiddleware(guards));
   api.use(authRoutes(ctx, passport));
   for (const router of featureRoutes(ctx)) api.use(router);
   api.use(apiNotFound);
-  return {
-    api,
-    passport,
-    beforeSession,
-    afterSession,
-    check,
-    origins: new Set(origins),
-    recordAddress,
-  };
+  return api;
+}
+
+/** The fast routes (decisions 033, 035): their answers are the functions their Express routes call. */
+function fastRoutes(ctx: AppContext): Map<string, FastRoute> {
+  const toAnswer = (page: DiscoverAnswer): FastAnswer =>
+    page.link ? { buffer: page.body, headers: [['Link', page.link]] } : { buffer: page.body };
+  return new Map<string, FastRoute>([
+    [
+      'GET /servers',
+      ({ userId, view }) => {
+        const page = discoverAnswer(ctx, userId, view.query);
+        return page instanceof Promise ? page.then(toAnswer) : toAnswer(page);
+      },
+    ],
+    ['POST /hourly/claim', ({ userId, body }) => claimAnswer(ctx, userId, body).then((json) => ({ json }))],
+  ]);
 }
 
 export function createApp(
@@ -251,7 +224,7 @@ export function createApp(
 ): {
   app: Express;
   passport: PassportInstance;
-  /** The server's request listener: the fast path for FAST_ROUTES when it applies, else `app`. */
+  /** The server's request listener: the fast path for its routes when it applies, else `app`. */
   handler: NodeHandler;
 } {
   const app = express();
@@ -270,9 +243,9 @@ export function createApp(
   app.use(constantHeaders(security));
   // Every API route lives in one router mounted once (decision 027): each `app.use('/api', …)` layer
   // costs a path match and a strip/restore of the /api prefix on every request that passes it.
-  const parts = apiRouter(ctx, options);
-  const { api, passport } = parts;
-  app.use('/api', api);
+  const passport = createPassport(ctx);
+  const guards = apiGuards(ctx, options, passport);
+  app.use('/api', apiRouter(ctx, options, guards, passport));
 
   const webDist = options.webDist ?? WEB_DIST;
   if (existsSync(webDist)) {
@@ -315,62 +288,14 @@ export function createApp(
   const onError = errorHandler(ctx.logger, { storedLocaleOf: (req) => requestStoredLocale(ctx.store, req) });
   app.use(onError);
 
-  const handler =
-    options.session && options.fastPath !== false
-      ? withFastPath({
-          app,
-          api,
-          mount: '/api',
-          routes: FAST_ROUTES,
-          headers: [...security, ...API_HEADERS],
-          startRequest: requestStarter(ctx.logger),
-          beforeSession: parts.beforeSession,
-          afterSession: parts.afterSession,
-          session: options.session,
-          deserializeUser: (stored, req, done) =>
-            passport.deserializeUser(stored as object, req as never, done),
-          check: parts.check,
-          now: () => ctx.clock.now(),
-          notFound: apiNotFound,
-          errorHandler: onError,
-          onTouchError: (err) =>
-            ctx.logger.warn('session touch failed', {
-              error: err instanceof Error ? err.message : String(err),
-            }),
-          plain:
-            options.plainFastPath === false
-              ? undefined
-              : {
-                  routes: new Map<string, PlainRoute>([
-                    [
-                      'GET /servers',
-                      ({ userId, query }) => {
-                        const toPlain = (page: DiscoverAnswer): PlainAnswer =>
-                          page.link
-                            ? { buffer: page.body, headers: [['Link', page.link]] }
-                            : { buffer: page.body };
-                        const page = discoverAnswer(ctx, userId, query());
-                        return page instanceof Promise ? page.then(toPlain) : toPlain(page);
-                      },
-                    ],
-                    [
-                      'POST /hourly/claim',
-                      ({ userId, body }) => claimAnswer(ctx, userId, body).then((json) => ({ json })),
-                    ],
-                  ]),
-                  // Write limits run on Express's objects (express-rate-limit): with them on, writes
-                  // take the fast path on Express's objects.
-                  writes: !ctx.config.writeLimits,
-                  jsonLimit: JSON_LIMIT_BYTES,
-                  refuses: (method, site, origin, protocol, host) =>
-                    refusesCrossSite(parts.origins, method, site, origin, protocol, host),
-                  recordAddress: parts.recordAddress,
-                  addressKey,
-                  start: plainRequestStarter(ctx.logger),
-                },
-        })
-      : (req: IncomingMessage, res: ServerResponse) => {
-          app(req, res);
-        };
+  const handler = withFastPath({
+    app,
+    mount: '/api',
+    guards,
+    routes: fastRoutes(ctx),
+    headers: [...security, ...API_HEADERS],
+    start: plainRequestStarter(ctx.logger),
+    errorHandler: onError,
+  });
   return { app, passport, handler };
 }

@@ -222,7 +222,7 @@ const envSchema = z
     BOT_ENABLED: z.enum(['true', 'false']).default('true'),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
     WRITE_LIMITS: z.enum(['on', 'off']).default('on'),
-    FAST_PATH: z.enum(['on', 'express', 'off']).default('on'),
+    FAST_PATH: z.enum(['on', 'off']).default('on'),
     LOG_FORMAT: z.enum(['json', 'text']).optional(),
     METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
     /** Reconciliation safety valve: share of a guild's in-stay members / count that may be charged in one run. */
@@ -361,14 +361,10 @@ export interface Config {
   /** Per-user write limits (src/http/write-limits.ts); WRITE_LIMITS=off is for load tests only. */
   writeLimits: boolean;
   /**
-   * The signed-in fast path for the hottest API routes (src/http/fast-path.ts, decision 033);
-   * FAST_PATH=off serves every request through the full Express stack (A/B runs, or a fallback);
-   * FAST_PATH=express keeps the fast path on Express's request/response objects (decision 033) instead
-   * of node's own (decision 035).
+   * The signed-in fast path for the hottest API routes (src/http/fast-path.ts, decisions 033, 046);
+   * FAST_PATH=off serves every request through the full Express stack (A/B runs, or a fallback).
    */
   fastPath: boolean;
-  /** The fast path on node's own request/response objects (FAST_PATH=on, decision 035). */
-  fastPathPlain: boolean;
   /** JSON lines in production unless LOG_FORMAT says otherwise; readable text elsewhere. */
   logFormat: 'json' | 'text';
   /** Flood limits (decision 040): see src/http/server-limits.ts and src/events/routes.ts. */
@@ -503,7 +499,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL,
     writeLimits: env.WRITE_LIMITS === 'on',
     fastPath: env.FAST_PATH !== 'off',
-    fastPathPlain: env.FAST_PATH === 'on',
     logFormat: env.LOG_FORMAT ?? (env.NODE_ENV === 'production' ? 'json' : 'text'),
     metricsToken: env.METRICS_TOKEN,
     limits: {

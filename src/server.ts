@@ -13,7 +13,7 @@ import { DiscordApi } from './discord/discord-api.ts';
 import { createStripeClient } from './payments/stripe-client.ts';
 import { createSessionSetup, type SessionSetup } from './auth/session.ts';
 import { createApp } from './app.ts';
-import type { Express } from 'express';
+import type { Express, Router } from 'express';
 import type { NodeHandler } from './http/fast-path.ts';
 import type { AppContext } from './context.ts';
 import type { DiscordSimulator } from './demo/simulator.ts';
@@ -22,7 +22,7 @@ import { createBotHealthApp } from './ops/bot-health-app.ts';
 import { describeMembersIntent, type BotOptions } from './bot/bot.ts';
 import type { WriteLimitOptions } from './http/write-limits.ts';
 import { JobMonitor } from './ops/job-monitor.ts';
-import { createReadiness, startReadinessRefresh } from './ops/readiness.ts';
+import { createReadiness, startReadinessRefresh, type ReadinessCheck } from './ops/readiness.ts';
 import { startingResponder } from './ops/starting.ts';
 import { createMemoryEventBus, createRedisEventBus, type LiveEventBus } from './events/event-bus.ts';
 import { applyServerLimits, SERVER_TIMEOUTS, type LimitStats } from './http/server-limits.ts';
@@ -70,8 +70,6 @@ export interface StartOptions {
   liveHeartbeatMs?: number;
   /** false: no signed-in fast path (overrides FAST_PATH; the fast path's equivalence tests). */
   fastPath?: boolean;
-  /** false: the fast path on Express's objects only (overrides FAST_PATH=on; decision 035). */
-  plainFastPath?: boolean;
   /** Bot timings (audit-log looks); tests that exercise late audit entries set them. */
   bot?: Pick<BotOptions, 'auditLogDelayMs' | 'auditLogRecheckMs'>;
   /**
@@ -99,27 +97,15 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const env = options.env ?? process.env;
   const preliminary = loadConfig(env);
   const role = options.role ?? preliminary.role;
-  const server = http.createServer({ connectionsCheckingInterval: SERVER_TIMEOUTS.checkEveryMs });
-  // Time limits, the connection cap and the cap on request bodies in flight (decision 040).
-  const limits = applyServerLimits(server, preliminary.limits);
-  // Until the app is built, a placeholder answers: the bound port never leaves a client hanging.
-  let phase = 'opening the database';
-  const starting = startingResponder(() => phase);
-  server.on('request', starting);
-  // A bot process listens only for its health checks, on BOT_HEALTH_PORT.
-  const port = options.port ?? (role === 'bot' ? preliminary.botHealthPort : preliminary.port);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, options.host ?? preliminary.host, () => resolve());
-  });
-  const actualPort = (server.address() as AddressInfo).port;
+  const listening = await listenFirst(preliminary, role, options);
   const config = loadConfig(
     role === 'bot'
-      ? { ...env, BOT_HEALTH_PORT: String(actualPort) }
+      ? { ...env, BOT_HEALTH_PORT: String(listening.port) }
       : {
           ...env,
-          PORT: String(actualPort),
-          PUBLIC_URL: env.PUBLIC_URL ?? (port === 0 ? `http://127.0.0.1:${actualPort}` : undefined),
+          PORT: String(listening.port),
+          PUBLIC_URL:
+            env.PUBLIC_URL ?? (listening.anyPort ? `http://127.0.0.1:${listening.port}` : undefined),
         },
   );
   config.role = role;
@@ -128,36 +114,145 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const clock = options.clock ?? systemClock;
   const startedAt = clock.now();
   const jobs = new JobMonitor(() => clock.now());
+  const engine = await openEngine(config, options, logger, jobs, listening);
+  const demo = await startDemo(config, listening.server, logger, clock, options);
+  const ctx = createContext(config, engine, clock, logger, options);
+  // Readiness reads the bot, which starts after the app is built.
+  const started: { background?: Background } = {};
+  const readiness = readinessFor(ctx, engine.sessions, jobs, startedAt, options, started);
+  // The gauges (coinsync_ready) are refreshed on their own schedule, not only when /api/ready is polled.
+  const readinessRefresh = startReadinessRefresh(readiness, { logger });
+  const { app, handler } = requestHandler(ctx, readiness, engine.sessions, demo.preRoutes, options);
+  listening.serve(handler);
 
-  // One engine per process (decision 028): PostgreSQL at DATABASE_URL — no SQLite file is opened
-  // then — or the SQLite file at DATABASE_PATH.
+  if (config.demoSeed && demo.simulator && !config.production && role === 'all') {
+    const { seedDemo } = await import('./demo/seed.ts');
+    await seedDemo(ctx, demo.simulator);
+  }
+  const background =
+    options.background === false ? NO_BACKGROUND : await startBackground(ctx, { jobs, bot: options.bot });
+  started.background = background;
+
+  const { server } = listening;
+  let closed = false;
+  return {
+    // A bot process's address is that of its health checks.
+    url: role === 'bot' ? `http://${healthHost(config.host)}:${listening.port}` : config.publicUrl,
+    config,
+    ctx,
+    http: server,
+    database: engine.database,
+    sessions: engine.sessions,
+    simulator: demo.simulator,
+    background,
+    jobs,
+    app,
+    handler,
+    limits: listening.limits,
+    async close() {
+      if (closed) return;
+      closed = true;
+      readinessRefresh.stop();
+      await background.stop();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await demo.simulator?.close();
+      await demo.stripe?.close();
+      await engine.events.close();
+      await engine.sessions.close();
+      await engine.store.close();
+      engine.database?.close();
+    },
+  };
+}
+
+interface Listening {
+  server: http.Server;
+  port: number;
+  /** Listening on a port the system chose (PORT 0: tests). */
+  anyPort: boolean;
+  limits: LimitStats;
+  /** What the start-up responder says start-up is doing. */
+  setPhase(phase: string): void;
+  /** Replaces the start-up responder with the product's listener. */
+  serve(handler: NodeHandler): void;
+}
+
+/**
+ * Listens before anything is opened, with a placeholder answering (the bound port never leaves a client
+ * hanging), so a random port (tests) is known before the OAuth callback URL is built. A bot process
+ * listens only for its health checks, on BOT_HEALTH_PORT.
+ */
+async function listenFirst(preliminary: Config, role: Role, options: StartOptions): Promise<Listening> {
+  const server = http.createServer({ connectionsCheckingInterval: SERVER_TIMEOUTS.checkEveryMs });
+  // Time limits, the connection cap and the cap on request bodies in flight (decision 040).
+  const limits = applyServerLimits(server, preliminary.limits);
+  let phase = 'opening the database';
+  const starting = startingResponder(() => phase);
+  server.on('request', starting);
+  const port = options.port ?? (role === 'bot' ? preliminary.botHealthPort : preliminary.port);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, options.host ?? preliminary.host, () => resolve());
+  });
+  return {
+    server,
+    port: (server.address() as AddressInfo).port,
+    anyPort: port === 0,
+    limits: limits.stats,
+    setPhase: (next) => (phase = next),
+    serve(handler) {
+      server.off('request', starting);
+      server.on('request', limits.wrap(handler));
+    },
+  };
+}
+
+interface Engine {
+  /** The SQLite database (undefined on PostgreSQL). */
+  database: Database_ | undefined;
+  store: SqliteStore | PgStore;
+  sessions: SessionSetup;
+  events: LiveEventBus;
+}
+
+/**
+ * One engine per process (decision 028): PostgreSQL at DATABASE_URL — no SQLite file is opened then —
+ * or the SQLite file at DATABASE_PATH; then the sessions and the live-event bus. Refusing to start
+ * (e.g. a damaged database) releases the port and the file before saying why.
+ */
+async function openEngine(
+  config: Config,
+  options: StartOptions,
+  logger: Logger,
+  jobs: JobMonitor,
+  listening: Listening,
+): Promise<Engine> {
   let database: Database_ | undefined;
   let store: SqliteStore | PgStore | undefined;
-  let sessions: SessionSetup;
-  let events: LiveEventBus;
   try {
     if (config.database.kind === 'pg') {
       // Several processes may start at once: migrations run under an advisory lock (src/db/pg-client.ts).
-      phase = 'opening PostgreSQL (migrations)';
+      listening.setPhase('opening PostgreSQL (migrations)');
       store = await openPgStore(config.database.url);
     } else {
-      phase = 'checking the database (PRAGMA quick_check)';
+      listening.setPhase('checking the database (PRAGMA quick_check)');
       database = openDatabase(config.databasePath);
       store = createSqliteStore(database, config.databasePath);
     }
     // welcome_grants rows from before the keyed hash: their raw Discord ids become hashes (issue 27 item 4).
-    phase = 'hashing Discord ids in welcome_grants';
+    listening.setPhase('hashing Discord ids in welcome_grants');
     await hashLegacyWelcomeGrants(store, config.discordIdHashKey);
-    phase = 'setting up sessions';
-    sessions = await createSessionSetup(config, store, {
+    listening.setPhase('setting up sessions');
+    const sessions = await createSessionSetup(config, store, {
       redisPrefix: options.redisPrefix ?? `${config.redisPrefix}sess:`,
       logger,
       redisTimeoutMs: config.redisTimeoutMs,
-      onWaiting: (reason) => (phase = reason),
+      onWaiting: (reason) => listening.setPhase(reason),
       jobs,
     });
-    phase = 'setting up live events';
-    events = sessions.redis
+    listening.setPhase('setting up live events');
+    const events = sessions.redis
       ? await createRedisEventBus({
           redis: sessions.redis,
           prefix: sessions.redisPrefix,
@@ -165,22 +260,37 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
           logger,
         })
       : createMemoryEventBus(logger);
+    return { database, store, sessions, events };
   } catch (err) {
-    // Refusing to start (e.g. a damaged database): release the port and the file before saying why.
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    listening.server.closeAllConnections();
+    await new Promise<void>((resolve) => listening.server.close(() => resolve()));
     await store?.close();
     database?.close();
     throw err;
   }
+}
 
+/**
+ * Demo mode's Discord simulator and payments (the fake Stripe and its Stripe.js stand-in when no
+ * Stripe keys are set), loaded on demand from src/demo and mounted before everything else. Production
+ * never mounts them (loadConfig refuses production without real Discord credentials; this is the
+ * second lock), nor a process other than ROLE=all.
+ */
+async function startDemo(
+  config: Config,
+  server: http.Server,
+  logger: Logger,
+  clock: Clock,
+  options: StartOptions,
+): Promise<{
+  simulator?: DiscordSimulator;
+  stripe?: { close(): Promise<void> };
+  preRoutes: { path: string; router: Router }[];
+}> {
+  const preRoutes: { path: string; router: Router }[] = [];
+  if (config.production || config.role !== 'all') return { preRoutes };
   let simulator: DiscordSimulator | undefined;
-  let demoStripe: { close(): Promise<void> } | undefined;
-  const preRoutes = [];
-  // Production never mounts the simulator nor seeds demo data (loadConfig refuses production without
-  // real Discord credentials; this is the second lock).
-  if (config.discord.simulatorPath && !config.production && role === 'all') {
-    // Loaded on demand from src/demo: production code paths never import the simulator.
+  if (config.discord.simulatorPath) {
     const { startDemoSimulator } = await import('./demo/simulator.ts');
     const demo = startDemoSimulator(config, server, logger);
     if (demo) {
@@ -188,33 +298,41 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       preRoutes.push(demo.route);
     }
   }
-  // Demo payments without Stripe keys (src/demo/stripe.ts): the fake Stripe, mounted like the simulator,
-  // before the Stripe client is built. Never in production.
-  if ((config.discord.simulatorPath || options.demoStripe) && !config.production && role === 'all') {
+  // Before the Stripe client is built.
+  let stripe: { close(): Promise<void> } | undefined;
+  if (config.discord.simulatorPath || options.demoStripe) {
     const { startDemoStripe } = await import('./demo/stripe.ts');
     const payments = await startDemoStripe(config, logger, {
       now: () => clock.now(),
       force: options.demoStripe === true,
     });
     if (payments) {
-      demoStripe = payments.fake;
+      stripe = payments.fake;
       preRoutes.push(payments.route);
     }
   }
+  return { simulator, stripe, preRoutes };
+}
 
-  const discord = new DiscordApi({
-    baseUrl: config.discord.baseUrl,
-    botToken: config.discord.botToken,
-    logger,
-  });
-  const ctx: AppContext = {
+function createContext(
+  config: Config,
+  { database, store, sessions, events }: Engine,
+  clock: Clock,
+  logger: Logger,
+  options: StartOptions,
+): AppContext {
+  return {
     config,
     db: database?.db ?? notOnPostgres<Db>('db'),
     sqlite: database?.sqlite ?? notOnPostgres<SqliteConnection>('sqlite'),
     store,
     clock,
     logger,
-    discord,
+    discord: new DiscordApi({
+      baseUrl: config.discord.baseUrl,
+      botToken: config.discord.botToken,
+      logger,
+    }),
     stripe: createStripeClient(config),
     sessions: {
       kind: sessions.kind,
@@ -230,15 +348,25 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       liveHeartbeatMs: options.liveHeartbeatMs,
     },
   };
-  // Readiness reads the bot, which starts after the app is built.
-  const started: { background?: Background } = {};
-  const readiness = createReadiness({
-    store,
-    now: () => clock.now(),
+}
+
+/** What GET /api/ready checks; the bot and its reconciliation are read from `started` once they run. */
+function readinessFor(
+  ctx: AppContext,
+  sessions: SessionSetup,
+  jobs: JobMonitor,
+  startedAt: number,
+  options: StartOptions,
+  started: { background?: Background },
+): ReadinessCheck {
+  const { config } = ctx;
+  return createReadiness({
+    store: ctx.store,
+    now: () => ctx.clock.now(),
     startedAt,
     pingRedis: sessions.pingRedis,
     botOff:
-      role === 'web'
+      config.role === 'web'
         ? 'ROLE=web'
         : !config.botEnabled
           ? 'BOT_ENABLED=false'
@@ -255,76 +383,39 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       jobs: () => started.background?.reconcileJobs ?? [],
       maxAgeMs: 3 * Math.max(RECONCILE_EVERY_MS, config.memberSweepMs),
     },
-    discordBotToken: () => discord.botTokenState(),
+    discordBotToken: () => ctx.discord.botTokenState(),
     ...(config.database.kind === 'pg'
       ? {}
       : { databaseDir: path.dirname(path.resolve(config.databasePath)) }),
   });
-  // The gauges (coinsync_ready) are refreshed on their own schedule, not only when /api/ready is polled.
-  const readinessRefresh = startReadinessRefresh(readiness, { logger });
-  // ROLE=bot serves only its health checks and metrics; ROLE=all and ROLE=web the API and dashboard.
-  let app: Express;
-  let handler: NodeHandler;
-  if (role === 'bot') {
-    app = createBotHealthApp(ctx, readiness);
-    const healthApp = app;
-    handler = (req, res) => {
-      healthApp(req, res);
+}
+
+/** ROLE=bot serves only its health checks and metrics; ROLE=all and ROLE=web the API and dashboard. */
+function requestHandler(
+  ctx: AppContext,
+  readiness: ReadinessCheck,
+  sessions: SessionSetup,
+  preRoutes: { path: string; router: Router }[],
+  options: StartOptions,
+): { app: Express; handler: NodeHandler } {
+  if (ctx.config.role === 'bot') {
+    const app = createBotHealthApp(ctx, readiness);
+    return {
+      app,
+      handler: (req, res) => {
+        app(req, res);
+      },
     };
-  } else {
-    ({ app, handler } = createApp(ctx, {
-      sessionMiddleware: sessions.middleware,
-      session: sessions.access,
-      fastPath: options.fastPath ?? config.fastPath,
-      plainFastPath: options.plainFastPath ?? config.fastPathPlain,
-      preRoutes,
-      webDist: options.webDist,
-      ...(options.ssrDist === undefined ? {} : { ssrDist: options.ssrDist }),
-      readiness,
-    }));
   }
-  server.off('request', starting);
-  server.on('request', limits.wrap(handler));
-
-  if (config.demoSeed && simulator && !config.production && role === 'all') {
-    const { seedDemo } = await import('./demo/seed.ts');
-    await seedDemo(ctx, simulator);
-  }
-
-  const background =
-    options.background === false ? NO_BACKGROUND : await startBackground(ctx, { jobs, bot: options.bot });
-  started.background = background;
-
-  let closed = false;
-  return {
-    // A bot process's address is that of its health checks.
-    url: role === 'bot' ? `http://${healthHost(config.host)}:${actualPort}` : config.publicUrl,
-    config,
-    ctx,
-    http: server,
-    database,
-    sessions,
-    simulator,
-    background,
-    jobs,
-    app,
-    handler,
-    limits: limits.stats,
-    async close() {
-      if (closed) return;
-      closed = true;
-      readinessRefresh.stop();
-      await background.stop();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await simulator?.close();
-      await demoStripe?.close();
-      await events.close();
-      await sessions.close();
-      await store.close();
-      database?.close();
-    },
-  };
+  return createApp(ctx, {
+    sessionMiddleware: sessions.middleware,
+    session: sessions.access,
+    fastPath: options.fastPath ?? ctx.config.fastPath,
+    preRoutes,
+    webDist: options.webDist,
+    ...(options.ssrDist === undefined ? {} : { ssrDist: options.ssrDist }),
+    readiness,
+  });
 }
 
 /**

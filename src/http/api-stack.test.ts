@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inSeries } from '../app.ts';
+import { inSeries } from './fast-path.ts';
 import { startTestApp, type TestApp } from '../test/harness.ts';
 
 // The API's request stack runs as one router with the signed-in stack as one layer (decision 027).

@@ -37,8 +37,12 @@ function comparable(res: TestResponse): Record<string, unknown> {
     status: res.status,
     body: res.body,
     headers,
-    // The session cookie itself differs per member; whether one is set, and how, must not.
-    setCookie: res.headers.getSetCookie().map((c) => c.replace(/^([^=]+)=[^;]*/, '$1=…')),
+    // The session cookie itself differs per member; whether one is set, and how, must not. Its expiry is
+    // the wall clock of the answer plus the idle lifetime, to the second: two answers a second boundary
+    // apart differ there (the cause of this file's intermittent failures in the refresh test below).
+    setCookie: res.headers
+      .getSetCookie()
+      .map((c) => c.replace(/^([^=]+)=[^;]*/, '$1=…').replace(/; Expires=[^;]*/i, '; Expires=…')),
     requestIdShape: /^[0-9a-f-]{36}$|^caller-id-1$/.test(res.headers.get('x-request-id') ?? ''),
   };
 }
@@ -51,7 +55,10 @@ interface Case {
   headers?: Record<string, string>;
   /** Who sends it: a signed-in member (default), or a signed-out client. */
   as?: 'member' | 'anonymous' | 'forged';
-  /** Whether the fast path answers it itself. */
+  /**
+   * Whether the fast path answers it itself (with write limits off; with them on, only GETs). Refused
+   * origins and bodies its direct read does not take are left to the full stack (decision 046).
+   */
   fast: boolean;
   status: number;
 }
@@ -135,7 +142,7 @@ const CASES: Case[] = [
     path: '/api/hourly/claim',
     body: '{"type":"daily"}',
     headers: { ...JSON_TYPE, 'sec-fetch-site': 'cross-site' },
-    fast: true,
+    fast: false,
     status: 403,
   },
   {
@@ -144,7 +151,7 @@ const CASES: Case[] = [
     path: '/api/hourly/claim',
     body: '{"type":"daily"}',
     headers: { ...JSON_TYPE, origin: 'https://evil.example' },
-    fast: true,
+    fast: false,
     status: 403,
   },
   {
@@ -162,7 +169,7 @@ const CASES: Case[] = [
     path: '/api/hourly/claim',
     body: JSON.stringify({ type: 'daily', pad: 'x'.repeat(40_000) }),
     headers: JSON_TYPE,
-    fast: true,
+    fast: false,
     status: 413,
   },
   {
@@ -171,7 +178,7 @@ const CASES: Case[] = [
     path: '/api/hourly/claim',
     body: 'type=daily',
     headers: { 'content-type': 'text/plain' },
-    fast: true,
+    fast: false,
     status: 400,
   },
   {
@@ -199,7 +206,7 @@ const CASES: Case[] = [
     path: '/api/hourly/claim',
     body: '{"type":"x"}',
     headers: { 'content-type': 'application/json; charset=utf-8' },
-    fast: true,
+    fast: false,
     status: 400,
   },
   {
@@ -208,7 +215,7 @@ const CASES: Case[] = [
     path: '/api/hourly/claim',
     body: '{"type":"daily"}',
     headers: { 'content-type': 'application/json; charset=latin1' },
-    fast: true,
+    fast: false,
     status: 415,
   },
   {
@@ -224,7 +231,7 @@ const CASES: Case[] = [
     name: 'claim, no body (Content-Length 0, no type)',
     method: 'POST',
     path: '/api/hourly/claim',
-    fast: true,
+    fast: false,
     status: 400,
   },
   {
@@ -242,7 +249,7 @@ const CASES: Case[] = [
     path: '/api/hourly/claim',
     body: '{"type":"daily"}',
     headers: { ...JSON_TYPE, 'content-encoding': 'identity' },
-    fast: true,
+    fast: false,
     status: 200,
   },
   {
@@ -282,17 +289,15 @@ function grown(before: Map<string, number>, after: Map<string, number>): string[
 }
 
 /**
- * The fast path's modes: on node's own objects (decision 035) with write limits on (claims then run
- * on Express's objects: the limiter needs them) and off (claims plain too), and on Express's objects
- * only (FAST_PATH=express, decision 033).
+ * With write limits on (production's default), the limiter has no fast form (it needs Express's
+ * objects): writes take the full stack. With them off (the bench), claims take the fast path too.
  */
-const MODES: { mode: string; env: Record<string, string>; plain: (c: Case) => boolean }[] = [
-  { mode: 'plain, write limits on', env: {}, plain: (c: Case) => c.method === 'GET' },
-  { mode: 'plain, write limits off', env: { WRITE_LIMITS: 'off' }, plain: () => true },
-  { mode: 'on Express objects', env: { FAST_PATH: 'express' }, plain: () => false },
+const MODES: { mode: string; env: Record<string, string>; fast: (c: Case) => boolean }[] = [
+  { mode: 'write limits on', env: {}, fast: (c: Case) => c.fast && c.method === 'GET' },
+  { mode: 'write limits off', env: { WRITE_LIMITS: 'off' }, fast: (c: Case) => c.fast },
 ];
 
-describe.each(MODES)('the signed-in fast path ($mode)', ({ env, plain: plainMode }) => {
+describe.each(MODES)('the signed-in fast path ($mode)', ({ env, fast: fastIn }) => {
   let app: TestApp;
   let plainUrl: string;
   let plainServer: http.Server;
@@ -300,7 +305,6 @@ describe.each(MODES)('the signed-in fast path ($mode)', ({ env, plain: plainMode
   let members: { fast: TestClient; plain: TestClient };
 
   const served = () => app.server.handler.fastPath!.served;
-  const plainServed = () => app.server.handler.fastPath!.plain;
 
   /** The same member's session, sent to the full stack's port from the same address. */
   function onPlain(client: TestClient): TestClient {
@@ -357,15 +361,13 @@ describe.each(MODES)('the signed-in fast path ($mode)', ({ env, plain: plainMode
     };
     const { fast, plain } = clients();
     const before = served();
-    const plainBefore = plainServed();
     const m0 = await metricCounts();
     const viaPlain = await send(plain, c);
     const m1 = await metricCounts();
     expect(served()).toBe(before);
     const viaFast = await send(fast, c);
     const m2 = await metricCounts();
-    expect(served() - before, 'answered by the fast path').toBe(c.fast ? 1 : 0);
-    expect(plainServed() - plainBefore, 'on node objects').toBe(c.fast && plainMode(c) ? 1 : 0);
+    expect(served() - before, 'answered by the fast path').toBe(fastIn(c) ? 1 : 0);
     expect(viaFast.status).toBe(c.status);
     expect(comparable(viaFast)).toEqual(comparable(viaPlain));
     // The same metric (method, route label, status) recorded for both answers.

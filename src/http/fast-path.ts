@@ -1,39 +1,87 @@
 import { createRequire } from 'node:module';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type {
-  ErrorRequestHandler,
-  Express,
-  NextFunction,
-  Request,
-  RequestHandler,
-  Response,
-  Router,
-} from 'express';
-import type { SessionData, Store } from 'express-session';
+import type { ErrorRequestHandler, Express, NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Store } from 'express-session';
 import type { SessionCheck } from '../auth/session-policy.ts';
 import type { PlainRequestState } from './request-context.ts';
 
-// The signed-in fast path (decision 033). The hottest API routes (Discover's first page, the reward
-// claim) spent most of their CPU in per-request machinery, not in their own work: Express's router
-// walking ~20 layers, helmet computing the same dozen headers, express-session building and hashing a
-// Session object twice, passport attaching helpers and running a strategy, and the closures of each.
+// One request pipeline (decision 046). The API is an ordered list of guards (`apiGuards` in
+// src/app.ts: the session, the same-origin check, the JSON body, the write limits, the address
+// recording, the person's Discord deadline, and whatever is added next); the API router runs their
+// middleware in that order in front of every route. The signed-in fast path (decisions 033, 035)
+// serves the hottest routes on node's own request and response, and it is built from the SAME list:
+// for each route it runs every guard that applies, in order, through the guard's `fast` form. A guard
+// without a fast form leaves every route it applies to to the full stack, so a guard added to the API
+// is applied to every route by construction (src/http/pipeline.test.ts adds one and checks each route).
 //
-// This path serves those routes for a request that carries a valid signed-in session which the
-// session policy lets through unchanged, and it does so with the SAME code that decides everything:
-//  - the session id is read exactly as express-session reads it (its own `cookie` and
-//    `cookie-signature` modules, the same cookie name and secrets), the session comes from the same
-//    store's `get`, the user from the same passport instance's `deserializeUser`, and the verdict from
-//    the same session-policy function (src/auth/session-policy.ts);
-//  - the response goes through Express's own request/response objects (the app's prototypes, so
-//    res.json, ETags, req.ip and "trust proxy" behave the same), the app's constant security-header
-//    block, the same request-id/metrics starter, the same JSON body parser, same-origin check, write
-//    limits and address recording middleware instances, the route's own handlers (found in the API
-//    router, not copied) and the same error handler.
-// Anything else — no cookie, a bad signature, no session row, a signed-out or deleted user, an
-// expired session, a session whose clocks need recording (a save and a fresh cookie), a store that is
-// disconnected or failed, any other method or path — is handed to the full Express stack before
-// anything was written or read from the body, so every refusal comes from the normal path.
-// src/http/fast-path.test.ts runs the same requests through both paths and compares them.
+// A fast form may decline a request — hand it to the full Express stack untouched — until the request
+// is committed (before its body is read or anything is written): no cookie, a bad signature, no
+// session row, a deleted user, a session the policy would refresh or end, a refused origin, a body
+// the direct read does not take. Afterwards every answer, including errors (through the app's error
+// handler), is this path's. src/http/fast-path.test.ts compares its answers with the full stack's.
+
+/** One guard of the API's request pipeline (src/app.ts `apiGuards`). */
+export interface Guard {
+  name: string;
+  /** The guard as the API router runs it. */
+  middleware: RequestHandler;
+  /** Only POST requests pass through it (both forms). */
+  postsOnly?: boolean;
+  /** The same guard on the fast path. Without one, every route it applies to takes the full stack. */
+  fast?: FastGuard;
+}
+
+/** A guard's fast form: calls `next()` to pass, `next(err)` to fail, or `call.decline()`. */
+export type FastGuard = (call: FastCall, next: (err?: unknown) => void) => void;
+
+/** A request on the fast path, as its guards and route see it. */
+export interface FastCall {
+  readonly req: IncomingMessage;
+  /** The request through Express's request prototype, for its getters (ip, protocol, query) only. */
+  readonly view: Request;
+  /** The path under the API's mount point, e.g. `/hourly/claim`. */
+  readonly path: string;
+  /** The signed-in user (set by the session guard). */
+  userId: string;
+  /** The parsed JSON body, when there is one (set by the body guard). */
+  body: unknown;
+  /** Hands the request to the full stack untouched; only before `commit()`. */
+  decline(): void;
+  /** The fast path answers this request whatever follows (before reading its body or writing). */
+  commit(): void;
+}
+
+/** The API's guards as one middleware (one router layer), in order, each `postsOnly` honoured. */
+export function guardsMiddleware(guards: Guard[]): RequestHandler {
+  const handlers = guards.map(({ middleware, postsOnly }): RequestHandler =>
+    postsOnly
+      ? (req, res, next) => (req.method === 'POST' ? middleware(req, res, next) : next())
+      : middleware,
+  );
+  return inSeries(handlers);
+}
+
+/**
+ * Runs the handlers in order as one middleware. An error (or a rejected promise) skips the rest and
+ * goes to the router's error handling, as with separate layers.
+ */
+export function inSeries(handlers: RequestHandler[]): RequestHandler {
+  return function apiGuards(req, res, next) {
+    let i = 0;
+    const step = (err?: unknown): void => {
+      if (err !== undefined && err !== null) return next(err);
+      const handler = handlers[i++];
+      if (!handler) return next();
+      try {
+        const result: unknown = handler(req, res, step);
+        if (result instanceof Promise) result.catch(next);
+      } catch (thrown) {
+        next(thrown);
+      }
+    };
+    step();
+  };
+}
 
 // express-session's own copies of the cookie modules, so parsing and signature checks cannot drift.
 const sessionRequire = createRequire(createRequire(import.meta.url).resolve('express-session'));
@@ -66,6 +114,101 @@ export function signedSessionId(
     if (result !== false) return result;
   }
   return undefined;
+}
+
+export interface FastSessionOptions {
+  session: SessionAccess;
+  deserializeUser: (
+    stored: unknown,
+    req: IncomingMessage,
+    done: (err: unknown, user?: unknown) => void,
+  ) => void;
+  check: SessionCheck;
+  now: () => number;
+  onTouchError: (err: unknown) => void;
+}
+
+/**
+ * The session guard's fast form: what express-session, passport's session strategy and the session
+ * policy decide, with their own functions (the cookie modules above, the same store's `get`, the same
+ * passport's `deserializeUser`, `sessionCheck`). It passes only a signed-in session the policy lets
+ * through unchanged, and then makes the (throttled) touch express-session makes at the end of such a
+ * request; anything else is declined. A store failure is the error handler's (503), as with
+ * express-session. While the store reports `disconnect`, express-session runs without sessions: declined.
+ */
+export function fastSession(options: FastSessionOptions): FastGuard {
+  const { store, name, secrets } = options.session;
+  let storeReady = true;
+  store.on('disconnect', () => (storeReady = false));
+  store.on('connect', () => (storeReady = true));
+  return (call, next) => {
+    const sid = storeReady ? signedSessionId(call.req.headers.cookie, name, secrets) : undefined;
+    if (sid === undefined) return call.decline();
+    store.get(sid, (err, sess) => {
+      if (err && (err as { code?: unknown }).code !== 'ENOENT') return next(err);
+      const stored = !err && sess ? (sess as { passport?: { user?: unknown } }).passport?.user : undefined;
+      if (!sess || (!stored && stored !== 0)) return call.decline();
+      options.deserializeUser(stored, call.req, (failed, user) => {
+        const id = !failed && user ? (user as { id?: unknown }).id : undefined;
+        if (typeof id !== 'string') return call.decline();
+        options.check(sess, id, options.now()).then((verdict) => {
+          if (verdict !== 'current') return call.decline();
+          call.userId = id;
+          // The session express-session would touch is built only when the store, which throttles
+          // touches (src/auth/session.ts), reads it; on a stand-in request: a session on the request
+          // itself would make express-session skip its own work if a later guard declines.
+          const touched = {
+            get cookie() {
+              const created = store.createSession({ sessionID: sid } as never, sess);
+              created.touch();
+              return created.cookie;
+            },
+          };
+          store.touch?.(sid, touched, (touchErr?: unknown) => {
+            if (touchErr) options.onTouchError(touchErr);
+          });
+          next();
+        }, next);
+      });
+    });
+  };
+}
+
+/**
+ * The JSON body guard's fast form: reads the body itself only when body-parser would read it the same
+ * way (exactly `application/json`, no encodings, a length within the route's limit); any other body is
+ * declined to the parser itself. A request without a body passes with none, as body-parser skips it.
+ */
+export function fastJsonBody(limitFor: (path: string) => number): FastGuard {
+  return (call, next) => {
+    const { req } = call;
+    const headers = req.headers;
+    const length = headers['content-length'];
+    if (headers['transfer-encoding'] === undefined && length === undefined) return next();
+    if (
+      headers['transfer-encoding'] !== undefined ||
+      headers['content-encoding'] !== undefined ||
+      headers['content-type'] !== 'application/json' ||
+      length === undefined ||
+      !/^\d{1,9}$/.test(length) ||
+      Number(length) > limitFor(call.path)
+    ) {
+      return call.decline();
+    }
+    call.commit();
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      try {
+        call.body = parseJsonBody(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+      } catch (err) {
+        return next(err);
+      }
+      next();
+    });
+    // As body-parser: a request that fails while its body is read is a 400 (its client is gone).
+    req.on('error', (err) => next(Object.assign(err, { status: 400, type: 'request.aborted' })));
+  };
 }
 
 /**
@@ -113,472 +256,164 @@ export function constantHeaders(headers: [string, string][]): RequestHandler {
   };
 }
 
-/** A route served by the fast path: method and path under the API router's mount point. */
-export interface FastRoute {
-  method: 'GET' | 'POST';
-  path: string;
-}
-
-interface RouteLike {
-  path: string;
-  methods: Record<string, boolean | undefined>;
-  stack: { method?: string; handle: RequestHandler }[];
-}
-interface LayerLike {
-  route?: RouteLike;
-  handle: RequestHandler & { stack?: LayerLike[] };
-}
-
-/** The first route of `router` (and the routers mounted in it) answering `method path`, with its handlers. */
-export function findRoute(
-  router: Router,
-  route: FastRoute,
-): { route: RouteLike; handlers: RequestHandler[] } {
-  const walk = (stack: LayerLike[]): { route: RouteLike; handlers: RequestHandler[] } | undefined => {
-    for (const layer of stack) {
-      const r = layer.route;
-      if (r) {
-        if (r.path === route.path && r.methods[route.method.toLowerCase()]) {
-          const method = route.method.toLowerCase();
-          return {
-            route: r,
-            handlers: r.stack
-              .filter((l) => l.method === undefined || l.method === method)
-              .map((l) => l.handle),
-          };
-        }
-      } else if (Array.isArray(layer.handle.stack)) {
-        const found = walk(layer.handle.stack);
-        if (found) return found;
-      }
-    }
-    return undefined;
-  };
-  const found = walk((router as unknown as { stack: LayerLike[] }).stack);
-  if (!found) throw new Error(`fast path: no route ${route.method} ${route.path} in the API router`);
-  return found;
-}
-
 /**
- * What a route answers on the plain path: a JSON body as is (`buffer`, like the Discover route's
- * `sendJsonBuffer`, no ETag) or a value Express's `res.json` would send (`json`: same serialisation,
- * Content-Type, Content-Length and ETag; only for methods for which Express never answers 304).
+ * What a fast route answers: a JSON body as is (`buffer`, like the Discover route's `sendJsonBuffer`,
+ * no ETag) or a value Express's `res.json` would send (`json`: same serialisation, Content-Type,
+ * Content-Length and ETag).
  */
-export type PlainAnswer = { buffer: Buffer; headers?: [string, string][] } | { json: unknown };
+export type FastAnswer = { buffer: Buffer; headers?: [string, string][] } | { json: unknown };
 
-/** The request as a plain route sees it: the signed-in user, the query, the parsed JSON body. */
-export interface PlainCall {
-  userId: string;
-  /** What Express's `req.query` would give. */
-  query: () => Record<string, unknown>;
-  body: unknown;
-}
-
-/** A route's answer for the plain path: the same function its Express route answers with. */
-export type PlainRoute = (call: PlainCall) => PlainAnswer | Promise<PlainAnswer>;
+/** A fast route: the same function its Express route answers with. */
+export type FastRoute = (call: FastCall) => FastAnswer | Promise<FastAnswer>;
 
 export interface FastPathOptions {
   app: Express;
-  /** The API router and where it is mounted. */
-  api: Router;
+  /** Where the API router is mounted (`/api`). */
   mount: string;
-  routes: FastRoute[];
-  /** Header block every response carries (helmet's, recorded once) and the API's Cache-Control. */
+  /** The API's guards, in order (the same list the API router runs). */
+  guards: Guard[];
+  /** The fast routes by `METHOD path` under the mount, e.g. `GET /servers`. */
+  routes: Map<string, FastRoute>;
+  /** Header block every API response carries (helmet's, recorded once, and the API's Cache-Control). */
   headers: [string, string][];
-  /** Starts a request as the app's first middleware does (request id, metrics, log line). */
-  startRequest: (req: Request, res: Response) => void;
-  /** What runs before the session in the API stack (JSON body parser, same-origin check). */
-  beforeSession: RequestHandler[];
-  /** What runs after the session and before the routes (write limits, address recording). */
-  afterSession: RequestHandler[];
-  session: SessionAccess;
-  deserializeUser: (
-    stored: unknown,
-    req: IncomingMessage,
-    done: (err: unknown, user?: unknown) => void,
-  ) => void;
-  check: SessionCheck;
-  now: () => number;
-  notFound: RequestHandler;
-  errorHandler: ErrorRequestHandler;
-  onTouchError: (err: unknown) => void;
-  /**
-   * The plain path (no Express request/response objects), per `METHOD path` of `routes`. Unset: every
-   * fast request runs on Express's objects as in `beforeSession`/`afterSession`.
-   */
-  plain?: PlainOptions;
-}
-
-/**
- * The plain path stands for `beforeSession` and `afterSession` with the same functions: the caller
- * guarantees that these are the JSON parser (limit `jsonLimit`), the same-origin check (`refuses` is
- * its predicate) and, for writes, only the address recording (`recordAddress`) — no write limits.
- */
-export interface PlainOptions {
-  routes: Map<string, PlainRoute>;
-  /** Whether writes (POST) may run plain: false when write limits are on (they need Express's objects). */
-  writes: boolean;
-  /** The JSON parser's byte limit. */
-  jsonLimit: number;
-  refuses: (
-    method: string | undefined,
-    site: string | undefined,
-    origin: string | undefined,
-    protocol: () => string,
-    host: string | undefined,
-  ) => boolean;
-  /** The address recorder: undefined when nothing to wait for, else the recording (never rejects). */
-  recordAddress?: (userId: string, address: string) => Promise<void> | undefined;
-  addressKey: (req: Request) => string;
+  /** The request id, metric and log line (`plainRequestStarter`). */
   start: (req: IncomingMessage, res: ServerResponse, route: string) => PlainRequestState;
+  errorHandler: ErrorRequestHandler;
 }
-
-interface Target {
-  route: RouteLike;
-  /** beforeSession, the session step, afterSession, the route's handlers, notFound. */
-  chain: RequestHandler[];
-  /** Index of the route's first handler in `chain` (where the router would set req.route). */
-  routeAt: number;
-  /** `/api/servers`: the metric label of the route. */
-  label: string;
-  plain?: PlainRoute;
-}
-
-/** The session the fast path found, or the store's failure (which the normal path would answer). */
-type Found = { sid: string; sess: SessionData; user: unknown } | { error: unknown };
 
 /** The server's request listener, with how many requests the fast path itself answered. */
 export type NodeHandler = ((req: IncomingMessage, res: ServerResponse) => void) & {
-  /** `served`: all fast answers; `plain`: those answered without Express's objects. */
-  fastPath?: { served: number; plain: number };
+  fastPath?: { served: number };
 };
+
+interface Target {
+  path: string;
+  /** `/api/servers`: the metric label of the route. */
+  label: string;
+  guards: FastGuard[];
+  route: FastRoute;
+}
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/**
- * The server's request listener: the fast path for its routes when the session allows, `app`
- * otherwise.
- */
+/** The server's request listener: the fast path for its routes when every guard allows, `app` otherwise. */
 export function withFastPath(options: FastPathOptions): NodeHandler {
-  const { app, mount, session, check } = options;
-  const { store } = session;
-  const touches = typeof store.touch === 'function';
-  // What express-session + passport do for the session the fast path found: attach it, and make the
-  // touch express-session makes at the end of a request that left its session unchanged (the store
-  // throttles it, src/auth/session.ts).
-  const attachSession = (req: IncomingMessage, found: { sid: string; sess: SessionData; user: unknown }) => {
-    const r = req as Request;
-    (r as { sessionStore?: Store }).sessionStore = store;
-    r.sessionID = found.sid;
-    const created = store.createSession(r as never, found.sess);
-    r.user = found.user as Request['user'];
-    if (touches) {
-      created.touch();
-      store.touch!(found.sid, created, (err?: unknown) => {
-        if (err) options.onTouchError(err);
-      });
-    }
-  };
-  // Where express-session + passport + the session policy stand in the API stack.
-  const sessionStep: RequestHandler = (req, _res, next) => {
-    const found = (req as { fastPathSession?: Found }).fastPathSession!;
-    if ('error' in found) {
-      next(found.error);
-      return;
-    }
-    // Attached already by the plain path before it handed the request to Express's objects.
-    if (!(req as { fastPathAttached?: boolean }).fastPathAttached) attachSession(req, found);
-    next();
-  };
-  const byMethod = new Map<string, Map<string, Target>>();
-  for (const route of options.routes) {
-    let paths = byMethod.get(route.method);
-    if (!paths) byMethod.set(route.method, (paths = new Map<string, Target>()));
-    const found = findRoute(options.api, route);
-    const prefix = [...options.beforeSession, sessionStep, ...options.afterSession];
-    const plain = options.plain?.routes.get(`${route.method} ${route.path}`);
-    paths.set(mount + route.path, {
-      route: found.route,
-      chain: [...prefix, ...found.handlers, options.notFound],
-      routeAt: prefix.length,
-      label: mount + route.path,
-      ...(plain && (route.method === 'GET' || options.plain!.writes) ? { plain } : {}),
-    });
+  const { app, mount } = options;
+  const targets = new Map<string, Target>();
+  for (const [key, route] of options.routes) {
+    const [method, path] = key.split(' ') as [string, string];
+    const applying = options.guards.filter((g) => !g.postsOnly || method === 'POST');
+    // A guard with no fast form: the route is the full stack's (decision 046).
+    if (applying.some((g) => !g.fast)) continue;
+    const guards = applying.map((g) => g.fast!);
+    targets.set(`${method} ${mount}${path}`, { path, label: mount + path, guards, route });
   }
-  // Like express-session: while the store says it is disconnected, requests run without a session.
-  let storeReady = true;
-  store.on('disconnect', () => (storeReady = false));
-  store.on('connect', () => (storeReady = true));
-  const expressRequest = app.request;
-  const expressResponse = app.response;
-
   // res.json's serialisation (Express's stringify) with the app's defaults, and its ETag function.
   for (const setting of ['json replacer', 'json spaces', 'json escape']) {
     if (app.get(setting) !== undefined && app.get(setting) !== false) {
-      throw new Error(`fast path: the plain path assumes Express's default "${setting}"`);
+      throw new Error(`fast path: it assumes Express's default "${setting}"`);
     }
   }
   const etagOf = app.get('etag fn') as ((body: Buffer) => string | undefined) | undefined;
-
-  const stats = { served: 0, plain: 0 };
-
-  /** Express's prologue (app.handle) and the mount of the API router (app.use(mount, api)). */
-  const toExpress = (req: IncomingMessage, res: ServerResponse, found: Found): [Request, Response] => {
-    const request = req as Request;
-    const response = res as Response;
-    request.res = response;
-    response.req = request;
-    Object.setPrototypeOf(req, expressRequest);
-    Object.setPrototypeOf(res, expressResponse);
-    response.locals = Object.create(null) as Response['locals'];
-    const url = req.url!;
-    request.originalUrl = url;
-    request.baseUrl = mount;
-    req.url = url.slice(mount.length);
-    request.params = {};
-    (request as { fastPathSession?: Found }).fastPathSession = found;
-    return [request, response];
-  };
-
-  /** Runs `target.chain` from `from` on Express's objects, as the API router would. */
-  const run = (request: Request, response: Response, target: Target, from: number) => {
-    const { chain, routeAt } = target;
-    const url = request.originalUrl;
-    let i = from;
-    const fail = (err: unknown) => {
-      // As when an error leaves the mounted router: the URL and base URL are restored.
-      request.url = url;
-      request.baseUrl = '';
-      options.errorHandler(err, request, response, () => {
-        // The error handler passes only when headers are out already: Express's final handler then
-        // destroys the socket.
-        request.socket.destroy();
-      });
-    };
-    const next = (err?: unknown): void => {
-      if (err !== undefined && err !== null && err !== 'route' && err !== 'router') {
-        fail(err);
-        return;
-      }
-      if (i === routeAt) (request as { route?: unknown }).route = target.route;
-      const handler = chain[i++];
-      if (!handler) return;
-      try {
-        const result: unknown = handler(request, response, next);
-        if (result instanceof Promise) result.catch(fail);
-      } catch (thrown) {
-        fail(thrown);
-      }
-    };
-    next();
-  };
-
-  /** The fast path on Express's objects (decision 033): every step of the chain as the API runs it. */
-  const serve = (req: IncomingMessage, res: ServerResponse, target: Target, found: Found) => {
-    stats.served += 1;
-    const [request, response] = toExpress(req, res, found);
-    options.startRequest(request, response);
-    for (const [name, value] of options.headers) res.setHeader(name, value);
-    run(request, response, target, 0);
-  };
-
-  const plainOptions = options.plain;
   const headerBlock = options.headers.flat();
+  const stats = { served: 0 };
 
-  /**
-   * The plain path (decision 035): the same steps on node's own request and response. Anything it
-   * does not handle itself — a body it cannot read as the JSON parser would, a refused origin, any
-   * error — hands the request to Express's objects at the step the full stack would be at, and the
-   * chain's own middleware (the JSON parser, the same-origin check, the error handler) answers.
-   */
-  const servePlain = (
-    req: IncomingMessage,
-    res: ServerResponse,
-    target: Target,
-    found: { sid: string; sess: SessionData; user: unknown },
-    plainRoute: PlainRoute,
-    p: PlainOptions,
-  ) => {
-    stats.served += 1;
-    const state = p.start(req, res, target.label);
-    // A view of the request through Express's request prototype, for its getters (protocol, ip, query)
-    // without changing the request itself.
-    const view = Object.create(expressRequest) as Request;
-    view.headers = req.headers;
-    (view as { socket: unknown }).socket = req.socket;
-    view.url = req.url!;
-
-    /** Hands the request to Express's objects, as the chain would have them at this point. */
-    const upgrade = (): [Request, Response] => {
-      const [request, response] = toExpress(req, res, found);
-      const locals = response.locals as { requestId?: string; startedAt?: bigint };
-      locals.requestId = state.requestId;
-      locals.startedAt = state.startedAt;
-      res.setHeader('X-Request-Id', state.requestId);
-      for (const [name, value] of options.headers) res.setHeader(name, value);
-      if (state.routed) (request as { route?: unknown }).route = target.route;
-      return [request, response];
+  class Call implements FastCall {
+    readonly view: Request;
+    userId = '';
+    body: unknown = undefined;
+    private i = 0;
+    private state: PlainRequestState | undefined;
+    constructor(
+      readonly req: IncomingMessage,
+      readonly res: ServerResponse,
+      private readonly target: Target,
+    ) {
+      this.view = Object.create(app.request) as Request;
+      this.view.headers = req.headers;
+      (this.view as { socket: unknown }).socket = req.socket;
+      this.view.url = req.url!;
+    }
+    get path() {
+      return this.target.path;
+    }
+    decline() {
+      if (this.state) throw new Error('fast path: a guard declined a committed request');
+      app(this.req, this.res);
+    }
+    commit() {
+      if (this.state) return;
+      stats.served += 1;
+      this.state = options.start(this.req, this.res, this.target.label);
+    }
+    /** The next guard, then the route. */
+    readonly next = (err?: unknown): void => {
+      if (err !== undefined && err !== null) return this.fail(err);
+      const guard = this.target.guards[this.i++];
+      try {
+        if (guard) guard(this, this.next);
+        else this.route();
+      } catch (thrown) {
+        this.fail(thrown);
+      }
     };
-    /** Continues the chain on Express's objects at step `from`. */
-    const toChain = (from: number) => {
-      const [request, response] = upgrade();
-      run(request, response, target, from);
-    };
-    /** Answers `err` as the chain's error handler does when an error leaves the API router. */
-    const toErrorHandler = (err: unknown) => {
-      const [request, response] = upgrade();
-      request.url = request.originalUrl;
-      request.baseUrl = '';
-      options.errorHandler(err, request, response, () => request.socket.destroy());
-    };
-
-    const answer = (result: PlainAnswer) => {
+    private route() {
+      this.commit();
+      this.state!.routed = true;
+      const result = this.target.route(this);
+      if (!(result instanceof Promise)) return this.answer(result);
+      result.then((a) => this.answer(a)).catch((e: unknown) => this.fail(e));
+    }
+    private answer(result: FastAnswer) {
+      const head = [...headerBlock, 'X-Request-Id', this.state!.requestId];
       let body: Buffer;
-      const head = [...headerBlock, 'X-Request-Id', state.requestId];
       if ('buffer' in result) {
         body = result.buffer;
         if (result.headers) for (const [name, value] of result.headers) head.push(name, value);
         head.push('Content-Type', JSON_TYPE, 'Content-Length', String(body.length));
       } else {
+        // res.json on a GET may answer 304 (Express's freshness check): left to Express.
+        if (this.req.method === 'GET') return this.toExpress()[1].json(result.json);
         body = Buffer.from(JSON.stringify(result.json) ?? '', 'utf8');
         head.push('Content-Type', JSON_TYPE, 'Content-Length', String(body.length));
         const etag = etagOf?.(body);
         if (etag) head.push('ETag', etag);
       }
-      res.writeHead(200, head);
-      res.end(body);
-    };
-
-    const respond = (body: unknown) => {
-      // The session step: the session and user as express-session and passport attach them.
-      attachSession(req, found);
-      (req as { fastPathAttached?: boolean }).fastPathAttached = true;
-      const userId = (found.user as { id: string }).id;
-      // afterSession for a write: no limits on this path (PlainOptions.writes), the address recording,
-      // awaited when one runs (the route's same-address check must see it), as recordWriteAddresses does.
-      const recording =
-        req.method === 'POST' && p.recordAddress ? p.recordAddress(userId, p.addressKey(view)) : undefined;
-      if (recording) recording.then(() => route(userId, body), toErrorHandler);
-      else route(userId, body);
-    };
-
-    const route = (userId: string, body: unknown) => {
-      state.routed = true;
-      const done = (value: PlainAnswer) => {
-        try {
-          // res.json on a GET may answer 304 (Express's freshness check): left to Express.
-          if ('json' in value && (req.method === 'GET' || req.method === 'HEAD'))
-            upgrade()[1].json(value.json);
-          else answer(value);
-        } catch (err) {
-          toErrorHandler(err);
-        }
-      };
-      let result: PlainAnswer | Promise<PlainAnswer>;
-      try {
-        result = plainRoute({ userId, query: () => view.query, body });
-      } catch (err) {
-        toErrorHandler(err);
-        return;
-      }
-      if (result instanceof Promise) result.then(done, toErrorHandler);
-      else done(result);
-    };
-
-    const headers = req.headers;
-    // beforeSession[0], the JSON parser (body-parser), skips a request without a body.
-    if (headers['transfer-encoding'] === undefined && headers['content-length'] === undefined) {
-      if (
-        p.refuses(req.method, headers['sec-fetch-site'], headers.origin, () => view.protocol, headers.host)
-      ) {
-        toChain(1);
-        return;
-      }
-      respond(undefined);
-      return;
+      this.res.writeHead(200, head);
+      this.res.end(body);
     }
-    // A body is read here only when the parser would read it the same way: plain JSON, no
-    // content-encoding, a length within the limit. Anything else goes to the parser itself.
-    const length = headers['content-length'];
-    if (
-      headers['transfer-encoding'] !== undefined ||
-      headers['content-encoding'] !== undefined ||
-      headers['content-type'] !== 'application/json' ||
-      length === undefined ||
-      !/^\d{1,9}$/.test(length) ||
-      Number(length) > p.jsonLimit
-    ) {
-      toChain(0);
-      return;
+    /** Answers `err` as the app's error handler does when an error leaves the API router. */
+    private fail(err: unknown) {
+      this.commit();
+      const [request, response] = this.toExpress();
+      options.errorHandler(err, request, response, () => request.socket.destroy());
     }
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      let body: unknown;
-      try {
-        body = parseJsonBody(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
-      } catch (err) {
-        toErrorHandler(err);
-        return;
+    /** The request on Express's objects, as they are when an error has left the API router. */
+    private toExpress(): [Request, Response] {
+      const request = this.req as Request;
+      const response = this.res as Response;
+      Object.setPrototypeOf(request, app.request);
+      Object.setPrototypeOf(response, app.response);
+      request.res = response;
+      response.req = request;
+      response.locals = { requestId: this.state!.requestId, startedAt: this.state!.startedAt };
+      request.originalUrl = request.url;
+      request.baseUrl = '';
+      request.params = {};
+      if (!response.headersSent) {
+        response.setHeader('X-Request-Id', this.state!.requestId);
+        for (const [name, value] of options.headers) response.setHeader(name, value);
       }
-      (req as { body?: unknown }).body = body;
-      if (
-        p.refuses(req.method, headers['sec-fetch-site'], headers.origin, () => view.protocol, headers.host)
-      ) {
-        toChain(1);
-        return;
-      }
-      respond(body);
-    });
-    // As body-parser: a request that fails while its body is read is a 400 (its client is gone).
-    req.on('error', (err) => toErrorHandler(Object.assign(err, { status: 400, type: 'request.aborted' })));
-  };
+      return [request, response];
+    }
+  }
 
   const handler: NodeHandler = (req, res) => {
     const url = req.url ?? '';
     const q = url.indexOf('?');
-    const target = byMethod.get(req.method ?? '')?.get(q < 0 ? url : url.slice(0, q));
-    if (!target || !storeReady) {
-      app(req, res);
-      return;
-    }
-    const sid = signedSessionId(req.headers.cookie, session.name, session.secrets);
-    if (sid === undefined) {
-      app(req, res);
-      return;
-    }
-    store.get(sid, (err, sess) => {
-      if (err && (err as { code?: unknown }).code !== 'ENOENT') {
-        // express-session hands a store failure to the error handler (503 from a hung Redis): so
-        // does the fast path, rather than asking the failing store a second time.
-        serve(req, res, target, { error: err });
-        return;
-      }
-      const stored = !err && sess ? (sess as { passport?: { user?: unknown } }).passport?.user : undefined;
-      if (!sess || (!stored && stored !== 0)) {
-        app(req, res);
-        return;
-      }
-      options.deserializeUser(stored, req, (failed, user) => {
-        const id = !failed && user ? (user as { id?: unknown }).id : undefined;
-        if (typeof id !== 'string') {
-          app(req, res);
-          return;
-        }
-        check(sess, id, options.now()).then(
-          (verdict) => {
-            if (verdict !== 'current') app(req, res);
-            else if (target.plain && plainOptions) {
-              stats.plain += 1;
-              servePlain(req, res, target, { sid, sess, user }, target.plain, plainOptions);
-            } else serve(req, res, target, { sid, sess, user });
-          },
-          // The policy's lookup failed: answered by the error handler, as the session policy's
-          // rejected promise would be.
-          (error: unknown) => serve(req, res, target, { error }),
-        );
-      });
-    });
+    const target = targets.get(`${req.method} ${q < 0 ? url : url.slice(0, q)}`);
+    if (target) new Call(req, res, target).next();
+    else app(req, res);
   };
   handler.fastPath = stats;
   return handler;

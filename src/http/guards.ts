@@ -1,5 +1,6 @@
-import type { Request, RequestHandler } from 'express';
+import type { Request } from 'express';
 import { AppError } from '../shared/errors.ts';
+import type { Guard } from './fast-path.ts';
 
 /** First line of every protected handler: the signed-in user's id, or a 401. */
 export function requireUser(req: Request): string {
@@ -11,8 +12,7 @@ export function requireUser(req: Request): string {
 /**
  * Whether a request is a cross-site state-changing request to refuse (a second line behind SameSite=Lax
  * cookies). Browsers send Sec-Fetch-Site and Origin; requests without either (scripts, webhooks) pass.
- * `protocol` is asked only when an Origin is sent. Shared by `sameOriginOnly` and the signed-in fast
- * path (src/http/fast-path.ts), which answers a refused request through `sameOriginOnly` itself.
+ * `protocol` is asked only when an Origin is sent.
  */
 export function refusesCrossSite(
   allowed: ReadonlySet<string>,
@@ -28,24 +28,37 @@ export function refusesCrossSite(
   return origin !== `${protocol()}://${host ?? ''}`;
 }
 
-/** Refuses cross-site state-changing requests with a 403 (see `refusesCrossSite`). */
-export function sameOriginOnly(allowedOrigins: string[]): RequestHandler {
+/**
+ * Refuses cross-site state-changing requests with a 403 (see `refusesCrossSite`), as a guard of the API;
+ * the fast path leaves a refused request to the full stack, which answers it.
+ */
+export function sameOriginGuard(allowedOrigins: string[]): Guard {
   const allowed = new Set(allowedOrigins);
-  return (req, res, next) => {
-    if (
-      refusesCrossSite(
-        allowed,
-        req.method,
-        req.get('sec-fetch-site'),
-        req.get('origin'),
-        () => req.protocol,
-        req.get('host'),
-      )
-    ) {
-      res.status(403).json({ message: 'Cross-site request refused' });
-      return;
-    }
-    next();
+  return {
+    name: 'same origin',
+    middleware: (req, res, next) => {
+      if (
+        refusesCrossSite(
+          allowed,
+          req.method,
+          req.get('sec-fetch-site'),
+          req.get('origin'),
+          () => req.protocol,
+          req.get('host'),
+        )
+      ) {
+        res.status(403).json({ message: 'Cross-site request refused' });
+        return;
+      }
+      next();
+    },
+    fast: (call, next) => {
+      const { method, headers } = call.req;
+      const site = headers['sec-fetch-site'];
+      if (refusesCrossSite(allowed, method, site, headers.origin, () => call.view.protocol, headers.host))
+        return call.decline();
+      next();
+    },
   };
 }
 

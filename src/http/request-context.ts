@@ -45,9 +45,9 @@ function routeLabel(req: Request): string {
  * First middleware of the app: gives every request an id (the caller's X-Request-Id when sane, else a
  * fresh UUID), echoes it in the X-Request-Id response header, and on finish records the request in
  * the metrics and logs it — at debug level normally, at warn when it failed on our side (5xx) or was slow.
- * The signed-in fast path (src/http/fast-path.ts) starts its requests with the same function.
+ * The signed-in fast path (src/http/fast-path.ts) starts its requests with `plainRequestStarter`.
  */
-export function requestStarter(logger: Logger): (req: Request, res: Response) => void {
+function requestStarter(logger: Logger): (req: Request, res: Response) => void {
   // One listener for every request (no closure per request): what it needs travels on res.locals.
   function onFinish(this: Response): void {
     const locals = this.locals as RequestLocals;

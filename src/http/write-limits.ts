@@ -4,6 +4,7 @@ import { RedisStore } from 'rate-limit-redis';
 import { redisWithin } from '../ops/redis.ts';
 import type { AppContext } from '../context.ts';
 import { recordUserAddress } from '../joins/same-address.ts';
+import type { Guard } from './fast-path.ts';
 
 // Per-user (and per-address) limits on the routes that write: every write costs a transaction and some
 // also call Discord, so a script cannot make thousands of rows or hammer the bot. One minute windows;
@@ -125,7 +126,7 @@ export const ADDRESS_RECORD_EVERY_MS = 5 * 60_000;
  * rule is off. Returns undefined when the address was recorded recently (nothing to wait for),
  * otherwise the recording (one store transaction), which never rejects: a failure is logged and
  * uncounted, so the member's next write retries it. Counted from the start, so a concurrent burst
- * records once. Shared by `recordWriteAddresses` and the signed-in fast path (src/http/fast-path.ts).
+ * records once.
  */
 export function addressRecorder(
   ctx: AppContext,
@@ -153,20 +154,35 @@ export function addressRecorder(
 }
 
 /**
- * Remembers the address each signed-in write comes from (`addressRecorder`). Mounted after the limits,
- * so a refused burst records nothing. A write whose address was recorded recently passes straight on
- * (no await); otherwise the recording finishes before the route runs, so the route's same-address
- * check sees it. `record` is the recorder it uses (the fast path shares it).
+ * Remembers the address each signed-in write comes from (`addressRecorder`), as a guard of the API
+ * (src/app.ts), after the limits, so a refused burst records nothing; undefined when the rule is off.
+ * A write whose address was recorded recently passes straight on (no await); otherwise the recording
+ * finishes before the route runs, so the route's same-address check sees it.
  */
-export function recordWriteAddresses(ctx: AppContext, record = addressRecorder(ctx)): Router {
+export function recordAddressGuard(ctx: AppContext): Guard | undefined {
+  const record = addressRecorder(ctx);
+  if (!record) return undefined;
+  const writePaths = Object.values(WRITE_ROUTES).flat();
   const router = Router();
-  if (!record) return router;
-  router.post(Object.values(WRITE_ROUTES).flat(), (req, _res, next) => {
+  router.post(writePaths, (req, _res, next) => {
     const userId = req.user?.id;
     if (!userId) return next();
     const recording = record(userId, addressKey(req));
     if (!recording) return next();
     return recording.then(() => next());
   });
-  return router;
+  // The fast routes have literal paths: a fast route is a write route when its path is listed as is.
+  const literal = new Set(writePaths);
+  return {
+    name: 'address recording',
+    middleware: router,
+    postsOnly: true,
+    fast: (call, next) => {
+      if (!literal.has(call.path)) return next();
+      call.commit();
+      const recording = record(call.userId, addressKey(call.view));
+      if (recording) void recording.then(() => next());
+      else next();
+    },
+  };
 }
