@@ -9,6 +9,8 @@ import type { AppContext } from './context.ts';
 import { apiNotFound, errorHandler } from './http/errors.ts';
 import { requestStoredLocale } from './i18n/user-locale.ts';
 import { sameOriginGuard } from './http/guards.ts';
+import { plainRequestStarter, requestContext } from './http/request-context.ts';
+import {
   constantHeaders,
   fastJsonBody,
   fastSession,
