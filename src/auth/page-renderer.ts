@@ -8,9 +8,8 @@ import type { Logger } from '../logger.ts';
 // The server renderer (web/src/entry-server.tsx, built into dist/ssr, decision 031) runs on a worker
 // thread, never on the event loop that also runs the bot and the API (decision 047): a page's render
 // (20–25 ms of CPU for Discover) would stall every other request and gateway event for that long. The
-// worker renders one page at a time; a page that would have to queue behind more than
-// MAX_QUEUED_RENDERS others, or whose render does not come back within RENDER_WAIT_MS, is not waited
-// for: the caller sends the static shell (the browser renders the page itself from the same inlined
+// worker renders one page at a time; a page that would have to queue behind MAX_QUEUED_RENDERS others,
+// or whose render does not come back within RENDER_WAIT_MS, is not waited for: the caller sends the static shell (the browser renders the page itself from the same inlined
 // data) instead of queueing renders under load.
 
 /** What web/src/entry-server.tsx's renderApp returns. */
@@ -24,8 +23,11 @@ export type RenderApp = (url: string, boot: AppBoot) => Promise<RenderedPage>;
 
 /** Renders in flight or waiting on the worker beyond which a page gets the static shell at once. */
 export const MAX_QUEUED_RENDERS = 2;
-/** Longest wait for one render (a worker that hangs or a machine that is overloaded): then the shell. */
-export const RENDER_WAIT_MS = 1500;
+/**
+ * Longest wait for one render, then the shell: a safety net for a worker that hangs or gets no CPU (the
+ * queue's length is what bounds the wait under load: at most MAX_QUEUED_RENDERS renders ahead).
+ */
+export const RENDER_WAIT_MS = 5000;
 
 export interface PageRenderer {
   /**
