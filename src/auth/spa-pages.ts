@@ -213,9 +213,13 @@ export function spaPages(
       return;
     }
     recordPageHtml('shell');
-    res
-      .status(status)
-      .type('html')
-      .send(pageHtml(pages, req.path, boot, null));
+    // The shell is what the server sends when it is busy: compressed at zlib's fastest level (half
+    // the default level's CPU for ~13 % more bytes), on zlib's threads.
+    const shell = pageHtml(pages, req.path, boot, null);
+    res.status(status).type('html').vary('Accept-Encoding');
+    if (req.acceptsEncodings('gzip')) {
+      res.setHeader('Content-Encoding', 'gzip');
+      res.send(await gzip(shell, { level: zlib.constants.Z_BEST_SPEED }));
+    } else res.send(shell);
   };
 }
