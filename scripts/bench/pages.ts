@@ -8,6 +8,7 @@ import {
   BENCH_METRICS_TOKEN,
   cpuSeconds,
   distIsStale,
+  rssBytes,
   startProduct,
   stop,
   stopAll,
@@ -52,6 +53,8 @@ export interface PageBenchResults {
   total: { requests: number; cpuMsPerPage: number | null; p50: number; p99: number };
   firstLoads: { requests: number; cpuMsPerPage: number | null; p50: number; p99: number };
   overload: { connections: number; result: LoadResult; outcomes: Record<string, number> } | null;
+  /** The product's resident memory (its event loop and the renderer's thread) after the runs. */
+  rssMb: number | null;
 }
 
 const log = (msg: string) => console.log(`[bench:pages] ${msg}`);
@@ -233,6 +236,7 @@ export async function runPageBench(options: {
           .join(', ')})`,
       );
     }
+    const rssMb = rssBytes(pid) === null ? null : round(rssBytes(pid)! / 1024 / 1024, 1);
     await stop(product.child, 15_000);
     if (options.profile) printProfiles(profileDir);
 
@@ -260,6 +264,7 @@ export async function runPageBench(options: {
       total: summary(results.map((r) => r.product)),
       firstLoads: summary(results.map((r) => r.first.result)),
       overload,
+      rssMb,
     };
     mkdirSync(path.dirname(options.out), { recursive: true });
     writeFileSync(options.out, JSON.stringify(report, null, 2) + '\n');
@@ -346,5 +351,6 @@ export function formatPages(r: PageBenchResults): string {
         .join(', ')}`,
     );
   }
+  lines.push(`Product RSS after the runs: ${r.rssMb ?? '?'} MB`);
   return lines.join('\n') + '\n';
 }
