@@ -145,6 +145,18 @@ const discordBusy = new client.Counter({
   registers: [registry],
 });
 
+const pageHtml = new client.Counter({
+  name: 'coinsync_page_html_total',
+  help: 'Signed-in and legal pages served, by how: rendered, from the render cache, or the static shell (the browser renders).',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});
+
+/** One page's HTML (src/auth/spa-pages.ts): `rendered` now, from the `cache`, or the static `shell`. */
+export function recordPageHtml(outcome: 'rendered' | 'cache' | 'shell'): void {
+  pageHtml.inc({ outcome });
+}
+
 export function recordDiscordBotTokenRejected(): void {
   discordBotTokenRejected.inc();
 }

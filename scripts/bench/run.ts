@@ -35,8 +35,10 @@ import { measurePhoneRender } from './phone-render.ts';
 import { runDiscordBench } from './discord.ts';
 import { runMemberSweepBench } from './member-sweep.ts';
 import { runScaleBench } from './scale.ts';
+import { runPageBench } from './pages.ts';
 
 // `npm run bench [-- --quick] [--redis] [--profile | --heap-profile | --perf] [--only discover,claims,join] [--build] [--out FILE]`
+// `npm run bench -- --pages [--quick]`: signed-in HTML of every server-rendered page (pages.ts)
 // `npm run bench -- --soak [--soak-seconds 180] [--soak-rate 1000] [--soak-users 100]`: the soak (soak.ts)
 // `npm run bench -- --soak --soak-day [--soak-streams 1000] [--soak-joins-per-minute 30] [--soak-purchases-per-minute 6]`:
 //   the soak as a day: pages, live-event streams, joins and leaves through the simulator, purchases (soak-day.ts)
@@ -76,6 +78,8 @@ const { values: args } = parseArgs({
     pg: { type: 'boolean', default: false },
     web: { type: 'string', default: '1' },
     soak: { type: 'boolean', default: false },
+    // `--pages [--quick]`: signed-in page loads per route beside Express, and an overload run (pages.ts).
+    pages: { type: 'boolean', default: false },
     'soak-seconds': { type: 'string', default: '180' },
     'soak-rate': { type: 'string', default: '1000' },
     'soak-users': { type: 'string', default: '100' },
@@ -754,14 +758,21 @@ const discordBench = args.reconcile || args['mass-leave'];
       arrivals: Number(args.arrivals),
       leaveReason: args['leave-reason'] === 'kick' ? 'kick' : 'leave',
     }).then((ok) => (ok ? 0 : 1))
-  : args.pg
-    ? runScaleBench({
+  : args.pages
+    ? runPageBench({
         quick: args.quick,
-        webCount: Number(args.web),
-        ...(args.out ? { out: args.out } : {}),
-        ...(only ? { only } : {}),
+        root,
+        profile: args.profile,
+        out: path.resolve(root, args.out ?? (args.quick ? 'bench/pages.quick.tmp' : 'bench/pages.json')),
       })
-    : (memberSweep ?? main)()
+    : args.pg
+      ? runScaleBench({
+          quick: args.quick,
+          webCount: Number(args.web),
+          ...(args.out ? { out: args.out } : {}),
+          ...(only ? { only } : {}),
+        })
+      : (memberSweep ?? main)()
 ).then(
   (code) => process.exit(code),
   async (err: unknown) => {

@@ -5,7 +5,9 @@ import path from 'node:path';
 import type { AppBoot, ApiUser } from '../shared/api-types.ts';
 import { grantCoins, insertCampaign } from '../test/factories.ts';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
+import { readMetric } from '../metrics.ts';
 import { bootScript, withDocumentHead } from './spa-pages.ts';
+import { MAX_QUEUED_RENDERS } from './page-renderer.ts';
 
 // The SPA's HTML depends on the session: signed out, the prerendered login page; signed in, index.html
 // with this session's own user inlined. The page is per user, so it must never be cached or mixed up.
@@ -40,6 +42,7 @@ beforeAll(async () => {
       '/terms': ['/assets/terms-page-abc.js'],
       '/dashboard': [],
       '/broken': [],
+      '/slow': [],
     }),
   );
   app = await startTestApp({ webDist: dir });
@@ -48,11 +51,17 @@ beforeAll(async () => {
   mkdirSync(path.join(dir, 'ssr'));
   writeFileSync(
     path.join(dir, 'ssr', 'entry-server.js'),
-    `export async function renderApp(url, boot) {
+    `import { existsSync } from 'node:fs';
+    let renders = 0;
+    export async function renderApp(url, boot) {
       if (url.startsWith('/broken')) throw new Error('render failed');
+      // A render that lasts until the test lets it end.
+      while (url.startsWith('/slow') && !existsSync(${JSON.stringify(path.join(dir, 'release'))}))
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      renders += 1;
       const who = boot.user ? boot.user.discordUsername : 'nobody';
       return {
-        html: '<main data-url="' + encodeURIComponent(url) + '">rendered for ' + who + ' with ' + (boot.queries ?? []).length + ' queries, rendered=' + boot.rendered + '</main>',
+        html: '<main data-url="' + encodeURIComponent(url) + '" data-render="' + renders + '">rendered for ' + who + ' with ' + (boot.queries ?? []).length + ' queries, rendered=' + boot.rendered + '</main>',
         head: '<style data-emotion="css abc">.css-abc{color:red}</style>',
         document: url.startsWith('/terms') ? { title: 'Terms & <Conditions> | CoinSync', description: 'Rules "here".' } : {},
       };
@@ -248,9 +257,8 @@ describe('with a server renderer (decision 031)', () => {
       [gina, 'spa_gina'],
     ] as const) {
       const res = await page(client, '/dashboard?tab=1');
-      expect(res.html).toContain(
-        `<div id="root"><main data-url="%2Fdashboard%3Ftab%3D1">rendered for ${name} with 3 queries, rendered=true</main></div>`,
-      );
+      expect(res.html).toContain(`<div id="root"><main data-url="%2Fdashboard%3Ftab%3D1" data-render="`);
+      expect(res.html).toContain(`">rendered for ${name} with 3 queries, rendered=true</main></div>`);
       expect(bootOf(res.html)?.rendered).toBe(true);
       expect(res.html).toContain('<style data-emotion="css abc">.css-abc{color:red}</style></head>');
       expect(bootOf(res.html)?.user?.discordUsername).toBe(name);
@@ -281,6 +289,52 @@ describe('with a server renderer (decision 031)', () => {
     const login = await page(rendering.anonymous(), '/dashboard');
     expect(login.html).toContain('data-sign-in');
     expect(login.html).not.toContain('rendered for');
+  });
+
+  it('renders a page once per URL and data: the same inputs again come from the page cache (decision 047)', async () => {
+    const jack = await rendering.signIn('spa_jack');
+    const renderOf = (html: string) => /data-render="(\d+)"/.exec(html)?.[1];
+    const cached = () => readMetric('coinsync_page_html_total', { outcome: 'cache' });
+    const first = (await page(jack, '/dashboard')).html;
+    const hitsBefore = await cached();
+    const again = await page(jack, '/dashboard');
+    expect(renderOf(again.html)).toBe(renderOf(first));
+    expect(again.html).toBe(first);
+    expect(await cached()).toBe(hitsBefore + 1);
+    expect(again.headers.get('cache-control')).toBe('private, no-cache');
+    // Another URL, or the same page once its data changed (a balance, a campaign), is rendered anew.
+    expect(renderOf((await page(jack, '/dashboard?tab=2')).html)).not.toBe(renderOf(first));
+    await grantCoins(rendering.server.ctx.store, jack.user!.id, 1_000);
+    const changed = (await page(jack, '/dashboard')).html;
+    expect(renderOf(changed)).not.toBe(renderOf(first));
+    expect(bootOf(changed)?.user?.coins).not.toBe(bootOf(first)?.user?.coins);
+    // A client that takes no gzip gets the same page uncompressed.
+    const plain = await fetch(`${rendering.url}/dashboard`, {
+      headers: { cookie: jack.cookieHeader, 'accept-encoding': 'identity' },
+    });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(await plain.text()).toBe(changed);
+  });
+
+  it('sends the static shell rather than queueing renders when the renderer is busy', async () => {
+    const kate = await rendering.signIn('spa_kate');
+    const pending = [1, 2, 3, 4, 5].map((n) => page(kate, `/slow?n=${n}`));
+    // Two renders at a time (MAX_QUEUED_RENDERS): the other loads are answered while both still render.
+    let answered = 0;
+    for (const load of pending) void load.then(() => (answered += 1));
+    while (answered < 5 - MAX_QUEUED_RENDERS) await new Promise((resolve) => setTimeout(resolve, 10));
+    writeFileSync(path.join(dir, 'release'), '');
+    const loads = await Promise.all(pending);
+    const rendered = loads.filter((l) => bootOf(l.html)?.rendered);
+    const shells = loads.filter((l) => !bootOf(l.html)?.rendered);
+    // The rest got the page the browser renders, with the same user and data.
+    expect(rendered).toHaveLength(MAX_QUEUED_RENDERS);
+    expect(shells).toHaveLength(5 - MAX_QUEUED_RENDERS);
+    for (const shell of shells) {
+      expect(shell.status).toBe(200);
+      expect(shell.html).toContain('<div id="root"></div>');
+      expect(bootOf(shell.html)?.user?.discordUsername).toBe('spa_kate');
+    }
   });
 
   it('falls back to the page the browser renders when rendering fails', async () => {

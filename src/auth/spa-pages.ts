@@ -1,11 +1,15 @@
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import type { AppBoot, BootQuery, PublicConfig } from '../shared/api-types.ts';
 import type { AppContext } from '../context.ts';
 import { getUserById, toApiUser } from '../users/users.ts';
 import { pageQueries } from './page-data.ts';
+import { createPageCache, pageKey, type CachedPage } from './page-cache.ts';
+import { startPageRenderer, type RenderedPage } from './page-renderer.ts';
+import { recordPageHtml } from '../metrics.ts';
 
 /** Paths the SPA shows to everyone without its shell (web/src/routes.ts, layout 'bare'). */
 export const BARE_PATHS: ReadonlySet<string> = new Set(['/terms', '/privacy']);
@@ -38,12 +42,6 @@ function loadPages(webDist: string, publicOrigin: string): SpaPages {
   };
 }
 
-/** web/src/entry-server.tsx, built by `vite build --ssr` (npm run build) into dist/ssr. */
-export type RenderApp = (
-  url: string,
-  boot: AppBoot,
-) => Promise<{ html: string; head?: string; document?: { title?: string; description?: string } }>;
-
 const TITLE = /<title>[^<]*<\/title>/;
 const DESCRIPTION = /(<meta\s+name="description"\s+content=")[^"]*(")/;
 
@@ -62,19 +60,6 @@ export function withDocumentHead(html: string, document: { title?: string; descr
       (_m, open: string, close: string) => open + escapeHtml(document.description!) + close,
     );
   return out;
-}
-
-/** The server renderer of the build in `ssrDist`, or null when there is none (tests, Vite's dev server). */
-async function loadRenderer(ctx: AppContext, ssrDist: string | undefined): Promise<RenderApp | null> {
-  const file = ssrDist ? path.join(ssrDist, 'entry-server.js') : null;
-  if (!file || !existsSync(file)) return null;
-  try {
-    const mod = (await import(pathToFileURL(file).href)) as { renderApp?: RenderApp };
-    return mod.renderApp ?? null;
-  } catch (err) {
-    ctx.logger.error('server renderer not loaded: pages render in the browser', { file, err: String(err) });
-    return null;
-  }
 }
 
 /** JSON inside <script type="application/json">: `<` escaped so no value can close the element. */
@@ -118,11 +103,59 @@ const EMPTY_ROOT = '<div id="root"></div>';
 const ENTRY_SCRIPT = '<script type="module" ';
 
 /**
+ * index.html for one page: its boot data, its route's chunks and, when the server rendered it, the page's
+ * markup, styles and title. Without a rendering it is the static shell: the browser renders the page from
+ * the same inlined data (decision 026's one paint).
+ */
+function pageHtml(pages: SpaPages, pathname: string, boot: AppBoot, rendered: RenderedPage | null): string {
+  // The route's chunks download beside the entry (the app renders the page at once, main.tsx). When the
+  // page is already in the HTML, the scripts only hydrate it: they load at low priority, so the fonts and
+  // images of the visible page come first on a slow connection (decision 031).
+  const priority = rendered ? ' fetchpriority="low"' : '';
+  const links = (pages.preloads[pathname] ?? [])
+    .map((file) => `<link rel="modulepreload"${priority} crossorigin href="${file}">`)
+    .join('');
+  const app = rendered
+    ? withDocumentHead(pages.app, rendered.document ?? {}).replace(
+        ENTRY_SCRIPT,
+        `<script type="module"${priority} `,
+      )
+    : pages.app;
+  return app
+    .replace('</head>', () => `${links}${rendered?.head ?? ''}</head>`)
+    .replace(EMPTY_ROOT, () => `<div id="root">${rendered?.html ?? ''}</div>`)
+    .replace(BOOT_MARKER, () => bootScript(boot));
+}
+
+const gzip = promisify(zlib.gzip);
+
+/** A page for the request: rendered (now or before: from the cache), or null for the static shell. */
+interface Served {
+  page: CachedPage | null;
+  from: 'rendered' | 'cache';
+}
+const NOT_RENDERED: Served = { page: null, from: 'rendered' };
+const gunzip = promisify(zlib.gunzip);
+
+/** A cached page, compressed as stored for a browser that takes gzip (every browser), else inflated. */
+async function sendCachedPage(req: Request, res: Response, page: CachedPage): Promise<void> {
+  res.status(page.status).type('html');
+  res.vary('Accept-Encoding');
+  if (req.acceptsEncodings('gzip')) {
+    // The compression middleware leaves a body that is already encoded alone.
+    res.setHeader('Content-Encoding', 'gzip');
+    res.send(page.gzip);
+  } else res.send(await gunzip(page.gzip));
+}
+
+/**
  * The SPA's HTML for every other GET, after the session middleware. Signed out on an app path: the
  * prerendered login page (its own few hundred bytes of script, no app bundle). Otherwise index.html with
  * this request's own user inlined (the answer /api/auth/user would give) and, signed in, the page's first
- * data; with a server renderer (`ssrDist`, decision 031) the page itself is rendered into the HTML from
- * that same data, and the app hydrates it.
+ * data. With a server renderer (`ssrDist`, decision 031) the page itself is rendered into the HTML from
+ * that same data, on the renderer's own thread and once per (URL, data): a page whose inputs have not
+ * changed since it was last rendered comes from the page cache, and a page the renderer is too busy for
+ * gets the static shell (decision 047).
  */
 export function spaPages(
   ctx: AppContext,
@@ -131,7 +164,31 @@ export function spaPages(
   ssrDist?: string,
 ): RequestHandler {
   const pages = loadPages(webDist, ctx.config.publicUrl.replace(/\/$/, ''));
-  const renderer = loadRenderer(ctx, ssrDist);
+  const renderer = startPageRenderer(ctx.logger, ssrDist);
+  const cache = createPageCache();
+  const inFlight = new Map<string, Promise<Served>>();
+  /** The rendered page from the cache, or rendered now (one render for simultaneous loads), or null. */
+  const renderPage = (req: Request, boot: AppBoot, status: number): Promise<Served> => {
+    const key = pageKey(req.originalUrl, JSON.stringify(boot));
+    const cached = cache.get(key);
+    if (cached) return Promise.resolve({ page: cached, from: 'cache' });
+    const rendering = inFlight.get(key);
+    if (rendering) return rendering;
+    const withFlag: AppBoot = { ...boot, rendered: true };
+    const keep = async (page: RenderedPage) => {
+      const kept = { gzip: await gzip(pageHtml(pages, req.path, withFlag, page)), status };
+      cache.set(key, kept);
+      return kept;
+    };
+    const started = renderer!
+      .render(req.originalUrl, withFlag, (late) => {
+        keep(late).catch((err: unknown) => ctx.logger.warn('rendered page not kept', { err: String(err) }));
+      })
+      .then(async (page): Promise<Served> => ({ page: page ? await keep(page) : null, from: 'rendered' }))
+      .finally(() => inFlight.delete(key));
+    inFlight.set(key, started);
+    return started;
+  };
   return async (req, res) => {
     const user = await sessionUser(ctx, req);
     res.setHeader('Vary', 'Cookie');
@@ -146,40 +203,23 @@ export function spaPages(
     res.setHeader('Cache-Control', user ? 'private, no-cache' : 'no-cache');
     // A path that is none of the app's routes gets the app's 404 page with an HTTP 404 (the route table is
     // the build's route-preloads.json, one key per route).
-    if (user && !isKnownRoute(pages.preloads, req.path)) res.status(404);
-    let boot: AppBoot = { user, config };
+    const status = user && !isKnownRoute(pages.preloads, req.path) ? 404 : 200;
+    const boot: AppBoot = { user, config };
     if (user) boot.queries = await firstData(ctx, user.id, req.path);
-    let markup = '';
-    let styles = '';
-    let documentHead: { title?: string; description?: string } = {};
-    const render = await renderer;
-    if (render) {
-      try {
-        const rendered = await render(req.originalUrl, { ...boot, rendered: true });
-        markup = rendered.html;
-        styles = rendered.head ?? '';
-        documentHead = rendered.document ?? {};
-        boot = { ...boot, rendered: true };
-      } catch (err) {
-        // The browser renders the page itself, as without a server renderer.
-        ctx.logger.error('page not rendered on the server', { path: req.path, err: String(err) });
-      }
+    const { page, from } = renderer ? await renderPage(req, boot, status) : NOT_RENDERED;
+    if (page) {
+      recordPageHtml(from);
+      await sendCachedPage(req, res, page);
+      return;
     }
-    // The route's chunks download beside the entry (the app renders the page at once, main.tsx). When the
-    // page is already in the HTML, the scripts only hydrate it: they load at low priority, so the fonts and
-    // images of the visible page come first on a slow connection (decision 031).
-    const priority = markup ? ' fetchpriority="low"' : '';
-    const links = (pages.preloads[req.path] ?? [])
-      .map((file) => `<link rel="modulepreload"${priority} crossorigin href="${file}">`)
-      .join('');
-    const app = markup
-      ? withDocumentHead(pages.app, documentHead).replace(ENTRY_SCRIPT, `<script type="module"${priority} `)
-      : pages.app;
-    res.type('html').send(
-      app
-        .replace('</head>', () => `${links}${styles}</head>`)
-        .replace(EMPTY_ROOT, () => `<div id="root">${markup}</div>`)
-        .replace(BOOT_MARKER, () => bootScript(boot)),
-    );
+    recordPageHtml('shell');
+    // The shell is what the server sends when it is busy: compressed at zlib's fastest level (half
+    // the default level's CPU for ~13 % more bytes), on zlib's threads.
+    const shell = pageHtml(pages, req.path, boot, null);
+    res.status(status).type('html').vary('Accept-Encoding');
+    if (req.acceptsEncodings('gzip')) {
+      res.setHeader('Content-Encoding', 'gzip');
+      res.send(await gzip(shell, { level: zlib.constants.Z_BEST_SPEED }));
+    } else res.send(shell);
   };
 }

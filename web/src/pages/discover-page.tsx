@@ -108,18 +108,39 @@ function SectionHeading({
   );
 }
 
-export default function DiscoverPage() {
-  useDocumentTitle('Discover');
-  const { user } = useAuth();
-  const userId = user?.id ?? '';
-  const [search, setSearch] = useState('');
+/**
+ * Discover's two lists for a search: the featured section (the featured list) and "More Servers" (the
+ * regular campaigns of Discover's pages, loaded page by page as the member scrolls).
+ */
+function useDiscoverLists(query: string, joinedNow: ReadonlySet<string>) {
+  const servers = useServers(query);
+  const featured = useFeaturedServers(query);
+  // Discover's pages list featured campaigns first, then regular ones (the server searches and
+  // leaves out joined and own regular campaigns). The Featured section shows the featured list.
+  const loaded = useMemo(() => (servers.data?.pages ?? []).flatMap((p) => p.servers), [servers.data]);
+  const joinableIds = useMemo(() => new Set(loaded.map((s) => s.id)), [loaded]);
+  // Whether every featured campaign this member can join is loaded (the pages moved past them).
+  const featuredComplete = !servers.hasNextPage || loaded.some((s) => !s.isFeatured);
+  const featuredList = useMemo(
+    () => (featured.data ?? []).filter((s) => s.membersRemaining > 0),
+    [featured.data],
+  );
+  const regularList = useMemo(
+    () => loaded.filter((s) => !s.isFeatured && !s.isMine && !joinedNow.has(s.id)),
+    [loaded, joinedNow],
+  );
+  const loadMore = () => {
+    if (servers.hasNextPage && !servers.isFetchingNextPage && !servers.isError) void servers.fetchNextPage();
+  };
+  const sentinel = useNearViewport(loadMore, Boolean(servers.hasNextPage));
+  return { servers, featured, joinableIds, featuredComplete, featuredList, regularList, loadMore, sentinel };
+}
+
+/** This visit's joins and claims beside the member's joins (My Joins): what each card offers. */
+function useVisitJoins() {
   // Bot servers joined in this visit leave the list; the server keeps listing a join that is still
   // pending, so after a reload they come back offering the invite again (My Joins shows why).
   const [joinedNow, setJoinedNow] = useState<ReadonlySet<string>>(() => new Set());
-  const query = useDebounced(search.trim(), 250);
-  const servers = useServers(query);
-  const featured = useFeaturedServers(query);
-  const join = useJoinServer();
   // No-bot servers with a pending claim (from any visit) or joined in this visit: their card waits as
   // "Claiming..." until the claim refetches the lists (which then leave the server out).
   const pendingNobot = usePendingClaims('nobot');
@@ -140,48 +161,50 @@ export default function DiscoverPage() {
     () => new Map((myJoins.data ?? []).map((j) => [j.campaignId, j])),
     [myJoins.data],
   );
-  // The join pace (decision 038): "Next join in 12 min" on the cards instead of Join.
-  const { waitMs: nextJoinMs, pace } = useNextJoinWait();
+  return { joinedNow, setJoinedNow, setJoinedNobot, claiming, waitingOnInvite, joinsByCampaign };
+}
+
+type VisitJoins = ReturnType<typeof useVisitJoins>;
+
+/** Where Discover's lists stand: loaded at all, past the featured campaigns, which campaigns they hold. */
+interface ListsState {
+  loaded: boolean;
+  featuredComplete: boolean;
+  joinableIds: ReadonlySet<string>;
+}
+
+function cardStateOf(
+  server: ApiServer,
+  visit: VisitJoins,
+  lists: ListsState,
+  nextJoinMs: number,
+): ServerCardState {
+  const { waitingOnInvite, claiming, joinsByCampaign, joinedNow } = visit;
+  if (server.isMine) return 'own';
+  if (waitingOnInvite.has(server.id)) return 'accept';
+  if (claiming.has(server.id)) return 'claiming';
+  const join = joinsByCampaign.get(server.id);
+  // A no-bot join not paid yet (after a reload, or once the quiet retries stopped): Claim, not Join.
+  if (join?.noBot && join.state === 'waiting') return 'accept';
+  // A bot server joined here, not verified yet: the invite again (Join would only restart the wait).
+  if (join && !join.noBot && join.state === 'waiting' && !joinedNow.has(server.id)) return 'pending';
+  // The featured list also carries campaigns this member already joined; Discover's pages do not.
+  if (joinedNow.has(server.id)) return 'joined';
+  if (join && join.state !== 'waiting' && join.state !== 'expired') return 'joined';
+  // Discover's pages leave out servers the member is already in (their Discord guild list).
+  if (lists.loaded && lists.featuredComplete && !lists.joinableIds.has(server.id))
+    return join ? 'joined' : 'member';
+  if (nextJoinMs > 0) return 'paced';
+  return 'joinable';
+}
+
+/** Join and Claim on a card, with their toasts. */
+function useDiscoverActions(userId: string, visit: VisitJoins) {
+  const { setJoinedNow, setJoinedNobot } = visit;
+  const join = useJoinServer();
   const claimNow = useClaimNoBot();
   const navigate = useNavigate();
   const myJoinsAction = { label: 'My Joins', onClick: () => void navigate(MY_JOINS_PATH) };
-
-  // Discover's pages list featured campaigns first, then regular ones (the server searches and
-  // leaves out joined and own regular campaigns). The Featured section shows the featured list.
-  const loaded = useMemo(() => (servers.data?.pages ?? []).flatMap((p) => p.servers), [servers.data]);
-  const joinableIds = useMemo(() => new Set(loaded.map((s) => s.id)), [loaded]);
-  // Whether every featured campaign this member can join is loaded (the pages moved past them).
-  const featuredComplete = !servers.hasNextPage || loaded.some((s) => !s.isFeatured);
-  const featuredList = useMemo(
-    () => (featured.data ?? []).filter((s) => s.membersRemaining > 0),
-    [featured.data],
-  );
-  const regularList = useMemo(
-    () => loaded.filter((s) => !s.isFeatured && !s.isMine && !joinedNow.has(s.id)),
-    [loaded, joinedNow],
-  );
-  const loadMore = () => {
-    if (servers.hasNextPage && !servers.isFetchingNextPage && !servers.isError) void servers.fetchNextPage();
-  };
-  const sentinel = useNearViewport(loadMore, Boolean(servers.hasNextPage));
-
-  const cardState = (server: ApiServer): ServerCardState => {
-    if (server.isMine) return 'own';
-    if (waitingOnInvite.has(server.id)) return 'accept';
-    if (claiming.has(server.id)) return 'claiming';
-    const join = joinsByCampaign.get(server.id);
-    // A no-bot join not paid yet (after a reload, or once the quiet retries stopped): Claim, not Join.
-    if (join?.noBot && join.state === 'waiting') return 'accept';
-    // A bot server joined here, not verified yet: the invite again (Join would only restart the wait).
-    if (join && !join.noBot && join.state === 'waiting' && !joinedNow.has(server.id)) return 'pending';
-    // The featured list also carries campaigns this member already joined; Discover's pages do not.
-    if (joinedNow.has(server.id)) return 'joined';
-    if (join && join.state !== 'waiting' && join.state !== 'expired') return 'joined';
-    // Discover's pages leave out servers the member is already in (their Discord guild list).
-    if (servers.data && featuredComplete && !joinableIds.has(server.id)) return join ? 'joined' : 'member';
-    if (nextJoinMs > 0) return 'paced';
-    return 'joinable';
-  };
 
   const handleClaim = (server: ApiServer) => {
     claimNow.mutate(server.id, {
@@ -256,6 +279,23 @@ export default function DiscoverPage() {
       },
     });
   };
+
+  return { join, claimNow, handleClaim, handleJoin };
+}
+
+export default function DiscoverPage() {
+  useDocumentTitle('Discover');
+  const { user } = useAuth();
+  const [search, setSearch] = useState('');
+  const query = useDebounced(search.trim(), 250);
+  const visit = useVisitJoins();
+  // The join pace (decision 038): "Next join in 12 min" on the cards instead of Join.
+  const { waitMs: nextJoinMs, pace } = useNextJoinWait();
+  const { servers, featured, joinableIds, featuredComplete, featuredList, regularList, loadMore, sentinel } =
+    useDiscoverLists(query, visit.joinedNow);
+  const { join, claimNow, handleClaim, handleJoin } = useDiscoverActions(user?.id ?? '', visit);
+  const lists = { loaded: Boolean(servers.data), featuredComplete, joinableIds };
+  const cardState = (server: ApiServer) => cardStateOf(server, visit, lists, nextJoinMs);
 
   const loading = servers.isLoading || featured.isLoading;
   const failed = (servers.isError && !servers.data) || featured.isError;

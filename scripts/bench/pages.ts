@@ -1,0 +1,356 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort } from '../../src/test/child-process.ts';
+import { FULL_SIZE, QUICK_SIZE, seedDatabase } from './seed.ts';
+import {
+  BENCH_METRICS_TOKEN,
+  cpuSeconds,
+  distIsStale,
+  rssBytes,
+  startProduct,
+  stop,
+  stopAll,
+  track,
+} from './processes.ts';
+import { signInAll } from './sign-in.ts';
+import { load, round, withCpu, type LoadResult } from './load.ts';
+import { describeMachine, type MachineSummary } from './results.ts';
+import { summarizeProfile } from './profile-summary.ts';
+
+// Page loads (issue 33 item 1): the signed-in HTML of every server-rendered page at 32 connections, CPU
+// per page load and p50/p99 (a fixed number of loads, all answered: CPU per page = CPU / loads; gzip
+// accepted, as browsers do), each route side by side in the same run with Express serving that route's
+// own bytes from memory (a static shell of the same size). Then an overload run: many members open a
+// page none of them has loaded yet, at 4× the connections, and the run counts how the product answered
+// (rendered, from its cache, or the static shell: the coinsync_page_html_total counter).
+//   npm run bench -- --pages [--quick] [--profile] [--out bench/pages.json]
+
+export interface PageRouteResult {
+  path: string;
+  htmlBytes: number;
+  /** Each member's first load of the page, all at once (32 at a time), and how the product answered. */
+  first: { result: LoadResult; outcomes: Record<string, number> };
+  /** Repeat loads (the members' pages, data unchanged since their last load). */
+  product: LoadResult;
+  express: LoadResult;
+  /** How the product answered during the measured run (coinsync_page_html_total's increase). */
+  outcomes: Record<string, number>;
+}
+
+export interface PageBenchResults {
+  mode: 'pages';
+  quick: boolean;
+  startedAt: string;
+  machine: MachineSummary;
+  connections: number;
+  /** Page loads per route and server (every one answered: CPU per page is CPU / pages). */
+  pages: number;
+  sessions: number;
+  routes: PageRouteResult[];
+  /** All routes' measured runs together: repeat loads, and first loads. */
+  total: { requests: number; cpuMsPerPage: number | null; p50: number; p99: number };
+  firstLoads: { requests: number; cpuMsPerPage: number | null; p50: number; p99: number };
+  overload: { connections: number; result: LoadResult; outcomes: Record<string, number> } | null;
+  /** The product's resident memory (its event loop and the renderer's thread) after the runs. */
+  rssMb: number | null;
+}
+
+const log = (msg: string) => console.log(`[bench:pages] ${msg}`);
+
+/** The product's page answers so far by outcome, from /metrics (production serves it to its token). */
+async function pageOutcomes(baseUrl: string): Promise<Record<string, number>> {
+  const res = await fetch(`${baseUrl}/metrics`, {
+    headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` },
+  });
+  const text = await res.text();
+  const out: Record<string, number> = {};
+  for (const match of text.matchAll(/^coinsync_page_html_total\{outcome="([^"]+)"\} (\d+)/gm))
+    out[match[1]!] = Number(match[2]);
+  return out;
+}
+
+function difference(after: Record<string, number>, before: Record<string, number>) {
+  const out: Record<string, number> = {};
+  for (const [key, n] of Object.entries(after))
+    if (n - (before[key] ?? 0) > 0) out[key] = n - (before[key] ?? 0);
+  return out;
+}
+
+async function startExpressPages(
+  dir: string,
+): Promise<{ url: string; pid: number | undefined; stop(): Promise<void> }> {
+  const child = track(
+    spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(import.meta.dirname, 'reference-server.ts'), 'express-pages', dir],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    ),
+  );
+  const port = await new Promise<number>((resolve, reject) => {
+    let buffered = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const match = /listening (\d+)/.exec(buffered);
+      if (match) resolve(Number(match[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`reference server exited with ${code}`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid, stop: () => stop(child) };
+}
+
+export async function runPageBench(options: {
+  quick: boolean;
+  out: string;
+  root: string;
+  /** V8 CPU profiles of the product's threads (the event loop and the renderer), summarised at the end. */
+  profile?: boolean;
+}): Promise<number> {
+  const { quick, root } = options;
+  const startedAt = new Date();
+  const loadBefore = os.loadavg()[0] ?? 0;
+  const plan = quick
+    ? { pages: 320, connections: 32, sessions: 40, overloadUsers: 120 }
+    : { pages: 1600, connections: 32, sessions: 64, overloadUsers: 300 };
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'coinsync-bench-pages-'));
+  try {
+    if (distIsStale()) throw new Error('dist/server is older than src/: run `npm run build` first');
+    const routes = Object.keys(
+      JSON.parse(readFileSync(path.join(root, 'dist/web/route-preloads.json'), 'utf8')) as Record<
+        string,
+        unknown
+      >,
+    );
+    const size = quick ? QUICK_SIZE : FULL_SIZE;
+    const databasePath = path.join(dir, 'bench.db');
+    log(`seeding ${size.users} users, ${size.campaigns} campaigns, ${size.transactions} transactions`);
+    const seeded = seedDatabase(databasePath, databasePath.replace(/\.db$/, '') + '.discord-sim.json', size);
+    const profileDir = path.join(dir, 'profiles');
+    const product = await startProduct({
+      port: await freePort(),
+      databasePath,
+      runtime: 'dist',
+      ...(options.profile ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}),
+    });
+    await product.waitForLine(/bot: connected as/, 60_000);
+    const pid = product.child.pid;
+    product.child.once('exit', (code, signal) =>
+      log(
+        `product exited (${code ?? signal}): ${product.output
+          .filter((l) => !l.includes('invite stats'))
+          .slice(-20)
+          .join('\n')}`,
+      ),
+    );
+    const users = seeded.actors.slice(0, plan.sessions + plan.overloadUsers).map((a) => a.username);
+    const sessions = await signInAll(product.url, users, 8);
+    const cookies = sessions.slice(0, plan.sessions).map((s) => s.cookie);
+    const overloadCookies = sessions.slice(plan.sessions).map((s) => s.cookie);
+    log(`${sessions.length} members signed in; ${routes.length} routes`);
+    const pagesDir = path.join(dir, 'pages');
+    mkdirSync(pagesDir);
+    const express = await startExpressPages(pagesDir);
+    const results: PageRouteResult[] = [];
+    // As a browser behind the reverse proxy: HTTPS (the session cookie is Secure) and gzip accepted.
+    const proxied = { 'x-forwarded-proto': 'https', 'accept-encoding': 'gzip' };
+    for (const route of routes) {
+      const url = `${product.url}${route}`;
+      const sample = await fetch(url, { headers: { cookie: cookies[0]!, ...proxied } });
+      const html = Buffer.from(await sample.arrayBuffer());
+      if (sample.status !== 200) throw new Error(`${route} answered ${sample.status}`);
+      // The reference answers this route with the same bytes (it reads its directory per request path).
+      writeFileSync(path.join(pagesDir, encodeURIComponent(route) + '.html'), html);
+      const run = (target: string, withCookies: boolean, p: number | undefined) =>
+        withCpu(p, cpuSeconds, () =>
+          load({
+            url: target,
+            connections: plan.connections,
+            amount: plan.pages,
+            headers: proxied,
+            ...(withCookies ? { cookies } : {}),
+          }),
+        );
+      const once = (connections: number) =>
+        withCpu(pid, cpuSeconds, () =>
+          load({
+            url,
+            connections,
+            amount: cookies.length,
+            headers: proxied,
+            requestFor: (n) => ({ cookie: cookies[n]! }),
+          }),
+        );
+      // First loads: every member opens the page at once (32 at a time), none has loaded it before.
+      let before = await pageOutcomes(product.url);
+      const first = await once(plan.connections);
+      const firstOutcomes = difference(await pageOutcomes(product.url), before);
+      // Then each member loads it once more, two at a time (what the first burst left to the static shell
+      // is rendered now), and the measured repeat loads follow: the same pages, their data unchanged.
+      await once(2);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      before = await pageOutcomes(product.url);
+      const measured = await run(url, true, pid);
+      const outcomes = difference(await pageOutcomes(product.url), before);
+      const reference = await run(`${express.url}${route}`, false, express.pid);
+      results.push({
+        path: route,
+        htmlBytes: html.length,
+        first: { result: first, outcomes: firstOutcomes },
+        product: measured,
+        express: reference,
+        outcomes,
+      });
+      const answered = (o: Record<string, number>) =>
+        Object.entries(o)
+          .map(([k, n]) => `${k} ${n}`)
+          .join(', ');
+      log(
+        `${route.padEnd(12)} first loads ${first.cpuMsPerRequest ?? '?'} ms CPU/page, p50 ${first.p50}, p99 ${first.p99} (${answered(firstOutcomes)}); repeat loads ${measured.cpuMsPerRequest ?? '?'} ms CPU/page, p50 ${measured.p50} ms, p99 ${measured.p99} ms (${answered(outcomes)}) | express ${reference.cpuMsPerRequest ?? '?'} ms CPU, p50 ${reference.p50}, p99 ${reference.p99}`,
+      );
+    }
+    await express.stop();
+
+    // Overload: members who have not loaded Rewards yet all open it at once, at 4× the connections.
+    let overload: PageBenchResults['overload'] = null;
+    if (overloadCookies.length > 0) {
+      const before = await pageOutcomes(product.url);
+      const connections = plan.connections * 4;
+      const result = await withCpu(pid, cpuSeconds, () =>
+        load({
+          url: `${product.url}/daily`,
+          connections,
+          amount: overloadCookies.length,
+          headers: proxied,
+          requestFor: (n) => ({ cookie: overloadCookies[n % overloadCookies.length]! }),
+        }),
+      );
+      overload = { connections, result, outcomes: difference(await pageOutcomes(product.url), before) };
+      log(
+        `overload (${overloadCookies.length} first loads of /daily at ${connections} connections): p50 ${result.p50} ms, p99 ${result.p99} ms, ${result.cpuMsPerRequest} ms CPU/page (${Object.entries(
+          overload.outcomes,
+        )
+          .map(([k, n]) => `${k} ${n}`)
+          .join(', ')})`,
+      );
+    }
+    const rssMb = rssBytes(pid) === null ? null : round(rssBytes(pid)! / 1024 / 1024, 1);
+    await stop(product.child, 15_000);
+    if (options.profile) printProfiles(profileDir);
+
+    const summary = (runs: LoadResult[]) => {
+      const requests = runs.reduce((n, r) => n + r.requests, 0);
+      const cpuMsPerPage = runs.every((r) => typeof r.cpuMsPerRequest === 'number')
+        ? round(runs.reduce((n, r) => n + r.cpuMsPerRequest! * r.requests, 0) / requests, 3)
+        : null;
+      return {
+        requests,
+        cpuMsPerPage,
+        p50: Math.max(...runs.map((r) => r.p50)),
+        p99: Math.max(...runs.map((r) => r.p99)),
+      };
+    };
+    const report: PageBenchResults = {
+      mode: 'pages',
+      quick,
+      startedAt: startedAt.toISOString(),
+      machine: describeMachine(loadBefore),
+      connections: plan.connections,
+      pages: plan.pages,
+      sessions: cookies.length,
+      routes: results,
+      total: summary(results.map((r) => r.product)),
+      firstLoads: summary(results.map((r) => r.first.result)),
+      overload,
+      rssMb,
+    };
+    mkdirSync(path.dirname(options.out), { recursive: true });
+    writeFileSync(options.out, JSON.stringify(report, null, 2) + '\n');
+    console.log(formatPages(report));
+    log(`results written to ${path.relative(root, options.out)}`);
+    const failed = results.filter((r) => r.product.non2xx > 0 || r.product.errors > 0);
+    if (failed.length > 0) {
+      log(`non-2xx answers or errors on ${failed.map((r) => r.path).join(', ')}`);
+      return 1;
+    }
+    return 0;
+  } finally {
+    await stopAll();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The busiest functions of each thread's profile (the event loop's and the renderer's). */
+function printProfiles(profileDir: string): void {
+  for (const file of readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'))) {
+    const s = summarizeProfile(path.join(profileDir, file), 30);
+    log(`profile ${file}: busy ${(s.totalMs - s.idleMs).toFixed(0)} ms of ${s.totalMs.toFixed(0)} ms`);
+    for (const row of s.byFunction.filter((f) => f.name !== '(idle)'))
+      console.log(`  ${row.ms.toFixed(0).padStart(7)} ms  ${row.name}`);
+    for (const row of s.byPackage.slice(0, 12))
+      console.log(`  ${row.ms.toFixed(0).padStart(7)} ms  [${row.name}]`);
+  }
+}
+
+export function formatPages(r: PageBenchResults): string {
+  const row = (cells: (string | number | null | undefined)[]) =>
+    cells.map((c, i) => String(c ?? '–').padStart(i === 0 ? 0 : 9)).join(' ');
+  const lines = [
+    '',
+    `Page loads: ${r.connections} connections, ${r.pages} loads per route, ${r.sessions} signed-in members (load average ${r.machine.loadAverage1m.before} → ${r.machine.loadAverage1m.after})`,
+    row([
+      'route       ',
+      'bytes',
+      'req/s',
+      'CPU ms',
+      'p50 ms',
+      'p99 ms',
+      '| express',
+      'CPU ms',
+      'p50 ms',
+      'p99 ms',
+      '| answered as',
+      '| first loads: CPU ms',
+      'p99 ms',
+      'answered as',
+    ]),
+    ...r.routes.map((x) =>
+      row([
+        x.path.padEnd(12),
+        x.htmlBytes,
+        round(x.product.rps),
+        x.product.cpuMsPerRequest,
+        x.product.p50,
+        x.product.p99,
+        `| ${round(x.express.rps)}`,
+        x.express.cpuMsPerRequest,
+        x.express.p50,
+        x.express.p99,
+        `| ${Object.entries(x.outcomes)
+          .map(([k, n]) => `${k} ${n}`)
+          .join(', ')}`,
+        `| ${x.first.result.cpuMsPerRequest}`,
+        x.first.result.p99,
+        Object.entries(x.first.outcomes)
+          .map(([k, n]) => `${k} ${n}`)
+          .join(', '),
+      ]),
+    ),
+    `First loads, all routes: ${r.firstLoads.requests} pages, ${r.firstLoads.cpuMsPerPage} ms CPU per page, worst p50 ${r.firstLoads.p50} ms, worst p99 ${r.firstLoads.p99} ms`,
+    `Repeat loads, all routes: ${r.total.requests} pages, ${r.total.cpuMsPerPage} ms CPU per page (goal ≤ 2), worst p50 ${r.total.p50} ms, worst p99 ${r.total.p99} ms (goal ≤ 50)`,
+  ];
+  if (r.overload) {
+    const o = r.overload;
+    lines.push(
+      `Overload: ${o.result.requests} first loads of /daily at ${o.connections} connections: p50 ${o.result.p50} ms, p99 ${o.result.p99} ms, ${o.result.cpuMsPerRequest} ms CPU per page; answered as ${Object.entries(
+        o.outcomes,
+      )
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ')}`,
+    );
+  }
+  lines.push(`Product RSS after the runs: ${r.rssMb ?? '?'} MB`);
+  return lines.join('\n') + '\n';
+}

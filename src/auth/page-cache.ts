@@ -1,0 +1,62 @@
+import { createHash } from 'node:crypto';
+
+// Server-rendered pages by what they were rendered from (decision 047). A page's HTML is a pure function
+// of its URL and its boot data (the session's user, the public config and the page's first data, the
+// API's answers for that user): the same inputs give the same bytes, so a page is rendered once per
+// (URL, data version) and served from here until its data changes, which changes the key. Nothing is
+// invalidated; the least recently used pages go first when the cache is over its size. Pages are kept
+// gzip-compressed (what browsers ask for, and a sixth of the size), outside the JavaScript heap.
+
+/** Bytes of compressed pages kept (a signed-in page is 20–50 kB gzip). */
+export const PAGE_CACHE_BYTES = 24 * 1024 * 1024;
+
+export interface CachedPage {
+  /** The whole page, gzip-compressed. */
+  gzip: Buffer;
+  status: number;
+}
+
+export interface PageCache {
+  get(key: string): CachedPage | undefined;
+  set(key: string, page: CachedPage): void;
+  readonly bytes: number;
+}
+
+/** The cache key of a page: its URL and everything it is rendered from. */
+export function pageKey(url: string, bootJson: string): string {
+  return createHash('sha1').update(url).update('\n').update(bootJson).digest('base64');
+}
+
+export function createPageCache(maxBytes = PAGE_CACHE_BYTES): PageCache {
+  // A Map iterates in insertion order: re-inserting on each hit keeps the least recently used first.
+  const pages = new Map<string, CachedPage>();
+  let bytes = 0;
+  return {
+    get(key) {
+      const page = pages.get(key);
+      if (page) {
+        pages.delete(key);
+        pages.set(key, page);
+      }
+      return page;
+    },
+    set(key, page) {
+      const old = pages.get(key);
+      if (old) {
+        bytes -= old.gzip.length;
+        pages.delete(key);
+      }
+      if (page.gzip.length > maxBytes) return;
+      pages.set(key, page);
+      bytes += page.gzip.length;
+      for (const [oldest, evicted] of pages) {
+        if (bytes <= maxBytes) break;
+        pages.delete(oldest);
+        bytes -= evicted.gzip.length;
+      }
+    },
+    get bytes() {
+      return bytes;
+    },
+  };
+}

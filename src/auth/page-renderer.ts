@@ -1,0 +1,148 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { AppBoot } from '../shared/api-types.ts';
+import type { Logger } from '../logger.ts';
+
+// The server renderer (web/src/entry-server.tsx, built into dist/ssr, decision 031) runs on a worker
+// thread, never on the event loop that also runs the bot and the API (decision 047): a page's render
+// (20–25 ms of CPU for Discover) would stall every other request and gateway event for that long. The
+// worker renders one page at a time; a page that would have to queue behind MAX_QUEUED_RENDERS others,
+// or whose render does not come back within RENDER_WAIT_MS, is not waited for: the caller sends the static shell (the browser renders the page itself from the same inlined
+// data) instead of queueing renders under load.
+
+/** What web/src/entry-server.tsx's renderApp returns. */
+export interface RenderedPage {
+  html: string;
+  head?: string;
+  document?: { title?: string; description?: string };
+}
+
+export type RenderApp = (url: string, boot: AppBoot) => Promise<RenderedPage>;
+
+/** Renders in flight or waiting on the worker beyond which a page gets the static shell at once. */
+export const MAX_QUEUED_RENDERS = 2;
+/**
+ * Longest wait for one render, then the shell: a safety net for a worker that hangs or gets no CPU (the
+ * queue's length is what bounds the wait under load: at most MAX_QUEUED_RENDERS renders ahead).
+ */
+export const RENDER_WAIT_MS = 5000;
+
+export interface PageRenderer {
+  /**
+   * The page rendered for this boot data, or null when it is not worth waiting for (the worker is busy,
+   * the render failed or took too long): the caller sends the static shell. `onLate` receives a render
+   * that completes after its wait gave up, so the next load of the same page can use it.
+   */
+  render(url: string, boot: AppBoot, onLate?: (page: RenderedPage) => void): Promise<RenderedPage | null>;
+  close(): Promise<void>;
+}
+
+// The worker's whole program: load the renderer module, render each request in turn. Plain JavaScript
+// (an eval worker), so it runs the same under the compiled server, tsx and vitest.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+import(workerData.rendererUrl).then(
+  (mod) => {
+    parentPort.on('message', async ({ id, url, boot }) => {
+      try {
+        parentPort.postMessage({ id, page: await mod.renderApp(url, boot) });
+      } catch (err) {
+        parentPort.postMessage({ id, error: String((err && err.stack) || err) });
+      }
+    });
+    parentPort.postMessage({ ready: true });
+  },
+  (err) => parentPort.postMessage({ loadError: String((err && err.stack) || err) }),
+);
+`;
+
+type Reply = { id: number; page?: RenderedPage; error?: string } | { ready: true } | { loadError: string };
+
+interface Pending {
+  resolve(page: RenderedPage | null): void;
+  onLate: ((page: RenderedPage) => void) | undefined;
+  timer: NodeJS.Timeout;
+  settled: boolean;
+}
+
+/** The renderer of the build in `ssrDist` on its own thread, or null when the build has none. */
+export function startPageRenderer(logger: Logger, ssrDist: string | undefined): PageRenderer | null {
+  const file = ssrDist ? path.join(ssrDist, 'entry-server.js') : null;
+  if (!file || !existsSync(file)) return null;
+  const rendererUrl = pathToFileURL(file).href;
+  const pending = new Map<number, Pending>();
+  let nextId = 0;
+  let worker: Worker | null = null;
+  let closed = false;
+  let broken = false;
+
+  const finish = (id: number, page: RenderedPage | null) => {
+    const entry = pending.get(id);
+    if (!entry) return;
+    pending.delete(id);
+    clearTimeout(entry.timer);
+    if (!entry.settled) entry.resolve(page);
+    else if (page) entry.onLate?.(page);
+  };
+
+  const spawn = (): Worker => {
+    const w = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { rendererUrl },
+      // The renders' garbage stays off the API's heap; a page needs a few MB.
+      resourceLimits: { maxOldGenerationSizeMb: 96 },
+    });
+    w.unref();
+    w.on('message', (reply: Reply) => {
+      if ('ready' in reply) return;
+      if ('loadError' in reply) {
+        // A renderer that cannot load will not load on a retry either: pages render in the browser.
+        broken = true;
+        logger.error('server renderer not loaded: pages render in the browser', {
+          file,
+          err: reply.loadError,
+        });
+        for (const id of [...pending.keys()]) finish(id, null);
+        return;
+      }
+      if (reply.error) logger.error('page not rendered on the server', { err: reply.error });
+      finish(reply.id, reply.page ?? null);
+    });
+    w.on('error', (err) => logger.error('page renderer failed', { err: String(err) }));
+    w.on('exit', () => {
+      if (worker === w) worker = null;
+      // Whatever it was rendering gets the shell; the next page starts a new worker.
+      for (const id of [...pending.keys()]) finish(id, null);
+    });
+    return w;
+  };
+
+  return {
+    render(url, boot, onLate) {
+      if (closed || broken || pending.size >= MAX_QUEUED_RENDERS) return Promise.resolve(null);
+      worker ??= spawn();
+      const id = nextId++;
+      return new Promise<RenderedPage | null>((resolve) => {
+        const entry: Pending = {
+          resolve,
+          onLate,
+          settled: false,
+          timer: setTimeout(() => {
+            entry.settled = true;
+            resolve(null);
+          }, RENDER_WAIT_MS),
+        };
+        pending.set(id, entry);
+        worker!.postMessage({ id, url, boot });
+      });
+    },
+    async close() {
+      closed = true;
+      const w = worker;
+      worker = null;
+      if (w) await w.terminate();
+    },
+  };
+}
