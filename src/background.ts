@@ -16,6 +16,7 @@ import { startSafeInterval, type SafeInterval } from './ops/safe-interval.ts';
 import { INVITE_STATS_EVERY_MS, refreshInviteStats } from './joins/invite-stats.ts';
 import { pruneUserAddresses } from './joins/same-address.ts';
 import { reconcileStripe } from './payments/reconcile-stripe.ts';
+import { deliverDueNotifications } from './notifications/deliver.ts';
 
 export const RECONCILE_EVERY_MS = 5 * MINUTE;
 /** Dead invites take a campaign off Discover until the owner fixes it. */
@@ -27,7 +28,11 @@ export const JOB = {
   prune: 'featured intent and address prune',
   inviteStats: 'invite stats',
   stripeReconcile: 'stripe reconcile',
+  notify: 'notification delivery',
 } as const;
+
+/** The owner-notification outbox is sent this often (decision 052): events reach owners within seconds. */
+export const NOTIFY_EVERY_MS = 5_000;
 
 /** Stripe's payment intents, refunds and disputes of the look-back window are settled this often (issue 29). */
 export const STRIPE_RECONCILE_EVERY_MS = 10 * MINUTE;
@@ -38,7 +43,8 @@ export const INTENT_PRUNE_EVERY_MS = 5 * MINUTE;
 export const INVITE_STATS_FIRST_AFTER_MS = 5_000;
 
 /** What a periodic job does; several jobs may do the same work on different scopes (reconcile per shard). */
-export type JobWork = 'reconcile' | 'invite recheck' | 'prune' | 'invite stats' | 'stripe reconcile';
+export type JobWork =
+  'reconcile' | 'invite recheck' | 'prune' | 'invite stats' | 'stripe reconcile' | 'notification delivery';
 
 export interface JobSpec extends PeriodicJob {
   work: JobWork;
@@ -118,6 +124,13 @@ export function jobsForRole(
       timer: 'stripe reconcile timer',
       // Soon after start: a restore or an outage may have left purchases uncredited.
       firstAfterMs: Math.min(MINUTE, stripeReconcileEveryMs),
+      monitored: true,
+    },
+    {
+      name: JOB.notify,
+      work: 'notification delivery',
+      periodMs: NOTIFY_EVERY_MS,
+      timer: 'notification delivery timer',
       monitored: true,
     },
   ];
@@ -306,6 +319,9 @@ export function startBackground(
       case 'stripe reconcile':
         // What webhooks and /sync missed (a restore, a clock jump, a closed tab): src/payments/reconcile-stripe.ts.
         return reconcileStripe(ctx);
+      case 'notification delivery':
+        // Owners' webhooks from the outbox: src/notifications/deliver.ts.
+        return deliverDueNotifications(ctx);
     }
   };
   const periodic = startPeriodicJobs(ctx, specs, {

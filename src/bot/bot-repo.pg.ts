@@ -372,22 +372,22 @@ export class PgBotRepository implements BotRepository {
       .orderBy(asc(servers.createdAt), asc(servers.id));
   }
 
-  async pauseGuildCampaigns(guildId: string, at: number): Promise<number> {
+  async pauseGuildCampaigns(guildId: string, at: number): Promise<string[]> {
     const rows = await this.db
       .update(servers)
       .set({ botRemovedAt: at })
       .where(and(eq(servers.serverId, guildId), isNull(servers.botRemovedAt), isNull(servers.canceledAt)))
       .returning({ id: servers.id });
-    return rows.length;
+    return rows.map((r) => r.id);
   }
 
-  async resumeGuildCampaigns(guildId: string): Promise<number> {
+  async resumeGuildCampaigns(guildId: string): Promise<string[]> {
     const rows = await this.db
       .update(servers)
       .set({ botRemovedAt: null })
       .where(and(eq(servers.serverId, guildId), isNotNull(servers.botRemovedAt)))
       .returning({ id: servers.id });
-    return rows.length;
+    return rows.map((r) => r.id);
   }
 
   async listGuildInvites(guildId: string): Promise<{ code: string | null; link: string }[]> {

@@ -381,20 +381,24 @@ export class SqliteBotRepository implements BotRepository {
       .all();
   }
 
-  async pauseGuildCampaigns(guildId: string, at: number): Promise<number> {
+  async pauseGuildCampaigns(guildId: string, at: number): Promise<string[]> {
     return this.db
       .update(servers)
       .set({ botRemovedAt: at })
       .where(and(eq(servers.serverId, guildId), isNull(servers.botRemovedAt), isNull(servers.canceledAt)))
-      .run().changes;
+      .returning({ id: servers.id })
+      .all()
+      .map((r) => r.id);
   }
 
-  async resumeGuildCampaigns(guildId: string): Promise<number> {
+  async resumeGuildCampaigns(guildId: string): Promise<string[]> {
     return this.db
       .update(servers)
       .set({ botRemovedAt: null })
       .where(and(eq(servers.serverId, guildId), isNotNull(servers.botRemovedAt)))
-      .run().changes;
+      .returning({ id: servers.id })
+      .all()
+      .map((r) => r.id);
   }
 
   async listGuildInvites(guildId: string): Promise<{ code: string | null; link: string }[]> {

@@ -150,10 +150,10 @@ export interface BotRepository {
   listDueCompletions(now: number): Promise<{ id: string; guildId: string | null }[]>;
 
   // ------------------------------------------------------------ the bot in guilds
-  /** Pauses the guild's open campaigns not paused yet; how many. */
-  pauseGuildCampaigns(guildId: string, at: number): Promise<number>;
-  /** Resumes the guild's paused campaigns; how many. */
-  resumeGuildCampaigns(guildId: string): Promise<number>;
+  /** Pauses the guild's open campaigns not paused yet; their ids. */
+  pauseGuildCampaigns(guildId: string, at: number): Promise<string[]>;
+  /** Resumes the guild's paused campaigns; their ids. */
+  resumeGuildCampaigns(guildId: string): Promise<string[]>;
   /** Invite code and link of every campaign of the guild. */
   listGuildInvites(guildId: string): Promise<{ code: string | null; link: string }[]>;
   /** Guild and pause state of every open bot campaign (distinct). */

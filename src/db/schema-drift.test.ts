@@ -30,6 +30,10 @@ const PG_INT4_COLUMNS = [
   'ops_heartbeat.id',
   'member_guilds.premium_type',
   'reconcile_holds.holds',
+  'notification_outbox.attempts',
+  'notification_attempts.attempt',
+  'notification_attempts.status_code',
+  'notification_attempts.latency_ms',
 ];
 
 type Kind = 'text' | 'integer' | 'boolean';
