@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { generateSnowflake } from './snowflake.ts';
 import { SimError } from './sim-error.ts';
 import { validateMessage } from './interactions.ts';
+import { userObject } from './payloads.ts';
 
 // Channel webhooks (Discord's "Incoming Webhooks": Server Settings → Integrations → Webhooks). Execute
 // Webhook is `POST /webhooks/{webhook.id}/{webhook.token}` with no Authorization header, as on Discord:
@@ -81,12 +82,18 @@ export class SimChannelWebhooks {
       type: 0,
       content: message.content,
       channel_id: webhook.channelId,
+      // A webhook message's author is the webhook itself, as a bot user with discriminator 0000.
       author: {
-        id: webhook.id,
-        username: username ?? webhook.name,
+        ...userObject({
+          id: webhook.id,
+          username: username ?? webhook.name,
+          globalName: null,
+          avatar: null,
+          email: '',
+          acceptsDms: false,
+          bot: true,
+        }),
         discriminator: '0000',
-        avatar: null,
-        bot: true,
       },
       embeds: parts.embeds ?? [],
       attachments: [],
