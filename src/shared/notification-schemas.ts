@@ -33,8 +33,7 @@ export const MAX_DELIVERY_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 export const SIGNATURE_HEADER = 'X-CoinSync-Signature';
 
 export const NOTIFICATION_MESSAGES = {
-  discordWebhookInvalid:
-    'Please paste a Discord webhook URL (https://discord.com/api/webhooks/<id>/<token>): Server Settings → Integrations → Webhooks → Copy Webhook URL.',
+  discordWebhookInvalid: 'Please paste a Discord webhook URL (https://discord.com/api/webhooks/…).',
   endpointInvalid: 'Please enter an https:// URL for your endpoint.',
   endpointCredentials: 'The endpoint URL must not contain a user name or password.',
   endpointNotPublic:
