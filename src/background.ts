@@ -16,7 +16,7 @@ import { startSafeInterval, type SafeInterval } from './ops/safe-interval.ts';
 import { INVITE_STATS_EVERY_MS, refreshInviteStats } from './joins/invite-stats.ts';
 import { pruneUserAddresses } from './joins/same-address.ts';
 import { reconcileStripe } from './payments/reconcile-stripe.ts';
-import { deliverDueNotifications } from './notifications/deliver.ts';
+import { deliverDueNotifications, pruneDeliveries } from './notifications/deliver.ts';
 
 export const RECONCILE_EVERY_MS = 5 * MINUTE;
 /** Dead invites take a campaign off Discover until the owner fixes it. */
@@ -312,6 +312,8 @@ export function startBackground(
         await pruneExpiredIntentsJob(ctx);
         // Retention of the same-address rule's hashes: the window, then gone (decision 022).
         await pruneUserAddresses(ctx);
+        // Owners' delivery logs keep 30 days (decision 052).
+        await pruneDeliveries(ctx);
         return undefined;
       case 'invite stats':
         // Member and online counts for Discover cards.

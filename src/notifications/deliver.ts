@@ -128,6 +128,15 @@ async function deliverOne(ctx: DeliveryContext, row: OutboxRow, token: string): 
   return outcome === 'retry' ? 'retrying' : outcome;
 }
 
+/** Finished deliveries are kept this long for the owner's log, then deleted (the prune job). */
+export const DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60_000;
+
+/** Deletes finished deliveries older than DELIVERY_RETENTION_MS; how many. */
+export async function pruneDeliveries(ctx: Pick<AppContext, 'store' | 'clock'>): Promise<number> {
+  const before = ctx.clock.now() - DELIVERY_RETENTION_MS;
+  return ctx.store.transaction((tx) => notifyRepo(tx).pruneFinished(before));
+}
+
 async function drop(ctx: DeliveryContext, row: OutboxRow, token: string): Promise<'dropped'> {
   await ctx.store.transaction((tx) => notifyRepo(tx).drop(row.id, token, ctx.clock.now()));
   return 'dropped';

@@ -15,7 +15,7 @@ import {
   type ApiNotificationDelivery,
   type ApiNotificationSettings,
 } from '../shared/notification-schemas.ts';
-import { deliverDueNotifications } from './deliver.ts';
+import { DELIVERY_RETENTION_MS, deliverDueNotifications, pruneDeliveries } from './deliver.ts';
 import { enqueueCampaignEvent, type NotificationPayload } from './outbox.ts';
 import { verifySignature } from './signature.ts';
 
@@ -411,6 +411,39 @@ describe('the outbox is written in the transaction of the event', () => {
       }),
     ).rejects.toThrow('the event failed');
     expect(await outbox(c)).toEqual([]);
+  });
+});
+
+describe('retention', () => {
+  it('deleting the account deletes its notification settings and deliveries', async () => {
+    const leaver = await app.signIn('notify_leaver');
+    const guild = app.sim.state.createGuild({ name: 'Leaver Guild', ownerId: leaver.user!.discordId });
+    const c = await insertCampaign(ctx().store, { ownerId: leaver.user!.id, guildId: guild.id });
+    expect(
+      (await leaver.request('PUT', settingsUrl(c), { endpointUrl: receiverUrl, events: ['join.verified'] }))
+        .status,
+    ).toBe(200);
+    expect((await leaver.post(`${settingsUrl(c)}/test`)).status).toBe(202);
+    await deliver();
+    const res = await leaver.request('DELETE', '/api/account', { confirmUsername: 'notify_leaver' });
+    expect(res.status).toBe(200);
+    const left = await app.query<{ n: number }>(sql`
+      SELECT (SELECT COUNT(*) FROM campaign_notifications WHERE campaign_id = ${c.id})
+        + (SELECT COUNT(*) FROM notification_outbox WHERE campaign_id = ${c.id})
+        + (SELECT COUNT(*) FROM notification_attempts WHERE campaign_id = ${c.id}) AS "n"`);
+    expect(Number(left[0]!.n)).toBe(0);
+  });
+
+  it('the prune job deletes finished deliveries after 30 days, never pending ones', async () => {
+    const c = await campaign();
+    await configure(c, { endpointUrl: receiverUrl, events: [] });
+    await owner.post(`${settingsUrl(c)}/test`);
+    await deliver();
+    await owner.post(`${settingsUrl(c)}/test`); // left pending
+    app.clock.advance(DELIVERY_RETENTION_MS + 1);
+    expect(await pruneDeliveries(ctx())).toBeGreaterThanOrEqual(1);
+    expect((await outbox(c)).map((r) => r.status)).toEqual(['pending']);
+    await deliver();
   });
 });
 

@@ -211,6 +211,27 @@ export function notifyRepo(h: DbHandle) {
       return Number(row?.n ?? 0);
     },
 
+    /**
+     * Account deletion: the owner's settings (a webhook token, a signing secret) and deliveries (their
+     * payloads name the campaign and its members' Discord ids) go.
+     */
+    async deleteAllOfOwner(ownerId: string): Promise<void> {
+      const campaigns = sql`SELECT id FROM servers WHERE owner_id = ${ownerId}`;
+      await changes(h, sql`DELETE FROM notification_attempts WHERE campaign_id IN (${campaigns})`);
+      await changes(h, sql`DELETE FROM notification_outbox WHERE campaign_id IN (${campaigns})`);
+      await changes(h, sql`DELETE FROM campaign_notifications WHERE campaign_id IN (${campaigns})`);
+    },
+
+    /** Retention: finished deliveries (and their attempts) created before `before`; how many. */
+    async pruneFinished(before: number): Promise<number> {
+      const old = sql`SELECT id FROM notification_outbox WHERE status <> 'pending' AND created_at < ${before}`;
+      await changes(h, sql`DELETE FROM notification_attempts WHERE outbox_id IN (${old})`);
+      return changes(
+        h,
+        sql`DELETE FROM notification_outbox WHERE status <> 'pending' AND created_at < ${before}`,
+      );
+    },
+
     /** The campaign's latest deliveries with their last attempt, newest first. */
     listLog(campaignId: string, limit: number): Promise<DeliveryLogRow[]> {
       return rows<DeliveryLogRow>(
