@@ -5,6 +5,7 @@ import { parseInput, requireUser } from '../http/guards.ts';
 import { toApiServer } from '../servers/server-view.ts';
 import {
   botInviteQuerySchema,
+  guildIdParamsSchema,
   replaceInviteSchema,
   submitNoBotSchema,
   submitServerSchema,
@@ -21,6 +22,7 @@ import { replaceInvite } from './replace-invite.ts';
 import { submitNoBotServer, submitServer } from './submit-server.ts';
 import { topUpCampaign } from './top-up.ts';
 import { listManageableGuilds } from './manageable-guilds.ts';
+import { createGuildInvite } from './create-guild-invite.ts';
 
 const idParams = z.object({ id: z.string().min(1).max(64) });
 
@@ -117,6 +119,13 @@ export function campaignRoutes(ctx: AppContext): Router {
   router.get('/guilds/manageable', async (req, res) => {
     const userId = requireUser(req);
     res.json(await listManageableGuilds(ctx, userId));
+  });
+
+  // The picker's "Create invite link": our bot makes a never-expiring invite to the picked server.
+  router.post('/guilds/:id/invite', async (req, res) => {
+    const userId = requireUser(req);
+    const { id } = parseInput(guildIdParamsSchema, req.params);
+    res.json(await createGuildInvite(ctx, userId, id));
   });
 
   router.get('/bot/invite', (req, res) => {
