@@ -82,3 +82,27 @@ describe('Execute Webhook', () => {
     expect(read.messages.map((m) => m.content)).toEqual(['b']);
   });
 });
+
+describe('the guild page (demo)', () => {
+  it('"New Webhook" creates one whose URL and messages the page shows; cross-site forms are refused', async () => {
+    const owner = sim.state.createUser({ username: 'hook_owner' });
+    const guild = sim.state.createGuild({ name: 'Hook Guild', ownerId: owner.id });
+    const cross = await fetch(`${sim.url}/guilds/${guild.id}/webhooks`, {
+      method: 'POST',
+      headers: { 'sec-fetch-site': 'cross-site' },
+      redirect: 'manual',
+    });
+    expect(cross.status).toBe(403);
+    const made = await fetch(`${sim.url}/guilds/${guild.id}/webhooks`, {
+      method: 'POST',
+      redirect: 'manual',
+    });
+    expect(made.status).toBe(303);
+    const [hook] = [...sim.state.channelWebhooks.byId.values()].filter((w) => w.guildId === guild.id);
+    expect(hook).toBeDefined();
+    await execute(hook!.id, hook!.token, { content: 'A member joined' });
+    const page = await (await fetch(`${sim.url}/guilds/${guild.id}`)).text();
+    expect(page).toContain(`https://discord.com/api/webhooks/${hook!.id}/${hook!.token}`);
+    expect(page).toContain('A member joined');
+  });
+});
