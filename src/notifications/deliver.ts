@@ -12,6 +12,7 @@ import { postToEndpoint, type EndpointAttempt } from './endpoint-request.ts';
 import { notifyRepo, type OutboxRow } from './notify-repo.ts';
 import type { NotificationPayload } from './outbox.ts';
 import { signatureHeader } from './signature.ts';
+import { recordNotificationDelivery } from '../metrics.ts';
 
 // The delivery job (decision 052): a periodic job (src/background.ts) that sends what the outbox holds.
 //   1. lists due rows and claims each with a lease (a conditional UPDATE), so two processes — or a run
@@ -116,6 +117,7 @@ async function deliverOne(ctx: DeliveryContext, row: OutboxRow, token: string): 
       },
     ),
   );
+  recordNotificationDelivery(row.target, outcome);
   if (!settled) ctx.logger.warn('notification delivery: lease lost before settling', { outboxId: row.id });
   if (outcome === 'failed')
     ctx.logger.info('notification delivery gave up', {
@@ -138,6 +140,7 @@ export async function pruneDeliveries(ctx: Pick<AppContext, 'store' | 'clock'>):
 }
 
 async function drop(ctx: DeliveryContext, row: OutboxRow, token: string): Promise<'dropped'> {
+  recordNotificationDelivery(row.target, 'dropped');
   await ctx.store.transaction((tx) => notifyRepo(tx).drop(row.id, token, ctx.clock.now()));
   return 'dropped';
 }

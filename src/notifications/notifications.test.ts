@@ -18,6 +18,7 @@ import {
 import { DELIVERY_RETENTION_MS, deliverDueNotifications, pruneDeliveries } from './deliver.ts';
 import { enqueueCampaignEvent, type NotificationPayload } from './outbox.ts';
 import { verifySignature } from './signature.ts';
+import { registry } from '../metrics.ts';
 
 // Owner notifications end to end (decision 052) on the engine the suite runs on (TEST_DB=pg too): the
 // settings API and its refusals, the outbox written in the event's own transaction, the delivery job
@@ -304,6 +305,9 @@ describe('delivery', () => {
     app.clock.advance(24 * 3600_000);
     expect(await deliver()).toMatchObject({ claimed: 0 });
     expect(received).toHaveLength(MAX_DELIVERY_ATTEMPTS);
+    expect(await registry.metrics()).toMatch(
+      /coinsync_notification_deliveries_total\{target="endpoint",outcome="failed"\} [1-9]/,
+    );
     expect((await log(c)).body[0]).toMatchObject({
       status: 'failed',
       attempts: MAX_DELIVERY_ATTEMPTS,
