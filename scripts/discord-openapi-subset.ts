@@ -24,6 +24,8 @@ const OPERATIONS: { method: 'get' | 'post'; path: string }[] = [
   { method: 'post', path: '/users/@me/channels' },
   { method: 'post', path: '/channels/{channel_id}/messages' },
   { method: 'get', path: '/gateway/bot' },
+  // Owner notifications (decision 052): Execute Webhook on the owner's channel webhook.
+  { method: 'post', path: '/webhooks/{webhook_id}/{webhook_token}' },
 ];
 
 const SUBSET_FILE = 'src/sim/discord/contract/discord-openapi.subset.json';

@@ -17,6 +17,7 @@ import { startSafeInterval, type SafeInterval } from './ops/safe-interval.ts';
 import { INVITE_STATS_EVERY_MS, refreshInviteStats } from './joins/invite-stats.ts';
 import { pruneUserAddresses } from './joins/same-address.ts';
 import { reconcileStripe } from './payments/reconcile-stripe.ts';
+import { deliverDueNotifications, pruneDeliveries } from './notifications/deliver.ts';
 
 export const RECONCILE_EVERY_MS = 5 * MINUTE;
 /** Dead invites take a campaign off Discover until the owner fixes it. */
@@ -29,10 +30,14 @@ export const JOB = {
   inviteStats: 'invite stats',
   stripeReconcile: 'stripe reconcile',
   retentionSample: 'retention sample',
+  notify: 'notification delivery',
 } as const;
 
 /** Campaign quality's sampled membership checks at D+7 and D+30 (src/campaigns/retention-sampler.ts). */
 export const RETENTION_SAMPLE_EVERY_MS = 30 * MINUTE;
+
+/** The owner-notification outbox is sent this often (decision 052): events reach owners within seconds. */
+export const NOTIFY_EVERY_MS = 5_000;
 
 /** Stripe's payment intents, refunds and disputes of the look-back window are settled this often (issue 29). */
 export const STRIPE_RECONCILE_EVERY_MS = 10 * MINUTE;
@@ -44,7 +49,13 @@ export const INVITE_STATS_FIRST_AFTER_MS = 5_000;
 
 /** What a periodic job does; several jobs may do the same work on different scopes (reconcile per shard). */
 export type JobWork =
-  'reconcile' | 'invite recheck' | 'prune' | 'invite stats' | 'stripe reconcile' | 'retention sample';
+  | 'reconcile'
+  | 'invite recheck'
+  | 'prune'
+  | 'invite stats'
+  | 'stripe reconcile'
+  | 'retention sample'
+  | 'notification delivery';
 
 export interface JobSpec extends PeriodicJob {
   work: JobWork;
@@ -131,6 +142,13 @@ export function jobsForRole(
       work: 'retention sample',
       periodMs: RETENTION_SAMPLE_EVERY_MS,
       timer: 'retention sample timer',
+      monitored: true,
+    },
+    {
+      name: JOB.notify,
+      work: 'notification delivery',
+      periodMs: NOTIFY_EVERY_MS,
+      timer: 'notification delivery timer',
       monitored: true,
     },
   ];
@@ -312,6 +330,8 @@ export function startBackground(
         await pruneExpiredIntentsJob(ctx);
         // Retention of the same-address rule's hashes: the window, then gone (decision 022).
         await pruneUserAddresses(ctx);
+        // Owners' delivery logs keep 30 days (decision 052).
+        await pruneDeliveries(ctx);
         return undefined;
       case 'invite stats':
         // Member and online counts for Discover cards.
@@ -321,6 +341,9 @@ export function startBackground(
         return reconcileStripe(ctx);
       case 'retention sample':
         return sampleRetention(ctx);
+      case 'notification delivery':
+        // Owners' webhooks from the outbox: src/notifications/deliver.ts.
+        return deliverDueNotifications(ctx);
     }
   };
   const periodic = startPeriodicJobs(ctx, specs, {

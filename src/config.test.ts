@@ -32,6 +32,15 @@ describe('config', () => {
     expect(() => loadConfig({ STRIPE_RECONCILE_SECONDS: '1' })).toThrow(/STRIPE_RECONCILE_SECONDS/);
   });
 
+  it('NOTIFY_ALLOW_PRIVATE_TARGETS: off by default; on only outside production (decision 052)', () => {
+    expect(loadConfig({}).notifications.allowPrivateTargets).toBe(false);
+    expect(loadConfig(PRODUCTION).notifications.allowPrivateTargets).toBe(false);
+    expect(loadConfig({ NOTIFY_ALLOW_PRIVATE_TARGETS: 'on' }).notifications.allowPrivateTargets).toBe(true);
+    expect(() => loadConfig({ ...PRODUCTION, NOTIFY_ALLOW_PRIVATE_TARGETS: 'on' })).toThrow(
+      /NOTIFY_ALLOW_PRIVATE_TARGETS: must be off in production/,
+    );
+  });
+
   it('defaults to demo mode on port 5000 with the embedded simulator', () => {
     const config = loadConfig({});
     expect(config.port).toBe(5000);

@@ -248,6 +248,8 @@ const envSchema = z
     MAX_BODIES_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(256),
     LIVE_STREAMS_MAX: z.coerce.number().int().min(1).max(1_000_000).default(2000),
     LIVE_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(32),
+    /** Owner notifications (decision 052): `on` lets endpoints on loopback/private addresses through (tests, demo); refused in production. */
+    NOTIFY_ALLOW_PRIVATE_TARGETS: z.enum(['on', 'off']).default('off'),
   })
   .superRefine((env, ctx) => {
     const demo = !env.DISCORD_CLIENT_ID;
@@ -263,6 +265,13 @@ const envSchema = z
     }
     if (env.NODE_ENV === 'production' && !env.SUPPORT_URL.startsWith('https://')) {
       ctx.addIssue({ code: 'custom', path: ['SUPPORT_URL'], message: 'must be an https URL in production' });
+    }
+    if (env.NODE_ENV === 'production' && env.NOTIFY_ALLOW_PRIVATE_TARGETS === 'on') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['NOTIFY_ALLOW_PRIVATE_TARGETS'],
+        message: 'must be off in production (notification endpoints reach public addresses only)',
+      });
     }
     if (env.TOKEN_ENCRYPTION_KEY && !parseKey(env.TOKEN_ENCRYPTION_KEY)) {
       ctx.addIssue({
@@ -386,6 +395,11 @@ export interface Config {
   membersIntent: 'on' | 'off';
   /** MEMBER_SWEEP_SECONDS: without the intent, how often pending and in-stay joins are looked up. */
   memberSweepMs: number;
+  /**
+   * Owner notifications (decision 052). allowPrivateTargets: endpoints may resolve to loopback or private
+   * addresses (NOTIFY_ALLOW_PRIVATE_TARGETS=on; tests and the demo's local receiver, never production).
+   */
+  notifications: { allowPrivateTargets: boolean };
   /** STRIPE_RECONCILE_SECONDS: how often the Stripe reconciliation job runs (first run after a minute, or one period if shorter). */
   stripeReconcileMs: number;
   discord: {
@@ -508,6 +522,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       liveStreamsPerAddress: env.LIVE_STREAMS_PER_ADDRESS,
     },
     supportUrl: env.SUPPORT_URL,
+    notifications: { allowPrivateTargets: !production && env.NOTIFY_ALLOW_PRIVATE_TARGETS === 'on' },
     reconcileSafetyValve: {
       maxShare: env.RECONCILE_MAX_CHARGE_SHARE,
       maxCount: env.RECONCILE_MAX_CHARGES,

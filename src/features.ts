@@ -7,12 +7,14 @@ import { campaignRoutes } from './campaigns/routes.ts';
 import { paymentRoutes, stripeWebhookRoutes } from './payments/routes.ts';
 import { accountRoutes } from './account/routes.ts';
 import { liveEventRoutes } from './events/routes.ts';
+import { notificationRoutes } from './notifications/routes.ts';
 
 // Each feature contributes its routers here; they are mounted under /api (one line per feature).
 export function featureRoutes(ctx: AppContext): Router[] {
   const routers: Router[] = [];
   routers.push(joinRoutes(ctx));
   routers.push(campaignRoutes(ctx));
+  routers.push(notificationRoutes(ctx));
   routers.push(rewardRoutes(ctx), socialRoutes(ctx));
   routers.push(paymentRoutes(ctx));
   routers.push(accountRoutes(ctx));

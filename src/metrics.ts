@@ -85,6 +85,13 @@ const heldResolutions = new client.Counter({
   registers: [registry],
 });
 
+const notificationDeliveries = new client.Counter({
+  name: 'coinsync_notification_deliveries_total',
+  help: 'Owner notification delivery attempts (decision 052), by target and outcome (delivered, retry, failed, dropped)',
+  labelNames: ['target', 'outcome'] as const,
+  registers: [registry],
+});
+
 const readyGauge = new client.Gauge({
   name: 'coinsync_ready',
   help: 'Result of the last readiness check (1 ready, 0 not ready), by check.',
@@ -180,6 +187,13 @@ export function recordHeldJoins(count: number): void {
 
 export function recordHeldResolution(resolution: string): void {
   heldResolutions.inc({ resolution });
+}
+
+export function recordNotificationDelivery(
+  target: 'discord' | 'endpoint',
+  outcome: 'delivered' | 'retry' | 'failed' | 'dropped',
+): void {
+  notificationDeliveries.inc({ target, outcome });
 }
 
 export function recordReadiness(check: string, ok: boolean): void {

@@ -8,6 +8,7 @@ import { getUserById } from '../users/users.ts';
 import { usersRepo } from '../users/users-repo.ts';
 import { discordIdHash } from '../users/discord-id-hash.ts';
 import { accountRepo, DELETED_CAMPAIGN_NAME, NEUTRAL_DESCRIPTIONS } from './account-repo.ts';
+import { notifyRepo } from '../notifications/notify-repo.ts';
 
 const iso = (ms: number | null | undefined) => (ms ? new Date(ms).toISOString() : null);
 
@@ -161,6 +162,7 @@ export async function anonymiseAccount(
     await account.neutraliseTransactionDescriptions(userId, NEUTRAL_DESCRIPTIONS);
     await account.deletePersonalRows(userId);
     await deleteOAuthTokens(tx, userId);
+    await notifyRepo(tx).deleteAllOfOwner(userId);
     await account.anonymiseUser(userId, DELETED_USERNAME);
     // No session of this account is ever valid again (decision 039), in the deletion's own transaction:
     // a session a store still holds, or a late save writes back, is refused by the session policy.

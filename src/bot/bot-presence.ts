@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import { parseInviteCode } from '../shared/campaign-schemas.ts';
 import { recordGuildDeleted } from './record-leave.ts';
 import { botRepo } from './bot-repo.ts';
+import { enqueueForCampaigns } from '../notifications/outbox.ts';
 
 // Whether our bot is in a campaign's guild. Discord no longer lets REST tell "bot removed" from "guild
 // deleted" (both answer 10004, discord-api-docs #5840), and one 10004 is not even proof of either
@@ -13,7 +14,11 @@ import { botRepo } from './bot-repo.ts';
 
 /** Pauses the guild's open campaigns; returns how many changed. */
 export async function pauseGuildCampaigns(ctx: AppContext, guildId: string, at: number): Promise<number> {
-  const changed = await ctx.store.transaction((tx) => botRepo(tx).pauseGuildCampaigns(guildId, at));
+  const changed = await ctx.store.transaction(async (tx) => {
+    const ids = await botRepo(tx).pauseGuildCampaigns(guildId, at);
+    await enqueueForCampaigns(tx, ids, 'campaign.paused', at);
+    return ids.length;
+  });
   if (changed > 0)
     ctx.logger.warn('bot removed from a guild; its campaigns are paused', { guildId, campaigns: changed });
   return changed;
@@ -21,7 +26,11 @@ export async function pauseGuildCampaigns(ctx: AppContext, guildId: string, at: 
 
 /** The bot is back: the guild's paused campaigns resume. */
 export async function resumeGuildCampaigns(ctx: AppContext, guildId: string): Promise<number> {
-  const changed = await ctx.store.transaction((tx) => botRepo(tx).resumeGuildCampaigns(guildId));
+  const changed = await ctx.store.transaction(async (tx) => {
+    const ids = await botRepo(tx).resumeGuildCampaigns(guildId);
+    await enqueueForCampaigns(tx, ids, 'campaign.resumed', ctx.clock.now());
+    return ids.length;
+  });
   if (changed > 0)
     ctx.logger.info('bot back in a guild; its campaigns resume', { guildId, campaigns: changed });
   return changed;

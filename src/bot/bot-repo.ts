@@ -485,26 +485,24 @@ export class BotRepository {
   }
 
   // ------------------------------------------------------------ the bot in guilds
-  /** Pauses the guild's open campaigns not paused yet; how many. */
-  async pauseGuildCampaigns(guildId: string, at: number): Promise<number> {
-    return changes(
-      await this.h.q
-        .update(servers)
-        .set({ botRemovedAt: at })
-        .where(and(eq(servers.serverId, guildId), isNull(servers.botRemovedAt), isNull(servers.canceledAt)))
-        .run(),
-    );
+  /** Pauses the guild's open campaigns not paused yet; their ids. */
+  async pauseGuildCampaigns(guildId: string, at: number): Promise<string[]> {
+    const rows = await this.h.q
+      .update(servers)
+      .set({ botRemovedAt: at })
+      .where(and(eq(servers.serverId, guildId), isNull(servers.botRemovedAt), isNull(servers.canceledAt)))
+      .returning({ id: servers.id });
+    return rows.map((r) => r.id);
   }
 
-  /** Resumes the guild's paused campaigns; how many. */
-  async resumeGuildCampaigns(guildId: string): Promise<number> {
-    return changes(
-      await this.h.q
-        .update(servers)
-        .set({ botRemovedAt: null })
-        .where(and(eq(servers.serverId, guildId), isNotNull(servers.botRemovedAt)))
-        .run(),
-    );
+  /** Resumes the guild's paused campaigns; their ids. */
+  async resumeGuildCampaigns(guildId: string): Promise<string[]> {
+    const rows = await this.h.q
+      .update(servers)
+      .set({ botRemovedAt: null })
+      .where(and(eq(servers.serverId, guildId), isNotNull(servers.botRemovedAt)))
+      .returning({ id: servers.id });
+    return rows.map((r) => r.id);
   }
 
   /** Invite code and link of every campaign of the guild. */

@@ -11,6 +11,7 @@ import {
   type LeaveReason,
 } from './rules.ts';
 import { botRepo } from './bot-repo.ts';
+import { enqueueCampaignEvent } from '../notifications/outbox.ts';
 
 export interface LeaveEvent {
   guildId: string;
@@ -71,6 +72,14 @@ export async function recordLeave(
         allowNegative: true,
         idempotencyKey: `leave:${join.joinId}`,
         now: event.at,
+      });
+      await enqueueCampaignEvent(tx, {
+        campaignId: join.campaignId,
+        type: 'join.left_early',
+        key: `join.left_early:${join.joinId}`,
+        at: event.at,
+        memberUserId: userId,
+        amount: formatCents(penaltyCents),
       });
       charged.push({ userId, name: join.name, cents: penaltyCents });
       result.penalized += 1;

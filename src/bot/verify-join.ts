@@ -7,6 +7,7 @@ import { checkSameAddress, type SameAddressRule } from '../joins/same-address.ts
 import { publishCampaignCompleted, publishWithBalance } from '../events/publish.ts';
 import { formatCents } from '../shared/money.ts';
 import { botRepo, type BotRepository } from './bot-repo.ts';
+import { enqueueCampaignEvent } from '../notifications/outbox.ts';
 
 export interface MemberEvent {
   /** Discord guild id. */
@@ -88,6 +89,22 @@ export async function recordVerifiedJoin(ctx: AppContext, event: MemberEvent): P
         name: join.name,
       };
       if (slot.membersRemaining === 0) result.completedCampaignId = join.campaignId;
+      // The owner's notifications commit with the join they report (decision 052).
+      await enqueueCampaignEvent(tx, {
+        campaignId: join.campaignId,
+        type: 'join.verified',
+        key: `join.verified:${join.joinId}`,
+        at: event.at,
+        memberUserId: userId,
+        amount: formatCents(terms.rewardCents),
+      });
+      if (slot.membersRemaining === 0)
+        await enqueueCampaignEvent(tx, {
+          campaignId: join.campaignId,
+          type: 'campaign.completed',
+          key: `campaign.completed:${join.campaignId}:${join.joinId}`,
+          at: event.at,
+        });
     }
     return result;
   });

@@ -31,6 +31,10 @@ const PG_INT4_COLUMNS = [
   'member_guilds.premium_type',
   'reconcile_holds.holds',
   'retention_checks.milestone_days',
+  'notification_outbox.attempts',
+  'notification_attempts.attempt',
+  'notification_attempts.status_code',
+  'notification_attempts.latency_ms',
 ];
 
 type Kind = 'text' | 'integer' | 'boolean';

@@ -347,3 +347,58 @@ export const retentionChecks = pgTable(
   },
   (t) => [primaryKey({ columns: [t.joinId, t.milestoneDays] })],
 );
+
+export const campaignNotifications = pgTable('campaign_notifications', {
+  campaignId: text('campaign_id')
+    .primaryKey()
+    .references(() => servers.id),
+  discordWebhook: text('discord_webhook'),
+  endpointUrl: text('endpoint_url'),
+  endpointSecret: text('endpoint_secret'),
+  events: text('events').notNull().default(''),
+  updatedAt: ms('updated_at').notNull(),
+});
+
+export const notificationOutbox = pgTable(
+  'notification_outbox',
+  {
+    id: id(),
+    eventId: text('event_id').notNull(),
+    campaignId: text('campaign_id')
+      .notNull()
+      .references(() => servers.id),
+    target: text('target').notNull(),
+    eventType: text('event_type').notNull(),
+    payload: text('payload').notNull(),
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ms('next_attempt_at').notNull(),
+    leaseUntil: ms('lease_until'),
+    leaseToken: text('lease_token'),
+    createdAt: createdAt(),
+    finishedAt: ms('finished_at'),
+  },
+  (t) => [
+    uniqueIndex('notification_outbox_event_target_uq').on(t.eventId, t.target),
+    index('notification_outbox_due_idx').on(t.status, t.nextAttemptAt),
+    index('notification_outbox_campaign_idx').on(t.campaignId, t.createdAt),
+  ],
+);
+
+export const notificationAttempts = pgTable(
+  'notification_attempts',
+  {
+    id: id(),
+    outboxId: text('outbox_id')
+      .notNull()
+      .references(() => notificationOutbox.id),
+    campaignId: text('campaign_id').notNull(),
+    attempt: integer('attempt').notNull(),
+    at: ms('at').notNull(),
+    statusCode: integer('status_code'),
+    latencyMs: integer('latency_ms').notNull(),
+    outcome: text('outcome').notNull(),
+    error: text('error'),
+  },
+  (t) => [index('notification_attempts_campaign_idx').on(t.campaignId, t.at)],
+);

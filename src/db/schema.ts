@@ -381,3 +381,76 @@ export const retentionChecks = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.joinId, t.milestoneDays] })],
 );
+
+/**
+ * Owner notifications per campaign (issue 31 item 5, decision 052): where to send (a Discord channel
+ * webhook, an HTTPS endpoint; both optional) and which events. The Discord webhook URL (it carries the
+ * webhook's token) and the endpoint's signing secret are encrypted like OAuth tokens.
+ */
+export const campaignNotifications = sqliteTable('campaign_notifications', {
+  campaignId: text('campaign_id')
+    .primaryKey()
+    .references(() => servers.id),
+  discordWebhook: text('discord_webhook'),
+  endpointUrl: text('endpoint_url'),
+  endpointSecret: text('endpoint_secret'),
+  /** Subscribed event types, comma-separated (src/shared/notification-schemas.ts). */
+  events: text('events').notNull().default(''),
+  updatedAt: integer('updated_at').notNull(),
+});
+
+/**
+ * The outbox: one row per event and target, written in the transaction of the event it reports, so a
+ * crash can neither lose nor invent one; the delivery job leases, sends and settles rows.
+ */
+export const notificationOutbox = sqliteTable(
+  'notification_outbox',
+  {
+    id: id(),
+    /** The event's id, the same for every target: receivers dedupe on it (at-least-once delivery). */
+    eventId: text('event_id').notNull(),
+    campaignId: text('campaign_id')
+      .notNull()
+      .references(() => servers.id),
+    /** discord | endpoint */
+    target: text('target').notNull(),
+    eventType: text('event_type').notNull(),
+    /** The event as JSON (the endpoint's body; the Discord message is built from it). */
+    payload: text('payload').notNull(),
+    /** pending | delivered | failed | dropped (its target was removed before it went out). */
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: integer('next_attempt_at').notNull(),
+    /** A delivery job holds the row until then (another process leaves it alone). */
+    leaseUntil: integer('lease_until'),
+    leaseToken: text('lease_token'),
+    createdAt: createdAt(),
+    finishedAt: integer('finished_at'),
+  },
+  (t) => [
+    uniqueIndex('notification_outbox_event_target_uq').on(t.eventId, t.target),
+    index('notification_outbox_due_idx').on(t.status, t.nextAttemptAt),
+    index('notification_outbox_campaign_idx').on(t.campaignId, t.createdAt),
+  ],
+);
+
+/** Every delivery attempt: the owner's delivery log (status, latency, error — never the response body). */
+export const notificationAttempts = sqliteTable(
+  'notification_attempts',
+  {
+    id: id(),
+    outboxId: text('outbox_id')
+      .notNull()
+      .references(() => notificationOutbox.id),
+    campaignId: text('campaign_id').notNull(),
+    attempt: integer('attempt').notNull(),
+    at: integer('at').notNull(),
+    /** HTTP status of the answer; null when none came (refused, timeout, network). */
+    statusCode: integer('status_code'),
+    latencyMs: integer('latency_ms').notNull(),
+    /** delivered | retry | failed */
+    outcome: text('outcome').notNull(),
+    error: text('error'),
+  },
+  (t) => [index('notification_attempts_campaign_idx').on(t.campaignId, t.at)],
+);

@@ -34,7 +34,7 @@ export const TOO_MANY_WRITES = 'Too many requests. Please wait a minute and try 
 
 /** The write routes, per kind (paths under /api). */
 export const WRITE_ROUTES: Record<WriteAction, string[]> = {
-  submit: ['/servers', '/servers/no-bot', '/campaigns/:id/invite'],
+  submit: ['/servers', '/servers/no-bot', '/campaigns/:id/invite', '/campaigns/:id/notifications/test'],
   promote: ['/servers/:id/promote'],
   join: ['/servers/:id/join'],
   claim: ['/hourly/claim', '/servers/:id/claim-nobot'],

@@ -19,6 +19,8 @@ import {
 import { CAMPAIGN_KIND_RULES } from '../shared/campaign-kinds.ts';
 import { requireInAudience } from './join-server.ts';
 import { usersRepo } from '../users/users-repo.ts';
+import { enqueueCampaignEvent } from '../notifications/outbox.ts';
+import { notifyRepo } from '../notifications/notify-repo.ts';
 
 /** The campaign and the member's join, or the refusal as an AppError (read-only). */
 async function checkClaimable(
@@ -118,6 +120,22 @@ export async function payNoBotJoin(
       idempotencyKey: `nobot:${join.id}`,
       now,
     });
+    await enqueueCampaignEvent(tx, {
+      campaignId,
+      type: 'join.verified',
+      key: `join.verified:${join.id}`,
+      at: now,
+      memberUserId: userId,
+      amount: formatCents(server.coinReward),
+    });
+    // The slot taken above was the last one (read after it, in this transaction).
+    if ((await notifyRepo(tx).campaignSlots(campaignId))?.slotsRemaining === 0)
+      await enqueueCampaignEvent(tx, {
+        campaignId,
+        type: 'campaign.completed',
+        key: `campaign.completed:${campaignId}:${join.id}`,
+        at: now,
+      });
     return { name: server.name, cents: server.coinReward };
   });
 }

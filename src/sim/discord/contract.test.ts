@@ -63,6 +63,8 @@ const PRODUCT_ROUTES: Record<string, string | null> = {
   channelInvites: 'POST /channels/{channel_id}/invites',
   userChannels: 'POST /users/@me/channels',
   channelMessages: 'POST /channels/{channel_id}/messages',
+  // Owner notifications (src/notifications/deliver.ts, by fetch: not a discord.js route).
+  channelWebhook: 'POST /webhooks/{webhook_id}/{webhook_token}',
   // The OAuth2 token endpoint is not part of the OpenAPI document (it is form-encoded, RFC 6749);
   // src/sim/discord/oauth.test.ts holds the simulator to RFC 6749's shapes instead.
   oauth2TokenExchange: null,
@@ -344,6 +346,26 @@ describe('simulator answers match the document', () => {
     expect(context(payloads[0]!.context) ? [] : context.errors).toEqual([]);
     expect(payloads[0]).toMatchObject({ context: 2, authorizing_integration_owners: { '1': ids.member } });
     sim.state.interactions.installForUser(ids.member, false);
+  });
+
+  it('POST /webhooks/{id}/{token} (Execute Webhook, as owner notifications post; ?wait=true shows the message)', async () => {
+    const hook = sim.state.channelWebhooks.create({ guildId: ids.guild });
+    const op = 'POST /webhooks/{webhook_id}/{webhook_token}';
+    const body = { content: '✅ A member joined', username: 'CoinSync', allowed_mentions: { parse: [] } };
+    // Webhook routes carry no Authorization header; the simulator sends no rate-limit headers there.
+    const answer = await call(op, `/webhooks/${hook.id}/${hook.token}?wait=true`, {
+      method: 'POST',
+      auth: null,
+      body,
+    });
+    expectDocumented(op, answer, { headers: false });
+    const unknown = await call(op, `/webhooks/1234567890123456789/${hook.token}`, {
+      method: 'POST',
+      auth: null,
+      body,
+    });
+    expect(unknown).toMatchObject({ status: 404, body: { code: 10015 } });
+    expectError('#/components/schemas/ErrorResponse', unknown.body);
   });
 
   it('GET /gateway/bot (discord.js, shards: "auto")', async () => {

@@ -3,6 +3,7 @@ import express, { type Router } from 'express';
 import { z } from 'zod';
 import { handle, param, queryString } from './http-util.ts';
 import { SimError, type SimState } from './state.ts';
+import type { SimChannelWebhook } from './channel-webhooks.ts';
 import { ALL_FAULTS, REST_FAULT_KINDS, type Fault, type RestFaultKind } from './unreliable.ts';
 
 function parse<T>(schema: z.ZodType<T>, value: unknown): T {
@@ -73,6 +74,11 @@ const scriptedFaultBody = z.object({
 });
 const banBody = z.object({ seconds: z.number().min(0).max(86_400) });
 const botTokenBody = z.object({ valid: z.boolean() });
+const webhookBody = z.object({ guildId: z.string().optional(), name: z.string().max(80).optional() });
+const webhookFailBody = z.object({
+  status: z.number().int().min(400).max(599),
+  count: z.number().int().min(0).max(100),
+});
 const gatewaySettingsBody = z.object({
   maxGuildsPerShard: z.number().int().min(1).optional(),
   allowedPrivilegedIntents: z.number().int().min(0).optional(),
@@ -258,6 +264,42 @@ export function createControlRouter(state: SimState): Router {
     state.requestReconnect();
     res.status(204).end();
   });
+  // Channel webhooks (channel-webhooks.ts): the URL an owner would copy from Discord, what it posted,
+  // and failures on demand.
+  const webhookView = (w: SimChannelWebhook) => ({
+    ...w,
+    url: `https://discord.com/api/webhooks/${w.id}/${w.token}`,
+  });
+  router.post(
+    '/webhooks',
+    handle((req, res) => {
+      const input = parse(webhookBody, body(req));
+      res.status(201).json(webhookView(state.channelWebhooks.create(input)));
+    }),
+  );
+  router.get(
+    '/webhooks/:webhookId',
+    handle((req, res) => {
+      const webhook = state.channelWebhooks.byId.get(param(req, 'webhookId'));
+      if (!webhook) throw new SimError(404, 10015, 'Unknown Webhook');
+      res.json(webhookView(webhook));
+    }),
+  );
+  router.put(
+    '/webhooks/:webhookId/fail',
+    handle((req, res) => {
+      const { status, count } = parse(webhookFailBody, body(req));
+      state.channelWebhooks.failNext(param(req, 'webhookId'), status, count);
+      res.status(204).end();
+    }),
+  );
+  router.delete(
+    '/webhooks/:webhookId',
+    handle((req, res) => {
+      state.channelWebhooks.delete(param(req, 'webhookId'));
+      res.status(204).end();
+    }),
+  );
   router.post('/seed-demo', (_req, res) => {
     state.seedDemo();
     res.json(snapshot(state));

@@ -108,7 +108,7 @@ export function createDiscordSimulator(opts: SimulatorOptions): DiscordSimulator
 
 /** Paths of the simulator that are its operator's, not Discord's API (which authenticates by token). */
 const CONTROL_PATHS =
-  /^\/(control(\/|$)|guilds\/[^/]+\/(commands|buttons)$|invite\/|guilds\/[^/]+\/members\/)/;
+  /^\/(control(\/|$)|guilds\/[^/]+\/(commands|buttons|webhooks)$|invite\/|guilds\/[^/]+\/members\/)/;
 
 /**
  * Refuses cross-site state-changing requests to the control API, the interaction console and the demo

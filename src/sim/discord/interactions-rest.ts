@@ -75,7 +75,15 @@ export function createInteractionsRouter(cfg: {
   router.post(
     '/webhooks/:applicationId/:token',
     handle((req, res) => {
-      res.json(interactions.followUp(param(req, 'applicationId'), param(req, 'token'), req.body));
+      const id = param(req, 'applicationId');
+      if (id !== state.botId) {
+        // A channel webhook (Execute Webhook): 204, or the message with ?wait=true.
+        const message = state.channelWebhooks.execute(id, param(req, 'token'), req.body);
+        if (req.query.wait === 'true') res.json(message);
+        else res.status(204).end();
+        return;
+      }
+      res.json(interactions.followUp(id, param(req, 'token'), req.body));
     }),
   );
   router.get(

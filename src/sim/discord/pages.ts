@@ -142,8 +142,16 @@ export function createPagesRouter(state: SimState): Router {
           </li>`;
         })}
       </ul>
-      ${commandConsole(state, req, guild)}`;
+      ${webhooksSection(state, root, guild.id)} ${commandConsole(state, req, guild)}`;
     sendPage(res, guild.name, body, { wide: true });
+  });
+
+  // Server Settings → Integrations → Webhooks: a channel webhook whose URL an owner pastes elsewhere.
+  router.post('/guilds/:guildId/webhooks', (req, res) => {
+    const guild = state.guilds.get(param(req, 'guildId'));
+    if (!guild) return notFound(res, 'Unknown server');
+    state.channelWebhooks.create({ guildId: guild.id, channelId: guild.channelId, name: 'Captain Hook' });
+    res.redirect(303, `${rootPrefix(req)}guilds/${guild.id}#webhooks`);
   });
 
   router.post('/guilds/:guildId/members/:userId/leave', (req, res) => {
@@ -169,4 +177,29 @@ function signedInUserId(req: Request): string | undefined {
     if (name === SIM_USER_COOKIE && value) return decodeURIComponent(value);
   }
   return undefined;
+}
+
+/** The guild's channel webhooks: the URL to copy ("Copy Webhook URL") and what each posted, newest first. */
+function webhooksSection(state: SimState, root: string, guildId: string) {
+  const hooks = [...state.channelWebhooks.byId.values()].filter((w) => w.guildId === guildId);
+  return html`<h2 id="webhooks">Integrations → Webhooks</h2>
+    <p class="muted">Channel webhooks post messages into #general (Discord's "Copy Webhook URL").</p>
+    ${hooks.map(
+      (w) =>
+        html`<div>
+          <label for="webhook-${w.id}">${w.name}</label>
+          <input id="webhook-${w.id}" readonly value="https://discord.com/api/webhooks/${w.id}/${w.token}" />
+          ${w.messages.length === 0 ? html`<p class="muted">No messages yet.</p>` : ''}
+          ${table(
+            [],
+            w.messages
+              .slice(-10)
+              .reverse()
+              .map((m) => [m.username ?? w.name, m.content, html`<span class="muted">${m.createdAt}</span>`]),
+          )}
+        </div>`,
+    )}
+    <form method="post" action="${root}guilds/${guildId}/webhooks">
+      <button type="submit">New Webhook</button>
+    </form>`;
 }

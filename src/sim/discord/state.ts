@@ -12,6 +12,7 @@ import { SimInteractions } from './interactions.ts';
 // Its own module, so interactions.ts can throw it without importing this file (no cycle).
 export { SimError } from './sim-error.ts';
 import { SimError } from './sim-error.ts';
+import { SimChannelWebhooks } from './channel-webhooks.ts';
 
 export const AuditLogEvent = { MemberKick: 20, MemberPrune: 21, MemberBanAdd: 22 } as const;
 
@@ -193,6 +194,8 @@ export class SimState {
   readonly unreliable = new Unreliable();
   /** Application commands and interactions (slash commands, buttons): interactions.ts. */
   readonly interactions: SimInteractions;
+  /** Channel webhooks (Execute Webhook): channel-webhooks.ts. Kept in memory only. */
+  readonly channelWebhooks: SimChannelWebhooks;
   gateway: GatewaySettings = {
     maxGuildsPerShard: 2500,
     allowedPrivilegedIntents: 0,
@@ -225,6 +228,7 @@ export class SimState {
       guilds: this.guilds,
       dispatch: ({ guildId, payload }) => this.emit({ type: 'interaction', guildId, payload }),
     });
+    this.channelWebhooks = new SimChannelWebhooks(now);
     if (statePath) this.load(statePath);
   }
 

@@ -29,6 +29,12 @@ export const campaignKeys = {
   quality: () => ['/api/campaigns/quality'] as const,
 };
 
+/** Owner notifications of one campaign (decision 052): its settings and its delivery log. */
+export const notificationKeys = {
+  settings: (campaignId: string) => ['/api/campaigns', campaignId, 'notifications'] as const,
+  deliveries: (campaignId: string) => ['/api/campaigns', campaignId, 'notifications', 'deliveries'] as const,
+};
+
 /** The ledger: every key sits under `all()`, so one invalidation refreshes list, summary, history and chart. */
 export const transactionKeys = {
   all: () => ['/api/transactions'] as const,

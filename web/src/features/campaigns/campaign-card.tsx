@@ -21,6 +21,7 @@ import { toast } from '../../lib/toaster.tsx';
 import { InviteExpiredPanel } from './invite-expired-panel.tsx';
 import { TopUpButton } from './top-up-dialog.tsx';
 import { QualityButton } from './campaign-quality.tsx';
+import { NotificationsButton } from './notifications-dialog.tsx';
 import { CAMPAIGN_KIND_RULES, rewardText } from '@shared/campaign-kinds.ts';
 import { campaignPace, etaText, paceText } from './campaign-pace.ts';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
@@ -248,6 +249,7 @@ export const CampaignCard = forwardRef<HTMLDivElement, CampaignCardProps>(functi
           ) : null}
           <TopUpButton campaign={campaign} />
           <QualityButton campaignId={campaign.id} name={campaign.name} />
+          <NotificationsButton campaign={campaign} />
           <Button
             size="sm"
             variant="outline"

@@ -1,0 +1,349 @@
+import {
+  Box,
+  Button,
+  Checkbox,
+  Code,
+  Dialog,
+  Field,
+  Flex,
+  Heading,
+  Input,
+  Portal,
+  Spinner,
+  Stack,
+  Text,
+} from '@chakra-ui/react';
+import {
+  NOTIFICATION_EVENTS,
+  NOTIFICATION_EVENT_LABELS,
+  SIGNATURE_HEADER,
+  notificationSettingsSchema,
+  type ApiNotificationSettings,
+  type NotificationEvent,
+  type NotificationSettingsInput,
+} from '@shared/notification-schemas.ts';
+import { useState, type FormEvent } from 'react';
+import { LuBell, LuCopy, LuKeyRound, LuSend } from 'react-icons/lu';
+import { errorMessage } from '../../lib/api.ts';
+import { toast } from '../../lib/toaster.tsx';
+import { describedBy, errorId, helperId } from '../../lib/use-field-errors.ts';
+import { DeliveryLog } from './delivery-log.tsx';
+import {
+  useNotificationSettings,
+  useSaveNotificationSettings,
+  useSendTestNotification,
+} from './use-notifications.ts';
+
+// Issue 31 item 5 (decision 052): per campaign, a Discord channel webhook and/or a signed HTTPS endpoint,
+// the events to send, "Send test" and the delivery log. The server validates and decides everything.
+
+export interface NotificationsTarget {
+  id: string;
+  name: string;
+}
+
+/** The card's "Notifications" button and its dialog. */
+export function NotificationsButton({ campaign }: { campaign: NotificationsTarget }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button
+        size="sm"
+        variant="subtle"
+        colorPalette="gray"
+        onClick={() => setOpen(true)}
+        aria-label={`Notifications of ${campaign.name}`}
+        data-notifications=""
+      >
+        <LuBell /> Notifications
+      </Button>
+      {open ? <NotificationsDialog campaign={campaign} onClose={() => setOpen(false)} /> : null}
+    </>
+  );
+}
+
+function NotificationsDialog({ campaign, onClose }: { campaign: NotificationsTarget; onClose: () => void }) {
+  const settings = useNotificationSettings(campaign.id);
+  return (
+    <Dialog.Root
+      open
+      onOpenChange={(e) => {
+        if (!e.open) onClose();
+      }}
+      placement="center"
+      size={{ base: 'full', sm: 'lg' }}
+      scrollBehavior="inside"
+    >
+      <Portal>
+        <Dialog.Backdrop bg="blackAlpha.700" backdropFilter="blur(2px)" />
+        <Dialog.Positioner px={{ base: '0', sm: '4' }}>
+          <Dialog.Content
+            bg="bg.panel"
+            borderWidth="1px"
+            borderColor="border.emphasized"
+            borderRadius={{ base: '0', sm: '2xl' }}
+          >
+            <Dialog.Header>
+              <Dialog.Title>Notifications · {campaign.name}</Dialog.Title>
+            </Dialog.Header>
+            <Dialog.Body>
+              {settings.data ? (
+                <SettingsForm campaign={campaign} saved={settings.data} />
+              ) : settings.isError ? (
+                <Text color="red.fg">
+                  {errorMessage(settings.error, 'Could not load the notification settings.')}
+                </Text>
+              ) : (
+                <Flex justify="center" py="8">
+                  <Spinner aria-label="Loading notification settings" />
+                </Flex>
+              )}
+            </Dialog.Body>
+            <Dialog.Footer>
+              <Dialog.ActionTrigger asChild>
+                <Button variant="outline">Close</Button>
+              </Dialog.ActionTrigger>
+            </Dialog.Footer>
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  );
+}
+
+type FieldName = 'discordWebhookUrl' | 'endpointUrl' | 'form';
+
+function SettingsForm({
+  campaign,
+  saved,
+}: {
+  campaign: NotificationsTarget;
+  saved: ApiNotificationSettings;
+}) {
+  const [webhook, setWebhook] = useState('');
+  const [removeWebhook, setRemoveWebhook] = useState(false);
+  const [endpoint, setEndpoint] = useState(saved.endpointUrl ?? '');
+  const [events, setEvents] = useState<Set<NotificationEvent>>(new Set(saved.events));
+  const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
+  const [secret, setSecret] = useState<string | null>(null);
+  const save = useSaveNotificationSettings(campaign.id);
+  const test = useSendTestNotification(campaign.id);
+  const hasTarget = Boolean(saved.discordWebhook || saved.endpointUrl);
+
+  function input(rotateSecret = false): NotificationSettingsInput {
+    const next: NotificationSettingsInput = { events: NOTIFICATION_EVENTS.filter((e) => events.has(e)) };
+    if (removeWebhook) next.discordWebhookUrl = null;
+    else if (webhook.trim()) next.discordWebhookUrl = webhook.trim();
+    if (endpoint.trim()) next.endpointUrl = endpoint.trim();
+    else if (saved.endpointUrl) next.endpointUrl = null;
+    if (rotateSecret) next.rotateSecret = true;
+    return next;
+  }
+
+  function submit(rotateSecret = false) {
+    const parsed = notificationSettingsSchema.safeParse(input(rotateSecret));
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const field =
+        issue.path[0] === 'discordWebhookUrl' || issue.path[0] === 'endpointUrl' ? issue.path[0] : 'form';
+      return setErrors({ [field]: issue.message });
+    }
+    setErrors({});
+    save.mutate(parsed.data, {
+      onSuccess: (result) => {
+        setWebhook('');
+        setRemoveWebhook(false);
+        setSecret(result.endpointSecret ?? null);
+        toast({ title: 'Notifications saved', variant: 'success' });
+      },
+      onError: (err) => {
+        const message = errorMessage(err, 'Failed to save the notification settings');
+        const field: FieldName = /webhook/i.test(message)
+          ? 'discordWebhookUrl'
+          : /endpoint|address|host/i.test(message)
+            ? 'endpointUrl'
+            : 'form';
+        setErrors({ [field]: message });
+      },
+    });
+  }
+
+  function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    submit();
+  }
+
+  return (
+    <Stack gap="6">
+      <form onSubmit={onSubmit} noValidate aria-label={`Notification settings of ${campaign.name}`}>
+        <Stack gap="5">
+          <Text color="fg.muted" textStyle="sm">
+            Get told as members join and leave, in your Discord server or on your own systems. Deliveries are
+            retried if they fail; members never wait for them.
+          </Text>
+          <Field.Root invalid={Boolean(errors.discordWebhookUrl)}>
+            <Field.Label htmlFor="notify-webhook">Discord webhook URL</Field.Label>
+            {saved.discordWebhook && !removeWebhook ? (
+              <Flex gap="2" align="center" wrap="wrap" w="full">
+                <Code flex="1" minW="0" truncate px="2" py="1.5" bg="bg.subtle">
+                  {saved.discordWebhook}
+                </Code>
+                <Button size="xs" variant="outline" colorPalette="red" onClick={() => setRemoveWebhook(true)}>
+                  Remove
+                </Button>
+              </Flex>
+            ) : null}
+            <Input
+              id="notify-webhook"
+              type="url"
+              inputMode="url"
+              autoComplete="off"
+              bg="bg.subtle"
+              value={webhook}
+              onChange={(e) => {
+                setWebhook(e.target.value);
+                setRemoveWebhook(false);
+                setErrors({});
+              }}
+              placeholder={
+                saved.discordWebhook ? 'Paste a new URL to replace it' : 'https://discord.com/api/webhooks/…'
+              }
+              aria-describedby={describedBy('notify-webhook', {
+                error: errors.discordWebhookUrl,
+                helper: true,
+              })}
+            />
+            {errors.discordWebhookUrl ? (
+              <Field.ErrorText id={errorId('notify-webhook')}>{errors.discordWebhookUrl}</Field.ErrorText>
+            ) : null}
+            <Field.HelperText id={helperId('notify-webhook')} color="fg.subtle">
+              In Discord: Server Settings → Integrations → Webhooks → New Webhook → Copy Webhook URL.
+              {removeWebhook ? ' It will be removed when you save.' : ''}
+            </Field.HelperText>
+          </Field.Root>
+          <Field.Root invalid={Boolean(errors.endpointUrl)}>
+            <Field.Label htmlFor="notify-endpoint">Your endpoint (HTTPS)</Field.Label>
+            <Input
+              id="notify-endpoint"
+              type="url"
+              inputMode="url"
+              autoComplete="off"
+              bg="bg.subtle"
+              value={endpoint}
+              onChange={(e) => {
+                setEndpoint(e.target.value);
+                setErrors({});
+              }}
+              placeholder="https://example.com/coinsync-events"
+              aria-describedby={describedBy('notify-endpoint', { error: errors.endpointUrl, helper: true })}
+            />
+            {errors.endpointUrl ? (
+              <Field.ErrorText id={errorId('notify-endpoint')}>{errors.endpointUrl}</Field.ErrorText>
+            ) : null}
+            <Field.HelperText id={helperId('notify-endpoint')} color="fg.subtle">
+              We POST each event as JSON, signed in the {SIGNATURE_HEADER} header:{' '}
+              <Code fontSize="xs">t=…,v1=…</Code> is HMAC-SHA256 of <Code fontSize="xs">t.body</Code> with
+              your secret. The same event may arrive twice: dedupe on its <Code fontSize="xs">id</Code>.
+              {saved.endpointSecretHint ? ` Secret in use ends in ${saved.endpointSecretHint}.` : ''}
+            </Field.HelperText>
+          </Field.Root>
+          {secret ? <SecretOnce secret={secret} /> : null}
+          <Box as="fieldset">
+            <Text as="legend" fontWeight="medium" textStyle="sm" mb="2">
+              Send these events
+            </Text>
+            <Stack gap="2">
+              {NOTIFICATION_EVENTS.map((event) => (
+                <Checkbox.Root
+                  key={event}
+                  checked={events.has(event)}
+                  onCheckedChange={(e) => {
+                    const next = new Set(events);
+                    if (e.checked === true) next.add(event);
+                    else next.delete(event);
+                    setEvents(next);
+                  }}
+                  colorPalette="brand"
+                >
+                  <Checkbox.HiddenInput />
+                  <Checkbox.Control />
+                  <Checkbox.Label fontWeight="normal">
+                    {NOTIFICATION_EVENT_LABELS[event]}{' '}
+                    <Text as="span" color="fg.subtle" textStyle="xs">
+                      {event}
+                    </Text>
+                  </Checkbox.Label>
+                </Checkbox.Root>
+              ))}
+            </Stack>
+          </Box>
+          {errors.form ? (
+            <Text role="alert" color="red.fg" textStyle="sm">
+              {errors.form}
+            </Text>
+          ) : null}
+          <Flex gap="2" wrap="wrap">
+            <Button type="submit" colorPalette="brand" loading={save.isPending} loadingText="Saving...">
+              Save
+            </Button>
+            <Button
+              variant="outline"
+              onClick={() => test.mutate()}
+              disabled={!hasTarget}
+              loading={test.isPending}
+              title={hasTarget ? undefined : 'Save a Discord webhook or an endpoint first'}
+            >
+              <LuSend /> Send test
+            </Button>
+            {saved.endpointUrl ? (
+              <Button
+                variant="ghost"
+                onClick={() => submit(true)}
+                disabled={save.isPending}
+                ms={{ sm: 'auto' }}
+              >
+                <LuKeyRound /> New secret
+              </Button>
+            ) : null}
+          </Flex>
+        </Stack>
+      </form>
+      <Stack gap="3">
+        <Heading as="h3" textStyle="md">
+          Delivery log
+        </Heading>
+        <DeliveryLog campaignId={campaign.id} />
+      </Stack>
+    </Stack>
+  );
+}
+
+function SecretOnce({ secret }: { secret: string }) {
+  return (
+    <Box role="status" bg="brand.subtle" borderWidth="1px" borderColor="brand.muted" borderRadius="lg" p="3">
+      <Text fontWeight="semibold" textStyle="sm">
+        Your signing secret — shown once
+      </Text>
+      <Text color="fg.muted" textStyle="xs" mb="2">
+        Copy it into your endpoint now; we only keep an encrypted copy and will not show it again.
+      </Text>
+      <Flex gap="2" align="center">
+        <Code flex="1" minW="0" wordBreak="break-all" px="2" py="1.5" data-testid="signing-secret">
+          {secret}
+        </Code>
+        <Button
+          size="xs"
+          variant="subtle"
+          onClick={() =>
+            void navigator.clipboard.writeText(secret).then(
+              () => toast({ title: 'Secret copied', variant: 'success' }),
+              () => toast({ title: 'Could not copy', variant: 'destructive' }),
+            )
+          }
+        >
+          <LuCopy /> Copy
+        </Button>
+      </Flex>
+    </Box>
+  );
+}
