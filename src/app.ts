@@ -32,6 +32,8 @@ import { spaPages } from './auth/spa-pages.ts';
 import { addressKey, addressRecorder, recordWriteAddresses, writeLimits } from './http/write-limits.ts';
 import { discoverAnswer, type DiscoverAnswer } from './joins/routes.ts';
 import { claimAnswer } from './rewards/routes.ts';
+import { publicApiRoutes } from './public-api/routes.ts';
+import { accessTokenAuth, unlessAccessToken } from './access-tokens/bearer.ts';
 
 export { PRODUCT_NAME } from './shared/brand.ts';
 import { PRODUCT_NAME } from './shared/brand.ts';
@@ -198,6 +200,8 @@ function apiRouter(ctx: AppContext, options: CreateAppOptions): ApiParts {
   api.get('/config', (_req, res) => {
     res.json(config);
   });
+  // The OpenAPI document and its page (decision 053): public, no session.
+  api.use(publicApiRoutes());
 
   // Routes that must see the raw body (Stripe webhooks) come before the JSON parser.
   for (const router of rawBodyRoutes(ctx)) api.use(router);
@@ -211,15 +215,19 @@ function apiRouter(ctx: AppContext, options: CreateAppOptions): ApiParts {
   const origins = [new URL(ctx.config.publicUrl).origin];
   const json = jsonBodies();
   const beforeSession = [json, sameOriginOnly(origins)];
+  // A request with a personal access token (decision 053) is the token's alone: no cookie is read.
+  api.use(accessTokenAuth(ctx, json));
   api.use(
-    inSeries([
-      options.sessionMiddleware,
-      passport.initialize(),
-      passport.session() as RequestHandler,
-      sessionPolicy(ctx, check),
-      signedInOnly(json),
-      sameOriginOnly(origins),
-    ]),
+    unlessAccessToken(
+      inSeries([
+        options.sessionMiddleware,
+        passport.initialize(),
+        passport.session() as RequestHandler,
+        sessionPolicy(ctx, check),
+        signedInOnly(json),
+        sameOriginOnly(origins),
+      ]),
+    ),
   );
   const recordAddress = addressRecorder(ctx);
   const afterSession = [

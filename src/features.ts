@@ -7,6 +7,7 @@ import { campaignRoutes } from './campaigns/routes.ts';
 import { paymentRoutes, stripeWebhookRoutes } from './payments/routes.ts';
 import { accountRoutes } from './account/routes.ts';
 import { liveEventRoutes } from './events/routes.ts';
+import { accessTokenRoutes } from './access-tokens/routes.ts';
 
 // Each feature contributes its routers here; they are mounted under /api (one line per feature).
 export function featureRoutes(ctx: AppContext): Router[] {
@@ -15,7 +16,7 @@ export function featureRoutes(ctx: AppContext): Router[] {
   routers.push(campaignRoutes(ctx));
   routers.push(rewardRoutes(ctx), socialRoutes(ctx));
   routers.push(paymentRoutes(ctx));
-  routers.push(accountRoutes(ctx));
+  routers.push(accountRoutes(ctx), accessTokenRoutes(ctx));
   routers.push(liveEventRoutes(ctx, { heartbeatMs: ctx.options.liveHeartbeatMs }));
   return routers;
 }

@@ -538,7 +538,8 @@ export function withFastPath(options: FastPathOptions): NodeHandler {
     const url = req.url ?? '';
     const q = url.indexOf('?');
     const target = byMethod.get(req.method ?? '')?.get(q < 0 ? url : url.slice(0, q));
-    if (!target || !storeReady) {
+    // A request with an access token is the token's alone (decision 053): the app's bearer guard decides.
+    if (!target || !storeReady || req.headers.authorization !== undefined) {
       app(req, res);
       return;
     }
