@@ -149,6 +149,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
       200: { description: 'Received', schema: z.object({ received: z.literal(true) }) },
       400: { description: 'Bad signature or payload', schema: s.errorBodySchema },
     },
+    errors: [503],
   },
 
   // Sign-in and the account (browser sessions only)
