@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as prettier from 'prettier';
 import { buildOpenApiDocument } from '../../src/public-api/openapi.ts';
+import { literal, propertyName, typeOf } from '../../src/public-api/schema-types.ts';
 
 // `npm run api:client`: writes the typed TypeScript client of the public API (src/api-client/
 // coinsync-api.ts) from the OpenAPI document, the same one GET /api/openapi.json serves (decision 053).
@@ -21,54 +22,6 @@ interface Operation {
 }
 
 export const CLIENT_PATH = fileURLToPath(new URL('../../src/api-client/coinsync-api.ts', import.meta.url));
-
-function literal(value: unknown): string {
-  return JSON.stringify(value);
-}
-
-function propertyName(name: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(name) ? name : literal(name);
-}
-
-/** The TypeScript type a JSON Schema (the subset zod writes) describes. */
-export function typeOf(schema: Schema | boolean | undefined): string {
-  if (schema === undefined || schema === true) return 'unknown';
-  if (schema === false) return 'never';
-  if ('const' in schema) return literal(schema.const);
-  if (Array.isArray(schema.enum)) return schema.enum.map(literal).join(' | ');
-  const union = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
-  if (union) return union.map((s) => typeOf(s)).join(' | ');
-  const type = schema.type;
-  if (Array.isArray(type)) return type.map((t) => typeOf({ ...schema, type: t as string })).join(' | ');
-  switch (type) {
-    case 'string':
-      return 'string';
-    case 'number':
-    case 'integer':
-      return 'number';
-    case 'boolean':
-      return 'boolean';
-    case 'null':
-      return 'null';
-    case 'array':
-      return `Array<${typeOf(schema.items as Schema | undefined)}>`;
-    case 'object':
-      return objectType(schema);
-    default:
-      return 'unknown';
-  }
-}
-
-function objectType(schema: Schema): string {
-  const properties = (schema.properties ?? {}) as Record<string, Schema>;
-  const required = new Set((schema.required ?? []) as string[]);
-  const fields = Object.entries(properties).map(
-    ([name, property]) => `${propertyName(name)}${required.has(name) ? '' : '?'}: ${typeOf(property)};`,
-  );
-  const extra = schema.additionalProperties;
-  if (extra !== false && extra !== undefined) fields.push(`[key: string]: ${typeOf(extra as Schema)};`);
-  return `{ ${fields.join(' ')} }`;
-}
 
 function pascal(name: string): string {
   return name.charAt(0).toUpperCase() + name.slice(1);

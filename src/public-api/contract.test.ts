@@ -79,18 +79,26 @@ describe('every answer matches the OpenAPI document', () => {
     for (const op of API_OPERATIONS) expect(document.paths[openApiPath(op.path)]?.[op.method]).toBeDefined();
   });
 
-  it('lists every route the app serves', () => {
+  it('lists every route the app serves under /api', () => {
+    type Layer = {
+      route?: { path: string; methods: Record<string, boolean> };
+      handle?: { stack?: Layer[] };
+      matchers?: ((path: string) => unknown)[];
+    };
     const served: string[] = [];
-    const walk = (
-      stack: { route?: { path: string; methods: Record<string, boolean> }; handle?: { stack?: unknown[] } }[],
-    ) => {
+    const walk = (stack: Layer[]) => {
       for (const layer of stack) {
         if (layer.route)
           for (const m of Object.keys(layer.route.methods)) served.push(`${m} ${layer.route.path}`);
-        else if (layer.handle?.stack) walk(layer.handle.stack as typeof stack);
+        else if (layer.handle?.stack) walk(layer.handle.stack);
       }
     };
-    walk((app.server.app as unknown as { router: { stack: Parameters<typeof walk>[0] } }).router.stack);
+    // The router mounted at /api (the app's other routes serve the web app's pages and files).
+    const top = (app.server.app as unknown as { router: { stack: Layer[] } }).router.stack;
+    const mountedAt = (layer: Layer, path: string) => Boolean(layer.matchers?.some((match) => match(path)));
+    const apiRouters = top.filter((l) => l.handle?.stack && mountedAt(l, '/api/x') && !mountedAt(l, '/x'));
+    expect(apiRouters).toHaveLength(1);
+    walk(apiRouters[0]?.handle?.stack ?? []);
     const listed = API_OPERATIONS.map((op) => `${op.method} ${op.path}`);
     expect(served.length).toBeGreaterThan(30);
     expect(served.filter((r) => !listed.includes(r))).toEqual([]);
