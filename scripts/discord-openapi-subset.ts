@@ -19,6 +19,8 @@ const OPERATIONS: { method: 'get' | 'post'; path: string }[] = [
   { method: 'get', path: '/guilds/{guild_id}/members' },
   { method: 'get', path: '/guilds/{guild_id}/members/{user_id}' },
   { method: 'get', path: '/guilds/{guild_id}/audit-logs' },
+  { method: 'get', path: '/guilds/{guild_id}/channels' },
+  { method: 'post', path: '/channels/{channel_id}/invites' },
   { method: 'post', path: '/users/@me/channels' },
   { method: 'post', path: '/channels/{channel_id}/messages' },
   { method: 'get', path: '/gateway/bot' },

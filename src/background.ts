@@ -8,6 +8,7 @@ import { reconcileJobName, type ShardScope } from './bot/shards.ts';
 import { recheckInvites } from './campaigns/recheck-invites.ts';
 import { recordReconciliation } from './metrics.ts';
 import { pruneExpiredIntentsJob } from './campaigns/featured-intent.ts';
+import { sampleRetention } from './campaigns/retention-sampler.ts';
 import { JobMonitor } from './ops/job-monitor.ts';
 import { createInProcessRunOnce, createPgRunOnce, type RunOnce } from './ops/run-once.ts';
 import type { DataStore, PgStore } from './db/engine.ts';
@@ -27,7 +28,11 @@ export const JOB = {
   prune: 'featured intent and address prune',
   inviteStats: 'invite stats',
   stripeReconcile: 'stripe reconcile',
+  retentionSample: 'retention sample',
 } as const;
+
+/** Campaign quality's sampled membership checks at D+7 and D+30 (src/campaigns/retention-sampler.ts). */
+export const RETENTION_SAMPLE_EVERY_MS = 30 * MINUTE;
 
 /** Stripe's payment intents, refunds and disputes of the look-back window are settled this often (issue 29). */
 export const STRIPE_RECONCILE_EVERY_MS = 10 * MINUTE;
@@ -38,7 +43,8 @@ export const INTENT_PRUNE_EVERY_MS = 5 * MINUTE;
 export const INVITE_STATS_FIRST_AFTER_MS = 5_000;
 
 /** What a periodic job does; several jobs may do the same work on different scopes (reconcile per shard). */
-export type JobWork = 'reconcile' | 'invite recheck' | 'prune' | 'invite stats' | 'stripe reconcile';
+export type JobWork =
+  'reconcile' | 'invite recheck' | 'prune' | 'invite stats' | 'stripe reconcile' | 'retention sample';
 
 export interface JobSpec extends PeriodicJob {
   work: JobWork;
@@ -118,6 +124,13 @@ export function jobsForRole(
       timer: 'stripe reconcile timer',
       // Soon after start: a restore or an outage may have left purchases uncredited.
       firstAfterMs: Math.min(MINUTE, stripeReconcileEveryMs),
+      monitored: true,
+    },
+    {
+      name: JOB.retentionSample,
+      work: 'retention sample',
+      periodMs: RETENTION_SAMPLE_EVERY_MS,
+      timer: 'retention sample timer',
       monitored: true,
     },
   ];
@@ -306,6 +319,8 @@ export function startBackground(
       case 'stripe reconcile':
         // What webhooks and /sync missed (a restore, a clock jump, a closed tab): src/payments/reconcile-stripe.ts.
         return reconcileStripe(ctx);
+      case 'retention sample':
+        return sampleRetention(ctx);
     }
   };
   const periodic = startPeriodicJobs(ctx, specs, {

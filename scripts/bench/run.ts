@@ -29,6 +29,8 @@ import { summarizeProfile } from './profile-summary.ts';
 import { InspectorProfiler } from './inspector-profile.ts';
 import { formatHeapProfile, summarizeHeapProfile } from './heap-profile-summary.ts';
 import { readMemorySplit, runSoak, type SoakResult } from './soak.ts';
+import { SoakDay } from './soak-day.ts';
+import { startWatchedProcess } from '../../src/test/child-process.ts';
 import { measurePhoneRender } from './phone-render.ts';
 import { runDiscordBench } from './discord.ts';
 import { runMemberSweepBench } from './member-sweep.ts';
@@ -36,6 +38,8 @@ import { runScaleBench } from './scale.ts';
 
 // `npm run bench [-- --quick] [--redis] [--profile | --heap-profile | --perf] [--only discover,claims,join] [--build] [--out FILE]`
 // `npm run bench -- --soak [--soak-seconds 180] [--soak-rate 1000] [--soak-users 100]`: the soak (soak.ts)
+// `npm run bench -- --soak --soak-day [--soak-streams 1000] [--soak-joins-per-minute 30] [--soak-purchases-per-minute 6]`:
+//   the soak as a day: pages, live-event streams, joins and leaves through the simulator, purchases (soak-day.ts)
 // `npm run bench -- --pg [--web N] [--quick]`: PostgreSQL, N web processes and one bot process (scale.ts)
 // `npm run bench -- --reconcile [--via rest|auto] | --mass-leave`: the Discord benches (discord.ts)
 // `npm run bench -- --member-sweep [--guilds 200] [--members 2000] [--joins-per-member 10] [--no-tokens]`: without the Server Members intent (member-sweep.ts)
@@ -75,6 +79,10 @@ const { values: args } = parseArgs({
     'soak-seconds': { type: 'string', default: '180' },
     'soak-rate': { type: 'string', default: '1000' },
     'soak-users': { type: 'string', default: '100' },
+    'soak-day': { type: 'boolean', default: false },
+    'soak-streams': { type: 'string', default: '1000' },
+    'soak-joins-per-minute': { type: 'string', default: '30' },
+    'soak-purchases-per-minute': { type: 'string', default: '6' },
     // Discord benches (discord.ts): reconciliation at scale and a mass leave, against the simulator.
     reconcile: { type: 'boolean', default: false },
     'mass-leave': { type: 'boolean', default: false },
@@ -248,8 +256,12 @@ async function main(): Promise<number> {
     const redisUrl = args.redis ? (process.env.REDIS_URL ?? 'redis://127.0.0.1:6379') : undefined;
     const profileDir = path.join(root, 'bench', 'profiles.tmp');
     if (args.profile || args.perf || args['heap-profile']) mkdirSync(profileDir, { recursive: true });
+    const productPort = await freePort();
+    // The soak's day buys coins: the Stripe fake in its own process, signing its webhooks to the product.
+    const stripe = args.soak && args['soak-day'] ? await startStripeFake(productPort) : null;
     const product = await startProduct({
-      port: await freePort(),
+      port: productPort,
+      ...(stripe ? { env: stripe.productEnv } : {}),
       databasePath,
       redisUrl,
       runtime,
@@ -302,7 +314,7 @@ async function main(): Promise<number> {
 
     // Discover alone needs only its 50 rotating sessions (and one for the phone).
     const signInCount = args.soak
-      ? Number(args['soak-users'])
+      ? Number(args['soak-users']) + (args['soak-day'] ? DAY_JOINERS : 0)
       : runs('claims') || runs('join')
         ? plan.claimUsers
         : 60;
@@ -328,16 +340,39 @@ async function main(): Promise<number> {
     log(`product CPU with no requests: ${idleCpuPercent ?? 'n/a'} % of a core`);
 
     if (args.soak) {
+      const soakUsers = Number(args['soak-users']);
+      // The day's joiners have sessions of their own, apart from the request mix's users.
+      const day = args['soak-day']
+        ? new SoakDay({
+            baseUrl: product.url,
+            simUrl: product.simUrl,
+            stripe: stripe ? { url: stripe.url, secretKey: STRIPE_SECRET_KEY } : null,
+            databasePath,
+            cookies: cookies.slice(0, soakUsers),
+            joiners: sessions.slice(soakUsers).map((s, i) => ({
+              userId: s.userId,
+              discordId: actors[soakUsers + i]!.discordId,
+              cookie: s.cookie,
+            })),
+            streams: Number(args['soak-streams']),
+            joinsPerMinute: Number(args['soak-joins-per-minute']),
+            staySeconds: 20,
+            purchasesPerMinute: Number(args['soak-purchases-per-minute']),
+            log,
+          })
+        : undefined;
       const soak = await runSoak({
         baseUrl: product.url,
         pid: product.child.pid,
-        cookies,
+        cookies: cookies.slice(0, soakUsers),
         seconds: Number(args['soak-seconds']),
-        connections: cookies.length,
+        connections: soakUsers,
         rate: Number(args['soak-rate']) || null,
         log,
+        ...(day ? { day } : {}),
       });
       await stop(product.child, 15_000);
+      if (stripe) await stop(stripe.child, 5_000);
       const ledger = checkLedger(databasePath);
       const report = {
         mode: 'soak',
@@ -358,6 +393,12 @@ async function main(): Promise<number> {
       log(
         `${rssOk ? '✓' : '✗'} RSS max ${soak.rss.maxMb} MB (goal ≤ 300 MB), trend ${soak.rss.slopeMbPerMinute} MB/min over the second half; unexpected failures ${soak.unexpected}`,
       );
+      if (soak.eventLoop) {
+        const loopOk = soak.eventLoop.p99MaxMs !== null && soak.eventLoop.p99MaxMs <= 50;
+        log(
+          `${loopOk ? '✓' : '✗'} event-loop delay p99: worst window ${soak.eventLoop.p99MaxMs} ms, median window ${soak.eventLoop.p99MedianMs} ms (goal ≤ 50 ms); ledger ${ledger.ok ? 'exact' : 'BROKEN'}`,
+        );
+      }
       return ledger.ok && soak.unexpected === 0 ? 0 : 1;
     }
 
@@ -729,3 +770,46 @@ const discordBench = args.reconcile || args['mass-leave'];
     process.exit(1);
   },
 );
+
+/** Sessions the soak's day adds for its joiners (joins need members who have not joined yet). */
+const DAY_JOINERS = 40;
+const STRIPE_SECRET_KEY = 'sk_test_bench_0123456789abcdef';
+const STRIPE_WEBHOOK_SECRET = 'whsec_bench_0123456789abcdef';
+
+/** The Stripe fake (scripts/run-fake-stripe.ts) in its own process, delivering signed webhooks to the product. */
+async function startStripeFake(productPort: number) {
+  const port = await freePort();
+  const fake = startWatchedProcess(
+    'Stripe fake',
+    [
+      '--import',
+      'tsx',
+      'scripts/run-fake-stripe.ts',
+      '--port',
+      String(port),
+      '--webhook-url',
+      `http://127.0.0.1:${productPort}/api/stripe/webhook`,
+    ],
+    {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        FAKE_STRIPE_WEBHOOK_SECRET: STRIPE_WEBHOOK_SECRET,
+      },
+    },
+  );
+  track(fake.child);
+  await fake.waitForLine(/listening on/, 60_000);
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    child: fake.child,
+    url,
+    productEnv: {
+      STRIPE_SECRET_KEY,
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_bench_0123456789abcdef',
+      STRIPE_WEBHOOK_SECRET,
+      STRIPE_API_URL: url,
+    },
+  };
+}

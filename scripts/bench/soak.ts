@@ -1,11 +1,16 @@
 import { performance } from 'node:perf_hooks';
 import { load, percentile, round } from './load.ts';
 import { BENCH_METRICS_TOKEN, rssBytes } from './processes.ts';
+import { SoakDay, type DayResult, type DayWindowCounts } from './soak-day.ts';
 
 // `npm run bench -- --soak`: a mixed load of the real endpoints by many signed-in users for a few
 // minutes, to see memory and latency over time rather than after a short burst. Every 10 s window
 // records requests, p50/p99, non-2xx and errors, and the product's RSS (VmRSS). A soak passes when
 // RSS stays ≤ 300 MB throughout with no upward trend and no request failed unexpectedly.
+// With `--soak-day` (issue 33 item 3) the soak is a day: page loads in the mix, live-event streams held
+// open, joins and leaves through the Discord simulator, purchases through the Stripe fake (soak-day.ts);
+// each window then also has the event-loop delay p99 and every route's p99 as the product measured it
+// (from its /metrics histograms: the bucket bound under which 99 % of the window's requests ended).
 
 export interface SoakWindow {
   /** Seconds since the soak started, at the end of the window. */
@@ -18,6 +23,13 @@ export interface SoakWindow {
   rssMb: number | null;
   /** Where the memory is, from the product's own /metrics (prom-client's process and V8 figures). */
   memory: MemorySplit | null;
+  /** The product's event-loop delay over the window (monitorEventLoopDelay, reset at each read), ms. */
+  eventLoopP99Ms?: number | null;
+  eventLoopMaxMs?: number | null;
+  /** Per route template: requests in the window and the histogram bound its p99 fell under (ms). */
+  routes?: Record<string, { requests: number; p99Ms: number | null }>;
+  /** The day's other traffic in the window (streams open, events, joins, leaves, purchases). */
+  day?: DayWindowCounts;
 }
 
 /** The product's memory split: V8 heap (used/total, young generation), external (Buffers, native addons' accounted memory). */
@@ -42,23 +54,83 @@ export async function readMemorySplit(baseUrl: string): Promise<MemorySplit | nu
     const text = await (
       await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` } })
     ).text();
-    const mb = (v: number | null) => (v === null ? NaN : round(v / 1024 / 1024, 1));
-    const rss = metricValue(text, 'coinsync_process_resident_memory_bytes');
-    const heapUsed = metricValue(text, 'coinsync_nodejs_heap_size_used_bytes');
-    const heapTotal = metricValue(text, 'coinsync_nodejs_heap_size_total_bytes');
-    const external = metricValue(text, 'coinsync_nodejs_external_memory_bytes');
-    const newSpace = metricValue(text, 'coinsync_nodejs_heap_space_size_total_bytes', 'space="new"');
-    if (rss === null || heapTotal === null || external === null) return null;
+    return memorySplitOf(text);
+  } catch {
+    return null;
+  }
+}
+
+/** The memory split in a /metrics text, or null when its figures are missing. */
+function memorySplitOf(text: string): MemorySplit | null {
+  const mb = (v: number | null) => (v === null ? NaN : round(v / 1024 / 1024, 1));
+  const rss = metricValue(text, 'coinsync_process_resident_memory_bytes');
+  const heapUsed = metricValue(text, 'coinsync_nodejs_heap_size_used_bytes');
+  const heapTotal = metricValue(text, 'coinsync_nodejs_heap_size_total_bytes');
+  const external = metricValue(text, 'coinsync_nodejs_external_memory_bytes');
+  const newSpace = metricValue(text, 'coinsync_nodejs_heap_space_size_total_bytes', 'space="new"');
+  if (rss === null || heapTotal === null || external === null) return null;
+  return {
+    heapUsedMb: mb(heapUsed),
+    heapTotalMb: mb(heapTotal),
+    newSpaceMb: mb(newSpace),
+    externalMb: mb(external),
+    otherMb: mb(rss - heapTotal - external),
+  };
+}
+
+interface ServerWindow {
+  memory: MemorySplit | null;
+  eventLoopP99Ms: number | null;
+  eventLoopMaxMs: number | null;
+  /** Cumulative histogram counts per `METHOD route`: bucket bound (s) → count. */
+  buckets: Map<string, Map<number, number>>;
+}
+
+/** One read of /metrics: memory, the event-loop delay since the last read, the duration histograms. */
+async function readServerWindow(baseUrl: string): Promise<ServerWindow | null> {
+  try {
+    const text = await (
+      await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` } })
+    ).text();
+    const ms = (v: number | null) => (v === null ? null : round(v * 1000, 1));
+    const buckets = new Map<string, Map<number, number>>();
+    const re =
+      /^coinsync_http_request_duration_seconds_bucket\{le="([^"]+)",method="([^"]+)",route="([^"]+)",status_class="[^"]+"\} (\S+)$/gm;
+    for (const m of text.matchAll(re)) {
+      const key = `${m[2]} ${m[3]}`;
+      const le = m[1] === '+Inf' ? Infinity : Number(m[1]);
+      const perRoute = buckets.get(key) ?? new Map<number, number>();
+      perRoute.set(le, (perRoute.get(le) ?? 0) + Number(m[4]));
+      buckets.set(key, perRoute);
+    }
     return {
-      heapUsedMb: mb(heapUsed),
-      heapTotalMb: mb(heapTotal),
-      newSpaceMb: mb(newSpace),
-      externalMb: mb(external),
-      otherMb: mb(rss - heapTotal - external),
+      memory: memorySplitOf(text),
+      eventLoopP99Ms: ms(metricValue(text, 'coinsync_nodejs_eventloop_lag_p99_seconds')),
+      eventLoopMaxMs: ms(metricValue(text, 'coinsync_nodejs_eventloop_lag_max_seconds')),
+      buckets,
     };
   } catch {
     return null;
   }
+}
+
+/** Per route: the window's requests and the smallest bucket bound holding 99 % of them. */
+function routeP99s(
+  before: Map<string, Map<number, number>>,
+  after: Map<string, Map<number, number>>,
+): Record<string, { requests: number; p99Ms: number | null }> {
+  const out: Record<string, { requests: number; p99Ms: number | null }> = {};
+  for (const [route, counts] of after) {
+    const prior = before.get(route);
+    const bounds = [...counts.keys()].sort((a, b) => a - b);
+    const delta = bounds.map((le) => (counts.get(le) ?? 0) - (prior?.get(le) ?? 0));
+    const total = delta.at(-1) ?? 0;
+    if (total <= 0) continue;
+    const i = delta.findIndex((c) => c >= total * 0.99);
+    const le = bounds[i]!;
+    out[route] = { requests: total, p99Ms: Number.isFinite(le) ? round(le * 1000, 0) : null };
+  }
+  return out;
 }
 
 export interface SoakResult {
@@ -79,6 +151,9 @@ export interface SoakResult {
   /** The unexpected ones by HTTP status, plus `socket errors and timeouts (20 s)`. */
   unexpectedBy: Record<string, number>;
   windows: SoakWindow[];
+  /** The day's streams, joins and purchases (`--soak-day`). */
+  day?: DayResult;
+  eventLoop?: { p99MaxMs: number | null; p99MedianMs: number | null };
   rss: {
     firstMb: number | null;
     maxMb: number | null;
@@ -101,6 +176,16 @@ const MIX: { path: string; method: 'GET' | 'POST'; weight: number; body?: string
   { path: '/api/hourly/claim', method: 'POST', weight: 5, body: JSON.stringify({ type: 'regular' }) },
 ];
 
+/** `--soak-day`: members also open pages (signed-in HTML), as a visit from a Discord link does. */
+const PAGE_MIX: typeof MIX = [
+  { path: '/', method: 'GET', weight: 3 },
+  { path: '/dashboard', method: 'GET', weight: 2 },
+  { path: '/daily', method: 'GET', weight: 2 },
+  { path: '/socials', method: 'GET', weight: 1 },
+  { path: '/joins', method: 'GET', weight: 1 },
+  { path: '/campaigns', method: 'GET', weight: 1 },
+];
+
 /** Least-squares slope of RSS over time, in MB per minute. */
 function slope(points: { x: number; y: number }[]): number | null {
   if (points.length < 3) return null;
@@ -120,10 +205,13 @@ export async function runSoak(options: {
   connections: number;
   rate: number | null;
   log: (msg: string) => void;
+  /** `--soak-day`: streams, joins, leaves and purchases beside the mix, and pages in it. */
+  day?: SoakDay;
 }): Promise<SoakResult> {
-  const schedule: (typeof MIX)[number][] = MIX.flatMap((m) => Array.from({ length: m.weight }, () => m));
+  const mix = options.day ? [...MIX, ...PAGE_MIX] : MIX;
+  const schedule: (typeof MIX)[number][] = mix.flatMap((m) => Array.from({ length: m.weight }, () => m));
   // Every endpoint must answer 2xx once before the soak (a 404 in the mix would be a bench bug).
-  for (const m of MIX.filter((m) => m.method === 'GET')) {
+  for (const m of mix.filter((m) => m.method === 'GET')) {
     const res = await fetch(`${options.baseUrl}${m.path}`, { headers: { cookie: options.cookies[0]! } });
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`soak: ${m.path} answered ${res.status}`);
@@ -150,24 +238,53 @@ export async function runSoak(options: {
       non2xx: windowNon2xx,
       rssMb: rss === null ? null : round(rss / 1024 / 1024, 1),
       memory,
+      ...(options.day
+        ? {
+            eventLoopP99Ms: server?.eventLoopP99Ms ?? null,
+            eventLoopMaxMs: server?.eventLoopMaxMs ?? null,
+            routes: server && priorServer ? routeP99s(priorServer.buckets, server.buckets) : {},
+            day: options.day.takeWindow(),
+          }
+        : {}),
     });
+    if (server) priorServer = server;
     const w = windows.at(-1)!;
     const m = w.memory;
     options.log(
       `soak ${w.at}s: ${w.rps} req/s, p50 ${w.p50} ms, p99 ${w.p99} ms, non-2xx ${w.non2xx}, RSS ${w.rssMb} MB` +
         (m
           ? ` (heap ${m.heapUsedMb}/${m.heapTotalMb} MB, new space ${m.newSpaceMb}, external ${m.externalMb}, other ${m.otherMb})`
+          : '') +
+        (w.day
+          ? `; loop delay p99 ${w.eventLoopP99Ms} ms (max ${w.eventLoopMaxMs}); streams ${w.day.streamsOpen}, events ${w.day.streamEvents}, joins ${w.day.joins}, leaves ${w.day.leaves}, purchases ${w.day.purchases}; slowest routes ` +
+            Object.entries(w.routes ?? {})
+              .sort((a, b) => (b[1].p99Ms ?? Infinity) - (a[1].p99Ms ?? Infinity))
+              .slice(0, 3)
+              .map(([r, v]) => `${r} p99 ≤ ${v.p99Ms ?? '>10000'} ms (${v.requests})`)
+              .join(', ')
           : ''),
     );
     windowLatencies = [];
     windowNon2xx = 0;
     windowStart = now;
   };
-  // The memory split is read asynchronously just before each window closes.
+  // The memory split (and with a day, the loop delay and route histograms) is read asynchronously
+  // just before each window closes.
   let memory: MemorySplit | null = null;
+  let server: ServerWindow | null = null;
+  let priorServer: ServerWindow | null = null;
   const memoryTimer = setInterval(() => {
-    void readMemorySplit(options.baseUrl).then((m) => (memory = m));
+    if (options.day)
+      void readServerWindow(options.baseUrl).then((w) => {
+        server = w;
+        memory = w?.memory ?? null;
+      });
+    else void readMemorySplit(options.baseUrl).then((m) => (memory = m));
   }, 10_000);
+  if (options.day) {
+    priorServer = await readServerWindow(options.baseUrl);
+    await options.day.start();
+  }
   await new Promise((resolve) => setTimeout(resolve, 500));
   const timer = setInterval(closeWindow, 10_000);
   try {
@@ -201,6 +318,12 @@ export async function runSoak(options: {
     clearInterval(timer);
     clearInterval(memoryTimer);
     if (performance.now() - windowStart > 2_000) closeWindow();
+    const day = options.day ? await options.day.stop() : undefined;
+    if (day) {
+      options.log(`day: ${SoakDay.describe(day)}`);
+      unexpected += day.unexpected;
+      if (day.unexpected > 0) unexpectedBy['day (streams, joins, purchases)'] = day.unexpected;
+    }
     unexpected += result.errors;
     if (result.errors > 0) unexpectedBy['socket errors and timeouts (20 s)'] = result.errors;
     const rssPoints = windows.filter((w) => w.rssMb !== null).map((w) => ({ x: w.at, y: w.rssMb! }));
@@ -209,7 +332,7 @@ export async function runSoak(options: {
       seconds: result.seconds,
       connections: options.connections,
       rate: options.rate,
-      mix: MIX.map((m) => ({ path: m.path, method: m.method, share: m.weight / schedule.length })),
+      mix: mix.map((m) => ({ path: m.path, method: m.method, share: m.weight / schedule.length })),
       requests: result.requests,
       rps: round(result.rps),
       p50: result.p50,
@@ -218,6 +341,21 @@ export async function runSoak(options: {
       unexpected,
       unexpectedBy,
       windows,
+      ...(day
+        ? {
+            day,
+            eventLoop: (() => {
+              const p99s = windows
+                .map((w) => w.eventLoopP99Ms)
+                .filter((v): v is number => typeof v === 'number')
+                .sort((a, b) => a - b);
+              return {
+                p99MaxMs: p99s.at(-1) ?? null,
+                p99MedianMs: p99s.length ? p99s[Math.floor(p99s.length / 2)]! : null,
+              };
+            })(),
+          }
+        : {}),
       rss: {
         firstMb: rssPoints[0]?.y ?? null,
         maxMb: rssPoints.length ? Math.max(...rssPoints.map((p) => p.y)) : null,

@@ -1,11 +1,24 @@
 import type { DbHandle } from '../db/engine.ts';
 import type { Payment, Server, Transaction, User } from '../db/schema.ts';
 import type { TransactionType } from '../ledger/index.ts';
-import { SqliteAccountRepository } from './account-repo.sqlite.ts';
-import { PgAccountRepository } from './account-repo.pg.ts';
+import { getForUpdate } from '../db/query.ts';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import {
+  hourlyRewards,
+  payments,
+  serverJoins,
+  servers,
+  socialCompletions,
+  socialTaskStarts,
+  socialTasks,
+  transactions,
+  memberGuilds,
+  userAddresses,
+  users,
+} from '../db/schema.ts';
 
-// What account export and deletion read and write across the features' tables (decision 034): one
-// async interface, a SQLite and a PostgreSQL implementation, held together by account-repo.test.ts.
+// What account export and deletion read and write across the features' tables (decision 044): one
+// query definition for both engines, held to its contract by account-repo.test.ts on both.
 
 /** What a deleted account's campaigns are called afterwards (other members' histories show it). */
 export const DELETED_CAMPAIGN_NAME = 'Deleted campaign';
@@ -45,37 +58,143 @@ export interface AccountExportRows {
   payments: Payment[];
 }
 
-export interface AccountRepository {
+export class AccountRepository {
+  constructor(private readonly h: DbHandle) {}
+
   /** Everything held about the user, each list in a stable order. */
-  exportRows(userId: string): Promise<AccountExportRows>;
+  async exportRows(userId: string): Promise<AccountExportRows> {
+    const db = this.h.q;
+    return {
+      transactions: await db
+        .select()
+        .from(transactions)
+        .where(eq(transactions.userId, userId))
+        .orderBy(asc(transactions.createdAt), asc(transactions.id)),
+      servers: await db
+        .select()
+        .from(servers)
+        .where(eq(servers.ownerId, userId))
+        .orderBy(asc(servers.createdAt), asc(servers.id)),
+      joins: await db
+        .select({
+          serverName: servers.name,
+          joinedAt: serverJoins.joinedAt,
+          verified: serverJoins.verified,
+          coinsAwarded: serverJoins.coinsAwarded,
+          hasLeft: serverJoins.hasLeft,
+          leftAt: serverJoins.leftAt,
+        })
+        .from(serverJoins)
+        .innerJoin(servers, eq(servers.id, serverJoins.serverId))
+        .where(eq(serverJoins.userId, userId))
+        .orderBy(asc(serverJoins.joinedAt), asc(serverJoins.id)),
+      socialCompletions: await db
+        .select({
+          platform: socialTasks.platform,
+          title: socialTasks.title,
+          completedAt: socialCompletions.completedAt,
+        })
+        .from(socialCompletions)
+        .innerJoin(socialTasks, eq(socialTasks.id, socialCompletions.taskId))
+        .where(eq(socialCompletions.userId, userId))
+        .orderBy(asc(socialCompletions.completedAt), asc(socialTasks.id)),
+      rewardClaims: await db
+        .select({
+          lastClaimDate: hourlyRewards.lastClaimDate,
+          lastBonusClaimDate: hourlyRewards.lastBonusClaimDate,
+          lastDailyClaimDate: hourlyRewards.lastDailyClaimDate,
+        })
+        .from(hourlyRewards)
+        .where(eq(hourlyRewards.userId, userId)),
+      payments: await db
+        .select()
+        .from(payments)
+        .where(eq(payments.userId, userId))
+        .orderBy(asc(payments.createdAt), asc(payments.id)),
+    };
+  }
+
   /**
    * The user's row, locked until the transaction ends on PostgreSQL (so the balance read here is the one
    * the deletion settles; a concurrent ledger entry waits). SQLite's writer is serialised already.
    */
-  lockUser(userId: string): Promise<User | undefined>;
+  async lockUser(userId: string): Promise<User | undefined> {
+    return getForUpdate(this.h, this.h.q.select().from(users).where(eq(users.id, userId)));
+  }
+
   /**
    * What of the user's card payments can still come back as a chargeback: whether a dispute is open,
    * and the latest fulfilment time (null when none was ever fulfilled).
    */
-  paymentExposure(userId: string): Promise<{ openDispute: boolean; lastFulfilledAt: number | null }>;
+  async paymentExposure(userId: string): Promise<{ openDispute: boolean; lastFulfilledAt: number | null }> {
+    const row = await this.h.q
+      .select({
+        open: sql<number>`coalesce(max(case when ${payments.disputeStatus} = 'open' then 1 else 0 end), 0)`,
+        last: sql<number | null>`max(${payments.fulfilledAt})`.mapWith(Number),
+      })
+      .from(payments)
+      .where(eq(payments.userId, userId))
+      .get();
+    return { openDispute: Number(row?.open ?? 0) === 1, lastFulfilledAt: row?.last ?? null };
+  }
+
   /** Ends the user's active campaigns (no refund, as any cancellation). */
-  endOwnedCampaigns(userId: string, now: number): Promise<void>;
+  async endOwnedCampaigns(userId: string, now: number): Promise<void> {
+    await this.h.q
+      .update(servers)
+      .set({ canceledAt: now, membersRemaining: 0 })
+      .where(and(eq(servers.ownerId, userId), isNull(servers.canceledAt)))
+      .run();
+  }
+
   /**
    * Blanks what identifies the user's campaigns (name, invite link and code, icon) on every one of
    * them; the guild ids stay while other members' joins may still be settled against them.
    */
-  blankOwnedCampaigns(userId: string, name: string): Promise<void>;
+  async blankOwnedCampaigns(userId: string, name: string): Promise<void> {
+    await this.h.q
+      .update(servers)
+      .set({ name, inviteLink: '', inviteCode: null, serverIcon: null })
+      .where(eq(servers.ownerId, userId))
+      .run();
+  }
+
   /** Replaces the descriptions of the user's transactions of each listed type by its neutral text. */
-  neutraliseTransactionDescriptions(
+  async neutraliseTransactionDescriptions(
     userId: string,
     byType: Readonly<Partial<Record<TransactionType, string>>>,
-  ): Promise<void>;
+  ): Promise<void> {
+    for (const [type, description] of Object.entries(byType)) {
+      await this.h.q
+        .update(transactions)
+        .set({ description })
+        .where(and(eq(transactions.userId, userId), eq(transactions.type, type)))
+        .run();
+    }
+  }
+
   /** Drops pending social claims and the sign-in address hashes. */
-  deletePersonalRows(userId: string): Promise<void>;
+  async deletePersonalRows(userId: string): Promise<void> {
+    await this.h.q.delete(socialTaskStarts).where(eq(socialTaskStarts.userId, userId)).run();
+    await this.h.q.delete(userAddresses).where(eq(userAddresses.userId, userId)).run();
+    await this.h.q.delete(memberGuilds).where(eq(memberGuilds.userId, userId)).run();
+  }
+
   /** Releases the Discord id and blanks everything identifying in the row. */
-  anonymiseUser(userId: string, deletedUsername: string): Promise<void>;
+  async anonymiseUser(userId: string, deletedUsername: string): Promise<void> {
+    await this.h.q
+      .update(users)
+      .set({
+        discordId: sql`'deleted:' || ${users.id}`,
+        discordUsername: deletedUsername,
+        discordAvatar: null,
+        email: null,
+      })
+      .where(eq(users.id, userId))
+      .run();
+  }
 }
 
 export function accountRepo(h: DbHandle): AccountRepository {
-  return h.kind === 'sqlite' ? new SqliteAccountRepository(h.db) : new PgAccountRepository(h.db);
+  return new AccountRepository(h);
 }

@@ -383,6 +383,78 @@ export interface GetBotInviteInput {
   query?: { guildId?: string };
 }
 
+/** GET /api/campaigns/quality: What became of the members paid for, all campaigns */
+export type GetQualityOverviewResult = {
+  summary: {
+    paidMembers: number;
+    retention: Array<{
+      key: 'd1' | 'endOfStay' | 'd7' | 'd30';
+      label: string;
+      eligible: number;
+      retained: number;
+      rate: number | null;
+      basis: 'recorded' | 'sampled';
+      sampleSize: number;
+    }>;
+    removals: { earlyLeaves: number; kicks: number; bans: number; laterLeaves: number };
+    accountAge: Array<{ label: string; members: number }>;
+    costPerRetained: string | null;
+  };
+  campaigns: Array<{
+    paidMembers: number;
+    retention: Array<{
+      key: 'd1' | 'endOfStay' | 'd7' | 'd30';
+      label: string;
+      eligible: number;
+      retained: number;
+      rate: number | null;
+      basis: 'recorded' | 'sampled';
+      sampleSize: number;
+    }>;
+    removals: { earlyLeaves: number; kicks: number; bans: number; laterLeaves: number };
+    accountAge: Array<{ label: string; members: number }>;
+    costPerRetained: string | null;
+    campaignId: string;
+    name: string;
+    tracked: boolean;
+  }>;
+};
+
+/** GET /api/campaigns/{id}/quality: One campaign's quality figures */
+export type GetCampaignQualityResult = {
+  paidMembers: number;
+  retention: Array<{
+    key: 'd1' | 'endOfStay' | 'd7' | 'd30';
+    label: string;
+    eligible: number;
+    retained: number;
+    rate: number | null;
+    basis: 'recorded' | 'sampled';
+    sampleSize: number;
+  }>;
+  removals: { earlyLeaves: number; kicks: number; bans: number; laterLeaves: number };
+  accountAge: Array<{ label: string; members: number }>;
+  costPerRetained: string | null;
+  campaignId: string;
+  name: string;
+  tracked: boolean;
+};
+export interface GetCampaignQualityInput {
+  params: { id: string };
+}
+
+/** GET /api/campaigns/{id}/quality.csv: One campaign's paid members as CSV */
+export type GetCampaignQualityCsvResult = unknown;
+export interface GetCampaignQualityCsvInput {
+  params: { id: string };
+}
+
+/** POST /api/guilds/{id}/invite: Has our bot create a permanent invite to a server the user manages */
+export type CreateGuildInviteResult = { inviteLink: string; guildName: string };
+export interface CreateGuildInviteInput {
+  params: { id: string };
+}
+
 /** GET /api/transactions: Transaction history, paged */
 export type ListTransactionsResult = Array<{
   id: string;
@@ -530,6 +602,17 @@ export function createCoinSyncClient(options: CoinSyncClientOptions) {
     /** The link that adds our bot to a server (Session, or an access token with the `campaigns:manage` scope.) */
     getBotInvite: (input?: GetBotInviteInput) =>
       send<GetBotInviteResult>('GET', '/api/bot/invite', input ?? {}),
+    /** What became of the members paid for, all campaigns (Session, or an access token with the `read` scope.) */
+    getQualityOverview: () => send<GetQualityOverviewResult>('GET', '/api/campaigns/quality', {}),
+    /** One campaign's quality figures (Session, or an access token with the `read` scope.) */
+    getCampaignQuality: (input: GetCampaignQualityInput) =>
+      send<GetCampaignQualityResult>('GET', '/api/campaigns/{id}/quality', input),
+    /** One campaign's paid members as CSV (Session, or an access token with the `read` scope.) */
+    getCampaignQualityCsv: (input: GetCampaignQualityCsvInput) =>
+      send<GetCampaignQualityCsvResult>('GET', '/api/campaigns/{id}/quality.csv', input),
+    /** Has our bot create a permanent invite to a server the user manages (Session, or an access token with the `campaigns:manage` scope.) */
+    createGuildInvite: (input: CreateGuildInviteInput) =>
+      send<CreateGuildInviteResult>('POST', '/api/guilds/{id}/invite', input),
     /** Transaction history, paged (Session, or an access token with the `read` scope.) */
     listTransactions: (input?: ListTransactionsInput) =>
       send<ListTransactionsResult>('GET', '/api/transactions', input ?? {}),

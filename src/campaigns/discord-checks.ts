@@ -12,10 +12,11 @@ export const INVITE_EXPIRES =
 export const BOT_MISSING = 'Please invite our bot to your server first, then submit again.';
 
 /**
- * View Audit Log (1 << 7) only: it tells kicks and bans from voluntary leaves. Member events and member
+ * View Audit Log (1 << 7): it tells kicks and bans from voluntary leaves; Create Instant Invite (1 << 0):
+ * Submit's picker can make the campaign's never-expiring invite for the owner. Member events and member
  * lists need the Server Members intent, not a permission; the completion DM needs none either. See README.
  */
-export const BOT_PERMISSIONS = 1n << 7n;
+export const BOT_PERMISSIONS = (1n << 7n) | (1n << 0n);
 
 /** A 400 whose body also carries `botMissing` and the bot invite URL (see routes.ts). */
 export class BotMissingError extends AppError {

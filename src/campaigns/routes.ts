@@ -5,6 +5,7 @@ import { parseInput, requireUser } from '../http/guards.ts';
 import { toApiServer } from '../servers/server-view.ts';
 import {
   botInviteQuerySchema,
+  guildIdParamsSchema,
   replaceInviteSchema,
   submitNoBotSchema,
   submitServerSchema,
@@ -21,6 +22,8 @@ import { replaceInvite } from './replace-invite.ts';
 import { submitNoBotServer, submitServer } from './submit-server.ts';
 import { topUpCampaign } from './top-up.ts';
 import { listManageableGuilds } from './manageable-guilds.ts';
+import { createGuildInvite } from './create-guild-invite.ts';
+import { campaignQuality, campaignQualityCsv, qualityOverview } from './quality.ts';
 
 const idParams = z.object({ id: z.string().min(1).max(64) });
 
@@ -84,6 +87,27 @@ export function campaignRoutes(ctx: AppContext): Router {
     res.json(toApiServer(server, cdn));
   });
 
+  // Issue 31 item 1: what became of the members the owner paid for (all campaigns, one, as CSV).
+  router.get('/campaigns/quality', async (req, res) => {
+    const userId = requireUser(req);
+    res.json(await qualityOverview(ctx, userId));
+  });
+
+  router.get('/campaigns/:id/quality', async (req, res) => {
+    const userId = requireUser(req);
+    const { id } = parseInput(idParams, req.params);
+    res.json(await campaignQuality(ctx, userId, id));
+  });
+
+  router.get('/campaigns/:id/quality.csv', async (req, res) => {
+    const userId = requireUser(req);
+    const { id } = parseInput(idParams, req.params);
+    const csv = await campaignQualityCsv(ctx, userId, id);
+    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+    res.setHeader('Content-Disposition', `attachment; filename="campaign-${id}-members.csv"`);
+    res.send(csv);
+  });
+
   // Issue 31 item 4: more member slots for a running (or run-out) campaign, priced like a submission.
   router.post('/campaigns/:id/top-up', async (req, res) => {
     const userId = requireUser(req);
@@ -117,6 +141,13 @@ export function campaignRoutes(ctx: AppContext): Router {
   router.get('/guilds/manageable', async (req, res) => {
     const userId = requireUser(req);
     res.json(await listManageableGuilds(ctx, userId));
+  });
+
+  // The picker's "Create invite link": our bot makes a never-expiring invite to the picked server.
+  router.post('/guilds/:id/invite', async (req, res) => {
+    const userId = requireUser(req);
+    const { id } = parseInput(guildIdParamsSchema, req.params);
+    res.json(await createGuildInvite(ctx, userId, id));
   });
 
   router.get('/bot/invite', (req, res) => {

@@ -296,7 +296,7 @@ describe('GET /api/bot/invite', () => {
     expect(`${url.origin}${url.pathname}`).toBe(`${app.sim.url}/oauth2/authorize`);
     expect(url.searchParams.get('client_id')).toBe(app.server.ctx.config.discord.clientId);
     expect(url.searchParams.get('scope')).toBe('bot');
-    expect(url.searchParams.get('permissions')).toBe('128');
+    expect(url.searchParams.get('permissions')).toBe('129');
     expect(url.searchParams.has('guild_id')).toBe(false);
 
     const withGuild = new URL(

@@ -3,6 +3,8 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import * as schema from './schema.ts';
 import type { Connection, Database_, Db } from './client.ts';
 import { openPgDatabase, withPgTransaction, type PgDatabase, type PgDb, type PgDbOrTx } from './pg-client.ts';
+import { pgQueries, sqliteQueries, type Q } from './query.ts';
+import type pg from 'pg';
 
 // The data layer both engines share (decision 028): a `DataStore` gives feature code
 //
@@ -12,8 +14,9 @@ import { openPgDatabase, withPgTransaction, type PgDatabase, type PgDb, type PgD
 //   inside it is a savepoint (on both engines) that rolls back alone when its body throws;
 // - `close()`.
 //
-// A handle is `{ kind, db }`: a feature's repository picks its SQLite or PostgreSQL implementation by
-// `kind` and runs drizzle queries on `db`, typed for that dialect (see the guide in decision 034).
+// A handle is `{ kind, q, db }`: repositories run their one query definition on `q` (src/db/query.ts,
+// decision 044), on either engine; `db` is drizzle typed for the handle's dialect, for code not yet
+// converted.
 //
 // SQLite: better-sqlite3 has one writer connection per process, and once a transaction body awaits,
 // another request's statements would run inside the open transaction. So `transaction` takes a
@@ -35,10 +38,14 @@ export interface SqliteHandle {
   readonly kind: 'sqlite';
   /** drizzle on the writer (in a transaction) or on the read-only connection (`store.read`). */
   readonly db: Db;
+  /** The engine-neutral query handle on the same connection (decision 044). */
+  readonly q: Q;
 }
 export interface PgHandle {
   readonly kind: 'pg';
   readonly db: PgDbOrTx;
+  /** The engine-neutral query handle on the same pool or transaction client (decision 044). */
+  readonly q: Q;
 }
 /** What a repository receives: either engine's drizzle handle, tagged with its kind. */
 export type DbHandle = SqliteHandle | PgHandle;
@@ -112,10 +119,13 @@ export function createSqliteStore(database: Pick<Database_, 'db' | 'sqlite'>, pa
   const rollback = writer.prepare('ROLLBACK');
   let reader: Connection | null = null;
   let readDb: Db = database.db;
+  const writerQ = sqliteQueries(writer);
+  let readQ = writerQ;
   if (path !== ':memory:' && !path.startsWith('file::memory:')) {
     reader = new Database(path, { readonly: true, fileMustExist: true });
     reader.pragma('busy_timeout = 5000');
     readDb = drizzle(reader, { schema });
+    readQ = sqliteQueries(reader);
   }
 
   const handle = (): TxHandle => {
@@ -123,6 +133,7 @@ export function createSqliteStore(database: Pick<Database_, 'db' | 'sqlite'>, pa
     return {
       kind: 'sqlite',
       db: database.db,
+      q: writerQ,
       // Savepoints of one transaction run one at a time (their statements share the connection).
       transaction: <T>(fn: (tx: TxHandle) => Promise<T>) =>
         nested.run(async () => {
@@ -147,7 +158,7 @@ export function createSqliteStore(database: Pick<Database_, 'db' | 'sqlite'>, pa
 
   return {
     kind: 'sqlite',
-    read: { kind: 'sqlite', db: readDb },
+    read: { kind: 'sqlite', db: readDb, q: readQ },
     writer,
     get busy() {
       return mutex.locked;
@@ -186,12 +197,23 @@ export interface PgStore extends DataStore {
   readonly pool: PgDatabase['pool'];
 }
 
-function pgHandle(tx: PgDbOrTx): TxHandle {
+/** The connection drizzle's transaction runs on (its session's client: one PoolClient per transaction). */
+function transactionClient(tx: PgDbOrTx): pg.PoolClient {
+  return (tx as unknown as { session: { client: pg.PoolClient } }).session.client;
+}
+
+function pgHandle(tx: PgDbOrTx, q?: Q): TxHandle {
+  let query = q;
   return {
     kind: 'pg',
     db: tx,
-    // drizzle's nested transaction on a transaction handle is a SAVEPOINT.
-    transaction: <T>(fn: (inner: TxHandle) => Promise<T>) => tx.transaction((inner) => fn(pgHandle(inner))),
+    // Made on first use: a transaction that only calls unconverted code needs none.
+    get q() {
+      return (query ??= pgQueries(transactionClient(tx)));
+    },
+    // drizzle's nested transaction on a transaction handle is a SAVEPOINT (same client, same `q`).
+    transaction: <T>(fn: (inner: TxHandle) => Promise<T>) =>
+      tx.transaction((inner) => fn(pgHandle(inner, query))),
   };
 }
 
@@ -199,7 +221,7 @@ function pgHandle(tx: PgDbOrTx): TxHandle {
 export function createPgStore(database: PgDatabase): PgStore {
   return {
     kind: 'pg',
-    read: { kind: 'pg', db: database.db },
+    read: { kind: 'pg', db: database.db, q: pgQueries(database.pool) },
     db: database.db,
     pool: database.pool,
     transaction: <T>(fn: (tx: TxHandle) => Promise<T>) =>

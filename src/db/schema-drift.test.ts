@@ -30,6 +30,7 @@ const PG_INT4_COLUMNS = [
   'ops_heartbeat.id',
   'member_guilds.premium_type',
   'reconcile_holds.holds',
+  'retention_checks.milestone_days',
 ];
 
 type Kind = 'text' | 'integer' | 'boolean';

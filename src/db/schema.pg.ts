@@ -354,3 +354,16 @@ export const reconcileHolds = pgTable(
   },
   (t) => [primaryKey({ columns: [t.guildId, t.discordUserId] })],
 );
+
+export const retentionChecks = pgTable(
+  'retention_checks',
+  {
+    joinId: text('join_id')
+      .notNull()
+      .references(() => serverJoins.id, { onDelete: 'cascade' }),
+    milestoneDays: integer('milestone_days').notNull(),
+    present: boolean('present').notNull(),
+    checkedAt: ms('checked_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.joinId, t.milestoneDays] })],
+);

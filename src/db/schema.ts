@@ -387,3 +387,22 @@ export const reconcileHolds = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.guildId, t.discordUserId] })],
 );
+
+/**
+ * Campaign quality (issue 31 item 1): a sampled membership check of a paid member at D+7 or D+30 after
+ * verification, where leaves after the stay may go unseen (no Server Members intent). One row per join
+ * and milestone; `present` is what the bot's GET /guilds/{g}/members/{u} answered.
+ */
+export const retentionChecks = sqliteTable(
+  'retention_checks',
+  {
+    joinId: text('join_id')
+      .notNull()
+      .references(() => serverJoins.id, { onDelete: 'cascade' }),
+    /** Days after verification: 7 or 30. */
+    milestoneDays: integer('milestone_days').notNull(),
+    present: integer('present', { mode: 'boolean' }).notNull(),
+    checkedAt: integer('checked_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.joinId, t.milestoneDays] })],
+);

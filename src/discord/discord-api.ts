@@ -33,6 +33,7 @@ import {
   type ResponseLike,
 } from '@discordjs/rest';
 import {
+  ChannelType,
   Routes,
   type APIAuditLog,
   type APIAuditLogEntry,
@@ -745,6 +746,47 @@ export class DiscordApi {
       if (err instanceof DiscordApiError && err.code === DISCORD_ERROR.UNKNOWN_INVITE) return null;
       throw err;
     }
+  }
+
+  /**
+   * A never-expiring, unlimited invite made by the bot in the guild's first text channels (Create Instant
+   * Invite there): its code, or null when the bot may not create one (50013/50001) or the guild has no
+   * text channel. Without `unique` Discord hands back the bot's existing invite of the same settings, so
+   * asking twice makes one invite, not two.
+   */
+  async createPermanentInvite(guildId: string, reason: string): Promise<string | null> {
+    const channels = await this.call<APIChannel[]>(
+      { kind: 'bot' },
+      `GET /guilds/${guildId}/channels`,
+      (rest, signal) => rest.get(Routes.guildChannels(guildId), { signal }),
+    );
+    const textChannels = channels
+      .filter((c) => c.type === ChannelType.GuildText)
+      .sort((a, b) => ('position' in a ? a.position : 0) - ('position' in b ? b.position : 0));
+    // Two tries at most: a guild whose first channels refuse the bot is one the owner must set up by hand.
+    for (const channel of textChannels.slice(0, 2)) {
+      try {
+        const invite = await this.call<APIInvite>(
+          { kind: 'bot' },
+          `POST /channels/${channel.id}/invites`,
+          (rest, signal) =>
+            rest.post(Routes.channelInvites(channel.id), {
+              signal,
+              reason,
+              body: { max_age: 0, max_uses: 0, unique: false },
+            }),
+        );
+        return invite.code;
+      } catch (err) {
+        if (
+          err instanceof DiscordApiError &&
+          (err.code === DISCORD_ERROR.MISSING_PERMISSIONS || err.code === DISCORD_ERROR.MISSING_ACCESS)
+        )
+          continue;
+        throw err;
+      }
+    }
+    return null;
   }
 
   /** The member, or null when the user is not in the guild (10007). */

@@ -167,6 +167,14 @@ describe('every answer matches the OpenAPI document', () => {
     await call(owner, 'POST', `/api/campaigns/${regular.body.id}/invite`, {
       inviteLink: 'https://discord.gg/unknown1',
     });
+    await call(owner, 'GET', '/api/campaigns/quality');
+    await call(owner, 'GET', `/api/campaigns/${regular.body.id}/quality`);
+    await call(owner, 'GET', `/api/campaigns/${regular.body.id}/quality.csv`);
+    await call(owner, 'GET', '/api/campaigns/no-such-campaign/quality');
+    const pickable = createGuildWithInvite(app, owner);
+    await call(owner, 'POST', `/api/guilds/${pickable.guild.id}/invite`);
+    await call(owner, 'POST', `/api/guilds/${botless.guild.id}/invite`);
+    await call(owner, 'POST', '/api/guilds/not-a-guild/invite');
     await call(owner, 'GET', '/api/servers/mine');
     await call(owner, 'GET', '/api/campaigns');
     await call(owner, 'GET', '/api/transactions');

@@ -9,6 +9,7 @@ import {
 import * as s from '../shared/api-schemas.ts';
 import {
   botInviteQuerySchema,
+  guildIdParamsSchema,
   replaceInviteSchema,
   submitNoBotSchema,
   submitServerSchema,
@@ -507,6 +508,52 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     responses: ok('Link', s.botInviteResponseSchema),
   },
 
+  {
+    operationId: 'getQualityOverview',
+    method: 'get',
+    path: '/campaigns/quality',
+    summary: 'What became of the members paid for, all campaigns',
+    tag: 'Campaigns',
+    auth: 'read',
+    responses: ok('Quality figures', s.qualityOverviewSchema),
+  },
+  {
+    operationId: 'getCampaignQuality',
+    method: 'get',
+    path: '/campaigns/:id/quality',
+    summary: "One campaign's quality figures",
+    tag: 'Campaigns',
+    auth: 'read',
+    params: idParams,
+    responses: ok('Quality figures', s.campaignQualitySchema),
+    errors: [404],
+  },
+  {
+    operationId: 'getCampaignQualityCsv',
+    method: 'get',
+    path: '/campaigns/:id/quality.csv',
+    summary: "One campaign's paid members as CSV",
+    tag: 'Campaigns',
+    auth: 'read',
+    params: idParams,
+    responses: { 200: { description: 'CSV file', contentType: 'text/csv' } },
+    errors: [404],
+  },
+  {
+    operationId: 'createGuildInvite',
+    method: 'post',
+    path: '/guilds/:id/invite',
+    summary: 'Has our bot create a permanent invite to a server the user manages',
+    tag: 'Campaigns',
+    auth: 'campaigns:manage',
+    params: guildIdParamsSchema,
+    responses: {
+      200: { description: 'The invite', schema: s.guildInviteResponseSchema },
+      400: { description: 'Bad input, or our bot is not in the server', schema: campaignError },
+    },
+    errors: [409, 502],
+  },
+
   // History
   {
     operationId: 'listTransactions',
@@ -580,7 +627,7 @@ interface CompiledOperation {
 }
 const compiled: CompiledOperation[] = API_OPERATIONS.map((operation) => ({
   operation,
-  pattern: new RegExp(`^${operation.path.replace(/:(\w+)/g, '[^/]+')}/?$`),
+  pattern: new RegExp(`^${operation.path.replace(/\./g, '\\.').replace(/:(\w+)/g, '[^/]+')}/?$`),
 }));
 
 /** The operation a request under /api is for (`path` relative to /api), or undefined. */

@@ -24,6 +24,8 @@ import type { ClaimRewardResponse } from './rewards-schemas.ts';
 import type { CompleteSocialTaskResponse, StartSocialTaskResponse } from './social-schemas.ts';
 import type { CreatePaymentIntentResponse, SyncPaymentResponse } from './payment-schemas.ts';
 import type { EarningsDay } from './history-schemas.ts';
+import type { ApiCampaignQuality, ApiQualityOverview } from './quality.ts';
+import type { GuildInviteResponse } from './campaign-schemas.ts';
 
 // The API's response bodies as zod schemas (decision 053): the OpenAPI document (src/public-api/) is
 // generated from them and the contract test validates real answers against that document. The
@@ -181,6 +183,41 @@ export const manageableGuildSchema = z.object({
   botPresent: z.boolean().nullable(),
   botInviteUrl: z.string(),
 });
+export const guildInviteResponseSchema = z.object({ inviteLink: z.string(), guildName: z.string() });
+
+const qualityFigureFields = {
+  paidMembers: z.number().int(),
+  retention: z.array(
+    z.object({
+      key: z.enum(['d1', 'endOfStay', 'd7', 'd30']),
+      label: z.string(),
+      eligible: z.number().int(),
+      retained: z.number().int(),
+      rate: z.number().nullable(),
+      basis: z.enum(['recorded', 'sampled']),
+      sampleSize: z.number().int(),
+    }),
+  ),
+  removals: z.object({
+    earlyLeaves: z.number().int(),
+    kicks: z.number().int(),
+    bans: z.number().int(),
+    laterLeaves: z.number().int(),
+  }),
+  accountAge: z.array(z.object({ label: z.string(), members: z.number().int() })),
+  costPerRetained: money.nullable(),
+};
+export const campaignQualitySchema = z.object({
+  ...qualityFigureFields,
+  campaignId: z.string(),
+  name: z.string(),
+  tracked: z.boolean(),
+});
+export const qualityOverviewSchema = z.object({
+  summary: z.object(qualityFigureFields),
+  campaigns: z.array(campaignQualitySchema),
+});
+
 export const botInviteResponseSchema = z.object({ inviteUrl: z.string() });
 export const botMissingBodySchema = z.object({
   message: z.string(),
@@ -233,6 +270,9 @@ export type ApiSchemasMatchTypes = [
   Check<Same<z.infer<typeof apiJoinPaceSchema>, ApiJoinPace>>,
   Check<Same<z.infer<typeof manageableGuildSchema>, ApiManageableGuild>>,
   Check<Same<z.infer<typeof botInviteResponseSchema>, BotInviteResponse>>,
+  Check<Same<z.infer<typeof guildInviteResponseSchema>, GuildInviteResponse>>,
+  Check<Same<z.infer<typeof campaignQualitySchema>, ApiCampaignQuality>>,
+  Check<Same<z.infer<typeof qualityOverviewSchema>, ApiQualityOverview>>,
   Check<Same<z.infer<typeof botMissingBodySchema>, BotMissingBody>>,
   Check<Same<z.infer<typeof createPaymentIntentResponseSchema>, CreatePaymentIntentResponse>>,
   Check<Same<z.infer<typeof syncPaymentResponseSchema>, SyncPaymentResponse>>,

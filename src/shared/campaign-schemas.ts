@@ -211,6 +211,16 @@ export interface ApiTransactionSummary {
   spent: string;
 }
 
+/** POST /api/guilds/:id/invite: the never-expiring invite our bot made for the picked server. */
+export interface GuildInviteResponse {
+  inviteLink: string;
+  guildName: string;
+}
+
+export const guildIdParamsSchema = z.object({
+  id: z.string().regex(/^\d{15,21}$/, 'That is not a Discord server id.'),
+});
+
 /** GET /api/guilds/manageable: a Discord server the user owns or has Manage Server in (Submit's picker). */
 export interface ApiManageableGuild {
   id: string;

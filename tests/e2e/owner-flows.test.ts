@@ -125,6 +125,33 @@ describe('owner flows on a phone', () => {
     expect(errors).toEqual([]);
   });
 
+  it('Submit from the picker: our bot creates the never-expiring invite, the form is filled, the submit lands', async () => {
+    const { page, errors } = await e2e.newPage({ width: 390, height: 844 });
+    const owner = 'picker_phone';
+    await e2e.signIn(page, owner);
+    const ownerId = e2e.app.sim.state.findUserByUsername(owner)!.id;
+    const guild = e2e.app.sim.state.createGuild({ name: 'Picked Palace', ownerId, botMember: true });
+    await page.goto('/submit');
+    await waitUntilInteractive(page);
+    await page.getByRole('radio', { name: /Picked Palace/ }).click();
+    await page.getByRole('button', { name: 'Create invite link' }).click();
+    await page.getByText('Never-expiring invite created:').waitFor();
+    const form = page.getByRole('form', { name: 'Regular campaign' });
+    const link = await form.getByLabel('Invite Link', { exact: true }).inputValue();
+    expect(link).toMatch(/^https:\/\/discord\.gg\/[A-Za-z0-9]+$/);
+    const invite = e2e.app.sim.state.findInvite(link.slice('https://discord.gg/'.length))!;
+    expect(invite).toMatchObject({ guildId: guild.id, expiresAt: null });
+    expect(await form.getByLabel('Server Name', { exact: true }).inputValue()).toBe('Picked Palace');
+    await form.getByLabel('Coins to Spend', { exact: true }).fill('3');
+    await form.getByRole('button', { name: 'Submit Server' }).click();
+    await page.waitForURL((url) => url.pathname === '/campaigns' && url.searchParams.has('new'));
+    await page
+      .locator('[data-testid="campaign-card"][data-highlighted]')
+      .getByText('Picked Palace')
+      .waitFor();
+    expect(errors).toEqual([]);
+  });
+
   it('the Dashboard says its figures could not be loaded instead of showing zeros, and retries', async () => {
     const { page, context } = await e2e.newPage({ width: 390, height: 844 });
     await e2e.signIn(page, 'zero_doubter');

@@ -59,6 +59,8 @@ const PRODUCT_ROUTES: Record<string, string | null> = {
   guildMembers: 'GET /guilds/{guild_id}/members',
   guildMember: 'GET /guilds/{guild_id}/members/{user_id}',
   guildAuditLog: 'GET /guilds/{guild_id}/audit-logs',
+  guildChannels: 'GET /guilds/{guild_id}/channels',
+  channelInvites: 'POST /channels/{channel_id}/invites',
   userChannels: 'POST /users/@me/channels',
   channelMessages: 'POST /channels/{channel_id}/messages',
   // The OAuth2 token endpoint is not part of the OpenAPI document (it is form-encoded, RFC 6749);
@@ -266,6 +268,22 @@ describe('simulator answers match the document', () => {
       (e) => e.action_type,
     );
     expect(actions.sort()).toEqual([20, 21, 22]);
+  });
+
+  it('GET /guilds/{id}/channels and POST /channels/{id}/invites (the picker’s never-expiring invite)', async () => {
+    const channels = await call('GET /guilds/{guild_id}/channels', `/guilds/${ids.guild}/channels`);
+    expectDocumented('GET /guilds/{guild_id}/channels', channels);
+    const channelId = (channels.body as { id: string }[])[0]!.id;
+    // The body the product sends (src/discord/discord-api.ts createPermanentInvite) is a documented request.
+    const request = { max_age: 0, max_uses: 0, unique: false };
+    const validateRequest = schemaFor('#/components/schemas/CreateGuildInviteRequest');
+    expect(validateRequest(request) ? [] : validateRequest.errors).toEqual([]);
+    const created = await call('POST /channels/{channel_id}/invites', `/channels/${channelId}/invites`, {
+      method: 'POST',
+      body: request,
+    });
+    expectDocumented('POST /channels/{channel_id}/invites', created);
+    expect(created.body).toMatchObject({ max_age: 0, expires_at: null, guild_id: ids.guild });
   });
 
   it('POST /users/@me/channels and POST /channels/{id}/messages (a DM with an embed)', async () => {

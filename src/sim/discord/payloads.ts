@@ -6,6 +6,7 @@
 import {
   ApplicationFlags,
   ChannelFlags,
+  type APIGuildTextChannel,
   ChannelType,
   EmbedType,
   GuildMemberFlags,
@@ -282,12 +283,45 @@ export function inviteObject(state: SimState, invite: SimInvite, withCounts: boo
     guild_id: guild.id,
     channel: { id: invite.channelId, type: ChannelType.GuildText, name: 'general' },
     expires_at: invite.expiresAt,
+    ...(invite.inviterId && state.users.has(invite.inviterId)
+      ? { inviter: userObject(state.requireUser(invite.inviterId)) }
+      : {}),
     ...(withCounts
       ? {
           approximate_member_count: state.memberCount(guild),
           approximate_presence_count: presenceCount(state, guild),
         }
       : {}),
+  };
+}
+
+/** `POST /channels/{id}/invites`' answer: the invite with its metadata (uses, limits, creation time). */
+export function createdInviteObject(state: SimState, invite: SimInvite): SimApiInvite {
+  return {
+    ...inviteObject(state, invite, false),
+    uses: 0,
+    max_uses: invite.maxUses ?? 0,
+    max_age: invite.maxAge,
+    temporary: false,
+    created_at: invite.createdAt,
+  } as SimApiInvite;
+}
+
+/** The guild's one text channel, as `GET /guilds/{id}/channels` lists it. */
+export function textChannelObject(guild: SimGuild): APIGuildTextChannel<ChannelType.GuildText> {
+  return {
+    id: guild.channelId,
+    type: ChannelType.GuildText,
+    guild_id: guild.id,
+    name: 'general',
+    position: 0,
+    flags: 0 as ChannelFlags,
+    permission_overwrites: [],
+    nsfw: false,
+    parent_id: null,
+    topic: null,
+    last_message_id: null,
+    rate_limit_per_user: 0,
   };
 }
 

@@ -17,10 +17,12 @@ import {
   currentUserObject,
   dmChannelObject,
   guildObject,
+  createdInviteObject,
   inviteObject,
   memberObject,
   messageObject,
   partialGuildForUser,
+  textChannelObject,
   userObject,
 } from './payloads.ts';
 import {
@@ -216,6 +218,13 @@ export function createApiRouter(cfg: RestConfig): Router {
       res.json(guildObject(state, botGuild(req), queryString(req, 'with_counts') === 'true'));
     }),
   );
+  // Every guild has one text channel here ("general"); Discord lists the channels the bot can see.
+  router.get(
+    '/guilds/:guildId/channels',
+    handle((req, res) => {
+      res.json([textChannelObject(botGuild(req))]);
+    }),
+  );
   router.get(
     '/guilds/:guildId/members',
     handle((req, res) => {
@@ -387,6 +396,42 @@ export function createApiRouter(cfg: RestConfig): Router {
       });
       cfg.log(`dm to ${message.recipientId}: ${message.content.slice(0, 80)}`);
       res.json(messageObject(state, message));
+    }),
+  );
+
+  // Create Channel Invite: needs Create Instant Invite in the channel. Without `unique: true` Discord
+  // hands back an existing invite of the same settings by the same inviter rather than a new one.
+  router.post(
+    '/channels/:channelId/invites',
+    handle((req, res) => {
+      bot(req);
+      const channelId = param(req, 'channelId');
+      const guild = [...state.guilds.values()].find((g) => g.channelId === channelId);
+      if (!guild) throw new SimError(404, 10003, 'Unknown Channel');
+      if (!guild.botJoinedAt) throw new SimError(403, 50001, 'Missing Access');
+      if (guild.botCanCreateInvite === false) throw new SimError(403, 50013, 'Missing Permissions');
+      const intField = (name: string, def: number, max: number): number => {
+        const value = bodyField(req, name) ?? def;
+        if (!Number.isInteger(value) || (value as number) < 0 || (value as number) > max)
+          throw new SimError(400, 50035, `Invalid Form Body: ${name}`);
+        return value as number;
+      };
+      const maxAge = intField('max_age', 86400, 604800);
+      const maxUses = intField('max_uses', 0, 100);
+      const unique = bodyField(req, 'unique') === true;
+      const existing = unique
+        ? undefined
+        : [...state.invites.values()].find(
+            (i) =>
+              i.channelId === channelId &&
+              i.inviterId === state.botId &&
+              i.maxAge === maxAge &&
+              (i.maxUses ?? 0) === maxUses &&
+              state.findInvite(i.code),
+          );
+      const invite = existing ?? state.createInvite(guild.id, { maxAge, maxUses, inviterId: state.botId });
+      cfg.log(`invite ${invite.code} for ${guild.name} (max_age ${maxAge})`);
+      res.json(createdInviteObject(state, invite));
     }),
   );
 

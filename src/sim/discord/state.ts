@@ -68,6 +68,8 @@ export interface SimGuild {
   botJoinedAt: string | null;
   /** Whether the bot's role grants View Audit Log (128) here; default true. */
   botCanViewAuditLog?: boolean;
+  /** Whether the bot's role grants Create Instant Invite (1) in the text channel; default true. */
+  botCanCreateInvite?: boolean;
   members: Record<string, SimMembership>;
   bans: Record<string, { reason: string | null }>;
   /** Community servers can have a description and (boosted ones) a banner hash; absent = null. */
@@ -80,6 +82,10 @@ export interface SimInvite {
   guildId: string;
   channelId: string;
   maxAge: number;
+  /** 0: unlimited. */
+  maxUses: number;
+  /** Who created it (the bot through POST /channels/{id}/invites); null for invites made by hand. */
+  inviterId: string | null;
   createdAt: string;
   expiresAt: string | null;
 }
@@ -445,6 +451,12 @@ export class SimState {
     return guilds;
   }
 
+  /** Gives or takes the bot's Create Instant Invite permission in a guild's text channel. */
+  setBotCanCreateInvite(guildId: string, allowed: boolean): void {
+    this.requireGuild(guildId).botCanCreateInvite = allowed;
+    this.changed();
+  }
+
   /** Gives or takes the bot's View Audit Log permission in a guild (an owner can untick it). */
   setBotCanViewAuditLog(guildId: string, allowed: boolean): void {
     this.requireGuild(guildId).botCanViewAuditLog = allowed;
@@ -645,7 +657,10 @@ export class SimState {
 
   // ---- invites ----------------------------------------------------------------------------
 
-  createInvite(guildId: string, opts: { code?: string; maxAge?: number } = {}): SimInvite {
+  createInvite(
+    guildId: string,
+    opts: { code?: string; maxAge?: number; maxUses?: number; inviterId?: string } = {},
+  ): SimInvite {
     const guild = this.requireGuild(guildId);
     const code = opts.code ?? randomBytes(6).toString('base64url').replace(/[-_]/g, 'x').slice(0, 8);
     if (!/^[A-Za-z0-9-]{2,64}$/.test(code)) throw new SimError(400, 50035, 'Invalid Form Body: code');
@@ -661,6 +676,8 @@ export class SimState {
       guildId,
       channelId: guild.channelId,
       maxAge,
+      maxUses: opts.maxUses ?? 0,
+      inviterId: opts.inviterId ?? null,
       createdAt: new Date(now).toISOString(),
       expiresAt: maxAge > 0 ? new Date(now + maxAge * 1000).toISOString() : null,
     };

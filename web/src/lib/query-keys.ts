@@ -25,6 +25,8 @@ export const campaignKeys = {
   botInvite: () => ['/api/bot/invite'] as const,
   /** Submit's server picker: the servers the user owns or manages (issue 31 item 3). */
   manageableGuilds: () => ['/api/guilds/manageable'] as const,
+  /** My Campaigns' member quality (issue 31 item 1). */
+  quality: () => ['/api/campaigns/quality'] as const,
 };
 
 /** The ledger: every key sits under `all()`, so one invalidation refreshes list, summary, history and chart. */

@@ -7,6 +7,7 @@ import { LuCirclePlus, LuMegaphone } from 'react-icons/lu';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { EmptyState } from '../components/empty-state.tsx';
 import { PageHeader } from '../components/page-header.tsx';
+import { QualitySummary } from '../features/campaigns/campaign-quality.tsx';
 import { CampaignCard } from '../features/campaigns/campaign-card.tsx';
 import { CancelCampaignDialog } from '../features/campaigns/cancel-campaign-dialog.tsx';
 import { useCampaigns } from '../features/campaigns/use-campaigns.ts';
@@ -82,6 +83,7 @@ export default function CampaignsPage() {
           </Button>
         }
       />
+      <QualitySummary />
       {unreachable.length > 0 ? (
         <Stack gap="2" mb="4" role="status">
           {unreachable.map((s) => (

@@ -32,6 +32,11 @@ export default function SubmitPage() {
   const tab: Tab = TABS.includes(requested as Tab) ? (requested as Tab) : 'regular';
   const [missingInviteUrl, setMissingInviteUrl] = useState<string | null>(null);
   const [picked, setPicked] = useState<ApiManageableGuild | null>(null);
+  // The invite our bot made for a picked server (the picker's "Create invite link").
+  const [created, setCreated] = useState<{ guildId: string; link: string } | null>(null);
+  const prefillInvite = created && created.guildId === picked?.id ? created.link : undefined;
+  // Picking a server or getting its invite refills the forms.
+  const formKey = `${picked?.id ?? ''}:${prefillInvite ?? ''}`;
 
   const balanceText = user?.coins ?? '0.00';
   const balanceCents = parseMoney(balanceText) ?? 0;
@@ -40,6 +45,7 @@ export default function SubmitPage() {
     balanceText,
     onBotMissing: setMissingInviteUrl,
     prefillName: picked?.name,
+    prefillInvite,
   };
 
   function selectTab(next: string) {
@@ -61,7 +67,13 @@ export default function SubmitPage() {
           </Stack>
         }
       />
-      <ServerPicker picked={picked} onPick={setPicked} needsBot={tab !== 'nobot'} />
+      <ServerPicker
+        picked={picked}
+        onPick={setPicked}
+        needsBot={tab !== 'nobot'}
+        inviteLink={prefillInvite}
+        onInviteCreated={(guildId, link) => setCreated({ guildId, link })}
+      />
       {tab !== 'nobot' ? (
         <BotInvitePanel missingInviteUrl={missingInviteUrl} onInvited={() => setMissingInviteUrl(null)} />
       ) : null}
@@ -90,15 +102,16 @@ export default function SubmitPage() {
               <Text color="fg.muted" textStyle="sm" mb="6">
                 {TAB_INTRO[value]}
               </Text>
-              {/* Keyed by the picked server: picking one refills the name field. */}
-              {value === 'regular' ? <RegularForm key={picked?.id} {...formProps} /> : null}
-              {value === 'featured' ? <FeaturedForm key={picked?.id} {...formProps} /> : null}
+              {/* Keyed by the picked server and its invite: picking one refills the fields. */}
+              {value === 'regular' ? <RegularForm key={formKey} {...formProps} /> : null}
+              {value === 'featured' ? <FeaturedForm key={formKey} {...formProps} /> : null}
               {value === 'nobot' ? (
                 <NoBotForm
-                  key={picked?.id}
+                  key={formKey}
                   balanceCents={balanceCents}
                   balanceText={balanceText}
                   prefillName={picked?.name}
+                  prefillInvite={prefillInvite}
                 />
               ) : null}
             </Tabs.Content>

@@ -20,6 +20,7 @@ import { formatCoins } from '../../lib/format.ts';
 import { toast } from '../../lib/toaster.tsx';
 import { InviteExpiredPanel } from './invite-expired-panel.tsx';
 import { TopUpButton } from './top-up-dialog.tsx';
+import { QualityButton } from './campaign-quality.tsx';
 import { CAMPAIGN_KIND_RULES, rewardText } from '@shared/campaign-kinds.ts';
 import { campaignPace, etaText, paceText } from './campaign-pace.ts';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
@@ -246,6 +247,7 @@ export const CampaignCard = forwardRef<HTMLDivElement, CampaignCardProps>(functi
             </Button>
           ) : null}
           <TopUpButton campaign={campaign} />
+          <QualityButton campaignId={campaign.id} name={campaign.name} />
           <Button
             size="sm"
             variant="outline"

@@ -18,9 +18,9 @@ type FeaturedField = keyof typeof FIELD_IDS;
 const isField = (f: string | null): f is FeaturedField => f !== null && Object.hasOwn(FIELD_IDS, f);
 
 /** Featured campaign: the server is created, then promoted (100 coins, 100 member slots). */
-export function FeaturedForm({ balanceCents, onBotMissing, prefillName }: SubmitFormProps) {
+export function FeaturedForm({ balanceCents, onBotMissing, prefillName, prefillInvite }: SubmitFormProps) {
   const [name, setName] = useState(prefillName ?? '');
-  const [inviteLink, setInviteLink] = useState('');
+  const [inviteLink, setInviteLink] = useState(prefillInvite ?? '');
   const navigate = useNavigate();
   const submit = useSubmitFeatured({
     onBotMissing,

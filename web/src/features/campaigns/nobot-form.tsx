@@ -24,9 +24,14 @@ type NoBotField = keyof typeof FIELD_IDS;
 const isField = (f: string | null): f is NoBotField => f !== null && Object.hasOwn(FIELD_IDS, f);
 
 /** No-bot campaign: no bot needed, 1 coin per member, members earn 0.20 after 10 seconds. */
-export function NoBotForm({ balanceCents, balanceText, prefillName }: Omit<SubmitFormProps, 'onBotMissing'>) {
+export function NoBotForm({
+  balanceCents,
+  balanceText,
+  prefillName,
+  prefillInvite,
+}: Omit<SubmitFormProps, 'onBotMissing'>) {
   const [name, setName] = useState(prefillName ?? '');
-  const [inviteLink, setInviteLink] = useState('');
+  const [inviteLink, setInviteLink] = useState(prefillInvite ?? '');
   const [minAge, setMinAge] = useState('');
   const [language, setLanguage] = useState('');
   // Starts at what the balance pays for (10 at most), never at more.

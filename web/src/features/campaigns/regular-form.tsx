@@ -28,12 +28,20 @@ export interface SubmitFormProps {
   onBotMissing: (inviteUrl: string) => void;
   /** The server picked above the form (issue 31 item 3): its name fills the name field. */
   prefillName?: string;
+  /** The never-expiring invite our bot made for the picked server: it fills the invite field. */
+  prefillInvite?: string;
 }
 
 /** Regular campaign: 1 coin per member slot, at least 3. */
-export function RegularForm({ balanceCents, balanceText, onBotMissing, prefillName }: SubmitFormProps) {
+export function RegularForm({
+  balanceCents,
+  balanceText,
+  onBotMissing,
+  prefillName,
+  prefillInvite,
+}: SubmitFormProps) {
   const [name, setName] = useState(prefillName ?? '');
-  const [inviteLink, setInviteLink] = useState('');
+  const [inviteLink, setInviteLink] = useState(prefillInvite ?? '');
   const [minAge, setMinAge] = useState('');
   const [language, setLanguage] = useState('');
   // Starts at what the balance pays for (10 at most), never at more.

@@ -1,7 +1,8 @@
 import { Badge, Box, Button, Card, Flex, Heading, Skeleton, Stack, Text } from '@chakra-ui/react';
-import type { ApiManageableGuild } from '@shared/campaign-schemas.ts';
-import { useQuery } from '@tanstack/react-query';
-import { LuBot, LuCircleCheck, LuExternalLink, LuLink } from 'react-icons/lu';
+import type { ApiManageableGuild, GuildInviteResponse } from '@shared/campaign-schemas.ts';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { LuBot, LuCircleCheck, LuExternalLink, LuLink, LuWandSparkles } from 'react-icons/lu';
+import { apiJson, errorMessage } from '../../lib/api.ts';
 import { ServerAvatar } from '../../components/server-avatar.tsx';
 import { campaignKeys } from '../../lib/query-keys.ts';
 
@@ -17,11 +18,16 @@ export function ServerPicker({
   picked,
   onPick,
   needsBot,
+  inviteLink,
+  onInviteCreated,
 }: {
   picked: ApiManageableGuild | null;
   onPick: (guild: ApiManageableGuild | null) => void;
   /** The chosen tab's campaigns need our bot (regular, featured). */
   needsBot: boolean;
+  /** The invite our bot already made for the picked server, if any. */
+  inviteLink?: string;
+  onInviteCreated: (guildId: string, link: string) => void;
 }) {
   const { data, isLoading, isError } = useManageableGuilds();
   if (isError) return null; // The paste-a-link form below still works.
@@ -90,7 +96,14 @@ export function ServerPicker({
             })}
           </Flex>
         )}
-        {picked ? <PickedGuide guild={picked} needsBot={needsBot} /> : null}
+        {picked ? (
+          <PickedGuide
+            guild={picked}
+            needsBot={needsBot}
+            inviteLink={inviteLink}
+            onInviteCreated={(link) => onInviteCreated(picked.id, link)}
+          />
+        ) : null}
       </Card.Body>
     </Card.Root>
   );
@@ -108,7 +121,24 @@ function Step({ done, children }: { done: boolean; children: React.ReactNode }) 
 }
 
 /** What the picked server still needs: our bot (bot kinds) and a never-expiring invite link. */
-function PickedGuide({ guild, needsBot }: { guild: ApiManageableGuild; needsBot: boolean }) {
+function PickedGuide({
+  guild,
+  needsBot,
+  inviteLink,
+  onInviteCreated,
+}: {
+  guild: ApiManageableGuild;
+  needsBot: boolean;
+  inviteLink?: string;
+  onInviteCreated: (link: string) => void;
+}) {
+  // Our bot makes the never-expiring invite where it is (POST /api/guilds/:id/invite); elsewhere, or
+  // when Discord says it may not, the owner makes one by hand as the step below says.
+  const create = useMutation({
+    mutationFn: () =>
+      apiJson<GuildInviteResponse>('POST', `/api/guilds/${encodeURIComponent(guild.id)}/invite`),
+    onSuccess: (body) => onInviteCreated(body.inviteLink),
+  });
   return (
     <Stack
       gap="2.5"
@@ -137,14 +167,47 @@ function PickedGuide({ guild, needsBot }: { guild: ApiManageableGuild; needsBot:
           )}
         </Step>
       ) : null}
-      <Step done={false}>
-        <Text>
-          In Discord, open {guild.name} → <b>Invite People</b> → <b>Edit invite link</b>, set{' '}
-          <b>Expire After: Never</b>, copy the link and paste it below.
-        </Text>
+      <Step done={inviteLink !== undefined}>
+        {inviteLink !== undefined ? (
+          <Text>
+            Never-expiring invite created: <b>{inviteLink.replace('https://', '')}</b>
+          </Text>
+        ) : guild.botPresent ? (
+          <Stack gap="1.5">
+            <Flex gap="2" align="center" wrap="wrap">
+              <Text flex="1" minW="40">
+                Our bot can create a never-expiring invite to {guild.name} for you.
+              </Text>
+              <Button
+                size="xs"
+                colorPalette="brand"
+                loading={create.isPending}
+                loadingText="Creating..."
+                onClick={() => create.mutate()}
+              >
+                <LuWandSparkles /> Create invite link
+              </Button>
+            </Flex>
+            {create.isError ? (
+              <Text color="red.fg" role="alert">
+                {errorMessage(create.error, 'Could not create an invite link.')}
+              </Text>
+            ) : (
+              <Text color="fg.subtle">
+                Or in Discord: {guild.name} → <b>Invite People</b> → <b>Edit invite link</b> →{' '}
+                <b>Expire After: Never</b>, and paste the link below.
+              </Text>
+            )}
+          </Stack>
+        ) : (
+          <Text>
+            In Discord, open {guild.name} → <b>Invite People</b> → <b>Edit invite link</b>, set{' '}
+            <b>Expire After: Never</b>, copy the link and paste it below.
+          </Text>
+        )}
       </Step>
       <Badge alignSelf="flex-start" colorPalette="brand" variant="subtle">
-        Server name filled in below
+        {inviteLink !== undefined ? 'Server name and invite filled in below' : 'Server name filled in below'}
       </Badge>
     </Stack>
   );

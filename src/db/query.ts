@@ -1,0 +1,241 @@
+import type Database from 'better-sqlite3';
+import pg from 'pg';
+import { drizzle, type SqliteRemoteDatabase, type SqliteRemoteResult } from 'drizzle-orm/sqlite-proxy';
+import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
+import { sql as sqlTag, type SQL } from 'drizzle-orm';
+import { driverErrorCode } from '../shared/errors.ts';
+
+// One query definition for both engines (decision 044). Repositories build their queries once, with
+// drizzle's SQLite query builder over the one schema (src/db/schema.ts: typed columns, typed results),
+// and run them through `Q`, an async drizzle database whose driver is a thin executor we own:
+//
+// - SQLite: the better-sqlite3 connection of the handle (the writer in a transaction, the read-only
+//   connection for `store.read`), each SQL text prepared once per connection and kept (a statement
+//   cache keyed by the text), so every query is a prepared statement without hand-written `.prepare()`.
+// - PostgreSQL: the pool (reads) or the transaction's client, with `?` placeholders numbered `$1…` and
+//   each SQL text a named prepared statement (parsed and planned once per connection).
+//
+// The SQL drizzle's SQLite dialect writes (double-quoted identifiers, `?` parameters, `on conflict … do
+// update … where`, `returning`, `limit ?`) is also PostgreSQL's. What differs is handled here, once:
+// booleans (SQLite stores 0/1; drizzle's boolean columns map PostgreSQL's true/false and send 1/0, which
+// PostgreSQL reads as booleans), int8 and numeric results (numbers on both: SUM, COUNT), row locks
+// (`forUpdate`), and the few functions spelled differently (`greatest`, `fragment`). A query that needs
+// another difference takes `h.kind` for one fragment, never a second copy of the query.
+
+/** The query handle repositories use (typed by the SQLite schema; runs on either engine). */
+export type Q = SqliteRemoteDatabase;
+
+/** A handle (src/db/engine.ts): its engine and its query handle. */
+export interface Kinded {
+  readonly kind: 'sqlite' | 'pg';
+  readonly q: Q;
+}
+
+type Method = 'run' | 'all' | 'values' | 'get';
+interface Exec {
+  (sql: string, params: unknown[], method: Method, objects: boolean): Promise<{ rows: unknown }>;
+}
+
+const dialect = new SQLiteAsyncDialect();
+
+// ---------------------------------------------------------------- SQLite
+
+const STATEMENT_CACHE_LIMIT = 2000;
+const sqliteStatements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+function sqliteStatement(conn: Database.Database, text: string): Database.Statement {
+  let cache = sqliteStatements.get(conn);
+  if (!cache) sqliteStatements.set(conn, (cache = new Map<string, Database.Statement>()));
+  let stmt = cache.get(text);
+  if (!stmt) {
+    // Queries with a list (`in (?, ?, …)`) make one text per length: keep the cache bounded.
+    if (cache.size >= STATEMENT_CACHE_LIMIT) cache.clear();
+    stmt = conn.prepare(text);
+    cache.set(text, stmt);
+  }
+  return stmt;
+}
+
+function sqliteExec(conn: Database.Database): Exec {
+  return (text, params, method, objects) => {
+    const stmt = sqliteStatement(conn, text);
+    if (!stmt.reader) {
+      const info = stmt.run(...params);
+      return Promise.resolve({ rows: [], changes: info.changes });
+    }
+    stmt.raw(!objects);
+    if (method === 'get') return Promise.resolve({ rows: stmt.get(...params) });
+    const rows = stmt.all(...params);
+    return Promise.resolve(method === 'run' ? { rows, changes: rows.length } : { rows });
+  };
+}
+
+// ---------------------------------------------------------------- PostgreSQL
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+/** Results as numbers on both engines: int8 (money, epoch ms, COUNT) and numeric (SUM of int8). */
+const toNumber = (value: string): number => Number(value);
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary'): unknown =>
+    oid === INT8_OID || oid === NUMERIC_OID
+      ? toNumber
+      : (pg.types.getTypeParser(oid, format) as unknown)) as typeof pg.types.getTypeParser,
+};
+
+interface PgText {
+  text: string;
+  name: string | undefined;
+}
+const PG_NAMED_LIMIT = 2000;
+const pgTexts = new Map<string, PgText>();
+
+/**
+ * SQLite's text as PostgreSQL's: `?` → `$1, $2…` outside quoted strings and identifiers, the conflict
+ * target unqualified; and a statement name for the first texts seen.
+ */
+function pgText(sqliteSql: string): PgText {
+  let found = pgTexts.get(sqliteSql);
+  if (found) return found;
+  let out = '';
+  let n = 0;
+  let quote: string | null = null;
+  for (const ch of sqliteSql) {
+    if (quote) {
+      if (ch === quote) quote = null;
+      out += ch;
+    } else if (ch === "'" || ch === '"') {
+      quote = ch;
+      out += ch;
+    } else if (ch === '?') out += `$${++n}`;
+    else out += ch;
+  }
+  // SQLite's dialect qualifies the conflict target's columns; PostgreSQL wants bare column names.
+  out = out.replace(
+    / on conflict \(([^)]*)\)/g,
+    (_m, cols: string) => ` on conflict (${cols.replace(/"[^"]+"\./g, '')})`,
+  );
+  found = { text: out, name: pgTexts.size < PG_NAMED_LIMIT ? `q${pgTexts.size + 1}` : undefined };
+  if (pgTexts.size < PG_NAMED_LIMIT * 2) pgTexts.set(sqliteSql, found);
+  return found;
+}
+
+function pgExec(client: pg.Pool | pg.PoolClient): Exec {
+  return async (sqliteSql, params, method, objects) => {
+    const { text, name } = pgText(sqliteSql);
+    const result = await client.query({
+      text,
+      ...(name ? { name } : {}),
+      values: params,
+      ...(objects ? {} : { rowMode: 'array' as const }),
+      types: pgTypes,
+    });
+    if (method === 'get') return { rows: result.rows[0] };
+    return method === 'run' ? { rows: result.rows, changes: result.rowCount ?? 0 } : { rows: result.rows };
+  };
+}
+
+// ---------------------------------------------------------------- the query handle
+
+const EXEC = Symbol('exec');
+const CALLBACK = Symbol('callback');
+type Callback = (sql: string, params: unknown[], method: Method) => Promise<never>;
+type WithExec = Q & { [EXEC]: Exec; [CALLBACK]: Callback };
+
+function queryHandle(exec: Exec): Q {
+  const callback: Callback = (text, params, method) => exec(text, params, method, false) as Promise<never>;
+  const q = drizzle(callback) as WithExec;
+  q[EXEC] = exec;
+  q[CALLBACK] = callback;
+  return q;
+}
+
+const templateQ = queryHandle(() =>
+  Promise.reject(new Error('a prepared query runs through `prepared(…)(h)`')),
+);
+
+/**
+ * A query built and compiled once (drizzle's `.prepare()`, values as `sql.placeholder(name)`), run on any
+ * handle: `const claim = prepared((q) => q.update(…).set({ at: sql.placeholder('now') }).…prepare());`
+ * then `await claim(h).get({ now })`. Building and compiling a drizzle query costs more CPU than running
+ * it on SQLite: hot paths (the claim) prepare; everything else simply builds on `h.q`.
+ */
+export function prepared<P extends object>(build: (q: Q) => P): (h: Kinded) => P {
+  const template = build(templateQ);
+  return (h) => {
+    // The template's compiled SQL, field mapping and methods, on this handle's connection.
+    const query = Object.create(template) as P & { client: Callback };
+    query.client = (h.q as WithExec)[CALLBACK];
+    return query;
+  };
+}
+
+/** The query handle on a better-sqlite3 connection. */
+export function sqliteQueries(conn: Database.Database): Q {
+  return queryHandle(sqliteExec(conn));
+}
+
+/** The query handle on the PostgreSQL pool or on one transaction's client. */
+export function pgQueries(client: pg.Pool | pg.PoolClient): Q {
+  return queryHandle(pgExec(client));
+}
+
+// ---------------------------------------------------------------- helpers for repositories
+
+/** Rows a `.run()` changed (SQLite `changes`, PostgreSQL `rowCount`). */
+export function changes(result: SqliteRemoteResult): number {
+  return (result as { changes?: number }).changes ?? 0;
+}
+
+/** A raw SQL query's rows as objects keyed by the column names it selects (for what the builder lacks). */
+export async function rawAll<T>(h: Kinded, query: SQL): Promise<T[]> {
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  return (await (h.q as WithExec)[EXEC](text, params, 'all', true)).rows as T[];
+}
+
+/** The first row of `rawAll`, or undefined. */
+export async function rawGet<T>(h: Kinded, query: SQL): Promise<T | undefined> {
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  return (await (h.q as WithExec)[EXEC](text, params, 'get', true)).rows as T | undefined;
+}
+
+interface Preparable<T> {
+  prepare(): { get(): Promise<T>; all(): Promise<T[]> } & object;
+}
+
+function lockingPrepared<T>(h: Kinded, query: Preparable<T>) {
+  const prepared = query.prepare();
+  if (h.kind === 'pg') {
+    // PostgreSQL locks the rows it reads until the transaction ends. SQLite needs nothing: its
+    // transactions are BEGIN IMMEDIATE under the store's mutex, so no other writer runs meanwhile.
+    const p = prepared as unknown as { query: { sql: string; params: unknown[] } };
+    p.query = { ...p.query, sql: `${p.query.sql} for update` };
+  }
+  return prepared;
+}
+
+/** A select's first row, locked until the transaction ends (PostgreSQL `FOR UPDATE`). */
+export function getForUpdate<T>(h: Kinded, query: Preparable<T>): Promise<T> {
+  return lockingPrepared(h, query).get();
+}
+
+/** A select's rows, locked until the transaction ends (PostgreSQL `FOR UPDATE`). */
+export function allForUpdate<T>(h: Kinded, query: Preparable<T>): Promise<T[]> {
+  return lockingPrepared(h, query).all();
+}
+
+/** The larger of two values: SQLite's two-argument `max`, PostgreSQL's `greatest`. */
+export function greatest(h: Kinded, a: unknown, b: unknown): SQL {
+  return h.kind === 'pg' ? sqlTag`greatest(${a}, ${b})` : sqlTag`max(${a}, ${b})`;
+}
+
+/** A fragment spelled differently on each engine (keep it to a function call or a cast). */
+export function fragment(h: Kinded, forms: { sqlite: SQL; pg: SQL }): SQL {
+  return h.kind === 'pg' ? forms.pg : forms.sqlite;
+}
+
+/** A foreign key violated (SQLite `SQLITE_CONSTRAINT_FOREIGNKEY`, PostgreSQL 23503), also when wrapped. */
+export function isForeignKeyViolation(err: unknown): boolean {
+  const code = driverErrorCode(err);
+  return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
+}
