@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestStore, ENGINES, type TestStore } from '../test/db.ts';
 import { insertUser } from '../test/factories.ts';
 import { pgTestsEnabled } from '../test/pg.ts';
+import { MAX_ACCESS_TOKENS_PER_USER } from '../shared/access-tokens.ts';
 import { accessTokensRepo } from './access-tokens-repo.ts';
 import { authenticateAccessToken, createAccessToken, revokeAccessToken } from './access-tokens.ts';
 
@@ -33,6 +34,17 @@ describe.each(ENGINES)('access tokens on %s', (kind) => {
       await revokeAccessToken(t.store, user.id, created.id, now + 1);
       expect(await authenticateAccessToken(t.store, created.token, now + 2)).toBeNull();
       expect(await accessTokensRepo(t.store.read).listUsable(user.id, now + 2)).toEqual([]);
+    });
+
+    it('keeps the per-user cap when creations race', async () => {
+      const user = await insertUser(t.store);
+      const results = await Promise.allSettled(
+        Array.from({ length: MAX_ACCESS_TOKENS_PER_USER + 5 }, () =>
+          createAccessToken(t.store, user.id, { name: 'race', scopes: ['read'], expiresInDays: null }, now),
+        ),
+      );
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(MAX_ACCESS_TOKENS_PER_USER);
+      expect(await accessTokensRepo(t.store.read).countUsable(user.id, now)).toBe(MAX_ACCESS_TOKENS_PER_USER);
     });
 
     it("revokes only the user's own token, once", async () => {

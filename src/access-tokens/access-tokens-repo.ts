@@ -1,7 +1,7 @@
 import { and, count, desc, eq, gt, isNull, lt, or, sql, type SQLWrapper } from 'drizzle-orm';
 import type { DbHandle } from '../db/engine.ts';
-import { changes, prepared } from '../db/query.ts';
-import { accessTokens } from '../db/schema.ts';
+import { changes, getForUpdate, prepared } from '../db/query.ts';
+import { accessTokens, users } from '../db/schema.ts';
 
 // The access_tokens table (decision 053): one query definition for both engines (decision 044), held
 // to its contract by access-tokens-repo.test.ts on SQLite and PostgreSQL.
@@ -27,6 +27,14 @@ const FIND_USABLE_BY_HASH = prepared((q) =>
 
 export class AccessTokensRepository {
   constructor(private readonly h: DbHandle) {}
+
+  /**
+   * Locks the user's row until the transaction ends (PostgreSQL; SQLite's writers are serialised
+   * already): concurrent creations of one user's tokens count one after the other.
+   */
+  async lockOwner(userId: string): Promise<void> {
+    await getForUpdate(this.h, this.h.q.select({ id: users.id }).from(users).where(eq(users.id, userId)));
+  }
 
   async insert(row: NewAccessTokenRow): Promise<void> {
     await this.h.q.insert(t).values(row).run();

@@ -75,6 +75,7 @@ export async function createAccessToken(
   };
   await store.transaction(async (tx) => {
     const repo = accessTokensRepo(tx);
+    await repo.lockOwner(userId);
     if ((await repo.countUsable(userId, now)) >= MAX_ACCESS_TOKENS_PER_USER) {
       throw new AppError('conflict', ACCESS_TOKEN_MESSAGES.tooMany);
     }
