@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { PublicConfig } from './shared/api-types.ts';
 import type { AppContext } from './context.ts';
 import { apiNotFound, errorHandler } from './http/errors.ts';
+import { requestStoredLocale } from './i18n/user-locale.ts';
 import { refusesCrossSite, sameOriginOnly } from './http/guards.ts';
 import { plainRequestStarter, requestContext, requestStarter } from './http/request-context.ts';
 import {
@@ -318,7 +319,8 @@ export function createApp(
     );
   }
 
-  const onError = errorHandler(ctx.logger);
+  // `{ message }` bodies in the reader's language: the member's stored one, else Accept-Language (decision 051).
+  const onError = errorHandler(ctx.logger, { storedLocaleOf: (req) => requestStoredLocale(ctx.store, req) });
   app.use(onError);
 
   const handler =

@@ -4,6 +4,8 @@ import { DISCORD_ERROR, DiscordApiError } from '../discord/discord-api.ts';
 import { MINUTE } from '../clock.ts';
 import { inShard, type ShardScope } from './shards.ts';
 import { botRepo } from './bot-repo.ts';
+import { botT, DEFAULT_LOCALE, type Locale } from '../i18n/index.ts';
+import { storedLocaleOf } from '../i18n/user-locale.ts';
 
 /** Attempts at the completion DM, and the wait before each retry: a few, then the site shows it instead. */
 export const COMPLETION_DM_RETRY_DELAYS_MS = [1 * MINUTE, 10 * MINUTE, 60 * MINUTE] as const;
@@ -16,9 +18,13 @@ export const COMPLETION_DM_MAX_ATTEMPTS = COMPLETION_DM_RETRY_DELAYS_MS.length +
  */
 export const COMPLETION_DM_LEASE_MS = 5 * MINUTE;
 
-export function completionMessage(campaignName: string, membersDelivered: number): string {
-  const members = `${membersDelivered} new member${membersDelivered === 1 ? '' : 's'}`;
-  return `🎉 Your ${PRODUCT_NAME} campaign for **${campaignName}** is complete: ${members} joined your server. Thanks for growing with us!`;
+/** The owner's "campaign complete" DM, in the owner's language (the locale stored on their account). */
+export function completionMessage(
+  campaignName: string,
+  membersDelivered: number,
+  locale: Locale = DEFAULT_LOCALE,
+): string {
+  return botT(locale)('dm.completed', { product: PRODUCT_NAME, name: campaignName, count: membersDelivered });
 }
 
 /**
@@ -47,8 +53,10 @@ export async function notifyCompletedCampaign(ctx: AppContext, campaignId: strin
   const campaign = await botRepo(ctx.store.read).findCompletionNotice(campaignId);
   if (!campaign) return false;
   try {
+    const ownerId = await botRepo(ctx.store.read).findUserIdByDiscordId(campaign.ownerDiscordId);
+    const locale = (ownerId ? await storedLocaleOf(ctx.store, ownerId) : null) ?? DEFAULT_LOCALE;
     await ctx.discord.sendDirectMessage(campaign.ownerDiscordId, {
-      content: completionMessage(campaign.name, campaign.slots),
+      content: completionMessage(campaign.name, campaign.slots, locale),
     });
   } catch (err) {
     await recordFailedAttempt(ctx, campaignId, err);

@@ -9,13 +9,18 @@ import {
   storageFailureCode,
 } from '../shared/errors.ts';
 import { requestIdOf } from './request-context.ts';
+import type { Locale } from '../shared/i18n/index.ts';
+import { localizeMessage } from '../i18n/server-messages.ts';
+import { acceptLanguageLocale } from '../i18n/user-locale.ts';
 
 // Services throw AppError (src/shared/errors.ts); this middleware maps its code to a status and a `{ message }` body.
 
 export { STORAGE_UNAVAILABLE_MESSAGE } from '../shared/errors.ts';
 
-export const apiNotFound: RequestHandler = (_req, res) => {
-  res.status(404).json({ message: 'Not found' });
+export const apiNotFound: RequestHandler = (req, res) => {
+  res
+    .status(404)
+    .json({ message: localizeMessage('Not found', acceptLanguageLocale(req.headers['accept-language'])) });
 };
 
 /** Seconds a client is told to wait after a 503 of ours (storage or a dependency down). */
@@ -39,13 +44,54 @@ export const OUTAGE_PAGE = `<!doctype html>
 <p>Please try again in a minute.</p><a href="">Try again</a></main></body></html>
 `;
 
-function sendUnavailable(req: Request, res: Response, message: string, retryAfterSeconds?: number): void {
-  res.status(503).setHeader('Retry-After', String(retryAfterSeconds ?? RETRY_AFTER_SECONDS));
-  if (wantsPage(req)) res.type('html').send(OUTAGE_PAGE);
-  else res.json({ message });
+export interface ErrorHandlerOptions {
+  /** The signed-in member's stored language, or null (decision 051). Without it: Accept-Language only. */
+  storedLocaleOf?: (req: Request) => Promise<Locale | null>;
 }
 
-export function errorHandler(logger: Logger): ErrorRequestHandler {
+export function errorHandler(logger: Logger, options: ErrorHandlerOptions = {}): ErrorRequestHandler {
+  /**
+   * Sends `{ message }` in the reader's language (decision 051): the member's stored one — not asked
+   * when the database is the trouble (`askStore` false), so an outage answer never waits on it — else
+   * Accept-Language, else English (the sentence as the service said it).
+   */
+  const sendMessage = (
+    req: Request,
+    res: Response,
+    status: number,
+    message: string,
+    askStore = true,
+  ): void => {
+    res.status(status);
+    const fromHeader = (): Locale => acceptLanguageLocale(req.headers['accept-language']);
+    if (!askStore || !options.storedLocaleOf) {
+      res.json({ message: localizeMessage(message, fromHeader()) });
+      return;
+    }
+    options
+      .storedLocaleOf(req)
+      .catch(() => null)
+      .then((stored) => {
+        if (!res.headersSent) res.json({ message: localizeMessage(message, stored ?? fromHeader()) });
+      })
+      .catch((err: unknown) => {
+        logger.error('error answer failed', { error: err instanceof Error ? err.message : String(err) });
+        if (!res.headersSent) res.json({ message });
+      });
+  };
+
+  const sendUnavailable = (
+    req: Request,
+    res: Response,
+    message: string,
+    retryAfterSeconds?: number,
+    askStore = true,
+  ): void => {
+    res.setHeader('Retry-After', String(retryAfterSeconds ?? RETRY_AFTER_SECONDS));
+    if (wantsPage(req)) res.status(503).type('html').send(OUTAGE_PAGE);
+    else sendMessage(req, res, 503, message, askStore);
+  };
+
   return (err: unknown, req, res, _next) => {
     // An error after the answer went out: express-session failing to save the session once the response
     // ended (disk full at sign-in), a stream that broke. Express's own final handler would print the
@@ -73,7 +119,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       // A refusal that knows when to come back (Discord busy, the join pace's 429) says so in Retry-After.
       if (err.status === 503) return sendUnavailable(req, res, err.message, err.retryAfterSeconds);
       if (err.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(err.retryAfterSeconds));
-      res.status(err.status).json({ message: err.message });
+      sendMessage(req, res, err.status, err.message);
       return;
     }
     // body-parser and friends signal client mistakes with a 4xx status (e.g. malformed JSON).
@@ -81,14 +127,14 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (status >= 400 && status < 500) {
       const message =
         (err as { type?: string }).type === 'entity.parse.failed' ? 'Malformed JSON body' : 'Bad request';
-      res.status(status).json({ message });
+      sendMessage(req, res, status, message);
       return;
     }
     // PostgreSQL refuses a NUL character in text (22021, "invalid byte sequence for encoding"), where
     // SQLite stores it: input a client sent (an id like %00, a name with \u0000), not a bug. Found by
     // src/http/bad-input.test.ts on PostgreSQL. drizzle wraps the driver's error (its `cause`).
     if (driverErrorCode(err) === '22021') {
-      res.status(400).json({ message: 'Text must not contain NUL characters' });
+      sendMessage(req, res, 400, 'Text must not contain NUL characters');
       return;
     }
     // The disk is full, read-only or failing, the database is unreachable, or it is locked for too long:
@@ -106,7 +152,13 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
         error: err instanceof Error ? err.message : String(err),
       });
       // A read saved nothing: its message says it could not load (issue 29 item 6).
-      sendUnavailable(req, res, read ? STORAGE_READ_UNAVAILABLE_MESSAGE : STORAGE_UNAVAILABLE_MESSAGE);
+      sendUnavailable(
+        req,
+        res,
+        read ? STORAGE_READ_UNAVAILABLE_MESSAGE : STORAGE_UNAVAILABLE_MESSAGE,
+        undefined,
+        false,
+      );
       return;
     }
     logger.error('unhandled error', {
@@ -115,6 +167,6 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       path: req.path,
       error: err instanceof Error ? err.stack : String(err),
     });
-    res.status(500).json({ message: INTERNAL_ERROR_MESSAGE });
+    sendMessage(req, res, 500, INTERNAL_ERROR_MESSAGE, false);
   };
 }

@@ -1,4 +1,7 @@
-import { claimRewardCommand, rewardDescription } from './claim-reward-command.ts';
+import { claimRewardCommand } from './claim-reward-command.ts';
 
 /** /bonus: the bonus reward, exactly as on the Rewards page. */
-export const bonusCommand = claimRewardCommand('bonus', 'bonus', rewardDescription('bonus', 'bonus'));
+export const bonusCommand = claimRewardCommand('bonus', 'bonus', {
+  name: 'commands.bonus.name',
+  description: 'commands.bonus.description',
+});

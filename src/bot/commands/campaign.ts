@@ -1,6 +1,10 @@
 import { SlashCommandBuilder } from 'discord.js';
 import { listCampaignProgress, type CampaignProgress } from '../../campaigns/campaign-progress.ts';
+import { qualityOverview } from '../../campaigns/quality.ts';
+import type { ApiCampaignQuality } from '../../shared/quality.ts';
+import { botT, discordLocalizations } from '../../i18n/index.ts';
 import { escapeMarkdown } from './limits.ts';
+import { tFor, type BotT } from './format.ts';
 import { COLORS, linkButton, row, siteUrl } from './replies.ts';
 import type { SlashCommand } from './types.ts';
 
@@ -13,17 +17,28 @@ function bar(filled: number, slots: number): string {
   return `${'█'.repeat(full)}${'░'.repeat(width - full)}`;
 }
 
-function describe(c: CampaignProgress): string {
+/** Retention of the members paid for (issue 31 item 1, decision 054); nothing before the first one. */
+function qualityLine(t: BotT, q: ApiCampaignQuality | undefined): string[] {
+  if (!q || !q.tracked || q.paidMembers === 0) return [];
+  const at = (key: string) => {
+    const p = q.retention.find((r) => r.key === key);
+    return p?.rate == null ? '—' : `${Math.round(p.rate * 100)}%${p.basis === 'sampled' ? '≈' : ''}`;
+  };
+  return [t('campaign.quality', { d1: at('d1'), stay: at('endOfStay'), d7: at('d7'), d30: at('d30') })];
+}
+
+function describe(t: BotT, c: CampaignProgress, q?: ApiCampaignQuality): string {
   const percent = c.slots <= 0 ? 100 : Math.floor((Math.min(c.filled, c.slots) / c.slots) * 100);
   const status = c.complete
-    ? '✓ Completed'
+    ? t('campaign.completed')
     : c.paused
-      ? '‖ Paused: our bot was removed from the server'
-      : '● Active';
+      ? t('campaign.paused')
+      : t('campaign.active');
   return [
     `${bar(c.filled, c.slots)} ${percent}%`,
-    `Slots filled **${c.filled}/${c.slots}** · Slots Remaining ${c.remaining}`,
-    `Joins via Website ${c.joinCount} · Early leaves ${c.earlyLeaves}`,
+    t('campaign.slots', { filled: c.filled, slots: c.slots, remaining: c.remaining }),
+    t('campaign.joins', { joins: c.joinCount, early: c.earlyLeaves }),
+    ...qualityLine(t, q),
     status,
   ].join('\n');
 }
@@ -32,22 +47,29 @@ function describe(c: CampaignProgress): string {
 export const campaignCommand: SlashCommand = {
   definition: new SlashCommandBuilder()
     .setName('campaign')
-    .setDescription('Your campaigns: slots filled, joins, early leaves, completion')
+    .setNameLocalizations(discordLocalizations('commands.campaign.name'))
+    .setDescription(botT('en')('commands.campaign.description'))
+    .setDescriptionLocalizations(discordLocalizations('commands.campaign.description'))
     .toJSON(),
   needsAccount: true,
-  async run(ctx, member) {
-    const campaigns = await listCampaignProgress(ctx, member!.userId);
+  async run(ctx, member, interaction) {
+    const t = tFor(interaction);
+    const [campaigns, quality] = await Promise.all([
+      listCampaignProgress(ctx, member!.userId),
+      qualityOverview(ctx, member!.userId),
+    ]);
+    const qualityOf = new Map(quality.campaigns.map((q) => [q.campaignId, q]));
     const links = row(
-      linkButton('Open My Campaigns', siteUrl(ctx, '/campaigns')),
-      linkButton('Submit a server', siteUrl(ctx, '/submit')),
+      linkButton(t('links.myCampaigns'), siteUrl(ctx, '/campaigns')),
+      linkButton(t('links.submit'), siteUrl(ctx, '/submit')),
     );
     if (campaigns.length === 0) {
       // The website's empty state on My Campaigns.
       return {
         embeds: [
           {
-            title: "You don't have any active campaigns yet",
-            description: 'Submit a server to get started!',
+            title: t('campaign.emptyTitle'),
+            description: t('campaign.emptyText'),
             color: COLORS.muted,
           },
         ],
@@ -58,15 +80,15 @@ export const campaignCommand: SlashCommand = {
     return {
       embeds: [
         {
-          title: 'Your campaigns',
+          title: t('campaign.title'),
           color: COLORS.brand,
           fields: shown.map((c) => ({
-            name: `${c.isFeatured ? '★ ' : ''}${escapeMarkdown(c.name)}${c.noBot ? ' (No Bot)' : ''}`,
-            value: describe(c),
+            name: `${c.isFeatured ? '★ ' : ''}${escapeMarkdown(c.name)}${c.noBot ? t('campaign.noBot') : ''}`,
+            value: describe(t, c, qualityOf.get(c.id)),
           })),
           footer:
             campaigns.length > shown.length
-              ? { text: `${shown.length} of ${campaigns.length} campaigns — all of them are on My Campaigns` }
+              ? { text: t('campaign.more', { shown: shown.length, total: campaigns.length }) }
               : undefined,
         },
       ],

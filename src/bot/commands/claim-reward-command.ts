@@ -3,35 +3,50 @@ import { claimReward } from '../../rewards/claim-reward.ts';
 import { REWARDS, type RewardType } from '../../shared/rewards-constants.ts';
 import { formatCents } from '../../shared/money.ts';
 import { getDailyStreak, type DailyStreak } from '../../rewards/streak.ts';
+import { botT, discordLocalizations } from '../../i18n/index.ts';
 import { COLORS } from './replies.ts';
+import { tFor, type BotT } from './format.ts';
 import type { SlashCommand } from './types.ts';
 
 // /hourly, /bonus and /daily claim through claimReward, the function POST /api/hourly/claim calls:
 // the same cooldown, the same ledger credit, and on refusal the same sentence ("You can claim your
 // hourly reward again in 23 minutes."). The success words are the website's toast.
-const TOAST_TITLE: Record<RewardType, string> = {
-  regular: 'Hourly Reward Claimed!',
-  bonus: 'Bonus Reward Claimed!',
-  daily: 'Daily Reward Claimed!',
-};
+const TOAST_TITLE = {
+  regular: 'rewards.claimed.regular',
+  bonus: 'rewards.claimed.bonus',
+  daily: 'rewards.claimed.daily',
+} as const satisfies Record<RewardType, string>;
 
-export function claimRewardCommand(name: string, type: RewardType, description: string): SlashCommand {
+/** The command's catalogue keys: `commands.<key>.name` and `.description`. */
+type CommandKeys = { name: string; description: string };
+
+export function claimRewardCommand(name: string, type: RewardType, keys: CommandKeys): SlashCommand {
+  const params = {
+    amount: formatCents(REWARDS[type].cents),
+    hours: REWARDS[type].periodMs / 3_600_000,
+  };
   return {
-    definition: new SlashCommandBuilder().setName(name).setDescription(description).toJSON(),
+    definition: new SlashCommandBuilder()
+      .setName(name)
+      .setNameLocalizations(discordLocalizations(keys.name))
+      .setDescription(botT('en')(keys.description, params))
+      .setDescriptionLocalizations(discordLocalizations(keys.description, params))
+      .toJSON(),
     needsAccount: true,
     writes: 'claim',
-    async run(ctx, member) {
+    async run(ctx, member, interaction) {
+      const t = tFor(interaction);
       const now = ctx.clock.now();
       const { earned } = await claimReward(ctx.store, member!.userId, type, now);
       const streak = type === 'daily' ? await getDailyStreak(ctx.store.read, member!.userId, now) : null;
       return {
         embeds: [
           {
-            title: TOAST_TITLE[type],
-            description: `+${earned} coins added to your balance`,
+            title: t(TOAST_TITLE[type]),
+            description: t('rewards.added', { amount: earned }),
             color: COLORS.success,
             ...(streak
-              ? { fields: [{ name: 'Daily streak', value: streakText(streak), inline: false }] }
+              ? { fields: [{ name: t('rewards.streak'), value: streakText(t, streak), inline: false }] }
               : {}),
           },
         ],
@@ -40,16 +55,9 @@ export function claimRewardCommand(name: string, type: RewardType, description: 
   };
 }
 
-const every = (type: RewardType): string => {
-  const hours = REWARDS[type].periodMs / 3_600_000;
-  return hours === 1 ? 'every hour' : `every ${hours} hours`;
-};
-
-export const rewardDescription = (type: RewardType, label: string): string =>
-  `Claim your ${label} reward (+${formatCents(REWARDS[type].cents)} coins ${every(type)})`;
-
-const days = (n: number): string => `${n} day${n === 1 ? '' : 's'}`;
-
 /** "🔥 3 days in a row (best: 7 days)" */
-export const streakText = (streak: DailyStreak): string =>
-  `🔥 ${days(streak.current)} in a row (best: ${days(streak.best)})`;
+export const streakText = (t: BotT, streak: DailyStreak): string =>
+  t('rewards.streakText', {
+    current: t('time.days', { count: streak.current }),
+    best: t('time.days', { count: streak.best }),
+  });

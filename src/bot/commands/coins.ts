@@ -4,23 +4,35 @@ import { summarizeEarningsByDay } from '../../campaigns/list-transactions.ts';
 import { getRewardStatus } from '../../rewards/get-reward-status.ts';
 import { formatCents } from '../../shared/money.ts';
 import { REWARDS, REWARD_TYPES, type RewardType } from '../../shared/rewards-constants.ts';
+import { botT, discordLocalizations } from '../../i18n/index.ts';
 import { COLORS, linkButton, row, siteUrl } from './replies.ts';
-import { formatWait } from './format.ts';
+import { formatWait, tFor } from './format.ts';
 import type { SlashCommand } from './types.ts';
 import { checkMemberJoins, COMMAND_CHECK } from '../member-sweep.ts';
 
-const COMMAND_OF: Record<RewardType, string> = { regular: '/hourly', bonus: '/bonus', daily: '/daily' };
-const TITLE_OF: Record<RewardType, string> = { regular: 'Hourly', bonus: 'Bonus', daily: 'Daily' };
+const COMMAND_OF = {
+  regular: 'commands.hourly.name',
+  bonus: 'commands.bonus.name',
+  daily: 'commands.daily.name',
+} as const satisfies Record<RewardType, string>;
+const TITLE_OF = {
+  regular: 'rewards.title.regular',
+  bonus: 'rewards.title.bonus',
+  daily: 'rewards.title.daily',
+} as const satisfies Record<RewardType, string>;
 const HOUR_MS = 3_600_000;
 
 /** /coins: balance, what came in today (UTC), and when each timed reward can be claimed. */
 export const coinsCommand: SlashCommand = {
   definition: new SlashCommandBuilder()
     .setName('coins')
-    .setDescription('Your balance, today’s earnings and your next rewards')
+    .setNameLocalizations(discordLocalizations('commands.coins.name'))
+    .setDescription(botT('en')('commands.coins.description'))
+    .setDescriptionLocalizations(discordLocalizations('commands.coins.description'))
     .toJSON(),
   needsAccount: true,
-  async run(ctx, member) {
+  async run(ctx, member, interaction) {
+    const t = tFor(interaction);
     // Back from an invite? Pending joins are looked up first (no gateway event without the intent).
     await checkMemberJoins(ctx, { userId: member!.userId, discordUserId: member!.discordId }, COMMAND_CHECK);
     const userId = member!.userId;
@@ -35,23 +47,37 @@ export const coinsCommand: SlashCommand = {
     return {
       embeds: [
         {
-          title: 'Your coins',
+          title: t('coins.title'),
           color: COLORS.gold,
           fields: [
-            { name: 'Balance', value: `**${formatCents(balance)}** coins`, inline: true },
-            { name: 'Earned today (UTC)', value: `+${today?.earned ?? '0.00'}`, inline: true },
+            {
+              name: t('coins.balance'),
+              value: t('coins.balanceValue', { amount: formatCents(balance) }),
+              inline: true,
+            },
+            {
+              name: t('coins.earnedToday'),
+              value: t('coins.earnedValue', { amount: today?.earned ?? '0.00' }),
+              inline: true,
+            },
             ...REWARD_TYPES.map((type) => {
               const wait = hoursLeft[type] * HOUR_MS;
               return {
-                name: `${TITLE_OF[type]} +${formatCents(REWARDS[type].cents)}`,
-                value: wait <= 0 ? `Ready — use ${COMMAND_OF[type]}` : `In ${formatWait(wait)}`,
+                name: t('coins.reward', {
+                  title: t(TITLE_OF[type]),
+                  amount: formatCents(REWARDS[type].cents),
+                }),
+                value:
+                  wait <= 0
+                    ? t('coins.ready', { command: t(COMMAND_OF[type]) })
+                    : t('coins.waitIn', { wait: formatWait(t, wait) }),
                 inline: true,
               };
             }),
           ],
         },
       ],
-      components: [row(linkButton('Open Dashboard', siteUrl(ctx, '/dashboard')))],
+      components: [row(linkButton(t('links.dashboard'), siteUrl(ctx, '/dashboard')))],
     };
   },
 };

@@ -9,6 +9,8 @@ import type { BotReply, Member } from './types.ts';
 import { botWriteLimiter } from './write-limit.ts';
 import type { WriteAction } from '../../http/write-limits.ts';
 import { whilePersonWaits } from '../../discord/discord-api.ts';
+import { PRODUCT_NAME } from '../../shared/brand.ts';
+import { interactionLocale, tFor } from './format.ts';
 
 export interface InteractionOptions {
   /** A handler not done after this long is deferred for it (Discord's deadline is 3 s). */
@@ -40,7 +42,10 @@ function targetOf(ctx: AppContext, interaction: Interaction): Target | null {
         needsAccount: false,
         writes: undefined,
         run: () => ({
-          content: `/${interaction.commandName} works only in a server that has the CoinSync bot. Run it there, or use the website.`,
+          content: tFor(interaction)('dispatch.guildOnly', {
+            command: interaction.commandName,
+            product: PRODUCT_NAME,
+          }),
         }),
       };
     return {
@@ -77,14 +82,19 @@ function botInGuild(interaction: Interaction): boolean {
 }
 
 /** A command Discord still lists but this version no longer has, or a button of an older message. */
-function gone(what: 'command' | 'button'): Target {
+function gone(interaction: Pick<Interaction, 'locale'>, what: 'command' | 'button'): Target {
+  const t = tFor(interaction);
   return {
     what: `unknown ${what}`,
     mode: 'reply',
     slow: false,
     needsAccount: false,
     writes: undefined,
-    run: () => ({ content: `This ${what} is no longer available. Use /help to see what the bot can do.` }),
+    run: () => ({
+      content: t(what === 'command' ? 'dispatch.goneCommand' : 'dispatch.goneButton', {
+        help: t('commands.help.name'),
+      }),
+    }),
   };
 }
 
@@ -99,7 +109,10 @@ export async function handleInteraction(
   options: InteractionOptions,
 ): Promise<void> {
   if (!(interaction.isChatInputCommand() || interaction.isButton())) return;
-  const target = targetOf(ctx, interaction) ?? gone(interaction.isButton() ? 'button' : 'command');
+  const target =
+    targetOf(ctx, interaction) ?? gone(interaction, interaction.isButton() ? 'button' : 'command');
+  // Replies are in the language of the member's Discord client (the interaction's `locale`).
+  const locale = interactionLocale(interaction);
   const responder = new Responder(interaction, target.mode, true);
   const metric = `interaction_${target.what.replace(/[^a-z]+/g, '_').replace(/^_|_$/g, '')}`;
   try {
@@ -108,7 +121,7 @@ export async function handleInteraction(
     const member = await findMember(ctx, interaction.user.id);
     let reply: BotReply;
     if (target.needsAccount && !member) {
-      reply = notSignedInReply(ctx);
+      reply = notSignedInReply(ctx, locale);
     } else {
       if (member && target.writes) botWriteLimiter(ctx).take(member.userId, target.writes);
       // The member waits: Discord calls inside get a deadline and fail as "Discord is busy" past it.
@@ -128,7 +141,7 @@ export async function handleInteraction(
       return;
     }
     try {
-      await responder.sendError(errorReply(ctx, err, target.what));
+      await responder.sendError(errorReply(ctx, err, target.what, locale));
     } catch (sendErr) {
       ctx.logger.warn('bot: could not send an error reply', {
         what: target.what,

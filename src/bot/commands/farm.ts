@@ -11,13 +11,14 @@ import { findDiscoverPage } from '../../joins/list-servers.ts';
 import { joinServer } from '../../joins/join-server.ts';
 import { claimNoBotReward } from '../../joins/claim-nobot-reward.ts';
 import type { ApiDiscoverServer } from '../../shared/api-types.ts';
-import { NOBOT_CLAIM_DELAY_MS, nextJoinLabel, paceRulesText } from '../../shared/join-constants.ts';
+import { NOBOT_CLAIM_DELAY_MS } from '../../shared/join-constants.ts';
 import { paceWait } from '../../joins/join-pace.ts';
 import { formatCents } from '../../shared/money.ts';
 import { CAMPAIGN_KIND_RULES } from '../../shared/campaign-kinds.ts';
 import { clip, escapeMarkdown } from './limits.ts';
 import { COLORS, linkButton, row, siteUrl } from './replies.ts';
-import { formatDuration } from './format.ts';
+import { botT, discordLocalizations } from '../../i18n/index.ts';
+import { formatDuration, formatShortWait, tFor, type BotT } from './format.ts';
 import type { BotReply, ButtonAction, SlashCommand } from './types.ts';
 
 // /farm lists what Discover lists (findDiscoverPage: slots left, not joined before, not your own),
@@ -58,19 +59,27 @@ function button(style: ButtonStyle, label: string, customId: string, disabled = 
   return { type: ComponentType.Button, style, label, custom_id: customId, disabled } as APIButtonComponent;
 }
 
-function serverLine(server: ApiDiscoverServer): string {
+function serverLine(t: BotT, server: ApiDiscoverServer): string {
   const parts = [
-    `**+${server.coinReward} coins**`,
-    `${server.membersRemaining} slot${server.membersRemaining === 1 ? '' : 's'} left`,
+    t('farm.reward', { amount: server.coinReward }),
+    t('farm.slotsLeft', { count: server.membersRemaining }),
   ];
-  if (server.memberCount !== null)
-    parts.push(`${server.memberCount} member${server.memberCount === 1 ? '' : 's'}`);
-  if (!CAMPAIGN_KIND_RULES[server.kind].needsBot) parts.push(CAMPAIGN_KIND_RULES.nobot.badge);
+  if (server.memberCount !== null) parts.push(t('farm.members', { count: server.memberCount }));
+  if (!CAMPAIGN_KIND_RULES[server.kind].needsBot) parts.push(t('farm.noBot'));
   return parts.join(' · ');
+}
+
+/** "6 an hour, 24 a day": the join pace, as the website states it. */
+function paceRules(t: BotT, pace: { perHour: number; perDay: number }): string {
+  const parts: string[] = [];
+  if (pace.perHour > 0) parts.push(t('farm.perHour', { count: pace.perHour }));
+  if (pace.perDay > 0) parts.push(t('farm.perDay', { count: pace.perDay }));
+  return parts.join(', ');
 }
 
 export async function farmPage(
   ctx: AppContext,
+  t: BotT,
   userId: string,
   page: number,
   q: string | undefined,
@@ -85,59 +94,59 @@ export async function farmPage(
     return {
       embeds: [
         {
-          title: q
-            ? `No servers match “${clip(q, FARM_SEARCH_MAX)}”`
-            : 'No servers found. Be the first to submit one!',
-          description: q
-            ? 'Try another search, or run /farm without one.'
-            : 'Every listed server is joined or full for now. Come back later.',
+          title: q ? t('farm.noMatchTitle', { q: clip(q, FARM_SEARCH_MAX) }) : t('farm.emptyTitle'),
+          description: q ? t('farm.noMatchText', { farm: t('commands.farm.name') }) : t('farm.emptyText'),
           color: COLORS.muted,
         },
       ],
-      components: [row(linkButton('Submit a server', siteUrl(ctx, '/submit')))],
+      components: [row(linkButton(t('links.submit'), siteUrl(ctx, '/submit')))],
     };
   }
   const first = page * FARM_PAGE_SIZE;
   const fields: APIEmbedField[] = listed.map((server, i) => ({
     name: clip(`${first + i + 1}. ${server.isFeatured ? '★ ' : ''}${escapeMarkdown(server.name)}`, 256),
-    value: serverLine(server),
+    value: serverLine(t, server),
   }));
   const search = q ?? '';
   const joinRow = row(
     ...listed.map((server, i) =>
       button(
         ButtonStyle.Success,
-        clip(`Join ${first + i + 1}. ${server.name}`, 40),
+        clip(t('farm.join', { n: first + i + 1, name: server.name }), 40),
         `farm:join:${server.id}`,
         waiting,
       ),
     ),
   );
   const pager = row(
-    button(ButtonStyle.Secondary, '◀ Previous', `farm:page:${page - 1}:${search}`, page === 0),
+    button(ButtonStyle.Secondary, t('farm.previous'), `farm:page:${page - 1}:${search}`, page === 0),
     button(
       ButtonStyle.Secondary,
-      'Next ▶',
+      t('farm.next'),
       `farm:page:${page + 1}:${search}`,
       !hasMore || page + 1 >= MAX_PAGES,
     ),
-    linkButton('Open Discover', siteUrl(ctx, '/')),
+    linkButton(t('links.discover'), siteUrl(ctx, '/')),
   );
   return {
     embeds: [
       {
-        title: q ? `Servers to join matching “${clip(q, FARM_SEARCH_MAX)}”` : 'Servers to join',
+        title: q ? t('farm.titleMatching', { q: clip(q, FARM_SEARCH_MAX) }) : t('farm.title'),
         description:
           (waiting
-            ? `⏳ **${nextJoinLabel(pace.waitMs)}** — to keep your Discord account safe, joins are paced ` +
-              `(${paceRulesText(ctx.config.joinPace)}).\n`
+            ? t('farm.paced', {
+                wait: formatShortWait(t, pace.waitMs),
+                rules: paceRules(t, ctx.config.joinPace),
+              }) + '\n'
             : '') +
-          'Press **Join**, accept the invite, and your coins arrive once our bot sees you in the server. ' +
-          `Stay ${formatDuration(CAMPAIGN_KIND_RULES.regular.minStayMs)} (${formatDuration(CAMPAIGN_KIND_RULES.featured.minStayMs)} for ★ featured servers) ` +
-          `or ${formatCents(CAMPAIGN_KIND_RULES.regular.penaltyCents)} coins are taken back.`,
+          t('farm.howTo', {
+            regularStay: formatDuration(t, CAMPAIGN_KIND_RULES.regular.minStayMs),
+            featuredStay: formatDuration(t, CAMPAIGN_KIND_RULES.featured.minStayMs),
+            penalty: formatCents(CAMPAIGN_KIND_RULES.regular.penaltyCents),
+          }),
         color: COLORS.brand,
         fields,
-        footer: { text: `Page ${page + 1}${hasMore ? '' : ' (last)'}` },
+        footer: { text: t(hasMore ? 'farm.page' : 'farm.lastPage', { page: page + 1 }) },
       },
     ],
     components: listed.length > 0 ? [joinRow, pager] : [pager],
@@ -147,18 +156,22 @@ export async function farmPage(
 export const farmCommand: SlashCommand = {
   definition: new SlashCommandBuilder()
     .setName('farm')
-    .setDescription('Servers you can join for coins, five at a time')
+    .setNameLocalizations(discordLocalizations('commands.farm.name'))
+    .setDescription(botT('en')('commands.farm.description'))
+    .setDescriptionLocalizations(discordLocalizations('commands.farm.description'))
     .addStringOption((o) =>
       o
         .setName('search')
-        .setDescription('Only servers whose name contains this')
+        .setNameLocalizations(discordLocalizations('commands.farm.searchName'))
+        .setDescription(botT('en')('commands.farm.searchDescription'))
+        .setDescriptionLocalizations(discordLocalizations('commands.farm.searchDescription'))
         .setMaxLength(FARM_SEARCH_MAX),
     )
     .toJSON(),
   needsAccount: true,
   run(ctx, member, interaction) {
     const q = interaction.options.getString('search')?.trim() || undefined;
-    return farmPage(ctx, member!.userId, 0, q);
+    return farmPage(ctx, tFor(interaction), member!.userId, 0, q);
   },
 };
 
@@ -166,10 +179,10 @@ export const farmCommand: SlashCommand = {
 export const farmPageButton: ButtonAction = {
   name: 'farm:page',
   mode: 'update',
-  run(ctx, member, args) {
+  run(ctx, member, args, interaction) {
     const page = Math.min(Math.max(0, Number.parseInt(args[0] ?? '0', 10) || 0), MAX_PAGES - 1);
     const q = args.slice(1).join(':').trim() || undefined;
-    return farmPage(ctx, member.userId, page, q);
+    return farmPage(ctx, tFor(interaction), member.userId, page, q);
   },
 };
 
@@ -180,25 +193,33 @@ export const farmJoinButton: ButtonAction = {
   // joinServer asks Discord whether the member is already in the guild.
   slow: true,
   writes: 'join',
-  async run(ctx, member, args) {
+  async run(ctx, member, args, interaction) {
+    const t = tFor(interaction);
     const campaignId = args[0] ?? '';
     const result = await joinServer(ctx, member.userId, campaignId);
-    const { name: server, noBot } = await describeCampaign(ctx, campaignId);
+    const { name, noBot } = await describeCampaign(ctx, campaignId);
+    const server = name ?? t('farm.theServer');
     if (noBot) {
       return {
         embeds: [
           {
-            title: 'Stay for a moment',
-            description:
-              `Accept the invite to **${escapeMarkdown(server)}**, then press **Claim** after ` +
-              `${NOBOT_CLAIM_DELAY_MS / 1000} seconds for your +${result.potentialReward} coins.`,
+            title: t('farm.stayTitle'),
+            description: t('farm.stayText', {
+              server: escapeMarkdown(server),
+              seconds: NOBOT_CLAIM_DELAY_MS / 1000,
+              amount: result.potentialReward,
+            }),
             color: COLORS.brand,
           },
         ],
         components: [
           row(
-            linkButton('Open invite', result.inviteLink),
-            button(ButtonStyle.Success, `Claim +${result.potentialReward}`, `farm:claim:${campaignId}`),
+            linkButton(t('links.invite'), result.inviteLink),
+            button(
+              ButtonStyle.Success,
+              t('farm.claim', { amount: result.potentialReward }),
+              `farm:claim:${campaignId}`,
+            ),
           ),
         ],
       };
@@ -206,14 +227,16 @@ export const farmJoinButton: ButtonAction = {
     return {
       embeds: [
         {
-          title: 'Almost there!',
-          description:
-            `Join **${escapeMarkdown(server)}** in Discord — your coins arrive once our bot sees you join ` +
-            `(+${result.potentialReward}). Check them with /joins.`,
+          title: t('farm.almostTitle'),
+          description: t('farm.almostText', {
+            server: escapeMarkdown(server),
+            amount: result.potentialReward,
+            joins: t('commands.joins.name'),
+          }),
           color: COLORS.brand,
         },
       ],
-      components: [row(linkButton('Open invite', result.inviteLink))],
+      components: [row(linkButton(t('links.invite'), result.inviteLink))],
     };
   },
 };
@@ -225,13 +248,14 @@ export const farmClaimButton: ButtonAction = {
   // claimNoBotReward reads the member's guild list from Discord.
   slow: true,
   writes: 'claim',
-  async run(ctx, member, args) {
+  async run(ctx, member, args, interaction) {
+    const t = tFor(interaction);
     const { earned } = await claimNoBotReward(ctx, member.userId, args[0] ?? '');
     return {
       embeds: [
         {
-          title: 'Coins Earned!',
-          description: `+${earned} coins added to your balance`,
+          title: t('farm.earnedTitle'),
+          description: t('rewards.added', { amount: earned }),
           color: COLORS.success,
         },
       ],
@@ -244,10 +268,10 @@ export const farmClaimButton: ButtonAction = {
 async function describeCampaign(
   ctx: AppContext,
   campaignId: string,
-): Promise<{ name: string; noBot: boolean }> {
+): Promise<{ name: string | undefined; noBot: boolean }> {
   const found = await botRepo(ctx.store.read).findCampaignSummary(campaignId);
   return {
-    name: found?.name ?? 'the server',
+    name: found?.name,
     noBot: found !== undefined && !CAMPAIGN_KIND_RULES[found.kind].needsBot,
   };
 }

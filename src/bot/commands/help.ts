@@ -1,44 +1,53 @@
 import { SlashCommandBuilder } from 'discord.js';
 import { PRODUCT_NAME } from '../../shared/brand.ts';
+import { botT, discordLocalizations } from '../../i18n/index.ts';
 import { COLORS, linkButton, row, siteUrl } from './replies.ts';
+import { tFor, type BotT } from './format.ts';
 import type { SlashCommand } from './types.ts';
 
-/** The commands /help lists, in the order a new member uses them. */
+/** The commands /help lists (each line's key in the `bot` catalogue), in the order a new member uses them. */
 export const HELP_LINES = [
-  ['/farm', 'servers you can join for coins, with Join buttons'],
-  ['/joins', 'your recent joins and when each is safe to leave'],
-  ['/coins', 'your balance, today’s earnings and next rewards'],
-  ['/hourly /bonus /daily', 'claim your timed rewards'],
-  ['/campaign', 'for owners: how your campaigns are doing'],
-  ['/help', 'this message'],
+  [['farm'], 'help.farm'],
+  [['joins'], 'help.joins'],
+  [['coins'], 'help.coins'],
+  [['hourly', 'bonus', 'daily'], 'help.rewards'],
+  [['campaign'], 'help.campaign'],
+  [['help'], 'help.help'],
 ] as const;
+
+/** `/farm`, or `/granjear` for a member whose Discord speaks Spanish: the name their client shows. */
+export function commandName(t: BotT, command: string): string {
+  return `/${t(`commands.${command}.name`)}`;
+}
 
 /** /help: what the bot does and where the website, Terms and Privacy are. Works without an account. */
 export const helpCommand: SlashCommand = {
   definition: new SlashCommandBuilder()
     .setName('help')
-    .setDescription(`What the ${PRODUCT_NAME} bot does, and links`)
+    .setNameLocalizations(discordLocalizations('commands.help.name'))
+    .setDescription(botT('en')('commands.help.description', { product: PRODUCT_NAME }))
+    .setDescriptionLocalizations(discordLocalizations('commands.help.description', { product: PRODUCT_NAME }))
     .toJSON(),
   needsAccount: false,
-  run(ctx) {
+  run(ctx, _member, interaction) {
+    const t = tFor(interaction);
+    const lines = HELP_LINES.map(
+      ([names, key]) => `**${names.map((name) => commandName(t, name)).join(' ')}** — ${t(key)}`,
+    );
     return {
       embeds: [
         {
-          title: `${PRODUCT_NAME} bot`,
+          title: t('help.title', { product: PRODUCT_NAME }),
           description:
-            `Earn coins by joining servers and spend them to grow your own. The bot verifies your joins, ` +
-            `and these commands let you earn and check without leaving Discord. Sign in on the website ` +
-            `with this same Discord account first.\n\n` +
-            HELP_LINES.map(([name, what]) => `**${name}** — ${what}`).join('\n') +
-            `\n\n${PRODUCT_NAME} is not affiliated with Discord.`,
+            `${t('help.intro')}\n\n${lines.join('\n')}\n\n` + t('help.disclaimer', { product: PRODUCT_NAME }),
           color: COLORS.brand,
         },
       ],
       components: [
         row(
-          linkButton('Website', siteUrl(ctx)),
-          linkButton('Terms of Service', siteUrl(ctx, '/terms')),
-          linkButton('Privacy Policy', siteUrl(ctx, '/privacy')),
+          linkButton(t('links.website'), siteUrl(ctx)),
+          linkButton(t('links.terms'), siteUrl(ctx, '/terms')),
+          linkButton(t('links.privacy'), siteUrl(ctx, '/privacy')),
         ),
       ],
     };

@@ -1,9 +1,10 @@
 import { SlashCommandBuilder } from 'discord.js';
 import { listMyJoins } from '../../joins/list-my-joins.ts';
-import { joinStateLabel } from '../../shared/join-state-text.ts';
+import type { ApiJoin } from '../../shared/api-types.ts';
+import { botT, discordLocalizations } from '../../i18n/index.ts';
 import { escapeMarkdown } from './limits.ts';
 import { COLORS, linkButton, row, siteUrl } from './replies.ts';
-import { discordTime } from './format.ts';
+import { discordTime, tFor, type BotT } from './format.ts';
 import type { SlashCommand } from './types.ts';
 import { checkMemberJoins, COMMAND_CHECK } from '../member-sweep.ts';
 
@@ -19,26 +20,50 @@ const STATE_ICON = {
   no_reward: '○',
   same_address: '○',
   expired: '✕',
-} as const;
+} as const satisfies Record<ApiJoin['state'], string>;
+
+/** What each join state is called (issue 12's texts, as the website's My Joins says them). */
+const STATE_TEXT = {
+  waiting: 'joins.state.waiting',
+  verified: 'joins.state.verified',
+  stayed: 'joins.state.stayed',
+  left_early: 'joins.state.left_early',
+  left: 'joins.state.left',
+  no_reward: 'joins.state.no_reward',
+  same_address: 'joins.state.same_address',
+  expired: 'joins.state.expired',
+} as const satisfies Record<ApiJoin['state'], string>;
+
+/** A join's state in words; dates are Discord timestamps, which each client shows in its own language. */
+function stateText(t: BotT, join: ApiJoin): string {
+  return t(STATE_TEXT[join.state], {
+    reward: join.reward ?? '0.00',
+    penalty: join.penalty ?? '0.00',
+    until: join.safeToLeaveAt ? discordTime(Date.parse(join.safeToLeaveAt)) : '',
+  });
+}
 
 /** /joins: the member's recent joins (listMyJoins, as GET /api/joins) with state and safe-to-leave time. */
 export const joinsCommand: SlashCommand = {
   definition: new SlashCommandBuilder()
     .setName('joins')
-    .setDescription('Your recent joins: state, and when each is safe to leave')
+    .setNameLocalizations(discordLocalizations('commands.joins.name'))
+    .setDescription(botT('en')('commands.joins.description'))
+    .setDescriptionLocalizations(discordLocalizations('commands.joins.description'))
     .toJSON(),
   needsAccount: true,
-  async run(ctx, member) {
+  async run(ctx, member, interaction) {
+    const t = tFor(interaction);
     // Back from an invite? Pending joins are looked up first (no gateway event without the intent).
     await checkMemberJoins(ctx, { userId: member!.userId, discordUserId: member!.discordId }, COMMAND_CHECK);
     const joins = await listMyJoins(ctx, member!.userId);
-    const link = row(linkButton('Open My Joins', siteUrl(ctx, '/joins')));
+    const link = row(linkButton(t('links.myJoins'), siteUrl(ctx, '/joins')));
     if (joins.length === 0) {
       return {
         embeds: [
           {
-            title: 'No joins yet',
-            description: 'Use /farm to find servers that pay you for joining.',
+            title: t('joins.emptyTitle'),
+            description: t('joins.emptyText', { farm: t('commands.farm.name') }),
             color: COLORS.muted,
           },
         ],
@@ -49,21 +74,19 @@ export const joinsCommand: SlashCommand = {
     return {
       embeds: [
         {
-          title: 'Your recent joins',
+          title: t('joins.title'),
           color: COLORS.brand,
           fields: shown.map((join) => {
-            const lines = [
-              `${STATE_ICON[join.state]} ${joinStateLabel(join, (iso) => discordTime(Date.parse(iso)))}`,
-            ];
+            const lines = [`${STATE_ICON[join.state]} ${stateText(t, join)}`];
             if (join.state === 'verified' && join.safeToLeaveAt) {
-              lines.push(`Safe to leave ${discordTime(Date.parse(join.safeToLeaveAt), 'R')}`);
+              lines.push(t('joins.safeToLeave', { when: discordTime(Date.parse(join.safeToLeaveAt), 'R') }));
             }
-            if (join.canClaim) lines.push('Ready to claim on the website');
+            if (join.canClaim) lines.push(t('joins.readyToClaim'));
             return { name: escapeMarkdown(join.serverName), value: lines.join('\n') };
           }),
           footer:
             joins.length > shown.length
-              ? { text: `${shown.length} of ${joins.length} joins — the rest are on My Joins` }
+              ? { text: t('joins.more', { shown: shown.length, total: joins.length }) }
               : undefined,
         },
       ],

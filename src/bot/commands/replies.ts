@@ -7,10 +7,13 @@ import {
   storageFailureCode,
 } from '../../shared/errors.ts';
 import { PRODUCT_NAME } from '../../shared/brand.ts';
+import { botT, type Locale } from '../../i18n/index.ts';
+import { localizeMessage } from '../../i18n/server-messages.ts';
 import type { BotReply, ButtonRow } from './types.ts';
 
 // The one place that turns an outcome into words: errors get exactly the text the website shows for
-// the same refusal (the services' AppError messages), unknown failures the website's 500 text.
+// the same refusal (the services' AppError messages, in the member's language as the API words them
+// for a member of that language), unknown failures the website's 500 text.
 
 /** The API's body for an unexpected failure (src/shared/errors.ts): the same words in Discord. */
 export const SOMETHING_WENT_WRONG = INTERNAL_ERROR_MESSAGE;
@@ -37,31 +40,30 @@ export function row(...components: APIButtonComponent[]): ButtonRow {
 }
 
 /** For a Discord user with no account on the website yet. */
-export function notSignedInReply(ctx: AppContext): BotReply {
+export function notSignedInReply(ctx: AppContext, locale: Locale): BotReply {
+  const t = botT(locale);
   return {
     embeds: [
       {
-        title: `Sign in to ${PRODUCT_NAME} first`,
-        description:
-          `You haven't signed in on the ${PRODUCT_NAME} website yet. Sign in there with this same Discord account ` +
-          `(no password, nothing to create) and the bot's commands work for you at once.\n\n${siteUrl(ctx)}`,
+        title: t('signIn.title', { product: PRODUCT_NAME }),
+        description: `${t('signIn.description', { product: PRODUCT_NAME })}\n\n${siteUrl(ctx)}`,
         color: COLORS.brand,
       },
     ],
-    components: [row(linkButton(`Sign in to ${PRODUCT_NAME}`, siteUrl(ctx)))],
+    components: [row(linkButton(t('signIn.button', { product: PRODUCT_NAME }), siteUrl(ctx)))],
   };
 }
 
 /** What to say for a failure: the service's message for refusals, the website's generic text otherwise. */
-export function errorReply(ctx: AppContext, err: unknown, where: string): BotReply {
-  if (err instanceof AppError) return { content: err.message };
+export function errorReply(ctx: AppContext, err: unknown, where: string, locale: Locale): BotReply {
+  if (err instanceof AppError) return { content: localizeMessage(err.message, locale) };
   const code = storageFailureCode(err);
   if (code !== undefined) {
     ctx.logger.error('bot: database write failed in a command', { where, code });
-    return { content: STORAGE_UNAVAILABLE_MESSAGE };
+    return { content: localizeMessage(STORAGE_UNAVAILABLE_MESSAGE, locale) };
   }
   ctx.logger.error('bot: command failed', { where, error: err instanceof Error ? err.stack : String(err) });
-  return { content: SOMETHING_WENT_WRONG };
+  return { content: localizeMessage(SOMETHING_WENT_WRONG, locale) };
 }
 
 /** Discord refused our answer (late, already answered, invalid): nothing more can be said to the member. */

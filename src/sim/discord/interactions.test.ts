@@ -83,6 +83,55 @@ describe('application commands', () => {
     // The earlier registration is untouched by refused overwrites.
     expect(sim.state.interactions.listCommands(null).map((c) => c.name)).toEqual(['ping', 'pong']);
   });
+
+  it('keeps name and description localizations, and refuses them where Discord does', async () => {
+    const localized = {
+      ...command,
+      name_localizations: { de: 'münze', 'es-ES': 'moneda', 'pt-BR': 'moeda', tr: 'yardım' },
+      description_localizations: { de: 'Ping auf Deutsch', fr: 'Ping en français' },
+      options: [
+        {
+          ...command.options[0],
+          name_localizations: { de: 'suche' },
+          description_localizations: { de: 'Der Text' },
+        },
+      ],
+    };
+    const guildPath = `/applications/${APP}/guilds/${guildId}/commands`;
+    const ok = await put(guildPath, [localized]);
+    expect(ok.status).toBe(200);
+    expect(ok.body[0]).toMatchObject({
+      name_localizations: localized.name_localizations,
+      description_localizations: localized.description_localizations,
+      options: [{ name_localizations: { de: 'suche' }, description_localizations: { de: 'Der Text' } }],
+    });
+    const refused = async (change: Record<string, unknown>) =>
+      (await put(guildPath, [{ ...command, ...change }])).body;
+    // Only Discord's locales: "en" and "es" alone are not among them ("en-US", "es-ES", "es-419" are).
+    expect(await refused({ name_localizations: { en: 'ping' } })).toMatchObject({ code: 50035 });
+    expect(await refused({ description_localizations: { es: 'Ping' } })).toMatchObject({ code: 50035 });
+    // A localized name follows the name rule: lowercase, no spaces, 1-32 characters.
+    expect(await refused({ name_localizations: { de: 'Münze' } })).toMatchObject({ code: 50035 });
+    expect(await refused({ name_localizations: { fr: 'deux mots' } })).toMatchObject({ code: 50035 });
+    expect(await refused({ name_localizations: { fr: 'x'.repeat(33) } })).toMatchObject({ code: 50035 });
+    // A localized description: 1-100 characters.
+    expect(await refused({ description_localizations: { de: 'x'.repeat(101) } })).toMatchObject({
+      code: 50035,
+    });
+    expect(await refused({ description_localizations: { de: '' } })).toMatchObject({ code: 50035 });
+    // A localized option name may not take another option's default name, nor repeat one in its locale.
+    const twoOptions = (a: Record<string, string>, b: Record<string, string>) => ({
+      options: [
+        { type: 3, name: 'text', description: 'Text', name_localizations: a },
+        { type: 3, name: 'more', description: 'More', name_localizations: b },
+      ],
+    });
+    expect(await refused(twoOptions({ de: 'more' }, {}))).toMatchObject({ code: 50035 });
+    expect(await refused(twoOptions({ de: 'gleich' }, { de: 'gleich' }))).toMatchObject({ code: 50035 });
+    expect(
+      (await put(guildPath, [{ ...command, ...twoOptions({ de: 'text' }, { de: 'mehr' }) }])).status,
+    ).toBe(200);
+  });
 });
 
 describe('INTERACTION_CREATE and responses', () => {

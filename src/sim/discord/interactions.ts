@@ -11,7 +11,7 @@
 // Messages are checked against Discord's limits (2,000 characters, 10 embeds of at most 6,000
 // characters and 25 fields, 5 action rows of at most 5 buttons) and refused with 400 50035 like Discord.
 import { randomBytes } from 'node:crypto';
-import type { APIMessage } from 'discord-api-types/v10';
+import { Locale, type APIMessage } from 'discord-api-types/v10';
 import { generateSnowflake } from './snowflake.ts';
 import { SimError } from './sim-error.ts';
 import type { SimGuild, SimUser } from './state.ts';
@@ -36,6 +36,8 @@ export interface SimCommandOption {
   description: string;
   required?: boolean;
   max_length?: number;
+  name_localizations?: Record<string, string> | null;
+  description_localizations?: Record<string, string> | null;
 }
 
 export interface SimCommand {
@@ -45,6 +47,9 @@ export interface SimCommand {
   type: 1;
   name: string;
   description: string;
+  /** Per Discord locale ("de", "es-ES"); null when the command has none. */
+  name_localizations: Record<string, string> | null;
+  description_localizations: Record<string, string> | null;
   options: SimCommandOption[];
   default_member_permissions: string | null;
   dm_permission?: boolean;
@@ -163,6 +168,58 @@ function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/** Discord's locales (https://discord.com/developers/docs/reference#locales): keys of localization dictionaries. */
+const DISCORD_LOCALES: ReadonlySet<string> = new Set(Object.values(Locale));
+
+/**
+ * A `name_localizations` or `description_localizations` dictionary, checked as Discord checks it: null
+ * or an object keyed by Discord locales only, each value held to the same rule as the default value
+ * (`check` returns the problem, or null). Values identical to the default are ignored by Discord.
+ */
+function parseLocalizations(
+  raw: unknown,
+  path: string,
+  check: (value: string) => string | null,
+): Record<string, string> | null {
+  if (raw === undefined || raw === null) return null;
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw invalid(`${path}: must be an object`);
+  const out: Record<string, string> = {};
+  for (const [locale, value] of Object.entries(raw as Record<string, unknown>)) {
+    if (!DISCORD_LOCALES.has(locale)) throw invalid(`${path}.${locale}: Invalid locale`);
+    if (typeof value !== 'string') throw invalid(`${path}.${locale}: must be a string`);
+    const problem = check(value);
+    if (problem) throw invalid(`${path}.${locale}: ${problem}`);
+    out[locale] = value;
+  }
+  return out;
+}
+
+/** A chat-input command's or option's name, default or localized: Discord's regex, lowercase. */
+const nameProblem = (value: string): string | null =>
+  COMMAND_NAME_RE.test(value) && value === value.toLowerCase() ? null : 'invalid command name';
+const descriptionProblem = (value: string): string | null =>
+  value.length >= 1 && value.length <= 100 ? null : 'must be 1-100 characters';
+
+/**
+ * Localized option names must differ from every other default option name of the command and from
+ * every other option name in the same locale.
+ */
+function checkOptionLocalizations(options: SimCommandOption[], index: number): void {
+  const defaults = new Set(options.map((o) => o.name));
+  const perLocale = new Map<string, Set<string>>();
+  options.forEach((option, j) => {
+    for (const [locale, name] of Object.entries(option.name_localizations ?? {})) {
+      if (name !== option.name && defaults.has(name))
+        throw invalid(`${index}.options.${j}.name_localizations.${locale}: duplicates another option's name`);
+      const taken = perLocale.get(locale) ?? new Set<string>();
+      if (taken.has(name))
+        throw invalid(`${index}.options.${j}.name_localizations.${locale}: duplicates another option's name`);
+      taken.add(name);
+      perLocale.set(locale, taken);
+    }
+  });
+}
+
 /** Validates one command of a bulk overwrite (the parts this simulator cares about). */
 function parseCommand(raw: unknown, index: number): Omit<SimCommand, 'id' | 'application_id' | 'version'> {
   if (!raw || typeof raw !== 'object') throw invalid(`${index}: must be an object`);
@@ -170,11 +227,19 @@ function parseCommand(raw: unknown, index: number): Omit<SimCommand, 'id' | 'app
   const type = body.type ?? 1;
   if (type !== 1) throw invalid(`${index}.type: only CHAT_INPUT (1) commands are simulated`);
   const name = str(body.name) ?? '';
-  if (!COMMAND_NAME_RE.test(name) || name !== name.toLowerCase())
-    throw invalid(`${index}.name: invalid command name`);
+  if (nameProblem(name)) throw invalid(`${index}.name: invalid command name`);
   const description = str(body.description) ?? '';
-  if (description.length < 1 || description.length > 100)
-    throw invalid(`${index}.description: must be 1-100 characters`);
+  if (descriptionProblem(description)) throw invalid(`${index}.description: must be 1-100 characters`);
+  const nameLocalizations = parseLocalizations(
+    body.name_localizations,
+    `${index}.name_localizations`,
+    nameProblem,
+  );
+  const descriptionLocalizations = parseLocalizations(
+    body.description_localizations,
+    `${index}.description_localizations`,
+    descriptionProblem,
+  );
   const rawOptions = Array.isArray(body.options) ? (body.options as unknown[]) : [];
   if (rawOptions.length > 25) throw invalid(`${index}.options: at most 25`);
   const options = rawOptions.map((o, j): SimCommandOption => {
@@ -192,8 +257,19 @@ function parseCommand(raw: unknown, index: number): Omit<SimCommand, 'id' | 'app
       description: optionDescription,
       required: option.required === true,
       ...(typeof option.max_length === 'number' ? { max_length: option.max_length } : {}),
+      name_localizations: parseLocalizations(
+        option.name_localizations,
+        `${index}.options.${j}.name_localizations`,
+        nameProblem,
+      ),
+      description_localizations: parseLocalizations(
+        option.description_localizations,
+        `${index}.options.${j}.description_localizations`,
+        descriptionProblem,
+      ),
     };
   });
+  checkOptionLocalizations(options, index);
   // integration_types: 0 guild install, 1 user install (default: guild install only, as an app whose
   // installation settings allow only guild installs); contexts: 0 guild, 1 bot DM, 2 private channels
   // (null: every context the install types allow). Both are for global commands only.
@@ -218,6 +294,8 @@ function parseCommand(raw: unknown, index: number): Omit<SimCommand, 'id' | 'app
     type: 1,
     name,
     description,
+    name_localizations: nameLocalizations,
+    description_localizations: descriptionLocalizations,
     options,
     default_member_permissions: str(body.default_member_permissions) ?? null,
     contexts,
@@ -443,7 +521,8 @@ export class SimInteractions {
       token: interaction.token,
       version: 1,
       app_permissions: '2248473465835073',
-      locale: 'en-US',
+      // The language of the user's Discord client (GET /users/@me `locale`; setUserLocale changes it).
+      locale: user.locale ?? 'en-US',
       entitlements: [],
       attachment_size_limit: 10_485_760,
     };
