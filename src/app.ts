@@ -37,6 +37,8 @@ import { recordAddressGuard, writeLimits } from './http/write-limits.ts';
 import { errorMessage } from './ops/error-text.ts';
 import { discoverAnswer, type DiscoverAnswer } from './joins/routes.ts';
 import { claimAnswer } from './rewards/routes.ts';
+import { publicApiRoutes } from './public-api/routes.ts';
+import { accessTokenAuth, unlessAccessToken } from './access-tokens/bearer.ts';
 
 export { PRODUCT_NAME } from './shared/brand.ts';
 import { PRODUCT_NAME } from './shared/brand.ts';
@@ -167,10 +169,21 @@ function apiGuards(ctx: AppContext, options: CreateAppOptions, passport: Passpor
   };
   const limits = ctx.config.writeLimits ? ctx.options.writeLimits : false;
   const recordAddress = recordAddressGuard(ctx);
+  const sameOrigin = sameOriginGuard([new URL(ctx.config.publicUrl).origin]);
+  // A request with a personal access token (decision 053) is the token's alone: no cookie is read, so
+  // the session and the same-origin check (which guards cookies) are skipped for it; the body, the write
+  // limits, the address and the Discord deadline apply as to everyone. On the fast path a request with
+  // an Authorization header is declined: the full stack's token guard decides.
+  const accessToken: Guard = {
+    name: 'access token',
+    middleware: accessTokenAuth(ctx, (_req, _res, next) => next()),
+    fast: (call, next) => (call.req.headers.authorization === undefined ? next() : call.decline()),
+  };
   return [
-    session,
+    accessToken,
+    { ...session, middleware: unlessAccessToken(session.middleware) },
     // Before the body: a refused cross-site write is never read.
-    sameOriginGuard([new URL(ctx.config.publicUrl).origin]),
+    { ...sameOrigin, middleware: unlessAccessToken(sameOrigin.middleware) },
     jsonBodyGuard(),
     // express-rate-limit needs Express's objects: no fast form, so with limits on writes take the full stack.
     ...(limits === false
@@ -195,6 +208,8 @@ function apiRouter(ctx: AppContext, options: CreateAppOptions, guards: Guard[], 
   api.get('/config', (_req, res) => {
     res.json(config);
   });
+  // The OpenAPI document and its page (decision 053): public, no session.
+  api.use(publicApiRoutes());
   // Routes that must see the raw body (Stripe webhooks) come before the JSON parser.
   for (const router of rawBodyRoutes(ctx)) api.use(router);
   api.use(guardsMiddleware(guards));

@@ -8,6 +8,7 @@ import { paymentRoutes, stripeWebhookRoutes } from './payments/routes.ts';
 import { accountRoutes } from './account/routes.ts';
 import { liveEventRoutes } from './events/routes.ts';
 import { notificationRoutes } from './notifications/routes.ts';
+import { accessTokenRoutes } from './access-tokens/routes.ts';
 
 // Each feature contributes its routers here; they are mounted under /api (one line per feature).
 export function featureRoutes(ctx: AppContext): Router[] {
@@ -17,7 +18,7 @@ export function featureRoutes(ctx: AppContext): Router[] {
   routers.push(notificationRoutes(ctx));
   routers.push(rewardRoutes(ctx), socialRoutes(ctx));
   routers.push(paymentRoutes(ctx));
-  routers.push(accountRoutes(ctx));
+  routers.push(accountRoutes(ctx), accessTokenRoutes(ctx));
   routers.push(liveEventRoutes(ctx, { heartbeatMs: ctx.options.liveHeartbeatMs }));
   return routers;
 }

@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.ts';
+import { accessTokensRepo } from '../access-tokens/access-tokens-repo.ts';
 import type { Config } from '../config.ts';
 import { deleteOAuthTokens } from '../auth/oauth-tokens.ts';
 import { AppError } from '../shared/errors.ts';
@@ -163,6 +164,7 @@ export async function anonymiseAccount(
     await account.deletePersonalRows(userId);
     await deleteOAuthTokens(tx, userId);
     await notifyRepo(tx).deleteAllOfOwner(userId);
+    await accessTokensRepo(tx).deleteForUser(userId);
     await account.anonymiseUser(userId, DELETED_USERNAME);
     // No session of this account is ever valid again (decision 039), in the deletion's own transaction:
     // a session a store still holds, or a late save writes back, is refused by the session policy.

@@ -291,6 +291,26 @@ export const memberGuilds = pgTable('member_guilds', {
   fetchedAt: ms('fetched_at').notNull(),
 });
 
+/** Personal access tokens for the public API (decision 053; see schema.ts). */
+export const accessTokens = pgTable(
+  'access_tokens',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    hint: text('hint').notNull(),
+    scopes: text('scopes').notNull(),
+    createdAt: createdAt(),
+    expiresAt: ms('expires_at'),
+    lastUsedAt: ms('last_used_at'),
+    revokedAt: ms('revoked_at'),
+  },
+  (t) => [index('access_tokens_user_idx').on(t.userId)],
+);
+
 export const opsHeartbeat = pgTable('ops_heartbeat', {
   id: integer('id').primaryKey(),
   checkedAt: ms('checked_at').notNull(),

@@ -325,6 +325,31 @@ export const memberGuilds = sqliteTable('member_guilds', {
   fetchedAt: integer('fetched_at').notNull(),
 });
 
+/**
+ * Personal access tokens for the public API (decision 053). Only a SHA-256 of the token is stored (the
+ * token itself is shown once, at creation); `hint` is its last four characters, for the list.
+ */
+export const accessTokens = sqliteTable(
+  'access_tokens',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    hint: text('hint').notNull(),
+    /** Granted scopes, space-separated (src/shared/access-tokens.ts). */
+    scopes: text('scopes').notNull(),
+    createdAt: createdAt(),
+    /** Null: never expires. */
+    expiresAt: integer('expires_at'),
+    lastUsedAt: integer('last_used_at'),
+    revokedAt: integer('revoked_at'),
+  },
+  (t) => [index('access_tokens_user_idx').on(t.userId)],
+);
+
 /** One row, rewritten by every readiness check: proves a write to the database still succeeds. */
 export const opsHeartbeat = sqliteTable('ops_heartbeat', {
   id: integer('id').primaryKey(),

@@ -58,6 +58,11 @@ export const joinKeys = {
   list: () => ['/api/joins'] as const,
 };
 
+/** The Account page's personal access tokens (decision 053). */
+export const accountKeys = {
+  tokens: () => ['/api/account/tokens'] as const,
+};
+
 export const paymentKeys = {
   intent: (packageType: string) => ['/api/create-payment-intent', packageType] as const,
 };

@@ -5,6 +5,7 @@ import { Link as RouterLink } from 'react-router';
 import { CoinAmount } from '../components/coin-amount.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { UserAvatar } from '../components/user-avatar.tsx';
+import { AccessTokensSection } from '../features/account/access-tokens-section.tsx';
 import { DeleteAccountDialog } from '../features/account/delete-account-dialog.tsx';
 import { downloadAccountData, useSignOutEverywhere } from '../features/account/use-account-actions.ts';
 import { errorMessage } from '../lib/api.ts';
@@ -106,6 +107,10 @@ export default function AccountPage() {
             <LuLogOut /> Sign out everywhere
           </Button>
         </HStack>
+      </Section>
+
+      <Section title="API access tokens">
+        <AccessTokensSection />
       </Section>
 
       <Section title="Delete account" tone="danger">
