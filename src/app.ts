@@ -35,6 +35,7 @@ import { claimAnswer } from './rewards/routes.ts';
 
 export { PRODUCT_NAME } from './shared/brand.ts';
 import { PRODUCT_NAME } from './shared/brand.ts';
+import { errorMessage } from './ops/error-text.ts';
 const WEB_DIST = WEB_DIST_DIR;
 
 export interface CreateAppOptions {
@@ -333,7 +334,7 @@ export function createApp(
           errorHandler: onError,
           onTouchError: (err) =>
             ctx.logger.warn('session touch failed', {
-              error: err instanceof Error ? err.message : String(err),
+              error: errorMessage(err),
             }),
           plain:
             options.plainFastPath === false

@@ -33,6 +33,7 @@ import { measurePhoneRender } from './phone-render.ts';
 import { runDiscordBench } from './discord.ts';
 import { runMemberSweepBench } from './member-sweep.ts';
 import { runScaleBench } from './scale.ts';
+import { errorDetail, errorMessage } from '../../src/ops/error-text.ts';
 
 // `npm run bench [-- --quick] [--redis] [--profile | --heap-profile | --perf] [--only discover,claims,join] [--build] [--out FILE]`
 // `npm run bench -- --soak [--soak-seconds 180] [--soak-rate 1000] [--soak-users 100]`: the soak (soak.ts)
@@ -401,7 +402,7 @@ async function main(): Promise<number> {
         quick || skipped.has('phone')
           ? null
           : await measurePhoneRender(product.url, cookies[1]!).catch((err: unknown) => {
-              log(`phone render not measured: ${err instanceof Error ? err.message : String(err)}`);
+              log(`phone render not measured: ${errorMessage(err)}`);
               return null;
             });
       if (phone) {
@@ -724,7 +725,7 @@ const discordBench = args.reconcile || args['mass-leave'];
 ).then(
   (code) => process.exit(code),
   async (err: unknown) => {
-    console.error(`[bench] FAILED: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    console.error(`[bench] FAILED: ${errorDetail(err)}`);
     await stopAll();
     process.exit(1);
   },

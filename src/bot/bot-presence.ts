@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import { parseInviteCode } from '../shared/campaign-schemas.ts';
 import { recordGuildDeleted } from './record-leave.ts';
 import { botRepo } from './bot-repo.ts';
+import { errorMessage } from '../ops/error-text.ts';
 
 // Whether our bot is in a campaign's guild. Discord no longer lets REST tell "bot removed" from "guild
 // deleted" (both answer 10004, discord-api-docs #5840), and one 10004 is not even proof of either
@@ -51,7 +52,7 @@ export async function handleBotRemoved(
     } catch (err) {
       ctx.logger.warn('bot removed: invite check failed; campaign stays paused', {
         guildId,
-        error: err instanceof Error ? err.message : String(err),
+        error: errorMessage(err),
       });
       return 'paused';
     }

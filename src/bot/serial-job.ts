@@ -1,6 +1,7 @@
 import type { Logger } from '../logger.ts';
 import { recordJobRun } from '../metrics.ts';
 import type { JobMonitor } from '../ops/job-monitor.ts';
+import { errorDetail } from '../ops/error-text.ts';
 
 export interface SerialJob {
   /** Runs the job now, or once more right after the current run when one is in progress. */
@@ -42,7 +43,7 @@ export function createSerialJob(
           logger.error(`${name} failed`, {
             job: name,
             consecutiveFailures: jobs?.get(name)?.consecutiveFailures,
-            error: err instanceof Error ? err.stack : String(err),
+            error: errorDetail(err),
           });
         },
       )

@@ -9,6 +9,7 @@ import {
   storageFailureCode,
 } from '../shared/errors.ts';
 import { requestIdOf } from './request-context.ts';
+import { errorDetail, errorMessage } from '../ops/error-text.ts';
 
 // Services throw AppError (src/shared/errors.ts); this middleware maps its code to a status and a `{ message }` body.
 
@@ -62,8 +63,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
           method: req.method,
           path: req.path,
           ...(storageCode !== undefined
-            ? { code: storageCode, error: err instanceof Error ? err.message : String(err) }
-            : { error: err instanceof Error ? err.stack : String(err) }),
+            ? { code: storageCode, error: errorMessage(err) }
+            : { error: errorDetail(err) }),
         },
       );
       if (!res.writableEnded) req.socket.destroy();
@@ -103,7 +104,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
         method: req.method,
         path: req.path,
         code: storageCode,
-        error: err instanceof Error ? err.message : String(err),
+        error: errorMessage(err),
       });
       // A read saved nothing: its message says it could not load (issue 29 item 6).
       sendUnavailable(req, res, read ? STORAGE_READ_UNAVAILABLE_MESSAGE : STORAGE_UNAVAILABLE_MESSAGE);
@@ -113,7 +114,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       requestId: requestIdOf(res),
       method: req.method,
       path: req.path,
-      error: err instanceof Error ? err.stack : String(err),
+      error: errorDetail(err),
     });
     res.status(500).json({ message: INTERNAL_ERROR_MESSAGE });
   };

@@ -17,6 +17,7 @@ import {
 import { checkSameAddress } from './same-address.ts';
 import { assertNever } from '../shared/campaign-kinds.ts';
 import { languageOfLocale, memberMatches, TARGETING_MESSAGES } from '../shared/targeting.ts';
+import { errorMessage } from '../ops/error-text.ts';
 
 /**
  * Targeting (issue 31 item 2): a member outside the campaign's audience (account too young for it,
@@ -97,7 +98,7 @@ async function isAlreadyMember(ctx: AppContext, guildId: string, discordUserId: 
     if (err instanceof AppError) throw err;
     ctx.logger.warn('join: Discord unreachable', {
       guildId,
-      error: err instanceof Error ? err.message : String(err),
+      error: errorMessage(err),
     });
     throw new AppError('upstream', JOIN_MESSAGES.discordDown);
   }
@@ -116,7 +117,7 @@ async function memberGuildList(ctx: AppContext, userId: string, required: boolea
     if (required) throw err;
     ctx.logger.warn('join: member guild list unavailable', {
       userId,
-      error: err instanceof Error ? err.message : String(err),
+      error: errorMessage(err),
     });
     return null;
   }

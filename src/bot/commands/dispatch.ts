@@ -9,6 +9,7 @@ import type { BotReply, Member } from './types.ts';
 import { botWriteLimiter } from './write-limit.ts';
 import type { WriteAction } from '../../http/write-limits.ts';
 import { whilePersonWaits } from '../../discord/discord-api.ts';
+import { errorMessage } from '../../ops/error-text.ts';
 
 export interface InteractionOptions {
   /** A handler not done after this long is deferred for it (Discord's deadline is 3 s). */
@@ -132,7 +133,7 @@ export async function handleInteraction(
     } catch (sendErr) {
       ctx.logger.warn('bot: could not send an error reply', {
         what: target.what,
-        error: sendErr instanceof Error ? sendErr.message : String(sendErr),
+        error: errorMessage(sendErr),
       });
     }
   } finally {

@@ -8,6 +8,7 @@ import {
 } from '../../shared/errors.ts';
 import { PRODUCT_NAME } from '../../shared/brand.ts';
 import type { BotReply, ButtonRow } from './types.ts';
+import { errorDetail } from '../../ops/error-text.ts';
 
 // The one place that turns an outcome into words: errors get exactly the text the website shows for
 // the same refusal (the services' AppError messages), unknown failures the website's 500 text.
@@ -60,7 +61,7 @@ export function errorReply(ctx: AppContext, err: unknown, where: string): BotRep
     ctx.logger.error('bot: database write failed in a command', { where, code });
     return { content: STORAGE_UNAVAILABLE_MESSAGE };
   }
-  ctx.logger.error('bot: command failed', { where, error: err instanceof Error ? err.stack : String(err) });
+  ctx.logger.error('bot: command failed', { where, error: errorDetail(err) });
   return { content: SOMETHING_WENT_WRONG };
 }
 
