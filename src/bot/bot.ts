@@ -101,7 +101,7 @@ function isDisallowedIntents(codeOrMessage: unknown): boolean {
 }
 
 /**
- * What discord.js may keep in memory (docs/performance.md, memory). The bot reads guilds (and their
+ * What discord.js may keep in memory (docs/performance-history.md, memory). The bot reads guilds (and their
  * channels and roles for slash commands) from the cache and nothing else: members and users arrive in
  * the events that concern them (as partials on removal) and are not looked up later, so keeping every
  * member who joined while the process ran only grows the heap. Only the bot's own member and user stay.
