@@ -124,7 +124,7 @@ async function memberGuildList(ctx: AppContext, userId: string, required: boolea
 }
 
 /**
- * Records a pending website join (spec §4): the bot verifies bot servers later; no-bot servers are
+ * Records a pending website join (docs/spec/product-spec.md §4): the bot verifies bot servers later; no-bot servers are
  * claimed with claimNoBotReward after the delay. The unique (user, server) index makes concurrent
  * double requests produce one row.
  */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isPackId, type PackId } from './packs.ts';
 
-// Coin pack checkout (spec §7 POST /api/create-payment-intent), shared by the API and the web app.
+// Coin pack checkout (docs/spec/product-spec.md §7 POST /api/create-payment-intent), shared by the API and the web app.
 
 export const UNKNOWN_PACKAGE_MESSAGE = 'Unknown coin package';
 export const PAYMENTS_UNAVAILABLE_MESSAGE =

@@ -130,7 +130,7 @@ export const ROUTES: readonly AppRoute[] = [
   },
 ];
 
-/** Any other signed-in path (spec §2: the 404 page). */
+/** Any other signed-in path (docs/spec/product-spec.md §2: the 404 page). */
 export const loadNotFoundPage = (): Promise<PageModule> => import('./pages/not-found-page.tsx');
 
 export function findRoute(pathname: string): AppRoute | undefined {
