@@ -15,7 +15,7 @@ export const createPaymentIntentSchema = z.object({
 });
 export type CreatePaymentIntentInput = z.input<typeof createPaymentIntentSchema>;
 
-/** Spec §3 "Payment intent response": price is a number of dollars (e.g. 10). */
+/** Product spec (docs/spec/product-spec.md) §3 "Payment intent response": price is a number of dollars (e.g. 10). */
 export interface CreatePaymentIntentResponse {
   clientSecret: string;
   package: { coins: number; price: number };

@@ -25,7 +25,7 @@ export interface AppRoute {
 }
 
 // The one route table: the router (app.tsx → routed-app.tsx) and every navigation (nav tabs, bottom bar,
-// More menu) are built from it. Spec §2: the tabs are exactly these eight, in this order.
+// More menu) are built from it. Product spec (docs/spec/product-spec.md) §2: the tabs are exactly these eight, in this order.
 export const ROUTES: readonly AppRoute[] = [
   {
     path: '/',
