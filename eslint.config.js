@@ -107,6 +107,24 @@ export default tseslint.config(
     },
   },
   {
+    // An error as text through one helper (src/ops/error-text.ts): errorMessage (the message with its
+    // causes) or errorDetail (the stack), not the inline `err instanceof Error ? err.message : …` again.
+    files: ['src/**/*.ts', 'scripts/**/*.ts', 'tests/**/*.ts'],
+    ignores: ['src/ops/error-text.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          "[consequent.type='MemberExpression'][consequent.property.name=/^(message|stack)$/]",
+          "[consequent.type='LogicalExpression'][consequent.left.property.name='stack']",
+        ].map((shape) => ({
+          selector: `ConditionalExpression[test.operator='instanceof'][test.right.name='Error'][alternate.callee.name='String']${shape}`,
+          message: 'Use errorMessage(err) or errorDetail(err) from src/ops/error-text.ts.',
+        })),
+      ],
+    },
+  },
+  {
     // SQLite repositories (decision 034) implement an async interface over better-sqlite3's synchronous
     // API: their methods are async without awaiting, on purpose (a throw still becomes a rejection, as on
     // PostgreSQL).

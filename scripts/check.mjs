@@ -1,20 +1,67 @@
 #!/usr/bin/env node
 // `npm run check`: typecheck, lint and the unit tests at the same time (the quick loop before a commit).
+// The long runs (LONG_RUNS in vitest.config.ts) are left to `npm test` and `npm run test:long`.
 // Each step's output is kept and printed when it ends, so the three do not interleave.
+// Its budget (decision 049): 60 s on a quiet 2-core machine. Wall time on a shared machine measures the
+// neighbours, so the last lines report the CPU the check used (its processes' user + system time, from
+// /proc) against the CPU that fits in 60 s of two cores, with the load average, and the slowest unit
+// files: a unit file that grows past a few seconds belongs in LONG_RUNS (vitest.config.ts), not here.
+// The report warns; it does not fail the check (a loaded machine inflates CPU time too).
 import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 
+/** 60 s of two cores, less what two processes side by side never use (lint alone is one thread). */
+export const CHECK_CPU_BUDGET_S = 110;
+export const CHECK_WALL_BUDGET_S = 60;
+/** A unit file this long (its own wall time, four files at once) is worth a look: the report names it. */
+const SLOW_FILE_S = 8;
+const REPORT = 'test-results/check-unit.json';
+
+mkdirSync('test-results', { recursive: true });
+rmSync(REPORT, { force: true });
 const steps = [
-  ['typecheck', ['run', '--silent', 'typecheck']],
-  ['lint', ['run', '--silent', 'lint']],
-  ['unit', ['run', '--silent', 'test:unit']],
+  ['typecheck', 'npm', ['run', '--silent', 'typecheck']],
+  // Lint (`npm run lint`, one thread, the longest step) as two processes, one per TypeScript project: each
+  // builds only its own program (the web app's, the server's), so the two cores share lint's time instead of
+  // one thread holding the check open. Together they lint what `eslint .` lints.
+  ['lint (server)', 'npx', ['eslint', '.', '--ignore-pattern', 'web/**']],
+  ['lint (web)', 'npx', ['eslint', 'web']],
+  [
+    'unit',
+    'npm',
+    [
+      'run',
+      '--silent',
+      'test:unit',
+      '--',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${REPORT}`,
+    ],
+  ],
 ];
 
+/** CPU seconds (user + system) of this process's children that have ended (Linux /proc; else null). */
+function childrenCpuSeconds() {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    // Fields after "pid (comm) ": the 14th and 15th of those that follow are cutime and cstime, in ticks.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+const load = () => loadavg()[0].toFixed(1);
+const loadAtStart = load();
 const started = Date.now();
 const results = await Promise.all(
   steps.map(
-    ([label, args]) =>
+    ([label, command, args]) =>
       new Promise((resolve) => {
-        const child = spawn('npm', args, { env: process.env });
+        const child = spawn(command, args, { env: process.env });
         let output = '';
         child.stdout.on('data', (d) => (output += d));
         child.stderr.on('data', (d) => (output += d));
@@ -27,6 +74,35 @@ const results = await Promise.all(
       }),
   ),
 );
+const wallS = (Date.now() - started) / 1000;
+const cpuS = childrenCpuSeconds();
+
+/** The slowest unit files of this run, from vitest's JSON report. */
+function slowFiles() {
+  if (!existsSync(REPORT)) return [];
+  const report = JSON.parse(readFileSync(REPORT, 'utf8'));
+  return report.testResults
+    .map((f) => ({ file: f.name.replace(`${process.cwd()}/`, ''), s: (f.endTime - f.startTime) / 1000 }))
+    .sort((a, b) => b.s - a.s)
+    .slice(0, 5);
+}
+
+const cpuText = cpuS === null ? 'CPU not measured' : `${cpuS.toFixed(1)} s CPU`;
+console.log(
+  `\ncheck took ${wallS.toFixed(1)} s wall, ${cpuText} (budget: ${CHECK_WALL_BUDGET_S} s wall on a quiet` +
+    ` 2-core machine ≈ ${CHECK_CPU_BUDGET_S} s CPU; load average ${loadAtStart} → ${load()})`,
+);
+const slow = slowFiles();
+if (slow.length)
+  console.log(`slowest unit files: ${slow.map((f) => `${f.file} ${f.s.toFixed(1)} s`).join(', ')}`);
+if (cpuS !== null && cpuS > CHECK_CPU_BUDGET_S) {
+  const named = slow.filter((f) => f.s >= SLOW_FILE_S).map((f) => f.file);
+  console.log(
+    `⚠ check is over its CPU budget by ${(cpuS - CHECK_CPU_BUDGET_S).toFixed(1)} s: make the slow files` +
+      ` shorter or move whole-product runs to LONG_RUNS in vitest.config.ts (decision 049)` +
+      (named.length ? `; look first at ${named.join(', ')}` : ''),
+  );
+}
 const failed = results.filter((r) => !r.ok).map((r) => r.label);
 console.log(failed.length ? `\ncheck failed: ${failed.join(', ')}` : '\ncheck passed: typecheck, lint, unit');
 process.exit(failed.length ? 1 : 0);

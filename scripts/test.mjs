@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// `npm test`: typecheck, lint, formatting (prettier --check), unit + API integration tests, the same API and bot suites on PostgreSQL, the bench smoke test, web build, browser end-to-end tests, the multi-process scale test.
+// `npm test`: typecheck, lint, formatting (prettier --check), unit + API integration tests, the long runs (population simulation, fault drill), the same API and bot suites on PostgreSQL, the bench smoke test, web build, browser end-to-end tests, the multi-process scale test.
 // Ends with one plain line "N passed, N failed" that CI reads (typecheck, lint, format and build count as one check each).
 // Steps start as soon as the steps they wait for have ended, each one's output printed whole when it ends:
 // the single-threaded checks (tsc, eslint, prettier) and the build side by side on the machine's cores; then
-// the unit tests (which fill the cores themselves) beside the end of lint; then the browser tests and the
-// bench smoke test side by side (the browser tests mostly wait for pages). Decision 025 has the timings.
+// the unit tests (which fill the cores themselves) beside the end of lint; then the browser tests, the
+// bench smoke test and the long runs side by side (the browser tests mostly wait for pages); then the
+// scale test, then the PostgreSQL suites. Decisions 025 and 049 have the timings.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
@@ -95,18 +96,23 @@ const steps = {
     ['typecheck', 'format', 'build'],
     () => vitest('unit+api', 'vitest.config.ts', 'test-results/unit.json'),
   ],
+  // The long runs (the population simulation, the drill's Redis stop: decision 049) after the unit
+  // tests, beside the browser tests and the bench smoke test, which mostly wait (pages, a measured
+  // window) and leave a core's worth idle; the scale and PostgreSQL steps, which fill the cores
+  // themselves, come after them. In the unit step they held its tail (89 s of 145 s).
+  long: [['unit'], () => vitest('long runs', 'vitest.long.config.ts', 'test-results/long.json')],
   // The API and bot suites again on PostgreSQL (TEST_DB=pg; decision 028 step 5), last: the heavy steps
   // after the unit tests each fill both cores, and their time limits fail first when they overlap (session
   // 6: browser tests beside the scale test timed out), so only the browser tests and the short bench smoke
   // test share the machine; then the scale test, then this.
   pg: [
-    ['unit', 'e2e', 'scale'],
+    ['unit', 'long', 'e2e', 'scale'],
     () => vitest('unit+api on PostgreSQL', 'vitest.pg.config.ts', 'test-results/pg.json'),
   ],
   // The scaled-out layout (two web processes, one bot, PostgreSQL, Redis) under 200 users: it needs the
   // build, and starts after the browser tests and the bench smoke test (it fills the cores itself).
   scale: [
-    ['build', 'bench', 'e2e'],
+    ['build', 'bench', 'e2e', 'long'],
     async () => {
       if (failures.includes('build')) {
         failed += 1;

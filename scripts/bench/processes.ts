@@ -134,7 +134,7 @@ async function startSimulator(statePath: string): Promise<string> {
     'Discord simulator',
     ['--import', 'tsx', 'scripts/run-discord-sim.ts', '--state', statePath],
     {
-      // Discord's per-route limits would make this a bench of the simulator's buckets (see docs/performance.md).
+      // Discord's per-route limits would make this a bench of the simulator's buckets (see docs/performance-history.md).
       env: { PATH: process.env.PATH, HOME: process.env.HOME, SIM_RATE_LIMITS: 'off' },
       stderr: 'inherit',
     },

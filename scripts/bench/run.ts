@@ -36,6 +36,7 @@ import { runDiscordBench } from './discord.ts';
 import { runMemberSweepBench } from './member-sweep.ts';
 import { runScaleBench } from './scale.ts';
 import { runPageBench } from './pages.ts';
+import { errorDetail, errorMessage } from '../../src/ops/error-text.ts';
 
 // `npm run bench [-- --quick] [--redis] [--profile | --heap-profile | --perf] [--only discover,claims,join] [--build] [--out FILE]`
 // `npm run bench -- --pages [--quick]`: signed-in HTML of every server-rendered page (pages.ts)
@@ -446,7 +447,7 @@ async function main(): Promise<number> {
         quick || skipped.has('phone')
           ? null
           : await measurePhoneRender(product.url, cookies[1]!).catch((err: unknown) => {
-              log(`phone render not measured: ${err instanceof Error ? err.message : String(err)}`);
+              log(`phone render not measured: ${errorMessage(err)}`);
               return null;
             });
       if (phone) {
@@ -776,7 +777,7 @@ const discordBench = args.reconcile || args['mass-leave'];
 ).then(
   (code) => process.exit(code),
   async (err: unknown) => {
-    console.error(`[bench] FAILED: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    console.error(`[bench] FAILED: ${errorDetail(err)}`);
     await stopAll();
     process.exit(1);
   },

@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import { inTransaction, type WriteTarget } from '../db/engine.ts';
 import { AppError } from '../shared/errors.ts';
 import { oauthTokensRepo } from './oauth-tokens-repo.ts';
+import { errorMessage } from '../ops/error-text.ts';
 
 // Members' Discord OAuth2 tokens, kept so the product can read a member's own guild list (who owns or
 // manages a server, whether a no-bot member really joined). Encrypted at rest with AES-256-GCM under
@@ -170,7 +171,7 @@ async function refreshClaimed(
   } catch (err) {
     ctx.logger.warn('oauth token refresh failed', {
       userId,
-      error: err instanceof Error ? err.message : String(err),
+      error: errorMessage(err),
     });
     // Discord refused the refresh token (revoked, or the member removed the app): a new sign-in is needed.
     if (err instanceof Error && 'status' in err && (err as { status: number }).status === 400) {

@@ -26,6 +26,7 @@ function withinMs(work: Promise<unknown>, ms: number): Promise<void> {
 }
 import { allowSessionCreation } from './session-creation.ts';
 import { usersRepo } from '../users/users-repo.ts';
+import { errorMessage } from '../ops/error-text.ts';
 
 export function authRoutes(ctx: AppContext, passport: PassportInstance): Router {
   const router = Router();
@@ -106,7 +107,7 @@ export function authRoutes(ctx: AppContext, passport: PassportInstance): Router 
       const recorded = recordUserAddress(ctx, user.id, addressKey(req)).catch((recordErr: unknown) => {
         ctx.logger.error('address recording failed', {
           userId: user.id,
-          error: recordErr instanceof Error ? recordErr.message : String(recordErr),
+          error: errorMessage(recordErr),
         });
       });
       // The member's guild list, stored: Discover leaves out servers they are already in (decision
@@ -116,7 +117,7 @@ export function authRoutes(ctx: AppContext, passport: PassportInstance): Router 
         refreshMemberGuilds(ctx, user.id).catch((guildErr: unknown) => {
           ctx.logger.warn('guild list at sign-in failed', {
             userId: user.id,
-            error: guildErr instanceof Error ? guildErr.message : String(guildErr),
+            error: errorMessage(guildErr),
           });
         }),
         GUILDS_AT_SIGN_IN_WAIT_MS,

@@ -2,6 +2,7 @@ import type { AppContext } from '../context.ts';
 import { AppError } from '../shared/errors.ts';
 import { canManageGuild, DiscordApiError, type DiscordPartialGuild } from '../discord/discord-api.ts';
 import { deleteOAuthTokens, getAccessToken, SIGN_IN_AGAIN } from './oauth-tokens.ts';
+import { errorMessage } from '../ops/error-text.ts';
 
 // A member's own guild list (GET /users/@me/guilds with their OAuth token): the source of truth for
 // "owns or manages this server" and for "has joined this no-bot server", as our bot may not be there.
@@ -22,7 +23,7 @@ export async function listUserGuilds(ctx: AppContext, userId: string): Promise<D
     if (err instanceof AppError) throw err;
     ctx.logger.warn('discord: guild list failed', {
       userId,
-      error: err instanceof Error ? err.message : String(err),
+      error: errorMessage(err),
     });
     throw new AppError('upstream', DISCORD_UNREACHABLE);
   }

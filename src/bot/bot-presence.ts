@@ -4,6 +4,7 @@ import { parseInviteCode } from '../shared/campaign-schemas.ts';
 import { recordGuildDeleted } from './record-leave.ts';
 import { botRepo } from './bot-repo.ts';
 import { enqueueForCampaigns } from '../notifications/outbox.ts';
+import { errorMessage } from '../ops/error-text.ts';
 
 // Whether our bot is in a campaign's guild. Discord no longer lets REST tell "bot removed" from "guild
 // deleted" (both answer 10004, discord-api-docs #5840), and one 10004 is not even proof of either
@@ -60,7 +61,7 @@ export async function handleBotRemoved(
     } catch (err) {
       ctx.logger.warn('bot removed: invite check failed; campaign stays paused', {
         guildId,
-        error: err instanceof Error ? err.message : String(err),
+        error: errorMessage(err),
       });
       return 'paused';
     }

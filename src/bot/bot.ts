@@ -33,6 +33,7 @@ import { recordBotEvent, recordDiscordRateLimit } from '../metrics.ts';
 import { DEFAULT_AUTO_DEFER_MS, handleInteraction } from './commands/dispatch.ts';
 import { registerCommands, registerGuildCommands } from './commands/register.ts';
 import { clientShardOptions } from './shards.ts';
+import { errorDetail, errorMessage } from '../ops/error-text.ts';
 
 // The discord.js client. Handlers stay thin: they turn gateway events into plain data and call the
 // same services reconciliation uses. Time comes from ctx.clock (events carry no reliable time).
@@ -100,7 +101,7 @@ function isDisallowedIntents(codeOrMessage: unknown): boolean {
 }
 
 /**
- * What discord.js may keep in memory (docs/performance.md, memory). The bot reads guilds (and their
+ * What discord.js may keep in memory (docs/performance-history.md, memory). The bot reads guilds (and their
  * channels and roles for slash commands) from the cache and nothing else: members and users arrive in
  * the events that concern them (as partials on removal) and are not looked up later, so keeping every
  * member who joined while the process ran only grows the heap. Only the bot's own member and user stay.
@@ -148,59 +149,136 @@ export function explainGatewayFailure(codeOrMessage: number | string): string | 
   return null;
 }
 
+/** What the pieces of one bot share (startBot builds it; each step below reads and sets its part). */
+interface BotState {
+  readonly ctx: AppContext;
+  readonly options: BotOptions;
+  /** The gateway client of now; null between a failed login and the retry, and after stop(). */
+  client: Client | null;
+  stopped: boolean;
+  retryTimer: NodeJS.Timeout | null;
+  retryMs: number;
+  membersIntent: MembersIntentMode;
+  /** Operator lines already said (once per process; cleared when a session is ready). */
+  readonly explained: Set<string>;
+  /** Event, interaction and registration work not done yet: idle() and stop() wait for it. */
+  readonly inFlight: Set<Promise<unknown>>;
+  readonly markReady: () => void;
+  /** Starts a new gateway client (connect, bound to the bot's handlers). */
+  connect: () => void;
+}
+
+/** The bot's answers to gateway events: plain data in, the same services reconciliation uses. */
+interface GatewayHandlers {
+  memberAdd: (member: GuildMember) => void;
+  memberRemove: (member: GuildMember | PartialGuildMember) => void;
+  auditLogEntry: (entry: GuildAuditLogsEntry, guild: Guild) => void;
+  banAdd: (ban: GuildBan) => void;
+  guildDelete: (guild: Guild) => void;
+  guildBack: (guild: Guild) => void;
+  interaction: (interaction: Interaction) => void;
+}
+
+type Track = (guildId: string, what: string, work: () => Promise<unknown>) => void;
+
 export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
-  const { logger } = ctx;
   const test = ctx.config.env === 'test';
-  const removals = new RemovalBatcher(ctx, logger, {
+  const removals = new RemovalBatcher(ctx, ctx.logger, {
     firstLookMs: options.auditLogDelayMs ?? (test ? 0 : 1500),
     secondLookMs: options.auditLogRecheckMs ?? (test ? 0 : 15_000),
   });
-  const inFlight = new Set<Promise<unknown>>();
-  let client: Client | null = null;
-  let stopped = false;
-  let retryTimer: NodeJS.Timeout | null = null;
-  let retryMs = options.loginRetryMs ?? 5000;
   let markReady: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (markReady = resolve));
-  const explained = new Set<string>();
-  let membersIntent: MembersIntentMode = ctx.config.membersIntent === 'off' ? 'configured-off' : 'on';
-
-  /**
-   * Close 4014 (Discord refused the Server Members intent): identify again without it at once, no
-   * offline period. Said once; the mode stays until restart (readiness names it).
-   */
-  const fallBackWithoutMembers = (failed: Client): boolean => {
-    if (membersIntent !== 'on') return false;
-    membersIntent = 'refused';
-    const line = explainGatewayFailure(4014);
-    if (line && !explained.has(line)) {
-      explained.add(line);
-      logger.warn(line);
-    }
-    if (client === failed) client = null;
-    void failed.destroy().catch(() => undefined);
-    if (!stopped) connect();
-    return true;
+  const state: BotState = {
+    ctx,
+    options,
+    client: null,
+    stopped: false,
+    retryTimer: null,
+    retryMs: options.loginRetryMs ?? 5000,
+    membersIntent: ctx.config.membersIntent === 'off' ? 'configured-off' : 'on',
+    explained: new Set(),
+    inFlight: new Set(),
+    markReady,
+    connect: () => undefined,
   };
-
-  /** Logs the operator line for a fatal gateway refusal once per process (not on every retry). */
-  const explain = (codeOrMessage: number | string): boolean => {
-    const line = explainGatewayFailure(codeOrMessage);
-    if (!line) return false;
-    if (!explained.has(line)) {
-      explained.add(line);
-      logger.error(line);
-    }
-    return true;
+  const track = guildQueue(state);
+  const handlers: GatewayHandlers = {
+    ...memberHandlers(state, track, removals),
+    ...moderationHandlers(state, track),
+    ...guildHandlers(state, track),
   };
+  state.connect = () => connect(state, handlers);
+  state.connect();
 
-  // Events of one guild are handled one after the other, in arrival order (an arrival right after a
-  // member's own earlier event must see its outcome). Removals only pass through the queue to be
-  // recognised; their audit-log wait happens in the batcher, beside the queue.
+  return {
+    ready,
+    members: gatewayMembers(state),
+    membersIntent: () => state.membersIntent,
+    get client() {
+      return state.client;
+    },
+    async idle() {
+      while (state.inFlight.size > 0) await Promise.allSettled([...state.inFlight]);
+      await removals.idle();
+      while (state.inFlight.size > 0) await Promise.allSettled([...state.inFlight]);
+    },
+    async stop() {
+      state.stopped = true;
+      if (state.retryTimer) clearTimeout(state.retryTimer);
+      const current = state.client;
+      state.client = null;
+      await current?.destroy();
+      await Promise.allSettled([...state.inFlight]);
+      await removals.idle();
+    },
+  };
+}
+
+/** Keeps work in the bot's in-flight set (idle() and stop() wait for it) until it settles. */
+function keepInFlight(state: BotState, work: Promise<unknown>): void {
+  state.inFlight.add(work);
+  void work.finally(() => state.inFlight.delete(work));
+}
+
+/**
+ * Close 4014 (Discord refused the Server Members intent): identify again without it at once, no
+ * offline period. Said once; the mode stays until restart (readiness names it).
+ */
+function fallBackWithoutMembers(state: BotState, failed: Client): boolean {
+  if (state.membersIntent !== 'on') return false;
+  state.membersIntent = 'refused';
+  const line = explainGatewayFailure(4014);
+  if (line && !state.explained.has(line)) {
+    state.explained.add(line);
+    state.ctx.logger.warn(line);
+  }
+  if (state.client === failed) state.client = null;
+  void failed.destroy().catch(() => undefined);
+  if (!state.stopped) state.connect();
+  return true;
+}
+
+/** Logs the operator line for a fatal gateway refusal once per process (not on every retry). */
+function explain(state: BotState, codeOrMessage: number | string): boolean {
+  const line = explainGatewayFailure(codeOrMessage);
+  if (!line) return false;
+  if (!state.explained.has(line)) {
+    state.explained.add(line);
+    state.ctx.logger.error(line);
+  }
+  return true;
+}
+
+/**
+ * Events of one guild are handled one after the other, in arrival order (an arrival right after a
+ * member's own earlier event must see its outcome). Removals only pass through the queue to be
+ * recognised; their audit-log wait happens in the batcher, beside the queue. The returned function
+ * queues a handler's work for its guild; errors are logged, and stop() waits for it.
+ */
+function guildQueue(state: BotState): Track {
   const guildQueues = new Map<string, Promise<void>>();
-
-  /** Queues a handler's work for its guild; errors are logged, and stop() waits for it. */
-  const track = (guildId: string, what: string, work: () => Promise<unknown>): void => {
+  return (guildId, what, work) => {
     const previous = guildQueues.get(guildId) ?? Promise.resolve();
     const task: Promise<void> = previous
       .then(work)
@@ -208,49 +286,66 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
         () => recordBotEvent(what.replace(/ /g, '_'), 'ok'),
         (err: unknown) => {
           recordBotEvent(what.replace(/ /g, '_'), 'failed');
-          logger.error(`bot: ${what} failed`, { error: err instanceof Error ? err.stack : String(err) });
+          state.ctx.logger.error(`bot: ${what} failed`, {
+            error: errorDetail(err),
+          });
         },
       )
       .finally(() => {
-        inFlight.delete(task);
+        state.inFlight.delete(task);
         if (guildQueues.get(guildId) === task) guildQueues.delete(guildId);
       });
     guildQueues.set(guildId, task);
-    inFlight.add(task);
+    state.inFlight.add(task);
   };
+}
 
+/** Arrivals are verified; removals of paid members wait in the batcher for the audit log. */
+function memberHandlers(
+  state: BotState,
+  track: Track,
+  removals: RemovalBatcher,
+): Pick<GatewayHandlers, 'memberAdd' | 'memberRemove'> {
+  const { ctx } = state;
   /** Whether a campaign of the guild is out of slots (then a pending removal may free one). */
   const guildIsFull = (guildId: string): Promise<boolean> => botRepo(ctx.store.read).hasFullCampaign(guildId);
-
-  const onMemberAdd = (member: GuildMember): void => {
-    if (member.user.bot) return;
-    const event = {
-      guildId: member.guild.id,
-      discordUserId: member.id,
-      at: ctx.clock.now(),
-      discordJoinedAt: member.joinedTimestamp ?? undefined,
-    };
-    track(event.guildId, 'member add', async () => {
-      if (removals.hasPending(event.guildId) && (await guildIsFull(event.guildId)))
-        await removals.pending(event.guildId);
-      await verifyJoin(ctx, event);
-    });
+  return {
+    memberAdd(member) {
+      if (member.user.bot) return;
+      const event = {
+        guildId: member.guild.id,
+        discordUserId: member.id,
+        at: ctx.clock.now(),
+        discordJoinedAt: member.joinedTimestamp ?? undefined,
+      };
+      track(event.guildId, 'member add', async () => {
+        if (removals.hasPending(event.guildId) && (await guildIsFull(event.guildId)))
+          await removals.pending(event.guildId);
+        await verifyJoin(ctx, event);
+      });
+    },
+    memberRemove(member) {
+      const guildId = member.guild.id;
+      const discordUserId = member.id;
+      const at = ctx.clock.now();
+      // Discord's time domain (audit-entry snowflakes), for the order of events (decision 042).
+      const discordAt = Date.now();
+      track(guildId, 'member remove', async () => {
+        // Most removals are of people we never paid: no audit log for them. Checked in the queue, after
+        // any earlier arrival of the same member has been verified.
+        const join = await findOpenPaidJoin(ctx, guildId, discordUserId);
+        if (join) removals.add(guildId, { discordUserId, at, since: removalSince(join), discordAt });
+      });
+    },
   };
+}
 
-  const onMemberRemove = (member: GuildMember | PartialGuildMember): void => {
-    const guildId = member.guild.id;
-    const discordUserId = member.id;
-    const at = ctx.clock.now();
-    // Discord's time domain (audit-entry snowflakes), for the order of events (decision 042).
-    const discordAt = Date.now();
-    track(guildId, 'member remove', async () => {
-      // Most removals are of people we never paid: no audit log for them. Checked in the queue, after
-      // any earlier arrival of the same member has been verified.
-      const join = await findOpenPaidJoin(ctx, guildId, discordUserId);
-      if (join) removals.add(guildId, { discordUserId, at, since: removalSince(join), discordAt });
-    });
-  };
-
+/** Kicks and bans as they happen (GuildModeration): recorded, and a leave already charged is refunded. */
+function moderationHandlers(
+  state: BotState,
+  track: Track,
+): Pick<GatewayHandlers, 'auditLogEntry' | 'banAdd'> {
+  const { ctx } = state;
   /** A kick or ban learned after the removal was already charged as a leave: refund (record-leave.ts). */
   const refundIfCharged = (
     guildId: string,
@@ -262,181 +357,209 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
       refundLateKick(ctx, { guildId, discordUserId, reason, entryAt }),
     );
   };
-
-  const onAuditLogEntry = (entry: GuildAuditLogsEntry, guild: Guild): void => {
-    recordAuditEntry(ctx, guild.id, { id: entry.id, action_type: entry.action, target_id: entry.targetId });
-    const reason =
-      entry.action === AuditLogEvent.MemberKick
-        ? 'kick'
-        : entry.action === AuditLogEvent.MemberBanAdd
-          ? 'ban'
-          : null;
-    if (reason && entry.targetId) refundIfCharged(guild.id, entry.targetId, reason, snowflakeTime(entry.id));
+  return {
+    auditLogEntry(entry, guild) {
+      recordAuditEntry(ctx, guild.id, { id: entry.id, action_type: entry.action, target_id: entry.targetId });
+      const reason =
+        entry.action === AuditLogEvent.MemberKick
+          ? 'kick'
+          : entry.action === AuditLogEvent.MemberBanAdd
+            ? 'ban'
+            : null;
+      if (reason && entry.targetId)
+        refundIfCharged(guild.id, entry.targetId, reason, snowflakeTime(entry.id));
+    },
+    banAdd(ban) {
+      const at = Date.now();
+      recordModerationFact(ctx, ban.guild.id, { action: 'ban', userId: ban.user.id, at });
+      refundIfCharged(ban.guild.id, ban.user.id, 'ban', at);
+    },
   };
+}
 
-  const onBanAdd = (ban: GuildBan): void => {
-    const at = Date.now();
-    recordModerationFact(ctx, ban.guild.id, { action: 'ban', userId: ban.user.id, at });
-    refundIfCharged(ban.guild.id, ban.user.id, 'ban', at);
-  };
-
-  // discord.js emits guildDelete only without `unavailable` (an outage emits guildUnavailable): the bot
-  // was removed, or the guild deleted — the same event. Campaigns pause; see bot-presence.ts.
-  const onGuildDelete = (guild: Guild): void => {
-    const at = ctx.clock.now();
-    track(guild.id, 'guild delete', async () => {
-      const outcome = await handleBotRemoved(ctx, guild.id, at);
-      logger.warn(`bot: removed from guild ${guild.id}`, { name: guild.name, outcome });
-    });
-  };
-
-  const onGuildBack = (guild: Guild): void => {
-    track(guild.id, 'guild create', () => resumeGuildCampaigns(ctx, guild.id));
-  };
-
-  // Slash commands and buttons (src/bot/commands): answered beside the guild queues, not behind them
-  // (Discord gives an interaction 3 seconds).
-  const onInteraction = (interaction: Interaction): void => {
-    const work = handleInteraction(ctx, interaction, {
-      autoDeferMs: options.autoDeferMs ?? DEFAULT_AUTO_DEFER_MS,
-    });
-    inFlight.add(work);
-    void work.finally(() => inFlight.delete(work));
-  };
-
-  const register = (c: Client<true>, guildId?: string): void => {
-    const work = (guildId ? registerGuildCommands(ctx, c, guildId) : registerCommands(ctx, c)).catch(
-      (err: unknown) =>
-        logger.error('bot: could not register slash commands', {
-          guildId,
-          error: err instanceof Error ? err.message : String(err),
-        }),
-    );
-    inFlight.add(work);
-    void work.finally(() => inFlight.delete(work));
-  };
-
-  const connect = (): void => {
-    retryTimer = null;
-    if (stopped) return;
-    const next = new Client({
-      intents: membersIntent === 'on' ? BOT_INTENTS : BOT_INTENTS_WITHOUT_MEMBERS,
-      // Members we never cached (most of them) arrive as partials on removal.
-      partials: [Partials.GuildMember, Partials.User],
-      makeCache: BOT_CACHE,
-      rest: { api: `${ctx.config.discord.baseUrl}/api` },
-      // ROLE=all: one process, as many shards as Discord recommends (GET /gateway/bot), which works
-      // past 2,500 guilds. ROLE=bot with SHARD_COUNT/SHARD_IDS: this process's group of a fixed count;
-      // Discord then sends it only the guilds (guild_id >> 22) % count on those shards (decision 028).
-      ...clientShardOptions(ctx.config.shards),
-    });
-    // discord.js's own REST (commands, anything through client.rest) survives a 401 on the bot token
-    // as the product's Discord port does: the configured token goes back, tried again now and then.
-    ctx.discord.guardBotRest(next.rest);
-    let readyOnce = false;
-    next.once(Events.ClientReady, (c) => {
-      readyOnce = true;
-      retryMs = options.loginRetryMs ?? 5000;
-      explained.clear();
-      logger.info(`bot: connected as ${c.user.tag}`, {
-        guilds: c.guilds.cache.size,
-        shards: [...c.ws.shards.keys()],
-        shardCount: c.options.shardCount,
-        membersIntent: describeMembersIntent(membersIntent),
+/** The bot leaving and coming back to a guild, and slash commands. */
+function guildHandlers(
+  state: BotState,
+  track: Track,
+): Pick<GatewayHandlers, 'guildDelete' | 'guildBack' | 'interaction'> {
+  const { ctx, options } = state;
+  return {
+    // discord.js emits guildDelete only without `unavailable` (an outage emits guildUnavailable): the bot
+    // was removed, or the guild deleted — the same event. Campaigns pause; see bot-presence.ts.
+    guildDelete(guild) {
+      const at = ctx.clock.now();
+      track(guild.id, 'guild delete', async () => {
+        const outcome = await handleBotRemoved(ctx, guild.id, at);
+        ctx.logger.warn(`bot: removed from guild ${guild.id}`, { name: guild.name, outcome });
       });
-      markReady();
-      options.onConnected?.();
-      register(c);
-    });
-    // After an outage: a resumed session, or a new one when Discord would not resume the old. Every
-    // loss and return of a shard's session is logged, with how long it was down (issue 29 item 5).
-    const downSince = new Map<number, number>();
-    const back = (shardId: number, how: string): void => {
-      const since = downSince.get(shardId);
-      if (since === undefined) return;
-      downSince.delete(shardId);
-      logger.info(`bot: gateway ${how}`, { shardId, downMs: Date.now() - since });
-    };
-    next.on(Events.ShardReconnecting, (shardId) => {
-      if (!downSince.has(shardId)) {
-        downSince.set(shardId, Date.now());
-        logger.warn('bot: gateway disconnected; reconnecting', { shardId });
-      }
-    });
-    next.on(Events.ShardResume, (shardId) => {
-      back(shardId, 'session resumed');
-      options.onConnected?.(shardId);
-    });
-    next.on(Events.ShardReady, (shardId) => {
-      back(shardId, 'new session ready');
-      if (readyOnce) options.onConnected?.(shardId);
-    });
-    next.on(Events.ShardDisconnect, (event, shardId) => {
-      // A later identify refused (the intent switched off in the portal while we ran).
-      if (isDisallowedIntents(event.code) && fallBackWithoutMembers(next)) return;
-      if (!explain(event.code))
-        logger.warn('bot: shard disconnected for good', { shardId, code: event.code });
-    });
-    next.on(Events.GuildMemberAdd, onMemberAdd);
-    next.on(Events.GuildMemberRemove, onMemberRemove);
-    next.on(Events.GuildAuditLogEntryCreate, onAuditLogEntry);
-    next.on(Events.GuildBanAdd, onBanAdd);
-    next.on(Events.GuildDelete, onGuildDelete);
-    next.on(Events.GuildCreate, (guild) => {
-      onGuildBack(guild);
-      // A guild that added the bot after start-up gets its demo-mode commands too.
-      if (readyOnce && next.isReady()) register(next, guild.id);
-    });
-    next.on(Events.InteractionCreate, onInteraction);
-    next.on(Events.GuildAvailable, onGuildBack);
-    next.on(Events.Error, (err) => logger.error('bot: client error', { error: err.message }));
-    next.rest.on(RESTEvents.RateLimited, (info) => {
-      recordDiscordRateLimit('bot', info.route);
-      logger.warn('bot: Discord rate limit', {
-        route: info.route,
-        retryAfterMs: info.retryAfter,
-        global: info.global,
-      });
-    });
-    client = next;
-    next.login(ctx.config.discord.botToken).catch(async (err: unknown) => {
-      const message = err instanceof Error ? err.message : String(err);
-      const code = (err as { code?: unknown }).code;
-      if (client !== next && client !== null) return; // replaced already (4014 fall-back on a shard)
-      if ((isDisallowedIntents(code) || isDisallowedIntents(message)) && fallBackWithoutMembers(next)) return;
-      if (!explain(typeof code === 'string' ? code : message)) {
-        logger.error(`bot: login failed; retrying in ${Math.round(retryMs / 1000)} s`, { error: message });
-      } else {
-        logger.warn(`bot: login failed; retrying in ${Math.round(retryMs / 1000)} s`, { error: message });
-      }
-      if (client === next) client = null;
-      await next.destroy().catch(() => undefined);
-      if (stopped) return;
-      retryTimer = setTimeout(() => {
-        // A timer must never throw into the event loop (decision 010).
-        try {
-          connect();
-        } catch (connectErr) {
-          logger.error('bot: could not start a new gateway connection', { error: connectErr });
-        }
-      }, retryMs);
-      retryTimer.unref();
-      retryMs = Math.min(retryMs * 2, MAX_LOGIN_RETRY_MS);
-    });
+    },
+    guildBack(guild) {
+      track(guild.id, 'guild create', () => resumeGuildCampaigns(ctx, guild.id));
+    },
+    // Slash commands and buttons (src/bot/commands): answered beside the guild queues, not behind them
+    // (Discord gives an interaction 3 seconds).
+    interaction(interaction) {
+      keepInFlight(
+        state,
+        handleInteraction(ctx, interaction, { autoDeferMs: options.autoDeferMs ?? DEFAULT_AUTO_DEFER_MS }),
+      );
+    },
   };
-  connect();
+}
 
-  /** A cached guild whose shard is connected: only then can op 8 be answered. */
+/** Registers the slash commands (globally, or in one guild in demo mode); a failure is logged. */
+function registerSlashCommands(state: BotState, c: Client<true>, guildId?: string): void {
+  const { ctx } = state;
+  const work = (guildId ? registerGuildCommands(ctx, c, guildId) : registerCommands(ctx, c)).catch(
+    (err: unknown) =>
+      ctx.logger.error('bot: could not register slash commands', {
+        guildId,
+        error: errorMessage(err),
+      }),
+  );
+  keepInFlight(state, work);
+}
+
+/** A new gateway client with the bot's intents, cache and handlers, logging in (retried on failure). */
+function connect(state: BotState, handlers: GatewayHandlers): void {
+  const { ctx } = state;
+  const { logger } = ctx;
+  state.retryTimer = null;
+  if (state.stopped) return;
+  const next = new Client({
+    intents: state.membersIntent === 'on' ? BOT_INTENTS : BOT_INTENTS_WITHOUT_MEMBERS,
+    // Members we never cached (most of them) arrive as partials on removal.
+    partials: [Partials.GuildMember, Partials.User],
+    makeCache: BOT_CACHE,
+    rest: { api: `${ctx.config.discord.baseUrl}/api` },
+    // ROLE=all: one process, as many shards as Discord recommends (GET /gateway/bot), which works
+    // past 2,500 guilds. ROLE=bot with SHARD_COUNT/SHARD_IDS: this process's group of a fixed count;
+    // Discord then sends it only the guilds (guild_id >> 22) % count on those shards (decision 028).
+    ...clientShardOptions(ctx.config.shards),
+  });
+  // discord.js's own REST (commands, anything through client.rest) survives a 401 on the bot token
+  // as the product's Discord port does: the configured token goes back, tried again now and then.
+  ctx.discord.guardBotRest(next.rest);
+  const session = watchSessions(state, next);
+  next.on(Events.GuildMemberAdd, handlers.memberAdd);
+  next.on(Events.GuildMemberRemove, handlers.memberRemove);
+  next.on(Events.GuildAuditLogEntryCreate, handlers.auditLogEntry);
+  next.on(Events.GuildBanAdd, handlers.banAdd);
+  next.on(Events.GuildDelete, handlers.guildDelete);
+  next.on(Events.GuildCreate, (guild) => {
+    handlers.guildBack(guild);
+    // A guild that added the bot after start-up gets its demo-mode commands too.
+    if (session.readyOnce && next.isReady()) registerSlashCommands(state, next, guild.id);
+  });
+  next.on(Events.InteractionCreate, handlers.interaction);
+  next.on(Events.GuildAvailable, handlers.guildBack);
+  next.on(Events.Error, (err) => logger.error('bot: client error', { error: err.message }));
+  next.rest.on(RESTEvents.RateLimited, (info) => {
+    recordDiscordRateLimit('bot', info.route);
+    logger.warn('bot: Discord rate limit', {
+      route: info.route,
+      retryAfterMs: info.retryAfter,
+      global: info.global,
+    });
+  });
+  state.client = next;
+  logIn(state, next);
+}
+
+/**
+ * The client's sessions: ready once (slash commands registered), and after an outage a resumed session
+ * or a new one when Discord would not resume the old. Every loss and return of a shard's session is
+ * logged, with how long it was down (issue 29 item 5). `readyOnce` is read by the GuildCreate handler.
+ */
+function watchSessions(state: BotState, next: Client): { readyOnce: boolean } {
+  const { options, ctx } = state;
+  const { logger } = ctx;
+  const session = { readyOnce: false };
+  next.once(Events.ClientReady, (c) => {
+    session.readyOnce = true;
+    state.retryMs = options.loginRetryMs ?? 5000;
+    state.explained.clear();
+    logger.info(`bot: connected as ${c.user.tag}`, {
+      guilds: c.guilds.cache.size,
+      shards: [...c.ws.shards.keys()],
+      shardCount: c.options.shardCount,
+      membersIntent: describeMembersIntent(state.membersIntent),
+    });
+    state.markReady();
+    options.onConnected?.();
+    registerSlashCommands(state, c);
+  });
+  const downSince = new Map<number, number>();
+  const back = (shardId: number, how: string): void => {
+    const since = downSince.get(shardId);
+    if (since === undefined) return;
+    downSince.delete(shardId);
+    logger.info(`bot: gateway ${how}`, { shardId, downMs: Date.now() - since });
+  };
+  next.on(Events.ShardReconnecting, (shardId) => {
+    if (!downSince.has(shardId)) {
+      downSince.set(shardId, Date.now());
+      logger.warn('bot: gateway disconnected; reconnecting', { shardId });
+    }
+  });
+  next.on(Events.ShardResume, (shardId) => {
+    back(shardId, 'session resumed');
+    options.onConnected?.(shardId);
+  });
+  next.on(Events.ShardReady, (shardId) => {
+    back(shardId, 'new session ready');
+    if (session.readyOnce) options.onConnected?.(shardId);
+  });
+  next.on(Events.ShardDisconnect, (event, shardId) => {
+    // A later identify refused (the intent switched off in the portal while we ran).
+    if (isDisallowedIntents(event.code) && fallBackWithoutMembers(state, next)) return;
+    if (!explain(state, event.code))
+      logger.warn('bot: shard disconnected for good', { shardId, code: event.code });
+  });
+  return session;
+}
+
+/** Logs the client in; a failure retries with a doubling wait (up to 5 minutes), or falls back on 4014. */
+function logIn(state: BotState, next: Client): void {
+  const { logger } = state.ctx;
+  next.login(state.ctx.config.discord.botToken).catch(async (err: unknown) => {
+    const message = errorMessage(err);
+    const code = (err as { code?: unknown }).code;
+    if (state.client !== next && state.client !== null) return; // replaced already (4014 fall-back on a shard)
+    if ((isDisallowedIntents(code) || isDisallowedIntents(message)) && fallBackWithoutMembers(state, next))
+      return;
+    const retryIn = `bot: login failed; retrying in ${Math.round(state.retryMs / 1000)} s`;
+    if (!explain(state, typeof code === 'string' ? code : message)) logger.error(retryIn, { error: message });
+    else logger.warn(retryIn, { error: message });
+    if (state.client === next) state.client = null;
+    await next.destroy().catch(() => undefined);
+    if (state.stopped) return;
+    state.retryTimer = setTimeout(() => {
+      // A timer must never throw into the event loop (decision 010).
+      try {
+        state.connect();
+      } catch (connectErr) {
+        logger.error('bot: could not start a new gateway connection', { error: connectErr });
+      }
+    }, state.retryMs);
+    state.retryTimer.unref();
+    state.retryMs = Math.min(state.retryMs * 2, MAX_LOGIN_RETRY_MS);
+  });
+}
+
+/** Gateway member look-ups (op 8) for reconciliation, on a cached guild whose shard is connected. */
+function gatewayMembers(state: BotState): GatewayMembers {
   const readyGuild = (guildId: string): Guild | null => {
-    const c = client;
+    const c = state.client;
     if (!c?.isReady()) return null;
     const guild = c.guilds.cache.get(guildId);
     if (!guild?.available || guild.shard.status !== Status.Ready) return null;
     return guild;
   };
-  const members: GatewayMembers = {
+  return {
     // Op 8 needs the Server Members intent (Discord closes the session without it).
-    memberCount: (guildId) => (membersIntent === 'on' ? (readyGuild(guildId)?.memberCount ?? null) : null),
+    memberCount: (guildId) =>
+      state.membersIntent === 'on' ? (readyGuild(guildId)?.memberCount ?? null) : null,
     async fetchMembers(guildId, userIds) {
       const guild = readyGuild(guildId);
       if (!guild) throw new Error('guild not on a connected shard');
@@ -447,29 +570,6 @@ export function startBot(ctx: AppContext, options: BotOptions = {}): Bot {
       // thousands of guilds would otherwise keep every member it ever looked up).
       for (const id of fetched.keys()) if (id !== guild.client.user.id) guild.members.cache.delete(id);
       return found;
-    },
-  };
-
-  return {
-    ready,
-    members,
-    membersIntent: () => membersIntent,
-    get client() {
-      return client;
-    },
-    async idle() {
-      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
-      await removals.idle();
-      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
-    },
-    async stop() {
-      stopped = true;
-      if (retryTimer) clearTimeout(retryTimer);
-      const current = client;
-      client = null;
-      await current?.destroy();
-      await Promise.allSettled([...inFlight]);
-      await removals.idle();
     },
   };
 }

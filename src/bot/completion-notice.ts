@@ -6,6 +6,7 @@ import { inShard, type ShardScope } from './shards.ts';
 import { botRepo } from './bot-repo.ts';
 import { botT, DEFAULT_LOCALE, type Locale } from '../i18n/index.ts';
 import { storedLocaleOf } from '../i18n/user-locale.ts';
+import { errorMessage } from '../ops/error-text.ts';
 
 /** Attempts at the completion DM, and the wait before each retry: a few, then the site shows it instead. */
 export const COMPLETION_DM_RETRY_DELAYS_MS = [1 * MINUTE, 10 * MINUTE, 60 * MINUTE] as const;
@@ -70,7 +71,7 @@ export async function notifyCompletedCampaign(ctx: AppContext, campaignId: strin
 async function recordFailedAttempt(ctx: AppContext, campaignId: string, err: unknown): Promise<void> {
   const now = ctx.clock.now();
   const unreachable = err instanceof DiscordApiError && err.code === DISCORD_ERROR.CANNOT_DM_USER;
-  const error = err instanceof Error ? err.message : String(err);
+  const error = errorMessage(err);
   const { attempts, wait } = await ctx.store.transaction(async (tx) => {
     const repo = botRepo(tx);
     const counted = (await repo.countCompletionDmAttempt(campaignId)) ?? COMPLETION_DM_MAX_ATTEMPTS;

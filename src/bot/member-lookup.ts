@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.ts';
 import { MEMBER_PAGE_SIZE } from '../discord/discord-api.ts';
+import { errorMessage } from '../ops/error-text.ts';
 
 // "Which of these users are in this guild now, and since when?" — asked by reconciliation for every
 // guild with open joins. Discord offers three ways, each with its own cost:
@@ -78,7 +79,7 @@ export async function lookUpMembers(
         options.counters.gatewayFallbacks += 1;
         ctx.logger.warn('reconcile: gateway member request failed; asking over REST', {
           guildId,
-          error: err instanceof Error ? err.message : String(err),
+          error: errorMessage(err),
         });
       }
     }

@@ -3,6 +3,7 @@ import { AUDIT_LOG_ACTION, DiscordApiError } from '../discord/discord-api.ts';
 import { AUDIT_CLOCK_SKEW_MS, MODERATION_AFTER_REMOVAL_MS, type LeaveReason } from './rules.ts';
 import { recordLeave } from './record-leave.ts';
 import { botRepo } from './bot-repo.ts';
+import { errorMessage } from '../ops/error-text.ts';
 
 // GUILD_MEMBER_REMOVE is `{guild_id, user}` — the same for a leave, a kick and a ban. What tells them
 // apart, best first:
@@ -208,7 +209,7 @@ export async function classifyRemovals(
       ctx.logger.warn('audit log unreadable; removals without a known reason are not charged', {
         guildId,
         removals: unexplained.length,
-        error: err instanceof Error ? err.message : String(err),
+        error: errorMessage(err),
       });
     }
   }

@@ -4,6 +4,7 @@ import { botRepo } from './bot-repo.ts';
 import { PENDING_JOIN_MAX_AGE_MS } from './rules.ts';
 import { verifyJoin } from './verify-join.ts';
 import type { LookupCounters } from './member-lookup.ts';
+import { errorMessage } from '../ops/error-text.ts';
 
 // The member loop without Discord's privileged Server Members intent (issue 26 item 1). Without it
 // there are no GUILD_MEMBER_ADD/REMOVE events, no member list and no op-8 member queries; what is left
@@ -82,7 +83,7 @@ export async function checkMemberJoins(
       } catch (err) {
         ctx.logger.warn('join check: member look-up failed; the sweep will try again', {
           guildId,
-          error: err instanceof Error ? err.message : String(err),
+          error: errorMessage(err),
         });
       }
     }),
@@ -175,7 +176,7 @@ export async function sweepMembers(
       if (!result.failed.has(guildId))
         ctx.logger.warn('member sweep: look-up failed; guild left for the next run', {
           guildId,
-          error: err instanceof Error ? err.message : String(err),
+          error: errorMessage(err),
         });
       result.failed.add(guildId);
     }

@@ -14,6 +14,7 @@ import { inShard, type ShardScope } from './shards.ts';
 import { botRepo } from './bot-repo.ts';
 import { sweepMembers } from './member-sweep.ts';
 import { holdAbsent, listHeld, refreshHeldGauge, resolveHeld } from './held-joins.ts';
+import { errorMessage } from '../ops/error-text.ts';
 
 // Gateway events get lost (outages, restarts, Discord's limited replay). Reconciliation asks Discord
 // about every join whose outcome is still open and applies the same services the events use, so the
@@ -170,7 +171,7 @@ export async function reconcile(ctx: AppContext, options: ReconcileOptions = {})
     result.resumed = presence.resumed;
   } catch (err) {
     ctx.logger.warn('reconcile: could not list the bot guilds', {
-      error: err instanceof Error ? err.message : String(err),
+      error: errorMessage(err),
     });
   }
 
@@ -194,7 +195,7 @@ export async function reconcile(ctx: AppContext, options: ReconcileOptions = {})
       result.failed += 1;
       ctx.logger.warn('reconcile: member lookup failed; guild left for the next run', {
         guildId: w.guildId,
-        error: err instanceof Error ? err.message : String(err),
+        error: errorMessage(err),
       });
     }
   };
@@ -277,7 +278,7 @@ export async function reconcile(ctx: AppContext, options: ReconcileOptions = {})
           result.failed += 1;
           ctx.logger.warn('reconcile: settling removals failed; guild left for the next run', {
             guildId: w.guildId,
-            error: err instanceof Error ? err.message : String(err),
+            error: errorMessage(err),
           });
         }
       },

@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.ts';
 import type { Logger } from '../logger.ts';
 import { settleRemovals, type Removal } from './member-removed.ts';
+import { errorDetail } from '../ops/error-text.ts';
 
 // Removals of paid members are settled per guild in batches: the first removal opens a batch, every
 // removal of that guild in the next `firstLookMs` joins it, and the batch costs one audit-log read
@@ -78,7 +79,7 @@ export class RemovalBatcher {
     } catch (err) {
       this.logger.error('bot: settling removals failed', {
         guildId,
-        error: err instanceof Error ? err.stack : String(err),
+        error: errorDetail(err),
       });
     }
   }
@@ -90,7 +91,7 @@ export class RemovalBatcher {
     } catch (err) {
       this.logger.error('bot: settling removals failed', {
         guildId,
-        error: err instanceof Error ? err.stack : String(err),
+        error: errorDetail(err),
       });
     }
   }

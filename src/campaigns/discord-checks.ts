@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.ts';
 import { AppError } from '../shared/errors.ts';
 import { parseInviteCode, CAMPAIGN_MESSAGES, type BotMissingBody } from '../shared/campaign-schemas.ts';
+import { errorMessage } from '../ops/error-text.ts';
 
 // Discord lookups a campaign needs before it is written: the invite must resolve to a permanent
 // invite, and regular/featured campaigns need our bot in the guild (it verifies joins and leaves).
@@ -47,7 +48,7 @@ export async function callDiscord<T>(ctx: AppContext, what: string, call: () => 
     return await call();
   } catch (err) {
     if (err instanceof AppError) throw err;
-    ctx.logger.warn('discord call failed', { what, error: err instanceof Error ? err.message : String(err) });
+    ctx.logger.warn('discord call failed', { what, error: errorMessage(err) });
     throw new AppError('upstream', DISCORD_UNREACHABLE);
   }
 }

@@ -3,6 +3,7 @@ import { listUserGuilds } from '../auth/user-guilds.ts';
 import { canManageGuild, guildIconUrl } from '../discord/discord-api.ts';
 import type { ApiManageableGuild } from '../shared/campaign-schemas.ts';
 import { botInviteUrl } from './discord-checks.ts';
+import { errorMessage } from '../ops/error-text.ts';
 
 // Issue 31 item 3: Submit starts from the owner's own servers. The list is the user's Discord guild
 // list (their OAuth token, the same read that decides "owns or manages" at submit), kept to the
@@ -27,7 +28,7 @@ export async function listManageableGuilds(ctx: AppContext, userId: string): Pro
           // One server Discord would not answer for must not hide the others.
           ctx.logger.warn('picker: bot presence unknown', {
             guildId: g.id,
-            error: err instanceof Error ? err.message : String(err),
+            error: errorMessage(err),
           });
           present.set(g.id, null);
         }

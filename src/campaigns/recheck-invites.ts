@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.ts';
 import { parseInviteCode } from '../shared/campaign-schemas.ts';
 import { campaignsRepo } from './campaigns-repo.ts';
+import { errorMessage } from '../ops/error-text.ts';
 
 export interface InviteRecheckResult {
   checked: number;
@@ -36,7 +37,7 @@ export async function recheckInvites(ctx: AppContext): Promise<InviteRecheckResu
       result.failed += 1;
       ctx.logger.warn('invite recheck failed', {
         code,
-        error: err instanceof Error ? err.message : String(err),
+        error: errorMessage(err),
       });
       continue;
     }

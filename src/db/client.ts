@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import * as schema from './schema.ts';
 import { assertDatabaseIntact, DatabaseIntegrityError, isCorruptionError } from './integrity.ts';
+import { errorMessage } from '../ops/error-text.ts';
 
 export { DatabaseIntegrityError } from './integrity.ts';
 
@@ -44,8 +45,7 @@ export function openDatabase(path: string): Database_ {
     return { db, sqlite, close: () => sqlite.close() };
   } catch (err) {
     sqlite.close();
-    if (isCorruptionError(err))
-      throw new DatabaseIntegrityError(path, [err instanceof Error ? err.message : String(err)]);
+    if (isCorruptionError(err)) throw new DatabaseIntegrityError(path, [errorMessage(err)]);
     throw err;
   }
 }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { errorMessage } from '../ops/error-text.ts';
 
 /** The database file is damaged: the process must not start on it (decision 010). */
 export class DatabaseIntegrityError extends Error {
@@ -36,7 +37,7 @@ export function assertDatabaseIntact(sqlite: Database, path: string): void {
   try {
     rows = sqlite.pragma('quick_check(100)') as { quick_check: string }[];
   } catch (err) {
-    throw new DatabaseIntegrityError(path, [err instanceof Error ? err.message : String(err)]);
+    throw new DatabaseIntegrityError(path, [errorMessage(err)]);
   }
   const problems = rows.map((r) => r.quick_check).filter((r) => r !== 'ok');
   if (problems.length > 0) throw new DatabaseIntegrityError(path, problems);

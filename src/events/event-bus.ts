@@ -1,6 +1,7 @@
 import type { Logger } from '../logger.ts';
 import { redisWithin, type RedisClient } from '../ops/redis.ts';
 import type { LiveEvent } from '../shared/live-events.ts';
+import { errorMessage } from '../ops/error-text.ts';
 
 // Delivers live events to the processes holding a user's open streams, and keeps a short per-user
 // replay buffer for reconnects (Last-Event-ID). In-process by default; with REDIS_URL through Redis
@@ -69,7 +70,7 @@ class Listeners<T extends { userId: string } = StoredEvent> {
         listener(stored);
       } catch (err) {
         logger.warn('live event listener failed', {
-          error: err instanceof Error ? err.message : String(err),
+          error: errorMessage(err),
         });
       }
     }
@@ -140,7 +141,7 @@ export async function createRedisEventBus(options: {
   const subscriber = redis.duplicate();
   subscriber.on('error', (err: unknown) => {
     logger.warn('live events: Redis subscriber error', {
-      error: err instanceof Error ? err.message : String(err),
+      error: errorMessage(err),
     });
   });
   await subscriber.connect();
@@ -150,7 +151,7 @@ export async function createRedisEventBus(options: {
       if ('revoke' in parsed) revocations.deliver(parsed.revoke, logger);
       else listeners.deliver(parsed, logger);
     } catch (err) {
-      logger.warn('live events: bad message', { error: err instanceof Error ? err.message : String(err) });
+      logger.warn('live events: bad message', { error: errorMessage(err) });
     }
   });
   return {
@@ -173,7 +174,7 @@ export async function createRedisEventBus(options: {
       } catch (err) {
         logger.warn('live event not published (Redis)', {
           type: event.type,
-          error: err instanceof Error ? err.message : String(err),
+          error: errorMessage(err),
         });
       }
     },
@@ -186,7 +187,7 @@ export async function createRedisEventBus(options: {
       } catch (err) {
         // The other processes' streams still end at their next heartbeat (the session policy's check).
         logger.warn('live events: revocation not published (Redis)', {
-          error: err instanceof Error ? err.message : String(err),
+          error: errorMessage(err),
         });
       }
     },
@@ -200,7 +201,7 @@ export async function createRedisEventBus(options: {
           .sort((a, b) => a.id - b.id);
       } catch (err) {
         logger.warn('live events: replay unavailable (Redis)', {
-          error: err instanceof Error ? err.message : String(err),
+          error: errorMessage(err),
         });
         return [];
       }

@@ -3,6 +3,7 @@ import { getBalance } from '../ledger/index.ts';
 import { joinsRepo } from '../joins/joins-repo.ts';
 import { formatCents } from '../shared/money.ts';
 import type { LiveEvent } from '../shared/live-events.ts';
+import { errorMessage } from '../ops/error-text.ts';
 
 // Called after the transaction that changed the balance has committed, so the balance read here is
 // the new one (or newer). Reads go through the store's read handle (SQLite: the read-only connection,
@@ -24,7 +25,7 @@ export async function publishWithBalance(
   } catch (err) {
     ctx.logger.warn('live event not published', {
       userId,
-      error: err instanceof Error ? err.message : String(err),
+      error: errorMessage(err),
     });
   }
 }
@@ -45,7 +46,7 @@ export async function publishCampaignCompleted(
   } catch (err) {
     ctx.logger.warn('live event not published', {
       campaignId,
-      error: err instanceof Error ? err.message : String(err),
+      error: errorMessage(err),
     });
   }
 }

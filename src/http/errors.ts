@@ -12,6 +12,7 @@ import { requestIdOf } from './request-context.ts';
 import type { Locale } from '../shared/i18n/index.ts';
 import { localizeMessage } from '../i18n/server-messages.ts';
 import { acceptLanguageLocale } from '../i18n/user-locale.ts';
+import { errorDetail, errorMessage } from '../ops/error-text.ts';
 
 // Services throw AppError (src/shared/errors.ts); this middleware maps its code to a status and a `{ message }` body.
 
@@ -75,7 +76,7 @@ export function errorHandler(logger: Logger, options: ErrorHandlerOptions = {}):
         if (!res.headersSent) res.json({ message: localizeMessage(message, stored ?? fromHeader()) });
       })
       .catch((err: unknown) => {
-        logger.error('error answer failed', { error: err instanceof Error ? err.message : String(err) });
+        logger.error('error answer failed', { error: errorMessage(err) });
         if (!res.headersSent) res.json({ message });
       });
   };
@@ -108,8 +109,8 @@ export function errorHandler(logger: Logger, options: ErrorHandlerOptions = {}):
           method: req.method,
           path: req.path,
           ...(storageCode !== undefined
-            ? { code: storageCode, error: err instanceof Error ? err.message : String(err) }
-            : { error: err instanceof Error ? err.stack : String(err) }),
+            ? { code: storageCode, error: errorMessage(err) }
+            : { error: errorDetail(err) }),
         },
       );
       if (!res.writableEnded) req.socket.destroy();
@@ -149,7 +150,7 @@ export function errorHandler(logger: Logger, options: ErrorHandlerOptions = {}):
         method: req.method,
         path: req.path,
         code: storageCode,
-        error: err instanceof Error ? err.message : String(err),
+        error: errorMessage(err),
       });
       // A read saved nothing: its message says it could not load (issue 29 item 6).
       sendUnavailable(
@@ -165,7 +166,7 @@ export function errorHandler(logger: Logger, options: ErrorHandlerOptions = {}):
       requestId: requestIdOf(res),
       method: req.method,
       path: req.path,
-      error: err instanceof Error ? err.stack : String(err),
+      error: errorDetail(err),
     });
     sendMessage(req, res, 500, INTERNAL_ERROR_MESSAGE, false);
   };

@@ -5,6 +5,7 @@ import { redisWithin } from '../ops/redis.ts';
 import type { AppContext } from '../context.ts';
 import { recordUserAddress } from '../joins/same-address.ts';
 import type { Guard } from './fast-path.ts';
+import { errorMessage } from '../ops/error-text.ts';
 
 // Per-user (and per-address) limits on the routes that write: every write costs a transaction and some
 // also call Discord, so a script cannot make thousands of rows or hammer the bot. One minute windows;
@@ -146,7 +147,7 @@ export function addressRecorder(
         if (recordedAt.get(key) === now) recordedAt.delete(key);
         ctx.logger.error('address recording failed', {
           userId,
-          error: err instanceof Error ? err.message : String(err),
+          error: errorMessage(err),
         });
       },
     );

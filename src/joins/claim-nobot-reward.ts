@@ -41,7 +41,7 @@ async function checkClaimable(
 }
 
 /**
- * Pays the no-bot join reward (spec §4, §9): at least 10 s after the website join, once per join, only
+ * Pays the no-bot join reward (docs/spec/product-spec.md §4, §9): at least 10 s after the website join, once per join, only
  * once the guild shows in the member's own Discord guild list, and only while the campaign has a slot.
  * Marking the join, taking the slot and the credit happen in one transaction with conditional writes,
  * so concurrent claims pay once and never overdraw the slots.

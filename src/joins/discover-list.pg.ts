@@ -14,6 +14,7 @@ import {
   viewerOf,
 } from './discover-list.ts';
 import { parseGuildIds } from './member-guilds.ts';
+import { errorMessage } from '../ops/error-text.ts';
 
 // Discover's list on PostgreSQL (decision 028): the same in-memory list as on SQLite, kept current by
 // LISTEN/NOTIFY instead of TEMP triggers and data_version. The trigger `servers_discover_notify`
@@ -228,7 +229,7 @@ export class PgDiscover implements Discover {
     this.current()?.catch((err: unknown) => {
       // The next read tries again (the ids stay pending).
       this.logger?.warn('discover: re-reading changed campaigns failed', {
-        error: err instanceof Error ? err.message : String(err),
+        error: errorMessage(err),
       });
     });
   }

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Logger } from '../logger.ts';
+import { errorMessage } from '../ops/error-text.ts';
 
 // Discover's list across processes on PostgreSQL (decision 028, "Caches and live events across
 // processes"): the change feed src/joins/discover-list.pg.ts keeps its list current with, where the SQLite
@@ -107,7 +108,7 @@ export function startDiscoverListener(options: DiscoverListenerOptions): Discove
       await next.query(`LISTEN ${DISCOVER_CHANNEL}`);
     } catch (err) {
       options.logger?.warn('discover listener: could not listen; retrying', {
-        error: err instanceof Error ? err.message : String(err),
+        error: errorMessage(err),
       });
       lost(next, 'connect failed');
       return;

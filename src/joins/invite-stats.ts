@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.ts';
 import { MINUTE } from '../clock.ts';
 import { discoverFor, type InviteStats } from './list-servers.ts';
+import { errorMessage } from '../ops/error-text.ts';
 
 // Discover cards show what Discord says about each guild's invite: approximate member and online
 // counts, the guild's description and banner (GET /invites/{code}?with_counts=true). They are kept
@@ -69,7 +70,7 @@ export async function refreshInviteStats(
         result.failed += 1;
         ctx.logger.warn('invite stats fetch failed', {
           code,
-          error: err instanceof Error ? err.message : String(err),
+          error: errorMessage(err),
         });
       }
     }

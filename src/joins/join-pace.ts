@@ -12,6 +12,7 @@ import {
   joinPaceMessage,
 } from '../shared/join-constants.ts';
 import type { ApiJoinPace } from '../shared/api-types.ts';
+import { errorMessage } from '../ops/error-text.ts';
 
 // Members' Discord accounts (decision 038). Discord "takes action against accounts that join servers
 // too frequently" and refuses a join past 100 servers (200 with Nitro), so the product paces each
@@ -119,7 +120,7 @@ export async function requireGuildRoom(ctx: AppContext, userId: string, guildCou
     // Not knowing whether the member has Nitro: the lower cap, which Discord applies to most accounts.
     ctx.logger.warn('join: could not read premium_type', {
       userId,
-      error: err instanceof Error ? err.message : String(err),
+      error: errorMessage(err),
     });
   }
   const cap = guildCapFor(premiumType);

@@ -17,6 +17,7 @@ import {
 import { checkSameAddress } from './same-address.ts';
 import { assertNever } from '../shared/campaign-kinds.ts';
 import { languageOfLocale, memberMatches, TARGETING_MESSAGES } from '../shared/targeting.ts';
+import { errorMessage } from '../ops/error-text.ts';
 
 /**
  * Targeting (issue 31 item 2): a member outside the campaign's audience (account too young for it,
@@ -97,7 +98,7 @@ async function isAlreadyMember(ctx: AppContext, guildId: string, discordUserId: 
     if (err instanceof AppError) throw err;
     ctx.logger.warn('join: Discord unreachable', {
       guildId,
-      error: err instanceof Error ? err.message : String(err),
+      error: errorMessage(err),
     });
     throw new AppError('upstream', JOIN_MESSAGES.discordDown);
   }
@@ -116,14 +117,14 @@ async function memberGuildList(ctx: AppContext, userId: string, required: boolea
     if (required) throw err;
     ctx.logger.warn('join: member guild list unavailable', {
       userId,
-      error: err instanceof Error ? err.message : String(err),
+      error: errorMessage(err),
     });
     return null;
   }
 }
 
 /**
- * Records a pending website join (spec §4): the bot verifies bot servers later; no-bot servers are
+ * Records a pending website join (docs/spec/product-spec.md §4): the bot verifies bot servers later; no-bot servers are
  * claimed with claimNoBotReward after the delay. The unique (user, server) index makes concurrent
  * double requests produce one row.
  */

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { findLedgerMismatches } from '../ledger/ledger.ts';
+import { errorMessage } from './error-text.ts';
 
 // Online backups and restores of the SQLite database (decision 010). A copy of the database file
 // alone is not a backup: in WAL mode recent commits live in the -wal file until a checkpoint, so a
@@ -52,9 +53,7 @@ export function verifyDatabaseFile(path: string): DatabaseFileSummary {
     return { path, bytes: statSync(path).size, users: count('users'), transactions: count('transactions') };
   } catch (err) {
     if (err instanceof BackupError) throw err;
-    throw new BackupError(
-      `${path} cannot be read as a database: ${err instanceof Error ? err.message : String(err)}`,
-    );
+    throw new BackupError(`${path} cannot be read as a database: ${errorMessage(err)}`);
   } finally {
     sqlite.close();
   }
@@ -77,7 +76,7 @@ export function backupDatabase(source: string, destination: string): DatabaseFil
     sqlite.prepare('VACUUM INTO ?').run(partial);
   } catch (err) {
     rmSync(partial, { force: true });
-    throw new BackupError(`Backup of ${source} failed: ${err instanceof Error ? err.message : String(err)}`);
+    throw new BackupError(`Backup of ${source} failed: ${errorMessage(err)}`);
   } finally {
     sqlite.close();
   }

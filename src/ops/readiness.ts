@@ -6,6 +6,7 @@ import type { Logger } from '../logger.ts';
 import { startSafeInterval, type SafeInterval } from './safe-interval.ts';
 import { FAILURES_BEFORE_UNREADY, type JobMonitor } from './job-monitor.ts';
 import type { DataStore } from '../db/engine.ts';
+import { errorMessage } from './error-text.ts';
 
 // What /api/ready checks (decision 010). Each check answers { ok, detail }; the report is ready only
 // when every check is ok, and names each failing check with its reason.
@@ -68,7 +69,6 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 const ago = (ms: number) =>
   ms < 120_000 ? `${Math.round(ms / 1000)} s ago` : `${Math.round(ms / 60_000)} min ago`;
 
@@ -116,7 +116,7 @@ export function createReadiness(sources: ReadinessSources) {
       await withTimeout(heartbeat(sources.now()), CHECK_TIMEOUT_MS - 250, 'database');
       return (await freeSpace()) ?? { ok: true, detail: 'write succeeded' };
     } catch (err) {
-      return { ok: false, detail: `write failed: ${message(err)}` };
+      return { ok: false, detail: `write failed: ${errorMessage(err)}` };
     }
   };
 
@@ -126,7 +126,7 @@ export function createReadiness(sources: ReadinessSources) {
       await withTimeout(sources.pingRedis(), CHECK_TIMEOUT_MS - 250, 'Redis');
       return { ok: true, detail: 'answered PING' };
     } catch (err) {
-      return { ok: false, detail: message(err) };
+      return { ok: false, detail: errorMessage(err) };
     }
   };
 

@@ -2,6 +2,7 @@ import session from 'express-session';
 import { createClient, ErrorReply } from 'redis';
 import { AppError } from '../shared/errors.ts';
 import type { Logger } from '../logger.ts';
+import { errorMessage } from './error-text.ts';
 
 // Redis faults (decision 010): Redis down at start-up → we wait, saying so every 30 s, while the port
 // answers 503 "starting"; Redis dead later → commands fail at once (no offline queue) → 503; Redis hung
@@ -113,7 +114,7 @@ export function guardSessionStore(store: session.Store, timeoutMs: number, logge
     if (now - lastLog >= ERROR_LOG_EVERY_MS) {
       lastLog = now;
       logger.warn(`session store ${method} failed; answering 503`, {
-        error: cause instanceof Error ? cause.message : String(cause),
+        error: errorMessage(cause),
       });
     }
     return new AppError('unavailable', SESSIONS_UNAVAILABLE);

@@ -6,6 +6,7 @@ import { PAYMENTS_UNAVAILABLE_MESSAGE, type CreatePaymentIntentResponse } from '
 import { paymentsRepo } from './payments-repo.ts';
 import { assertCanSpendIn } from './spend-guard.ts';
 import type { Stripe } from './stripe-client.ts';
+import { errorMessage } from '../ops/error-text.ts';
 
 export const PAYMENT_IN_PROGRESS_MESSAGE =
   'This purchase is already in progress in another tab or window. Please wait a moment and try again.';
@@ -89,7 +90,7 @@ export async function createPaymentIntent(
       ctx.logger.warn('stripe: creating a payment intent failed', {
         userId,
         packId,
-        error: err instanceof Error ? err.message : String(err),
+        error: errorMessage(err),
       });
       throw new AppError('upstream', 'Could not start the payment. Please try again.');
     }

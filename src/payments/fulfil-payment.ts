@@ -3,6 +3,7 @@ import type { Payment } from '../db/schema.ts';
 import * as ledger from '../ledger/index.ts';
 import { creditPaymentOnce, writeNotes, type LogNote, type PaymentsContext } from './payment-record.ts';
 import { paymentsRepo } from './payments-repo.ts';
+import { errorMessage } from '../ops/error-text.ts';
 
 /** What fulfilment needs to know about a PaymentIntent, whether it came from a webhook or a retrieve. */
 export interface IntentFacts {
@@ -97,7 +98,7 @@ async function publishCredited(ctx: PaymentsContext, payment: Payment): Promise<
   } catch (err) {
     ctx.logger.warn('live event not published', {
       userId: payment.userId,
-      error: err instanceof Error ? err.message : String(err),
+      error: errorMessage(err),
     });
   }
 }

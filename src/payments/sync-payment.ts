@@ -5,6 +5,7 @@ import { requireStripe } from './create-payment-intent.ts';
 import { fulfilPaymentIntent } from './fulfil-payment.ts';
 import { paymentsRepo } from './payments-repo.ts';
 import type { Stripe } from './stripe-client.ts';
+import { errorMessage } from '../ops/error-text.ts';
 
 /** Syncs under way in this process, per app context and payment intent (single flight). */
 const inFlight = new WeakMap<object, Map<string, Promise<SyncPaymentResponse>>>();
@@ -49,7 +50,7 @@ async function retrieveAndFulfil(
   } catch (err) {
     ctx.logger.warn('stripe: retrieving a payment intent failed', {
       paymentIntentId,
-      error: err instanceof Error ? err.message : String(err),
+      error: errorMessage(err),
     });
     throw new AppError('upstream', 'Could not reach the payment provider. Please try again.');
   }

@@ -3,7 +3,7 @@ import { formatCents } from '../shared/money.ts';
 import type { Server } from '../db/schema.ts';
 import { guildIconUrl } from '../discord/discord-api.ts';
 
-/** The wire shape of a server / campaign row (spec §3). */
+/** The wire shape of a server / campaign row (docs/spec/product-spec.md §3). */
 export function toApiServer(server: Server, cdnUrl: string): ApiServer {
   return {
     id: server.id,

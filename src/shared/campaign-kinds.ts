@@ -1,6 +1,6 @@
 import { formatCents } from './money.ts';
 
-// THE table of campaign kinds (spec §4, §7, §9). Every number a member or an owner is told about a
+// THE table of campaign kinds (docs/spec/product-spec.md §4, §7, §9). Every number a member or an owner is told about a
 // kind — the join reward, the minimum stay, the early-leave penalty, the cost per member slot, the
 // promotion price — is defined here once. The server's rules (submit, promote, verify, leave
 // penalties, frozen join terms), the web app's copy, the demo data and the test factories all read it.
@@ -65,7 +65,7 @@ export const CAMPAIGN_KIND_RULES = {
   },
 } as const satisfies Record<CampaignKind, CampaignKindRules>;
 
-/** One promotion: this many coins buy this many featured member slots (spec §4). */
+/** One promotion: this many coins buy this many featured member slots (docs/spec/product-spec.md §4). */
 export const PROMOTION = { costCoins: 100, slots: 100 } as const;
 
 /** Compile-time exhaustiveness: `default: return assertNever(kind)` in every switch on a kind. */

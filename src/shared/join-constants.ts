@@ -1,11 +1,11 @@
-// Zod-free constants of the join endpoints (spec §7, §9), so the web app can use them without
+// Zod-free constants of the join endpoints (docs/spec/product-spec.md §7, §9), so the web app can use them without
 // bundling zod. join-schemas.ts re-exports them for the API.
 import { rewardText } from './campaign-kinds.ts';
 
-/** Seconds a member waits after a no-bot join before the reward can be claimed (spec §9). */
+/** Seconds a member waits after a no-bot join before the reward can be claimed (docs/spec/product-spec.md §9). */
 export const NOBOT_CLAIM_DELAY_MS = 10_000;
 
-/** Shown for a campaign without a stored reward (spec §9): the regular reward. */
+/** Shown for a campaign without a stored reward (docs/spec/product-spec.md §9): the regular reward. */
 export const DEFAULT_JOIN_REWARD = rewardText('regular');
 
 export const JOIN_MESSAGES = {

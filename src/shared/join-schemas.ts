@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// Request/response contracts of the join endpoints (spec §7), shared by the API and the web app.
+// Request/response contracts of the join endpoints (docs/spec/product-spec.md §7), shared by the API and the web app.
 
 /** `:id` of /api/servers/:id/join and /api/servers/:id/claim-nobot (a campaign id). */
 export const serverIdParamsSchema = z.object({

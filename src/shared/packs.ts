@@ -1,4 +1,4 @@
-// Coin packs (spec §3). The server is the source of truth for prices; the web app shows the same table.
+// Coin packs (docs/spec/product-spec.md §3). The server is the source of truth for prices; the web app shows the same table.
 export const COIN_PACKS = {
   small: { id: 'small', name: 'Starter Pack', priceCents: 500, coins: 250, note: null },
   medium: { id: 'medium', name: 'Growth Pack', priceCents: 1000, coins: 550, note: '+50 bonus coins' },

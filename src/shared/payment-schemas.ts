@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isPackId, type PackId } from './packs.ts';
 
-// Coin pack checkout (spec §7 POST /api/create-payment-intent), shared by the API and the web app.
+// Coin pack checkout (docs/spec/product-spec.md §7 POST /api/create-payment-intent), shared by the API and the web app.
 
 export const UNKNOWN_PACKAGE_MESSAGE = 'Unknown coin package';
 export const PAYMENTS_UNAVAILABLE_MESSAGE =
@@ -15,7 +15,7 @@ export const createPaymentIntentSchema = z.object({
 });
 export type CreatePaymentIntentInput = z.input<typeof createPaymentIntentSchema>;
 
-/** Spec §3 "Payment intent response": price is a number of dollars (e.g. 10). */
+/** Product spec (docs/spec/product-spec.md) §3 "Payment intent response": price is a number of dollars (e.g. 10). */
 export interface CreatePaymentIntentResponse {
   clientSecret: string;
   package: { coins: number; price: number };

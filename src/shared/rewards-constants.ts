@@ -1,4 +1,4 @@
-// Timed rewards (spec §9): amounts in hundredths and cooldowns in ms. Zod-free, so the web app can
+// Timed rewards (docs/spec/product-spec.md §9): amounts in hundredths and cooldowns in ms. Zod-free, so the web app can
 // use them without bundling zod; rewards-schemas.ts re-exports them for the API.
 export const REWARD_TYPES = ['regular', 'bonus', 'daily'] as const;
 export type RewardType = (typeof REWARD_TYPES)[number];

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { REWARD_TYPES, type RewardType } from './rewards-constants.ts';
 
-// Timed rewards (spec §9), shared by API and web app. The amounts and cooldowns live in
+// Timed rewards (docs/spec/product-spec.md §9), shared by API and web app. The amounts and cooldowns live in
 // rewards-constants.ts (zod-free, imported by the web app) and are re-exported here.
 export { REWARD_TYPES, REWARDS, type RewardType } from './rewards-constants.ts';
 

@@ -1,4 +1,4 @@
-// Zod-free social task rules (spec §3, §9), so the web app can use them without bundling zod.
+// Zod-free social task rules (docs/spec/product-spec.md §3, §9), so the web app can use them without bundling zod.
 // social-schemas.ts re-exports them for the API.
 export const SOCIAL_PLATFORMS = ['youtube', 'discord', 'tiktok', 'instagram', 'twitter'] as const;
 export type SocialPlatform = (typeof SOCIAL_PLATFORMS)[number];

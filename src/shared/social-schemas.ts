@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// Social follow tasks: shared request/response shapes and rules (spec §3, §9).
+// Social follow tasks: shared request/response shapes and rules (docs/spec/product-spec.md §3, §9).
 // The zod-free constants live in social-constants.ts (imported by the web app) and are re-exported here.
 export {
   DEFAULT_SOCIAL_TASK_CENTS,

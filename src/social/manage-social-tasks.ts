@@ -6,6 +6,7 @@ import { formatCents, parseMoney } from '../shared/money.ts';
 import { displayTextSchema, isMoneyString, plainTextSchema } from '../shared/text.ts';
 import { DEFAULT_SOCIAL_TASK_CENTS, SOCIAL_PLATFORMS } from '../shared/social-schemas.ts';
 import { socialRepo } from './social-repo.ts';
+import { errorMessage } from '../ops/error-text.ts';
 
 // The operator's task catalogue (src/cli/tasks.ts is a thin shell over these functions).
 
@@ -97,7 +98,7 @@ export function parseTasksCommand(argv: string[]): TasksCommand {
         allowPositionals: false,
       }));
     } catch (err) {
-      throw new UsageError(`${err instanceof Error ? err.message : String(err)}\n\n${TASKS_USAGE}`);
+      throw new UsageError(`${errorMessage(err)}\n\n${TASKS_USAGE}`);
     }
     const parsed = newSocialTaskSchema.safeParse(values);
     if (!parsed.success) {

@@ -6,6 +6,7 @@ import { openPgDatabase } from '../db/pg-client.ts';
 import { credit, debit } from '../ledger/ledger-pg.ts';
 import { AppError } from '../shared/errors.ts';
 import { keyedCredit, keyedDebit, type WorkerPlan, type WorkerReport } from './ledger-pg-race.ts';
+import { errorMessage } from '../ops/error-text.ts';
 
 function prng(seed: number): () => number {
   let s = seed >>> 0 || 1;
@@ -99,8 +100,7 @@ async function main(): Promise<void> {
           report.penaltyCents += cents;
         }
       } catch (err) {
-        if (report.unexpected.length < 20)
-          report.unexpected.push(err instanceof Error ? err.message : String(err));
+        if (report.unexpected.length < 20) report.unexpected.push(errorMessage(err));
       }
     }
   };

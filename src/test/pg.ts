@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { openPgDatabase, type PgDatabase } from '../db/pg-client.ts';
+import { errorMessage } from '../ops/error-text.ts';
 
 // PostgreSQL for tests (decision 028): a fresh, migrated database per test file, dropped afterwards.
 //
@@ -55,7 +56,7 @@ export async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T
     await client.connect();
   } catch (err) {
     throw new Error(
-      `PostgreSQL is required for this test and nothing answers at ${PG_TEST_URL} (${err instanceof Error ? err.message : String(err)}). ` +
+      `PostgreSQL is required for this test and nothing answers at ${PG_TEST_URL} (${errorMessage(err)}). ` +
         'Start one (.ci/run does) or set PG_TEST_URL.',
     );
   }

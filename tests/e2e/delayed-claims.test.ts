@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { startE2E, type E2E } from './support.ts';
+import { startE2E, waitUntilInteractive, type E2E } from './support.ts';
 import { addSocialTask, removeSocialTask } from '../../src/social/manage-social-tasks.ts';
 
 // One app-wide delayed-claim mechanism (web/src/lib/delayed-claims.ts, issue 15): a claim started on the
@@ -57,6 +57,9 @@ async function openSignedIn(username: string): Promise<Opened> {
 async function startTask(page: Page, testId: string): Promise<void> {
   await page.clock.setSystemTime(e2e.app.clock.now());
   const card = page.getByTestId(testId);
+  // Socials arrives server-rendered (decision 031): a click before the app has hydrated the page does
+  // nothing, and the start answer below never came (a 30 s waitForResponse timeout under load).
+  await waitUntilInteractive(page);
   // The card counts down at once; the server's start answer is what the tests build on.
   const started = page.waitForResponse(
     (res) =>

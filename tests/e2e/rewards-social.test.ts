@@ -71,7 +71,7 @@ describe('rewards page', () => {
     await page.getByText('Daily Reward Claimed!').waitFor();
     await page.getByText('All Rewards Claimed').waitFor();
 
-    // Spec §9: a toast swiped at least 50 px to the right is dismissed.
+    // Product spec (docs/spec/product-spec.md) §9: a toast swiped at least 50 px to the right is dismissed.
     const toast = page
       .locator('[data-scope="toast"][data-part="root"]')
       .filter({ hasText: 'Daily Reward Claimed!' });

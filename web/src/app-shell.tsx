@@ -22,7 +22,7 @@ const MAIN_ID = 'main-content';
 export function AppShell({ user }: { user: ApiUser }) {
   const { pathname } = useLocation();
   usePaymentReturn();
-  // Spec §4: pending no-bot and social claims are retried on page load and fire on whichever page is open.
+  // Product spec (docs/spec/product-spec.md) §4: pending no-bot and social claims are retried on page load and fire on whichever page is open.
   useResumeDelayedClaims(user.id);
   // Issue 12 item 7: balance and toasts pushed by the server (Server-Sent Events), no polling.
   useLiveEvents(user.id);

@@ -16,7 +16,7 @@ export const delayedClaims = new DelayedClaims<ClaimKindName>({
 });
 
 /**
- * Mounted once by the signed-in shell: resumes this member's stored claims on page load (spec §4), once
+ * Mounted once by the signed-in shell: resumes this member's stored claims on page load (docs/spec/product-spec.md §4), once
  * the page has hydrated. When
  * the shell goes (sign-out, an ended session) the timers stop; the stored claims wait for the next visit.
  */

@@ -25,7 +25,7 @@ export interface AppRoute {
 }
 
 // The one route table: the router (app.tsx → routed-app.tsx) and every navigation (nav tabs, bottom bar,
-// More menu) are built from it. Spec §2: the tabs are exactly these eight, in this order.
+// More menu) are built from it. Product spec (docs/spec/product-spec.md) §2: the tabs are exactly these eight, in this order.
 export const ROUTES: readonly AppRoute[] = [
   {
     path: '/',
@@ -130,7 +130,7 @@ export const ROUTES: readonly AppRoute[] = [
   },
 ];
 
-/** Any other signed-in path (spec §2: the 404 page). */
+/** Any other signed-in path (docs/spec/product-spec.md §2: the 404 page). */
 export const loadNotFoundPage = (): Promise<PageModule> => import('./pages/not-found-page.tsx');
 
 export function findRoute(pathname: string): AppRoute | undefined {

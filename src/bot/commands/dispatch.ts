@@ -11,6 +11,7 @@ import type { WriteAction } from '../../http/write-limits.ts';
 import { whilePersonWaits } from '../../discord/discord-api.ts';
 import { PRODUCT_NAME } from '../../shared/brand.ts';
 import { interactionLocale, tFor } from './format.ts';
+import { errorMessage } from '../../ops/error-text.ts';
 
 export interface InteractionOptions {
   /** A handler not done after this long is deferred for it (Discord's deadline is 3 s). */
@@ -145,7 +146,7 @@ export async function handleInteraction(
     } catch (sendErr) {
       ctx.logger.warn('bot: could not send an error reply', {
         what: target.what,
-        error: sendErr instanceof Error ? sendErr.message : String(sendErr),
+        error: errorMessage(sendErr),
       });
     }
   } finally {

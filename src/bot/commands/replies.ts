@@ -10,6 +10,7 @@ import { PRODUCT_NAME } from '../../shared/brand.ts';
 import { botT, type Locale } from '../../i18n/index.ts';
 import { localizeMessage } from '../../i18n/server-messages.ts';
 import type { BotReply, ButtonRow } from './types.ts';
+import { errorDetail } from '../../ops/error-text.ts';
 
 // The one place that turns an outcome into words: errors get exactly the text the website shows for
 // the same refusal (the services' AppError messages, in the member's language as the API words them
@@ -62,7 +63,7 @@ export function errorReply(ctx: AppContext, err: unknown, where: string, locale:
     ctx.logger.error('bot: database write failed in a command', { where, code });
     return { content: localizeMessage(STORAGE_UNAVAILABLE_MESSAGE, locale) };
   }
-  ctx.logger.error('bot: command failed', { where, error: err instanceof Error ? err.stack : String(err) });
+  ctx.logger.error('bot: command failed', { where, error: errorDetail(err) });
   return { content: localizeMessage(SOMETHING_WENT_WRONG, locale) };
 }
 

@@ -12,6 +12,7 @@ import { mountAuthorize } from './oauth.ts';
 import { createPagesRouter } from './pages.ts';
 import { createApiRouter } from './rest.ts';
 import { SimState } from './state.ts';
+import { errorDetail } from '../../ops/error-text.ts';
 
 export { SimState, SimError, AuditLogEvent, GUILD_MEMBERS_INTENT, PRIVILEGED_INTENTS } from './state.ts';
 export type { SimUser, SimGuild, SimInvite, SimMessage, SimAuditEntry, RemoveReason } from './state.ts';
@@ -90,7 +91,7 @@ export function createDiscordSimulator(opts: SimulatorOptions): DiscordSimulator
       res.status(400).json({ message: '400: Bad Request', code: 0 });
       return;
     }
-    log(`error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    log(`error: ${errorDetail(err)}`);
     res.status(500).json({ message: '500: Internal Server Error', code: 0 });
   };
   router.use(onError);

@@ -13,6 +13,7 @@ import { SimInteractions } from './interactions.ts';
 export { SimError } from './sim-error.ts';
 import { SimError } from './sim-error.ts';
 import { SimChannelWebhooks } from './channel-webhooks.ts';
+import { errorMessage } from '../../ops/error-text.ts';
 
 export const AuditLogEvent = { MemberKick: 20, MemberPrune: 21, MemberBanAdd: 22 } as const;
 
@@ -297,7 +298,7 @@ export class SimState {
       // Starting empty would overwrite it on the next save, and the app would then see every member
       // "gone" (issue 13: one run charged 160 penalties). Refuse, loudly, and leave the file alone.
       throw new SimStateFileError(
-        `Discord simulator: cannot read its state file ${path} (${err instanceof Error ? err.message : String(err)}). ` +
+        `Discord simulator: cannot read its state file ${path} (${errorMessage(err)}). ` +
           'Refusing to start over it: restore the file or move it away to start with a fresh demo world.',
       );
     }

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
 import { parseForm } from './form.ts';
 import { stripeJsStandIn, threeDSecurePage } from './browser.ts';
+import { errorMessage } from '../../ops/error-text.ts';
 
 // A local stand-in for the slice of Stripe's HTTP API the product uses (PaymentIntents), plus
 // control helpers that move an intent through its life and deliver signed webhook events the way
@@ -707,7 +708,7 @@ export async function startFakeStripe(options: StartFakeStripeOptions = {}): Pro
               res.writeHead(err instanceof StripeApiError ? err.status : 500, {
                 'content-type': 'text/plain',
               });
-              res.end(err instanceof Error ? err.message : String(err));
+              res.end(errorMessage(err));
             },
           );
         return;

@@ -18,7 +18,7 @@ export interface TooltipProps extends Omit<ChakraTooltip.RootProps, 'children'> 
 export const loadTooltipImpl = () => import('./tooltip-impl.tsx');
 const TooltipImpl = lazyPage(loadTooltipImpl);
 
-/** Tooltip with the product's 700 ms open delay (spec §9). The child must accept a ref. */
+/** Tooltip with the product's 700 ms open delay (docs/spec/product-spec.md §9). The child must accept a ref. */
 export function Tooltip({ disabled, ...props }: TooltipProps) {
   const hydrated = useHydrated();
   if (disabled || !hydrated) return <>{props.children}</>;

@@ -19,7 +19,7 @@ const toItem = (route: AppRoute): NavItem => ({
 
 // Everything below is derived from the route table (src/routes.ts); nothing here names a path.
 
-/** Spec §2: the eight tabs, in the table's order (the desktop tab bar). */
+/** Product spec (docs/spec/product-spec.md) §2: the eight tabs, in the table's order (the desktop tab bar). */
 export const NAV_ITEMS: readonly NavItem[] = ROUTES.filter((r) => r.nav === 'tab').map(toItem);
 
 /** Pages beyond the spec's tabs: reached from the header on desktop and "More" on a phone. */

@@ -12,7 +12,7 @@ export function setUnauthorizedHandler(handler: (() => void) | null): void {
 }
 
 /**
- * A non-2xx answer from the API. `message` keeps spec §8's text ("<status>: <body or status text>");
+ * A non-2xx answer from the API. `message` keeps docs/spec/product-spec.md §8's text ("<status>: <body or status text>");
  * code reads `status` and `body` (the parsed JSON, or the raw text when the body is not JSON) instead
  * of parsing that text.
  */
@@ -79,7 +79,7 @@ export async function apiJson<T>(method: string, url: string, data?: unknown): P
 
 export type UnauthorizedBehavior = 'returnNull' | 'throw';
 
-/** Default query function: GET on the query key segments joined by "/" (spec §7). */
+/** Default query function: GET on the query key segments joined by "/" (docs/spec/product-spec.md §7). */
 export function getQueryFn<T>(options: { on401: UnauthorizedBehavior }): QueryFunction<T> {
   return async ({ queryKey, signal }) => {
     const res = await fetch(queryKey.join('/'), { credentials: 'include', signal });

@@ -1,7 +1,7 @@
 import { errorStatus } from './api.ts';
 
-// One app-wide mechanism for "claim after a delay" (no-bot joins: 10 s, social tasks: 15 s; spec §4).
-// Pending claims live in localStorage per signed-in user (spec §3: `{ serverId | taskId, claimAt }`), so
+// One app-wide mechanism for "claim after a delay" (no-bot joins: 10 s, social tasks: 15 s; docs/spec/product-spec.md §4).
+// Pending claims live in localStorage per signed-in user (docs/spec/product-spec.md §3: `{ serverId | taskId, claimAt }`), so
 // they survive reloads; timers live outside React, so a due claim fires on whatever page is open.
 // Just before a claim is sent, its kind confirms it is still open (the task still listed, the campaign
 // still running): a claim for a removed task or campaign is dropped, never sent.
@@ -17,7 +17,7 @@ export interface PendingClaim {
 export interface ClaimKind {
   /** localStorage key prefix; the user id is appended. */
   storagePrefix: string;
-  /** Field naming the claimed thing in storage (spec §3: serverId for no-bot, taskId for social). */
+  /** Field naming the claimed thing in storage (docs/spec/product-spec.md §3: serverId for no-bot, taskId for social). */
   idField: string;
   /** The rule's delay. The browser's clock may disagree with the server's, so no wait exceeds it. */
   delayMs: number;
@@ -72,7 +72,7 @@ export class DelayedClaims<K extends string> {
   private readonly inFlight = new Set<string>();
   private readonly tooEarly = new Map<string, number>();
   private readonly notYetTries = new Map<string, number>();
-  /** Claims that met an outage: they wait for the next page load (spec §8 "retry when you refresh"). */
+  /** Claims that met an outage: they wait for the next page load (docs/spec/product-spec.md §8 "retry when you refresh"). */
   private readonly stalled = new Set<string>();
   /** This tab's view of the pending claims (the source of truth while it runs; storage persists it). */
   private readonly claims = new Map<K, readonly PendingClaim[]>();

@@ -3,7 +3,7 @@ import { getQueryFn, setUnauthorizedHandler } from './api.ts';
 import { markSessionEnded } from './session-ended.ts';
 import { AUTH_USER_KEY } from './use-auth.ts';
 
-// Spec §9: cached data never goes stale, no refetch on focus, no polling, no automatic retries.
+// Product spec (docs/spec/product-spec.md) §9: cached data never goes stale, no refetch on focus, no polling, no automatic retries.
 // A factory so the server renders each page with a client of its own (web/src/entry-server.tsx).
 export function createQueryClient(): QueryClient {
   return new QueryClient({

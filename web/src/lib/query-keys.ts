@@ -3,7 +3,7 @@ import type { TransactionFilter } from '@shared/history-schemas.ts';
 
 // Every query key in the app comes from one of these factories, one per feature (bulletproof-react's
 // query-key factories). Keys are API paths split into segments: the default query function GETs the
-// segments joined by "/" (spec §7), and invalidating a key also refreshes every key it prefixes.
+// segments joined by "/" (docs/spec/product-spec.md §7), and invalidating a key also refreshes every key it prefixes.
 // They live in lib/ (not in each feature folder) because the after-change sets below cross features,
 // and lib/ never imports features/.
 
@@ -68,7 +68,7 @@ export const paymentKeys = {
 };
 
 /**
- * What a coin-moving action can change (spec §7: "after join, claim, complete, promote, submit and
+ * What a coin-moving action can change (docs/spec/product-spec.md §7: "after join, claim, complete, promote, submit and
  * reward claims the user, server, social, campaign and hourly data are refetched"; the ledger, My
  * Servers and My Joins change with the same credits and debits).
  */

@@ -5,7 +5,7 @@ const RECHECK_AFTER_MS = [0, 3_000, 10_000];
  * For a link that sends the user elsewhere to fix something (Invite Bot opens Discord in a new tab): once
  * they come back to this tab (it is shown or focused again), `recheck` runs now and twice more shortly
  * after, so a panel about the problem goes away by itself. Triggered by the user's own action, once: not
- * polling, and not a refetch on every focus (spec §9).
+ * polling, and not a refetch on every focus (docs/spec/product-spec.md §9).
  */
 export function recheckWhenBack(recheck: () => void): void {
   let done = false;

@@ -1,7 +1,7 @@
 import { createToaster } from '@chakra-ui/react';
 
 // The toast store, apart from the lazily loaded view (toaster-view.tsx), which reads it: no import cycle.
-// Spec §9: one toast at a time, 5 s display, removal delay 1000000 ms, hotkey F8.
+// Product spec (docs/spec/product-spec.md) §9: one toast at a time, 5 s display, removal delay 1000000 ms, hotkey F8.
 // The removal delay keeps a dismissed toast mounted for ~16.7 minutes: the view makes whatever it keeps
 // mounted inert (no pointer events, nothing covering the page), so it can never swallow a tap.
 // The bottom offset is a CSS variable the view sets per breakpoint: on a phone the toast sits above the

@@ -3,7 +3,7 @@ import { useRef, useState, type PointerEvent, type ReactNode } from 'react';
 import { BOTTOM_BAR_HEIGHT } from '../layout/bottom-bar-height.ts';
 import { toaster } from './toaster-store.ts';
 
-/** Spec §9: a toast swiped at least this far to the right is dismissed. */
+/** Product spec (docs/spec/product-spec.md) §9: a toast swiped at least this far to the right is dismissed. */
 const SWIPE_THRESHOLD_PX = 50;
 
 interface ToastItem {

@@ -26,7 +26,7 @@ export default function SocialsPage() {
   const pending = usePendingClaims('social');
   const pendingFor = (taskId: string) => pending.find((p) => p.id === taskId);
 
-  // Spec §4: pending claims for tasks no longer listed (or already completed) are dropped.
+  // Product spec (docs/spec/product-spec.md) §4: pending claims for tasks no longer listed (or already completed) are dropped.
   useEffect(() => {
     if (tasks)
       delayedClaims.retainOnly('social', new Set(tasks.filter((t) => !t.completed).map((t) => t.id)));

@@ -5,7 +5,7 @@ import { ErrorState } from '../../components/error-state.tsx';
 import { TransactionRow } from '../history/transaction-row.tsx';
 import { useTransactions } from './use-transactions.ts';
 
-/** The Dashboard shows the latest 10 (spec §9). */
+/** The Dashboard shows the latest 10 (docs/spec/product-spec.md §9). */
 export const RECENT_TRANSACTIONS = 10;
 
 /** Dashboard "Recent Transactions": description or type, date, signed amount (green / red). */

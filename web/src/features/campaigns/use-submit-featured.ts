@@ -23,7 +23,7 @@ class FeaturedStepError extends Error {
   }
 }
 
-/** Featured submit (spec §4): create the server with isFeaturedIntent, then promote it (100 coins). */
+/** Featured submit (docs/spec/product-spec.md §4): create the server with isFeaturedIntent, then promote it (100 coins). */
 export function useSubmitFeatured(
   options: { onSuccess?: (server: ApiServer) => void; onBotMissing?: (inviteUrl: string) => void } = {},
 ) {

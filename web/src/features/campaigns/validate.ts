@@ -4,7 +4,7 @@ interface SafeParser {
   ): { success: true } | { success: false; error: { issues: { message: string; path: PropertyKey[] }[] } };
 }
 
-/** The schema's first problem (spec §5: "the first schema error is shown"), with the field it concerns. */
+/** The schema's first problem (docs/spec/product-spec.md §5: "the first schema error is shown"), with the field it concerns. */
 export function firstSchemaProblem(
   schema: SafeParser,
   value: unknown,

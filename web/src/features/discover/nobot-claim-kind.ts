@@ -20,7 +20,7 @@ function claimable(join: ApiJoin): boolean {
   return join.noBot && join.state === 'waiting' && (join.canClaim || join.canRetry);
 }
 
-/** The no-bot join reward (spec §4): claimed 10 s after the join, on whatever page is open then. */
+/** The no-bot join reward (docs/spec/product-spec.md §4): claimed 10 s after the join, on whatever page is open then. */
 export const nobotClaimKind: ClaimKind = {
   storagePrefix: 'coinsync:pending-nobot-claims:',
   idField: 'serverId',

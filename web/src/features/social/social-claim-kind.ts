@@ -15,13 +15,13 @@ export function startSocialTask(taskId: string): Promise<StartSocialTaskResponse
   return apiJson<StartSocialTaskResponse>('POST', `/api/social/${encodeURIComponent(taskId)}/start`);
 }
 
-/** Social tasks (spec §4): completed 15 s after the link was opened, on whatever page is open then. */
+/** Social tasks (docs/spec/product-spec.md §4): completed 15 s after the link was opened, on whatever page is open then. */
 export const socialClaimKind: ClaimKind = {
   storagePrefix: 'coinsync:pending-social-claims:',
   idField: 'taskId',
   delayMs: SOCIAL_CLAIM_DELAY_MS,
   async stillOpen(ids) {
-    // Fresh list (spec §7: never from cache): a removed or completed task is dropped, never claimed.
+    // Fresh list (docs/spec/product-spec.md §7: never from cache): a removed or completed task is dropped, never claimed.
     // Fetching through the query cache also refreshes the Socials page if it is open.
     const tasks = await queryClient.fetchQuery<ApiSocialTask[]>({
       queryKey: socialKeys.list(),

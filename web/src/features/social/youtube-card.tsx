@@ -7,7 +7,7 @@ import { LuCircleCheck, LuExternalLink, LuTriangleAlert } from 'react-icons/lu';
 import { CoinAmount } from '../../components/coin-amount.tsx';
 import { pendingLabel } from './social-task-card.tsx';
 
-/** The dedicated YouTube card (spec §2): Subscribe & Earn, +2.00 coins, Completed or Unavailable. */
+/** The dedicated YouTube card (docs/spec/product-spec.md §2): Subscribe & Earn, +2.00 coins, Completed or Unavailable. */
 export function YouTubeCard({
   task,
   pendingSeconds,
