@@ -29,6 +29,10 @@ export class PgUsersRepository implements UsersRepository {
       .where(eq(users.id, id));
   }
 
+  async setUiLocale(id: string, locale: string): Promise<void> {
+    await this.db.update(users).set({ uiLocale: locale }).where(eq(users.id, id));
+  }
+
   async refreshProfile(
     discordId: string,
     profile: {

@@ -46,6 +46,10 @@ export class SqliteUsersRepository implements UsersRepository {
       .run();
   }
 
+  async setUiLocale(id: string, locale: string): Promise<void> {
+    this.db.update(users).set({ uiLocale: locale }).where(eq(users.id, id)).run();
+  }
+
   async refreshProfile(
     discordId: string,
     profile: {

@@ -27,6 +27,8 @@ export interface UsersRepository {
   sessionsValidAfter(id: string): Promise<number | null | undefined>;
   /** Ends every session signed in at or before `at` (never moves the instant back). */
   revokeSessions(id: string, at: number): Promise<void>;
+  /** Stores the app language chosen in the switcher (`ui_locale`, decision 050). */
+  setUiLocale(id: string, locale: string): Promise<void>;
   /**
    * The user of this Discord id with the profile refreshed (name, avatar; email only when one is
    * given), or undefined when there is none.

@@ -119,3 +119,11 @@ export function formatDate(
   if (Number.isNaN(date.getTime())) return fallback;
   return dateFormat(locale, style).format(date);
 }
+
+/**
+ * The language a member sees: the one chosen in the app's switcher (`users.ui_locale`), else their
+ * Discord locale at the last sign-in (`users.locale`) mapped by `resolveLocale`.
+ */
+export function userLocale(user: { uiLocale?: string | null; locale?: string | null }): Locale {
+  return isLocale(user.uiLocale) ? user.uiLocale : resolveLocale(user.locale);
+}
