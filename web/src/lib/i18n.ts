@@ -10,9 +10,12 @@ import en from '@shared/i18n/locales/en/web.json';
 type Catalogue = Record<string, unknown>;
 
 /** The other locales' `web` catalogues, one chunk each (Vite splits every dynamic import). */
-const catalogues = import.meta.glob<Catalogue>(['../../../src/shared/i18n/locales/*/web.json', '!**/en/*'], {
-  import: 'default',
-});
+const catalogues = import.meta.glob<Catalogue>(
+  ['../../../src/shared/i18n/locales/*/web.json', '!../../../src/shared/i18n/locales/en/web.json'],
+  {
+    import: 'default',
+  },
+);
 
 export const i18n: I18n = i18next.createInstance();
 void i18n.use(initReactI18next).init({

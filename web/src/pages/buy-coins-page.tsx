@@ -104,7 +104,19 @@ function HelpCard({ supportUrl }: { supportUrl: string }) {
               </Text>
             </Stack>
           </HStack>
-          <Button asChild colorPalette="brand" variant="outline" borderRadius="xl" flexShrink={0}>
+          <Button
+            asChild
+            colorPalette="brand"
+            variant="outline"
+            borderRadius="xl"
+            flexShrink={0}
+            // Longer languages wrap on a phone instead of pushing the page sideways (decision 050).
+            whiteSpace="normal"
+            h="auto"
+            minH="10"
+            py="2"
+            textAlign="center"
+          >
             <a href={supportUrl} target="_blank" rel="noopener noreferrer">
               <FaDiscord />
               {t('buy.help.join')}

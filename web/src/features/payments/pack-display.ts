@@ -38,6 +38,6 @@ export function formatPrice(dollars: number, locale: Locale): string {
 /** Price of 100 coins in the pack, e.g. "$1.82". */
 export function pricePer100(pack: Pick<PackView, 'priceCents' | 'coins'>, locale: Locale): string {
   return new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD' }).format(
-    pack.priceCents / pack.coins / 100,
+    pack.priceCents / pack.coins, // cents per coin = dollars per 100 coins
   );
 }
