@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUPPORTED_LOCALES, type Locale } from '../../src/shared/i18n/index.ts';
@@ -34,37 +35,34 @@ async function member(username: string, discordLocale: string, width = 1280) {
   return opened;
 }
 
+// Runs in the page (a script string: this tree's tsconfig has no DOM types).
+const OVERFLOW_SCRIPT = `(() => {
+  const found = [];
+  const doc = document.documentElement;
+  if (doc.scrollWidth > doc.clientWidth + 1) {
+    // Name the innermost elements that stick out past the screen's right edge.
+    const out = Array.from(document.body.querySelectorAll('*')).filter(
+      (el) => el.getBoundingClientRect().right > doc.clientWidth + 1 && el.children.length === 0,
+    );
+    const names = out.slice(0, 3).map((el) => el.tagName.toLowerCase() + ' "' + el.textContent.trim().slice(0, 30) + '"');
+    found.push('document ' + doc.scrollWidth + ' > ' + doc.clientWidth + ': ' + names.join(', '));
+  }
+  for (const el of Array.from(document.querySelectorAll('main *, header *, nav *, footer *'))) {
+    const ownText = Array.from(el.childNodes).some((n) => n.nodeType === 3 && n.textContent.trim());
+    // Visually hidden texts (screen readers only) sit in a 1 px box on purpose.
+    if (!ownText || el.clientWidth <= 1) continue;
+    const style = getComputedStyle(el);
+    if (style.textOverflow === 'ellipsis' || style.webkitLineClamp !== 'none') continue;
+    if (style.display === 'inline') continue;
+    if (el.scrollWidth > el.clientWidth + 1)
+      found.push(el.tagName.toLowerCase() + ' "' + el.textContent.trim().slice(0, 40) + '" ' + el.scrollWidth + ' > ' + el.clientWidth);
+  }
+  return found;
+})()`;
+
 /** Texts wider than their box (ellipsis and line clamps are meant to cut), and the page wider than the screen. */
 function overflowing(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const found: string[] = [];
-    const doc = document.documentElement;
-    if (doc.scrollWidth > doc.clientWidth + 1) {
-      // Name the innermost elements that stick out past the screen's right edge.
-      const out = Array.from(document.body.querySelectorAll<HTMLElement>('*')).filter(
-        (el) => el.getBoundingClientRect().right > doc.clientWidth + 1 && el.children.length === 0,
-      );
-      const names = out
-        .slice(0, 3)
-        .map((el) => `${el.tagName.toLowerCase()} "${el.textContent?.trim().slice(0, 30)}"`);
-      found.push(`document ${doc.scrollWidth} > ${doc.clientWidth}: ${names.join(', ')}`);
-    }
-    for (const el of Array.from(
-      document.querySelectorAll<HTMLElement>('main *, header *, nav *, footer *'),
-    )) {
-      const ownText = Array.from(el.childNodes).some((n) => n.nodeType === 3 && n.textContent?.trim());
-      // Visually hidden texts (screen readers only) sit in a 1 px box on purpose.
-      if (!ownText || el.clientWidth <= 1) continue;
-      const style = getComputedStyle(el);
-      if (style.textOverflow === 'ellipsis' || style.webkitLineClamp !== 'none') continue;
-      if (style.display === 'inline') continue;
-      if (el.scrollWidth > el.clientWidth + 1)
-        found.push(
-          `${el.tagName.toLowerCase()} "${el.textContent?.trim().slice(0, 40)}" ${el.scrollWidth} > ${el.clientWidth}`,
-        );
-    }
-    return found;
-  });
+  return page.evaluate<string[]>(OVERFLOW_SCRIPT);
 }
 
 describe('the web app in the member’s language', () => {
@@ -74,7 +72,7 @@ describe('the web app in the member’s language', () => {
     expect(html).toContain('Belohnungen'); // rendered by the server in German, before any script
     await page.goto('/daily');
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Belohnungen');
-    await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('de');
+    await expect.poll(() => page.evaluate<string>('document.documentElement.lang')).toBe('de');
 
     await page.goto('/account');
     await waitUntilInteractive(page); // a server-rendered select changed before hydration would be reset
@@ -91,17 +89,12 @@ describe('the web app in the member’s language', () => {
 
   it('formats coins by locale', async () => {
     const { page, context } = await member('i18n_fr', 'fr');
-    await grantCoins(
-      e2e.app.server.ctx.store,
-      (
-        await e2e.app.query<{ id: string }>(
-          // the member just signed in: their row is the newest
-          (await import('drizzle-orm')).sql`select id from users where discord_username = 'i18n_fr'`,
-        )
-      )[0]!.id,
-      123_450,
+    const [row] = await e2e.app.query<{ id: string }>(
+      sql`select id from users where discord_username = 'i18n_fr'`,
     );
+    await grantCoins(e2e.app.server.ctx.store, row!.id, 123_450);
     await page.goto('/account');
+    // 5.00 welcome + 1,234.50: French groups with a narrow space and uses a decimal comma.
     await expect.poll(() => page.getByTestId('coin-balance').textContent()).toMatch(/1\s?239,50/);
     await context.close();
   });
