@@ -2,7 +2,8 @@ import { Router, type Response } from 'express';
 import type { AppContext } from '../context.ts';
 import { signOutEverywhere } from '../auth/sign-out-everywhere.ts';
 import { parseInput, requireUser } from '../http/guards.ts';
-import { deleteAccountSchema } from '../shared/history-schemas.ts';
+import { accountLocaleSchema, deleteAccountSchema } from '../shared/history-schemas.ts';
+import { setUserLocale, toApiUser } from '../users/users.ts';
 import { anonymiseAccount, exportAccountData } from './account-data.ts';
 
 export function accountRoutes(ctx: AppContext): Router {
@@ -23,6 +24,14 @@ export function accountRoutes(ctx: AppContext): Router {
     res.setHeader('Content-Disposition', `attachment; filename="coinsync-data-${day}.json"`);
     res.setHeader('Cache-Control', 'no-store');
     res.type('application/json').send(JSON.stringify(data, null, 2));
+  });
+
+  // The language switcher (decision 050): kept across sign-ins, unlike the Discord locale.
+  router.put('/account/locale', async (req, res) => {
+    const userId = requireUser(req);
+    const { locale } = parseInput(accountLocaleSchema, req.body);
+    const user = await setUserLocale(ctx.store, userId, locale);
+    res.json(toApiUser(user, ctx.config.discord.cdnUrl));
   });
 
   router.delete('/account', async (req, res, next) => {

@@ -28,6 +28,7 @@ export type GetMeResult = {
   avatarUrl: string | null;
   coins: string;
   createdAt: string;
+  locale: 'en' | 'es' | 'pt-BR' | 'fr' | 'de' | 'tr';
 } | null;
 export interface GetMeInput {
   query?: { optional?: '1' };

@@ -152,7 +152,16 @@ describe('sign-in with Discord through the simulator', () => {
     const client = await app.signIn('shape');
     const res = await client.get<ApiUser>('/api/auth/user');
     expect(Object.keys(res.body).sort()).toEqual(
-      ['avatarUrl', 'coins', 'createdAt', 'discordAvatar', 'discordId', 'discordUsername', 'id'].sort(),
+      [
+        'avatarUrl',
+        'coins',
+        'createdAt',
+        'discordAvatar',
+        'discordId',
+        'discordUsername',
+        'id',
+        'locale',
+      ].sort(),
     );
     expect(res.body.coins).toBe('5.00');
     expect(new Date(res.body.createdAt).getTime()).toBe(app.clock.now());

@@ -21,6 +21,8 @@ export const users = sqliteTable(
     email: text('email'),
     /** The Discord locale of GET /users/@me at the last sign-in ("en-US"); campaign language targeting reads it. */
     locale: text('locale'),
+    /** The app language the member chose in the switcher (src/shared/i18n: en, es, pt-BR, fr, de, tr); null: follow `locale`. */
+    uiLocale: text('ui_locale'),
     coins: integer('coins').notNull().default(0),
     createdAt: createdAt(),
     /**

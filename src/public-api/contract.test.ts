@@ -254,6 +254,9 @@ describe('every answer matches the OpenAPI document', () => {
     await call(user, 'POST', '/api/payments/pi_123/sync');
     await call(user, 'POST', '/api/payments/bad/sync');
     await call(user, 'GET', '/api/account/export');
+    expect((await call(user, 'PUT', '/api/account/locale', { locale: 'de' })).status).toBe(200);
+    expect((await call(user, 'PUT', '/api/account/locale', { locale: 'klingon' })).status).toBe(400);
+    await call(user, 'PUT', '/api/account/locale', { locale: 'en' });
     const created = await call<CreatedAccessToken>(user, 'POST', '/api/account/tokens', {
       name: 'CI',
       scopes: ['read', 'rewards:claim'],

@@ -16,6 +16,7 @@ import {
   topUpSchema,
 } from '../shared/campaign-schemas.ts';
 import {
+  accountLocaleSchema,
   deleteAccountSchema,
   earningsQuerySchema,
   transactionsQuerySchema,
@@ -211,6 +212,16 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     tag: 'Account',
     auth: 'session',
     responses: ok('The export', s.accountExportSchema),
+  },
+  {
+    operationId: 'setAccountLocale',
+    method: 'put',
+    path: '/account/locale',
+    summary: 'Sets the app language (en, es, pt-BR, fr, de, tr)',
+    tag: 'Account',
+    auth: 'session',
+    body: accountLocaleSchema,
+    responses: ok('The user', s.apiUserSchema),
   },
   {
     operationId: 'deleteAccount',

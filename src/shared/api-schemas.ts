@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CAMPAIGN_KINDS } from './campaign-kinds.ts';
 import { REWARD_TYPES } from './rewards-constants.ts';
+import { SUPPORTED_LOCALES } from './i18n/index.ts';
 import type {
   ApiCampaign,
   ApiDiscoverServer,
@@ -52,6 +53,7 @@ export const apiUserSchema = z.object({
   avatarUrl: z.string().nullable(),
   coins: money,
   createdAt: isoTime,
+  locale: z.enum(SUPPORTED_LOCALES),
 });
 
 export const publicConfigSchema = z.object({

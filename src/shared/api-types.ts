@@ -1,6 +1,7 @@
 // Response shapes of the JSON API, shared by the server (which builds them) and the web app.
 // Money fields are "12.50" strings; timestamps are ISO strings.
 import type { CampaignKind } from './campaign-kinds.ts';
+import type { Locale } from './i18n/index.ts';
 
 export interface ApiUser {
   id: string;
@@ -11,6 +12,8 @@ export interface ApiUser {
   avatarUrl: string | null;
   coins: string;
   createdAt: string;
+  /** The app language (decision 050): chosen in the switcher, else from the Discord locale at sign-in. */
+  locale: Locale;
 }
 
 export interface PublicConfig {

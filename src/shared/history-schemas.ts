@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SUPPORTED_LOCALES } from './i18n/index.ts';
 
 // Transaction history and account endpoints: shared by the API and the web app (no server imports).
 
@@ -52,6 +53,11 @@ export interface EarningsDay {
   /** Coins received that day (credits only), 2 decimals. */
   earned: string;
 }
+
+/** PUT /api/account/locale: the app language chosen in the switcher (decision 050). */
+export const accountLocaleSchema = z.object({
+  locale: z.enum(SUPPORTED_LOCALES, `Choose one of: ${SUPPORTED_LOCALES.join(', ')}`),
+});
 
 export const deleteAccountSchema = z.object({
   /** The user types their username to confirm; the server checks it. */

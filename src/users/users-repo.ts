@@ -62,6 +62,11 @@ export class UsersRepository {
       .run();
   }
 
+  /** Stores the app language chosen in the switcher (`ui_locale`, decision 050). */
+  async setUiLocale(id: string, locale: string): Promise<void> {
+    await this.h.q.update(users).set({ uiLocale: locale }).where(eq(users.id, id)).run();
+  }
+
   /**
    * The user of this Discord id with the profile refreshed (name, avatar; email only when one is
    * given), or undefined when there is none.

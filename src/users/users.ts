@@ -1,6 +1,7 @@
 import { discordIdHash } from './discord-id-hash.ts';
 import type { ApiUser } from '../shared/api-types.ts';
 import { formatCents } from '../shared/money.ts';
+import { userLocale, type Locale } from '../shared/i18n/index.ts';
 import type { User } from '../db/schema.ts';
 import { inTransaction, readHandle, type ReadTarget, type WriteTarget } from '../db/engine.ts';
 import { AppError } from '../shared/errors.ts';
@@ -88,6 +89,17 @@ export async function getUserById(target: ReadTarget, id: string): Promise<User>
   return user;
 }
 
+/** Stores the app language the member chose (decision 050) and answers the user as it is now. */
+export async function setUserLocale(target: WriteTarget, id: string, locale: Locale): Promise<User> {
+  return inTransaction(target, async (tx) => {
+    const repo = usersRepo(tx);
+    await repo.setUiLocale(id, locale);
+    const user = await repo.findById(id);
+    if (!user) throw new AppError('unauthorized', 'Not signed in');
+    return user;
+  });
+}
+
 export function toApiUser(user: User, cdnUrl: string): ApiUser {
   return {
     id: user.id,
@@ -97,5 +109,6 @@ export function toApiUser(user: User, cdnUrl: string): ApiUser {
     avatarUrl: avatarUrl(cdnUrl, user.discordId, user.discordAvatar),
     coins: formatCents(user.coins),
     createdAt: new Date(user.createdAt).toISOString(),
+    locale: userLocale(user),
   };
 }

@@ -11,6 +11,7 @@ import { renderToString } from 'react-dom/server';
 import { App, preloadRoutedApp } from './app.tsx';
 import { captureDocumentHead, type DocumentHead } from './lib/use-document-title.ts';
 import { seedBoot } from './lib/boot.ts';
+import { i18n, loadLocale } from './lib/i18n.ts';
 import { createQueryClient } from './lib/query-client.ts';
 import { Toaster } from './lib/toaster.tsx';
 import { appSystem } from './theme.ts';
@@ -56,6 +57,11 @@ export async function renderApp(url: string, boot: AppBoot): Promise<ServerRende
   // The router and the page's chunk are loaded first: lazyPage then renders them in this pass.
   // (Tooltips render their plain child until hydrated: web/src/components/tooltip.tsx.)
   await preloadRoutedApp(url.replace(/[?#].*$/, ''));
+  // The member's language (decision 050): loaded first, then switched to with no await before the
+  // synchronous render below, so pages rendering at once for other members cannot interleave.
+  const locale = boot.user?.locale ?? 'en';
+  await loadLocale(locale);
+  void i18n.changeLanguage(locale);
   const queryClient = createQueryClient();
   seedBoot(queryClient, boot);
   // One style cache per page: each emotion rule is written once, before the first element using it.

@@ -7,6 +7,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App, preloadRoutedApp } from './app.tsx';
 import { startEarlyData } from './early-data.ts';
 import { readBoot, seedBoot } from './lib/boot.ts';
+import { switchLocale } from './lib/i18n.ts';
 import { queryClient } from './lib/query-client.ts';
 import { Toaster } from './lib/toaster.tsx';
 import { findRoute } from './routes.ts';
@@ -24,6 +25,8 @@ const FIRST_RENDER_WAIT_MS = 3000;
 // skeletons, then cards (each a long main-thread task on a phone). The render itself is a transition,
 // so React yields to the browser every few milliseconds while building it.
 const boot = readBoot();
+// The member's language (decision 050): its catalogue chunk loads beside the page's, before the one paint.
+const localeReady = switchLocale(boot?.user?.locale ?? 'en').catch(() => undefined);
 let ready: Promise<unknown> = Promise.resolve();
 if (boot?.rendered) {
   // The server rendered this page (decision 031): it is on screen already. Hydrate it once the router and
@@ -43,7 +46,7 @@ if (boot?.rendered) {
   }
 }
 
-void ready.then(() => startTransition(() => render(root)));
+void Promise.all([ready, localeReady]).then(() => startTransition(() => render(root)));
 
 function render(root: HTMLElement) {
   const app = (

@@ -1,3 +1,4 @@
+import type { ParseKeys } from 'i18next';
 import type { ComponentType } from 'react';
 import type { NavIconName } from './layout/nav-icons.ts';
 
@@ -6,8 +7,8 @@ export type PageModule = { default: ComponentType };
 
 export interface AppRoute {
   path: string;
-  /** Its name in the navigation. */
-  label: string;
+  /** Its name in the navigation: a key of the web catalogue (decision 050). */
+  labelKey: ParseKeys<'web'>;
   /** Icon in the navigation (names, not components: the login bundle carries no icon set). */
   icon?: NavIconName;
   /** `shell`: signed in, inside header/nav/footer. `bare`: shown to everyone, without the shell. */
@@ -29,7 +30,7 @@ export interface AppRoute {
 export const ROUTES: readonly AppRoute[] = [
   {
     path: '/',
-    label: 'Discover',
+    labelKey: 'nav.discover',
     icon: 'compass',
     layout: 'shell',
     nav: 'tab',
@@ -38,7 +39,7 @@ export const ROUTES: readonly AppRoute[] = [
   },
   {
     path: '/featured',
-    label: 'Featured',
+    labelKey: 'nav.featured',
     icon: 'star',
     layout: 'shell',
     nav: 'tab',
@@ -46,7 +47,7 @@ export const ROUTES: readonly AppRoute[] = [
   },
   {
     path: '/socials',
-    label: 'Socials',
+    labelKey: 'nav.socials',
     icon: 'share',
     layout: 'shell',
     nav: 'tab',
@@ -55,7 +56,7 @@ export const ROUTES: readonly AppRoute[] = [
   },
   {
     path: '/daily',
-    label: 'Rewards',
+    labelKey: 'nav.rewards',
     icon: 'gift',
     layout: 'shell',
     nav: 'tab',
@@ -64,7 +65,7 @@ export const ROUTES: readonly AppRoute[] = [
   },
   {
     path: '/buy-coins',
-    label: 'Buy Coins',
+    labelKey: 'nav.buyCoins',
     icon: 'cart',
     layout: 'shell',
     nav: 'tab',
@@ -73,7 +74,7 @@ export const ROUTES: readonly AppRoute[] = [
   },
   {
     path: '/campaigns',
-    label: 'My Campaigns',
+    labelKey: 'nav.campaigns',
     icon: 'megaphone',
     layout: 'shell',
     nav: 'tab',
@@ -81,7 +82,7 @@ export const ROUTES: readonly AppRoute[] = [
   },
   {
     path: '/dashboard',
-    label: 'Dashboard',
+    labelKey: 'nav.dashboard',
     icon: 'dashboard',
     layout: 'shell',
     nav: 'tab',
@@ -90,16 +91,21 @@ export const ROUTES: readonly AppRoute[] = [
   },
   {
     path: '/submit',
-    label: 'Submit',
+    labelKey: 'nav.submit',
     icon: 'plus',
     layout: 'shell',
     nav: 'tab',
     load: () => import('./pages/submit-page.tsx'),
   },
-  { path: '/checkout', label: 'Checkout', layout: 'shell', load: () => import('./pages/checkout-page.tsx') },
+  {
+    path: '/checkout',
+    labelKey: 'nav.checkout',
+    layout: 'shell',
+    load: () => import('./pages/checkout-page.tsx'),
+  },
   {
     path: '/joins',
-    label: 'My Joins',
+    labelKey: 'nav.joins',
     icon: 'list',
     layout: 'shell',
     nav: 'account',
@@ -107,7 +113,7 @@ export const ROUTES: readonly AppRoute[] = [
   },
   {
     path: '/history',
-    label: 'Transaction history',
+    labelKey: 'nav.history',
     icon: 'history',
     layout: 'shell',
     nav: 'account',
@@ -115,16 +121,16 @@ export const ROUTES: readonly AppRoute[] = [
   },
   {
     path: '/account',
-    label: 'Account',
+    labelKey: 'nav.account',
     icon: 'user',
     layout: 'shell',
     nav: 'account',
     load: () => import('./pages/account-page.tsx'),
   },
-  { path: '/terms', label: 'Terms of Service', layout: 'bare', load: () => import('./pages/terms-page.tsx') },
+  { path: '/terms', labelKey: 'nav.terms', layout: 'bare', load: () => import('./pages/terms-page.tsx') },
   {
     path: '/privacy',
-    label: 'Privacy Policy',
+    labelKey: 'nav.privacy',
     layout: 'bare',
     load: () => import('./pages/privacy-page.tsx'),
   },

@@ -1,5 +1,7 @@
 import { HStack, Text, type StackProps } from '@chakra-ui/react';
 import { formatCoins } from '@shared/money.ts';
+import { formatMoneyText } from '@shared/i18n/index.ts';
+import { useLocale } from '../lib/i18n.ts';
 import { CoinIcon } from './coin-icon.tsx';
 
 export interface CoinAmountProps extends Omit<StackProps, 'children'> {
@@ -16,7 +18,8 @@ const textStyles = { sm: 'sm', md: 'md', lg: 'xl', xl: '3xl' } as const;
 
 /** Gold coin icon followed by the amount with 2 decimals, e.g. ● 12.50 */
 export function CoinAmount({ value, showPlus = false, size = 'md', suffix, ...rest }: CoinAmountProps) {
-  const text = formatCoins(typeof value === 'number' ? value.toFixed(2) : value);
+  const locale = useLocale();
+  const text = formatMoneyText(formatCoins(typeof value === 'number' ? value.toFixed(2) : value), locale);
   const sign = showPlus && !text.startsWith('-') ? '+' : '';
   return (
     <HStack

@@ -1,4 +1,5 @@
 import { Button, EmptyState, VStack } from '@chakra-ui/react';
+import { useTranslation } from 'react-i18next';
 import type { ReactNode } from 'react';
 import { RefreshIcon, TriangleAlertIcon } from './entry-icons.tsx';
 
@@ -13,13 +14,8 @@ export interface ErrorStateProps {
 }
 
 /** The one error state of the app: something failed to load, say so plainly and offer a retry. */
-export function ErrorState({
-  title,
-  description,
-  onRetry,
-  retryLabel = 'Try again',
-  size = 'md',
-}: ErrorStateProps) {
+export function ErrorState({ title, description, onRetry, retryLabel, size = 'md' }: ErrorStateProps) {
+  const { t } = useTranslation();
   return (
     <EmptyState.Root
       role="alert"
@@ -43,7 +39,7 @@ export function ErrorState({
         {onRetry ? (
           <Button size="sm" variant="outline" colorPalette="gray" onClick={onRetry}>
             <RefreshIcon />
-            {retryLabel}
+            {retryLabel ?? t('common.tryAgain')}
           </Button>
         ) : null}
       </EmptyState.Content>

@@ -14,14 +14,9 @@ import type { IconType } from 'react-icons';
 import { FaDiscord, FaInstagram, FaTiktok, FaXTwitter, FaYoutube } from 'react-icons/fa6';
 import { Link as RouterLink } from 'react-router';
 import { Logo } from '../components/logo.tsx';
-import {
-  DEFAULT_SUPPORT_URL,
-  DISCLAIMER,
-  PRODUCT_NAME,
-  SOCIAL_LINKS,
-  type SocialLink,
-} from '../lib/brand.ts';
+import { DEFAULT_SUPPORT_URL, PRODUCT_NAME, SOCIAL_LINKS, type SocialLink } from '../lib/brand.ts';
 import { usePublicConfig } from '../lib/use-auth.ts';
+import { useTranslation } from 'react-i18next';
 
 const socialIcons: Record<SocialLink['platform'], IconType> = {
   x: FaXTwitter,
@@ -34,6 +29,7 @@ const footerLink = { color: 'fg.muted', textStyle: 'sm', _hover: { color: 'fg' }
 
 export function AppFooter() {
   const { config } = usePublicConfig();
+  const { t } = useTranslation();
   const supportUrl = config?.supportUrl || DEFAULT_SUPPORT_URL;
   return (
     <Box as="footer" mt="auto" borderTopWidth="1px" borderColor="border" bg="bg.subtle">
@@ -42,19 +38,19 @@ export function AppFooter() {
           <Stack gap="3" maxW="sm">
             <Logo />
             <Text textStyle="sm" color="fg.muted">
-              Earn coins by discovering great communities, then spend them to grow your own.
+              {t('footer.blurb')}
             </Text>
           </Stack>
           <Stack gap="4" align={{ base: 'flex-start', md: 'flex-end' }}>
-            <HStack as="nav" aria-label="Footer" gap="5" flexWrap="wrap">
+            <HStack as="nav" aria-label={t('footer.navLabel')} gap="5" flexWrap="wrap">
               <Link asChild {...footerLink}>
-                <RouterLink to="/terms">Terms of Service</RouterLink>
+                <RouterLink to="/terms">{t('nav.terms')}</RouterLink>
               </Link>
               <Link asChild {...footerLink}>
-                <RouterLink to="/privacy">Privacy Policy</RouterLink>
+                <RouterLink to="/privacy">{t('nav.privacy')}</RouterLink>
               </Link>
               <Link href={supportUrl} target="_blank" rel="noopener noreferrer" {...footerLink}>
-                Support
+                {t('footer.support')}
               </Link>
             </HStack>
             <HStack gap="1">
@@ -63,7 +59,7 @@ export function AppFooter() {
                 variant="ghost"
                 size="sm"
                 color="fg.muted"
-                aria-label="Discord support server"
+                aria-label={t('footer.discordSupport')}
               >
                 <a href={supportUrl} target="_blank" rel="noopener noreferrer">
                   <Icon as={FaDiscord} />
@@ -89,7 +85,7 @@ export function AppFooter() {
         <Separator my="6" borderColor="border" />
         <Flex direction={{ base: 'column', sm: 'row' }} justify="space-between" gap="2">
           <Text textStyle="xs" color="fg.subtle">
-            {DISCLAIMER}
+            {t('brand.disclaimer', { product: PRODUCT_NAME })}
           </Text>
           <Text textStyle="xs" color="fg.subtle">
             © {new Date().getFullYear()} {PRODUCT_NAME}

@@ -8,21 +8,27 @@ import { Logo } from '../components/logo.tsx';
 import { Tooltip } from '../components/tooltip.tsx';
 import { UserAvatar } from '../components/user-avatar.tsx';
 import { useLogout } from '../lib/use-logout.ts';
+import { useTranslation } from 'react-i18next';
+import { formatMoneyText } from '@shared/i18n/index.ts';
+import { useLocale } from '../lib/i18n.ts';
 
 /** Announces balance changes politely to screen readers (not the first value: that is just the page). */
 function useBalanceAnnouncement(coins: string): string {
+  const { t } = useTranslation();
+  const locale = useLocale();
   const previous = useRef(coins);
   const [message, setMessage] = useState('');
   useEffect(() => {
     if (previous.current === coins) return;
     previous.current = coins;
-    setMessage(`Balance updated: ${coins} coins`);
-  }, [coins]);
+    setMessage(t('header.balanceUpdated', { coins: formatMoneyText(coins, locale) }));
+  }, [coins, t, locale]);
   return message;
 }
 
 export function AppHeader({ user }: { user: ApiUser }) {
   const { logout, isPending } = useLogout();
+  const { t } = useTranslation();
   const announcement = useBalanceAnnouncement(user.coins);
   return (
     <Box as="header" bg="bg.subtle" borderBottomWidth="1px" borderColor="border">
@@ -34,7 +40,7 @@ export function AppHeader({ user }: { user: ApiUser }) {
             </RouterLink>
           </Link>
           <HStack gap={{ base: '1.5', md: '3' }} minW="0">
-            <Tooltip content="Your coin balance">
+            <Tooltip content={t('header.balanceTooltip')}>
               <Box
                 px={{ base: '2', md: '3' }}
                 py="1.5"
@@ -46,7 +52,7 @@ export function AppHeader({ user }: { user: ApiUser }) {
                 borderColor="gold.emphasized"
                 data-testid="coin-balance"
               >
-                <VisuallyHidden>Coin balance: </VisuallyHidden>
+                <VisuallyHidden>{t('header.balanceLabel')} </VisuallyHidden>
                 <CoinAmount value={user.coins} size="sm" />
               </Box>
             </Tooltip>
@@ -61,7 +67,7 @@ export function AppHeader({ user }: { user: ApiUser }) {
               display={{ base: 'none', md: 'inline-flex' }}
             >
               <RouterLink to="/joins">
-                <Icon as={LuListChecks} /> My Joins
+                <Icon as={LuListChecks} /> {t('nav.joins')}
               </RouterLink>
             </Button>
             <Link
@@ -77,7 +83,7 @@ export function AppHeader({ user }: { user: ApiUser }) {
               _hover={{ bg: 'bg.muted', textDecoration: 'none' }}
             >
               <RouterLink to="/account">
-                <VisuallyHidden>Account: </VisuallyHidden>
+                <VisuallyHidden>{t('header.accountLabel')} </VisuallyHidden>
                 <Box aria-hidden display="contents">
                   <UserAvatar username={user.discordUsername} avatarUrl={user.avatarUrl} size="sm" />
                 </Box>
@@ -93,12 +99,12 @@ export function AppHeader({ user }: { user: ApiUser }) {
               borderColor="border.emphasized"
               onClick={logout}
               loading={isPending}
-              aria-label="Logout"
+              aria-label={t('header.logout')}
               px={{ base: '2', sm: '3' }}
             >
               <Icon as={LuLogOut} />
               <Box as="span" display={{ base: 'none', sm: 'inline' }}>
-                Logout
+                {t('header.logout')}
               </Box>
             </Button>
           </HStack>

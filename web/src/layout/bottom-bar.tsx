@@ -4,6 +4,7 @@ import { LuMenu } from 'react-icons/lu';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { BOTTOM_BAR_HEIGHT } from './bottom-bar-height.ts';
 import { isActive, MORE_ITEMS, PHONE_BAR_ITEMS } from './nav-items.ts';
+import { useTranslation } from 'react-i18next';
 
 export { BOTTOM_BAR_HEIGHT };
 
@@ -31,13 +32,14 @@ const barButton = {
 /** Phone navigation: four most-used destinations plus "More" (a bottom sheet with every other page). */
 export function BottomBar() {
   const { pathname } = useLocation();
+  const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const moreActive = moreItems.some((item) => isActive(item, pathname));
 
   return (
     <Box
       as="nav"
-      aria-label="Main"
+      aria-label={t('nav.mainLabel')}
       data-testid="bottom-bar"
       display={{ base: 'block', md: 'none' }}
       position="fixed"
@@ -57,7 +59,7 @@ export function BottomBar() {
               <RouterLink to={item.to} aria-current={isActive(item, pathname) ? 'page' : undefined}>
                 <Icon as={item.icon} boxSize="5" />
                 <Text as="span" truncate maxW="full">
-                  {item.label}
+                  {t(item.labelKey)}
                 </Text>
               </RouterLink>
             </Link>
@@ -73,7 +75,7 @@ export function BottomBar() {
                 color={moreActive ? 'brand.fg' : 'fg.muted'}
               >
                 <Icon as={LuMenu} boxSize="5" />
-                More
+                {t('nav.more')}
               </chakra.button>
             </Drawer.Trigger>
             <Portal>
@@ -81,7 +83,7 @@ export function BottomBar() {
               <Drawer.Positioner>
                 <Drawer.Content roundedTop="2xl" bg="bg.panel" pb="env(safe-area-inset-bottom)">
                   <Drawer.Header>
-                    <Drawer.Title>More</Drawer.Title>
+                    <Drawer.Title>{t('nav.more')}</Drawer.Title>
                   </Drawer.Header>
                   <Drawer.Body pb="6">
                     <Stack as="ul" gap="1" listStyleType="none">
@@ -107,7 +109,7 @@ export function BottomBar() {
                               onClick={() => setOpen(false)}
                             >
                               <Icon as={item.icon} boxSize="5" />
-                              {item.label}
+                              {t(item.labelKey)}
                             </RouterLink>
                           </Link>
                         </li>
@@ -115,7 +117,7 @@ export function BottomBar() {
                     </Stack>
                   </Drawer.Body>
                   <Drawer.CloseTrigger asChild>
-                    <CloseButton size="sm" aria-label="Close menu" />
+                    <CloseButton size="sm" aria-label={t('nav.closeMenu')} />
                   </Drawer.CloseTrigger>
                 </Drawer.Content>
               </Drawer.Positioner>

@@ -4,7 +4,7 @@ import { NAV_ICONS } from './nav-icons.ts';
 
 export interface NavItem {
   to: string;
-  label: string;
+  labelKey: AppRoute['labelKey'];
   icon: IconType;
   /** Other paths that belong to this entry (e.g. checkout belongs to Buy Coins). */
   alsoActiveOn?: readonly string[];
@@ -12,7 +12,7 @@ export interface NavItem {
 
 const toItem = (route: AppRoute): NavItem => ({
   to: route.path,
-  label: route.label,
+  labelKey: route.labelKey,
   icon: route.icon ? NAV_ICONS[route.icon] : NAV_ICONS.list,
   alsoActiveOn: route.alsoActiveOn,
 });

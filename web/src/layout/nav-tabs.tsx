@@ -1,14 +1,16 @@
 import { Box, Container, Flex, Icon, Link } from '@chakra-ui/react';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { isActive, NAV_ITEMS } from './nav-items.ts';
+import { useTranslation } from 'react-i18next';
 
 /** The eight app tabs (tablet and desktop; phones get the bottom bar). Active tab: aria-current="page". */
 export function NavTabs() {
   const { pathname } = useLocation();
+  const { t } = useTranslation();
   return (
     <Box
       as="nav"
-      aria-label="Main"
+      aria-label={t('nav.mainLabel')}
       display={{ base: 'none', md: 'block' }}
       borderBottomWidth="1px"
       borderColor="border"
@@ -45,7 +47,7 @@ export function NavTabs() {
               >
                 <RouterLink to={item.to} aria-current={isActive(item, pathname) ? 'page' : undefined}>
                   <Icon as={item.icon} boxSize="4" />
-                  {item.label}
+                  {t(item.labelKey)}
                 </RouterLink>
               </Link>
             </Box>

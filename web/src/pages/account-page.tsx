@@ -13,6 +13,9 @@ import { formatDate } from '../lib/format.ts';
 import { toast } from '../lib/toaster.tsx';
 import { useAuth } from '../lib/use-auth.ts';
 import { useDocumentTitle } from '../lib/use-document-title.ts';
+import { useTranslation } from 'react-i18next';
+import { LanguageSwitcher } from '../features/account/language-switcher.tsx';
+import { useLocale } from '../lib/i18n.ts';
 
 function Section({ title, children, tone }: { title: string; children: React.ReactNode; tone?: 'danger' }) {
   return (
@@ -34,7 +37,9 @@ function Section({ title, children, tone }: { title: string; children: React.Rea
 }
 
 export default function AccountPage() {
-  useDocumentTitle('Account', 'Your profile, your data and your sessions.');
+  const { t } = useTranslation();
+  const locale = useLocale();
+  useDocumentTitle(t('nav.account'), t('account.subtitle'));
   const { user } = useAuth();
   const signOutEverywhere = useSignOutEverywhere();
   const [exporting, setExporting] = useState(false);
@@ -43,11 +48,11 @@ export default function AccountPage() {
   const exportData = () => {
     setExporting(true);
     downloadAccountData()
-      .then(() => toast({ title: 'Export ready', description: 'Your data was downloaded as a JSON file.' }))
+      .then(() => toast({ title: t('account.exportReady'), description: t('account.exportReadyText') }))
       .catch((err: unknown) =>
         toast({
-          title: 'Error',
-          description: errorMessage(err, 'Failed to export your data'),
+          title: t('common.error'),
+          description: errorMessage(err, t('account.exportFailed')),
           variant: 'destructive',
         }),
       )
@@ -56,8 +61,8 @@ export default function AccountPage() {
 
   return (
     <Stack gap="6" maxW="3xl">
-      <PageHeader title="Account" subtitle="Your profile, your data and your sessions." />
-      <Section title="Profile">
+      <PageHeader title={t('nav.account')} subtitle={t('account.subtitle')} />
+      <Section title={t('account.profile')}>
         <Flex gap="4" align="center" wrap="wrap">
           <UserAvatar username={user.discordUsername} avatarUrl={user.avatarUrl} size="lg" />
           <Box minW="0" flex="1">
@@ -65,22 +70,25 @@ export default function AccountPage() {
               {user.discordUsername}
             </Text>
             <Text textStyle="sm" color="fg.muted">
-              Signed in with Discord · member since {formatDate(user.createdAt)}
+              {t('account.memberSince', { date: formatDate(user.createdAt, undefined, locale) })}
             </Text>
           </Box>
-          <CoinAmount value={user.coins} size="lg" suffix="coins" />
+          <CoinAmount value={user.coins} size="lg" suffix={t('common.coinsWord')} />
         </Flex>
         <Link asChild color="brand.fg" textStyle="sm" alignSelf="flex-start">
           <RouterLink to="/history">
-            <LuHistory /> Transaction history
+            <LuHistory /> {t('nav.history')}
           </RouterLink>
         </Link>
       </Section>
 
-      <Section title="Your data">
+      <Section title={t('account.language')}>
+        <LanguageSwitcher />
+      </Section>
+
+      <Section title={t('account.yourData')}>
         <Text textStyle="sm" color="fg.muted">
-          Download everything we hold about you (profile, transactions, servers, joins, social tasks, rewards
-          and payments) as a JSON file.
+          {t('account.yourDataText')}
         </Text>
         <Button
           variant="outline"
@@ -89,13 +97,13 @@ export default function AccountPage() {
           onClick={exportData}
           loading={exporting}
         >
-          <LuDownload /> Export my data
+          <LuDownload /> {t('account.export')}
         </Button>
       </Section>
 
-      <Section title="Sessions">
+      <Section title={t('account.sessions')}>
         <Text textStyle="sm" color="fg.muted">
-          Signed in on a shared or lost device? End every session, on this device and all others.
+          {t('account.sessionsText')}
         </Text>
         <HStack>
           <Button
@@ -104,7 +112,7 @@ export default function AccountPage() {
             onClick={() => signOutEverywhere.mutate()}
             loading={signOutEverywhere.isPending}
           >
-            <LuLogOut /> Sign out everywhere
+            <LuLogOut /> {t('account.signOutEverywhere')}
           </Button>
         </HStack>
       </Section>
@@ -113,9 +121,9 @@ export default function AccountPage() {
         <AccessTokensSection />
       </Section>
 
-      <Section title="Delete account" tone="danger">
+      <Section title={t('account.delete')} tone="danger">
         <Text textStyle="sm" color="fg.muted">
-          Deleting removes your name, avatar and e-mail, ends your campaigns and signs you out everywhere.
+          {t('account.deleteText')}
         </Text>
         <DeleteAccountDialog username={user.discordUsername} />
       </Section>

@@ -8,40 +8,37 @@ import { PACKS } from '../features/payments/pack-display.ts';
 import { DEFAULT_SUPPORT_URL } from '../lib/brand.ts';
 import { usePublicConfig } from '../lib/use-auth.ts';
 import { useDocumentTitle } from '../lib/use-document-title.ts';
+import { useTranslation } from 'react-i18next';
+import type { ParseKeys } from 'i18next';
 
 interface Step {
-  title: string;
-  text: string;
+  titleKey: ParseKeys<'web'>;
+  textKey: ParseKeys<'web'>;
   icon: IconType;
 }
 
 const STEPS: readonly Step[] = [
-  {
-    title: 'Choose a package',
-    text: 'Pick the coin pack that fits your growth plans. Bigger packs include bonus coins.',
-    icon: LuPackage,
-  },
-  {
-    title: 'Secure card payment',
-    text: 'Pay by card through Stripe. Your card details go straight to Stripe and never touch our servers.',
-    icon: LuLock,
-  },
-  {
-    title: 'Instant delivery',
-    text: 'Your coins are added to your balance as soon as the payment is confirmed.',
-    icon: LuZap,
-  },
+  { titleKey: 'buy.steps.choose.title', textKey: 'buy.steps.choose.text', icon: LuPackage },
+  { titleKey: 'buy.steps.pay.title', textKey: 'buy.steps.pay.text', icon: LuLock },
+  { titleKey: 'buy.steps.deliver.title', textKey: 'buy.steps.deliver.text', icon: LuZap },
 ];
 
 function HowItWorks() {
+  const { t } = useTranslation();
   return (
     <Box as="section" aria-labelledby="how-it-works">
       <Heading id="how-it-works" as="h2" textStyle="xl" fontWeight="bold" mb="4">
-        How it works
+        {t('buy.howItWorks')}
       </Heading>
       <SimpleGrid columns={{ base: 1, md: 3 }} gap={{ base: '3', md: '4' }}>
         {STEPS.map((step, index) => (
-          <Card.Root key={step.title} variant="outline" bg="bg.panel" borderColor="border" borderRadius="xl">
+          <Card.Root
+            key={step.titleKey}
+            variant="outline"
+            bg="bg.panel"
+            borderColor="border"
+            borderRadius="xl"
+          >
             <Card.Body gap="3" p="5">
               <HStack gap="3">
                 <Box
@@ -60,11 +57,11 @@ function HowItWorks() {
                 </Box>
                 <Icon as={step.icon} color="gold.fg" boxSize="5" />
                 <Text as="h3" fontWeight="semibold">
-                  {step.title}
+                  {t(step.titleKey)}
                 </Text>
               </HStack>
               <Text color="fg.muted" textStyle="sm" lineHeight="tall">
-                {step.text}
+                {t(step.textKey)}
               </Text>
             </Card.Body>
           </Card.Root>
@@ -75,6 +72,7 @@ function HowItWorks() {
 }
 
 function HelpCard({ supportUrl }: { supportUrl: string }) {
+  const { t } = useTranslation();
   return (
     <Card.Root variant="outline" bg="bg.panel" borderColor="border" borderRadius="xl" overflow="hidden">
       <Card.Body p={{ base: '5', md: '6' }}>
@@ -99,18 +97,29 @@ function HelpCard({ supportUrl }: { supportUrl: string }) {
             </Box>
             <Stack gap="1">
               <Heading as="h2" textStyle="lg" fontWeight="semibold">
-                Need help with a purchase?
+                {t('buy.help.title')}
               </Heading>
               <Text color="fg.muted" textStyle="sm">
-                Questions about a payment or coins that have not arrived? Our team answers in the support
-                community.
+                {t('buy.help.text')}
               </Text>
             </Stack>
           </HStack>
-          <Button asChild colorPalette="brand" variant="outline" borderRadius="xl" flexShrink={0}>
+          <Button
+            asChild
+            colorPalette="brand"
+            variant="outline"
+            borderRadius="xl"
+            flexShrink={0}
+            // Longer languages wrap on a phone instead of pushing the page sideways (decision 050).
+            whiteSpace="normal"
+            h="auto"
+            minH="10"
+            py="2"
+            textAlign="center"
+          >
             <a href={supportUrl} target="_blank" rel="noopener noreferrer">
               <FaDiscord />
-              Join Support Server
+              {t('buy.help.join')}
             </a>
           </Button>
         </Flex>
@@ -121,6 +130,7 @@ function HelpCard({ supportUrl }: { supportUrl: string }) {
 
 /** Payments are off (no Stripe keys): said before any click, in place of a pack that cannot be paid for. */
 function PaymentsOff() {
+  const { t } = useTranslation();
   return (
     <Card.Root
       role="status"
@@ -139,11 +149,10 @@ function PaymentsOff() {
           </Box>
           <Stack gap="1">
             <Heading as="h2" textStyle="md" fontWeight="semibold">
-              Card payments are not available right now
+              {t('buy.off.title')}
             </Heading>
             <Text color="fg.muted" textStyle="sm">
-              Coin packs cannot be bought at the moment. You can still earn coins with rewards, social tasks
-              and by joining servers.
+              {t('buy.off.text')}
             </Text>
           </Stack>
         </HStack>
@@ -153,7 +162,8 @@ function PaymentsOff() {
 }
 
 export default function BuyCoinsPage() {
-  useDocumentTitle('Buy Coins', 'Buy coin packs by card to grow your Discord server faster.');
+  const { t } = useTranslation();
+  useDocumentTitle(t('nav.buyCoins'), t('buy.metaDescription'));
   const { config } = usePublicConfig();
   const supportUrl = config?.supportUrl || DEFAULT_SUPPORT_URL;
   // The config is in the page's boot data: known at the first render, on the server too.
@@ -162,10 +172,7 @@ export default function BuyCoinsPage() {
   return (
     <Stack gap={{ base: '8', md: '12' }}>
       <Box>
-        <PageHeader
-          title="Buy Coins"
-          subtitle="Top up your balance with a coin pack and reach more members faster."
-        />
+        <PageHeader title={t('nav.buyCoins')} subtitle={t('buy.subtitle')} />
         {paymentsOff ? <PaymentsOff /> : null}
         <SimpleGrid columns={{ base: 1, sm: 2, xl: 4 }} gap={{ base: '5', md: '6' }} pt="3">
           {PACKS.map((pack) => (
@@ -174,7 +181,7 @@ export default function BuyCoinsPage() {
         </SimpleGrid>
         <HStack mt="5" gap="2" color="fg.muted" textStyle="sm" justify="center" textAlign="center">
           <Icon as={LuInfo} color="fg.subtle" flexShrink={0} />
-          <Text>All purchases are final and non-refundable.</Text>
+          <Text>{t('buy.final')}</Text>
         </HStack>
       </Box>
       <HowItWorks />

@@ -20,9 +20,11 @@ import { ListControls, ShowMore, useListControls } from '../features/campaigns/l
 import { PromoteConfirmDialog } from '../features/campaigns/promote-confirm-dialog.tsx';
 import { usePromoteServer } from '../features/campaigns/use-promote-server.ts';
 import { useAuth } from '../lib/use-auth.ts';
+import { useTranslation } from 'react-i18next';
 
 export default function CampaignsPage() {
-  useDocumentTitle('My Campaigns');
+  const { t } = useTranslation();
+  useDocumentTitle(t('nav.campaigns'));
   const { data, isLoading, isError, error, refetch } = useCampaigns();
   const [toCancel, setToCancel] = useState<ApiCampaign | null>(null);
   const [dialogOpen, setDialogOpen] = useState(false);
@@ -73,8 +75,8 @@ export default function CampaignsPage() {
   return (
     <Stack gap="0">
       <PageHeader
-        title="My Campaigns"
-        subtitle="Manage your server growth campaigns and track member joins."
+        title={t('nav.campaigns')}
+        subtitle={t('campaigns.subtitle')}
         actions={
           <Button asChild colorPalette="brand">
             <RouterLink to="/submit" data-campaigns-primary="">
@@ -97,7 +99,7 @@ export default function CampaignsPage() {
               px="4"
               py="3"
             >
-              <Text as="strong">{s.name}</Text> — {completionNotice(s)}
+              <Text as="strong">{s.name}</Text> — {completionNotice(s, t)}
             </Text>
           ))}
         </Stack>
@@ -109,18 +111,18 @@ export default function CampaignsPage() {
         </SimpleGrid>
       ) : isError ? (
         <ErrorState
-          title="Could not load your campaigns."
+          title={t('campaigns.loadFailed')}
           description={errorMessage(error, '') || undefined}
           onRetry={() => void refetch()}
         />
       ) : campaigns.length === 0 ? (
         <EmptyState
           icon={<LuMegaphone />}
-          title="You don't have any active campaigns yet"
-          description="Submit a server to get started!"
+          title={t('campaigns.emptyTitle')}
+          description={t('campaigns.emptyText')}
           action={
             <Button asChild colorPalette="brand" size="sm">
-              <RouterLink to="/submit">Submit a Server</RouterLink>
+              <RouterLink to="/submit">{t('dashboard.submitServer')}</RouterLink>
             </Button>
           }
         />
@@ -128,7 +130,7 @@ export default function CampaignsPage() {
         <>
           {list.showControls ? (
             <ListControls
-              label="campaigns"
+              label={t('campaigns.listLabel')}
               query={list.query}
               onQuery={list.setQuery}
               sort={list.sort}
@@ -137,7 +139,7 @@ export default function CampaignsPage() {
           ) : null}
           {list.matched.length === 0 ? (
             <Text color="fg.muted" textAlign="center" py="8">
-              No campaigns match “{list.query}”.
+              {t('campaigns.noMatch', { query: list.query })}
             </Text>
           ) : null}
           <SimpleGrid columns={{ base: 1, md: 2, xl: 3 }} gap="4" ref={gridRef}>

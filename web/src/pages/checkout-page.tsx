@@ -24,11 +24,14 @@ import { CoinIcon } from '../components/coin-icon.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { CheckoutForm } from '../features/payments/checkout-form.tsx';
 import { getStripe } from '../features/payments/load-stripe.ts';
-import { formatPrice, PACKS } from '../features/payments/pack-display.ts';
+import { formatPrice, PACK_TEXT, PACKS } from '../features/payments/pack-display.ts';
 import { useCreatePaymentIntent } from '../features/payments/use-create-payment-intent.ts';
 import { errorMessage, errorStatus } from '../lib/api.ts';
 import { usePublicConfig } from '../lib/use-auth.ts';
 import { useDocumentTitle } from '../lib/use-document-title.ts';
+import { useTranslation } from 'react-i18next';
+import { useLocale } from '../lib/i18n.ts';
+import { formatCount } from '@shared/i18n/index.ts';
 
 // Stripe's Payment Element styled like the rest of the app (dark, Discord blurple).
 const APPEARANCE: Appearance = {
@@ -46,10 +49,11 @@ const APPEARANCE: Appearance = {
 };
 
 function BackLink() {
+  const { t } = useTranslation();
   return (
     <Link asChild color="fg.muted" textStyle="sm" mb="4" _hover={{ color: 'fg' }}>
       <RouterLink to="/buy-coins">
-        <LuArrowLeft /> Back to packages
+        <LuArrowLeft /> {t('checkout.back')}
       </RouterLink>
     </Link>
   );
@@ -67,6 +71,7 @@ function Preparing({ label }: { label: string }) {
 }
 
 function NotConfigured() {
+  const { t } = useTranslation();
   return (
     <Card.Root
       variant="outline"
@@ -84,13 +89,13 @@ function NotConfigured() {
             <LuTriangleAlert />
           </Box>
           <Heading as="h1" textStyle="xl" fontWeight="bold">
-            Stripe Not Configured
+            {t('checkout.notConfigured')}
           </Heading>
           <Text color="fg.muted" maxW="sm">
-            Payment processing is currently unavailable. Please contact support.
+            {t('checkout.notConfiguredText')}
           </Text>
           <Button asChild variant="subtle" borderRadius="xl" mt="2">
-            <RouterLink to="/buy-coins">Back to Buy Coins</RouterLink>
+            <RouterLink to="/buy-coins">{t('checkout.backToBuy')}</RouterLink>
           </Button>
         </VStack>
       </Card.Body>
@@ -99,19 +104,20 @@ function NotConfigured() {
 }
 
 function LoadFailed() {
+  const { t } = useTranslation();
   return (
     <Card.Root variant="outline" bg="bg.panel" borderColor="border" borderRadius="2xl" maxW="xl" mx="auto">
       <Card.Body py="10">
         <VStack gap="3" textAlign="center">
           <Icon as={LuTriangleAlert} color="orange.fg" boxSize="8" />
           <Heading as="h2" textStyle="lg">
-            The secure payment form could not load
+            {t('checkout.loadFailed')}
           </Heading>
           <Text color="fg.muted" maxW="sm">
-            Check your connection or disable blockers for js.stripe.com, then try again.
+            {t('checkout.loadFailedText')}
           </Text>
           <Button variant="subtle" borderRadius="xl" onClick={() => window.location.reload()}>
-            Try again
+            {t('common.tryAgain')}
           </Button>
         </VStack>
       </Card.Body>
@@ -120,6 +126,7 @@ function LoadFailed() {
 }
 
 function PurchasesPaused({ message }: { message: string }) {
+  const { t } = useTranslation();
   return (
     <Card.Root
       variant="outline"
@@ -137,16 +144,16 @@ function PurchasesPaused({ message }: { message: string }) {
             <LuShieldAlert />
           </Box>
           <Heading as="h1" textStyle="xl" fontWeight="bold">
-            Purchases paused
+            {t('checkout.paused')}
           </Heading>
           <Text color="fg.muted" maxW="sm" role="alert">
             {message}
           </Text>
           <Text color="fg.subtle" textStyle="sm" maxW="sm">
-            You can keep earning coins meanwhile. Questions? Ask in our support server.
+            {t('checkout.pausedText')}
           </Text>
           <Button asChild variant="subtle" borderRadius="xl" mt="2">
-            <RouterLink to="/dashboard">Go to Dashboard</RouterLink>
+            <RouterLink to="/dashboard">{t('checkout.toDashboard')}</RouterLink>
           </Button>
         </VStack>
       </Card.Body>
@@ -155,13 +162,16 @@ function PurchasesPaused({ message }: { message: string }) {
 }
 
 function OrderSummary({ packageType, coins, price }: { packageType: string; coins: number; price: number }) {
-  const name = PACKS.find((p) => p.id === packageType)?.name ?? 'Coin pack';
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const pack = PACKS.find((p) => p.id === packageType);
+  const name = pack ? t(PACK_TEXT[pack.id].nameKey) : t('checkout.coinPack');
   return (
     <Card.Root variant="outline" bg="bg.panel" borderColor="border" borderRadius="2xl" overflow="hidden">
       <Box h="1" bgGradient="to-r" gradientFrom="brand.500" gradientTo="gold.500" />
       <Card.Body p={{ base: '5', md: '6' }} gap="4">
         <Text as="h2" fontWeight="semibold" textStyle="lg">
-          Order summary
+          {t('checkout.summary')}
         </Text>
         <HStack gap="3">
           <Box
@@ -178,7 +188,7 @@ function OrderSummary({ packageType, coins, price }: { packageType: string; coin
           <Stack gap="0">
             <Text fontWeight="semibold">{name}</Text>
             <Text color="fg.muted" textStyle="sm">
-              Added to your balance once the payment is confirmed
+              {t('checkout.addedOnceConfirmed')}
             </Text>
           </Stack>
         </HStack>
@@ -186,25 +196,25 @@ function OrderSummary({ packageType, coins, price }: { packageType: string; coin
         <Stack gap="2.5" as="dl">
           <Flex justify="space-between">
             <Text as="dt" color="fg.muted">
-              Package
+              {t('checkout.package')}
             </Text>
             <Text as="dd" fontWeight="semibold" data-testid="summary-coins">
-              {coins.toLocaleString('en-US')} coins
+              {t('common.coinsFormatted', { count: coins, formatted: formatCount(coins, locale) })}
             </Text>
           </Flex>
           <Separator />
           <Flex justify="space-between" align="baseline">
             <Text as="dt" fontWeight="semibold">
-              Total
+              {t('checkout.total')}
             </Text>
             <Text as="dd" textStyle="2xl" fontWeight="bold" data-testid="summary-total">
-              {formatPrice(price)}
+              {formatPrice(price, locale)}
             </Text>
           </Flex>
         </Stack>
         <HStack gap="2" color="fg.subtle" textStyle="xs">
           <Icon as={LuShieldCheck} color="green.400" />
-          <Text>All purchases are final and non-refundable.</Text>
+          <Text>{t('buy.final')}</Text>
         </HStack>
       </Card.Body>
     </Card.Root>
@@ -221,6 +231,7 @@ function CheckoutSession({
   scriptUrl: string | null;
   packageType: string;
 }) {
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const session = useCreatePaymentIntent(packageType, true);
   const [stripe, setStripe] = useState<Stripe | null>(null);
@@ -254,14 +265,13 @@ function CheckoutSession({
     };
   }, [clientSecret, publishableKey, scriptUrl]);
 
-  if (held)
-    return <PurchasesPaused message={errorMessage(session.error, 'Purchases are paused on your account.')} />;
+  if (held) return <PurchasesPaused message={errorMessage(session.error, t('checkout.pausedDefault'))} />;
   if (loadFailed) return <LoadFailed />;
-  if (!session.data || !clientSecret || !stripe) return <Preparing label="Preparing secure checkout..." />;
+  if (!session.data || !clientSecret || !stripe) return <Preparing label={t('checkout.preparing')} />;
 
   return (
     <>
-      <PageHeader title="Complete Purchase" subtitle="Review your order and pay securely by card." />
+      <PageHeader title={t('checkout.title')} subtitle={t('checkout.subtitle')} />
       <Grid templateColumns={{ base: '1fr', lg: '3fr 2fr' }} gap={{ base: '5', md: '6' }} alignItems="start">
         <Box order={{ base: 2, lg: 1 }}>
           <Elements stripe={stripe} options={{ clientSecret, appearance: APPEARANCE, loader: 'auto' }}>
@@ -281,7 +291,8 @@ function CheckoutSession({
 }
 
 export default function CheckoutPage() {
-  useDocumentTitle('Checkout', 'Complete your coin pack purchase.');
+  const { t } = useTranslation();
+  useDocumentTitle(t('nav.checkout'), t('checkout.metaDescription'));
   const [params] = useSearchParams();
   const packageType = params.get('package') || 'small';
   const { config, isLoading } = usePublicConfig();
@@ -290,7 +301,7 @@ export default function CheckoutPage() {
     <Box maxW="5xl" mx="auto">
       {config?.stripePublishableKey ? <BackLink /> : null}
       {isLoading ? (
-        <Preparing label="Preparing secure checkout..." />
+        <Preparing label={t('checkout.preparing')} />
       ) : !config?.stripePublishableKey ? (
         <NotConfigured />
       ) : (

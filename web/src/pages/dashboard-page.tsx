@@ -10,12 +10,16 @@ import { MyServersList } from '../features/campaigns/my-servers-list.tsx';
 import { RecentTransactions } from '../features/campaigns/recent-transactions.tsx';
 import { useMyServers } from '../features/campaigns/use-my-servers.ts';
 import { useTransactionSummary } from '../features/campaigns/use-transactions.ts';
-import { formatCoins } from '../lib/format.ts';
+import { formatAmount } from '../lib/format.ts';
+import { useLocale } from '../lib/i18n.ts';
 import { useAuth } from '../lib/use-auth.ts';
 import { useDocumentTitle } from '../lib/use-document-title.ts';
+import { useTranslation } from 'react-i18next';
 
 export default function DashboardPage() {
-  useDocumentTitle('Dashboard');
+  const { t } = useTranslation();
+  const locale = useLocale();
+  useDocumentTitle(t('nav.dashboard'));
   const { user } = useAuth();
   const myServers = useMyServers();
   const summaryQuery = useTransactionSummary();
@@ -25,7 +29,7 @@ export default function DashboardPage() {
   const figuresFailed = myServers.isError || summaryQuery.isError;
   const unknown = (failed: boolean) =>
     failed ? (
-      <span title="Could not be loaded" aria-label="Unknown">
+      <span title={t('dashboard.couldNotLoad')} aria-label={t('dashboard.unknown')}>
         —
       </span>
     ) : (
@@ -40,12 +44,12 @@ export default function DashboardPage() {
   return (
     <Stack gap="6">
       <PageHeader
-        title="Dashboard"
-        subtitle="Your coins, your servers and your latest activity."
+        title={t('nav.dashboard')}
+        subtitle={t('dashboard.subtitle')}
         actions={
           <Button asChild colorPalette="brand">
             <RouterLink to="/submit">
-              <LuCirclePlus /> Submit a Server
+              <LuCirclePlus /> {t('dashboard.submitServer')}
             </RouterLink>
           </Button>
         }
@@ -53,8 +57,8 @@ export default function DashboardPage() {
       {figuresFailed ? (
         <ErrorState
           size="sm"
-          title="Could not load your totals."
-          description="Total Coins, My Servers and Featured are unknown until they load."
+          title={t('dashboard.totalsFailed')}
+          description={t('dashboard.totalsFailedHint')}
           onRetry={() => {
             if (myServers.isError) void myServers.refetch();
             if (summaryQuery.isError) void summaryQuery.refetch();
@@ -63,29 +67,33 @@ export default function DashboardPage() {
       ) : null}
       <SimpleGrid columns={{ base: 2, md: 4 }} gap={{ base: '3', md: '4' }}>
         <StatCard
-          label="Total Coins"
+          label={t('dashboard.totalCoins')}
           value={summary ? <CoinAmount value={summary.earned} size="lg" /> : unknown(summaryQuery.isError)}
-          helpText="Earned all time"
+          helpText={t('dashboard.earnedAllTime')}
           icon={<LuCoins />}
           accent="gold"
         />
         <StatCard
-          label="My Servers"
+          label={t('dashboard.myServers')}
           value={servers ? uniqueServers : unknown(myServers.isError)}
-          helpText="Unique servers"
+          helpText={t('dashboard.uniqueServers')}
           icon={<LuServer />}
         />
         <StatCard
-          label="Featured"
+          label={t('dashboard.featured')}
           value={servers ? featured : unknown(myServers.isError)}
-          helpText="Active featured"
+          helpText={t('dashboard.activeFeatured')}
           icon={<LuStar />}
           accent="gold"
         />
         <StatCard
-          label="Balance"
-          value={formatCoins(balance)}
-          helpText={summary ? `${summary.spent} spent` : 'Available'}
+          label={t('dashboard.balance')}
+          value={formatAmount(balance, locale)}
+          helpText={
+            summary
+              ? t('dashboard.spent', { coins: formatAmount(summary.spent, locale) })
+              : t('dashboard.available')
+          }
           icon={<LuWallet />}
           accent="green"
         />

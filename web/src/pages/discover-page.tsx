@@ -32,9 +32,12 @@ import { useNextJoinWait } from '../features/discover/use-join-pace.ts';
 import { useClaimNoBot } from '../features/discover/use-claim-nobot.ts';
 import { MY_JOINS_PATH } from '../features/discover/go-to-my-joins.ts';
 import { useMyJoins } from '../features/joins/use-my-joins.ts';
-import { isNotInGuildYetMessage, nextJoinLabel, paceRulesText } from '@shared/join-constants.ts';
-import { minStayText, penaltyText, rewardText } from '@shared/campaign-kinds.ts';
+import { isNotInGuildYetMessage, NOBOT_CLAIM_DELAY_MS, waitText } from '@shared/join-constants.ts';
+import { minStayDays, penaltyText, rewardText } from '@shared/campaign-kinds.ts';
+import { formatAmount } from '../lib/format.ts';
 import { delayedClaims, usePendingClaims } from '../claims.ts';
+import { useTranslation } from 'react-i18next';
+import { useLocale } from '../lib/i18n.ts';
 
 const GRID_COLUMNS = { base: 1, sm: 2, lg: 3 } as const;
 
@@ -200,35 +203,34 @@ function cardStateOf(
 
 /** Join and Claim on a card, with their toasts. */
 function useDiscoverActions(userId: string, visit: VisitJoins) {
+  const { t } = useTranslation();
+  const locale = useLocale();
   const { setJoinedNow, setJoinedNobot } = visit;
   const join = useJoinServer();
   const claimNow = useClaimNoBot();
   const navigate = useNavigate();
-  const myJoinsAction = { label: 'My Joins', onClick: () => void navigate(MY_JOINS_PATH) };
+  const myJoinsAction = { label: t('nav.joins'), onClick: () => void navigate(MY_JOINS_PATH) };
 
   const handleClaim = (server: ApiServer) => {
     claimNow.mutate(server.id, {
       onSuccess: (result) => {
         delayedClaims.remove('nobot', server.id);
         toast({
-          title: 'Coins Earned!',
-          description: `+${result.earned} coins added to your balance`,
+          title: t('joins.earned'),
+          description: t('rewards.added', { coins: formatAmount(result.earned, locale) }),
           action: myJoinsAction,
         });
       },
       onError: (err) => {
         const message = err instanceof ApiError ? err.serverMessage : null;
         if (isNotInGuildYetMessage(message)) {
-          toast({ title: 'Not in the server yet', description: message ?? undefined, action: myJoinsAction });
+          toast({ title: t('discover.notInYet'), description: message ?? undefined, action: myJoinsAction });
           return;
         }
         if (errorStatus(err) === 409) delayedClaims.remove('nobot', server.id);
         toast({
-          title: 'Claim Failed',
-          description: errorMessage(
-            err,
-            'Failed to claim coins. The reward will retry when you refresh the page.',
-          ),
+          title: t('joins.claimFailed'),
+          description: errorMessage(err, t('discover.claimFailedText')),
           variant: 'destructive',
           action: myJoinsAction,
         });
@@ -246,15 +248,18 @@ function useDiscoverActions(userId: string, visit: VisitJoins) {
           delayedClaims.add(userId, 'nobot', result.serverId);
           setJoinedNobot((previous) => new Set(previous).add(server.id));
           toast({
-            title: 'Stay for a moment',
-            description: `Your +${result.potentialReward} coins arrive in about 10 seconds.`,
+            title: t('discover.stay'),
+            description: t('discover.stayText', {
+              coins: formatAmount(result.potentialReward, locale),
+              seconds: NOBOT_CLAIM_DELAY_MS / 1000,
+            }),
             action: myJoinsAction,
           });
         } else {
           setJoinedNow((previous) => new Set(previous).add(server.id));
           toast({
-            title: 'Almost there!',
-            description: 'Join the server in Discord — your coins arrive once our bot sees you join',
+            title: t('discover.almost'),
+            description: t('discover.almostText'),
             action: myJoinsAction,
           });
         }
@@ -265,14 +270,14 @@ function useDiscoverActions(userId: string, visit: VisitJoins) {
         const status = errorStatus(err);
         if (noBot && status !== 429 && status !== 409) {
           toast({
-            title: 'Join Failed',
-            description: 'Failed to join server. Please try again.',
+            title: t('joins.joinFailed'),
+            description: t('discover.joinFailedText'),
             variant: 'destructive',
           });
         } else {
           toast({
-            title: 'Error',
-            description: errorMessage(err, 'Failed to join server'),
+            title: t('common.error'),
+            description: errorMessage(err, t('discover.joinFailedShort')),
             variant: 'destructive',
           });
         }
@@ -284,7 +289,9 @@ function useDiscoverActions(userId: string, visit: VisitJoins) {
 }
 
 export default function DiscoverPage() {
-  useDocumentTitle('Discover');
+  const { t } = useTranslation();
+  const locale = useLocale();
+  useDocumentTitle(t('nav.discover'));
   const { user } = useAuth();
   const [search, setSearch] = useState('');
   const query = useDebounced(search.trim(), 250);
@@ -304,15 +311,15 @@ export default function DiscoverPage() {
   return (
     <>
       <PageHeader
-        title="Discover Servers"
-        subtitle="Join Discord servers, earn coins for every new community you join."
+        title={t('discover.title')}
+        subtitle={t('discover.subtitle')}
         actions={
           <Field.Root width={{ base: 'full', sm: '72' }}>
-            <Field.Label srOnly>Search servers</Field.Label>
+            <Field.Label srOnly>{t('discover.search')}</Field.Label>
             <InputGroup startElement={<LuSearch />} width="full">
               <Input
                 type="search"
-                placeholder="Search servers..."
+                placeholder={t('discover.searchPlaceholder')}
                 value={search}
                 onChange={(e) => setSearch(e.target.value)}
                 bg="bg.panel"
@@ -328,41 +335,38 @@ export default function DiscoverPage() {
         <Stack gap="4">
           <Flex align="center" gap="3" color="fg.muted" role="status" minH="7">
             <Spinner size="sm" color="brand.fg" />
-            <Text>Loading servers...</Text>
+            <Text>{t('discover.loading')}</Text>
           </Flex>
           <SkeletonGrid cards={6} />
         </Stack>
       ) : failed ? (
         <EmptyState
-          title="Could not load servers"
-          description={errorMessage(
-            servers.error ?? featured.error,
-            'Please check your connection and try again.',
-          )}
+          title={t('discover.loadFailed')}
+          description={errorMessage(servers.error ?? featured.error, t('discover.checkConnection'))}
           action={
             <Button
               variant="outline"
               onClick={() => void Promise.all([servers.refetch(), featured.refetch()])}
             >
-              Try again
+              {t('common.tryAgain')}
             </Button>
           }
         />
       ) : nothing && query ? (
         <EmptyState
           icon={<LuSearch />}
-          title={`No servers match “${query}”`}
-          description="Try another name."
+          title={t('discover.noMatch', { query })}
+          description={t('discover.tryAnother')}
         />
       ) : nothing ? (
         <EmptyState
           icon={<LuCompass />}
-          title="No servers found. Be the first to submit one!"
+          title={t('discover.empty')}
           action={
             <Button asChild colorPalette="brand" size="sm">
               <RouterLink to="/submit">
                 <LuPlus />
-                Submit a server
+                {t('discover.submit')}
               </RouterLink>
             </Button>
           }
@@ -376,10 +380,9 @@ export default function DiscoverPage() {
                 <LuClock />
               </Alert.Indicator>
               <Alert.Content>
-                <Alert.Title>{nextJoinLabel(nextJoinMs)}</Alert.Title>
+                <Alert.Title>{t('discover.nextJoin', { wait: waitText(nextJoinMs) })}</Alert.Title>
                 <Alert.Description>
-                  To keep your Discord account safe, joins are paced: {paceRulesText(pace)}. Discord takes
-                  action against accounts that join servers too frequently.
+                  {t('discover.paced', { perHour: pace.perHour, perDay: pace.perDay })}
                 </Alert.Description>
               </Alert.Content>
             </Alert.Root>
@@ -397,11 +400,14 @@ export default function DiscoverPage() {
                   <LuSparkles />
                 </Alert.Indicator>
                 <Alert.Content>
-                  <Alert.Title>Featured servers pay more</Alert.Title>
+                  <Alert.Title>{t('discover.featuredPays')}</Alert.Title>
                   <Alert.Description>
-                    Earn +{rewardText('featured')} coins per join. Stay at least {minStayText('featured')} in
-                    a featured server ({minStayText('regular')} for regular ones) or a{' '}
-                    {penaltyText('featured')}-coin early-leave penalty applies.
+                    {t('discover.featuredRules', {
+                      reward: formatAmount(rewardText('featured'), locale),
+                      featuredDays: minStayDays('featured'),
+                      regularDays: minStayDays('regular'),
+                      penalty: formatAmount(penaltyText('featured'), locale),
+                    })}
                   </Alert.Description>
                 </Alert.Content>
               </Alert.Root>
@@ -423,11 +429,11 @@ export default function DiscoverPage() {
           ) : null}
 
           <Box as="section" aria-labelledby="more-servers">
-            <SectionHeading id="more-servers" icon={<LuCompass />} title="More Servers" />
+            <SectionHeading id="more-servers" icon={<LuCompass />} title={t('discover.more')} />
             {regularList.length === 0 && servers.hasNextPage ? (
               <SkeletonGrid cards={3} />
             ) : regularList.length === 0 ? (
-              <EmptyState title="No regular servers available." />
+              <EmptyState title={t('discover.noRegular')} />
             ) : (
               <SimpleGrid columns={GRID_COLUMNS} gap={{ base: '3', md: '4' }}>
                 {regularList.map((server) => (
@@ -450,16 +456,16 @@ export default function DiscoverPage() {
               <Flex justify="center" mt="6" minH="10">
                 {servers.isError ? (
                   <Button variant="outline" onClick={() => void servers.fetchNextPage()}>
-                    Could not load more — try again
+                    {t('discover.moreFailed')}
                   </Button>
                 ) : (
                   <Button
                     variant="ghost"
                     loading={servers.isFetchingNextPage}
-                    loadingText="Loading more servers..."
+                    loadingText={t('discover.loadingMore')}
                     onClick={loadMore}
                   >
-                    Show more servers
+                    {t('discover.showMore')}
                   </Button>
                 )}
               </Flex>

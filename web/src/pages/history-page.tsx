@@ -1,5 +1,5 @@
 import { Box, Button, Card, Flex, HStack, Heading, Skeleton, Stack, Text } from '@chakra-ui/react';
-import { TRANSACTION_FILTERS, type TransactionFilter } from '@shared/history-schemas.ts';
+import { EARNINGS_DAYS, type TransactionFilter } from '@shared/history-schemas.ts';
 import { useState } from 'react';
 import { LuChevronLeft, LuChevronRight, LuHistory } from 'react-icons/lu';
 import { EmptyState } from '../components/empty-state.tsx';
@@ -10,27 +10,32 @@ import { TransactionRow } from '../features/history/transaction-row.tsx';
 import { useEarnings } from '../features/history/use-earnings.ts';
 import { useTransactionHistory } from '../features/history/use-transaction-history.ts';
 import { useDocumentTitle } from '../lib/use-document-title.ts';
+import { useTranslation } from 'react-i18next';
 
 type Filter = TransactionFilter | 'all';
-const FILTERS: { value: Filter; label: string }[] = [
-  { value: 'all', label: 'All' },
-  ...(Object.entries(TRANSACTION_FILTERS) as [TransactionFilter, { label: string }][])
-    .filter(([value]) => value !== 'account')
-    .map(([value, { label }]) => ({ value, label })),
-];
+// The filter buttons (TRANSACTION_FILTERS' groups but the account's), each named in the catalogue.
+const FILTERS = [
+  { value: 'all', labelKey: 'history.filters.all' },
+  { value: 'rewards', labelKey: 'history.filters.rewards' },
+  { value: 'joins', labelKey: 'history.filters.joins' },
+  { value: 'social', labelKey: 'history.filters.social' },
+  { value: 'campaigns', labelKey: 'history.filters.campaigns' },
+  { value: 'purchases', labelKey: 'history.filters.purchases' },
+] as const satisfies readonly { value: Filter; labelKey: string }[];
 
 function EarningsCard() {
+  const { t } = useTranslation();
   const { data, isLoading, isError, refetch } = useEarnings();
   return (
     <Card.Root variant="outline" bg="bg.panel" borderColor="border" borderRadius="xl">
       <Card.Body p="card">
         <Heading as="h2" textStyle="sectionTitle" mb="3">
-          Earnings
+          {t('history.earnings')}
         </Heading>
         {isLoading ? (
           <Skeleton h="32" borderRadius="lg" />
         ) : isError || !data ? (
-          <ErrorState size="sm" title="Could not load your earnings" onRetry={() => void refetch()} />
+          <ErrorState size="sm" title={t('history.earningsFailed')} onRetry={() => void refetch()} />
         ) : (
           <EarningsChart days={data} />
         )}
@@ -40,10 +45,8 @@ function EarningsCard() {
 }
 
 export default function HistoryPage() {
-  useDocumentTitle(
-    'Transaction history',
-    'Every coin you earned and spent, with your earnings of the last 30 days.',
-  );
+  const { t } = useTranslation();
+  useDocumentTitle(t('nav.history'), t('history.metaDescription', { days: EARNINGS_DAYS }));
   const [filter, setFilter] = useState<Filter>('all');
   const [page, setPage] = useState(1);
   const history = useTransactionHistory(filter, page);
@@ -51,7 +54,7 @@ export default function HistoryPage() {
 
   return (
     <Stack gap="6">
-      <PageHeader title="Transaction history" subtitle="Every coin you earned and spent." />
+      <PageHeader title={t('nav.history')} subtitle={t('history.subtitle')} />
       <EarningsCard />
       <Card.Root variant="outline" bg="bg.panel" borderColor="border" borderRadius="xl">
         <Card.Body p="card" gap="4">
@@ -62,9 +65,9 @@ export default function HistoryPage() {
             gap="3"
           >
             <Heading as="h2" textStyle="sectionTitle">
-              Transactions
+              {t('history.transactions')}
             </Heading>
-            <HStack role="group" aria-label="Filter by type" gap="2" flexWrap="wrap">
+            <HStack role="group" aria-label={t('history.filterLabel')} gap="2" flexWrap="wrap">
               {FILTERS.map((f) => (
                 <Button
                   key={f.value}
@@ -78,7 +81,7 @@ export default function HistoryPage() {
                     setPage(1);
                   }}
                 >
-                  {f.label}
+                  {t(f.labelKey)}
                 </Button>
               ))}
             </HStack>
@@ -90,12 +93,12 @@ export default function HistoryPage() {
               ))}
             </Stack>
           ) : history.isError || !data ? (
-            <ErrorState title="Could not load your transactions" onRetry={() => void history.refetch()} />
+            <ErrorState title={t('history.loadFailed')} onRetry={() => void history.refetch()} />
           ) : data.items.length === 0 ? (
             <EmptyState
               icon={<LuHistory />}
-              title={filter === 'all' ? 'No transactions yet' : 'Nothing of this type yet'}
-              description="Earn or spend coins and they will show up here."
+              title={filter === 'all' ? t('transactions.emptyTitle') : t('history.emptyOfType')}
+              description={t('transactions.emptyText')}
             />
           ) : (
             <Box
@@ -104,13 +107,20 @@ export default function HistoryPage() {
               aria-busy={history.isFetching}
               opacity={history.isPlaceholderData ? 0.6 : 1}
             >
-              {data.items.map((t) => (
-                <TransactionRow key={t.id} transaction={t} />
+              {data.items.map((row) => (
+                <TransactionRow key={row.id} transaction={row} />
               ))}
             </Box>
           )}
           {data && data.pageCount > 1 ? (
-            <Flex as="nav" aria-label="Pages" justify="space-between" align="center" gap="3" pt="2">
+            <Flex
+              as="nav"
+              aria-label={t('history.pages')}
+              justify="space-between"
+              align="center"
+              gap="3"
+              pt="2"
+            >
               <Button
                 size="sm"
                 variant="outline"
@@ -118,10 +128,10 @@ export default function HistoryPage() {
                 disabled={page <= 1}
                 onClick={() => setPage((p) => p - 1)}
               >
-                <LuChevronLeft /> Previous
+                <LuChevronLeft /> {t('history.previous')}
               </Button>
               <Text textStyle="sm" color="fg.muted" aria-live="polite">
-                Page {page} of {data.pageCount}
+                {t('history.pageOf', { page, count: data.pageCount })}
               </Text>
               <Button
                 size="sm"
@@ -130,7 +140,7 @@ export default function HistoryPage() {
                 disabled={page >= data.pageCount}
                 onClick={() => setPage((p) => p + 1)}
               >
-                Next <LuChevronRight />
+                {t('history.next')} <LuChevronRight />
               </Button>
             </Flex>
           ) : null}

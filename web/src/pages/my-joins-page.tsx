@@ -12,9 +12,15 @@ import { errorMessage } from '../lib/api.ts';
 import { toast } from '../lib/toaster.tsx';
 import { markClaimedHere } from '../lib/claimed-here.ts';
 import { useDocumentTitle } from '../lib/use-document-title.ts';
+import { useTranslation } from 'react-i18next';
+import { formatAmount } from '../lib/format.ts';
+import { PRODUCT_NAME } from '../lib/brand.ts';
+import { useLocale } from '../lib/i18n.ts';
 
 export default function MyJoinsPage() {
-  useDocumentTitle('My Joins');
+  const { t } = useTranslation();
+  const locale = useLocale();
+  useDocumentTitle(t('nav.joins'));
   const { data, isLoading, isError, error } = useMyJoins();
   const retry = useRetryJoin();
   const claim = useClaimJoin();
@@ -25,15 +31,15 @@ export default function MyJoinsPage() {
       onSuccess: (res) => {
         tab.go(res.inviteLink);
         toast({
-          title: 'Invite opened',
-          description: `Accept the invite to ${join.serverName} to earn your coins.`,
+          title: t('joins.inviteOpened'),
+          description: t('joins.acceptInvite', { name: join.serverName }),
         });
       },
       onError: (err) => {
         tab.close();
         toast({
-          title: 'Join Failed',
-          description: errorMessage(err, 'Could not join. Please try again.'),
+          title: t('joins.joinFailed'),
+          description: errorMessage(err, t('joins.joinFailedText')),
           variant: 'destructive',
         });
       },
@@ -44,15 +50,15 @@ export default function MyJoinsPage() {
       onSuccess: (res) => {
         markClaimedHere(join.campaignId);
         toast({
-          title: 'Coins Earned!',
-          description: `+${res.earned} coins added to your balance`,
+          title: t('joins.earned'),
+          description: t('rewards.added', { coins: formatAmount(res.earned, locale) }),
           variant: 'success',
         });
       },
       onError: (err) =>
         toast({
-          title: 'Claim Failed',
-          description: errorMessage(err, 'Could not claim. Please try again.'),
+          title: t('joins.claimFailed'),
+          description: errorMessage(err, t('joins.claimFailedText')),
           variant: 'destructive',
         }),
     });
@@ -61,25 +67,22 @@ export default function MyJoinsPage() {
 
   return (
     <Stack gap="0">
-      <PageHeader
-        title="My Joins"
-        subtitle="Every server you joined through CoinSync: what you earned, and when you are free to leave."
-      />
+      <PageHeader title={t('nav.joins')} subtitle={t('joins.subtitle', { product: PRODUCT_NAME })} />
       {isLoading ? (
         <Stack gap="3">
           <Skeleton h="24" borderRadius="xl" />
           <Skeleton h="24" borderRadius="xl" />
         </Stack>
       ) : isError ? (
-        <Text color="red.fg">{errorMessage(error, 'Could not load your joins.')}</Text>
+        <Text color="red.fg">{errorMessage(error, t('joins.loadFailed'))}</Text>
       ) : (data ?? []).length === 0 ? (
         <EmptyState
           icon={<LuListChecks />}
-          title="You haven't joined any servers yet"
-          description="Join servers on Discover to earn coins."
+          title={t('joins.emptyTitle')}
+          description={t('joins.emptyText')}
           action={
             <Button asChild colorPalette="brand" size="sm">
-              <RouterLink to="/">Discover servers</RouterLink>
+              <RouterLink to="/">{t('joins.discover')}</RouterLink>
             </Button>
           }
         />

@@ -1,8 +1,10 @@
 import { Button, Heading, Text, VStack } from '@chakra-ui/react';
 import { LuHouse } from 'react-icons/lu';
 import { Link as RouterLink } from 'react-router';
+import { useTranslation } from 'react-i18next';
 
 export default function NotFoundPage() {
+  const { t } = useTranslation();
   return (
     <VStack gap="5" py={{ base: '12', md: '20' }} textAlign="center">
       <Text
@@ -18,15 +20,15 @@ export default function NotFoundPage() {
         404
       </Text>
       <Heading as="h1" textStyle={{ base: '2xl', md: '3xl' }}>
-        404 - Page Not Found
+        {t('notFound.title')}
       </Heading>
       <Text color="fg.muted" maxW="md">
-        The page you're looking for doesn't exist or has been moved.
+        {t('notFound.text')}
       </Text>
       <Button asChild colorPalette="brand" size="lg" mt="2">
         <RouterLink to="/">
           <LuHouse />
-          Go Back Home
+          {t('notFound.home')}
         </RouterLink>
       </Button>
     </VStack>

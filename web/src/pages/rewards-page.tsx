@@ -17,6 +17,10 @@ import { toast } from '../lib/toaster.tsx';
 import { useHydrated } from '../lib/use-hydrated.ts';
 import { useDocumentTitle } from '../lib/use-document-title.ts';
 import { ErrorState } from '../components/error-state.tsx';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
+import { useLocale } from '../lib/i18n.ts';
+import { formatMoneyText } from '@shared/i18n/index.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
 const CONFIRMATION_MS = 3000;
@@ -24,41 +28,29 @@ const CONFIRMATION_MS = 3000;
 const CARDS: Record<
   RewardType,
   {
-    title: string;
-    cadence: string;
-    claimLabel: string;
-    toastTitle: string;
+    testId: string;
     icon: IconType;
     palette: 'brand' | 'purple' | 'gold';
-    format: (ms: number) => string;
+    format: (ms: number, t: TFunction) => string;
     hoursKey: keyof RewardStatus;
   }
 > = {
   regular: {
-    title: 'Hourly Reward',
-    cadence: 'Claim every hour',
-    claimLabel: 'Claim Hourly Reward',
-    toastTitle: 'Hourly Reward Claimed!',
+    testId: 'hourly',
     icon: LuClock,
     palette: 'brand',
     format: formatMinutes,
     hoursKey: 'regularHoursRemaining',
   },
   bonus: {
-    title: 'Bonus Reward',
-    cadence: 'Claim every 6 hours',
-    claimLabel: 'Claim Bonus Reward',
-    toastTitle: 'Bonus Reward Claimed!',
+    testId: 'bonus',
     icon: LuZap,
     palette: 'purple',
     format: formatHoursMinutes,
     hoursKey: 'bonusHoursRemaining',
   },
   daily: {
-    title: 'Daily Reward',
-    cadence: 'Claim every 24 hours',
-    claimLabel: 'Claim Daily Reward',
-    toastTitle: 'Daily Reward Claimed!',
+    testId: 'daily',
     icon: LuCalendarCheck,
     palette: 'gold',
     format: formatHoursMinutes,
@@ -67,7 +59,30 @@ const CARDS: Record<
 };
 
 export default function RewardsPage() {
-  useDocumentTitle('Rewards', 'Claim your hourly, bonus and daily coins.');
+  const { t } = useTranslation();
+  const locale = useLocale();
+  useDocumentTitle(t('nav.rewards'), t('rewards.metaDescription'));
+  // Each card's texts, written out per type so every key stays visible to the catalogue test.
+  const texts = {
+    regular: {
+      title: t('rewards.hourly.title'),
+      cadence: t('rewards.hourly.cadence'),
+      claimLabel: t('rewards.hourly.claim'),
+      toastTitle: t('rewards.hourly.claimed'),
+    },
+    bonus: {
+      title: t('rewards.bonus.title'),
+      cadence: t('rewards.bonus.cadence'),
+      claimLabel: t('rewards.bonus.claim'),
+      toastTitle: t('rewards.bonus.claimed'),
+    },
+    daily: {
+      title: t('rewards.daily.title'),
+      cadence: t('rewards.daily.cadence'),
+      claimLabel: t('rewards.daily.claim'),
+      toastTitle: t('rewards.daily.claimed'),
+    },
+  } satisfies Record<RewardType, Record<string, string>>;
   const { data: status, dataUpdatedAt, isLoading, isError, refetch } = useRewardStatus();
   const claim = useClaimReward();
   const [confirmations, setConfirmations] = useState<Partial<Record<RewardType, string>>>({});
@@ -92,8 +107,8 @@ export default function RewardsPage() {
     claim.mutate(type, {
       onSuccess: ({ earned }) => {
         toast({
-          title: CARDS[type].toastTitle,
-          description: `+${earned} coins added to your balance`,
+          title: texts[type].toastTitle,
+          description: t('rewards.added', { coins: formatMoneyText(earned, locale) }),
           variant: 'success',
         });
         setConfirmations((prev) => ({ ...prev, [type]: earned }));
@@ -105,8 +120,8 @@ export default function RewardsPage() {
       },
       onError: (err) => {
         toast({
-          title: 'Error',
-          description: errorMessage(err, 'Failed to claim reward'),
+          title: t('common.error'),
+          description: errorMessage(err, t('rewards.failed')),
           variant: 'destructive',
         });
       },
@@ -117,24 +132,22 @@ export default function RewardsPage() {
 
   return (
     <>
-      <PageHeader title="Rewards" subtitle="Claim free coins every hour, every 6 hours and every day." />
+      <PageHeader title={t('nav.rewards')} subtitle={t('rewards.subtitle')} />
       {isLoading ? (
         <VStack py="16" gap="3" color="fg.muted">
           <Spinner color="brand.fg" size="lg" />
-          <Text>Loading rewards...</Text>
+          <Text>{t('rewards.loading')}</Text>
         </VStack>
       ) : isError || !status ? (
-        <ErrorState title="Could not load your rewards." onRetry={() => void refetch()} />
+        <ErrorState title={t('rewards.loadFailed')} onRetry={() => void refetch()} />
       ) : (
         <VStack align="stretch" gap={{ base: '5', md: '6' }}>
           {allClaimed ? (
             <Alert.Root status="success" variant="surface" borderRadius="xl" data-testid="all-claimed">
               <Alert.Indicator />
               <Alert.Content>
-                <Alert.Title fontWeight="semibold">All Rewards Claimed</Alert.Title>
-                <Alert.Description>
-                  You've claimed every reward for now. Come back when a timer runs out to earn more coins.
-                </Alert.Description>
+                <Alert.Title fontWeight="semibold">{t('rewards.allClaimed')}</Alert.Title>
+                <Alert.Description>{t('rewards.allClaimedText')}</Alert.Description>
               </Alert.Content>
             </Alert.Root>
           ) : null}
@@ -145,14 +158,15 @@ export default function RewardsPage() {
               return (
                 <RewardCard
                   key={type}
-                  title={card.title}
-                  cadence={card.cadence}
+                  testId={card.testId}
+                  title={texts[type].title}
+                  cadence={texts[type].cadence}
                   amount={formatCents(REWARDS[type].cents)}
                   icon={card.icon}
                   palette={card.palette}
                   claimable={left === 0}
-                  countdown={left > 0 ? card.format(left) : null}
-                  claimLabel={card.claimLabel}
+                  countdown={left > 0 ? card.format(left, t) : null}
+                  claimLabel={texts[type].claimLabel}
                   claiming={claim.isPending && claim.variables === type}
                   confirmation={confirmations[type] ?? null}
                   onClaim={() => onClaim(type)}

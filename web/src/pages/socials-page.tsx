@@ -6,7 +6,7 @@ import { EmptyState } from '../components/empty-state.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { useNow } from '../features/rewards/use-now.ts';
 import { SocialTaskCard } from '../features/social/social-task-card.tsx';
-import { COMPLETE_FAILED, startSocialTask } from '../features/social/social-claim-kind.ts';
+import { startSocialTask } from '../features/social/social-claim-kind.ts';
 import { useSocialTasks } from '../features/social/use-social-tasks.ts';
 import { YouTubeCard } from '../features/social/youtube-card.tsx';
 import { useAuth } from '../lib/use-auth.ts';
@@ -16,9 +16,11 @@ import { ErrorState } from '../components/error-state.tsx';
 import { delayedClaims, usePendingClaims } from '../claims.ts';
 import { errorMessage } from '../lib/api.ts';
 import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
 
 export default function SocialsPage() {
-  useDocumentTitle('Socials', 'Follow us on social media and earn coins.');
+  const { t } = useTranslation();
+  useDocumentTitle(t('nav.socials'), t('social.subtitle'));
   const { user } = useAuth();
   const { data: tasks, isLoading, isError, refetch } = useSocialTasks();
   const userId = user?.id ?? 'anonymous';
@@ -44,14 +46,18 @@ export default function SocialsPage() {
       },
       (err: unknown) => {
         delayedClaims.remove('social', task.id);
-        toast({ title: 'Error', description: errorMessage(err, COMPLETE_FAILED), variant: 'destructive' });
+        toast({
+          title: t('common.error'),
+          description: errorMessage(err, t('social.completeFailed')),
+          variant: 'destructive',
+        });
       },
     );
   };
-  const youtube = tasks?.find((t) => t.platform === 'youtube');
-  const others = (tasks ?? []).filter((t) => t !== youtube);
+  const youtube = tasks?.find((task) => task.platform === 'youtube');
+  const others = (tasks ?? []).filter((task) => task !== youtube);
 
-  const anyPending = (tasks ?? []).some((t) => pendingFor(t.id));
+  const anyPending = (tasks ?? []).some((task) => pendingFor(task.id));
   const now = useNow(anyPending, 500);
   const pendingSeconds = (task: ApiSocialTask | undefined): number | null => {
     const claim = task ? pendingFor(task.id) : undefined;
@@ -61,8 +67,8 @@ export default function SocialsPage() {
   const startYouTube = () => {
     if (!youtube) {
       toast({
-        title: 'Error',
-        description: 'YouTube task not found. Please contact support.',
+        title: t('common.error'),
+        description: t('social.youtubeMissing'),
         variant: 'destructive',
       });
       return;
@@ -72,31 +78,31 @@ export default function SocialsPage() {
 
   return (
     <>
-      <PageHeader title="Socials" subtitle="Follow us on social media and earn coins." />
+      <PageHeader title={t('nav.socials')} subtitle={t('social.subtitle')} />
       {isLoading ? (
         <VStack py="16" gap="3" color="fg.muted">
           <Spinner color="brand.fg" size="lg" />
-          <Text>Loading tasks...</Text>
+          <Text>{t('social.loading')}</Text>
         </VStack>
       ) : isError ? (
-        <ErrorState title="Could not load social tasks." onRetry={() => void refetch()} />
+        <ErrorState title={t('social.loadFailed')} onRetry={() => void refetch()} />
       ) : (
         <Stack gap={{ base: '8', md: '10' }}>
           <YouTubeCard task={youtube} pendingSeconds={pendingSeconds(youtube)} onStart={startYouTube} />
           <Stack gap="4">
             <Stack gap="1">
               <Heading as="h2" textStyle="xl" fontWeight="semibold">
-                Follow us everywhere
+                {t('social.everywhere')}
               </Heading>
               <Text color="fg.muted" textStyle="sm">
-                Open a task, follow the account, and your coins arrive automatically about 15 seconds later.
+                {t('social.howItWorks', { seconds: SOCIAL_CLAIM_DELAY_MS / 1000 })}
               </Text>
             </Stack>
             {others.length === 0 ? (
               <EmptyState
                 icon={<LuShare2 />}
-                title="No other social tasks right now"
-                description="Check back soon for new ways to earn."
+                title={t('social.emptyTitle')}
+                description={t('social.emptyText')}
               />
             ) : (
               <SimpleGrid columns={{ base: 1, sm: 2, lg: 4 }} gap={{ base: '4', md: '5' }}>

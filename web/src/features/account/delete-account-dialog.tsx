@@ -1,11 +1,13 @@
 import { Button, Dialog, Field, Input, Portal, Stack, Text } from '@chakra-ui/react';
 import { useRef, useState, type FormEvent } from 'react';
 import { useDeleteAccount } from './use-account-actions.ts';
+import { useTranslation } from 'react-i18next';
 
 const ERROR_ID = 'delete-account-confirm-error';
 
 /** Delete my account: the user types their username; errors show on the field, which takes focus. */
 export function DeleteAccountDialog({ username }: { username: string }) {
+  const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -22,7 +24,7 @@ export function DeleteAccountDialog({ username }: { username: string }) {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!confirmed) {
-      setError(`Type ${username} to confirm`);
+      setError(t('deleteAccount.typeToConfirm', { username }));
       inputRef.current?.focus();
       return;
     }
@@ -48,7 +50,7 @@ export function DeleteAccountDialog({ username }: { username: string }) {
     >
       <Dialog.Trigger asChild>
         <Button colorPalette="red" variant="outline" alignSelf="flex-start">
-          Delete my account
+          {t('deleteAccount.delete')}
         </Button>
       </Dialog.Trigger>
       <Portal>
@@ -63,18 +65,15 @@ export function DeleteAccountDialog({ username }: { username: string }) {
           >
             <form onSubmit={submit} noValidate>
               <Dialog.Header>
-                <Dialog.Title>Delete your account?</Dialog.Title>
+                <Dialog.Title>{t('deleteAccount.title')}</Dialog.Title>
               </Dialog.Header>
               <Dialog.Body>
                 <Stack gap="4">
                   <Text color="fg.muted" textStyle="sm">
-                    Your profile is anonymised, your active campaigns end without a refund, your remaining
-                    coins are forfeited and you are signed out on every device. Unpaid penalties (a negative
-                    balance) stay with your Discord account if you sign up again. Transaction records are kept
-                    without your name, as the Privacy Policy explains. This cannot be undone.
+                    {t('deleteAccount.text')}
                   </Text>
                   <Field.Root invalid={error !== null} required>
-                    <Field.Label>Type your username ({username}) to confirm</Field.Label>
+                    <Field.Label>{t('deleteAccount.label', { username })}</Field.Label>
                     <Input
                       ref={inputRef}
                       value={typed}
@@ -93,7 +92,7 @@ export function DeleteAccountDialog({ username }: { username: string }) {
               <Dialog.Footer flexDirection={{ base: 'column-reverse', sm: 'row' }} alignItems="stretch">
                 <Dialog.ActionTrigger asChild>
                   <Button variant="outline" colorPalette="gray" disabled={remove.isPending}>
-                    Keep my account
+                    {t('deleteAccount.keep')}
                   </Button>
                 </Dialog.ActionTrigger>
                 <Button
@@ -101,9 +100,9 @@ export function DeleteAccountDialog({ username }: { username: string }) {
                   colorPalette="red"
                   disabled={!confirmed}
                   loading={remove.isPending}
-                  loadingText="Deleting..."
+                  loadingText={t('deleteAccount.deleting')}
                 >
-                  Delete my account
+                  {t('deleteAccount.delete')}
                 </Button>
               </Dialog.Footer>
             </form>

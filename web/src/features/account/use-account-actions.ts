@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, errorMessage } from '../../lib/api.ts';
 import { toast } from '../../lib/toaster.tsx';
 import { ACCOUNT_DELETED_PARAM } from '../../lib/session-ended.ts';
+import { useTranslation } from 'react-i18next';
 
 /**
  * Leaves the app for the login page with nothing cached from the account that just ended; `notice`
@@ -15,13 +16,14 @@ function leaveToLogin(queryClient: ReturnType<typeof useQueryClient>, notice?: '
 /** POST /api/auth/sign-out-everywhere: ends every session of this user, this browser's too. */
 export function useSignOutEverywhere() {
   const queryClient = useQueryClient();
+  const { t } = useTranslation();
   return useMutation({
     mutationFn: () => apiRequest('POST', '/api/auth/sign-out-everywhere'),
     onSuccess: () => leaveToLogin(queryClient),
     onError: (err) => {
       toast({
-        title: 'Error',
-        description: errorMessage(err, 'Failed to sign out everywhere'),
+        title: t('common.error'),
+        description: errorMessage(err, t('account.signOutFailed')),
         variant: 'destructive',
       });
     },
@@ -31,13 +33,14 @@ export function useSignOutEverywhere() {
 /** DELETE /api/account with the typed username; on success the account is gone and so is the session. */
 export function useDeleteAccount({ onInvalid }: { onInvalid: (message: string) => void }) {
   const queryClient = useQueryClient();
+  const { t } = useTranslation();
   return useMutation({
     mutationFn: (confirmUsername: string) => apiRequest('DELETE', '/api/account', { confirmUsername }),
     onSuccess: () => leaveToLogin(queryClient, 'account-deleted'),
     onError: (err) => {
-      const message = errorMessage(err, 'Failed to delete your account');
+      const message = errorMessage(err, t('account.deleteFailed'));
       onInvalid(message);
-      toast({ title: 'Error', description: message, variant: 'destructive' });
+      toast({ title: t('common.error'), description: message, variant: 'destructive' });
     },
   });
 }

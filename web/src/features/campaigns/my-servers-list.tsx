@@ -13,20 +13,22 @@ import { InviteExpiredPanel } from './invite-expired-panel.tsx';
 import { PromoteConfirmDialog } from './promote-confirm-dialog.tsx';
 import { ListControls, ShowMore, useListControls } from './list-controls.tsx';
 import { TopUpButton } from './top-up-dialog.tsx';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 
-function statusBadge(server: ApiMyServer) {
-  if (server.canceled) return <Badge colorPalette="gray">Canceled</Badge>;
-  if (server.active && server.botRemoved) return <Badge colorPalette="orange">Paused</Badge>;
-  if (server.active && server.inviteExpired) return <Badge colorPalette="red">Invite expired</Badge>;
-  if (server.active) return <Badge colorPalette="green">Active</Badge>;
-  if (server.initialMemberSlots === 0) return <Badge colorPalette="orange">Not promoted yet</Badge>;
-  return <Badge colorPalette="blue">Completed</Badge>;
+function statusBadge(server: ApiMyServer, t: TFunction) {
+  if (server.canceled) return <Badge colorPalette="gray">{t('servers.canceled')}</Badge>;
+  if (server.active && server.botRemoved) return <Badge colorPalette="orange">{t('servers.paused')}</Badge>;
+  if (server.active && server.inviteExpired)
+    return <Badge colorPalette="red">{t('servers.inviteExpired')}</Badge>;
+  if (server.active) return <Badge colorPalette="green">{t('servers.active')}</Badge>;
+  if (server.initialMemberSlots === 0) return <Badge colorPalette="orange">{t('servers.notPromoted')}</Badge>;
+  return <Badge colorPalette="blue">{t('servers.completed')}</Badge>;
 }
 
 /** Shown instead of the completion DM when Discord would not deliver it to the owner. */
-export function completionNotice(server: ApiMyServer): string {
-  const n = server.initialMemberSlots;
-  return `Campaign complete: ${n} new member${n === 1 ? '' : 's'} joined. We could not reach you by Discord DM, so we tell you here.`;
+export function completionNotice(server: ApiMyServer, t: TFunction): string {
+  return t('servers.completionNotice', { count: server.initialMemberSlots });
 }
 
 function ServerRow({
@@ -40,6 +42,7 @@ function ServerRow({
   promotePending: boolean;
   onPromote: () => void;
 }) {
+  const { t } = useTranslation();
   const featuredHere = server.isFeatured && server.active;
   const noBot = server.serverId === null;
   return (
@@ -61,21 +64,20 @@ function ServerRow({
             {server.name}
           </Text>
           <HStack gap="1.5" mt="1" wrap="wrap">
-            {statusBadge(server)}
+            {statusBadge(server, t)}
             {server.isFeatured ? (
               <Badge colorPalette="gold">
-                <LuStar /> Featured
+                <LuStar /> {t('servers.featured')}
               </Badge>
             ) : null}
-            {noBot ? <Badge colorPalette="gray">No Bot</Badge> : null}
+            {noBot ? <Badge colorPalette="gray">{t('servers.noBot')}</Badge> : null}
             <Text as="span" textStyle="xs" color="fg.subtle">
-              {server.membersRemaining} of {server.initialMemberSlots}{' '}
-              {server.initialMemberSlots === 1 ? 'slot' : 'slots'} left
+              {t('servers.slotsLeft', { left: server.membersRemaining, count: server.initialMemberSlots })}
             </Text>
           </HStack>
           {server.active && server.botRemoved ? (
             <Text textStyle="xs" color="orange.fg" mt="1">
-              Bot removed — invite the bot again to resume
+              {t('servers.botRemoved')}
             </Text>
           ) : null}
           {server.active && server.inviteExpired ? (
@@ -85,7 +87,7 @@ function ServerRow({
           ) : null}
           {!server.active && !server.canceled && server.ownerUnreachable ? (
             <Text textStyle="xs" color="fg.muted" mt="1">
-              {completionNotice(server)}
+              {completionNotice(server, t)}
             </Text>
           ) : null}
         </Box>
@@ -96,7 +98,7 @@ function ServerRow({
       ) : null}
       {noBot || server.canceled ? null : featuredHere || server.featuredElsewhere ? (
         <HStack color="gold.fg" gap="1.5" textStyle="sm" fontWeight="medium" flexShrink={0} justify="center">
-          <LuCircleCheck /> {featuredHere ? 'Already Featured' : 'Already featured (another campaign)'}
+          <LuCircleCheck /> {featuredHere ? t('servers.alreadyFeatured') : t('servers.featuredElsewhere')}
         </HStack>
       ) : (
         <Button
@@ -106,9 +108,9 @@ function ServerRow({
           onClick={onPromote}
           disabled={!canAfford || promotePending}
           flexShrink={0}
-          aria-label={`Promote ${server.name} (${PROMOTE_COST_COINS} coins)`}
+          aria-label={t('servers.promoteNamed', { name: server.name, count: PROMOTE_COST_COINS })}
         >
-          <LuStar /> Promote ({PROMOTE_COST_COINS} coins)
+          <LuStar /> {t('servers.promote', { count: PROMOTE_COST_COINS })}
         </Button>
       )}
     </Flex>
@@ -117,6 +119,7 @@ function ServerRow({
 
 /** Dashboard "My Servers": every submitted server with a Promote (100 coins) button. */
 export function MyServersList({ balanceCents }: { balanceCents: number }) {
+  const { t } = useTranslation();
   const { data, isLoading, isError, refetch } = useMyServers();
   const promote = usePromoteServer();
   const [confirming, setConfirming] = useState<{ id: string; name: string } | null>(null);
@@ -131,11 +134,11 @@ export function MyServersList({ balanceCents }: { balanceCents: number }) {
       <Card.Header pb="0">
         <Flex justify="space-between" align="center" gap="3">
           <Heading as="h2" textStyle="lg" fontWeight="semibold">
-            My Servers
+            {t('dashboard.myServers')}
           </Heading>
           {!canAfford && servers.length > 0 ? (
             <Text textStyle="xs" color="fg.subtle">
-              Promoting needs {PROMOTE_COST_COINS} coins
+              {t('servers.promotingNeeds', { count: PROMOTE_COST_COINS })}
             </Text>
           ) : null}
         </Flex>
@@ -147,14 +150,14 @@ export function MyServersList({ balanceCents }: { balanceCents: number }) {
             <Skeleton h="12" />
           </Stack>
         ) : isError ? (
-          <ErrorState size="sm" title="Could not load your servers." onRetry={() => void refetch()} />
+          <ErrorState size="sm" title={t('servers.loadFailed')} onRetry={() => void refetch()} />
         ) : servers.length === 0 ? (
           <EmptyState
-            title="No servers yet"
-            description="Submit your server to start growing."
+            title={t('servers.emptyTitle')}
+            description={t('servers.emptyText')}
             action={
               <Button asChild colorPalette="brand" size="sm">
-                <RouterLink to="/submit">Submit a Server</RouterLink>
+                <RouterLink to="/submit">{t('dashboard.submitServer')}</RouterLink>
               </Button>
             }
           />
@@ -163,7 +166,7 @@ export function MyServersList({ balanceCents }: { balanceCents: number }) {
             {list.showControls ? (
               <Box mt="2" mb="-2">
                 <ListControls
-                  label="your servers"
+                  label={t('servers.listLabel')}
                   query={list.query}
                   onQuery={list.setQuery}
                   sort={list.sort}
@@ -173,7 +176,7 @@ export function MyServersList({ balanceCents }: { balanceCents: number }) {
             ) : null}
             {list.matched.length === 0 ? (
               <Text color="fg.muted" textAlign="center" py="6">
-                No servers match “{list.query}”.
+                {t('servers.noMatch', { query: list.query })}
               </Text>
             ) : null}
             <Box as="ul" listStyleType="none">

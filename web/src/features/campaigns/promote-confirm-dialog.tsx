@@ -1,5 +1,8 @@
 import { Button, Dialog, Portal, Text } from '@chakra-ui/react';
 import { PROMOTE_COST_COINS } from '@shared/campaign-schemas.ts';
+import { useTranslation } from 'react-i18next';
+import { useLocale } from '../../lib/i18n.ts';
+import { formatMoney } from '@shared/i18n/index.ts';
 
 /**
  * Promote spends 100 coins in one click, and the spec's Dashboard has no confirmation for it: ask
@@ -20,7 +23,9 @@ export function PromoteConfirmDialog({
   onConfirm: () => void;
   onClose: () => void;
 }) {
-  const after = ((balanceCents - PROMOTE_COST_COINS * 100) / 100).toFixed(2);
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const after = formatMoney(balanceCents - PROMOTE_COST_COINS * 100, locale);
   return (
     <Dialog.Root
       open={open}
@@ -36,26 +41,30 @@ export function PromoteConfirmDialog({
         <Dialog.Positioner px="4">
           <Dialog.Content bg="bg.panel" borderWidth="1px" borderColor="border.emphasized" borderRadius="2xl">
             <Dialog.Header>
-              <Dialog.Title>Promote {serverName}?</Dialog.Title>
+              <Dialog.Title>{t('promote.title', { name: serverName })}</Dialog.Title>
             </Dialog.Header>
             <Dialog.Body>
               <Text color="fg.muted">
-                Featuring this server costs{' '}
+                {t('promote.costs')}{' '}
                 <Text as="strong" color="fg">
-                  {PROMOTE_COST_COINS} coins
+                  {t('common.coins', { count: PROMOTE_COST_COINS })}
                 </Text>{' '}
-                and includes {PROMOTE_COST_COINS} member slots. Your balance will be {after} coins. Coins
-                spent on a promotion are not refunded.
+                {t('promote.details', { slots: PROMOTE_COST_COINS, after })}
               </Text>
             </Dialog.Body>
             <Dialog.Footer flexDirection={{ base: 'column-reverse', sm: 'row' }} alignItems="stretch">
               <Dialog.ActionTrigger asChild>
                 <Button variant="outline" colorPalette="gray" disabled={pending}>
-                  Not now
+                  {t('common.notNow')}
                 </Button>
               </Dialog.ActionTrigger>
-              <Button colorPalette="gold" onClick={onConfirm} loading={pending} loadingText="Promoting...">
-                Promote for {PROMOTE_COST_COINS} coins
+              <Button
+                colorPalette="gold"
+                onClick={onConfirm}
+                loading={pending}
+                loadingText={t('promote.pending')}
+              >
+                {t('promote.confirm', { count: PROMOTE_COST_COINS })}
               </Button>
             </Dialog.Footer>
           </Dialog.Content>

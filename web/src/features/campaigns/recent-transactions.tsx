@@ -4,22 +4,24 @@ import { EmptyState } from '../../components/empty-state.tsx';
 import { ErrorState } from '../../components/error-state.tsx';
 import { TransactionRow } from '../history/transaction-row.tsx';
 import { useTransactions } from './use-transactions.ts';
+import { useTranslation } from 'react-i18next';
 
 /** The Dashboard shows the latest 10 (docs/spec/product-spec.md §9). */
 export const RECENT_TRANSACTIONS = 10;
 
 /** Dashboard "Recent Transactions": description or type, date, signed amount (green / red). */
 export function RecentTransactions() {
+  const { t } = useTranslation();
   const { data, isLoading, isError, refetch } = useTransactions();
   const rows = (data ?? []).slice(0, RECENT_TRANSACTIONS);
   return (
     <Card.Root variant="outline" bg="bg.panel" borderColor="border" borderRadius="xl">
       <Card.Header pb="0" flexDirection="row" justifyContent="space-between" alignItems="baseline" gap="3">
         <Heading as="h2" textStyle="lg" fontWeight="semibold">
-          Recent Transactions
+          {t('transactions.recent')}
         </Heading>
         <Link asChild color="brand.fg" textStyle="sm" fontWeight="medium">
-          <RouterLink to="/history">View all transactions</RouterLink>
+          <RouterLink to="/history">{t('transactions.viewAll')}</RouterLink>
         </Link>
       </Card.Header>
       <Card.Body pt="2">
@@ -30,16 +32,13 @@ export function RecentTransactions() {
             <Skeleton h="10" />
           </Stack>
         ) : isError ? (
-          <ErrorState size="sm" title="Could not load your transactions." onRetry={() => void refetch()} />
+          <ErrorState size="sm" title={t('transactions.loadFailed')} onRetry={() => void refetch()} />
         ) : rows.length === 0 ? (
-          <EmptyState
-            title="No transactions yet"
-            description="Earn or spend coins and they will show up here."
-          />
+          <EmptyState title={t('transactions.emptyTitle')} description={t('transactions.emptyText')} />
         ) : (
           <Box as="ul" listStyleType="none">
-            {rows.map((t) => (
-              <TransactionRow key={t.id} transaction={t} />
+            {rows.map((row) => (
+              <TransactionRow key={row.id} transaction={row} />
             ))}
           </Box>
         )}

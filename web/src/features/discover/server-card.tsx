@@ -13,7 +13,7 @@ import {
 } from '@chakra-ui/react';
 import type { ApiDiscoverServer } from '@shared/api-types.ts';
 import type { ReactNode } from 'react';
-import { ALREADY_MEMBER_LABEL, DEFAULT_JOIN_REWARD, nextJoinLabel } from '@shared/join-constants.ts';
+import { DEFAULT_JOIN_REWARD, waitText } from '@shared/join-constants.ts';
 import {
   LuCircleCheck,
   LuClock,
@@ -27,6 +27,9 @@ import {
 import { CoinAmount } from '../../components/coin-amount.tsx';
 import { ServerAvatar } from '../../components/server-avatar.tsx';
 import { noteInviteOpened } from '../joins/check-on-return.ts';
+import { useTranslation } from 'react-i18next';
+import { useLocale } from '../../lib/i18n.ts';
+import { formatCount } from '@shared/i18n/index.ts';
 
 /**
  * - joinable: Join; paced: the member's join pace is used up ("Next join in 12 min", decision 038);
@@ -71,19 +74,19 @@ function StatusBox({ palette, children }: { palette: 'gold' | 'green'; children:
   );
 }
 
-const count = new Intl.NumberFormat('en-US');
-
 /** "1,234 members · 56 online" from the invite; the line keeps its height while unknown. */
 function GuildCounts({ server }: { server: ApiDiscoverServer }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
   const { memberCount, onlineCount } = server;
   return (
     <HStack gap="3" minH="5" color="fg.muted" textStyle="xs" wrap="wrap">
       {memberCount !== null ? (
         <Text>
           <Text as="span" color="fg" fontWeight="semibold">
-            {count.format(memberCount)}
+            {formatCount(memberCount, locale)}
           </Text>{' '}
-          {memberCount === 1 ? 'member' : 'members'}
+          {t('discover.card.members', { count: memberCount })}
         </Text>
       ) : null}
       {onlineCount !== null ? (
@@ -91,9 +94,9 @@ function GuildCounts({ server }: { server: ApiDiscoverServer }) {
           <Box w="2" h="2" borderRadius="full" bg="green.solid" aria-hidden="true" />
           <Text>
             <Text as="span" color="fg" fontWeight="semibold">
-              {count.format(onlineCount)}
+              {formatCount(onlineCount, locale)}
             </Text>{' '}
-            online
+            {t('discover.card.online')}
           </Text>
         </HStack>
       ) : null}
@@ -111,6 +114,7 @@ export function ServerCard({
   onClaim,
   claiming = false,
 }: ServerCardProps) {
+  const { t } = useTranslation();
   const featured = server.isFeatured;
   const noBot = server.serverId === null;
   return (
@@ -146,34 +150,33 @@ export function ServerCard({
 
         {/* Two lines reserved whether or not Discord has a description: cards line up, nothing shifts. */}
         <Text textStyle="sm" color={server.description ? 'fg.muted' : 'fg.subtle'} lineClamp={2} minH="2lh">
-          {server.description ??
-            (noBot
-              ? 'Join through the invite to earn your reward.'
-              : 'Join, stay, and earn coins once our bot sees you arrive.')}
+          {server.description ?? (noBot ? t('discover.card.noBotBlurb') : t('discover.card.botBlurb'))}
         </Text>
 
         <HStack gap="1.5" wrap="wrap" minH="5">
           {featured ? (
             <Badge colorPalette="gold" variant="subtle" size="sm">
               <LuStar />
-              Featured
+              {t('servers.featured')}
             </Badge>
           ) : null}
           {noBot ? (
             <Badge colorPalette="purple" variant="subtle" size="sm">
-              No Bot
+              {t('servers.noBot')}
             </Badge>
           ) : null}
         </HStack>
 
         <Flex justify="space-between" align="center" gap="3" wrap="wrap">
-          <CoinAmount value={server.coinReward || DEFAULT_JOIN_REWARD} showPlus suffix="coins" />
+          <CoinAmount
+            value={server.coinReward || DEFAULT_JOIN_REWARD}
+            showPlus
+            suffix={t('common.coinsWord')}
+          />
           {featured ? (
             <HStack gap="1.5" color="fg.muted" textStyle="sm">
               <LuUsers aria-hidden="true" />
-              <Text>
-                {server.membersRemaining} {server.membersRemaining === 1 ? 'member' : 'members'} left
-              </Text>
+              <Text>{t('discover.card.left', { count: server.membersRemaining })}</Text>
             </HStack>
           ) : null}
         </Flex>
@@ -182,23 +185,23 @@ export function ServerCard({
           {state === 'own' ? (
             <StatusBox palette="gold">
               <LuCrown aria-hidden="true" />
-              Your Server
+              {t('discover.card.yours')}
             </StatusBox>
           ) : state === 'member' ? (
             <StatusBox palette="green">
               <LuCircleCheck aria-hidden="true" />
-              {ALREADY_MEMBER_LABEL}
+              {t('discover.card.member')}
             </StatusBox>
           ) : state === 'accept' ? (
             <Stack gap="2">
               <Text textStyle="sm" color="fg.muted" textAlign="center">
-                Accept the invite, then Claim
+                {t('discover.card.acceptThenClaim')}
               </Text>
               <HStack gap="2">
                 <Button asChild variant="outline" flex="1" borderRadius="lg">
                   <a href={server.inviteLink} target="_blank" rel="noopener noreferrer">
                     <LuExternalLink />
-                    Invite
+                    {t('discover.card.invite')}
                   </a>
                 </Button>
                 <Button
@@ -208,29 +211,29 @@ export function ServerCard({
                   loading={claiming}
                   loadingText="Claiming..."
                   onClick={() => onClaim?.(server)}
-                  aria-label={`Claim ${server.name}`}
+                  aria-label={t('discover.card.claimNamed', { name: server.name })}
                 >
                   <LuCoins />
-                  Claim
+                  {t('discover.card.claim')}
                 </Button>
               </HStack>
             </Stack>
           ) : state === 'pending' ? (
             <Stack gap="2">
               <Text textStyle="sm" color="fg.muted" textAlign="center">
-                Joined? Your coins arrive once our bot sees you.
+                {t('discover.card.joinedHint')}
               </Text>
               <Button asChild variant="outline" width="full" borderRadius="lg">
                 <a
                   href={server.inviteLink}
                   target="_blank"
                   rel="noopener noreferrer"
-                  aria-label={`Open the invite to ${server.name}`}
+                  aria-label={t('discover.card.openInviteNamed', { name: server.name })}
                   // Coming back from it asks the server to look the join up (intent-free verification).
                   onClick={() => noteInviteOpened()}
                 >
                   <LuExternalLink />
-                  Open invite
+                  {t('discover.card.openInvite')}
                 </a>
               </Button>
             </Stack>
@@ -240,10 +243,10 @@ export function ServerCard({
               disabled
               width="full"
               borderRadius="lg"
-              aria-label={`Join ${server.name}: ${nextJoinLabel(nextJoinMs)}`}
+              aria-label={`${t('discover.card.joinNamed', { name: server.name })}: ${t('discover.nextJoin', { wait: waitText(nextJoinMs) })}`}
             >
               <LuClock />
-              {nextJoinLabel(nextJoinMs)}
+              {t('discover.nextJoin', { wait: waitText(nextJoinMs) })}
             </Button>
           ) : state === 'claiming' ? (
             <Button
@@ -253,13 +256,13 @@ export function ServerCard({
               width="full"
               borderRadius="lg"
               loading
-              loadingText="Claiming..."
+              loadingText={t('rewards.claiming')}
             >
-              Claiming...
+              {t('rewards.claiming')}
             </Button>
           ) : state === 'joined' ? (
             <Button variant="subtle" disabled width="full" borderRadius="lg">
-              Joined
+              {t('joins.joined')}
             </Button>
           ) : (
             <Button
@@ -267,12 +270,12 @@ export function ServerCard({
               width="full"
               borderRadius="lg"
               loading={joining}
-              loadingText="Joining..."
+              loadingText={t('discover.card.joining')}
               onClick={() => onJoin(server)}
-              aria-label={`Join ${server.name}`}
+              aria-label={t('discover.card.joinNamed', { name: server.name })}
             >
               <LuUserPlus />
-              Join
+              {t('discover.card.join')}
             </Button>
           )}
         </Box>

@@ -1,13 +1,16 @@
 import { Box, Flex, Text } from '@chakra-ui/react';
 import type { EarningsDay } from '@shared/history-schemas.ts';
 import { formatCoins, parseMoney } from '@shared/money.ts';
+import { useTranslation } from 'react-i18next';
+import { useLocale } from '../../lib/i18n.ts';
+import { formatMoney, formatMoneyText, type Locale } from '@shared/i18n/index.ts';
 
 const WIDTH = 300;
 const HEIGHT = 80;
 const GAP = 2;
 
-function shortDate(date: string): string {
-  return new Date(`${date}T00:00:00Z`).toLocaleDateString('en-US', {
+function shortDate(date: string, locale: Locale): string {
+  return new Date(`${date}T00:00:00Z`).toLocaleDateString(locale, {
     month: 'short',
     day: 'numeric',
     timeZone: 'UTC',
@@ -19,6 +22,9 @@ function shortDate(date: string): string {
  * with the total and the best day instead of 30 bars.
  */
 export function EarningsChart({ days }: { days: EarningsDay[] }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const coins = (value: string | null | undefined) => formatMoneyText(formatCoins(value), locale);
   const cents = days.map((d) => parseMoney(d.earned) ?? 0);
   const max = Math.max(...cents, 1);
   const total = cents.reduce((a, b) => a + b, 0);
@@ -27,17 +33,22 @@ export function EarningsChart({ days }: { days: EarningsDay[] }) {
   const barWidth = (WIDTH - GAP * (days.length - 1)) / Math.max(days.length, 1);
   const summary =
     total === 0
-      ? `No coins earned in the last ${days.length} days.`
-      : `Earned ${formatCoins((total / 100).toFixed(2))} coins in the last ${days.length} days; best day ${best ? shortDate(best.date) : ''} with ${formatCoins(best?.earned)} coins.`;
+      ? t('history.chart.none', { count: days.length })
+      : t('history.chart.summary', {
+          count: days.length,
+          total: formatMoney(total, locale),
+          day: best ? shortDate(best.date, locale) : '',
+          best: coins(best?.earned),
+        });
 
   return (
     <Box>
       <Flex justify="space-between" align="baseline" mb="3" gap="3" wrap="wrap">
         <Text textStyle="sm" color="fg.muted">
-          Last {days.length} days
+          {t('history.chart.last', { count: days.length })}
         </Text>
         <Text textStyle="sm" fontWeight="semibold" color="gold.fg" fontVariantNumeric="tabular-nums">
-          +{formatCoins((total / 100).toFixed(2))} coins
+          {t('history.chart.total', { total: formatMoney(total, locale) })}
         </Text>
       </Flex>
       <Box as="figure" m="0">
@@ -72,14 +83,19 @@ export function EarningsChart({ days }: { days: EarningsDay[] }) {
                   value === 0 ? 'var(--chakra-colors-border-emphasized)' : 'var(--chakra-colors-gold-solid)'
                 }
               >
-                <title>{`${shortDate(days[i]?.date ?? '')}: +${formatCoins(days[i]?.earned)} coins`}</title>
+                <title>
+                  {t('history.chart.bar', {
+                    day: shortDate(days[i]?.date ?? '', locale),
+                    coins: coins(days[i]?.earned),
+                  })}
+                </title>
               </rect>
             );
           })}
         </svg>
         <Flex as="figcaption" justify="space-between" mt="2" textStyle="xs" color="fg.subtle" aria-hidden>
-          <span>{days[0] ? shortDate(days[0].date) : ''}</span>
-          <span>Today</span>
+          <span>{days[0] ? shortDate(days[0].date, locale) : ''}</span>
+          <span>{t('history.chart.today')}</span>
         </Flex>
       </Box>
     </Box>

@@ -3,10 +3,12 @@ import type { ApiTransaction } from '@shared/api-types.ts';
 import { LuArrowDownLeft, LuArrowUpRight } from 'react-icons/lu';
 import { formatDateTime, formatSignedCoins, isNonNegative } from '../../lib/format.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
+import { useLocale } from '../../lib/i18n.ts';
 
 /** One ledger entry: direction icon, description (or type), date, signed amount in green or red. */
-export function TransactionRow({ transaction: t }: { transaction: ApiTransaction }) {
-  const positive = isNonNegative(t.amount);
+export function TransactionRow({ transaction: row }: { transaction: ApiTransaction }) {
+  const locale = useLocale();
+  const positive = isNonNegative(row.amount);
   // A server-rendered row shows the UTC date until hydrated (the server cannot know the time zone).
   const hydrated = useHydrated();
   return (
@@ -33,10 +35,12 @@ export function TransactionRow({ transaction: t }: { transaction: ApiTransaction
       </Box>
       <Box flex="1" minW="0">
         <Text textStyle="sm" fontWeight="medium" lineClamp={2} wordBreak="break-word">
-          {t.description ?? t.type}
+          {row.description ?? row.type}
         </Text>
         <Text textStyle="xs" color="fg.subtle">
-          <time dateTime={t.createdAt}>{formatDateTime(t.createdAt, hydrated ? undefined : 'UTC')}</time>
+          <time dateTime={row.createdAt}>
+            {formatDateTime(row.createdAt, hydrated ? undefined : 'UTC', locale)}
+          </time>
         </Text>
       </Box>
       <Text
@@ -45,7 +49,7 @@ export function TransactionRow({ transaction: t }: { transaction: ApiTransaction
         color={positive ? 'green.fg' : 'red.fg'}
         flexShrink={0}
       >
-        {formatSignedCoins(t.amount)}
+        {formatSignedCoins(row.amount, locale)}
       </Text>
     </Flex>
   );

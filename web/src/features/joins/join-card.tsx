@@ -4,6 +4,8 @@ import { LuRefreshCw } from 'react-icons/lu';
 import { ServerAvatar } from '../../components/server-avatar.tsx';
 import { useHydrated } from '../../lib/use-hydrated.ts';
 import { formatDateTime, joinStatus } from './join-status.ts';
+import { useTranslation } from 'react-i18next';
+import { useLocale } from '../../lib/i18n.ts';
 
 interface JoinCardProps {
   join: ApiJoin;
@@ -16,7 +18,9 @@ interface JoinCardProps {
 export function JoinCard({ join, onRetry, onClaim, busy }: JoinCardProps) {
   // Server-rendered (decision 031): dates in UTC until hydrated, then in the browser's time zone.
   const timeZone = useHydrated() ? undefined : 'UTC';
-  const status = joinStatus(join, timeZone);
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const status = joinStatus(join, t, locale, timeZone);
   return (
     <Card.Root as="article" variant="outline" bg="bg.panel" borderRadius="xl" aria-label={join.serverName}>
       <Card.Body p={{ base: '4', md: '5' }}>
@@ -28,21 +32,22 @@ export function JoinCard({ join, onRetry, onClaim, busy }: JoinCardProps) {
                 <Text as="h2" fontWeight="semibold" truncate>
                   {join.serverName}
                 </Text>
-                {join.noBot ? <Badge colorPalette="gray">No Bot</Badge> : null}
+                {join.noBot ? <Badge colorPalette="gray">{t('servers.noBot')}</Badge> : null}
               </HStack>
               <Badge colorPalette={status.palette} alignSelf="start" whiteSpace="normal" textAlign="start">
                 {status.label}
               </Badge>
               <Text textStyle="xs" color="fg.muted">
                 {/* The join's own date and time; the stay's end is in the badge above, not repeated here. */}
-                Joined <time dateTime={join.joinedAt}>{formatDateTime(join.joinedAt, timeZone)}</time>
+                {t('joins.joined')}{' '}
+                <time dateTime={join.joinedAt}>{formatDateTime(join.joinedAt, timeZone, locale)}</time>
               </Text>
             </Stack>
           </HStack>
           <HStack gap="2" flexShrink={0}>
             {join.canClaim ? (
               <Button size="sm" colorPalette="brand" loading={busy} onClick={() => onClaim(join)}>
-                Claim reward
+                {t('joins.claim')}
               </Button>
             ) : null}
             {join.canRetry ? (
@@ -51,9 +56,9 @@ export function JoinCard({ join, onRetry, onClaim, busy }: JoinCardProps) {
                 variant="outline"
                 loading={busy}
                 onClick={() => onRetry(join)}
-                aria-label={`Join ${join.serverName} again`}
+                aria-label={t('joins.retryNamed', { name: join.serverName })}
               >
-                <LuRefreshCw /> Join again
+                <LuRefreshCw /> {t('joins.retry')}
               </Button>
             ) : null}
           </HStack>

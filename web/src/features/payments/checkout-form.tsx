@@ -10,9 +10,13 @@ import { formatPrice } from './pack-display.ts';
 import { paymentOutcome, syncedPaymentToast } from './payment-outcome.ts';
 import { CHECKOUT_TEXT } from './checkout-text.ts';
 import { syncPayment } from './use-sync-payment.ts';
+import { useTranslation } from 'react-i18next';
+import { useLocale } from '../../lib/i18n.ts';
 
 /** The card form inside Stripe's <Elements>: Pay $amount, Processing... while submitting. */
 export function CheckoutForm({ price }: { price: number }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
   const stripe = useStripe();
   const elements = useElements();
   const navigate = useNavigate();
@@ -64,10 +68,10 @@ export function CheckoutForm({ price }: { price: number }) {
   return (
     <Card.Root variant="outline" bg="bg.panel" borderColor="border" borderRadius="2xl">
       <Card.Body p={{ base: '5', md: '6' }}>
-        <form onSubmit={(e) => void handleSubmit(e)} aria-label="Card payment">
+        <form onSubmit={(e) => void handleSubmit(e)} aria-label={t('checkout.cardPayment')}>
           <Stack gap="5">
             <Text as="h2" fontWeight="semibold" textStyle="lg">
-              Payment details
+              {t('checkout.details')}
             </Text>
             <Box position="relative" minH={ready ? undefined : '44'}>
               {ready ? null : (
@@ -83,14 +87,12 @@ export function CheckoutForm({ price }: { price: number }) {
               <PaymentElement
                 options={{ layout: 'tabs' }}
                 onReady={() => setReady(true)}
-                onLoadError={(event) =>
-                  setLoadError(event.error.message ?? 'The payment form could not load.')
-                }
+                onLoadError={(event) => setLoadError(event.error.message ?? t('checkout.formFailed'))}
               />
             </Box>
             {loadError ? (
               <Text role="alert" color="red.400" textStyle="sm">
-                {loadError} Please refresh the page and try again.
+                {loadError} {t('checkout.refresh')}
               </Text>
             ) : null}
             <Button
@@ -102,11 +104,13 @@ export function CheckoutForm({ price }: { price: number }) {
               disabled={!stripe || !elements || !ready || submitting}
               boxShadow="0 8px 24px rgba(88,101,242,0.35)"
             >
-              {submitting ? 'Processing...' : `Pay ${formatPrice(price)}`}
+              {submitting
+                ? t('checkout.processing')
+                : t('checkout.pay', { price: formatPrice(price, locale) })}
             </Button>
             <HStack gap="2" justify="center" color="fg.subtle" textStyle="xs">
               <Icon as={LuLock} />
-              <Text>Payments are processed securely by Stripe.</Text>
+              <Text>{t('checkout.secure')}</Text>
             </HStack>
           </Stack>
         </form>

@@ -1,15 +1,36 @@
-// Checkout texts, shared by the card form and the return from a redirect-based payment method.
+import { i18n } from '../../lib/i18n.ts';
+
+// Checkout texts, shared by the card form and the return from a redirect-based payment method; each read
+// in the app's language at the moment it is shown (decision 050).
 export const CHECKOUT_TEXT = {
-  successTitle: 'Payment Successful',
-  successDescription: 'Your coins have been added!',
-  processingTitle: 'Payment processing — your coins arrive when your bank confirms',
-  processingDescription: 'No need to pay again: we add them to your balance as soon as the payment clears.',
-  failedTitle: 'Payment Failed',
-  failedDescription: 'Your payment was not completed and no coins were added. Please try again.',
-  canceledDescription: 'This payment was canceled. No coins were added.',
-  authenticationDescription:
-    'The payment was not authenticated with your bank. No coins were added. Please try again.',
-  unconfirmedTitle: 'Checking your payment',
-  unconfirmedDescription:
-    'We could not confirm your payment yet. If it went through, your coins will appear shortly.',
-} as const;
+  get successTitle() {
+    return i18n.t('checkout.successTitle');
+  },
+  get successDescription() {
+    return i18n.t('checkout.successDescription');
+  },
+  get processingTitle() {
+    return i18n.t('checkout.processingTitle');
+  },
+  get processingDescription() {
+    return i18n.t('checkout.processingDescription');
+  },
+  get failedTitle() {
+    return i18n.t('checkout.failedTitle');
+  },
+  get failedDescription() {
+    return i18n.t('checkout.failedDescription');
+  },
+  get canceledDescription() {
+    return i18n.t('checkout.canceledDescription');
+  },
+  get authenticationDescription() {
+    return i18n.t('checkout.authenticationDescription');
+  },
+  get unconfirmedTitle() {
+    return i18n.t('checkout.unconfirmedTitle');
+  },
+  get unconfirmedDescription() {
+    return i18n.t('checkout.unconfirmedDescription');
+  },
+};

@@ -3,7 +3,10 @@ import type { IconType } from 'react-icons';
 import { LuCrown, LuGem, LuRocket, LuSprout } from 'react-icons/lu';
 import { useNavigate } from 'react-router';
 import { CoinIcon } from '../../components/coin-icon.tsx';
-import { formatPrice, pricePer100, type PackView } from './pack-display.ts';
+import { PACK_TEXT, formatPrice, pricePer100, type PackView } from './pack-display.ts';
+import { formatCount } from '@shared/i18n/index.ts';
+import { useTranslation } from 'react-i18next';
+import { useLocale } from '../../lib/i18n.ts';
 
 const ICONS: Record<PackView['id'], IconType> = {
   small: LuSprout,
@@ -17,6 +20,9 @@ const ICONS: Record<PackView['id'], IconType> = {
  * so, when payments are off: no pack is offered that cannot be paid for).
  */
 export function PackCard({ pack, unavailable = false }: { pack: PackView; unavailable?: boolean }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const note = PACK_TEXT[pack.id].noteKey;
   const navigate = useNavigate();
   return (
     <Card.Root
@@ -49,7 +55,7 @@ export function PackCard({ pack, unavailable = false }: { pack: PackView; unavai
           letterSpacing="wider"
           fontSize="2xs"
         >
-          Most Popular
+          {t('buy.popular')}
         </Badge>
       ) : null}
       <Card.Body gap="5" p={{ base: '5', md: '6' }}>
@@ -70,7 +76,7 @@ export function PackCard({ pack, unavailable = false }: { pack: PackView; unavai
               <Icon as={ICONS[pack.id]} />
             </Box>
             <Text as="h3" fontWeight="semibold" textStyle="lg">
-              {pack.name}
+              {t(PACK_TEXT[pack.id].nameKey)}
             </Text>
           </HStack>
         </Flex>
@@ -85,20 +91,20 @@ export function PackCard({ pack, unavailable = false }: { pack: PackView; unavai
               lineHeight="1"
               fontVariantNumeric="tabular-nums"
             >
-              {pack.coins.toLocaleString('en-US')}
+              {formatCount(pack.coins, locale)}
             </Text>
             <Text color="fg.muted" alignSelf="flex-end" pb="0.5">
-              coins
+              {t('common.coinsWord')}
             </Text>
           </HStack>
           <Box minH="6">
-            {pack.note ? (
+            {note ? (
               <Badge colorPalette="green" variant="subtle" borderRadius="full" px="2.5">
-                {pack.note}
+                {t(note)}
               </Badge>
             ) : (
               <Text textStyle="sm" color="fg.subtle">
-                A great way to start
+                {t('buy.start')}
               </Text>
             )}
           </Box>
@@ -106,10 +112,10 @@ export function PackCard({ pack, unavailable = false }: { pack: PackView; unavai
 
         <Box borderTopWidth="1px" borderColor="border" pt="4">
           <Text textStyle="3xl" fontWeight="bold" lineHeight="1">
-            {formatPrice(pack.priceCents / 100)}
+            {formatPrice(pack.priceCents / 100, locale)}
           </Text>
           <Text mt="1.5" textStyle="sm" color="fg.muted">
-            {pricePer100(pack)} per 100 coins
+            {t('buy.per100', { price: pricePer100(pack, locale) })}
           </Text>
         </Box>
 
@@ -121,9 +127,9 @@ export function PackCard({ pack, unavailable = false }: { pack: PackView; unavai
           fontWeight="semibold"
           disabled={unavailable}
           onClick={() => void navigate(`/checkout?package=${pack.id}`)}
-          aria-label={unavailable ? `Unavailable: ${pack.name}` : `Purchase Now: ${pack.name}`}
+          aria-label={`${unavailable ? t('social.unavailable') : t('buy.purchase')}: ${t(PACK_TEXT[pack.id].nameKey)}`}
         >
-          {unavailable ? 'Unavailable' : 'Purchase Now'}
+          {unavailable ? t('social.unavailable') : t('buy.purchase')}
         </Button>
       </Card.Body>
     </Card.Root>

@@ -1,17 +1,14 @@
 import { Box, HStack, Icon, Stack, Text } from '@chakra-ui/react';
 import { LuFlame, LuTrophy } from 'react-icons/lu';
-
-const days = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
+import { useTranslation } from 'react-i18next';
 
 /**
  * The member's daily streak (issue 32 item 3), for showing only: counted on the server, a daily claim
  * continues it when it comes within 48 hours of the previous one (decision 045).
  */
 export function DailyStreak({ current, best }: { current: number; best: number }) {
-  const hint =
-    current === 0
-      ? 'Claim your daily reward to start a streak.'
-      : 'Claim your daily reward within 48 hours of the last one to keep it going.';
+  const { t } = useTranslation();
+  const hint = current === 0 ? t('streak.start') : t('streak.keep');
   return (
     <Box
       bg="bg.panel"
@@ -37,10 +34,10 @@ export function DailyStreak({ current, best }: { current: number; best: number }
           </Box>
           <Box>
             <Text fontSize="sm" color="fg.muted">
-              Daily streak
+              {t('streak.current')}
             </Text>
             <Text fontSize="xl" fontWeight="bold" data-testid="daily-streak-current">
-              {days(current)}
+              {t('streak.days', { count: current })}
             </Text>
           </Box>
         </HStack>
@@ -48,10 +45,10 @@ export function DailyStreak({ current, best }: { current: number; best: number }
           <Icon as={LuTrophy} boxSize="5" color="gold.fg" aria-hidden />
           <Box>
             <Text fontSize="sm" color="fg.muted">
-              Best streak
+              {t('streak.best')}
             </Text>
             <Text fontSize="md" fontWeight="semibold" data-testid="daily-streak-best">
-              {days(best)}
+              {t('streak.days', { count: best })}
             </Text>
           </Box>
         </HStack>

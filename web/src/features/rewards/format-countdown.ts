@@ -1,11 +1,12 @@
 /** Hourly countdown in minutes: "42 minutes", "1 minute" (rounded up, never 0 while waiting). */
-export function formatMinutes(ms: number): string {
+import type { TFunction } from 'i18next';
+export function formatMinutes(ms: number, t: TFunction): string {
   const minutes = Math.max(1, Math.ceil(ms / 60_000));
-  return `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
+  return t('rewards.minutes', { count: minutes });
 }
 
 /** Bonus and daily countdown in hours and minutes: "5h 12m" (rounded up to the minute). */
-export function formatHoursMinutes(ms: number): string {
+export function formatHoursMinutes(ms: number, t: TFunction): string {
   const total = Math.max(1, Math.ceil(ms / 60_000));
-  return `${Math.floor(total / 60)}h ${total % 60}m`;
+  return t('rewards.hoursMinutes', { hours: Math.floor(total / 60), minutes: total % 60 });
 }

@@ -3,8 +3,13 @@ import type { IconType } from 'react-icons';
 import { LuCircleCheck, LuClock } from 'react-icons/lu';
 import { CoinAmount } from '../../components/coin-amount.tsx';
 import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocale } from '../../lib/i18n.ts';
+import { formatMoneyText } from '@shared/i18n/index.ts';
 
 export interface RewardCardProps {
+  /** Stable test id part (hourly, bonus, daily), whatever the language. */
+  testId: string;
   title: string;
   cadence: string;
   amount: string;
@@ -22,7 +27,10 @@ export interface RewardCardProps {
 }
 
 export function RewardCard(props: RewardCardProps) {
+  const { t } = useTranslation();
+  const locale = useLocale();
   const {
+    testId,
     title,
     cadence,
     amount,
@@ -53,7 +61,7 @@ export function RewardCard(props: RewardCardProps) {
       borderColor={ready ? 'colorPalette.emphasized' : 'border'}
       boxShadow={ready ? '0 18px 50px -24px var(--chakra-colors-color-palette-solid)' : undefined}
       transition="border-color 200ms, box-shadow 200ms"
-      data-testid={`reward-card-${title.split(' ')[0]?.toLowerCase() ?? ''}`}
+      data-testid={`reward-card-${testId}`}
     >
       <Box h="1" bg={ready ? 'colorPalette.solid' : 'border.emphasized'} />
       <Card.Body p={{ base: '5', md: '6' }} gap="5">
@@ -84,12 +92,12 @@ export function RewardCard(props: RewardCardProps) {
           </HStack>
           {ready ? (
             <Badge colorPalette="green" variant="subtle" borderRadius="full" px="2.5">
-              Ready
+              {t('rewards.ready')}
             </Badge>
           ) : null}
         </Flex>
 
-        <CoinAmount value={amount} showPlus suffix="coins" size="xl" />
+        <CoinAmount value={amount} showPlus suffix={t('common.coinsWord')} size="xl" />
 
         <Box minH="4.5rem" display="flex" flexDirection="column" justifyContent="flex-end" gap="3">
           {confirmation ? (
@@ -107,8 +115,10 @@ export function RewardCard(props: RewardCardProps) {
             >
               <Icon as={LuCircleCheck} boxSize="5" />
               <Stack gap="0">
-                <Text fontWeight="semibold">Reward claimed!</Text>
-                <Text textStyle="sm">+{confirmation} coins added to your balance</Text>
+                <Text fontWeight="semibold">{t('rewards.claimedShort')}</Text>
+                <Text textStyle="sm">
+                  {t('rewards.added', { coins: formatMoneyText(confirmation, locale) })}
+                </Text>
               </Stack>
             </HStack>
           ) : claimable ? (
@@ -117,7 +127,7 @@ export function RewardCard(props: RewardCardProps) {
               borderRadius="xl"
               colorPalette={palette}
               loading={claiming}
-              loadingText="Claiming..."
+              loadingText={t('rewards.claiming')}
               onClick={onClaim}
             >
               {claimLabel}
@@ -127,7 +137,7 @@ export function RewardCard(props: RewardCardProps) {
               <HStack gap="2" color="fg.muted" textStyle="sm">
                 <Icon as={LuClock} />
                 <Text>
-                  Next claim in{' '}
+                  {t('rewards.nextIn')}{' '}
                   <Text
                     as="span"
                     color="fg"
@@ -140,7 +150,7 @@ export function RewardCard(props: RewardCardProps) {
                 </Text>
               </HStack>
               <Button size="lg" borderRadius="xl" variant="subtle" disabled>
-                Come Back Later
+                {t('rewards.comeBackLater')}
               </Button>
             </>
           )}

@@ -7,8 +7,8 @@ import { socialKeys } from '../../lib/query-keys.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { refetchAfterChange } from '../../lib/refetch-after-change.ts';
 import { toast } from '../../lib/toaster.tsx';
-
-export const COMPLETE_FAILED = 'Failed to complete task. The reward will retry when you refresh the page.';
+import { i18n, currentLocale } from '../../lib/i18n.ts';
+import { formatMoneyText } from '@shared/i18n/index.ts';
 
 /** POST /api/social/:taskId/start: the server notes when the link was opened (first start wins). */
 export function startSocialTask(taskId: string): Promise<StartSocialTaskResponse> {
@@ -37,13 +37,17 @@ export const socialClaimKind: ClaimKind = {
   onEarned(earned) {
     void refetchAfterChange(queryClient);
     toast({
-      title: 'Task Completed!',
-      description: `+${earned} coins added to your balance`,
+      title: i18n.t('social.completed'),
+      description: i18n.t('rewards.added', { coins: formatMoneyText(earned, currentLocale()) }),
       variant: 'success',
     });
   },
   onFailed(error) {
-    toast({ title: 'Error', description: errorMessage(error, COMPLETE_FAILED), variant: 'destructive' });
+    toast({
+      title: i18n.t('common.error'),
+      description: errorMessage(error, i18n.t('social.completeFailed')),
+      variant: 'destructive',
+    });
   },
   onDropped() {
     void refetchAfterChange(queryClient);

@@ -3,10 +3,12 @@ import type { ApiSocialTask } from '@shared/api-types.ts';
 import { LuCircleCheck, LuExternalLink } from 'react-icons/lu';
 import { CoinAmount } from '../../components/coin-amount.tsx';
 import { platformStyle } from './platforms.ts';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 
 /** Label for a button whose claim is pending: a small countdown, then "Verifying...". */
-export function pendingLabel(seconds: number): string {
-  return seconds > 0 ? `Claiming in ${seconds}s` : 'Verifying...';
+export function pendingLabel(seconds: number, t: TFunction): string {
+  return seconds > 0 ? t('social.claimingIn', { seconds }) : t('social.verifying');
 }
 
 export function SocialTaskCard({
@@ -18,6 +20,7 @@ export function SocialTaskCard({
   pendingSeconds: number | null;
   onStart: (task: ApiSocialTask) => void;
 }) {
+  const { t } = useTranslation();
   const style = platformStyle(task.platform);
   const pending = pendingSeconds !== null;
   return (
@@ -68,7 +71,7 @@ export function SocialTaskCard({
           </Text>
         </Stack>
         <HStack justify="space-between" gap="3" wrap="wrap">
-          <CoinAmount value={task.coins} showPlus suffix="coins" size="md" />
+          <CoinAmount value={task.coins} showPlus suffix={t('common.coinsWord')} size="md" />
           <Button
             size="md"
             borderRadius="lg"
@@ -80,13 +83,13 @@ export function SocialTaskCard({
             {task.completed ? (
               <>
                 <LuCircleCheck />
-                Completed
+                {t('social.done')}
               </>
             ) : pending ? (
-              pendingLabel(pendingSeconds)
+              pendingLabel(pendingSeconds, t)
             ) : (
               <>
-                Follow & Earn
+                {t('social.follow')}
                 <LuExternalLink />
               </>
             )}

@@ -6,6 +6,7 @@ import { FaYoutube } from 'react-icons/fa6';
 import { LuCircleCheck, LuExternalLink, LuTriangleAlert } from 'react-icons/lu';
 import { CoinAmount } from '../../components/coin-amount.tsx';
 import { pendingLabel } from './social-task-card.tsx';
+import { useTranslation } from 'react-i18next';
 
 /** The dedicated YouTube card (docs/spec/product-spec.md §2): Subscribe & Earn, +2.00 coins, Completed or Unavailable. */
 export function YouTubeCard({
@@ -17,6 +18,7 @@ export function YouTubeCard({
   pendingSeconds: number | null;
   onStart: () => void;
 }) {
+  const { t } = useTranslation();
   const completed = task?.completed ?? false;
   const pending = pendingSeconds !== null;
   return (
@@ -56,16 +58,16 @@ export function YouTubeCard({
           <Stack gap="2" flex="1" minW="0">
             <Flex gap="2" align="center" wrap="wrap">
               <Heading as="h2" textStyle={{ base: 'xl', md: '2xl' }} fontWeight="bold">
-                Subscribe & Earn
+                {t('social.subscribe')}
               </Heading>
               {!task ? (
                 <Badge colorPalette="orange" variant="subtle" borderRadius="full" px="2.5">
-                  Unavailable
+                  {t('social.unavailable')}
                 </Badge>
               ) : completed ? (
                 <Badge colorPalette="green" variant="subtle" borderRadius="full" px="2.5">
                   <LuCircleCheck />
-                  Completed
+                  {t('social.done')}
                 </Badge>
               ) : null}
             </Flex>
@@ -74,13 +76,13 @@ export function YouTubeCard({
             ) : (
               <Flex gap="2" align="center" color="orange.fg">
                 <Icon as={LuTriangleAlert} flexShrink={0} />
-                <Text>This task is currently unavailable. Please contact support.</Text>
+                <Text>{t('social.unavailableText')}</Text>
               </Flex>
             )}
             <CoinAmount
               value={task?.coins ?? formatCents(DEFAULT_SOCIAL_TASK_CENTS)}
               showPlus
-              suffix="coins"
+              suffix={t('common.coinsWord')}
               size="lg"
               mt="1"
             />
@@ -97,18 +99,18 @@ export function YouTubeCard({
             onClick={onStart}
           >
             {!task ? (
-              'Unavailable'
+              t('social.unavailable')
             ) : completed ? (
               <>
                 <LuCircleCheck />
-                Completed
+                {t('social.done')}
               </>
             ) : pending ? (
-              pendingLabel(pendingSeconds)
+              pendingLabel(pendingSeconds, t)
             ) : (
               <>
                 <FaYoutube />
-                Subscribe & Earn
+                {t('social.subscribe')}
                 <LuExternalLink />
               </>
             )}

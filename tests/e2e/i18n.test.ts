@@ -1,0 +1,136 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SUPPORTED_LOCALES, type Locale } from '../../src/shared/i18n/index.ts';
+import { grantCoins } from '../../src/test/factories.ts';
+import { visitScreen } from './a11y-support.ts';
+import { SIGNED_IN_SCREENS } from './screens.ts';
+import { startE2E, waitUntilInteractive, type E2E } from './support.ts';
+
+// The web app in six languages (decision 050): the language comes from the Discord locale at sign-in,
+// the server renders the page in it, the switcher changes and keeps it, and every screen's text fits a
+// 390 px phone in the longest language. I18N_SHOTS=dir also saves each screen in each language.
+
+let e2e: E2E;
+beforeAll(async () => {
+  e2e = await startE2E();
+});
+afterAll(() => e2e.close());
+
+/** The language whose web catalogue is longest (its texts are the likeliest not to fit). */
+function longestLocale(): Locale {
+  const size = (locale: Locale) =>
+    readFileSync(path.resolve(`src/shared/i18n/locales/${locale}/web.json`), 'utf8').length;
+  return [...SUPPORTED_LOCALES].sort((a, b) => size(b) - size(a))[0]!;
+}
+
+/** A member whose Discord client speaks `discordLocale`, with some coins, signed in on a fresh page. */
+async function member(username: string, discordLocale: string, width = 1280) {
+  const user = e2e.app.sim.state.createUser({ username });
+  e2e.app.sim.state.setUserLocale(user.id, discordLocale);
+  const opened = await e2e.newPage({ width, height: 844 });
+  await e2e.signIn(opened.page, username);
+  return opened;
+}
+
+// Runs in the page (a script string: this tree's tsconfig has no DOM types).
+const OVERFLOW_SCRIPT = `(() => {
+  const found = [];
+  const doc = document.documentElement;
+  if (doc.scrollWidth > doc.clientWidth + 1) {
+    // Name the innermost elements that stick out past the screen's right edge.
+    const out = Array.from(document.body.querySelectorAll('*')).filter(
+      (el) => el.getBoundingClientRect().right > doc.clientWidth + 1 && el.children.length === 0,
+    );
+    const names = out.slice(0, 3).map((el) => el.tagName.toLowerCase() + ' "' + el.textContent.trim().slice(0, 30) + '"');
+    found.push('document ' + doc.scrollWidth + ' > ' + doc.clientWidth + ': ' + names.join(', '));
+  }
+  for (const el of Array.from(document.querySelectorAll('main *, header *, nav *, footer *'))) {
+    const ownText = Array.from(el.childNodes).some((n) => n.nodeType === 3 && n.textContent.trim());
+    // Visually hidden texts (screen readers only) sit in a 1 px box on purpose.
+    if (!ownText || el.clientWidth <= 1) continue;
+    const style = getComputedStyle(el);
+    if (style.textOverflow === 'ellipsis' || style.webkitLineClamp !== 'none') continue;
+    if (style.display === 'inline') continue;
+    if (el.scrollWidth > el.clientWidth + 1)
+      found.push(el.tagName.toLowerCase() + ' "' + el.textContent.trim().slice(0, 40) + '" ' + el.scrollWidth + ' > ' + el.clientWidth);
+  }
+  return found;
+})()`;
+
+/** Texts wider than their box (ellipsis and line clamps are meant to cut), and the page wider than the screen. */
+function overflowing(page: Page): Promise<string[]> {
+  return page.evaluate<string[]>(OVERFLOW_SCRIPT);
+}
+
+describe('the web app in the member’s language', () => {
+  it('starts in the Discord locale, server-rendered, and the switcher changes and keeps it', async () => {
+    const { page, context, errors } = await member('i18n_de', 'de');
+    const html = await (await context.request.get('/daily')).text();
+    expect(html).toContain('Belohnungen'); // rendered by the server in German, before any script
+    await page.goto('/daily');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Belohnungen');
+    await expect.poll(() => page.evaluate<string>('document.documentElement.lang')).toBe('de');
+
+    await page.goto('/account');
+    await waitUntilInteractive(page); // a server-rendered select changed before hydration would be reset
+    await page.getByTestId('language-switcher').selectOption('tr');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Hesap');
+    await page.reload();
+    await waitUntilInteractive(page);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Hesap');
+    await page.getByTestId('language-switcher').selectOption('en');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Account');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('formats coins by locale', async () => {
+    const { page, context } = await member('i18n_fr', 'fr');
+    const [row] = await e2e.app.query<{ id: string }>(
+      sql`select id from users where discord_username = 'i18n_fr'`,
+    );
+    await grantCoins(e2e.app.server.ctx.store, row!.id, 123_450);
+    await page.goto('/account');
+    // 5.00 welcome + 1,234.50: French groups with a narrow space and uses a decimal comma.
+    await expect.poll(() => page.getByTestId('coin-balance').textContent()).toMatch(/1\s?239,50/);
+    await context.close();
+  });
+
+  it(`every screen fits a 390 px phone in the longest language (${longestLocale()})`, async () => {
+    const locale = longestLocale();
+    const { page, context, errors } = await member('i18n_long', locale, 390);
+    const found: string[] = [];
+    for (const screen of SIGNED_IN_SCREENS) {
+      await visitScreen(page, screen);
+      found.push(...(await overflowing(page)).map((o) => `${screen}: ${o}`));
+    }
+    expect(found).toEqual([]);
+    // The 404 page's own status is the one error the browser logs.
+    expect(errors.filter((e) => !/404 \(Not Found\).*\/no-such-page$/.test(e))).toEqual([]);
+    await context.close();
+  });
+
+  // I18N_SHOTS_LOCALES=de,tr narrows it (the whole set takes several minutes).
+  it.runIf(process.env.I18N_SHOTS)(
+    'screenshots of each screen in each language',
+    { timeout: 1_800_000 },
+    async () => {
+      const dir = process.env.I18N_SHOTS!;
+      const only = process.env.I18N_SHOTS_LOCALES?.split(',');
+      mkdirSync(dir, { recursive: true });
+      for (const locale of SUPPORTED_LOCALES.filter((l) => !only || only.includes(l)))
+        for (const width of [390, 1280]) {
+          const { page, context } = await member(`shots_${locale}_${width}`.replace('-', '_'), locale, width);
+          for (const screen of SIGNED_IN_SCREENS) {
+            await visitScreen(page, screen);
+            const name = screen === '/' ? 'discover' : screen.slice(1);
+            await page.screenshot({ path: path.join(dir, `${locale}-${name}-${width}.png`), fullPage: true });
+          }
+          await context.close();
+        }
+    },
+  );
+});
