@@ -20,7 +20,14 @@ import { createTestStore } from './test/db.ts';
 // Which periodic jobs each role runs (decision 028), and how their runs are let through: every run in
 // one process (SQLite), once per period across bot processes (PostgreSQL, decision 030).
 
-const GLOBAL = [JOB.inviteRecheck, JOB.prune, JOB.inviteStats, JOB.stripeReconcile, JOB.retentionSample];
+const GLOBAL = [
+  JOB.inviteRecheck,
+  JOB.prune,
+  JOB.inviteStats,
+  JOB.stripeReconcile,
+  JOB.retentionSample,
+  JOB.reminders,
+];
 
 describe('jobs by role', () => {
   it('the Stripe reconciliation: every 10 min, first after a minute; a shorter period (drills) runs first after one period', () => {
@@ -191,6 +198,7 @@ describe.skipIf(!(await pgTestsEnabled()))('across bot processes (PostgreSQL)', 
         'invite stats',
         'reconcile:shard-0',
         'reconcile:shard-1',
+        'reminders',
         'retention sample',
         'stripe reconcile',
       ].map((job) => ({ job, n: periods })),

@@ -9,6 +9,7 @@ import { recheckInvites } from './campaigns/recheck-invites.ts';
 import { recordReconciliation } from './metrics.ts';
 import { pruneExpiredIntentsJob } from './campaigns/featured-intent.ts';
 import { sampleRetention } from './campaigns/retention-sampler.ts';
+import { REMINDERS_EVERY_MS, sendDueReminders } from './reminders/send-reminders.ts';
 import { JobMonitor } from './ops/job-monitor.ts';
 import { createInProcessRunOnce, createPgRunOnce, type RunOnce } from './ops/run-once.ts';
 import type { DataStore, PgStore } from './db/engine.ts';
@@ -29,6 +30,7 @@ export const JOB = {
   inviteStats: 'invite stats',
   stripeReconcile: 'stripe reconcile',
   retentionSample: 'retention sample',
+  reminders: 'reminders',
 } as const;
 
 /** Campaign quality's sampled membership checks at D+7 and D+30 (src/campaigns/retention-sampler.ts). */
@@ -44,7 +46,13 @@ export const INVITE_STATS_FIRST_AFTER_MS = 5_000;
 
 /** What a periodic job does; several jobs may do the same work on different scopes (reconcile per shard). */
 export type JobWork =
-  'reconcile' | 'invite recheck' | 'prune' | 'invite stats' | 'stripe reconcile' | 'retention sample';
+  | 'reconcile'
+  | 'invite recheck'
+  | 'prune'
+  | 'invite stats'
+  | 'stripe reconcile'
+  | 'retention sample'
+  | 'reminders';
 
 export interface JobSpec extends PeriodicJob {
   work: JobWork;
@@ -131,6 +139,13 @@ export function jobsForRole(
       work: 'retention sample',
       periodMs: RETENTION_SAMPLE_EVERY_MS,
       timer: 'retention sample timer',
+      monitored: true,
+    },
+    {
+      name: JOB.reminders,
+      work: 'reminders',
+      periodMs: REMINDERS_EVERY_MS,
+      timer: 'reminders timer',
       monitored: true,
     },
   ];
@@ -321,6 +336,9 @@ export function startBackground(
         return reconcileStripe(ctx);
       case 'retention sample':
         return sampleRetention(ctx);
+      case 'reminders':
+        // Opt-in reminder DMs that are due (decision 055).
+        return sendDueReminders(ctx);
     }
   };
   const periodic = startPeriodicJobs(ctx, specs, {

@@ -7,6 +7,7 @@ import { campaignRoutes } from './campaigns/routes.ts';
 import { paymentRoutes, stripeWebhookRoutes } from './payments/routes.ts';
 import { accountRoutes } from './account/routes.ts';
 import { liveEventRoutes } from './events/routes.ts';
+import { reminderRoutes } from './reminders/routes.ts';
 
 // Each feature contributes its routers here; they are mounted under /api (one line per feature).
 export function featureRoutes(ctx: AppContext): Router[] {
@@ -16,6 +17,7 @@ export function featureRoutes(ctx: AppContext): Router[] {
   routers.push(rewardRoutes(ctx), socialRoutes(ctx));
   routers.push(paymentRoutes(ctx));
   routers.push(accountRoutes(ctx));
+  routers.push(reminderRoutes(ctx));
   routers.push(liveEventRoutes(ctx, { heartbeatMs: ctx.options.liveHeartbeatMs }));
   return routers;
 }

@@ -7,6 +7,7 @@ import { checkSameAddress, type SameAddressRule } from '../joins/same-address.ts
 import { publishCampaignCompleted, publishWithBalance } from '../events/publish.ts';
 import { formatCents } from '../shared/money.ts';
 import { botRepo, type SlotTaken } from './bot-repo.ts';
+import { scheduleCampaignProgress, scheduleStayOver } from '../reminders/schedule-reminders.ts';
 
 export interface MemberEvent {
   /** Discord guild id. */
@@ -79,6 +80,13 @@ export async function recordVerifiedJoin(ctx: AppContext, event: MemberEvent): P
         idempotencyKey: `join:${join.joinId}`,
         now: event.at,
       });
+      await scheduleStayOver(tx, {
+        userId,
+        joinId: join.joinId,
+        verifiedAt: event.at,
+        minStayMs: terms.minStayMs,
+      });
+      await scheduleCampaignProgress(tx, join.campaignId, event.at);
       result.rewarded = {
         joinId: join.joinId,
         userId,

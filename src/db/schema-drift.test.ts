@@ -29,6 +29,9 @@ const PG_INT4_COLUMNS = [
   'payments.adjustments',
   'ops_heartbeat.id',
   'member_guilds.premium_type',
+  'reminder_settings.quiet_start',
+  'reminder_settings.quiet_end',
+  'reminders_due.attempts',
   'reconcile_holds.holds',
   'retention_checks.milestone_days',
 ];

@@ -19,6 +19,7 @@ import {
 import { CAMPAIGN_KIND_RULES } from '../shared/campaign-kinds.ts';
 import { requireInAudience } from './join-server.ts';
 import { usersRepo } from '../users/users-repo.ts';
+import { scheduleCampaignProgress } from '../reminders/schedule-reminders.ts';
 
 /** The campaign and the member's join, or the refusal as an AppError (read-only). */
 async function checkClaimable(
@@ -118,6 +119,7 @@ export async function payNoBotJoin(
       idempotencyKey: `nobot:${join.id}`,
       now,
     });
+    await scheduleCampaignProgress(tx, campaignId, now);
     return { name: server.name, cents: server.coinReward };
   });
 }
