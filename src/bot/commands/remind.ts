@@ -28,7 +28,6 @@ const ZONE_OF_DISCORD_LOCALE: Record<string, string> = {
   'es-ES': 'Europe/Madrid',
   'es-419': 'America/Mexico_City',
   'en-GB': 'Europe/London',
-  'en-US': 'America/New_York',
 };
 
 const ALL = 'all';
