@@ -1,13 +1,15 @@
 import type { DbHandle } from '../db/engine.ts';
-import type { CampaignKind } from '../shared/campaign-kinds.ts';
+import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lte, min, or, sql } from 'drizzle-orm';
+import type { SelectedFields, SQLiteSelect } from 'drizzle-orm/sqlite-core';
+import type { SqliteRemoteResult } from 'drizzle-orm/sqlite-proxy';
+import { changes } from '../db/query.ts';
+import { serverJoins, servers, users } from '../db/schema.ts';
+import { CAMPAIGN_KIND_RULES, type CampaignKind } from '../shared/campaign-kinds.ts';
 import type { JoinTerms, LeaveReason } from './rules.ts';
-import { SqliteBotRepository } from './bot-repo.sqlite.ts';
-import { PgBotRepository } from './bot-repo.pg.ts';
 
-// What the bot and its periodic jobs need from the database (decision 028 step 3, the guide in decision
-// 034): verification, leaves, late refunds, the completion DM, the bot's presence in guilds and what
-// reconciliation looks at, as one async interface with a SQLite and a PostgreSQL implementation, held
-// together by bot-repo.test.ts on both engines. Every exactly-once rule is said in the statement that
+// What the bot and its periodic jobs need from the database (decision 028 step 3): verification, leaves,
+// late refunds, the completion DM, the bot's presence in guilds and what reconciliation looks at, written
+// once for both engines (decision 044) and held to its contract by bot-repo.test.ts on both. Every exactly-once rule is said in the statement that
 // writes: a join is verified once (`verified = false`), a slot is taken only while one is left
 // (`members_remaining > 0`), a leave is recorded once (`has_left = false`), a penalty refunded once
 // (`penalized = true`), a completion DM claimed by one sender (the lease on `completion_dm_retry_at`).
@@ -21,11 +23,6 @@ export interface PendingJoin {
 }
 
 /** A slot taken: the terms it pays with and the campaign's slots left after it. */
-export interface SlotTaken {
-  terms: JoinTerms;
-  membersRemaining: number;
-}
-
 /** How a claimed join ends its verification. */
 export interface VerifiedJoinOutcome {
   /** The terms it was paid with, frozen on the row (decision 016); null: verified without pay or slot. */
@@ -79,103 +76,565 @@ export interface CompletionNotice {
   ownerDiscordId: string;
 }
 
-export interface BotRepository {
+/** Inner joins: no joined table's columns can come back null. */
+type InnerJoined = { server_joins: 'not-null'; servers: 'not-null'; users: 'not-null' };
+
+export class BotRepository {
+  constructor(private readonly h: DbHandle) {}
+
   /** Our user id for a Discord account, if it ever signed in on the website. */
-  findUserIdByDiscordId(discordId: string): Promise<string | undefined>;
+  async findUserIdByDiscordId(discordId: string): Promise<string | undefined> {
+    return (await this.h.q.select({ id: users.id }).from(users).where(eq(users.discordId, discordId)).get())
+      ?.id;
+  }
 
   // ------------------------------------------------------------ verification
   /** The member's pending joins of the guild's open campaigns recorded at or after `since`, oldest first. */
-  listPendingJoins(userId: string, guildId: string, since: number): Promise<PendingJoin[]>;
+  async listPendingJoins(userId: string, guildId: string, since: number): Promise<PendingJoin[]> {
+    return this.h.q
+      .select({
+        joinId: serverJoins.id,
+        campaignId: servers.id,
+        name: servers.name,
+        ownerId: servers.ownerId,
+      })
+      .from(serverJoins)
+      .innerJoin(servers, eq(servers.id, serverJoins.serverId))
+      .where(
+        and(
+          eq(serverJoins.userId, userId),
+          eq(servers.serverId, guildId),
+          eq(serverJoins.verified, false),
+          eq(serverJoins.hasLeft, false),
+          isNull(servers.canceledAt),
+          gte(serverJoins.joinedAt, since),
+        ),
+      )
+      .orderBy(asc(serverJoins.joinedAt), asc(serverJoins.id))
+      .all();
+  }
+
   /** Marks a pending join verified at `at` (nothing paid yet); false when it was verified already. */
-  claimPendingJoin(joinId: string, at: number): Promise<boolean>;
+  async claimPendingJoin(joinId: string, at: number): Promise<boolean> {
+    const row = await this.h.q
+      .update(serverJoins)
+      .set({ verified: true, verifiedAt: at, coinsAwarded: false })
+      .where(and(eq(serverJoins.id, joinId), eq(serverJoins.verified, false)))
+      .returning({ id: serverJoins.id })
+      .get();
+    return row !== undefined;
+  }
+
   /**
-   * Takes one slot of a campaign that is not canceled: a featured slot while the featured pool lasts
-   * (the campaign turns regular when that pool runs out with regular slots left), else one beyond the
-   * featured pool. null when none is left.
+   * Takes one featured slot of a campaign that is not canceled (and one of its member slots); undefined
+   * when its featured pool is empty. What the campaign becomes then is the service's rule (verify-join).
    */
-  takeSlot(campaignId: string): Promise<SlotTaken | null>;
+  async takeFeaturedSlot(
+    campaignId: string,
+  ): Promise<{ membersRemaining: number; featuredRemaining: number } | undefined> {
+    return this.h.q
+      .update(servers)
+      .set({
+        membersRemaining: sql`${servers.membersRemaining} - 1`,
+        featuredRemaining: sql`${servers.featuredRemaining} - 1`,
+      })
+      .where(
+        and(
+          eq(servers.id, campaignId),
+          gt(servers.featuredRemaining, 0),
+          gt(servers.membersRemaining, 0),
+          isNull(servers.canceledAt),
+        ),
+      )
+      .returning({ membersRemaining: servers.membersRemaining, featuredRemaining: servers.featuredRemaining })
+      .get();
+  }
+
+  /** Takes one member slot beyond the featured pool of a campaign that is not canceled; undefined when none. */
+  async takeRegularSlot(campaignId: string): Promise<{ membersRemaining: number } | undefined> {
+    return this.h.q
+      .update(servers)
+      .set({ membersRemaining: sql`${servers.membersRemaining} - 1` })
+      .where(
+        and(
+          eq(servers.id, campaignId),
+          gt(servers.membersRemaining, servers.featuredRemaining),
+          isNull(servers.canceledAt),
+        ),
+      )
+      .returning({ membersRemaining: servers.membersRemaining })
+      .get();
+  }
+
+  /** Makes the campaign a regular one, at the regular reward (its featured pool ran out). */
+  async endFeaturing(campaignId: string): Promise<void> {
+    await this.h.q
+      .update(servers)
+      .set({ kind: 'regular', isFeatured: false, coinReward: CAMPAIGN_KIND_RULES.regular.rewardCents })
+      .where(eq(servers.id, campaignId))
+      .run();
+  }
+
   /** Records how a join claimed by claimPendingJoin ended: paid with frozen terms, or not. */
-  settleVerifiedJoin(joinId: string, outcome: VerifiedJoinOutcome): Promise<void>;
+  async settleVerifiedJoin(joinId: string, outcome: VerifiedJoinOutcome): Promise<void> {
+    const { terms } = outcome;
+    await this.h.q
+      .update(serverJoins)
+      .set({
+        coinsAwarded: terms !== null,
+        rewardCents: terms?.rewardCents ?? 0,
+        minStayMs: terms?.minStayMs ?? 0,
+        penaltyCents: terms?.penaltyCents ?? 0,
+        sameAddress: outcome.sameAddress,
+        ...(terms && outcome.discordJoinedAt !== undefined
+          ? { discordJoinedAt: outcome.discordJoinedAt }
+          : {}),
+      })
+      .where(eq(serverJoins.id, joinId))
+      .run();
+  }
+
   /**
    * Closes without pay the member's pending joins of the guild recorded after `discordJoinedAt` + skew:
    * they were in the guild before joining through the website. Returns how many.
    */
-  closeJoinsOfEarlierMember(
+  async closeJoinsOfEarlierMember(
     discordUserId: string,
     guildId: string,
     discordJoinedAt: number,
     skewMs: number,
     at: number,
-  ): Promise<number>;
+  ): Promise<number> {
+    return changes(
+      await this.h.q
+        .update(serverJoins)
+        .set({ verified: true, verifiedAt: at, coinsAwarded: false, discordJoinedAt })
+        .where(
+          and(
+            inArray(
+              serverJoins.userId,
+              this.h.q.select({ id: users.id }).from(users).where(eq(users.discordId, discordUserId)),
+            ),
+            inArray(
+              serverJoins.serverId,
+              this.h.q.select({ id: servers.id }).from(servers).where(eq(servers.serverId, guildId)),
+            ),
+            eq(serverJoins.verified, false),
+            eq(serverJoins.hasLeft, false),
+            gt(serverJoins.joinedAt, discordJoinedAt + skewMs),
+          ),
+        )
+        .run(),
+    );
+  }
 
   // ------------------------------------------------------------ leaves
   /** The member's paid joins of the guild not recorded as left, by campaign id (the order rows are locked in). */
-  listOpenPaidJoins(userId: string, guildId: string): Promise<OpenPaidJoin[]>;
+  async listOpenPaidJoins(userId: string, guildId: string): Promise<OpenPaidJoin[]> {
+    return this.h.q
+      .select({
+        joinId: serverJoins.id,
+        verifiedAt: serverJoins.verifiedAt,
+        minStayMs: serverJoins.minStayMs,
+        penaltyCents: serverJoins.penaltyCents,
+        rewardCents: serverJoins.rewardCents,
+        campaignId: servers.id,
+        name: servers.name,
+        kind: servers.kind,
+        canceledAt: servers.canceledAt,
+      })
+      .from(serverJoins)
+      .innerJoin(servers, eq(servers.id, serverJoins.serverId))
+      .where(
+        and(
+          eq(serverJoins.userId, userId),
+          eq(servers.serverId, guildId),
+          eq(serverJoins.coinsAwarded, true),
+          eq(serverJoins.hasLeft, false),
+        ),
+      )
+      .orderBy(asc(servers.id), asc(serverJoins.id))
+      .all();
+  }
+
   /** Earliest verification and Discord joined_at of the member's open paid joins of the guild; null without any. */
-  findOpenPaidJoin(
+  async findOpenPaidJoin(
     discordUserId: string,
     guildId: string,
-  ): Promise<{ verifiedAt: number; discordJoinedAt: number | null } | null>;
+  ): Promise<{ verifiedAt: number; discordJoinedAt: number | null } | null> {
+    const row = await this.selectJoinsWithCampaignAndUser({
+      verifiedAt: min(serverJoins.verifiedAt),
+      discordJoinedAt: min(serverJoins.discordJoinedAt),
+    })
+      .where(
+        and(
+          eq(users.discordId, discordUserId),
+          eq(servers.serverId, guildId),
+          eq(serverJoins.coinsAwarded, true),
+          eq(serverJoins.hasLeft, false),
+        ),
+      )
+      .get();
+    if (row?.verifiedAt === null || row?.verifiedAt === undefined) return null;
+    return { verifiedAt: row.verifiedAt, discordJoinedAt: row.discordJoinedAt };
+  }
+
   /** Records the leave of a join; false when it was recorded already. */
-  markLeft(
+  async markLeft(
     joinId: string,
     leave: { at: number; reason: LeaveReason; penalized: boolean; discordAt?: number },
-  ): Promise<boolean>;
+  ): Promise<boolean> {
+    const row = await this.h.q
+      .update(serverJoins)
+      .set({
+        hasLeft: true,
+        leftAt: leave.at,
+        leftDiscordAt: leave.discordAt ?? null,
+        leftReason: leave.reason,
+        penalized: leave.penalized,
+      })
+      .where(and(eq(serverJoins.id, joinId), eq(serverJoins.hasLeft, false)))
+      .returning({ id: serverJoins.id })
+      .get();
+    return row !== undefined;
+  }
+
   /** A penalised leave gives the slot back (to the featured pool for a featured slot), unless canceled. */
-  giveSlotBack(campaignId: string, featuredSlot: boolean): Promise<void>;
+  async giveSlotBack(campaignId: string, featuredSlot: boolean): Promise<void> {
+    await this.h.q
+      .update(servers)
+      .set({
+        membersRemaining: sql`${servers.membersRemaining} + 1`,
+        ...(featuredSlot ? { featuredRemaining: sql`${servers.featuredRemaining} + 1` } : {}),
+      })
+      .where(and(eq(servers.id, campaignId), isNull(servers.canceledAt)))
+      .run();
+  }
+
   /** Every paid join of the guild's campaigns still present is recorded as left (guild deleted); how many. */
-  markGuildJoinsLeft(guildId: string, at: number): Promise<number>;
+  async markGuildJoinsLeft(guildId: string, at: number): Promise<number> {
+    return changes(
+      await this.h.q
+        .update(serverJoins)
+        .set({ hasLeft: true, leftAt: at, leftReason: 'guild_deleted' satisfies LeaveReason })
+        .where(
+          and(
+            inArray(
+              serverJoins.serverId,
+              this.h.q.select({ id: servers.id }).from(servers).where(eq(servers.serverId, guildId)),
+            ),
+            eq(serverJoins.coinsAwarded, true),
+            eq(serverJoins.hasLeft, false),
+          ),
+        )
+        .run(),
+    );
+  }
+
   /** The member's joins of the guild charged as voluntary leaves, by campaign id. */
-  listChargedLeaves(discordUserId: string, guildId: string): Promise<ChargedLeave[]>;
+  async listChargedLeaves(discordUserId: string, guildId: string): Promise<ChargedLeave[]> {
+    return this.selectJoinsWithCampaignAndUser({
+      joinId: serverJoins.id,
+      userId: users.id,
+      campaignId: servers.id,
+      name: servers.name,
+      penaltyCents: serverJoins.penaltyCents,
+      rewardCents: serverJoins.rewardCents,
+      kind: servers.kind,
+      leftAt: serverJoins.leftAt,
+      leftDiscordAt: serverJoins.leftDiscordAt,
+      discordJoinedAt: serverJoins.discordJoinedAt,
+    })
+      .where(
+        and(
+          eq(users.discordId, discordUserId),
+          eq(servers.serverId, guildId),
+          eq(serverJoins.penalized, true),
+          eq(serverJoins.leftReason, 'leave' satisfies LeaveReason),
+        ),
+      )
+      .orderBy(asc(servers.id), asc(serverJoins.id))
+      .all();
+  }
+
   /** Turns a charged leave into a kick or ban; false when its penalty was refunded already. */
-  refundPenaltyOf(joinId: string, reason: 'kick' | 'ban'): Promise<boolean>;
+  async refundPenaltyOf(joinId: string, reason: 'kick' | 'ban'): Promise<boolean> {
+    const row = await this.h.q
+      .update(serverJoins)
+      .set({ penalized: false, leftReason: reason })
+      .where(and(eq(serverJoins.id, joinId), eq(serverJoins.penalized, true)))
+      .returning({ id: serverJoins.id })
+      .get();
+    return row !== undefined;
+  }
+
   /** Undoes refundPenaltyOf in the same transaction (its slot could not be taken again). */
-  restorePenaltyOf(joinId: string): Promise<void>;
+  async restorePenaltyOf(joinId: string): Promise<void> {
+    await this.h.q
+      .update(serverJoins)
+      .set({ penalized: true, leftReason: 'leave' satisfies LeaveReason })
+      .where(eq(serverJoins.id, joinId))
+      .run();
+  }
+
   /** Takes again the slot a refunded leave gave back, if it is still free; false when it is not. */
-  retakeSlot(campaignId: string, featuredSlot: boolean): Promise<boolean>;
+  async retakeSlot(campaignId: string, featuredSlot: boolean): Promise<boolean> {
+    return (
+      changes(
+        await this.h.q
+          .update(servers)
+          .set({
+            membersRemaining: sql`${servers.membersRemaining} - 1`,
+            ...(featuredSlot ? { featuredRemaining: sql`${servers.featuredRemaining} - 1` } : {}),
+          })
+          .where(
+            and(
+              eq(servers.id, campaignId),
+              featuredSlot
+                ? and(gt(servers.featuredRemaining, 0), gt(servers.membersRemaining, 0))
+                : gt(servers.membersRemaining, servers.featuredRemaining),
+            ),
+          )
+          .run(),
+      ) > 0
+    );
+  }
 
   // ------------------------------------------------------------ completion DM
   /**
    * Claims the campaign's completion DM until `leaseUntil`: only a finished, not canceled campaign whose
    * owner was neither told nor found unreachable and that nobody holds or waits to retry (as of `now`).
    */
-  claimCompletionDm(campaignId: string, now: number, leaseUntil: number): Promise<boolean>;
-  findCompletionNotice(campaignId: string): Promise<CompletionNotice | undefined>;
-  markCompletionDmSent(campaignId: string): Promise<void>;
+  async claimCompletionDm(campaignId: string, now: number, leaseUntil: number): Promise<boolean> {
+    const row = await this.h.q
+      .update(servers)
+      .set({ completionDmRetryAt: leaseUntil })
+      .where(
+        and(
+          eq(servers.id, campaignId),
+          eq(servers.membersRemaining, 0),
+          isNull(servers.canceledAt),
+          eq(servers.completionNotificationSent, false),
+          isNull(servers.ownerUnreachableAt),
+          or(isNull(servers.completionDmRetryAt), lte(servers.completionDmRetryAt, now)),
+        ),
+      )
+      .returning({ id: servers.id })
+      .get();
+    return row !== undefined;
+  }
+
+  async findCompletionNotice(campaignId: string): Promise<CompletionNotice | undefined> {
+    return this.h.q
+      .select({ name: servers.name, slots: servers.initialMemberSlots, ownerDiscordId: users.discordId })
+      .from(servers)
+      .innerJoin(users, eq(users.id, servers.ownerId))
+      .where(eq(servers.id, campaignId))
+      .get();
+  }
+
+  async markCompletionDmSent(campaignId: string): Promise<void> {
+    await this.h.q
+      .update(servers)
+      .set({ completionNotificationSent: true, completionDmRetryAt: null })
+      .where(eq(servers.id, campaignId))
+      .run();
+  }
+
   /** Counts a failed attempt; the attempts so far (undefined for an unknown campaign). */
-  countCompletionDmAttempt(campaignId: string): Promise<number | undefined>;
-  markOwnerUnreachable(campaignId: string, at: number): Promise<void>;
-  setCompletionDmRetryAt(campaignId: string, at: number): Promise<void>;
+  async countCompletionDmAttempt(campaignId: string): Promise<number | undefined> {
+    return (
+      await this.h.q
+        .update(servers)
+        .set({ completionDmAttempts: sql`${servers.completionDmAttempts} + 1` })
+        .where(eq(servers.id, campaignId))
+        .returning({ attempts: servers.completionDmAttempts })
+        .get()
+    )?.attempts;
+  }
+
+  async markOwnerUnreachable(campaignId: string, at: number): Promise<void> {
+    await this.h.q
+      .update(servers)
+      .set({ ownerUnreachableAt: at, completionDmRetryAt: null })
+      .where(eq(servers.id, campaignId))
+      .run();
+  }
+
+  async setCompletionDmRetryAt(campaignId: string, at: number): Promise<void> {
+    await this.h.q.update(servers).set({ completionDmRetryAt: at }).where(eq(servers.id, campaignId)).run();
+  }
+
   /** Finished campaigns whose completion DM is due (not claimed, or its lease or retry wait is past), oldest first. */
-  listDueCompletions(now: number): Promise<{ id: string; guildId: string | null }[]>;
+  async listDueCompletions(now: number): Promise<{ id: string; guildId: string | null }[]> {
+    return this.h.q
+      .select({ id: servers.id, guildId: servers.serverId })
+      .from(servers)
+      .where(
+        and(
+          eq(servers.membersRemaining, 0),
+          gt(servers.initialMemberSlots, 0),
+          isNull(servers.canceledAt),
+          eq(servers.completionNotificationSent, false),
+          isNull(servers.ownerUnreachableAt),
+          or(isNull(servers.completionDmRetryAt), lte(servers.completionDmRetryAt, now)),
+        ),
+      )
+      .orderBy(asc(servers.createdAt), asc(servers.id))
+      .all();
+  }
 
   // ------------------------------------------------------------ the bot in guilds
   /** Pauses the guild's open campaigns not paused yet; how many. */
-  pauseGuildCampaigns(guildId: string, at: number): Promise<number>;
+  async pauseGuildCampaigns(guildId: string, at: number): Promise<number> {
+    return changes(
+      await this.h.q
+        .update(servers)
+        .set({ botRemovedAt: at })
+        .where(and(eq(servers.serverId, guildId), isNull(servers.botRemovedAt), isNull(servers.canceledAt)))
+        .run(),
+    );
+  }
+
   /** Resumes the guild's paused campaigns; how many. */
-  resumeGuildCampaigns(guildId: string): Promise<number>;
+  async resumeGuildCampaigns(guildId: string): Promise<number> {
+    return changes(
+      await this.h.q
+        .update(servers)
+        .set({ botRemovedAt: null })
+        .where(and(eq(servers.serverId, guildId), isNotNull(servers.botRemovedAt)))
+        .run(),
+    );
+  }
+
   /** Invite code and link of every campaign of the guild. */
-  listGuildInvites(guildId: string): Promise<{ code: string | null; link: string }[]>;
+  async listGuildInvites(guildId: string): Promise<{ code: string | null; link: string }[]> {
+    return this.h.q
+      .select({ code: servers.inviteCode, link: servers.inviteLink })
+      .from(servers)
+      .where(eq(servers.serverId, guildId))
+      .all();
+  }
+
   /** Guild and pause state of every open bot campaign (distinct). */
-  listOpenCampaignGuilds(): Promise<{ guildId: string | null; removedAt: number | null }[]>;
+  async listOpenCampaignGuilds(): Promise<{ guildId: string | null; removedAt: number | null }[]> {
+    return this.h.q
+      .selectDistinct({ guildId: servers.serverId, removedAt: servers.botRemovedAt })
+      .from(servers)
+      .where(and(isNotNull(servers.serverId), isNull(servers.canceledAt)))
+      .all();
+  }
+
   /** Which of these guilds have a paused campaign. */
-  listPausedGuilds(guildIds: string[]): Promise<string[]>;
+  async listPausedGuilds(guildIds: string[]): Promise<string[]> {
+    if (guildIds.length === 0) return [];
+    const rows = await this.h.q
+      .selectDistinct({ guildId: servers.serverId })
+      .from(servers)
+      .where(and(inArray(servers.serverId, guildIds), isNotNull(servers.botRemovedAt)));
+    return rows.map((r) => r.guildId).filter((g): g is string => g !== null);
+  }
+
   /** Whether an open campaign of the guild has no slot left. */
-  hasFullCampaign(guildId: string): Promise<boolean>;
+  async hasFullCampaign(guildId: string): Promise<boolean> {
+    const row = await this.h.q
+      .select({ id: servers.id })
+      .from(servers)
+      .where(and(eq(servers.serverId, guildId), lte(servers.membersRemaining, 0), isNull(servers.canceledAt)))
+      .limit(1)
+      .get();
+    return row !== undefined;
+  }
 
   // ------------------------------------------------------------ reconciliation
   /** Paid, present joins of bot campaigns verified at or after `since`. */
-  listInStayJoins(since: number): Promise<InStayJoin[]>;
+  async listInStayJoins(since: number): Promise<InStayJoin[]> {
+    return this.selectJoinsWithCampaignAndUser({
+      guildId: servers.serverId,
+      discordUserId: users.discordId,
+      verifiedAt: serverJoins.verifiedAt,
+      discordJoinedAt: serverJoins.discordJoinedAt,
+      minStayMs: serverJoins.minStayMs,
+      kind: servers.kind,
+    })
+      .where(
+        and(
+          eq(serverJoins.coinsAwarded, true),
+          eq(serverJoins.hasLeft, false),
+          isNotNull(servers.serverId),
+          gte(serverJoins.verifiedAt, since),
+        ),
+      )
+      .all();
+  }
+
   /** (guild, member) pairs with a pending join of an open bot campaign recorded at or after `since`. */
-  listPendingMembers(since: number): Promise<{ guildId: string | null; discordUserId: string }[]>;
+  async listPendingMembers(since: number): Promise<{ guildId: string | null; discordUserId: string }[]> {
+    return this.h.q
+      .selectDistinct({ guildId: servers.serverId, discordUserId: users.discordId })
+      .from(serverJoins)
+      .innerJoin(servers, eq(servers.id, serverJoins.serverId))
+      .innerJoin(users, eq(users.id, serverJoins.userId))
+      .where(
+        and(
+          eq(serverJoins.verified, false),
+          eq(serverJoins.hasLeft, false),
+          isNotNull(servers.serverId),
+          isNull(servers.canceledAt),
+          gte(serverJoins.joinedAt, since),
+        ),
+      )
+      .all();
+  }
+
   /** Guilds where this member has a pending join of an open bot campaign recorded at or after `since`, newest first. */
-  listPendingGuildsOfMember(userId: string, since: number): Promise<string[]>;
+  async listPendingGuildsOfMember(userId: string, since: number): Promise<string[]> {
+    const rows = await this.h.q
+      .select({ guildId: servers.serverId, joinedAt: serverJoins.joinedAt })
+      .from(serverJoins)
+      .innerJoin(servers, eq(servers.id, serverJoins.serverId))
+      .where(
+        and(
+          eq(serverJoins.userId, userId),
+          eq(serverJoins.verified, false),
+          eq(serverJoins.hasLeft, false),
+          isNotNull(servers.serverId),
+          isNull(servers.canceledAt),
+          gte(serverJoins.joinedAt, since),
+        ),
+      )
+      .orderBy(desc(serverJoins.joinedAt))
+      .all();
+    return [...new Set(rows.flatMap((r) => (r.guildId ? [r.guildId] : [])))];
+  }
 
   // ------------------------------------------------------------ slash commands
   /** Name and kind of a campaign (wording of replies). */
-  findCampaignSummary(campaignId: string): Promise<{ name: string; kind: CampaignKind } | undefined>;
+  async findCampaignSummary(campaignId: string): Promise<{ name: string; kind: CampaignKind } | undefined> {
+    return this.h.q
+      .select({ name: servers.name, kind: servers.kind })
+      .from(servers)
+      .where(eq(servers.id, campaignId))
+      .get();
+  }
+
+  /**
+   * Join rows with their campaign and their member. The fields are generic, which drizzle's select
+   * types cannot follow through two joins, so the builder is typed here as what it is: a partial
+   * select over three inner-joined tables.
+   */
+  private selectJoinsWithCampaignAndUser<T extends SelectedFields>(
+    fields: T,
+  ): SQLiteSelect<'server_joins', 'async', SqliteRemoteResult, T, 'partial', InnerJoined> {
+    return this.h.q
+      .select(fields as SelectedFields)
+      .from(serverJoins)
+      .innerJoin(servers, eq(servers.id, serverJoins.serverId))
+      .innerJoin(users, eq(users.id, serverJoins.userId))
+      .$dynamic() as SQLiteSelect<'server_joins', 'async', SqliteRemoteResult, T, 'partial', InnerJoined>;
+  }
 }
 
 export function botRepo(h: DbHandle): BotRepository {
-  return h.kind === 'sqlite' ? new SqliteBotRepository(h.db) : new PgBotRepository(h.db);
+  return new BotRepository(h);
 }

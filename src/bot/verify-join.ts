@@ -1,12 +1,12 @@
 import type { AppContext } from '../context.ts';
 import type { TxHandle } from '../db/engine.ts';
 import * as ledger from '../ledger/index.ts';
-import { JOINED_AT_CLOCK_SKEW_MS, type JoinTerms, PENDING_JOIN_MAX_AGE_MS } from './rules.ts';
+import { JOINED_AT_CLOCK_SKEW_MS, joinTerms, type JoinTerms, PENDING_JOIN_MAX_AGE_MS } from './rules.ts';
 import { notifyCompletedCampaign } from './completion-notice.ts';
 import { checkSameAddress, type SameAddressRule } from '../joins/same-address.ts';
 import { publishCampaignCompleted, publishWithBalance } from '../events/publish.ts';
 import { formatCents } from '../shared/money.ts';
-import { botRepo, type SlotTaken } from './bot-repo.ts';
+import { botRepo, type BotRepository } from './bot-repo.ts';
 import { scheduleCampaignProgress, scheduleStayOver } from '../reminders/schedule-reminders.ts';
 
 export interface MemberEvent {
@@ -101,6 +101,27 @@ export async function recordVerifiedJoin(ctx: AppContext, event: MemberEvent): P
   });
 }
 
+export interface SlotTaken {
+  terms: JoinTerms;
+  membersRemaining: number;
+}
+
+/**
+ * Takes one slot of a campaign that is not canceled: a featured slot while the featured pool lasts
+ * (the campaign turns regular when that pool runs out with regular slots left), else one beyond the
+ * featured pool. null when none is left.
+ */
+async function takeSlot(repo: BotRepository, campaignId: string): Promise<SlotTaken | null> {
+  const featured = await repo.takeFeaturedSlot(campaignId);
+  if (featured) {
+    if (featured.featuredRemaining === 0 && featured.membersRemaining > 0)
+      await repo.endFeaturing(campaignId);
+    return { terms: joinTerms(true), membersRemaining: featured.membersRemaining };
+  }
+  const regular = await repo.takeRegularSlot(campaignId);
+  return regular ? { terms: joinTerms(false), membersRemaining: regular.membersRemaining } : null;
+}
+
 /**
  * Takes a slot of the campaign, then applies the same-address rule (decision 022): past the campaign's
  * cap such a join is verified without pay or slot (the savepoint gives the slot back). The slot comes
@@ -114,7 +135,7 @@ async function takeSlotWithinCap(
 ): Promise<{ slot: SlotTaken | null; shared: boolean }> {
   try {
     return await tx.transaction(async (sp) => {
-      const slot = await botRepo(sp).takeSlot(input.campaignId);
+      const slot = await takeSlot(botRepo(sp), input.campaignId);
       const address = await checkSameAddress(sp, rule, input);
       if (slot && address.capped) throw new SameAddressCapped();
       return { slot, shared: address.shared };

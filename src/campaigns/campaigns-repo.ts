@@ -1,12 +1,34 @@
 import type { DbHandle } from '../db/engine.ts';
-import type { Server, Transaction } from '../db/schema.ts';
-import { SqliteCampaignsRepository } from './campaigns-repo.sqlite.ts';
-import { PgCampaignsRepository } from './campaigns-repo.pg.ts';
+import {
+  and,
+  count,
+  type AnyColumn,
+  desc,
+  eq,
+  gt,
+  gte,
+  inArray,
+  isNull,
+  lte,
+  ne,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
+import { serverJoins, servers, transactions, type Server, type Transaction } from '../db/schema.ts';
+import { fragment, rawGet } from '../db/query.ts';
 
 // Campaigns (decision 028 step 2C, the guide in decision 034): what src/campaigns needs from the
-// database, as one async interface with a SQLite and a PostgreSQL implementation, held together by
-// campaigns-repo.test.ts on both engines. The rules (who may, how much it costs, what a refusal says)
+// database, written once for both engines (decision 044) and held to its contract by
+// campaigns-repo.test.ts on both. The rules (who may, how much it costs, what a refusal says)
 // stay in the services above it; the exactly-once rules are said in the statements that write.
+
+/** First key of the two-key advisory locks taken here (PostgreSQL; one namespace per kind of lock). */
+const FEATURE_GUILD_LOCK = 0x0c5f_0001;
+
+/** SQLite's rowid (insertion order) where it exists; the id on PostgreSQL. */
+function insertionOrder(h: DbHandle, id: SQL.Aliased | AnyColumn): SQL {
+  return fragment(h, { sqlite: sql`rowid`, pg: sql`${id}` });
+}
 
 /** A campaign row as submit writes it. */
 export interface NewCampaign {
@@ -38,83 +60,331 @@ export interface InviteRecheckRow {
   inviteValid: boolean;
 }
 
-export interface CampaignsRepository {
+function transactionsWhere(userId: string, types: readonly string[] | undefined): SQL | undefined {
+  return types
+    ? and(eq(transactions.userId, userId), inArray(transactions.type, [...types]))
+    : eq(transactions.userId, userId);
+}
+
+export class CampaignsRepository {
+  constructor(private readonly h: DbHandle) {}
+
   /** The owner's campaign in any state (canceled, unpromoted intent), or undefined — also for another user's. */
-  findOwn(ownerId: string, id: string): Promise<Server | undefined>;
-  insert(campaign: NewCampaign): Promise<Server>;
+  async findOwn(ownerId: string, id: string): Promise<Server | undefined> {
+    return this.h.q
+      .select()
+      .from(servers)
+      .where(and(eq(servers.id, id), eq(servers.ownerId, ownerId)))
+      .get();
+  }
+
+  async insert(campaign: NewCampaign): Promise<Server> {
+    return this.h.q.insert(servers).values(campaign).returning().get();
+  }
+
   /** Whether another active (featured slots left, not canceled) campaign of this guild is featured. */
-  isGuildFeaturedElsewhere(guildId: string, exceptId?: string): Promise<boolean>;
+  async isGuildFeaturedElsewhere(guildId: string, exceptId?: string): Promise<boolean> {
+    const row = await this.h.q
+      .select({ id: servers.id })
+      .from(servers)
+      .where(
+        and(
+          eq(servers.serverId, guildId),
+          eq(servers.isFeatured, true),
+          gt(servers.featuredRemaining, 0),
+          isNull(servers.canceledAt),
+          exceptId ? ne(servers.id, exceptId) : undefined,
+        ),
+      )
+      .limit(1)
+      .get();
+    return row !== undefined;
+  }
+
   /**
    * Serialises "feature a campaign of this guild" until the end of the transaction, so the check
    * above and the write that follows are one step (PostgreSQL: a transaction-level advisory lock;
    * SQLite: nothing, the store's writer is serialised already). Call it inside a transaction.
    */
-  lockGuildForFeaturing(guildId: string): Promise<void>;
+  async lockGuildForFeaturing(guildId: string): Promise<void> {
+    // "One featured campaign per guild" spans rows (two campaigns of one guild promoted at once), so
+    // READ COMMITTED alone would let both pass the check. The lock is held until commit or rollback;
+    // the second promoter waits, then its check (a new statement) sees the first one's commit.
+    if (this.h.kind === 'pg')
+      await rawGet(
+        this.h,
+        sql`SELECT pg_advisory_xact_lock(${FEATURE_GUILD_LOCK}::int, hashtext(${guildId}))`,
+      );
+  }
+
   /**
    * Makes the campaign featured with `slots` more featured slots at `rewardCents`, only if it still
    * has the snapshot's slots and featured state; undefined when another writer changed it first.
    */
-  promote(
+  async promote(
     snapshot: PromoteSnapshot,
     slots: number,
     rewardCents: number,
     now: number,
-  ): Promise<Server | undefined>;
+  ): Promise<Server | undefined> {
+    return this.h.q
+      .update(servers)
+      .set({
+        kind: 'featured',
+        isFeatured: true,
+        featuredAt: now,
+        coinReward: rewardCents,
+        membersRemaining: sql`${servers.membersRemaining} + ${slots}`,
+        featuredRemaining: sql`${servers.featuredRemaining} + ${slots}`,
+        initialMemberSlots: sql`${servers.initialMemberSlots} + ${slots}`,
+        completionNotificationSent: false,
+      })
+      .where(
+        and(
+          eq(servers.id, snapshot.id),
+          eq(servers.membersRemaining, snapshot.membersRemaining),
+          eq(servers.featuredRemaining, snapshot.featuredRemaining),
+          eq(servers.isFeatured, snapshot.isFeatured),
+        ),
+      )
+      .returning()
+      .get();
+  }
+
   /**
    * Adds `slots` member slots (at the regular/no-bot reward) to the owner's campaign that is not canceled
    * and is not an unpromoted featured intent; clears the completion-DM state, so the campaign completes
    * (and tells its owner) again. One relative UPDATE: concurrent top-ups each add theirs. Undefined when
    * no such campaign.
    */
-  topUp(ownerId: string, id: string, slots: number): Promise<Server | undefined>;
+  async topUp(ownerId: string, id: string, slots: number): Promise<Server | undefined> {
+    return this.h.q
+      .update(servers)
+      .set({
+        membersRemaining: sql`${servers.membersRemaining} + ${slots}`,
+        initialMemberSlots: sql`${servers.initialMemberSlots} + ${slots}`,
+        completionNotificationSent: false,
+        completionDmAttempts: 0,
+        completionDmRetryAt: null,
+        ownerUnreachableAt: null,
+      })
+      .where(
+        and(
+          eq(servers.id, id),
+          eq(servers.ownerId, ownerId),
+          isNull(servers.canceledAt),
+          // An unpromoted featured intent is funded by promote, not here.
+          sql`NOT (${servers.initialMemberSlots} = 0 AND ${servers.featuredAt} IS NULL)`,
+        ),
+      )
+      .returning()
+      .get();
+  }
+
   /** Cancels the owner's campaign (no slots left); undefined when it is not theirs or already canceled. */
-  cancel(ownerId: string, id: string, now: number): Promise<Server | undefined>;
+  async cancel(ownerId: string, id: string, now: number): Promise<Server | undefined> {
+    return this.h.q
+      .update(servers)
+      .set({ canceledAt: now, membersRemaining: 0 })
+      .where(and(eq(servers.id, id), eq(servers.ownerId, ownerId), isNull(servers.canceledAt)))
+      .returning()
+      .get();
+  }
+
   /** Sets a new invite on the owner's campaign that is not canceled (and its guild when it had none). */
-  replaceInvite(
+  async replaceInvite(
     ownerId: string,
     id: string,
     invite: { link: string; code: string; guildId?: string },
-  ): Promise<Server | undefined>;
+  ): Promise<Server | undefined> {
+    return this.h.q
+      .update(servers)
+      .set({
+        inviteLink: invite.link,
+        inviteCode: invite.code,
+        inviteValid: true,
+        ...(invite.guildId !== undefined ? { inviteGuildId: invite.guildId } : {}),
+      })
+      .where(and(eq(servers.id, id), eq(servers.ownerId, ownerId), isNull(servers.canceledAt)))
+      .returning()
+      .get();
+  }
+
   /** Active campaigns (slots left, not canceled) with what the invite recheck needs. */
-  listForInviteRecheck(): Promise<InviteRecheckRow[]>;
+  async listForInviteRecheck(): Promise<InviteRecheckRow[]> {
+    return this.h.q
+      .select({
+        id: servers.id,
+        inviteCode: servers.inviteCode,
+        inviteLink: servers.inviteLink,
+        guildId: servers.serverId,
+        inviteValid: servers.inviteValid,
+      })
+      .from(servers)
+      .where(and(gt(servers.membersRemaining, 0), isNull(servers.canceledAt)))
+      .all();
+  }
+
   /**
    * Sets invite_valid while the row still has `checkedLink` (the invite Discord was asked about); false
    * when it had that value already (another run changed it first) or the invite was replaced meanwhile.
    */
-  setInviteValid(id: string, valid: boolean, checkedLink: string): Promise<boolean>;
+  async setInviteValid(id: string, valid: boolean, checkedLink: string): Promise<boolean> {
+    const row = await this.h.q
+      .update(servers)
+      .set({ inviteValid: valid })
+      .where(and(eq(servers.id, id), ne(servers.inviteValid, valid), eq(servers.inviteLink, checkedLink)))
+      .returning({ id: servers.id })
+      .get();
+    return row !== undefined;
+  }
+
   /** Deletes unpromoted featured intents (0 slots, never featured) created at or before `cutoff`. */
-  pruneUnpromotedIntents(cutoff: number): Promise<number>;
+  async pruneUnpromotedIntents(cutoff: number): Promise<number> {
+    return (
+      await this.h.q
+        .delete(servers)
+        .where(
+          and(
+            eq(servers.initialMemberSlots, 0),
+            isNull(servers.featuredAt),
+            eq(servers.membersRemaining, 0),
+            lte(servers.createdAt, cutoff),
+          ),
+        )
+        .returning({ id: servers.id })
+    ).length;
+  }
+
   /** The owner's campaigns with slots left, not canceled, newest first. */
-  listActiveByOwner(ownerId: string): Promise<Server[]>;
+  async listActiveByOwner(ownerId: string): Promise<Server[]> {
+    return this.h.q
+      .select()
+      .from(servers)
+      .where(and(eq(servers.ownerId, ownerId), gt(servers.membersRemaining, 0), isNull(servers.canceledAt)))
+      .orderBy(desc(servers.createdAt), desc(insertionOrder(this.h, servers.id)))
+      .all();
+  }
+
   /** Every campaign row of the owner, newest first. */
-  listByOwner(ownerId: string): Promise<Server[]>;
+  async listByOwner(ownerId: string): Promise<Server[]> {
+    return this.h.q
+      .select()
+      .from(servers)
+      .where(eq(servers.ownerId, ownerId))
+      .orderBy(desc(servers.createdAt), desc(insertionOrder(this.h, servers.id)))
+      .all();
+  }
+
   /** Active featured campaigns (featured slots left, not canceled) of these guilds, whoever owns them. */
-  listActiveFeaturedInGuilds(guildIds: string[]): Promise<{ id: string; guildId: string | null }[]>;
+  async listActiveFeaturedInGuilds(guildIds: string[]): Promise<{ id: string; guildId: string | null }[]> {
+    if (guildIds.length === 0) return [];
+    return this.h.q
+      .select({ id: servers.id, guildId: servers.serverId })
+      .from(servers)
+      .where(
+        and(
+          inArray(servers.serverId, guildIds),
+          eq(servers.isFeatured, true),
+          gt(servers.featuredRemaining, 0),
+          isNull(servers.canceledAt),
+        ),
+      )
+      .all();
+  }
+
   /** Joins that count for the owner per campaign: verified ones, or for no-bot campaigns the rewarded ones. */
-  countJoins(ids: string[]): Promise<Map<string, number>>;
+  async countJoins(ids: string[]): Promise<Map<string, number>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.h.q
+      .select({
+        serverId: serverJoins.serverId,
+        // Booleans are 0/1 on SQLite and true/false on PostgreSQL: counted through CASE on both.
+        count: sql<number>`SUM(CASE WHEN (${servers.serverId} IS NULL AND ${serverJoins.coinsAwarded}) OR (${servers.serverId} IS NOT NULL AND ${serverJoins.verified}) THEN 1 ELSE 0 END)`,
+      })
+      .from(serverJoins)
+      .innerJoin(servers, eq(servers.id, serverJoins.serverId))
+      .where(inArray(serverJoins.serverId, ids))
+      .groupBy(serverJoins.serverId)
+      .all();
+    return new Map(rows.map((r) => [r.serverId, Number(r.count ?? 0)]));
+  }
+
   /** Members penalised for leaving early, per campaign. */
-  countEarlyLeaves(ids: string[]): Promise<Map<string, number>>;
+  async countEarlyLeaves(ids: string[]): Promise<Map<string, number>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.h.q
+      .select({ serverId: serverJoins.serverId, n: count() })
+      .from(serverJoins)
+      .where(and(inArray(serverJoins.serverId, ids), eq(serverJoins.penalized, true)))
+      .groupBy(serverJoins.serverId)
+      .all();
+    return new Map(rows.map((r) => [r.serverId, r.n]));
+  }
 
   // The owner's ledger history (GET /api/transactions…): read-only views of the ledger's rows.
   /** Newest first (ties in one millisecond: insertion order on SQLite, id order on PostgreSQL). */
-  listTransactions(
+  async listTransactions(
     userId: string,
     types: readonly string[] | undefined,
     limit: number,
     offset: number,
-  ): Promise<Transaction[]>;
-  countTransactions(userId: string, types: readonly string[] | undefined): Promise<number>;
+  ): Promise<Transaction[]> {
+    return await this.h.q
+      .select()
+      .from(transactions)
+      .where(transactionsWhere(userId, types))
+      // SQLite's rowid breaks ties between entries written in the same millisecond (insertion order);
+      // PostgreSQL has none: by id there (stable, not insertion order).
+      .orderBy(desc(transactions.createdAt), desc(insertionOrder(this.h, transactions.id)))
+      .limit(limit)
+      .offset(offset)
+      .all();
+  }
+
+  async countTransactions(userId: string, types: readonly string[] | undefined): Promise<number> {
+    const row = await this.h.q
+      .select({ n: count() })
+      .from(transactions)
+      .where(transactionsWhere(userId, types))
+      .get();
+    return row?.n ?? 0;
+  }
+
   /** Sum of positive amounts per local day index (floor((createdAt + shift) / dayMs)) since `since`. */
-  earningsByDay(
+  async earningsByDay(
     userId: string,
     shiftMs: number,
     dayMs: number,
     since: number,
-  ): Promise<{ day: number; earned: number }[]>;
+  ): Promise<{ day: number; earned: number }[]> {
+    const rows = await this.h.q
+      .select({
+        day: sql<number>`CAST((${transactions.createdAt} + ${shiftMs}) / ${dayMs} AS INTEGER)`,
+        earned: sql<number>`SUM(${transactions.amount})`,
+      })
+      .from(transactions)
+      .where(
+        and(eq(transactions.userId, userId), gt(transactions.amount, 0), gte(transactions.createdAt, since)),
+      )
+      .groupBy(sql`1`);
+    return rows.map((r) => ({ day: Number(r.day), earned: Number(r.earned) }));
+  }
+
   /** Lifetime received and taken (as a positive number), in hundredths. */
-  transactionTotals(userId: string): Promise<{ earned: number; spent: number }>;
+  async transactionTotals(userId: string): Promise<{ earned: number; spent: number }> {
+    const row = await this.h.q
+      .select({
+        earned: sql<number>`COALESCE(SUM(CASE WHEN ${transactions.amount} > 0 THEN ${transactions.amount} ELSE 0 END), 0)`,
+        spent: sql<number>`COALESCE(SUM(CASE WHEN ${transactions.amount} < 0 THEN -${transactions.amount} ELSE 0 END), 0)`,
+      })
+      .from(transactions)
+      .where(eq(transactions.userId, userId))
+      .get();
+    return { earned: Number(row?.earned ?? 0), spent: Number(row?.spent ?? 0) };
+  }
 }
 
 export function campaignsRepo(h: DbHandle): CampaignsRepository {
-  return h.kind === 'sqlite' ? new SqliteCampaignsRepository(h.db) : new PgCampaignsRepository(h.db);
+  return new CampaignsRepository(h);
 }

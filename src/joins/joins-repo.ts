@@ -1,12 +1,20 @@
 import type { DbHandle } from '../db/engine.ts';
-import type { Server, ServerJoin } from '../db/schema.ts';
-import { SqliteJoinsRepository } from './joins-repo.sqlite.ts';
-import { PgJoinsRepository } from './joins-repo.pg.ts';
-import type { MemberGuilds } from './member-guilds.ts';
+import { and, asc, count, desc, eq, gt, gte, isNull, lt, ne, sql } from 'drizzle-orm';
+import {
+  memberGuilds,
+  serverJoins,
+  servers,
+  userAddresses,
+  type Server,
+  type ServerJoin,
+  users,
+} from '../db/schema.ts';
+import { changes, getForUpdate, greatest, rawGet } from '../db/query.ts';
+import { parseGuildIds, type MemberGuilds } from './member-guilds.ts';
 
-// Joins (decision 028 step 2D, the guide in decision 034): what the website's join, the no-bot claim,
-// My Joins and the same-address rule need from the database, as one async interface with a SQLite and
-// a PostgreSQL implementation, held together by joins-repo.test.ts on both engines. Slots are taken
+// Joins (decision 028 step 2D; one query definition for both engines, decision 044): what the website's join, the no-bot claim,
+// My Joins and the same-address rule need from the database, written once for both engines and
+// held to its contract by joins-repo.test.ts on both. Slots are taken
 // by a conditional UPDATE (`members_remaining > 0`); a join is one row per (user, campaign) by its
 // unique index and is paid once (`coins_awarded = false` in the UPDATE, and the ledger's key).
 // Discover's in-memory list has its own per-engine readers (discover-list.sqlite.ts, .pg.ts).
@@ -18,51 +26,205 @@ export interface NoBotClaimTerms {
   sameAddress: boolean;
 }
 
-export interface JoinsRepository {
-  findCampaign(id: string): Promise<Server | undefined>;
-  findJoin(userId: string, campaignId: string): Promise<ServerJoin | undefined>;
+export class JoinsRepository {
+  constructor(private readonly h: DbHandle) {}
+
+  async findCampaign(id: string): Promise<Server | undefined> {
+    return this.h.q.select().from(servers).where(eq(servers.id, id)).get();
+  }
+
+  async findJoin(userId: string, campaignId: string): Promise<ServerJoin | undefined> {
+    return this.h.q
+      .select()
+      .from(serverJoins)
+      .where(and(eq(serverJoins.userId, userId), eq(serverJoins.serverId, campaignId)))
+      .get();
+  }
+
   /** Inserts a pending join; false when the member has a join of this campaign already. */
-  insertPendingJoin(userId: string, campaignId: string, now: number): Promise<boolean>;
+  async insertPendingJoin(userId: string, campaignId: string, now: number): Promise<boolean> {
+    const row = await this.h.q
+      .insert(serverJoins)
+      .values({ userId, serverId: campaignId, joinedAt: now, verified: false, coinsAwarded: false })
+      .onConflictDoNothing({ target: [serverJoins.userId, serverJoins.serverId] })
+      .returning({ id: serverJoins.id })
+      .get();
+    return row !== undefined;
+  }
+
   /** Restarts the clock of a join that never completed (pending or expired); false when it completed. */
-  restartPendingJoin(userId: string, campaignId: string, now: number): Promise<boolean>;
+  async restartPendingJoin(userId: string, campaignId: string, now: number): Promise<boolean> {
+    const row = await this.h.q
+      .update(serverJoins)
+      .set({ joinedAt: now })
+      .where(
+        and(
+          eq(serverJoins.userId, userId),
+          eq(serverJoins.serverId, campaignId),
+          eq(serverJoins.verified, false),
+          eq(serverJoins.coinsAwarded, false),
+          eq(serverJoins.hasLeft, false),
+        ),
+      )
+      .returning({ id: serverJoins.id })
+      .get();
+    return row !== undefined;
+  }
+
   /** Takes one slot of a campaign that has one and is not canceled; false when none is left. */
-  takeSlot(campaignId: string): Promise<boolean>;
+  async takeSlot(campaignId: string): Promise<boolean> {
+    const row = await this.h.q
+      .update(servers)
+      .set({ membersRemaining: sql`${servers.membersRemaining} - 1` })
+      .where(and(eq(servers.id, campaignId), gt(servers.membersRemaining, 0), isNull(servers.canceledAt)))
+      .returning({ id: servers.id })
+      .get();
+    return row !== undefined;
+  }
+
   /** Marks a no-bot join paid, with its frozen terms; false when it was paid already. */
-  markNoBotClaimed(joinId: string, terms: NoBotClaimTerms): Promise<boolean>;
+  async markNoBotClaimed(joinId: string, terms: NoBotClaimTerms): Promise<boolean> {
+    const row = await this.h.q
+      .update(serverJoins)
+      // No bot watches a no-bot guild, so there is no stay to keep and nothing to charge: frozen as such.
+      .set({
+        coinsAwarded: true,
+        verified: true,
+        verifiedAt: terms.now,
+        rewardCents: terms.rewardCents,
+        minStayMs: 0,
+        penaltyCents: 0,
+        sameAddress: terms.sameAddress,
+      })
+      .where(and(eq(serverJoins.id, joinId), eq(serverJoins.coinsAwarded, false)))
+      .returning({ id: serverJoins.id })
+      .get();
+    return row !== undefined;
+  }
+
   /** Saves the guild a no-bot campaign's invite leads to (campaigns listed before it was stored). */
-  setInviteGuildId(campaignId: string, guildId: string): Promise<void>;
+  async setInviteGuildId(campaignId: string, guildId: string): Promise<void> {
+    await this.h.q.update(servers).set({ inviteGuildId: guildId }).where(eq(servers.id, campaignId)).run();
+  }
+
   /** The member's joins with their campaigns, newest first. */
-  listJoinsWithCampaigns(userId: string): Promise<{ join: ServerJoin; server: Server }[]>;
+  async listJoinsWithCampaigns(userId: string): Promise<{ join: ServerJoin; server: Server }[]> {
+    return this.h.q
+      .select({ join: serverJoins, server: servers })
+      .from(serverJoins)
+      .innerJoin(servers, eq(servers.id, serverJoins.serverId))
+      .where(eq(serverJoins.userId, userId))
+      .orderBy(desc(serverJoins.joinedAt), desc(serverJoins.id))
+      .all();
+  }
+
   /** Whether member and owner both used one address at or after `since`. */
-  sharesAddressWithOwner(memberId: string, ownerId: string, since: number): Promise<boolean>;
+  async sharesAddressWithOwner(memberId: string, ownerId: string, since: number): Promise<boolean> {
+    const row = await rawGet<{ one: number }>(
+      this.h,
+      sql`
+      select 1 as one from user_addresses m
+      join user_addresses o on o.address_hash = m.address_hash
+      where m.user_id = ${memberId} and m.last_seen_at >= ${since}
+        and o.user_id = ${ownerId} and o.last_seen_at >= ${since}
+      limit 1`,
+    );
+    return row !== undefined;
+  }
+
   /** Paid joins of the campaign from members who shared an address with its owner. */
-  paidSameAddressJoins(campaignId: string): Promise<number>;
+  async paidSameAddressJoins(campaignId: string): Promise<number> {
+    const row = await this.h.q
+      .select({ n: count() })
+      .from(serverJoins)
+      .where(
+        and(
+          eq(serverJoins.serverId, campaignId),
+          eq(serverJoins.sameAddress, true),
+          eq(serverJoins.coinsAwarded, true),
+        ),
+      )
+      .get();
+    return row?.n ?? 0;
+  }
+
   /**
    * The member acted from this address (a keyed hash) at `now`: its last-seen time moves forward (never
    * back), and the member's addresses last seen before `forgetBefore` go.
    */
-  recordAddress(userId: string, addressHash: string, now: number, forgetBefore: number): Promise<void>;
+  async recordAddress(userId: string, addressHash: string, now: number, forgetBefore: number): Promise<void> {
+    await this.h.q
+      .insert(userAddresses)
+      .values({ userId, addressHash, lastSeenAt: now })
+      .onConflictDoUpdate({
+        target: [userAddresses.userId, userAddresses.addressHash],
+        set: { lastSeenAt: greatest(this.h, userAddresses.lastSeenAt, sql`excluded.last_seen_at`) },
+      })
+      .run();
+    await this.h.q
+      .delete(userAddresses)
+      .where(and(eq(userAddresses.userId, userId), lt(userAddresses.lastSeenAt, forgetBefore)))
+      .run();
+  }
+
   /** Retention: every address hash last seen before `before` goes; how many went. */
-  pruneAddresses(before: number): Promise<number>;
+  async pruneAddresses(before: number): Promise<number> {
+    return changes(await this.h.q.delete(userAddresses).where(lt(userAddresses.lastSeenAt, before)).run());
+  }
+
   /**
    * Holds the member's joins until the transaction ends, so concurrent joins of one member are paced one
    * after the other (PostgreSQL: the member's users row FOR UPDATE; SQLite's transactions already run
    * one at a time).
    */
-  lockMember(userId: string): Promise<void>;
+  async lockMember(userId: string): Promise<void> {
+    await getForUpdate(this.h, this.h.q.select({ id: users.id }).from(users).where(eq(users.id, userId)));
+  }
+
   /** When the member's joins of other campaigns than `exceptCampaignId` were asked for, at or after `since`, oldest first. */
-  joinTimesSince(userId: string, since: number, exceptCampaignId: string): Promise<number[]>;
+  async joinTimesSince(userId: string, since: number, exceptCampaignId: string): Promise<number[]> {
+    const rows = await this.h.q
+      .select({ at: serverJoins.joinedAt })
+      .from(serverJoins)
+      .where(
+        and(
+          eq(serverJoins.userId, userId),
+          gte(serverJoins.joinedAt, since),
+          ne(serverJoins.serverId, exceptCampaignId),
+        ),
+      )
+      .orderBy(asc(serverJoins.joinedAt));
+    return rows.map((r) => r.at);
+  }
+
   /** The member's Discord guild list as last read (member_guilds), or undefined. */
-  findMemberGuilds(userId: string): Promise<MemberGuilds | undefined>;
+  async findMemberGuilds(userId: string): Promise<MemberGuilds | undefined> {
+    const row = await this.h.q.select().from(memberGuilds).where(eq(memberGuilds.userId, userId)).get();
+    return (
+      row && { guildIds: parseGuildIds(row.guildIds), premiumType: row.premiumType, fetchedAt: row.fetchedAt }
+    );
+  }
+
   /** Stores the member's guild list; `premiumType` undefined keeps the stored one. */
-  saveMemberGuilds(
+  async saveMemberGuilds(
     userId: string,
     guildIds: readonly string[],
     premiumType: number | undefined,
     now: number,
-  ): Promise<void>;
+  ): Promise<void> {
+    const set = {
+      guildIds: guildIds.join(','),
+      fetchedAt: now,
+      ...(premiumType === undefined ? {} : { premiumType }),
+    };
+    await this.h.q
+      .insert(memberGuilds)
+      .values({ userId, premiumType: premiumType ?? null, ...set })
+      .onConflictDoUpdate({ target: memberGuilds.userId, set })
+      .run();
+  }
 }
 
 export function joinsRepo(h: DbHandle): JoinsRepository {
-  return h.kind === 'sqlite' ? new SqliteJoinsRepository(h.db) : new PgJoinsRepository(h.db);
+  return new JoinsRepository(h);
 }

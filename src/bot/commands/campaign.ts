@@ -1,5 +1,7 @@
 import { SlashCommandBuilder } from 'discord.js';
 import { listCampaignProgress, type CampaignProgress } from '../../campaigns/campaign-progress.ts';
+import { qualityOverview } from '../../campaigns/quality.ts';
+import type { ApiCampaignQuality } from '../../shared/quality.ts';
 import { botT, discordLocalizations } from '../../i18n/index.ts';
 import { escapeMarkdown } from './limits.ts';
 import { tFor, type BotT } from './format.ts';
@@ -15,7 +17,17 @@ function bar(filled: number, slots: number): string {
   return `${'█'.repeat(full)}${'░'.repeat(width - full)}`;
 }
 
-function describe(t: BotT, c: CampaignProgress): string {
+/** Retention of the members paid for (issue 31 item 1, decision 054); nothing before the first one. */
+function qualityLine(t: BotT, q: ApiCampaignQuality | undefined): string[] {
+  if (!q || !q.tracked || q.paidMembers === 0) return [];
+  const at = (key: string) => {
+    const p = q.retention.find((r) => r.key === key);
+    return p?.rate == null ? '—' : `${Math.round(p.rate * 100)}%${p.basis === 'sampled' ? '≈' : ''}`;
+  };
+  return [t('campaign.quality', { d1: at('d1'), stay: at('endOfStay'), d7: at('d7'), d30: at('d30') })];
+}
+
+function describe(t: BotT, c: CampaignProgress, q?: ApiCampaignQuality): string {
   const percent = c.slots <= 0 ? 100 : Math.floor((Math.min(c.filled, c.slots) / c.slots) * 100);
   const status = c.complete
     ? t('campaign.completed')
@@ -26,6 +38,7 @@ function describe(t: BotT, c: CampaignProgress): string {
     `${bar(c.filled, c.slots)} ${percent}%`,
     t('campaign.slots', { filled: c.filled, slots: c.slots, remaining: c.remaining }),
     t('campaign.joins', { joins: c.joinCount, early: c.earlyLeaves }),
+    ...qualityLine(t, q),
     status,
   ].join('\n');
 }
@@ -41,7 +54,11 @@ export const campaignCommand: SlashCommand = {
   needsAccount: true,
   async run(ctx, member, interaction) {
     const t = tFor(interaction);
-    const campaigns = await listCampaignProgress(ctx, member!.userId);
+    const [campaigns, quality] = await Promise.all([
+      listCampaignProgress(ctx, member!.userId),
+      qualityOverview(ctx, member!.userId),
+    ]);
+    const qualityOf = new Map(quality.campaigns.map((q) => [q.campaignId, q]));
     const links = row(
       linkButton(t('links.myCampaigns'), siteUrl(ctx, '/campaigns')),
       linkButton(t('links.submit'), siteUrl(ctx, '/submit')),
@@ -67,7 +84,7 @@ export const campaignCommand: SlashCommand = {
           color: COLORS.brand,
           fields: shown.map((c) => ({
             name: `${c.isFeatured ? '★ ' : ''}${escapeMarkdown(c.name)}${c.noBot ? t('campaign.noBot') : ''}`,
-            value: describe(t, c),
+            value: describe(t, c, qualityOf.get(c.id)),
           })),
           footer:
             campaigns.length > shown.length

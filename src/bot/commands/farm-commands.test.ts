@@ -92,6 +92,12 @@ describe('/farm', () => {
     expect(field.name).toBe('Pixel Raiders');
     expect(field.value).toBe(`✓ Verified +0.50, stay until <t:${safe}:f>\nSafe to leave <t:${safe}:R>`);
     expect(buttons(joins.reply).map((b) => b.url)).toEqual([`${app.url}/joins`]);
+
+    // A day later the owner's /campaign says how many of the paid members are still there (decision 054).
+    app.clock.advance(DAY + SECOND);
+    const owned = await run(app, owner, 'campaign', { guildId: lobbyId });
+    const mine = owned.reply.embeds[0]!.fields!.find((f) => f.name === 'Pixel Raiders')!;
+    expect(mine.value).toContain('Still there: D+1 100% · end of stay — · D+7 — · D+30 —');
   });
 
   it('refuses a full server with the website’s words, and changes nothing', async () => {

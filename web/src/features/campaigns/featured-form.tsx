@@ -7,6 +7,7 @@ import { CoinAmount } from '../../components/coin-amount.tsx';
 import { toast } from '../../lib/toaster.tsx';
 import { CostSummary } from './cost-summary.tsx';
 import { InviteLinkField, ServerNameField } from './form-fields.tsx';
+import { TargetingFields, targetingOf } from './targeting-fields.tsx';
 import type { SubmitFormProps } from './regular-form.tsx';
 import { useSubmitFeatured } from './use-submit-featured.ts';
 import { rewardText } from '@shared/campaign-kinds.ts';
@@ -21,6 +22,8 @@ const isField = (f: string | null): f is FeaturedField => f !== null && Object.h
 export function FeaturedForm({ balanceCents, onBotMissing, prefillName, prefillInvite }: SubmitFormProps) {
   const [name, setName] = useState(prefillName ?? '');
   const [inviteLink, setInviteLink] = useState(prefillInvite ?? '');
+  const [minAge, setMinAge] = useState('');
+  const [language, setLanguage] = useState('');
   const navigate = useNavigate();
   const submit = useSubmitFeatured({
     onBotMissing,
@@ -54,14 +57,15 @@ export function FeaturedForm({ balanceCents, onBotMissing, prefillName, prefillI
       });
       return;
     }
-    const input = { name, inviteLink, isFeaturedIntent: true as const };
+    const targeting = targetingOf(minAge, language);
+    const input = { name, inviteLink, isFeaturedIntent: true as const, targeting };
     const problem = firstSchemaProblem(submitServerSchema, input);
     if (problem) {
       fail(isField(problem.field) ? problem.field : 'name', 'Validation Error', problem.message);
       return;
     }
     fields.reset();
-    submit.mutate({ name, inviteLink });
+    submit.mutate({ name, inviteLink, targeting });
   }
 
   return (
@@ -69,6 +73,13 @@ export function FeaturedForm({ balanceCents, onBotMissing, prefillName, prefillI
       <Stack gap="5">
         <ServerNameField {...fields.bind('name', name, setName)} />
         <InviteLinkField {...fields.bind('inviteLink', inviteLink, setInviteLink)} />
+        <TargetingFields
+          idPrefix="featured"
+          minAge={minAge}
+          language={language}
+          onMinAge={setMinAge}
+          onLanguage={setLanguage}
+        />
         <CostSummary
           rows={[
             { label: 'Placement', value: 'Top of Discover' },

@@ -4,10 +4,13 @@ import { apiJson, errorMessage } from '../../lib/api.ts';
 import { toast } from '../../lib/toaster.tsx';
 import { botMissingInviteUrl } from './bot-missing.ts';
 import { invalidateAfterSpend } from './invalidate-after-spend.ts';
+import type { TargetingInput } from '@shared/targeting.ts';
 
 export interface SubmitFeaturedVariables {
   name: string;
   inviteLink: string;
+  /** Who may see and join it (issue 31 item 2): kept when the campaign is promoted. */
+  targeting?: TargetingInput;
 }
 
 /** Which call of the two-step featured flow failed, so the toast names the right action. */
