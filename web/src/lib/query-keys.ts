@@ -52,6 +52,11 @@ export const joinKeys = {
   list: () => ['/api/joins'] as const,
 };
 
+/** The Account page's reminder settings (decision 055). */
+export const reminderKeys = {
+  settings: () => ['/api/account/reminders'] as const,
+};
+
 export const paymentKeys = {
   intent: (packageType: string) => ['/api/create-payment-intent', packageType] as const,
 };

@@ -6,6 +6,7 @@ import { CoinAmount } from '../components/coin-amount.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { UserAvatar } from '../components/user-avatar.tsx';
 import { DeleteAccountDialog } from '../features/account/delete-account-dialog.tsx';
+import { ReminderSettings } from '../features/account/reminder-settings.tsx';
 import { downloadAccountData, useSignOutEverywhere } from '../features/account/use-account-actions.ts';
 import { errorMessage } from '../lib/api.ts';
 import { formatDate } from '../lib/format.ts';
@@ -75,6 +76,8 @@ export default function AccountPage() {
           </RouterLink>
         </Link>
       </Section>
+
+      <ReminderSettings />
 
       <Section title="Your data">
         <Text textStyle="sm" color="fg.muted">
