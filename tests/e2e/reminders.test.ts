@@ -14,8 +14,8 @@ const SHOTS = process.env.SCREENSHOT_DIR;
 
 describe('reminders on the Account page', () => {
   it('switches a reminder on in the browser’s time zone and saves quiet hours', async () => {
-    const { page, context, errors } = await e2e.newPage({ width: 1280, height: 900 });
-    await context.close();
+    // A browser in São Paulo: its own context, with that time zone.
+    const errors: string[] = [];
     const browserContext = await e2e.browser.newContext({
       baseURL: e2e.app.url,
       viewport: { width: 1280, height: 900 },
@@ -23,6 +23,11 @@ describe('reminders on the Account page', () => {
     });
     const saoPaulo = await browserContext.newPage();
     saoPaulo.on('pageerror', (err) => errors.push(err.message));
+    saoPaulo.on('console', (m) => {
+      // As support.ts: only our app's pages count (not the simulator's sign-in pages).
+      const where = m.location().url || saoPaulo.url();
+      if (where.startsWith(e2e.app.url) && m.type() === 'error') errors.push(`${m.text()} @ ${where}`);
+    });
     await e2e.signIn(saoPaulo, 'remind_web');
     await saoPaulo.goto('/account');
     await waitUntilInteractive(saoPaulo);
@@ -54,6 +59,5 @@ describe('reminders on the Account page', () => {
     }
     expect(errors).toEqual([]);
     await browserContext.close();
-    void page;
   });
 });
