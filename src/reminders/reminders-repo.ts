@@ -159,6 +159,12 @@ export class RemindersRepository {
       .run();
   }
 
+  /** An account deleted: its settings and schedule go. */
+  async deleteAllOf(userId: string): Promise<void> {
+    await this.h.q.delete(remindersDue).where(eq(remindersDue.userId, userId)).run();
+    await this.h.q.delete(reminderSettings).where(eq(reminderSettings.userId, userId)).run();
+  }
+
   // ------------------------------------------------------------ what the reminders are about
   findDiscordId(userId: string): Promise<{ discordId: string } | undefined> {
     return this.h.q.select({ discordId: users.discordId }).from(users).where(eq(users.id, userId)).get();

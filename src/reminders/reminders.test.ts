@@ -290,6 +290,20 @@ describe('the reminders job', () => {
   });
 });
 
+describe('account deletion', () => {
+  it('removes the member’s settings and schedule', async () => {
+    const m = await member();
+    await put(m, { kinds: { hourly: true }, quietHours: null });
+    await claim(m, 'regular');
+    const id = m.user!.id;
+    expect(
+      (await m.request('DELETE', '/api/account', { confirmUsername: m.user!.discordUsername })).status,
+    ).toBe(200);
+    expect(await remindersRepo(app.server.ctx.store.read).listOf(id)).toEqual([]);
+    expect(await remindersRepo(app.server.ctx.store.read).findSettings(id)).toBeUndefined();
+  });
+});
+
 describe('/remind', () => {
   it('switches kinds on and off from the bot’s DM, in the member’s language and time zone', async () => {
     const m = await member('tr');
