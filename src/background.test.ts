@@ -27,6 +27,7 @@ const GLOBAL = [
   JOB.stripeReconcile,
   JOB.retentionSample,
   JOB.notify,
+  JOB.reminders,
 ];
 
 describe('jobs by role', () => {
@@ -199,6 +200,7 @@ describe.skipIf(!(await pgTestsEnabled()))('across bot processes (PostgreSQL)', 
         'notification delivery',
         'reconcile:shard-0',
         'reconcile:shard-1',
+        'reminders',
         'retention sample',
         'stripe reconcile',
       ].map((job) => ({ job, n: periods })),

@@ -9,6 +9,7 @@ import { recheckInvites } from './campaigns/recheck-invites.ts';
 import { recordReconciliation } from './metrics.ts';
 import { pruneExpiredIntentsJob } from './campaigns/featured-intent.ts';
 import { sampleRetention } from './campaigns/retention-sampler.ts';
+import { REMINDERS_EVERY_MS, sendDueReminders } from './reminders/send-reminders.ts';
 import { JobMonitor } from './ops/job-monitor.ts';
 import { createInProcessRunOnce, createPgRunOnce, type RunOnce } from './ops/run-once.ts';
 import type { DataStore, PgStore } from './db/engine.ts';
@@ -31,6 +32,7 @@ export const JOB = {
   stripeReconcile: 'stripe reconcile',
   retentionSample: 'retention sample',
   notify: 'notification delivery',
+  reminders: 'reminders',
 } as const;
 
 /** Campaign quality's sampled membership checks at D+7 and D+30 (src/campaigns/retention-sampler.ts). */
@@ -55,7 +57,8 @@ export type JobWork =
   | 'invite stats'
   | 'stripe reconcile'
   | 'retention sample'
-  | 'notification delivery';
+  | 'notification delivery'
+  | 'reminders';
 
 export interface JobSpec extends PeriodicJob {
   work: JobWork;
@@ -149,6 +152,13 @@ export function jobsForRole(
       work: 'notification delivery',
       periodMs: NOTIFY_EVERY_MS,
       timer: 'notification delivery timer',
+      monitored: true,
+    },
+    {
+      name: JOB.reminders,
+      work: 'reminders',
+      periodMs: REMINDERS_EVERY_MS,
+      timer: 'reminders timer',
       monitored: true,
     },
   ];
@@ -344,6 +354,9 @@ export function startBackground(
       case 'notification delivery':
         // Owners' webhooks from the outbox: src/notifications/deliver.ts.
         return deliverDueNotifications(ctx);
+      case 'reminders':
+        // Opt-in reminder DMs that are due (decision 055).
+        return sendDueReminders(ctx);
     }
   };
   const periodic = startPeriodicJobs(ctx, specs, {

@@ -9,6 +9,7 @@ import { accountRoutes } from './account/routes.ts';
 import { liveEventRoutes } from './events/routes.ts';
 import { notificationRoutes } from './notifications/routes.ts';
 import { accessTokenRoutes } from './access-tokens/routes.ts';
+import { reminderRoutes } from './reminders/routes.ts';
 
 // Each feature contributes its routers here; they are mounted under /api (one line per feature).
 export function featureRoutes(ctx: AppContext): Router[] {
@@ -19,6 +20,7 @@ export function featureRoutes(ctx: AppContext): Router[] {
   routers.push(rewardRoutes(ctx), socialRoutes(ctx));
   routers.push(paymentRoutes(ctx));
   routers.push(accountRoutes(ctx), accessTokenRoutes(ctx));
+  routers.push(reminderRoutes(ctx));
   routers.push(liveEventRoutes(ctx, { heartbeatMs: ctx.options.liveHeartbeatMs }));
   return routers;
 }

@@ -10,6 +10,7 @@ import { usersRepo } from '../users/users-repo.ts';
 import { discordIdHash } from '../users/discord-id-hash.ts';
 import { accountRepo, DELETED_CAMPAIGN_NAME, NEUTRAL_DESCRIPTIONS } from './account-repo.ts';
 import { notifyRepo } from '../notifications/notify-repo.ts';
+import { remindersRepo } from '../reminders/reminders-repo.ts';
 
 const iso = (ms: number | null | undefined) => (ms ? new Date(ms).toISOString() : null);
 
@@ -166,6 +167,8 @@ export async function anonymiseAccount(
     await notifyRepo(tx).deleteAllOfOwner(userId);
     await accessTokensRepo(tx).deleteForUser(userId);
     await account.anonymiseUser(userId, DELETED_USERNAME);
+    // No reminder DM ever goes to a deleted account (decision 055).
+    await remindersRepo(tx).deleteAllOf(userId);
     // No session of this account is ever valid again (decision 039), in the deletion's own transaction:
     // a session a store still holds, or a late save writes back, is refused by the session policy.
     await usersRepo(tx).revokeSessions(userId, Number.MAX_SAFE_INTEGER);

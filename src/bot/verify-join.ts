@@ -8,6 +8,7 @@ import { publishCampaignCompleted, publishWithBalance } from '../events/publish.
 import { formatCents } from '../shared/money.ts';
 import { botRepo, type BotRepository } from './bot-repo.ts';
 import { enqueueCampaignEvent } from '../notifications/outbox.ts';
+import { scheduleCampaignProgress, scheduleStayOver } from '../reminders/schedule-reminders.ts';
 
 export interface MemberEvent {
   /** Discord guild id. */
@@ -80,6 +81,13 @@ export async function recordVerifiedJoin(ctx: AppContext, event: MemberEvent): P
         idempotencyKey: `join:${join.joinId}`,
         now: event.at,
       });
+      await scheduleStayOver(tx, {
+        userId,
+        joinId: join.joinId,
+        verifiedAt: event.at,
+        minStayMs: terms.minStayMs,
+      });
+      await scheduleCampaignProgress(tx, join.campaignId, event.at);
       result.rewarded = {
         joinId: join.joinId,
         userId,

@@ -424,3 +424,41 @@ export const notificationAttempts = pgTable(
   },
   (t) => [index('notification_attempts_campaign_idx').on(t.campaignId, t.at)],
 );
+
+export const reminderSettings = pgTable('reminder_settings', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  hourly: boolean('hourly').notNull().default(false),
+  bonus: boolean('bonus').notNull().default(false),
+  daily: boolean('daily').notNull().default(false),
+  stay: boolean('stay').notNull().default(false),
+  campaign: boolean('campaign').notNull().default(false),
+  timeZone: text('time_zone').notNull().default('UTC'),
+  quietStart: integer('quiet_start'),
+  quietEnd: integer('quiet_end'),
+  dmBlockedAt: ms('dm_blocked_at'),
+  lastDmAt: ms('last_dm_at'),
+  updatedAt: ms('updated_at').notNull(),
+});
+
+export const remindersDue = pgTable(
+  'reminders_due',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    subjectId: text('subject_id').notNull(),
+    dueAt: ms('due_at').notNull(),
+    state: text('state').notNull().default('pending'),
+    sentAt: ms('sent_at'),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('reminders_due_subject_uq').on(t.userId, t.kind, t.subjectId),
+    index('reminders_due_state_idx').on(t.state, t.dueAt),
+  ],
+);

@@ -481,3 +481,54 @@ export const notificationAttempts = sqliteTable(
   },
   (t) => [index('notification_attempts_campaign_idx').on(t.campaignId, t.at)],
 );
+
+/**
+ * Opt-in reminders (issue 32 item 2, decision 055): one row per member who ever touched them. Every kind
+ * is off until switched on; quiet hours (minutes of the day, in `time_zone`) defer a reminder to their
+ * end. `dm_blocked_at`: Discord answered 50007, every kind was switched off and the Account page says so.
+ * `last_dm_at`: the member's last reminder DM, for the per-member pace.
+ */
+export const reminderSettings = sqliteTable('reminder_settings', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  hourly: integer('hourly', { mode: 'boolean' }).notNull().default(false),
+  bonus: integer('bonus', { mode: 'boolean' }).notNull().default(false),
+  daily: integer('daily', { mode: 'boolean' }).notNull().default(false),
+  stay: integer('stay', { mode: 'boolean' }).notNull().default(false),
+  campaign: integer('campaign', { mode: 'boolean' }).notNull().default(false),
+  timeZone: text('time_zone').notNull().default('UTC'),
+  /** Quiet hours, minutes after local midnight; both null: none. */
+  quietStart: integer('quiet_start'),
+  quietEnd: integer('quiet_end'),
+  dmBlockedAt: integer('dm_blocked_at'),
+  lastDmAt: integer('last_dm_at'),
+  updatedAt: integer('updated_at').notNull(),
+});
+
+/**
+ * The persisted schedule of reminders: written when the thing happens (a claim, a verification, a
+ * campaign passing 80 %), sent by the reminders job. One row per (user, kind, subject): a later claim
+ * moves the same row. state: pending → sending (claimed, lease) → sent | canceled | failed.
+ */
+export const remindersDue = sqliteTable(
+  'reminders_due',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    /** The reward type, the join id or the campaign id the reminder is about. */
+    subjectId: text('subject_id').notNull(),
+    dueAt: integer('due_at').notNull(),
+    state: text('state').notNull().default('pending'),
+    sentAt: integer('sent_at'),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('reminders_due_subject_uq').on(t.userId, t.kind, t.subjectId),
+    index('reminders_due_state_idx').on(t.state, t.dueAt),
+  ],
+);

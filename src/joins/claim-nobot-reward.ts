@@ -21,6 +21,7 @@ import { requireInAudience } from './join-server.ts';
 import { usersRepo } from '../users/users-repo.ts';
 import { enqueueCampaignEvent } from '../notifications/outbox.ts';
 import { notifyRepo } from '../notifications/notify-repo.ts';
+import { scheduleCampaignProgress } from '../reminders/schedule-reminders.ts';
 
 /** The campaign and the member's join, or the refusal as an AppError (read-only). */
 async function checkClaimable(
@@ -136,6 +137,7 @@ export async function payNoBotJoin(
         key: `campaign.completed:${campaignId}:${join.id}`,
         at: now,
       });
+    await scheduleCampaignProgress(tx, campaignId, now);
     return { name: server.name, cents: server.coinReward };
   });
 }

@@ -188,9 +188,11 @@ describe('readiness with the live bot', () => {
       .list()
       .map((j) => j.name)
       .filter((n) => n !== 'stripe reconcile');
-    expect(names).toEqual(expect.arrayContaining(['reconcile', 'invite recheck', 'session prune']));
+    expect(names).toEqual(
+      expect.arrayContaining(['reconcile', 'invite recheck', 'session prune', 'reminders']),
+    );
     // Real database errors in every job: the tables they read are gone (on either engine).
-    const tables = ['server_joins', 'servers', 'sessions', 'notification_outbox'];
+    const tables = ['server_joins', 'servers', 'sessions', 'notification_outbox', 'reminders_due'];
     for (const t of tables) await app.exec(sql.raw(`ALTER TABLE ${t} RENAME TO ${t}_away`));
     // PostgreSQL: the pool's own error, or drizzle's wrapper of it ("Failed query: …", whose logged
     // stack leaves out the cause).

@@ -257,6 +257,10 @@ describe('every answer matches the OpenAPI document', () => {
     expect((await call(user, 'PUT', '/api/account/locale', { locale: 'de' })).status).toBe(200);
     expect((await call(user, 'PUT', '/api/account/locale', { locale: 'klingon' })).status).toBe(400);
     await call(user, 'PUT', '/api/account/locale', { locale: 'en' });
+    expect((await call(user, 'GET', '/api/account/reminders')).status).toBe(200);
+    const reminders = { kinds: { daily: true }, timeZone: 'Europe/Istanbul' };
+    expect((await call(user, 'PUT', '/api/account/reminders', reminders)).status).toBe(200);
+    expect((await call(user, 'PUT', '/api/account/reminders', { timeZone: 'Mars/Base' })).status).toBe(400);
     const created = await call<CreatedAccessToken>(user, 'POST', '/api/account/tokens', {
       name: 'CI',
       scopes: ['read', 'rewards:claim'],

@@ -27,6 +27,7 @@ import {
   serverIdParamsSchema,
 } from '../shared/join-schemas.ts';
 import { notificationSettingsSchema } from '../shared/notification-schemas.ts';
+import { updateRemindersSchema } from '../shared/reminder-schemas.ts';
 import { createPaymentIntentSchema, paymentIntentIdSchema } from '../shared/payment-schemas.ts';
 import { claimRewardSchema } from '../shared/rewards-schemas.ts';
 import { socialTaskParamsSchema } from '../shared/social-schemas.ts';
@@ -222,6 +223,25 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     auth: 'session',
     body: accountLocaleSchema,
     responses: ok('The user', s.apiUserSchema),
+  },
+  {
+    operationId: 'getReminderSettings',
+    method: 'get',
+    path: '/account/reminders',
+    summary: 'The opt-in reminder settings (kinds, time zone, quiet hours)',
+    tag: 'Account',
+    auth: 'session',
+    responses: ok('The settings', s.reminderSettingsResponseSchema),
+  },
+  {
+    operationId: 'updateReminderSettings',
+    method: 'put',
+    path: '/account/reminders',
+    summary: 'Switches reminder kinds, the time zone and quiet hours',
+    tag: 'Account',
+    auth: 'session',
+    body: updateRemindersSchema,
+    responses: ok('The settings', s.reminderSettingsResponseSchema),
   },
   {
     operationId: 'deleteAccount',

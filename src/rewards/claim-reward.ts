@@ -5,6 +5,7 @@ import { formatCents } from '../shared/money.ts';
 import { REWARDS, type ClaimRewardResponse, type RewardType } from '../shared/rewards-schemas.ts';
 import { msUntilClaimable } from './get-reward-status.ts';
 import { rewardsRepo } from './rewards-repo.ts';
+import { scheduleRewardReady } from '../reminders/schedule-reminders.ts';
 
 const TRANSACTION_TYPE = { regular: 'hourly', bonus: 'bonus', daily: 'daily' } as const;
 const DESCRIPTION = { regular: 'Hourly reward', bonus: 'Bonus reward', daily: 'Daily reward' } as const;
@@ -48,6 +49,7 @@ export async function claimReward(
       description: DESCRIPTION[type],
       now,
     });
+    await scheduleRewardReady(tx, userId, type, now);
     return { type, earned: formatCents(reward.cents) };
   });
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CAMPAIGN_KINDS } from './campaign-kinds.ts';
 import { REWARD_TYPES } from './rewards-constants.ts';
 import { SUPPORTED_LOCALES } from './i18n/index.ts';
+import type { ReminderSettingsResponse } from './reminder-schemas.ts';
 import type {
   ApiCampaign,
   ApiDiscoverServer,
@@ -213,6 +214,18 @@ export const notificationDeliverySchema = z.object({
   lastLatencyMs: z.number().int().nullable(),
   lastError: z.string().nullable(),
 });
+export const reminderSettingsResponseSchema = z.object({
+  kinds: z.object({
+    hourly: z.boolean(),
+    bonus: z.boolean(),
+    daily: z.boolean(),
+    stay: z.boolean(),
+    campaign: z.boolean(),
+  }),
+  timeZone: z.string(),
+  quietHours: z.object({ start: z.string(), end: z.string() }).nullable(),
+  dmBlockedAt: z.string().nullable(),
+});
 export const notificationTestResponseSchema = z.object({ targets: z.array(z.string()) });
 
 const qualityFigureFields = {
@@ -303,6 +316,7 @@ export type ApiSchemasMatchTypes = [
   Check<Same<z.infer<typeof guildInviteResponseSchema>, GuildInviteResponse>>,
   Check<Same<z.infer<typeof notificationSettingsResponseSchema>, ApiNotificationSettings>>,
   Check<Same<z.infer<typeof notificationDeliverySchema>, ApiNotificationDelivery>>,
+  Check<Same<z.infer<typeof reminderSettingsResponseSchema>, ReminderSettingsResponse>>,
   Check<Same<z.infer<typeof campaignQualitySchema>, ApiCampaignQuality>>,
   Check<Same<z.infer<typeof qualityOverviewSchema>, ApiQualityOverview>>,
   Check<Same<z.infer<typeof botMissingBodySchema>, BotMissingBody>>,

@@ -11,6 +11,7 @@ export const HELP_LINES = [
   [['joins'], 'help.joins'],
   [['coins'], 'help.coins'],
   [['hourly', 'bonus', 'daily'], 'help.rewards'],
+  [['remind'], 'help.remind'],
   [['campaign'], 'help.campaign'],
   [['help'], 'help.help'],
 ] as const;

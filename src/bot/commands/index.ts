@@ -7,6 +7,7 @@ import { farmClaimButton, farmCommand, farmJoinButton, farmPageButton } from './
 import { helpCommand } from './help.ts';
 import { hourlyCommand } from './hourly.ts';
 import { joinsCommand } from './joins.ts';
+import { remindCommand } from './remind.ts';
 import type { ButtonAction, SlashCommand } from './types.ts';
 
 // Every slash command and button the bot answers: one file each, listed here once. Registration
@@ -21,6 +22,7 @@ export const SLASH_COMMANDS: ReadonlyMap<string, SlashCommand> = new Map(
     farmCommand,
     joinsCommand,
     campaignCommand,
+    remindCommand,
     helpCommand,
   ].map((c) => [c.definition.name, c]),
 );
@@ -41,6 +43,7 @@ export const USER_INSTALLABLE: ReadonlySet<string> = new Set([
   'daily',
   'joins',
   'farm',
+  'remind',
   'help',
 ]);
 

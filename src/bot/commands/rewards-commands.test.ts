@@ -27,7 +27,17 @@ describe('registration', () => {
       .listCommands(null)
       .map((c) => c.name)
       .sort();
-    expect(names).toEqual(['bonus', 'campaign', 'coins', 'daily', 'farm', 'help', 'hourly', 'joins']);
+    expect(names).toEqual([
+      'bonus',
+      'campaign',
+      'coins',
+      'daily',
+      'farm',
+      'help',
+      'hourly',
+      'joins',
+      'remind',
+    ]);
     expect(names).toEqual([...SLASH_COMMANDS.keys()].sort());
     const farm = app.sim.state.interactions.findCommand(null, 'farm')!;
     expect(farm.options).toEqual([expect.objectContaining({ name: 'search', type: 3, required: false })]);

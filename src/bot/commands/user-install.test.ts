@@ -50,6 +50,7 @@ describe('registration', () => {
       'help',
       'hourly',
       'joins',
+      'remind',
     ]);
     expect(sim().findCommand(null, 'campaign')).toMatchObject({ integration_types: [0], contexts: [0] });
   });

@@ -63,6 +63,11 @@ export const accountKeys = {
   tokens: () => ['/api/account/tokens'] as const,
 };
 
+/** The Account page's reminder settings (decision 055). */
+export const reminderKeys = {
+  settings: () => ['/api/account/reminders'] as const,
+};
+
 export const paymentKeys = {
   intent: (packageType: string) => ['/api/create-payment-intent', packageType] as const,
 };

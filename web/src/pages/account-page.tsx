@@ -7,6 +7,7 @@ import { PageHeader } from '../components/page-header.tsx';
 import { UserAvatar } from '../components/user-avatar.tsx';
 import { AccessTokensSection } from '../features/account/access-tokens-section.tsx';
 import { DeleteAccountDialog } from '../features/account/delete-account-dialog.tsx';
+import { ReminderSettings } from '../features/account/reminder-settings.tsx';
 import { downloadAccountData, useSignOutEverywhere } from '../features/account/use-account-actions.ts';
 import { errorMessage } from '../lib/api.ts';
 import { formatDate } from '../lib/format.ts';
@@ -85,6 +86,8 @@ export default function AccountPage() {
       <Section title={t('account.language')}>
         <LanguageSwitcher />
       </Section>
+
+      <ReminderSettings />
 
       <Section title={t('account.yourData')}>
         <Text textStyle="sm" color="fg.muted">
