@@ -7,6 +7,7 @@ import { REMINDER_KINDS, REMINDER_MEMBER_PACE_MS, type ReminderKind } from '../s
 import { reminderMessage, type ReminderLine } from '../bot/reminder-dm.ts';
 import { remindersRepo, type ReminderRow, type ReminderSettingsRow } from './reminders-repo.ts';
 import { quietHoursEnd } from './quiet-hours.ts';
+import { errorMessage } from '../ops/error-text.ts';
 
 // The reminders job (decision 055): every minute, once across bot processes (decision 030), it sends
 // what is due. Per member, one transaction decides and claims (pending → sending, last_dm_at set), then
@@ -121,7 +122,7 @@ async function recordFailure(ctx: AppContext, userId: string, claimed: Claimed, 
       dueAt: now + REMINDER_RETRY_MS,
     });
   });
-  const error = err instanceof Error ? err.message : String(err);
+  const error = errorMessage(err);
   if (refused) ctx.logger.info('reminder DM refused (50007): reminders switched off', { userId });
   else ctx.logger.warn('reminder DM failed', { userId, error, reminders: claimed.rows.length });
 }
