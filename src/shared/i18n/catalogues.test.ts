@@ -82,6 +82,7 @@ describe('the web app and its catalogue', () => {
     const text = readFileSync(file, 'utf8');
     for (const m of text.matchAll(/\bt\(\s*'([^']+)'/g)) used.add(m[1]!);
     for (const m of text.matchAll(/\b\w*Key:\s*'([a-z][\w-]*(?:\.[\w-]+)+)'/g)) used.add(m[1]!);
+    for (const m of text.matchAll(/\bi18nKey="([a-z][\w-]*(?:\.[\w-]+)+)"/g)) used.add(m[1]!);
   }
   const english = read(DEFAULT_LOCALE, 'web');
   const bases = new Set([...english.keys()].map((k) => k.replace(PLURAL, '')));

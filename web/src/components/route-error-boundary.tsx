@@ -2,6 +2,8 @@ import { Component, useCallback, useEffect, useState, type ErrorInfo, type React
 import { isChunkLoadError, isOfflineChunkError, originAnswers } from '../lib/lazy-page.ts';
 import { PageHydratedMark } from '../lib/page-hydrated.ts';
 import { ErrorState } from './error-state.tsx';
+import { i18n } from '../lib/i18n.ts';
+import { useTranslation } from 'react-i18next';
 
 interface Props {
   children: ReactNode;
@@ -48,14 +50,10 @@ export class RouteErrorBoundary extends Component<Props, State> {
       <>
         <PageHydratedMark />
         <ErrorState
-          title={chunk ? 'This page could not be downloaded' : 'Something went wrong on this page'}
-          description={
-            chunk
-              ? 'A new version of the app may have been released, or your connection dropped. Reload to continue.'
-              : 'The rest of the app still works. Try again, or pick another page.'
-          }
+          title={chunk ? i18n.t('routeError.downloadTitle') : i18n.t('routeError.crashTitle')}
+          description={chunk ? i18n.t('routeError.downloadText') : i18n.t('routeError.crashText')}
           onRetry={this.retry}
-          retryLabel={chunk ? 'Reload page' : 'Try again'}
+          retryLabel={chunk ? i18n.t('routeError.reload') : i18n.t('common.tryAgain')}
         />
       </>
     );
@@ -73,6 +71,7 @@ const MAX_PROBE_MS = 30_000;
  * the browser's own error page.
  */
 function OfflinePage() {
+  const { t } = useTranslation();
   const [checking, setChecking] = useState(false);
   const [stillOffline, setStillOffline] = useState(false);
 
@@ -114,14 +113,10 @@ function OfflinePage() {
 
   return (
     <ErrorState
-      title="This page could not be downloaded"
-      description={
-        stillOffline
-          ? 'Still no connection. This page loads by itself as soon as the connection returns.'
-          : 'You seem to be offline, or CoinSync is restarting. This page loads by itself as soon as the connection returns.'
-      }
+      title={t('routeError.downloadTitle')}
+      description={stillOffline ? t('routeError.stillOffline') : t('routeError.offline')}
       onRetry={checking ? undefined : () => void check(true)}
-      retryLabel="Retry"
+      retryLabel={t('routeError.retry')}
     />
   );
 }

@@ -80,7 +80,7 @@ export default function CampaignsPage() {
         actions={
           <Button asChild colorPalette="brand">
             <RouterLink to="/submit" data-campaigns-primary="">
-              <LuCirclePlus /> New Campaign
+              <LuCirclePlus /> {t('campaigns.page.newCampaign')}
             </RouterLink>
           </Button>
         }

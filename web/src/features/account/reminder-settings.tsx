@@ -25,21 +25,20 @@ import type { ReminderSettingsResponse, UpdateRemindersInput } from '@shared/rem
 import { apiJson, errorMessage } from '../../lib/api.ts';
 import { reminderKeys } from '../../lib/query-keys.ts';
 import { toast } from '../../lib/toaster.tsx';
+import { i18n } from '../../lib/i18n.ts';
+import { useTranslation } from 'react-i18next';
 
 // Opt-in reminders on the Account page (issue 32 item 2, decision 055): a switch per kind, quiet hours
 // and the time zone they are in. Every kind is off until switched on; the first switch-on sends the
 // browser's time zone. Discord's refusal (50007) shows here, since it switched everything off.
 
-const KIND_TEXT: Record<ReminderKind, { label: string; help: string }> = {
-  hourly: { label: 'Hourly reward ready', help: 'When you can claim your hourly reward again.' },
-  bonus: { label: 'Bonus reward ready', help: 'When your bonus reward can be claimed again.' },
-  daily: { label: 'Daily reward ready', help: 'When your daily reward can be claimed again.' },
-  stay: {
-    label: 'Free to leave a server',
-    help: 'When you may leave a server you joined for coins without a penalty.',
-  },
-  campaign: { label: 'Campaign 80 % full', help: 'When one of your campaigns has 80 % of its members.' },
-};
+const KIND_TEXT = {
+  hourly: { labelKey: 'reminders.hourly', helpKey: 'reminders.hourlyHelp' },
+  bonus: { labelKey: 'reminders.bonus', helpKey: 'reminders.bonusHelp' },
+  daily: { labelKey: 'reminders.daily', helpKey: 'reminders.dailyHelp' },
+  stay: { labelKey: 'reminders.stay', helpKey: 'reminders.stayHelp' },
+  campaign: { labelKey: 'reminders.campaign', helpKey: 'reminders.campaignHelp' },
+} as const satisfies Record<ReminderKind, { labelKey: string; helpKey: string }>;
 
 const browserZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 const zones = (current: string): string[] => {
@@ -55,8 +54,8 @@ function useUpdateReminders() {
     onSuccess: (settings) => queryClient.setQueryData(reminderKeys.settings(), settings),
     onError: (err) =>
       toast({
-        title: 'Error',
-        description: errorMessage(err, 'Failed to save your reminders'),
+        title: i18n.t('common.error'),
+        description: errorMessage(err, i18n.t('reminders.failed')),
         variant: 'destructive',
       }),
   });
@@ -65,26 +64,22 @@ function useUpdateReminders() {
 export function ReminderSettings() {
   const { data, isPending } = useQuery<ReminderSettingsResponse>({ queryKey: reminderKeys.settings() });
   const update = useUpdateReminders();
+  const { t } = useTranslation();
   return (
     <Card.Root as="section" variant="outline" bg="bg.panel" borderColor="border" borderRadius="xl">
       <Card.Body p="card" gap="4">
         <Heading as="h2" textStyle="sectionTitle">
-          Reminders
+          {t('reminders.title')}
         </Heading>
         <Text textStyle="sm" color="fg.muted">
-          Off until you switch them on. Our bot sends them as Discord DMs — at most one every{' '}
-          {REMINDER_MEMBER_PACE_MS / 60_000} minutes, several together — and you can stop them here or with
-          /remind.
+          {t('reminders.intro', { minutes: REMINDER_MEMBER_PACE_MS / 60_000 })}
         </Text>
         {data?.dmBlockedAt && (
           <Alert.Root status="warning" variant="surface" borderRadius="lg">
             <Alert.Indicator />
             <Alert.Content>
-              <Alert.Title>Discord did not deliver our last reminder</Alert.Title>
-              <Alert.Description>
-                Your DMs from servers you share with our bot are closed, so every reminder was switched off.
-                Allow direct messages in Discord’s privacy settings, then switch them on again.
-              </Alert.Description>
+              <Alert.Title>{t('reminders.blockedTitle')}</Alert.Title>
+              <Alert.Description>{t('reminders.blockedText')}</Alert.Description>
             </Alert.Content>
           </Alert.Root>
         )}
@@ -124,6 +119,7 @@ function KindSwitch(props: {
   onChange: (on: boolean) => void;
 }) {
   const text = KIND_TEXT[props.kind];
+  const { t } = useTranslation();
   return (
     <Switch.Root
       checked={props.checked}
@@ -135,9 +131,9 @@ function KindSwitch(props: {
       gap="4"
     >
       <Stack gap="0" flex="1">
-        <Switch.Label fontWeight="medium">{text.label}</Switch.Label>
+        <Switch.Label fontWeight="medium">{t(text.labelKey)}</Switch.Label>
         <Text textStyle="xs" color="fg.muted">
-          {text.help}
+          {t(text.helpKey)}
         </Text>
       </Stack>
       <Switch.HiddenInput />
@@ -150,6 +146,7 @@ function KindSwitch(props: {
 
 function QuietHours({ settings }: { settings: ReminderSettingsResponse }) {
   const update = useUpdateReminders();
+  const { t } = useTranslation();
   const [enabled, setEnabled] = useState(settings.quietHours !== null);
   const [start, setStart] = useState(settings.quietHours?.start ?? DEFAULT_QUIET_HOURS.start);
   const [end, setEnd] = useState(settings.quietHours?.end ?? DEFAULT_QUIET_HOURS.end);
@@ -157,7 +154,7 @@ function QuietHours({ settings }: { settings: ReminderSettingsResponse }) {
   const save = () =>
     update.mutate(
       { timeZone: zone, quietHours: enabled ? { start, end } : null },
-      { onSuccess: () => toast({ title: 'Reminders saved', description: 'Your quiet hours are set.' }) },
+      { onSuccess: () => toast({ title: t('reminders.saved'), description: t('reminders.savedText') }) },
     );
   return (
     <Stack gap="3" borderTopWidth="1px" borderColor="border" pt="4">
@@ -170,7 +167,7 @@ function QuietHours({ settings }: { settings: ReminderSettingsResponse }) {
       >
         <HStack gap="2">
           <LuMoon aria-hidden />
-          <Switch.Label fontWeight="medium">Quiet hours</Switch.Label>
+          <Switch.Label fontWeight="medium">{t('reminders.quiet')}</Switch.Label>
         </HStack>
         <Switch.HiddenInput />
         <Switch.Control>
@@ -178,11 +175,11 @@ function QuietHours({ settings }: { settings: ReminderSettingsResponse }) {
         </Switch.Control>
       </Switch.Root>
       <Text textStyle="xs" color="fg.muted">
-        Reminders due during quiet hours wait until they end, in your time zone.
+        {t('reminders.quietHelp')}
       </Text>
       <HStack gap="3" wrap="wrap" align="flex-end">
         <Field.Root width="auto" disabled={!enabled}>
-          <Field.Label htmlFor="quiet-start">From</Field.Label>
+          <Field.Label htmlFor="quiet-start">{t('reminders.from')}</Field.Label>
           <Input
             id="quiet-start"
             type="time"
@@ -192,7 +189,7 @@ function QuietHours({ settings }: { settings: ReminderSettingsResponse }) {
           />
         </Field.Root>
         <Field.Root width="auto" disabled={!enabled}>
-          <Field.Label htmlFor="quiet-end">Until</Field.Label>
+          <Field.Label htmlFor="quiet-end">{t('reminders.until')}</Field.Label>
           <Input
             id="quiet-end"
             type="time"
@@ -202,7 +199,7 @@ function QuietHours({ settings }: { settings: ReminderSettingsResponse }) {
           />
         </Field.Root>
         <Field.Root flex="1" minW="48">
-          <Field.Label htmlFor="quiet-zone">Time zone</Field.Label>
+          <Field.Label htmlFor="quiet-zone">{t('reminders.zone')}</Field.Label>
           <NativeSelect.Root>
             <NativeSelect.Field
               id="quiet-zone"
@@ -227,7 +224,7 @@ function QuietHours({ settings }: { settings: ReminderSettingsResponse }) {
         onClick={save}
         loading={update.isPending}
       >
-        <LuBellRing /> Save quiet hours
+        <LuBellRing /> {t('reminders.save')}
       </Button>
     </Stack>
   );

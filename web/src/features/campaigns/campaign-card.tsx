@@ -27,6 +27,8 @@ import { campaignPace, etaText, paceText } from './campaign-pace.ts';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { campaignKeys } from '../../lib/query-keys.ts';
 import { recheckWhenBack } from '../../lib/recheck-when-back.ts';
+import { i18n } from '../../lib/i18n.ts';
+import { useTranslation } from 'react-i18next';
 
 function invalidateCampaignLists(queryClient: QueryClient): Promise<unknown> {
   return Promise.all([
@@ -39,9 +41,9 @@ function invalidateCampaignLists(queryClient: QueryClient): Promise<unknown> {
 export async function copyInvite(inviteLink: string): Promise<void> {
   try {
     await navigator.clipboard.writeText(inviteLink);
-    toast({ title: 'Invite link copied', description: inviteLink, variant: 'success' });
+    toast({ title: i18n.t('campaigns.card.copied'), description: inviteLink, variant: 'success' });
   } catch {
-    toast({ title: 'Could not copy', description: inviteLink, variant: 'destructive' });
+    toast({ title: i18n.t('campaigns.card.copyFailed'), description: inviteLink, variant: 'destructive' });
   }
 }
 
@@ -90,6 +92,7 @@ export const CampaignCard = forwardRef<HTMLDivElement, CampaignCardProps>(functi
   const pace = campaignPace(campaign, now);
   const queryClient = useQueryClient();
   const rules = CAMPAIGN_KIND_RULES[campaign.kind];
+  const { t } = useTranslation();
   return (
     <Card.Root
       ref={ref}
@@ -116,17 +119,19 @@ export const CampaignCard = forwardRef<HTMLDivElement, CampaignCardProps>(functi
             <HStack gap="1.5">
               {campaign.isFeatured ? (
                 <Badge colorPalette="gold">
-                  <LuStar /> Featured
+                  <LuStar /> {t('campaigns.card.featured')}
                 </Badge>
               ) : null}
               {campaign.botRemoved ? (
-                <Badge colorPalette="orange">Paused</Badge>
+                <Badge colorPalette="orange">{t('campaigns.card.paused')}</Badge>
               ) : campaign.inviteExpired ? (
-                <Badge colorPalette="red">Invite expired</Badge>
+                <Badge colorPalette="red">{t('campaigns.card.inviteExpired')}</Badge>
               ) : (
-                <Badge colorPalette="green">Active</Badge>
+                <Badge colorPalette="green">{t('campaigns.card.active')}</Badge>
               )}
-              {campaign.serverId === null ? <Badge colorPalette="gray">No Bot</Badge> : null}
+              {campaign.serverId === null ? (
+                <Badge colorPalette="gray">{t('campaigns.card.noBot')}</Badge>
+              ) : null}
             </HStack>
           </Stack>
         </Flex>
@@ -144,7 +149,7 @@ export const CampaignCard = forwardRef<HTMLDivElement, CampaignCardProps>(functi
             py="2.5"
           >
             <Text textStyle="sm" color="orange.fg" flex="1">
-              Bot removed — invite the bot again to resume
+              {t('campaigns.card.botRemoved')}
             </Text>
             {campaign.botInviteUrl ? (
               <Button asChild size="sm" colorPalette="orange" flexShrink={0}>
@@ -156,7 +161,7 @@ export const CampaignCard = forwardRef<HTMLDivElement, CampaignCardProps>(functi
                   // panel goes away by itself (the server resumes the campaign when the bot arrives).
                   onClick={() => recheckWhenBack(() => void invalidateCampaignLists(queryClient))}
                 >
-                  <LuBot /> Invite Bot <LuExternalLink />
+                  <LuBot /> {t('campaigns.card.inviteBot')} <LuExternalLink />
                 </a>
               </Button>
             ) : null}
@@ -172,26 +177,29 @@ export const CampaignCard = forwardRef<HTMLDivElement, CampaignCardProps>(functi
             textStyle="sm"
             data-testid="what-happens-next"
           >
-            <Text fontWeight="semibold">What happens next</Text>
+            <Text fontWeight="semibold">{t('campaigns.card.nextTitle')}</Text>
             <Text color="fg.muted">
               {rules.needsBot
-                ? `Your server is live on Discover. Members who join earn ${rewardText(campaign.kind)} coins once our bot sees them arrive; each fills one of your ${total} ${total === 1 ? 'slot' : 'slots'}. Share the invite to grow faster.`
-                : `Your server is live on Discover. Members who join and claim fill your ${total} ${total === 1 ? 'slot' : 'slots'} (no bot: joins are checked against their server list). Share the invite to grow faster.`}
+                ? t('campaigns.card.nextBot', { reward: rewardText(campaign.kind), count: total })
+                : t('campaigns.card.nextNoBot', { count: total })}
             </Text>
           </Box>
         ) : null}
         {campaign.inviteExpired ? <InviteExpiredPanel campaignId={campaign.id} name={campaign.name} /> : null}
         <SimpleGrid columns={2} gap="2">
-          <Figure label="Joins via Website" value={campaign.joinCount} />
-          <Figure label="Slots Remaining" value={campaign.membersRemaining} />
-          <Figure label="Coin Reward" value={formatCoins(campaign.coinReward, rewardText('regular'))} />
-          <Figure label="Type" value={rules.label} />
-          <Figure label="Pace" value={paceText(pace)} />
-          <Figure label="ETA" value={etaText(pace)} />
+          <Figure label={t('campaigns.card.joins')} value={campaign.joinCount} />
+          <Figure label={t('campaigns.card.slotsRemaining')} value={campaign.membersRemaining} />
+          <Figure
+            label={t('campaigns.card.coinReward')}
+            value={formatCoins(campaign.coinReward, rewardText('regular'))}
+          />
+          <Figure label={t('campaigns.card.type')} value={rules.label} />
+          <Figure label={t('campaigns.card.pace')} value={paceText(pace)} />
+          <Figure label={t('campaigns.card.eta')} value={etaText(pace)} />
         </SimpleGrid>
         <Stack gap="1.5">
           <Flex justify="space-between" textStyle="xs" color="fg.muted">
-            <Text>Slots filled</Text>
+            <Text>{t('campaigns.card.slotsFilled')}</Text>
             <Text fontVariantNumeric="tabular-nums">
               {filled} / {total}
             </Text>
@@ -201,7 +209,7 @@ export const CampaignCard = forwardRef<HTMLDivElement, CampaignCardProps>(functi
             max={100}
             size="sm"
             colorPalette={campaign.isFeatured ? 'gold' : 'brand'}
-            aria-label={`${campaign.name}: ${percent}% of slots filled`}
+            aria-label={t('campaigns.card.progressLabel', { name: campaign.name, percent })}
           >
             <Progress.Track borderRadius="full">
               <Progress.Range />
@@ -230,9 +238,9 @@ export const CampaignCard = forwardRef<HTMLDivElement, CampaignCardProps>(functi
             variant="subtle"
             colorPalette="gray"
             onClick={() => void copyInvite(campaign.inviteLink)}
-            aria-label={`Copy invite link of ${campaign.name}`}
+            aria-label={t('campaigns.card.copyLabel', { name: campaign.name })}
           >
-            <LuCopy /> Copy invite
+            <LuCopy /> {t('campaigns.card.copy')}
           </Button>
           {onPromote ? (
             <Button
@@ -241,10 +249,15 @@ export const CampaignCard = forwardRef<HTMLDivElement, CampaignCardProps>(functi
               colorPalette="gold"
               onClick={onPromote}
               disabled={!canAffordPromote || promotePending}
-              title={canAffordPromote ? undefined : `Promoting needs ${PROMOTE_COST_COINS} coins`}
-              aria-label={`Promote ${campaign.name} (${PROMOTE_COST_COINS} coins)`}
+              title={
+                canAffordPromote ? undefined : t('campaigns.card.promoteNeeds', { coins: PROMOTE_COST_COINS })
+              }
+              aria-label={t('campaigns.card.promoteLabel', {
+                name: campaign.name,
+                coins: PROMOTE_COST_COINS,
+              })}
             >
-              <LuStar /> Promote
+              <LuStar /> {t('campaigns.card.promote')}
             </Button>
           ) : null}
           <TopUpButton campaign={campaign} />
@@ -255,11 +268,11 @@ export const CampaignCard = forwardRef<HTMLDivElement, CampaignCardProps>(functi
             variant="outline"
             colorPalette="red"
             onClick={onCancel}
-            aria-label={`Cancel ${campaign.name}`}
+            aria-label={t('campaigns.card.cancelLabel', { name: campaign.name })}
             data-cancel-campaign=""
             ms="auto"
           >
-            Cancel
+            {t('campaigns.card.cancel')}
           </Button>
         </Flex>
       </Card.Body>

@@ -2,6 +2,7 @@ import { Box, Button, Dialog, List, Portal, Text } from '@chakra-ui/react';
 import type { ApiCampaign } from '@shared/api-types.ts';
 import { LuTriangleAlert } from 'react-icons/lu';
 import { useCancelCampaign } from './use-cancel-campaign.ts';
+import { Trans, useTranslation } from 'react-i18next';
 
 /** "Cancel Campaign?" confirmation; closes itself after a successful cancel. */
 export function CancelCampaignDialog({
@@ -17,6 +18,7 @@ export function CancelCampaignDialog({
   /** After a successful cancel (the page then moves focus to a sensible neighbour). */
   onCanceled?: (campaignId: string) => void;
 }) {
+  const { t } = useTranslation();
   const cancel = useCancelCampaign({
     onSuccess: (campaignId) => {
       onClose();
@@ -38,15 +40,15 @@ export function CancelCampaignDialog({
         <Dialog.Positioner px="4">
           <Dialog.Content bg="bg.panel" borderWidth="1px" borderColor="border.emphasized" borderRadius="2xl">
             <Dialog.Header>
-              <Dialog.Title>Cancel Campaign?</Dialog.Title>
+              <Dialog.Title>{t('campaigns.cancel.title')}</Dialog.Title>
             </Dialog.Header>
             <Dialog.Body>
               <Text color="fg.muted" mb="4">
-                You are about to cancel{' '}
-                <Text as="strong" color="fg">
-                  {campaign?.name}
-                </Text>
-                .
+                <Trans
+                  i18nKey="campaigns.cancel.about"
+                  values={{ name: campaign?.name ?? '' }}
+                  components={{ strong: <Text as="strong" color="fg" /> }}
+                />
               </Text>
               <Box
                 bg="red.subtle"
@@ -61,19 +63,19 @@ export function CancelCampaignDialog({
                     <List.Indicator asChild>
                       <LuTriangleAlert />
                     </List.Indicator>
-                    Nothing will be refunded for this server
+                    {t('campaigns.cancel.noRefund')}
                   </List.Item>
                   <List.Item>
                     <List.Indicator asChild>
                       <LuTriangleAlert />
                     </List.Indicator>
-                    You will lose all remaining member slots
+                    {t('campaigns.cancel.loseSlots')}
                   </List.Item>
                   <List.Item>
                     <List.Indicator asChild>
                       <LuTriangleAlert />
                     </List.Indicator>
-                    You cannot undo this action
+                    {t('campaigns.cancel.noUndo')}
                   </List.Item>
                 </List.Root>
               </Box>
@@ -81,16 +83,16 @@ export function CancelCampaignDialog({
             <Dialog.Footer flexDirection={{ base: 'column-reverse', sm: 'row' }} alignItems="stretch">
               <Dialog.ActionTrigger asChild>
                 <Button variant="outline" disabled={cancel.isPending}>
-                  No, Keep Campaign
+                  {t('campaigns.cancel.keep')}
                 </Button>
               </Dialog.ActionTrigger>
               <Button
                 colorPalette="red"
                 loading={cancel.isPending}
-                loadingText="Canceling..."
+                loadingText={t('campaigns.cancel.canceling')}
                 onClick={() => campaign && cancel.mutate(campaign.id)}
               >
-                Yes, Cancel Campaign
+                {t('campaigns.cancel.confirm')}
               </Button>
             </Dialog.Footer>
           </Dialog.Content>

@@ -1,6 +1,7 @@
 import { Button, Flex, Input, InputGroup, NativeSelect, Text } from '@chakra-ui/react';
 import { useMemo, useState } from 'react';
 import { LuSearch } from 'react-icons/lu';
+import { useTranslation } from 'react-i18next';
 
 /** Lists longer than this get a "Show more" (an owner with many campaigns keeps a short page). */
 export const LIST_PAGE_SIZE = 20;
@@ -9,12 +10,7 @@ export const LIST_CONTROLS_FROM = 6;
 
 export type ListSort = 'newest' | 'oldest' | 'name' | 'remaining';
 
-const SORT_LABELS: Record<ListSort, string> = {
-  newest: 'Newest first',
-  oldest: 'Oldest first',
-  name: 'Name (A–Z)',
-  remaining: 'Most slots left',
-};
+const SORTS: readonly ListSort[] = ['newest', 'oldest', 'name', 'remaining'];
 
 interface Sortable {
   name: string;
@@ -75,13 +71,20 @@ export function ListControls({
   sort: ListSort;
   onSort: (value: ListSort) => void;
 }) {
+  const { t } = useTranslation();
+  const sortLabels: Record<ListSort, string> = {
+    newest: t('campaigns.list.newest'),
+    oldest: t('campaigns.list.oldest'),
+    name: t('campaigns.list.name'),
+    remaining: t('campaigns.list.remaining'),
+  };
   return (
     <Flex gap="2" direction={{ base: 'column', sm: 'row' }} mb="4">
       <InputGroup startElement={<LuSearch />} flex="1">
         <Input
           type="search"
-          placeholder={`Search ${label}...`}
-          aria-label={`Search ${label}`}
+          placeholder={t('campaigns.list.searchPlaceholder', { label })}
+          aria-label={t('campaigns.list.search', { label })}
           value={query}
           onChange={(e) => onQuery(e.target.value)}
           bg="bg.panel"
@@ -90,15 +93,15 @@ export function ListControls({
       </InputGroup>
       <NativeSelect.Root width={{ base: 'full', sm: '48' }}>
         <NativeSelect.Field
-          aria-label={`Sort ${label}`}
+          aria-label={t('campaigns.list.sort', { label })}
           value={sort}
           onChange={(e) => onSort(e.currentTarget.value as ListSort)}
           bg="bg.panel"
           borderRadius="lg"
         >
-          {(Object.keys(SORT_LABELS) as ListSort[]).map((key) => (
+          {SORTS.map((key) => (
             <option key={key} value={key}>
-              {SORT_LABELS[key]}
+              {sortLabels[key]}
             </option>
           ))}
         </NativeSelect.Field>
@@ -110,13 +113,14 @@ export function ListControls({
 
 /** "Showing 20 of 23" and a Show more button. */
 export function ShowMore({ shown, total, onMore }: { shown: number; total: number; onMore: () => void }) {
+  const { t } = useTranslation();
   return (
     <Flex direction="column" align="center" gap="2" mt="4">
       <Text textStyle="sm" color="fg.muted">
-        Showing {shown} of {total}
+        {t('campaigns.list.showing', { shown, total })}
       </Text>
       <Button size="sm" variant="outline" onClick={onMore}>
-        Show more
+        {t('campaigns.list.showMore')}
       </Button>
     </Flex>
   );

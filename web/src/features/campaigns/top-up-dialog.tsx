@@ -14,6 +14,7 @@ import { useAuth } from '../../lib/use-auth.ts';
 import { CostSummary } from './cost-summary.tsx';
 import { WholeNumberField } from './form-fields.tsx';
 import { useTopUp } from './use-top-up.ts';
+import { Trans, useTranslation } from 'react-i18next';
 
 // Issue 31 item 4: "Add members" on a campaign card. The cost is shown against the balance and the
 // button is disabled when it cannot be paid; the server decides (POST /api/campaigns/:id/top-up).
@@ -33,6 +34,7 @@ export function TopUpButton({ campaign }: { campaign: TopUpTarget }) {
   const { user } = useAuth();
   const balanceCents = parseMoney(user?.coins ?? '0.00') ?? 0;
   const [open, setOpen] = useState(false);
+  const { t } = useTranslation();
   const minimumCents = MIN_CAMPAIGN_COINS * costPerSlotCents(campaign.kind);
   const cannotPay = balanceCents < minimumCents;
   return (
@@ -43,11 +45,11 @@ export function TopUpButton({ campaign }: { campaign: TopUpTarget }) {
         colorPalette="brand"
         onClick={() => setOpen(true)}
         disabled={cannotPay}
-        aria-label={`Add members to ${campaign.name}`}
-        title={cannotPay ? `You need at least ${MIN_CAMPAIGN_COINS} coins to add members` : undefined}
+        aria-label={t('campaigns.topUp.label', { name: campaign.name })}
+        title={cannotPay ? t('campaigns.topUp.needCoins', { coins: MIN_CAMPAIGN_COINS }) : undefined}
         data-top-up=""
       >
-        <LuUserPlus /> Add members
+        <LuUserPlus /> {t('campaigns.topUp.button')}
       </Button>
       {open ? (
         <TopUpDialog campaign={campaign} balanceCents={balanceCents} onClose={() => setOpen(false)} />
@@ -66,6 +68,7 @@ function TopUpDialog({
   onClose: () => void;
 }) {
   const [value, setValue] = useState('10');
+  const { t } = useTranslation();
   const [error, setError] = useState<string | undefined>();
   const topUp = useTopUp({ onSuccess: onClose });
   const members = parseMemberCount(value);
@@ -94,42 +97,52 @@ function TopUpDialog({
         <Dialog.Backdrop bg="blackAlpha.700" backdropFilter="blur(2px)" />
         <Dialog.Positioner px="4">
           <Dialog.Content bg="bg.panel" borderWidth="1px" borderColor="border.emphasized" borderRadius="2xl">
-            <form onSubmit={onSubmit} noValidate aria-label={`Add members to ${campaign.name}`}>
+            <form
+              onSubmit={onSubmit}
+              noValidate
+              aria-label={t('campaigns.topUp.label', { name: campaign.name })}
+            >
               <Dialog.Header>
-                <Dialog.Title>Add members</Dialog.Title>
+                <Dialog.Title>{t('campaigns.topUp.button')}</Dialog.Title>
               </Dialog.Header>
               <Dialog.Body>
                 <Stack gap="4">
                   <Text color="fg.muted" textStyle="sm">
-                    More member slots for{' '}
-                    <Text as="strong" color="fg">
-                      {campaign.name}
-                    </Text>
-                    , on the same terms as its current ones.
+                    <Trans
+                      i18nKey="campaigns.topUp.intro"
+                      values={{ name: campaign.name }}
+                      components={{ strong: <Text as="strong" color="fg" /> }}
+                    />
                   </Text>
                   <WholeNumberField
                     id="top-up-members"
                     name="members"
-                    label="Members to add"
+                    label={t('campaigns.topUp.members')}
                     value={value}
                     onChange={(v) => {
                       setValue(v);
                       setError(undefined);
                     }}
                     error={error}
-                    helper={`1 coin per member. Minimum ${MIN_CAMPAIGN_COINS} members.`}
+                    helper={t('campaigns.topUp.helper', { min: MIN_CAMPAIGN_COINS })}
                   />
                   <CostSummary
                     rows={[
-                      { label: 'Cost', value: <CoinAmount value={formatCents(costCents)} size="sm" /> },
-                      { label: 'Your balance', value: <CoinAmount value={balanceText} size="sm" /> },
                       {
-                        label: 'After top-up',
+                        label: t('campaigns.topUp.cost'),
+                        value: <CoinAmount value={formatCents(costCents)} size="sm" />,
+                      },
+                      {
+                        label: t('campaigns.topUp.balance'),
+                        value: <CoinAmount value={balanceText} size="sm" />,
+                      },
+                      {
+                        label: t('campaigns.topUp.after'),
                         value: affordable ? (
                           <CoinAmount value={formatCents(balanceCents - costCents)} size="sm" />
                         ) : (
                           <Text as="span" color="red.fg">
-                            {members === null ? '—' : 'Not enough coins'}
+                            {members === null ? '—' : t('campaigns.topUp.notEnough')}
                           </Text>
                         ),
                       },
@@ -140,7 +153,7 @@ function TopUpDialog({
               <Dialog.Footer flexDirection={{ base: 'column-reverse', sm: 'row' }} alignItems="stretch">
                 <Dialog.ActionTrigger asChild>
                   <Button variant="outline" disabled={topUp.isPending}>
-                    Close
+                    {t('campaigns.topUp.close')}
                   </Button>
                 </Dialog.ActionTrigger>
                 <Button
@@ -148,9 +161,11 @@ function TopUpDialog({
                   colorPalette="brand"
                   disabled={!affordable}
                   loading={topUp.isPending}
-                  loadingText="Adding..."
+                  loadingText={t('campaigns.topUp.adding')}
                 >
-                  {members === null ? 'Add members' : `Add ${members} members`}
+                  {members === null
+                    ? t('campaigns.topUp.button')
+                    : t('campaigns.topUp.addN', { count: members })}
                 </Button>
               </Dialog.Footer>
             </form>

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, errorMessage } from '../../lib/api.ts';
 import { toast } from '../../lib/toaster.tsx';
 import { invalidateAfterSpend } from './invalidate-after-spend.ts';
+import { i18n } from '../../lib/i18n.ts';
 
 /** DELETE /api/campaigns/:id: irreversible, nothing refunded. */
 export function useCancelCampaign(options: { onSuccess?: (campaignId: string) => void } = {}) {
@@ -11,8 +12,8 @@ export function useCancelCampaign(options: { onSuccess?: (campaignId: string) =>
       apiRequest('DELETE', `/api/campaigns/${encodeURIComponent(campaignId)}`),
     onSuccess: async (_res, campaignId) => {
       toast({
-        title: 'Campaign Canceled',
-        description: 'Your campaign has been canceled successfully',
+        title: i18n.t('campaigns.cancel.done'),
+        description: i18n.t('campaigns.cancel.doneText'),
         variant: 'success',
       });
       options.onSuccess?.(campaignId);
@@ -20,8 +21,8 @@ export function useCancelCampaign(options: { onSuccess?: (campaignId: string) =>
     },
     onError: (err) => {
       toast({
-        title: 'Error',
-        description: errorMessage(err, 'Failed to cancel campaign'),
+        title: i18n.t('common.error'),
+        description: errorMessage(err, i18n.t('campaigns.cancel.failed')),
         variant: 'destructive',
       });
     },

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ApiServer } from '@shared/api-types.ts';
 import { apiJson, errorMessage } from '../../lib/api.ts';
 import { toast } from '../../lib/toaster.tsx';
+import { i18n } from '../../lib/i18n.ts';
 import { invalidateAfterSpend } from './invalidate-after-spend.ts';
 
 /** POST /api/servers/:id/promote (no body): 100 coins for 100 featured member slots. */
@@ -12,16 +13,16 @@ export function usePromoteServer() {
       apiJson<ApiServer>('POST', `/api/servers/${encodeURIComponent(serverId)}/promote`),
     onSuccess: async () => {
       toast({
-        title: 'Server Promoted!',
-        description: 'Your server is now featured for 100 members',
+        title: i18n.t('campaigns.promoteToast.done'),
+        description: i18n.t('campaigns.promoteToast.doneText'),
         variant: 'success',
       });
       await invalidateAfterSpend(queryClient);
     },
     onError: (err) => {
       toast({
-        title: 'Error',
-        description: errorMessage(err, 'Failed to promote server'),
+        title: i18n.t('common.error'),
+        description: errorMessage(err, i18n.t('campaigns.promoteToast.failed')),
         variant: 'destructive',
       });
     },

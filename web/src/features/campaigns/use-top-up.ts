@@ -3,6 +3,7 @@ import type { ApiServer } from '@shared/api-types.ts';
 import { apiJson, errorMessage } from '../../lib/api.ts';
 import { toast } from '../../lib/toaster.tsx';
 import { invalidateAfterSpend } from './invalidate-after-spend.ts';
+import { i18n } from '../../lib/i18n.ts';
 
 /** POST /api/campaigns/:id/top-up { members }: more member slots at 1 coin each. */
 export function useTopUp(options: { onSuccess?: () => void } = {}) {
@@ -14,16 +15,20 @@ export function useTopUp(options: { onSuccess?: () => void } = {}) {
       }),
     onSuccess: async (server, input) => {
       toast({
-        title: 'Members added',
-        description: `${server.name} has ${input.members} more member slots (${server.membersRemaining} remaining).`,
+        title: i18n.t('campaigns.topUp.done'),
+        description: i18n.t('campaigns.topUp.doneText', {
+          name: server.name,
+          members: input.members,
+          remaining: server.membersRemaining,
+        }),
       });
       options.onSuccess?.();
       await invalidateAfterSpend(queryClient);
     },
     onError: (err) => {
       toast({
-        title: 'Error',
-        description: errorMessage(err, 'Failed to add members'),
+        title: i18n.t('common.error'),
+        description: errorMessage(err, i18n.t('campaigns.topUp.failed')),
         variant: 'destructive',
       });
     },
