@@ -5,33 +5,33 @@ import { Link as RouterLink } from 'react-router';
 import { PageHeader } from '../components/page-header.tsx';
 import { useDocumentTitle } from '../lib/use-document-title.ts';
 import { PROMOTION, rewardText } from '@shared/campaign-kinds.ts';
+import { useTranslation } from 'react-i18next';
+import { formatAmount, formatWhole } from '../lib/format.ts';
+import { useLocale } from '../lib/i18n.ts';
 
-const PERKS: readonly { title: string; text: string; icon: IconType }[] = [
+const PERKS = [
+  { titleKey: 'featuredPage.perks.topTitle', textKey: 'featuredPage.perks.topText', icon: LuCrown },
+  { titleKey: 'featuredPage.perks.slotsTitle', textKey: 'featuredPage.perks.slotsText', icon: LuUsers },
   {
-    title: 'Top of Discover',
-    text: 'Featured servers sit in their own section above every other listing.',
-    icon: LuCrown,
-  },
-  {
-    title: `${PROMOTION.slots} member slots`,
-    text: `One promotion costs ${PROMOTION.costCoins} coins and brings up to ${PROMOTION.slots} members to your server.`,
-    icon: LuUsers,
-  },
-  {
-    title: 'Bigger join reward',
-    text: `Members earn ${rewardText('featured')} coins for joining a featured server, so they join faster.`,
+    titleKey: 'featuredPage.perks.rewardTitle',
+    textKey: 'featuredPage.perks.rewardText',
     icon: LuTrendingUp,
   },
-];
+] as const satisfies readonly { titleKey: string; textKey: string; icon: IconType }[];
 
 export default function FeaturedPage() {
-  useDocumentTitle('Featured');
+  const { t } = useTranslation();
+  const locale = useLocale();
+  useDocumentTitle(t('nav.featured'));
+  const reward = formatAmount(rewardText('featured'), locale);
+  const values = {
+    slots: formatWhole(PROMOTION.slots, locale),
+    cost: formatWhole(PROMOTION.costCoins, locale),
+    reward,
+  };
   return (
     <Stack gap="8">
-      <PageHeader
-        title="Featured Servers"
-        subtitle="The spotlight of Discover: servers promoted by their owners, shown above every other listing."
-      />
+      <PageHeader title={t('featuredPage.title')} subtitle={t('featuredPage.subtitle')} />
 
       <Card.Root
         variant="outline"
@@ -60,16 +60,13 @@ export default function FeaturedPage() {
             </Box>
             <Stack gap="2" flex="1">
               <Heading as="h2" textStyle="xl" fontWeight="bold">
-                Looking for featured servers?
+                {t('featuredPage.lookingTitle')}
               </Heading>
-              <Text color="fg.muted">
-                Featured servers are listed at the top of Discover, with the members they still need. Join one
-                to earn {rewardText('featured')} coins.
-              </Text>
+              <Text color="fg.muted">{t('featuredPage.lookingText', { reward })}</Text>
             </Stack>
             <Button asChild colorPalette="brand" size="lg" flexShrink={0}>
               <RouterLink to="/">
-                <LuCompass /> Go to Discover
+                <LuCompass /> {t('featuredPage.goDiscover')}
               </RouterLink>
             </Button>
           </Flex>
@@ -78,12 +75,12 @@ export default function FeaturedPage() {
 
       <Stack gap="4">
         <Heading as="h2" textStyle="lg" fontWeight="semibold">
-          Feature your own server
+          {t('featuredPage.featureOwn')}
         </Heading>
         <SimpleGrid columns={{ base: 1, md: 3 }} gap="4">
           {PERKS.map((perk) => (
             <Card.Root
-              key={perk.title}
+              key={perk.titleKey}
               variant="outline"
               bg="bg.panel"
               borderColor="border"
@@ -103,10 +100,10 @@ export default function FeaturedPage() {
                   <Icon as={perk.icon} />
                 </Box>
                 <Heading as="h3" textStyle="md" fontWeight="semibold">
-                  {perk.title}
+                  {t(perk.titleKey, values)}
                 </Heading>
                 <Text color="fg.muted" textStyle="sm">
-                  {perk.text}
+                  {t(perk.textKey, values)}
                 </Text>
               </Card.Body>
             </Card.Root>
@@ -124,15 +121,15 @@ export default function FeaturedPage() {
           p={{ base: '4', md: '5' }}
         >
           <Text color="fg.muted" textStyle="sm">
-            Submit a new server on the Featured tab, or promote one you already listed from your Dashboard.
+            {t('featuredPage.cta')}
           </Text>
           <Flex gap="2" direction={{ base: 'column', sm: 'row' }} flexShrink={0}>
             <Button asChild variant="outline">
-              <RouterLink to="/dashboard">Dashboard</RouterLink>
+              <RouterLink to="/dashboard">{t('nav.dashboard')}</RouterLink>
             </Button>
             <Button asChild colorPalette="gold">
               <RouterLink to="/submit?tab=featured">
-                Promote a Server <LuArrowRight />
+                {t('featuredPage.promote')} <LuArrowRight />
               </RouterLink>
             </Button>
           </Flex>

@@ -13,19 +13,30 @@ import { ServerPicker } from '../features/campaigns/server-picker.tsx';
 import type { ApiManageableGuild } from '@shared/campaign-schemas.ts';
 import { useAuth } from '../lib/use-auth.ts';
 import { useDocumentTitle } from '../lib/use-document-title.ts';
-import { minStayText, PROMOTION, rewardText } from '@shared/campaign-kinds.ts';
+import { minStayDays, PROMOTION, rewardText } from '@shared/campaign-kinds.ts';
+import { useTranslation } from 'react-i18next';
+import { formatAmount } from '../lib/format.ts';
+import { useLocale } from '../lib/i18n.ts';
 
 const TABS = ['regular', 'featured', 'nobot'] as const;
 type Tab = (typeof TABS)[number];
 
-const TAB_INTRO: Record<Tab, string> = {
-  regular: `Listed on Discover until every member slot is filled. Members earn ${rewardText('regular')} coins for joining and staying ${minStayText('regular')}.`,
-  featured: `Pinned to the top of Discover with ${PROMOTION.slots} member slots. Members earn ${rewardText('featured')} coins for joining and staying ${minStayText('featured')}.`,
-  nobot: `No bot needed: your server goes live on Discover right away and members earn ${rewardText('nobot')} coins after joining.`,
-};
-
 export default function SubmitPage() {
-  useDocumentTitle('Submit');
+  const { t } = useTranslation();
+  const locale = useLocale();
+  useDocumentTitle(t('nav.submit'));
+  const TAB_INTRO: Record<Tab, string> = {
+    regular: t('submit.intro.regular', {
+      reward: formatAmount(rewardText('regular'), locale),
+      count: minStayDays('regular'),
+    }),
+    featured: t('submit.intro.featured', {
+      slots: PROMOTION.slots,
+      reward: formatAmount(rewardText('featured'), locale),
+      count: minStayDays('featured'),
+    }),
+    nobot: t('submit.intro.nobot', { reward: formatAmount(rewardText('nobot'), locale) }),
+  };
   const { user } = useAuth();
   const [params, setParams] = useSearchParams();
   const requested = params.get('tab');
@@ -56,12 +67,12 @@ export default function SubmitPage() {
   return (
     <Stack gap="6" maxW="3xl" mx="auto">
       <PageHeader
-        title="Submit Your Server"
-        subtitle="Spend coins to bring real members to your Discord server."
+        title={t('submit.title')}
+        subtitle={t('submit.subtitle')}
         actions={
           <Stack gap="0" align={{ base: 'flex-start', sm: 'flex-end' }}>
             <Text textStyle="xs" color="fg.subtle" textTransform="uppercase" letterSpacing="wider">
-              Your balance
+              {t('submit.balance')}
             </Text>
             <CoinAmount value={balanceText} size="lg" />
           </Stack>
@@ -88,13 +99,13 @@ export default function SubmitPage() {
         >
           <Tabs.List bg="bg.subtle" px={{ base: '1', md: '3' }}>
             <Tabs.Trigger value="regular" py="6">
-              <LuServer /> Regular
+              <LuServer /> {t('submit.tabs.regular')}
             </Tabs.Trigger>
             <Tabs.Trigger value="featured" py="6">
-              <LuStar /> Featured
+              <LuStar /> {t('submit.tabs.featured')}
             </Tabs.Trigger>
             <Tabs.Trigger value="nobot" py="6">
-              <LuUnplug /> No Bot
+              <LuUnplug /> {t('submit.tabs.nobot')}
             </Tabs.Trigger>
           </Tabs.List>
           {TABS.map((value) => (

@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'react';
 import { LuBot, LuExternalLink, LuTriangleAlert } from 'react-icons/lu';
 import { recheckWhenBack } from '../../lib/recheck-when-back.ts';
 import { useBotInvite } from './use-bot-invite.ts';
+import { useTranslation } from 'react-i18next';
 
 /**
  * Invite Bot: regular and featured campaigns need our bot in the server to verify joins. After a
@@ -17,6 +18,7 @@ export function BotInvitePanel({
   /** Called once the user is back from the invite (the warning then goes: they can submit again). */
   onInvited?: () => void;
 }) {
+  const { t } = useTranslation();
   const { data } = useBotInvite();
   const inviteUrl = missingInviteUrl ?? data?.inviteUrl;
   const missing = missingInviteUrl !== null;
@@ -49,12 +51,10 @@ export function BotInvitePanel({
           </Box>
           <Stack gap="1" flex="1" minW="0">
             <Heading as="h2" textStyle="md" fontWeight="semibold">
-              {missing ? 'Our bot is not in your server yet' : 'Add our bot to your server'}
+              {missing ? t('submit.bot.missingTitle') : t('submit.bot.addTitle')}
             </Heading>
             <Text textStyle="sm" color="fg.muted">
-              {missing
-                ? 'Please invite our bot to your server first, then submit again.'
-                : 'Regular and featured campaigns need our bot in your server to verify member joins. No-bot campaigns do not.'}
+              {missing ? t('submit.bot.missingText') : t('submit.bot.addText')}
             </Text>
           </Stack>
           {inviteUrl ? (
@@ -72,7 +72,7 @@ export function BotInvitePanel({
                   if (missing && onInvited) recheckWhenBack(onInvited);
                 }}
               >
-                <LuBot /> Invite Bot <LuExternalLink />
+                <LuBot /> {t('submit.bot.invite')} <LuExternalLink />
               </a>
             </Button>
           ) : null}

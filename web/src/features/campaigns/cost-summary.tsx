@@ -2,6 +2,7 @@ import { Box, Flex, Separator, Text } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
 import { CoinAmount } from '../../components/coin-amount.tsx';
 import { formatCents } from '../../lib/format.ts';
+import { useTranslation } from 'react-i18next';
 
 export interface SummaryRow {
   label: string;
@@ -24,6 +25,7 @@ export function CostSummary({
   rows: SummaryRow[];
   balance?: { balanceCents: number; costCents: number };
 }) {
+  const { t } = useTranslation();
   const left = balance ? balance.balanceCents - balance.costCents : 0;
   return (
     <Box bg="bg.subtle" borderWidth="1px" borderColor="border" borderRadius="lg" px="4" py="3">
@@ -39,15 +41,15 @@ export function CostSummary({
         <>
           <Separator my="2" />
           <Flex justify="space-between" gap="3" py="1" textStyle="sm">
-            <Text color="fg.muted">Your balance</Text>
+            <Text color="fg.muted">{t('submit.balance')}</Text>
             <Box fontWeight="semibold" textAlign="right">
               <CoinAmount value={formatCents(balance.balanceCents)} size="sm" />
             </Box>
           </Flex>
           <Flex justify="space-between" gap="3" py="1" textStyle="sm" data-testid="balance-after">
-            <Text color="fg.muted">Left after submit</Text>
+            <Text color="fg.muted">{t('submit.summary.leftAfter')}</Text>
             <Box fontWeight="semibold" textAlign="right" color={left < 0 ? 'red.fg' : undefined}>
-              {left < 0 ? 'Not enough coins' : <CoinAmount value={formatCents(left)} size="sm" />}
+              {left < 0 ? t('submit.summary.notEnough') : <CoinAmount value={formatCents(left)} size="sm" />}
             </Box>
           </Flex>
         </>

@@ -10,6 +10,9 @@ import { InviteLinkField, ServerNameField } from './form-fields.tsx';
 import { TargetingFields, targetingOf } from './targeting-fields.tsx';
 import type { SubmitFormProps } from './regular-form.tsx';
 import { useSubmitFeatured } from './use-submit-featured.ts';
+import { useTranslation } from 'react-i18next';
+import { formatWhole } from '../../lib/format.ts';
+import { useLocale } from '../../lib/i18n.ts';
 import { rewardText } from '@shared/campaign-kinds.ts';
 import { useFieldErrors } from '../../lib/use-field-errors.ts';
 import { firstSchemaProblem } from './validate.ts';
@@ -20,6 +23,8 @@ const isField = (f: string | null): f is FeaturedField => f !== null && Object.h
 
 /** Featured campaign: the server is created, then promoted (100 coins, 100 member slots). */
 export function FeaturedForm({ balanceCents, onBotMissing, prefillName, prefillInvite }: SubmitFormProps) {
+  const { t } = useTranslation();
+  const locale = useLocale();
   const [name, setName] = useState(prefillName ?? '');
   const [inviteLink, setInviteLink] = useState(prefillInvite ?? '');
   const [minAge, setMinAge] = useState('');
@@ -44,14 +49,14 @@ export function FeaturedForm({ balanceCents, onBotMissing, prefillName, prefillI
     if (name.trim() === '' || inviteLink.trim() === '') {
       fail(
         name.trim() === '' ? 'name' : 'inviteLink',
-        'Missing Information',
+        t('submit.missingInformation'),
         CAMPAIGN_MESSAGES.missingInformation,
       );
       return;
     }
     if (!canAfford) {
       toast({
-        title: 'Insufficient Coins',
+        title: t('submit.insufficientCoins'),
         description: CAMPAIGN_MESSAGES.promoteCost,
         variant: 'destructive',
       });
@@ -61,7 +66,7 @@ export function FeaturedForm({ balanceCents, onBotMissing, prefillName, prefillI
     const input = { name, inviteLink, isFeaturedIntent: true as const, targeting };
     const problem = firstSchemaProblem(submitServerSchema, input);
     if (problem) {
-      fail(isField(problem.field) ? problem.field : 'name', 'Validation Error', problem.message);
+      fail(isField(problem.field) ? problem.field : 'name', t('submit.validationError'), problem.message);
       return;
     }
     fields.reset();
@@ -69,7 +74,7 @@ export function FeaturedForm({ balanceCents, onBotMissing, prefillName, prefillI
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-label="Featured campaign">
+    <form onSubmit={onSubmit} noValidate aria-label={t('submit.featured.formLabel')}>
       <Stack gap="5">
         <ServerNameField {...fields.bind('name', name, setName)} />
         <InviteLinkField {...fields.bind('inviteLink', inviteLink, setInviteLink)} />
@@ -82,13 +87,13 @@ export function FeaturedForm({ balanceCents, onBotMissing, prefillName, prefillI
         />
         <CostSummary
           rows={[
-            { label: 'Placement', value: 'Top of Discover' },
-            { label: 'Members you get', value: 100 },
+            { label: t('submit.featured.placement'), value: t('submit.featured.topOfDiscover') },
+            { label: t('submit.summary.membersYouGet'), value: 100 },
             {
-              label: 'Members earn per join',
+              label: t('submit.summary.earnPerJoin'),
               value: <CoinAmount value={rewardText('featured')} size="sm" />,
             },
-            { label: 'Cost', value: <CoinAmount value={PROMOTE_COST_COINS} size="sm" /> },
+            { label: t('submit.summary.cost'), value: <CoinAmount value={PROMOTE_COST_COINS} size="sm" /> },
           ]}
           balance={{ balanceCents, costCents: PROMOTE_COST_COINS * 100 }}
         />
@@ -103,9 +108,9 @@ export function FeaturedForm({ balanceCents, onBotMissing, prefillName, prefillI
           size="lg"
           disabled={!canAfford}
           loading={submit.isPending}
-          loadingText="Promoting..."
+          loadingText={t('submit.featured.promoting')}
         >
-          <LuStar /> Submit &amp; Promote ({PROMOTE_COST_COINS} coins)
+          <LuStar /> {t('submit.featured.submit', { coins: formatWhole(PROMOTE_COST_COINS, locale) })}
         </Button>
       </Stack>
     </form>

@@ -1,5 +1,6 @@
 import { Field, Input } from '@chakra-ui/react';
 import { describedBy, errorId, helperId } from '../../lib/use-field-errors.ts';
+import { useTranslation } from 'react-i18next';
 
 // Fields shared by the three submit forms. Labels are real <label>s (Field.Label) for accessibility.
 // An `error` marks the field invalid (aria-invalid) and is linked to it with aria-describedby (Ark's
@@ -17,15 +18,16 @@ function FieldError({ id, error }: { id: string; error?: string }) {
 }
 
 export function ServerNameField({ value, onChange, id, error }: FieldProps) {
+  const { t } = useTranslation();
   return (
     <Field.Root invalid={Boolean(error)}>
-      <Field.Label htmlFor={id}>Server Name</Field.Label>
+      <Field.Label htmlFor={id}>{t('submit.fields.serverName')}</Field.Label>
       <Input
         id={id}
         name="name"
         value={value}
         onChange={(e) => onChange(e.target.value)}
-        placeholder="My Awesome Server"
+        placeholder={t('submit.fields.serverNamePlaceholder')}
         maxLength={100}
         autoComplete="off"
         bg="bg.subtle"
@@ -37,9 +39,10 @@ export function ServerNameField({ value, onChange, id, error }: FieldProps) {
 }
 
 export function InviteLinkField({ value, onChange, id, error }: FieldProps) {
+  const { t } = useTranslation();
   return (
     <Field.Root invalid={Boolean(error)}>
-      <Field.Label htmlFor={id}>Invite Link</Field.Label>
+      <Field.Label htmlFor={id}>{t('submit.fields.inviteLink')}</Field.Label>
       <Input
         id={id}
         name="inviteLink"
@@ -54,8 +57,7 @@ export function InviteLinkField({ value, onChange, id, error }: FieldProps) {
       />
       <FieldError id={id} error={error} />
       <Field.HelperText id={helperId(id)} color="fg.subtle">
-        Use a permanent invite link that never expires (in Discord: Invite People → Edit invite link → Expire
-        After: Never).
+        {t('submit.fields.inviteHelper')}
       </Field.HelperText>
     </Field.Root>
   );

@@ -2,6 +2,7 @@ import { Button, Field, Flex, Input, Stack, Text } from '@chakra-ui/react';
 import { useId, useState, type FormEvent } from 'react';
 import { LuLink } from 'react-icons/lu';
 import { useReplaceInvite } from './use-replace-invite.ts';
+import { useTranslation } from 'react-i18next';
 
 /** The campaign's invite stopped working: say so, and take a new permanent invite to the same server. */
 export function InviteExpiredPanel({
@@ -14,6 +15,7 @@ export function InviteExpiredPanel({
   compact?: boolean;
 }) {
   const [link, setLink] = useState('');
+  const { t } = useTranslation();
   const replace = useReplaceInvite(campaignId);
   const id = useId();
   const submit = (event: FormEvent) => {
@@ -25,7 +27,7 @@ export function InviteExpiredPanel({
       as="form"
       onSubmit={submit}
       role="group"
-      aria-label={`Update the invite of ${name}`}
+      aria-label={t('submit.expired.label', { name })}
       gap="2"
       bg="red.subtle"
       borderWidth="1px"
@@ -35,17 +37,17 @@ export function InviteExpiredPanel({
       py="2.5"
     >
       <Text textStyle="sm" color="red.fg" fontWeight="medium">
-        Invite expired — update it
+        {t('submit.expired.title')}
       </Text>
       {compact ? null : (
         <Text textStyle="xs" color="fg.muted">
-          Members cannot find this campaign until it has a permanent invite to the same server.
+          {t('submit.expired.text')}
         </Text>
       )}
       <Flex gap="2" direction={compact ? 'column' : { base: 'column', sm: 'row' }}>
         <Field.Root flex="1">
           <Field.Label htmlFor={id} srOnly>
-            New invite link for {name}
+            {t('submit.expired.fieldLabel', { name })}
           </Field.Label>
           <Input
             id={id}
@@ -62,10 +64,10 @@ export function InviteExpiredPanel({
           size="sm"
           colorPalette="red"
           loading={replace.isPending}
-          loadingText="Updating..."
+          loadingText={t('submit.expired.updating')}
           disabled={!link.trim()}
         >
-          <LuLink /> Update Invite
+          <LuLink /> {t('submit.expired.update')}
         </Button>
       </Flex>
     </Stack>

@@ -18,6 +18,7 @@ import { useSubmitNoBot } from './use-submit-nobot.ts';
 import { rewardText } from '@shared/campaign-kinds.ts';
 import { useFieldErrors } from '../../lib/use-field-errors.ts';
 import { firstSchemaProblem } from './validate.ts';
+import { useTranslation } from 'react-i18next';
 
 const FIELD_IDS = { name: 'nobot-name', inviteLink: 'nobot-invite', memberCount: 'nobot-members' } as const;
 type NoBotField = keyof typeof FIELD_IDS;
@@ -30,6 +31,7 @@ export function NoBotForm({
   prefillName,
   prefillInvite,
 }: Omit<SubmitFormProps, 'onBotMissing'>) {
+  const { t } = useTranslation();
   const [name, setName] = useState(prefillName ?? '');
   const [inviteLink, setInviteLink] = useState(prefillInvite ?? '');
   const [minAge, setMinAge] = useState('');
@@ -56,17 +58,17 @@ export function NoBotForm({
     e.preventDefault();
     const count = parseMemberCount(memberCount);
     if (count === null) {
-      fail('memberCount', 'Validation Error', CAMPAIGN_MESSAGES.memberCount);
+      fail('memberCount', t('submit.validationError'), CAMPAIGN_MESSAGES.memberCount);
       return;
     }
     if (balanceCents < count * 100) {
-      fail('memberCount', 'Insufficient Coins', insufficientForNoBot(count, balanceText));
+      fail('memberCount', t('submit.insufficientCoins'), insufficientForNoBot(count, balanceText));
       return;
     }
     const input = { name, inviteLink, memberCount, targeting: targetingOf(minAge, language) };
     const problem = firstSchemaProblem(submitNoBotSchema, input);
     if (problem) {
-      fail(isField(problem.field) ? problem.field : 'name', 'Validation Error', problem.message);
+      fail(isField(problem.field) ? problem.field : 'name', t('submit.validationError'), problem.message);
       return;
     }
     fields.reset();
@@ -74,15 +76,15 @@ export function NoBotForm({
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-label="No-bot campaign">
+    <form onSubmit={onSubmit} noValidate aria-label={t('submit.nobot.formLabel')}>
       <Stack gap="5">
         <ServerNameField {...fields.bind('name', name, setName)} />
         <InviteLinkField {...fields.bind('inviteLink', inviteLink, setInviteLink)} />
         <WholeNumberField
           name="memberCount"
-          label="Number of Members"
+          label={t('submit.nobot.memberCount')}
           {...fields.bind('memberCount', memberCount, setMemberCount)}
-          helper="1 coin per member. Minimum 3 members."
+          helper={t('submit.nobot.helper')}
         />
         <TargetingFields
           idPrefix="nobot"
@@ -93,9 +95,12 @@ export function NoBotForm({
         />
         <CostSummary
           rows={[
-            { label: 'Members you get', value: members },
-            { label: 'Members earn per join', value: <CoinAmount value={rewardText('nobot')} size="sm" /> },
-            { label: 'Cost', value: <CoinAmount value={members} size="sm" /> },
+            { label: t('submit.summary.membersYouGet'), value: members },
+            {
+              label: t('submit.summary.earnPerJoin'),
+              value: <CoinAmount value={rewardText('nobot')} size="sm" />,
+            },
+            { label: t('submit.summary.cost'), value: <CoinAmount value={members} size="sm" /> },
           ]}
           balance={{ balanceCents, costCents: members * 100 }}
         />
@@ -110,9 +115,9 @@ export function NoBotForm({
           size="lg"
           disabled={unaffordable}
           loading={submit.isPending}
-          loadingText="Submitting..."
+          loadingText={t('submit.submitting')}
         >
-          <LuSend /> Add Server
+          <LuSend /> {t('submit.nobot.addServer')}
         </Button>
       </Stack>
     </form>

@@ -12,6 +12,7 @@ import { useSubmitServer } from './use-submit-server.ts';
 import { rewardText } from '@shared/campaign-kinds.ts';
 import { useFieldErrors } from '../../lib/use-field-errors.ts';
 import { firstSchemaProblem } from './validate.ts';
+import { useTranslation } from 'react-i18next';
 
 const FIELD_IDS = {
   name: 'regular-name',
@@ -40,6 +41,7 @@ export function RegularForm({
   prefillName,
   prefillInvite,
 }: SubmitFormProps) {
+  const { t } = useTranslation();
   const [name, setName] = useState(prefillName ?? '');
   const [inviteLink, setInviteLink] = useState(prefillInvite ?? '');
   const [minAge, setMinAge] = useState('');
@@ -68,17 +70,17 @@ export function RegularForm({
     e.preventDefault();
     // The spec's order: amount first, then balance, then the schema's first problem.
     if (!parsed.ok) {
-      fail('coinReward', 'Validation Error', parsed.message);
+      fail('coinReward', t('submit.validationError'), parsed.message);
       return;
     }
     if (balanceCents < parsed.coins * 100) {
-      fail('coinReward', 'Insufficient Coins', insufficientForSubmit(parsed.coins, balanceText));
+      fail('coinReward', t('submit.insufficientCoins'), insufficientForSubmit(parsed.coins, balanceText));
       return;
     }
     const input = { name, inviteLink, coinReward: coins, targeting: targetingOf(minAge, language) };
     const problem = firstSchemaProblem(submitServerSchema, input);
     if (problem) {
-      fail(isField(problem.field) ? problem.field : 'name', 'Validation Error', problem.message);
+      fail(isField(problem.field) ? problem.field : 'name', t('submit.validationError'), problem.message);
       return;
     }
     fields.reset();
@@ -86,15 +88,15 @@ export function RegularForm({
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-label="Regular campaign">
+    <form onSubmit={onSubmit} noValidate aria-label={t('submit.regular.formLabel')}>
       <Stack gap="5">
         <ServerNameField {...fields.bind('name', name, setName)} />
         <InviteLinkField {...fields.bind('inviteLink', inviteLink, setInviteLink)} />
         <WholeNumberField
           name="coinReward"
-          label="Coins to Spend"
+          label={t('submit.coinsToSpend')}
           {...fields.bind('coinReward', coins, setCoins)}
-          helper="1 coin = 1 member. Minimum 3 coins."
+          helper={t('submit.regular.coinsHelper')}
         />
         <TargetingFields
           idPrefix="regular"
@@ -105,9 +107,12 @@ export function RegularForm({
         />
         <CostSummary
           rows={[
-            { label: 'Members you get', value: members },
-            { label: 'Members earn per join', value: <CoinAmount value={rewardText('regular')} size="sm" /> },
-            { label: 'Cost', value: <CoinAmount value={members} size="sm" /> },
+            { label: t('submit.summary.membersYouGet'), value: members },
+            {
+              label: t('submit.summary.earnPerJoin'),
+              value: <CoinAmount value={rewardText('regular')} size="sm" />,
+            },
+            { label: t('submit.summary.cost'), value: <CoinAmount value={members} size="sm" /> },
           ]}
           balance={{ balanceCents, costCents: members * 100 }}
         />
@@ -122,9 +127,9 @@ export function RegularForm({
           size="lg"
           disabled={unaffordable}
           loading={submit.isPending}
-          loadingText="Submitting..."
+          loadingText={t('submit.submitting')}
         >
-          <LuSend /> Submit Server
+          <LuSend /> {t('submit.submitServer')}
         </Button>
       </Stack>
     </form>

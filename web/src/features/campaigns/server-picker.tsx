@@ -5,6 +5,7 @@ import { LuBot, LuCircleCheck, LuExternalLink, LuLink, LuWandSparkles } from 're
 import { apiJson, errorMessage } from '../../lib/api.ts';
 import { ServerAvatar } from '../../components/server-avatar.tsx';
 import { campaignKeys } from '../../lib/query-keys.ts';
+import { useTranslation } from 'react-i18next';
 
 // Issue 31 item 3: Submit starts from the owner's own servers (those they own or have Manage Server
 // in, from their Discord guild list), says which have our bot, and guides them to a permanent invite.
@@ -29,6 +30,7 @@ export function ServerPicker({
   inviteLink?: string;
   onInviteCreated: (guildId: string, link: string) => void;
 }) {
+  const { t } = useTranslation();
   const { data, isLoading, isError } = useManageableGuilds();
   if (isError) return null; // The paste-a-link form below still works.
   return (
@@ -42,10 +44,10 @@ export function ServerPicker({
       <Card.Body p={{ base: '4', md: '5' }} gap="3">
         <Stack gap="0.5">
           <Heading as="h2" textStyle="md" fontWeight="semibold">
-            Pick your server
+            {t('submit.picker.title')}
           </Heading>
           <Text textStyle="sm" color="fg.muted">
-            Servers you own or manage on Discord. Or skip this and paste an invite link below.
+            {t('submit.picker.subtitle')}
           </Text>
         </Stack>
         {isLoading ? (
@@ -55,10 +57,10 @@ export function ServerPicker({
           </Flex>
         ) : (data ?? []).length === 0 ? (
           <Text textStyle="sm" color="fg.subtle">
-            You do not own or manage any Discord server yet.
+            {t('submit.picker.none')}
           </Text>
         ) : (
-          <Flex gap="2" wrap="wrap" role="radiogroup" aria-label="Your servers">
+          <Flex gap="2" wrap="wrap" role="radiogroup" aria-label={t('submit.picker.label')}>
             {(data ?? []).map((guild) => {
               const selected = picked?.id === guild.id;
               return (
@@ -83,11 +85,11 @@ export function ServerPicker({
                     </Text>
                     {guild.botPresent ? (
                       <Text textStyle="xs" color="green.fg">
-                        Bot added
+                        {t('submit.picker.botAdded')}
                       </Text>
                     ) : (
                       <Text textStyle="xs" color="fg.subtle">
-                        No bot yet
+                        {t('submit.picker.noBot')}
                       </Text>
                     )}
                   </Stack>
@@ -134,6 +136,7 @@ function PickedGuide({
 }) {
   // Our bot makes the never-expiring invite where it is (POST /api/guilds/:id/invite); elsewhere, or
   // when Discord says it may not, the owner makes one by hand as the step below says.
+  const { t } = useTranslation();
   const create = useMutation({
     mutationFn: () =>
       apiJson<GuildInviteResponse>('POST', `/api/guilds/${encodeURIComponent(guild.id)}/invite`),
@@ -152,15 +155,15 @@ function PickedGuide({
       {needsBot ? (
         <Step done={guild.botPresent === true}>
           {guild.botPresent ? (
-            <Text>Our bot is in {guild.name}.</Text>
+            <Text>{t('submit.picker.botIn', { name: guild.name })}</Text>
           ) : (
             <Flex gap="2" align="center" wrap="wrap">
               <Text flex="1" minW="40">
-                Add our bot to {guild.name}: it verifies member joins.
+                {t('submit.picker.addBot', { name: guild.name })}
               </Text>
               <Button asChild size="xs" colorPalette="brand">
                 <a href={guild.botInviteUrl} target="_blank" rel="noopener noreferrer">
-                  <LuBot /> Add bot <LuExternalLink />
+                  <LuBot /> {t('submit.picker.addBotButton')} <LuExternalLink />
                 </a>
               </Button>
             </Flex>
@@ -176,21 +179,21 @@ function PickedGuide({
           <Stack gap="1.5">
             <Flex gap="2" align="center" wrap="wrap">
               <Text flex="1" minW="40">
-                Our bot can create a never-expiring invite to {guild.name} for you.
+                {t('submit.picker.canCreate', { name: guild.name })}
               </Text>
               <Button
                 size="xs"
                 colorPalette="brand"
                 loading={create.isPending}
-                loadingText="Creating..."
+                loadingText={t('submit.picker.creating')}
                 onClick={() => create.mutate()}
               >
-                <LuWandSparkles /> Create invite link
+                <LuWandSparkles /> {t('submit.picker.create')}
               </Button>
             </Flex>
             {create.isError ? (
               <Text color="red.fg" role="alert">
-                {errorMessage(create.error, 'Could not create an invite link.')}
+                {errorMessage(create.error, t('submit.picker.createFailed'))}
               </Text>
             ) : (
               <Text color="fg.subtle">
@@ -207,7 +210,7 @@ function PickedGuide({
         )}
       </Step>
       <Badge alignSelf="flex-start" colorPalette="brand" variant="subtle">
-        {inviteLink !== undefined ? 'Server name and invite filled in below' : 'Server name filled in below'}
+        {inviteLink !== undefined ? t('submit.picker.filledBoth') : t('submit.picker.filledName')}
       </Badge>
     </Stack>
   );

@@ -1,6 +1,7 @@
 import { Collapsible, Field, Input, NativeSelect, SimpleGrid, Text } from '@chakra-ui/react';
 import { TARGET_LANGUAGES, type TargetingInput } from '@shared/targeting.ts';
 import { LuChevronDown, LuUsers } from 'react-icons/lu';
+import { useTranslation } from 'react-i18next';
 
 // Issue 31 item 2: an optional audience for a campaign (older accounts, one language). It narrows who
 // sees and may join; the price and the reward stay the same. The server checks every value.
@@ -26,6 +27,7 @@ export function TargetingFields({
   onMinAge: (v: string) => void;
   onLanguage: (v: string) => void;
 }) {
+  const { t } = useTranslation();
   const active = minAge.trim() !== '' || language !== '';
   return (
     <Collapsible.Root defaultOpen={active}>
@@ -38,26 +40,27 @@ export function TargetingFields({
         cursor="pointer"
         _hover={{ color: 'fg' }}
       >
-        <LuUsers /> Audience (optional){active ? ' · set' : ''} <LuChevronDown />
+        <LuUsers /> {t('submit.targeting.toggle')}
+        {active ? ` · ${t('submit.targeting.set')}` : ''} <LuChevronDown />
       </Collapsible.Trigger>
       <Collapsible.Content>
         <SimpleGrid columns={{ base: 1, sm: 2 }} gap="4" pt="3">
           <Field.Root>
-            <Field.Label htmlFor={`${idPrefix}-min-age`}>Minimum account age (days)</Field.Label>
+            <Field.Label htmlFor={`${idPrefix}-min-age`}>{t('submit.targeting.minAge')}</Field.Label>
             <Input
               id={`${idPrefix}-min-age`}
               type="number"
               inputMode="numeric"
               min={1}
               step={1}
-              placeholder="Any"
+              placeholder={t('submit.targeting.any')}
               bg="bg.subtle"
               value={minAge}
               onChange={(e) => onMinAge(e.target.value)}
             />
           </Field.Root>
           <Field.Root>
-            <Field.Label htmlFor={`${idPrefix}-language`}>Member language</Field.Label>
+            <Field.Label htmlFor={`${idPrefix}-language`}>{t('submit.targeting.language')}</Field.Label>
             <NativeSelect.Root>
               <NativeSelect.Field
                 id={`${idPrefix}-language`}
@@ -65,7 +68,7 @@ export function TargetingFields({
                 value={language}
                 onChange={(e) => onLanguage(e.target.value)}
               >
-                <option value="">Any language</option>
+                <option value="">{t('submit.targeting.anyLanguage')}</option>
                 {Object.entries(TARGET_LANGUAGES).map(([code, label]) => (
                   <option key={code} value={code}>
                     {label}
@@ -77,8 +80,7 @@ export function TargetingFields({
           </Field.Root>
         </SimpleGrid>
         <Text textStyle="xs" color="fg.subtle" pt="2">
-          Only members whose Discord account is old enough and whose Discord language matches see and can join
-          this campaign. The price per member stays the same.
+          {t('submit.targeting.note')}
         </Text>
       </Collapsible.Content>
     </Collapsible.Root>

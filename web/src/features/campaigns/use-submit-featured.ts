@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ApiServer } from '@shared/api-types.ts';
 import { apiJson, errorMessage } from '../../lib/api.ts';
 import { toast } from '../../lib/toaster.tsx';
+import { useTranslation } from 'react-i18next';
 import { botMissingInviteUrl } from './bot-missing.ts';
 import { invalidateAfterSpend } from './invalidate-after-spend.ts';
 import type { TargetingInput } from '@shared/targeting.ts';
@@ -27,6 +28,7 @@ class FeaturedStepError extends Error {
 export function useSubmitFeatured(
   options: { onSuccess?: (server: ApiServer) => void; onBotMissing?: (inviteUrl: string) => void } = {},
 ) {
+  const { t } = useTranslation();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (vars: SubmitFeaturedVariables) => {
@@ -48,8 +50,8 @@ export function useSubmitFeatured(
     },
     onSuccess: async (server) => {
       toast({
-        title: 'Server Promoted!',
-        description: 'Your server is now featured for 100 members',
+        title: t('submit.toast.promoted'),
+        description: t('submit.toast.promotedText', { members: 100 }),
         variant: 'success',
       });
       options.onSuccess?.(server);
@@ -60,8 +62,12 @@ export function useSubmitFeatured(
       const original = err instanceof FeaturedStepError ? err.original : err;
       const inviteUrl = botMissingInviteUrl(original);
       if (inviteUrl) options.onBotMissing?.(inviteUrl);
-      const fallback = step === 'promote' ? 'Failed to promote server' : 'Failed to submit server';
-      toast({ title: 'Error', description: errorMessage(original, fallback), variant: 'destructive' });
+      const fallback = step === 'promote' ? t('submit.toast.failedPromote') : t('submit.toast.failedSubmit');
+      toast({
+        title: t('common.error'),
+        description: errorMessage(original, fallback),
+        variant: 'destructive',
+      });
       // A server created before a failed promotion shows up on the Dashboard, ready to promote.
       if (step === 'promote') await invalidateAfterSpend(queryClient);
     },

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ApiServer } from '@shared/api-types.ts';
 import { apiJson, errorMessage } from '../../lib/api.ts';
 import { toast } from '../../lib/toaster.tsx';
+import { useTranslation } from 'react-i18next';
 import { invalidateAfterSpend } from './invalidate-after-spend.ts';
 
 import type { TargetingInput } from '@shared/targeting.ts';
@@ -16,13 +17,14 @@ export interface SubmitNoBotVariables {
 
 /** POST /api/servers/no-bot: listed right away, 1 coin per member, no bot needed. */
 export function useSubmitNoBot(options: { onSuccess?: (server: ApiServer) => void } = {}) {
+  const { t } = useTranslation();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (vars: SubmitNoBotVariables) => apiJson<ApiServer>('POST', '/api/servers/no-bot', vars),
     onSuccess: async (server) => {
       toast({
-        title: 'Server Added!',
-        description: `Your server is live on the discover page with ${server.initialMemberSlots} member(s).`,
+        title: t('submit.toast.added'),
+        description: t('submit.toast.addedText', { members: server.initialMemberSlots }),
         variant: 'success',
       });
       options.onSuccess?.(server);
@@ -30,8 +32,8 @@ export function useSubmitNoBot(options: { onSuccess?: (server: ApiServer) => voi
     },
     onError: (err) => {
       toast({
-        title: 'Error',
-        description: errorMessage(err, 'Failed to submit request'),
+        title: t('common.error'),
+        description: errorMessage(err, t('submit.toast.failedRequest')),
         variant: 'destructive',
       });
     },

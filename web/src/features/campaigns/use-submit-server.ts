@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ApiServer } from '@shared/api-types.ts';
 import { apiJson, errorMessage } from '../../lib/api.ts';
 import { toast } from '../../lib/toaster.tsx';
+import { useTranslation } from 'react-i18next';
 import { botMissingInviteUrl } from './bot-missing.ts';
 import { invalidateAfterSpend } from './invalidate-after-spend.ts';
 
@@ -20,13 +21,14 @@ export interface SubmitServerVariables {
 export function useSubmitServer(
   options: { onSuccess?: (server: ApiServer) => void; onBotMissing?: (inviteUrl: string) => void } = {},
 ) {
+  const { t } = useTranslation();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (vars: SubmitServerVariables) => apiJson<ApiServer>('POST', '/api/servers', vars),
     onSuccess: async (server) => {
       toast({
-        title: 'Server Submitted!',
-        description: `Your server has been added! You'll get ${server.initialMemberSlots} member(s).`,
+        title: t('submit.toast.submitted'),
+        description: t('submit.toast.submittedText', { members: server.initialMemberSlots }),
         variant: 'success',
       });
       options.onSuccess?.(server);
@@ -36,8 +38,8 @@ export function useSubmitServer(
       const inviteUrl = botMissingInviteUrl(err);
       if (inviteUrl) options.onBotMissing?.(inviteUrl);
       toast({
-        title: 'Error',
-        description: errorMessage(err, 'Failed to submit server'),
+        title: t('common.error'),
+        description: errorMessage(err, t('submit.toast.failedSubmit')),
         variant: 'destructive',
       });
     },
