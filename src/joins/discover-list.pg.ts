@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { PgDb } from '../db/pg-client.ts';
-import { memberGuilds, serverJoins, servers, users } from '../db/schema.pg.ts';
+import { batchedByKey, rawAll, type Kinded } from '../db/query.ts';
+import { servers, users } from '../db/schema.pg.ts';
 import type { Logger } from '../logger.ts';
 import { DISCOVER_CHANNEL, startDiscoverListener, type DiscoverListener } from './discover-notify-pg.ts';
 import {
@@ -24,8 +25,8 @@ import { errorMessage } from '../ops/error-text.ts';
 // answers. When the listening connection was lost and is back, notifications may have been missed:
 // everything is re-read (onReset), as SQLite does on a data_version change. While no connection listens
 // (start-up, an outage) every read re-reads the whole list, so nothing stale is served. The member's
-// joined campaigns are read per request (a prepared statement on the pool), in parallel with any
-// catching up.
+// joined campaigns and guild list are read per request, in parallel with any catching up, as one
+// statement for every member asking in the same event-loop turn (`batchedByKey`, issue 33 item 2).
 
 const active = and(
   gt(servers.membersRemaining, 0),
@@ -58,6 +59,31 @@ const columns = {
 
 const MAX_IDS_PER_READ = 1000;
 
+/** What a member's Discover page reads of them: completed joins and the guild list as last read. */
+interface MemberReads {
+  /** Campaigns the member completed a join of (only completed joins hide one: a pending join is offered again). */
+  joined: string[];
+  /** The member's guild list as last read (decision 038): campaigns of guilds they are in are hidden too. */
+  guildIds: string | null;
+}
+
+/** Both reads for a list of members, one row per member. */
+function memberReads(h: Kinded, keys: string[]): Promise<(MemberReads & { key: string })[]> {
+  return rawAll(
+    h,
+    sql`select k.key,
+      array(select j.server_id from server_joins j
+            where j.user_id = k.key and (j.verified or j.coins_awarded or j.has_left)) as joined,
+      (select g.guild_ids from member_guilds g where g.user_id = k.key) as "guildIds"
+    from unnest(${sql.param(keys)}::text[]) as k(key)`,
+  );
+}
+
+const MEMBER_READS = batchedByKey<MemberReads>(
+  (h) => ({ get: async ({ key }) => (await memberReads(h, [key]))[0] }),
+  (h) => ({ all: ({ keys }) => memberReads(h, keys) }),
+);
+
 export interface PgDiscoverOptions {
   /** The database URL: the listener holds a connection of its own. */
   connectionString: string;
@@ -65,6 +91,8 @@ export interface PgDiscoverOptions {
   logger?: Logger;
   /** First wait before the listener reconnects (tests use a short one). */
   retryMs?: number;
+  /** The store's read handle (the pool): the member's reads per request. */
+  read: Kinded;
 }
 
 export class PgDiscover implements Discover {
@@ -78,8 +106,7 @@ export class PgDiscover implements Discover {
   /** settled(): its marker notifications on their way, and what each one resolves. */
   private readonly markers = new Map<string, () => void>();
   private readonly logger: Logger | undefined;
-  private readonly joinedQuery;
-  private readonly guildsQuery;
+  private readonly read: Kinded;
 
   constructor(
     private readonly db: PgDb,
@@ -87,27 +114,7 @@ export class PgDiscover implements Discover {
   ) {
     this.list = new DiscoverList(options.cdnUrl);
     this.logger = options.logger;
-    this.joinedQuery = db
-      .select({ id: serverJoins.serverId })
-      .from(serverJoins)
-      .where(
-        and(
-          eq(serverJoins.userId, sql.placeholder('userId')),
-          // Only completed joins hide a campaign: a pending one is offered again (retry).
-          or(
-            eq(serverJoins.verified, true),
-            eq(serverJoins.coinsAwarded, true),
-            eq(serverJoins.hasLeft, true),
-          ),
-        ),
-      )
-      .prepare('discover_joined');
-    // The member's guild list as last read (decision 038): campaigns of guilds they are in are hidden too.
-    this.guildsQuery = db
-      .select({ guildIds: memberGuilds.guildIds })
-      .from(memberGuilds)
-      .where(eq(memberGuilds.userId, sql.placeholder('userId')))
-      .prepare('discover_member_guilds');
+    this.read = options.read;
     this.listener = startDiscoverListener({
       connectionString: options.connectionString,
       logger: options.logger,
@@ -174,12 +181,9 @@ export class PgDiscover implements Discover {
   }
 
   async page(query: DiscoverQuery): Promise<DiscoverPage> {
-    const [joined, guilds] = await Promise.all([
-      this.joinedBy(query.userId),
-      this.guildsQuery.execute({ userId: query.userId }),
-      this.current(),
-    ]);
-    const guildIds = guilds[0]?.guildIds;
+    const [member] = await Promise.all([MEMBER_READS(this.read, query.userId), this.current()]);
+    const joined = new Set(member?.joined);
+    const guildIds = member?.guildIds;
     return this.list.page(
       query,
       guildIds ? this.list.hiddenFor(joined, parseGuildIds(guildIds), query.userId) : joined,
@@ -218,11 +222,6 @@ export class PgDiscover implements Discover {
     const waiting = [...this.markers.values()];
     this.markers.clear();
     for (const resolve of waiting) resolve();
-  }
-
-  private async joinedBy(userId: string): Promise<Set<string>> {
-    const rows = await this.joinedQuery.execute({ userId });
-    return new Set(rows.map((r) => r.id));
   }
 
   private catchUpInBackground(): void {

@@ -48,7 +48,7 @@ export function openDiscover(store: DataStore, options: DiscoverOptions): Discov
   const pg = store as PgStore;
   const connectionString = pg.pool.options.connectionString;
   if (!connectionString) throw new Error('Discover on PostgreSQL needs the pool to have a connection string');
-  return new PgDiscover(pg.db, { ...options, connectionString });
+  return new PgDiscover(pg.db, { ...options, connectionString, read: pg.read });
 }
 
 const lists = new WeakMap<DataStore, Discover>();
