@@ -176,16 +176,17 @@ function pgLayoutDb(dbUrl: string): LayoutDb {
 }
 
 function sqliteLayoutDb(file: string): LayoutDb {
-  // Read-only, beside the product's own connections (WAL); the same queries, SQLite's parameters.
+  // Read-only, beside the product's own connections (WAL); the same queries, SQLite's named parameters.
   const reader = new Database(file, { readonly: true, fileMustExist: true });
-  const sqliteText = (text: string) => text.replace(/\$(\d)/g, '?$1');
-  const pick = reader.prepare<[string, number], { id: string; guild: string }>(
+  const sqliteText = (text: string) => text.replace(/\$(\d)/g, '@p$1');
+  const pick = reader.prepare<[{ p1: string; p2: number }], { id: string; guild: string }>(
     sqliteText(`SELECT s.id, s.server_id AS guild ${JOINABLE} ORDER BY s.id LIMIT 1 OFFSET $2`),
   );
-  const credited = reader.prepare<[string, string], unknown>(sqliteText(CREDITED));
+  const credited = reader.prepare<[{ p1: string; p2: string }], unknown>(sqliteText(CREDITED));
   return {
-    pick: (userId, offset) => Promise.resolve(pick.get(userId, offset)!),
-    credited: (userId, campaignId) => Promise.resolve(credited.get(userId, campaignId) !== undefined),
+    pick: (userId, offset) => Promise.resolve(pick.get({ p1: userId, p2: offset })!),
+    credited: (userId, campaignId) =>
+      Promise.resolve(credited.get({ p1: userId, p2: campaignId }) !== undefined),
     close: () => Promise.resolve(void reader.close()),
   };
 }
