@@ -24,10 +24,11 @@ import { QualityButton } from './campaign-quality.tsx';
 import { NotificationsButton } from './notifications-dialog.tsx';
 import { CAMPAIGN_KIND_RULES, rewardText } from '@shared/campaign-kinds.ts';
 import { campaignPace, etaText, paceText } from './campaign-pace.ts';
+import { campaignKindLabel } from './kind-label.ts';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { campaignKeys } from '../../lib/query-keys.ts';
 import { recheckWhenBack } from '../../lib/recheck-when-back.ts';
-import { i18n } from '../../lib/i18n.ts';
+import { i18n, useLocale } from '../../lib/i18n.ts';
 import { useTranslation } from 'react-i18next';
 
 function invalidateCampaignLists(queryClient: QueryClient): Promise<unknown> {
@@ -93,6 +94,7 @@ export const CampaignCard = forwardRef<HTMLDivElement, CampaignCardProps>(functi
   const queryClient = useQueryClient();
   const rules = CAMPAIGN_KIND_RULES[campaign.kind];
   const { t } = useTranslation();
+  const locale = useLocale();
   return (
     <Card.Root
       ref={ref}
@@ -193,9 +195,9 @@ export const CampaignCard = forwardRef<HTMLDivElement, CampaignCardProps>(functi
             label={t('campaigns.card.coinReward')}
             value={formatCoins(campaign.coinReward, rewardText('regular'))}
           />
-          <Figure label={t('campaigns.card.type')} value={rules.label} />
-          <Figure label={t('campaigns.card.pace')} value={paceText(pace)} />
-          <Figure label={t('campaigns.card.eta')} value={etaText(pace)} />
+          <Figure label={t('campaigns.card.type')} value={campaignKindLabel(campaign.kind, t)} />
+          <Figure label={t('campaigns.card.pace')} value={paceText(pace, t, locale)} />
+          <Figure label={t('campaigns.card.eta')} value={etaText(pace, t)} />
         </SimpleGrid>
         <Stack gap="1.5">
           <Flex justify="space-between" textStyle="xs" color="fg.muted">
