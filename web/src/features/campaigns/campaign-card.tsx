@@ -16,7 +16,7 @@ import { PROMOTE_COST_COINS } from '@shared/campaign-schemas.ts';
 import { forwardRef, type ReactNode } from 'react';
 import { LuBot, LuCopy, LuExternalLink, LuStar } from 'react-icons/lu';
 import { ServerAvatar } from '../../components/server-avatar.tsx';
-import { formatCoins } from '../../lib/format.ts';
+import { formatAmount, formatCoins } from '../../lib/format.ts';
 import { toast } from '../../lib/toaster.tsx';
 import { InviteExpiredPanel } from './invite-expired-panel.tsx';
 import { TopUpButton } from './top-up-dialog.tsx';
@@ -193,7 +193,7 @@ export const CampaignCard = forwardRef<HTMLDivElement, CampaignCardProps>(functi
           <Figure label={t('campaigns.card.slotsRemaining')} value={campaign.membersRemaining} />
           <Figure
             label={t('campaigns.card.coinReward')}
-            value={formatCoins(campaign.coinReward, rewardText('regular'))}
+            value={formatAmount(formatCoins(campaign.coinReward, rewardText('regular')), locale)}
           />
           <Figure label={t('campaigns.card.type')} value={campaignKindLabel(campaign.kind, t)} />
           <Figure label={t('campaigns.card.pace')} value={paceText(pace, t, locale)} />
