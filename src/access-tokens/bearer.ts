@@ -8,6 +8,7 @@ import {
   missingScopeMessage,
 } from '../shared/access-tokens.ts';
 import { findOperation } from '../public-api/operations.ts';
+import { localizeForRequest } from '../i18n/server-messages.ts';
 import { authenticateAccessToken, type AuthenticatedToken } from './access-tokens.ts';
 
 declare global {
@@ -37,7 +38,7 @@ export function accessTokenAuth(ctx: AppContext, parseBody: RequestHandler): Req
     keyGenerator: (req: Request) => `token:${req.accessToken?.id ?? ''}`,
     store: createLimitStore(ctx, 'access-token'),
     passOnStoreError: true,
-    message: { message: ACCESS_TOKEN_MESSAGES.rateLimited },
+    message: (req: Request) => ({ message: localizeForRequest(ACCESS_TOKEN_MESSAGES.rateLimited, req) }),
     validate: { xForwardedForHeader: false },
   });
   return (req, res, next) => {
@@ -47,23 +48,27 @@ export function accessTokenAuth(ctx: AppContext, parseBody: RequestHandler): Req
       return;
     }
     const match = /^Bearer\s+(\S+)$/i.exec(header);
+    // Answered before the token is known: in the language of Accept-Language (decision 061).
+    const refuse = (status: number, message: string) => {
+      res.status(status).json({ message: localizeForRequest(message, req) });
+    };
     if (!match?.[1]) {
-      res.status(401).json({ message: ACCESS_TOKEN_MESSAGES.invalid });
+      refuse(401, ACCESS_TOKEN_MESSAGES.invalid);
       return;
     }
     const operation = findOperation(req.method, req.path);
     authenticateAccessToken(ctx.store, match[1], ctx.clock.now()).then((token) => {
       if (!token) {
-        res.status(401).json({ message: ACCESS_TOKEN_MESSAGES.invalid });
+        refuse(401, ACCESS_TOKEN_MESSAGES.invalid);
         return;
       }
       const auth = operation?.auth;
       if (auth === undefined || auth === 'public' || auth === 'session') {
-        res.status(403).json({ message: ACCESS_TOKEN_MESSAGES.routeRefused });
+        refuse(403, ACCESS_TOKEN_MESSAGES.routeRefused);
         return;
       }
       if (!token.scopes.has(auth)) {
-        res.status(403).json({ message: missingScopeMessage(auth) });
+        refuse(403, missingScopeMessage(auth));
         return;
       }
       req.accessToken = token;
