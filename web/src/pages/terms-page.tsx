@@ -12,7 +12,6 @@ import { useLocale } from '../lib/i18n.ts';
 import { usePublicConfig } from '../lib/use-auth.ts';
 import { formatMoney, type Locale } from '@shared/i18n/index.ts';
 import { CAMPAIGN_KIND_RULES, minStayDays, PROMOTION } from '@shared/campaign-kinds.ts';
-import { MIN_CAMPAIGN_COINS } from '@shared/campaign-schemas.ts';
 import { NOBOT_CLAIM_DELAY_MS } from '@shared/join-constants.ts';
 import { REWARDS } from '@shared/rewards-constants.ts';
 import { DEFAULT_SOCIAL_TASK_CENTS } from '@shared/social-constants.ts';
@@ -124,9 +123,9 @@ function buildSections(t: T, locale: Locale, supportUrl: string): LegalSection[]
           <Text>{t('legal.terms.campaigns.intro')}</Text>
           <LegalList
             items={[
-              t('legal.terms.campaigns.regular', { min: MIN_CAMPAIGN_COINS }),
+              t('legal.terms.campaigns.regular'),
               t('legal.terms.campaigns.featured', { coins: PROMOTION.costCoins, slots: PROMOTION.slots }),
-              t('legal.terms.campaigns.nobot', { min: MIN_CAMPAIGN_COINS }),
+              t('legal.terms.campaigns.nobot'),
             ]}
           />
           <Text>
