@@ -48,27 +48,24 @@ export function accessTokenAuth(ctx: AppContext, parseBody: RequestHandler): Req
       return;
     }
     const match = /^Bearer\s+(\S+)$/i.exec(header);
-    // Answered before the token is known: in the language of Accept-Language (decision 061).
-    const refuse = (status: number, message: string) => {
-      res.status(status).json({ message: localizeForRequest(message, req) });
-    };
+    // Refusals answer before the token's owner is known: in Accept-Language's language (decision 061).
     if (!match?.[1]) {
-      refuse(401, ACCESS_TOKEN_MESSAGES.invalid);
+      res.status(401).json({ message: localizeForRequest(ACCESS_TOKEN_MESSAGES.invalid, req) });
       return;
     }
     const operation = findOperation(req.method, req.path);
     authenticateAccessToken(ctx.store, match[1], ctx.clock.now()).then((token) => {
       if (!token) {
-        refuse(401, ACCESS_TOKEN_MESSAGES.invalid);
+        res.status(401).json({ message: localizeForRequest(ACCESS_TOKEN_MESSAGES.invalid, req) });
         return;
       }
       const auth = operation?.auth;
       if (auth === undefined || auth === 'public' || auth === 'session') {
-        refuse(403, ACCESS_TOKEN_MESSAGES.routeRefused);
+        res.status(403).json({ message: localizeForRequest(ACCESS_TOKEN_MESSAGES.routeRefused, req) });
         return;
       }
       if (!token.scopes.has(auth)) {
-        refuse(403, missingScopeMessage(auth));
+        res.status(403).json({ message: localizeForRequest(missingScopeMessage(auth), req) });
         return;
       }
       req.accessToken = token;

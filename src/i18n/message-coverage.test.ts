@@ -129,23 +129,28 @@ function scan() {
     ))
       functions.set(m[1]!, [...(functions.get(m[1]!) ?? []), textOf(m[2]!)]);
   }
-  // The places a message is made: `new AppError(code, X)` and `message: X`.
+  // The places a message is made: `new AppError(code, X)`, `message: X`, and the English text handed to
+  // `localizeForRequest(X, req)` / `localizeMessage(X, locale)` by a body sent outside the error handler.
   const argument = `(?:(${JOINED})|(\\w+\\.\\w+)\\b(?!\\s*\\()|(\\w+)\\s*\\(|(\\w+)\\b)`;
   const sites: Site[] = [];
+  const places = [
+    String.raw`new AppError\(\s*[^,()]+,\s*`,
+    String.raw`\bmessage:\s*`,
+    String.raw`\blocalize(?:ForRequest|Message)\(\s*`,
+  ];
   for (const [file, text] of code) {
-    for (const m of text.matchAll(
-      new RegExp(`(?:new AppError\\(\\s*[^,()]+,\\s*|\\bmessage:\\s*)${argument}`, 'g'),
-    )) {
-      const [, literal, property, call, name] = m;
-      const texts = literal
-        ? [textOf(literal)]
-        : property
-          ? [properties.get(property)]
-          : call
-            ? (functions.get(call) ?? [])
-            : [constants.get(name!)];
-      for (const found of texts) if (found !== undefined) sites.push({ file, text: found });
-    }
+    for (const place of places)
+      for (const m of text.matchAll(new RegExp(place + argument, 'g'))) {
+        const [, literal, property, call, name] = m;
+        const texts = literal
+          ? [textOf(literal)]
+          : property
+            ? [properties.get(property)]
+            : call
+              ? (functions.get(call) ?? [])
+              : [constants.get(name!)];
+        for (const found of texts) if (found !== undefined) sites.push({ file, text: found });
+      }
   }
   // A ternary's two texts (`own ? 'Campaign already canceled' : 'Campaign not found'`).
   for (const [file, text] of code)
@@ -186,6 +191,8 @@ describe('the messages the server sends members', () => {
     );
     expect(texts).toContain('Campaign already canceled');
     expect(texts).toContain('This access token lacks the "${scope}" scope');
+    expect(texts).toContain('Too many sign-in attempts. Please wait a minute and try again.');
+    expect(texts).toContain('Cross-site request refused');
     expect(sites.length).toBeGreaterThan(150);
     // And it tells a catalogued sentence from one that is not.
     expect(isCatalogued('You can claim your ${label} reward again in ${wait}.')).toBe(true);
