@@ -110,7 +110,9 @@ for (const [locale, page] of logins) {
   const html = inlineCss(loginHtml(locale, page));
   writeFileSync(path.join(dist, loginPageFile(locale)), html);
   const gzipped = gzipSync(html).length;
-  console.log(`${loginPageFile(locale)}: ${(html.length / 1000).toFixed(1)} kB (${(gzipped / 1000).toFixed(1)} kB gzip)`);
+  console.log(
+    `${loginPageFile(locale)}: ${(html.length / 1000).toFixed(1)} kB (${(gzipped / 1000).toFixed(1)} kB gzip)`,
+  );
 }
 // The app's page carries Chakra's global CSS as a stylesheet of its own (the app's provider leaves it out,
 // web/src/theme.ts appSystem; decision 031), before the fonts' rules and the server render's styles.

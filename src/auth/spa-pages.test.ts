@@ -132,7 +132,9 @@ describe('signed out', () => {
       ['es-ES', 'en', 'Continue with Discord'],
     ];
     for (const [header, lang, button] of cases) {
-      const res = await app.anonymous().raw('/dashboard', { headers: header ? { 'accept-language': header } : {} });
+      const res = await app
+        .anonymous()
+        .raw('/dashboard', { headers: header ? { 'accept-language': header } : {} });
       const html = await res.text();
       expect(html, String(header)).toContain(`<html lang="${lang}">`);
       expect(html, String(header)).toContain(button);
@@ -234,7 +236,9 @@ describe('signed in', () => {
 
   it('sets the language cookie from a signed-in page when the browser has none or another', async () => {
     const erik = await app.signIn('spa_erik');
-    const res = await fetch(`${app.url}/`, { headers: { cookie: `${erik.cookieHeader}; coinsync.locale=tr` } });
+    const res = await fetch(`${app.url}/`, {
+      headers: { cookie: `${erik.cookieHeader}; coinsync.locale=tr` },
+    });
     const set = res.headers.getSetCookie().find((line) => line.startsWith('coinsync.locale='));
     expect(set).toMatch(/^coinsync\.locale=en;/);
     expect(set).toMatch(/; Path=\/;/);

@@ -11,7 +11,13 @@ import { createPageCache, pageKey, type CachedPage } from './page-cache.ts';
 import { startPageRenderer, type RenderedPage } from './page-renderer.ts';
 import { recordPageHtml } from '../metrics.ts';
 import { DEFAULT_LOCALE, SUPPORTED_LOCALES, type Locale } from '../shared/i18n/index.ts';
-import { cookieLocale, LOCALE_COOKIE, localeCookieOptions, loginPageFile, visitorLocale } from './login-locale.ts';
+import {
+  cookieLocale,
+  LOCALE_COOKIE,
+  localeCookieOptions,
+  loginPageFile,
+  visitorLocale,
+} from './login-locale.ts';
 
 /** Paths the SPA shows to everyone without its shell (web/src/routes.ts, layout 'bare'). */
 export const BARE_PATHS: ReadonlySet<string> = new Set(['/terms', '/privacy']);

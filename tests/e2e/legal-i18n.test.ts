@@ -46,7 +46,10 @@ describe('Terms and Privacy in the reader’s language', () => {
     await e2e.signIn(page, 'legal_tr');
     await page.goto('/privacy');
     await page.getByRole('heading', { level: 1, name: 'Gizlilik Politikası' }).waitFor();
-    await page.getByText(/30 gün içinde/).first().waitFor();
+    await page
+      .getByText(/30 gün içinde/)
+      .first()
+      .waitFor();
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -67,19 +70,23 @@ describe('Terms and Privacy in the reader’s language', () => {
     expect(found).toEqual([]);
   });
 
-  it.runIf(process.env.LEGAL_SHOTS)('screenshots in de and tr at 390 and 1280 px', { timeout: 300_000 }, async () => {
-    const dir = process.env.LEGAL_SHOTS!;
-    mkdirSync(dir, { recursive: true });
-    for (const locale of ['de', 'tr'])
-      for (const width of [390, 1280]) {
-        const { page, context } = await e2e.newPage({ width, height: 844, locale });
-        for (const screen of ['/', '/terms', '/privacy']) {
-          await page.goto(screen);
-          if (screen !== '/') await waitUntilInteractive(page);
-          const name = screen === '/' ? 'login' : screen.slice(1);
-          await page.screenshot({ path: path.join(dir, `${locale}-${name}-${width}.png`), fullPage: true });
+  it.runIf(process.env.LEGAL_SHOTS)(
+    'screenshots in de and tr at 390 and 1280 px',
+    { timeout: 300_000 },
+    async () => {
+      const dir = process.env.LEGAL_SHOTS!;
+      mkdirSync(dir, { recursive: true });
+      for (const locale of ['de', 'tr'])
+        for (const width of [390, 1280]) {
+          const { page, context } = await e2e.newPage({ width, height: 844, locale });
+          for (const screen of ['/', '/terms', '/privacy']) {
+            await page.goto(screen);
+            if (screen !== '/') await waitUntilInteractive(page);
+            const name = screen === '/' ? 'login' : screen.slice(1);
+            await page.screenshot({ path: path.join(dir, `${locale}-${name}-${width}.png`), fullPage: true });
+          }
+          await context.close();
         }
-        await context.close();
-      }
-  });
+    },
+  );
 });

@@ -61,7 +61,9 @@ describe('the static login page in the visitor’s language (decision 061)', () 
 
     // The notices are German too, and the button still signs in.
     await page.goto('/?login=failed');
-    await page.getByText('Deine Discord-Anmeldung wurde nicht abgeschlossen. Bitte versuche es erneut.').waitFor();
+    await page
+      .getByText('Deine Discord-Anmeldung wurde nicht abgeschlossen. Bitte versuche es erneut.')
+      .waitFor();
     await page.getByRole('button', { name: 'Weiter mit Discord' }).click();
     await page.waitForURL((url) => url.pathname.endsWith('/oauth2/authorize'));
     expect(errors).toEqual([]);

@@ -42,7 +42,11 @@ export async function startE2E(options: Parameters<typeof startTestApp>[0] = {})
       await browser.close();
       await app.close();
     },
-    async newPage({ width = 1280, height = 900, locale }: { width?: number; height?: number; locale?: string } = {}) {
+    async newPage({
+      width = 1280,
+      height = 900,
+      locale,
+    }: { width?: number; height?: number; locale?: string } = {}) {
       const context = await browser.newContext({
         viewport: { width, height },
         baseURL: app.url,
