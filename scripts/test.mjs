@@ -7,7 +7,8 @@
 // bench smoke test and the long runs side by side (the browser tests mostly wait for pages); then the
 // scale test, then the PostgreSQL suites. Decisions 025 and 049 have the timings.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 
 const args = new Set(process.argv.slice(2));
 const only = (name) => args.size === 0 || args.has(`--${name}`);
@@ -16,19 +17,48 @@ let failed = 0;
 const failures = [];
 const started = Date.now();
 const elapsed = () => ((Date.now() - started) / 1000).toFixed(1);
+const CPU_OF = new URL('./cpu-of.mjs', import.meta.url).pathname;
 
-/** Runs a command with its output kept; resolves with its exit code once it has been printed. */
+/** Per step: when it started and ended (s into the run), its CPU (user + system s) and the load average. */
+const timeline = [];
+const load = () => Number(loadavg()[0].toFixed(1));
+
+/**
+ * Runs a command with its output kept; resolves with its exit code once it has been printed. It runs under
+ * scripts/cpu-of.mjs, which reports the CPU the step used (its processes, not its neighbours'): on a shared
+ * machine wall time measures the neighbours, CPU time far less (decision 060).
+ */
 function run(label, command, commandArgs) {
   return new Promise((resolve) => {
+    const entry = { step: label, start: Number(elapsed()), loadAtStart: load() };
+    timeline.push(entry);
     console.log(`▶ ${label} (at ${elapsed()} s): ${command} ${commandArgs.join(' ')}`);
-    const child = spawn(command, commandArgs, { env: process.env });
+    const child = spawn(process.execPath, [CPU_OF, command, ...commandArgs], {
+      env: process.env,
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+    });
     let output = '';
+    let cpuLine = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
+    child.stdio[3].on('data', (d) => (cpuLine += d));
     child.on('error', (err) => (output += String(err)));
     child.on('close', (code) => {
+      let cpu = null;
+      try {
+        cpu = JSON.parse(cpuLine);
+      } catch {
+        /* not measured */
+      }
+      Object.assign(entry, {
+        end: Number(elapsed()),
+        cpu: cpu ? Number((cpu.user + cpu.system).toFixed(1)) : null,
+        loadAtEnd: load(),
+        exit: code,
+      });
+      const cpuText = entry.cpu === null ? '' : `, ${entry.cpu} s CPU`;
       console.log(
-        `\n◀ ${label}: exit ${code} at ${elapsed()} s${output.trim() ? `\n${output.trimEnd()}` : ''}`,
+        `\n◀ ${label}: exit ${code} at ${elapsed()} s${cpuText}${output.trim() ? `\n${output.trimEnd()}` : ''}`,
       );
       resolve(code);
     });
@@ -161,6 +191,20 @@ if (failures.length) {
   console.log('\nFailures:');
   for (const f of failures) console.log(`  ✗ ${f}`);
 }
-console.log(`\nnpm test took ${elapsed()} s`);
+// The timeline: each step's start, end, CPU and the load it ran at (test-results/timeline.json too).
+console.log('\nstep                      start     end   wall    CPU  load');
+for (const t of timeline)
+  console.log(
+    `${t.step.padEnd(24)} ${String(t.start).padStart(6)} ${String(t.end).padStart(7)} ${(t.end - t.start)
+      .toFixed(1)
+      .padStart(6)} ${String(t.cpu ?? '–').padStart(6)}  ${t.loadAtStart} → ${t.loadAtEnd}`,
+  );
+const totalCpu = timeline.reduce((sum, t) => sum + (t.cpu ?? 0), 0);
+mkdirSync('test-results', { recursive: true });
+writeFileSync(
+  'test-results/timeline.json',
+  `${JSON.stringify({ wall: Number(elapsed()), cpu: totalCpu, timeline }, null, 2)}\n`,
+);
+console.log(`\nnpm test took ${elapsed()} s, ${totalCpu.toFixed(1)} s CPU in its steps`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
