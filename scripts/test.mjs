@@ -4,8 +4,10 @@
 // Steps start as soon as the steps they wait for have ended, each one's output printed whole when it ends:
 // the single-threaded checks (tsc, eslint, prettier) and the build side by side on the machine's cores; then
 // the unit tests (which fill the cores themselves) beside the end of lint; then the browser tests, the
-// bench smoke test and the long runs side by side (the browser tests mostly wait for pages); then the
-// scale test, then the PostgreSQL suites. Decisions 025 and 049 have the timings.
+// bench smoke test and the long runs side by side (the browser tests mostly wait for pages), the
+// PostgreSQL suites beside the browser tests once the long runs and the bench have ended; then the scale
+// test, alone. Each step's CPU and the load are reported at the end. Decisions 025, 049 and 060 have the
+// timings.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -131,18 +133,21 @@ const steps = {
   // window) and leave a core's worth idle; the scale and PostgreSQL steps, which fill the cores
   // themselves, come after them. In the unit step they held its tail (89 s of 145 s).
   long: [['unit'], () => vitest('long runs', 'vitest.long.config.ts', 'test-results/long.json')],
-  // The API and bot suites again on PostgreSQL (TEST_DB=pg; decision 028 step 5), last: the heavy steps
-  // after the unit tests each fill both cores, and their time limits fail first when they overlap (session
-  // 6: browser tests beside the scale test timed out), so only the browser tests and the short bench smoke
-  // test share the machine; then the scale test, then this.
+  // The API and bot suites again on PostgreSQL (TEST_DB=pg; decision 028 step 5), beside the browser
+  // tests once the long runs and the bench smoke test have ended: the browser tests mostly wait for pages
+  // and leave more than a core idle, and the PostgreSQL suites wait less for PostgreSQL than they did (template
+  // databases, no flush per commit: src/test/pg.ts), so two steps share the machine, never three core
+  // fillers (session 6: three at once timed out). It used to wait for the browser tests and then the scale
+  // test, one after the other, the longest chain of the run (decision 060).
   pg: [
-    ['unit', 'long', 'e2e', 'scale'],
+    ['unit', 'long', 'bench'],
     () => vitest('unit+api on PostgreSQL', 'vitest.pg.config.ts', 'test-results/pg.json'),
   ],
   // The scaled-out layout (two web processes, one bot, PostgreSQL, Redis) under 200 users: it needs the
-  // build, and starts after the browser tests and the bench smoke test (it fills the cores itself).
+  // build, and runs last and alone (its five processes fill the cores; browser tests beside it timed out
+  // in session 6).
   scale: [
-    ['build', 'bench', 'e2e', 'long'],
+    ['build', 'bench', 'e2e', 'long', 'pg'],
     async () => {
       if (failures.includes('build')) {
         failed += 1;
