@@ -134,11 +134,11 @@ const steps = {
   // themselves, come after them. In the unit step they held its tail (89 s of 145 s).
   long: [['unit'], () => vitest('long runs', 'vitest.long.config.ts', 'test-results/long.json')],
   // The API and bot suites again on PostgreSQL (TEST_DB=pg; decision 028 step 5), beside the browser
-  // tests once the long runs and the bench smoke test have ended: the browser tests mostly wait for pages
-  // and leave more than a core idle, and the PostgreSQL suites wait less for PostgreSQL than they did (template
-  // databases, no flush per commit: src/test/pg.ts), so two steps share the machine, never three core
-  // fillers (session 6: three at once timed out). It used to wait for the browser tests and then the scale
-  // test, one after the other, the longest chain of the run (decision 060).
+  // tests once the long runs and the bench smoke test have ended: the browser tests mostly wait for
+  // pages and leave more than a core idle, and the PostgreSQL suites wait less for PostgreSQL than they
+  // did (template databases, no flush per commit: src/test/pg.ts), so two steps share the machine, never
+  // three core fillers (session 6: three at once timed out). It used to wait for the browser tests and
+  // then the scale test, one after the other, the longest chain of the run (decision 060).
   pg: [
     ['unit', 'long', 'bench'],
     () => vitest('unit+api on PostgreSQL', 'vitest.pg.config.ts', 'test-results/pg.json'),
