@@ -3,7 +3,7 @@ import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import type { Statement } from 'better-sqlite3';
 import type { Connection } from '../db/client.ts';
-import { rawAll, sqliteSync, type Kinded } from '../db/query.ts';
+import { rawAll, sqliteSync, sqliteSyncColumn, type Kinded } from '../db/query.ts';
 import type { Logger } from '../logger.ts';
 import { errorMessage } from '../ops/error-text.ts';
 import {
@@ -83,8 +83,9 @@ export class SqliteDiscover implements Discover {
     this.clearChanged = writer.prepare('DELETE FROM temp.discover_changed');
     this.allActive = sqliteSync(writer, ALL_ACTIVE);
     this.oneActive = sqliteSync(writer, ONE_ACTIVE);
-    this.joined = sqliteSync(reader, JOINED_BY);
-    this.guilds = sqliteSync(reader, MEMBER_GUILDS);
+    // Per request: plain values (better-sqlite3's pluck), as cheap as the hand-written statements were.
+    this.joined = sqliteSyncColumn(reader, JOINED_BY);
+    this.guilds = sqliteSyncColumn(reader, MEMBER_GUILDS);
     this.profile = sqliteSync(reader, PROFILE);
   }
 
@@ -111,9 +112,8 @@ export class SqliteDiscover implements Discover {
   page(query: DiscoverQuery): DiscoverPage {
     this.current();
     const values = { userId: query.userId };
-    const guildIds = this.guilds.get(values)?.guildIds;
-    const joined = new Set<string>();
-    for (const row of this.joined.all(values)) joined.add(row.id);
+    const guildIds = this.guilds.get(values);
+    const joined = new Set(this.joined.all(values));
     return this.list.page(
       query,
       guildIds ? this.list.hiddenFor(joined, parseGuildIds(guildIds), query.userId) : joined,
