@@ -126,13 +126,6 @@ export default tseslint.config(
     },
   },
   {
-    // SQLite repositories (decision 034) implement an async interface over better-sqlite3's synchronous
-    // API: their methods are async without awaiting, on purpose (a throw still becomes a rejection, as on
-    // PostgreSQL).
-    files: ['src/**/*.sqlite.ts'],
-    rules: { '@typescript-eslint/require-await': 'off' },
-  },
-  {
     files: ['src/**/*.ts'],
     ignores: [...TEST_FILES, 'src/sim/**', 'src/demo/**'],
     rules: { 'import-x/no-restricted-paths': ['error', { zones: serverZones }] },

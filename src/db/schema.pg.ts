@@ -73,7 +73,7 @@ export const {
 // ---- PostgreSQL only ----
 
 /**
- * One row per periodic job and period that some process claimed (src/ops/run-once-pg.ts, decision 030):
+ * One row per periodic job and period that some process claimed (src/ops/run-once.ts, decision 030):
  * with several processes a job runs at most once per period, and a pg advisory lock keeps runs of the
  * same job from overlapping. One process on SQLite needs neither, so SQLite has no such table.
  */
