@@ -1,23 +1,16 @@
 import { Button } from '@chakra-ui/react';
-import { CAMPAIGN_KIND_RULES, MIN_CAMPAIGN_COINS } from '@shared/campaign-kinds.ts';
+import { MIN_CAMPAIGN_COINS } from '@shared/campaign-kinds.ts';
 import { parseMoney } from '@shared/money.ts';
 import { lazy, Suspense, useState } from 'react';
 import { LuUserPlus } from 'react-icons/lu';
 import { useAuth } from '../../lib/use-auth.ts';
 import { useTranslation } from 'react-i18next';
+import { costPerSlotCents, type TopUpTarget } from './top-up-target.ts';
+
+export type { TopUpTarget };
 
 // Issue 31 item 4: "Add members" on a campaign card. The cost is shown against the balance and the
 // button is disabled when it cannot be paid; the server decides (POST /api/campaigns/:id/top-up).
-
-export interface TopUpTarget {
-  id: string;
-  name: string;
-  kind: 'regular' | 'featured' | 'nobot';
-}
-
-export function costPerSlotCents(kind: TopUpTarget['kind']): number {
-  return CAMPAIGN_KIND_RULES[kind === 'nobot' ? 'nobot' : 'regular'].costPerSlotCents;
-}
 
 // The dialog validates with the shared zod schemas (about 30 kB gzip with the form fields): its own chunk,
 // fetched when the pointer or focus reaches the button, so Dashboard's first load carries no zod.

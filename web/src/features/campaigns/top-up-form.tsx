@@ -10,7 +10,7 @@ import { useState, type FormEvent } from 'react';
 import { CoinAmount } from '../../components/coin-amount.tsx';
 import { CostSummary } from './cost-summary.tsx';
 import { WholeNumberField } from './form-fields.tsx';
-import { costPerSlotCents, type TopUpTarget } from './top-up-dialog.tsx';
+import { costPerSlotCents, type TopUpTarget } from './top-up-target.ts';
 import { useTopUp } from './use-top-up.ts';
 import { Trans, useTranslation } from 'react-i18next';
 
