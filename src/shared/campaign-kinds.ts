@@ -60,6 +60,12 @@ export const CAMPAIGN_KIND_RULES = {
 /** One promotion: this many coins buy this many featured member slots (docs/spec/product-spec.md §4). */
 export const PROMOTION = { costCoins: 100, slots: 100 } as const;
 
+/**
+ * The fewest members a campaign (or a top-up) buys. Here, zod-free, so a page that only shows the
+ * "Add members" button does not load the schemas (campaign-schemas.ts re-exports it).
+ */
+export const MIN_CAMPAIGN_COINS = 3;
+
 /** Compile-time exhaustiveness: `default: return assertNever(kind)` in every switch on a kind. */
 export function assertNever(value: never): never {
   throw new Error(`unhandled campaign kind: ${String(value)}`);

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import type { ApiCampaignHealth, ApiServer } from './api-types.ts';
 import { displayTextSchema, isMoneyString, plainTextSchema } from './text.ts';
-import { PROMOTION } from './campaign-kinds.ts';
+import { MIN_CAMPAIGN_COINS, PROMOTION } from './campaign-kinds.ts';
 import { targetingSchema } from './targeting.ts';
 
 // Request schemas for spending coins (submit, no-bot submit, bot invite), shared by the API and the
 // web forms so both refuse the same input with the same words. No server code is imported here.
 
-export const MIN_CAMPAIGN_COINS = 3;
+export { MIN_CAMPAIGN_COINS };
 /** Whole coins; a decimal(10,2) balance can never exceed this anyway. */
 export const MAX_CAMPAIGN_COINS = 99_999_999;
 /** The promotion price and slots come from the campaign-kind table. */

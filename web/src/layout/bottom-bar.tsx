@@ -1,5 +1,5 @@
-import { Box, CloseButton, Drawer, Grid, Icon, Link, Portal, Stack, Text, chakra } from '@chakra-ui/react';
-import { useState } from 'react';
+import { Box, Grid, Icon, Link, Text, chakra } from '@chakra-ui/react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { LuMenu } from 'react-icons/lu';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { BOTTOM_BAR_HEIGHT } from './bottom-bar-height.ts';
@@ -10,6 +10,13 @@ export { BOTTOM_BAR_HEIGHT };
 
 const barItems = PHONE_BAR_ITEMS;
 const moreItems = MORE_ITEMS;
+
+// The "More" sheet is Chakra's Drawer (zag's dialog machine, focus trap, dismissable layer: about 10 kB
+// gzip) that every signed-in page would otherwise load before it hydrates. Its own chunk, fetched when
+// the pointer or focus reaches the button (issue 32 item 5).
+const loadMoreSheet = () => import('./more-sheet.tsx');
+const MoreSheet = lazy(() => loadMoreSheet().then((module) => ({ default: module.MoreSheet })));
+const preloadMoreSheet = () => void loadMoreSheet().catch(() => undefined);
 
 const barButton = {
   display: 'flex',
@@ -34,6 +41,9 @@ export function BottomBar() {
   const { pathname } = useLocation();
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
+  // Mounted on the first open and kept: closing plays the sheet's exit animation.
+  const [sheetMounted, setSheetMounted] = useState(false);
+  const moreButton = useRef<HTMLButtonElement>(null);
   const moreActive = moreItems.some((item) => isActive(item, pathname));
 
   return (
@@ -66,63 +76,29 @@ export function BottomBar() {
           </li>
         ))}
         <li>
-          <Drawer.Root placement="bottom" open={open} onOpenChange={(e) => setOpen(e.open)}>
-            <Drawer.Trigger asChild>
-              <chakra.button
-                type="button"
-                w="full"
-                {...barButton}
-                color={moreActive ? 'brand.fg' : 'fg.muted'}
-              >
-                <Icon as={LuMenu} boxSize="5" />
-                {t('nav.more')}
-              </chakra.button>
-            </Drawer.Trigger>
-            <Portal>
-              <Drawer.Backdrop />
-              <Drawer.Positioner>
-                <Drawer.Content roundedTop="2xl" bg="bg.panel" pb="env(safe-area-inset-bottom)">
-                  <Drawer.Header>
-                    <Drawer.Title>{t('nav.more')}</Drawer.Title>
-                  </Drawer.Header>
-                  <Drawer.Body pb="6">
-                    <Stack as="ul" gap="1" listStyleType="none">
-                      {moreItems.map((item) => (
-                        <li key={item.to}>
-                          <Link
-                            asChild
-                            display="flex"
-                            alignItems="center"
-                            gap="3"
-                            px="3"
-                            py="3"
-                            borderRadius="lg"
-                            fontWeight="medium"
-                            color="fg"
-                            textDecoration="none"
-                            _hover={{ bg: 'bg.muted', textDecoration: 'none' }}
-                            _currentPage={{ bg: 'brand.subtle', color: 'brand.fg' }}
-                          >
-                            <RouterLink
-                              to={item.to}
-                              aria-current={isActive(item, pathname) ? 'page' : undefined}
-                              onClick={() => setOpen(false)}
-                            >
-                              <Icon as={item.icon} boxSize="5" />
-                              {t(item.labelKey)}
-                            </RouterLink>
-                          </Link>
-                        </li>
-                      ))}
-                    </Stack>
-                  </Drawer.Body>
-                  <Drawer.CloseTrigger asChild>
-                    <CloseButton size="sm" aria-label={t('nav.closeMenu')} />
-                  </Drawer.CloseTrigger>
-                </Drawer.Content>
-              </Drawer.Positioner>
-            </Portal>
-          </Drawer.Root>
+          <chakra.button
+            ref={moreButton}
+            type="button"
+            w="full"
+            {...barButton}
+            color={moreActive ? 'brand.fg' : 'fg.muted'}
+            aria-haspopup="dialog"
+            aria-expanded={open}
+            onClick={() => {
+              setSheetMounted(true);
+              setOpen(true);
+            }}
+            onPointerEnter={preloadMoreSheet}
+            onFocus={preloadMoreSheet}
+          >
+            <Icon as={LuMenu} boxSize="5" />
+            {t('nav.more')}
+          </chakra.button>
+          {sheetMounted ? (
+            <Suspense fallback={null}>
+              <MoreSheet open={open} onOpenChange={setOpen} returnFocusTo={moreButton} />
+            </Suspense>
+          ) : null}
         </li>
       </Grid>
     </Box>

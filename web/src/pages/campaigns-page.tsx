@@ -1,6 +1,6 @@
 import { Button, SimpleGrid, Skeleton, Stack, Text } from '@chakra-ui/react';
 import type { ApiCampaign } from '@shared/api-types.ts';
-import { PROMOTE_COST_COINS } from '@shared/campaign-schemas.ts';
+import { PROMOTION } from '@shared/campaign-kinds.ts';
 import { parseMoney } from '@shared/money.ts';
 import { useEffect, useRef, useState } from 'react';
 import { LuCirclePlus, LuMegaphone } from 'react-icons/lu';
@@ -162,7 +162,7 @@ export default function CampaignsPage() {
                       }
                     : undefined
                 }
-                canAffordPromote={balanceCents >= PROMOTE_COST_COINS * 100}
+                canAffordPromote={balanceCents >= PROMOTION.costCoins * 100}
                 promotePending={promote.isPending}
               />
             ))}

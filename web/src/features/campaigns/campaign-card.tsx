@@ -12,7 +12,6 @@ import {
   Text,
 } from '@chakra-ui/react';
 import type { ApiCampaign } from '@shared/api-types.ts';
-import { PROMOTE_COST_COINS } from '@shared/campaign-schemas.ts';
 import { forwardRef, type ReactNode } from 'react';
 import { LuBot, LuCopy, LuExternalLink, LuStar } from 'react-icons/lu';
 import { ServerAvatar } from '../../components/server-avatar.tsx';
@@ -22,7 +21,7 @@ import { InviteExpiredPanel } from './invite-expired-panel.tsx';
 import { TopUpButton } from './top-up-dialog.tsx';
 import { QualityButton } from './campaign-quality.tsx';
 import { NotificationsButton } from './notifications-dialog.tsx';
-import { CAMPAIGN_KIND_RULES, rewardText } from '@shared/campaign-kinds.ts';
+import { CAMPAIGN_KIND_RULES, PROMOTION, rewardText } from '@shared/campaign-kinds.ts';
 import { campaignPace, etaText, paceText } from './campaign-pace.ts';
 import { campaignKindLabel } from './kind-label.ts';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
@@ -252,11 +251,13 @@ export const CampaignCard = forwardRef<HTMLDivElement, CampaignCardProps>(functi
               onClick={onPromote}
               disabled={!canAffordPromote || promotePending}
               title={
-                canAffordPromote ? undefined : t('campaigns.card.promoteNeeds', { coins: PROMOTE_COST_COINS })
+                canAffordPromote
+                  ? undefined
+                  : t('campaigns.card.promoteNeeds', { coins: PROMOTION.costCoins })
               }
               aria-label={t('campaigns.card.promoteLabel', {
                 name: campaign.name,
-                coins: PROMOTE_COST_COINS,
+                coins: PROMOTION.costCoins,
               })}
             >
               <LuStar /> {t('campaigns.card.promote')}

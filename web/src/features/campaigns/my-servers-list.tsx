@@ -1,6 +1,6 @@
 import { Badge, Box, Button, Card, Flex, HStack, Heading, Skeleton, Stack, Text } from '@chakra-ui/react';
 import type { ApiMyServer } from '@shared/campaign-schemas.ts';
-import { PROMOTE_COST_COINS } from '@shared/campaign-schemas.ts';
+import { PROMOTION } from '@shared/campaign-kinds.ts';
 import { LuCircleCheck, LuStar } from 'react-icons/lu';
 import { Link as RouterLink } from 'react-router';
 import { EmptyState } from '../../components/empty-state.tsx';
@@ -108,9 +108,9 @@ function ServerRow({
           onClick={onPromote}
           disabled={!canAfford || promotePending}
           flexShrink={0}
-          aria-label={t('servers.promoteNamed', { name: server.name, count: PROMOTE_COST_COINS })}
+          aria-label={t('servers.promoteNamed', { name: server.name, count: PROMOTION.costCoins })}
         >
-          <LuStar /> {t('servers.promote', { count: PROMOTE_COST_COINS })}
+          <LuStar /> {t('servers.promote', { count: PROMOTION.costCoins })}
         </Button>
       )}
     </Flex>
@@ -127,7 +127,7 @@ export function MyServersList({ balanceCents }: { balanceCents: number }) {
   const [lastName, setLastName] = useState<string | null>(null);
   const servers = (data ?? []).filter((s) => !s.canceled);
   const list = useListControls(servers);
-  const canAfford = balanceCents >= PROMOTE_COST_COINS * 100;
+  const canAfford = balanceCents >= PROMOTION.costCoins * 100;
 
   return (
     <Card.Root variant="outline" bg="bg.panel" borderColor="border" borderRadius="xl">
@@ -138,7 +138,7 @@ export function MyServersList({ balanceCents }: { balanceCents: number }) {
           </Heading>
           {!canAfford && servers.length > 0 ? (
             <Text textStyle="xs" color="fg.subtle">
-              {t('servers.promotingNeeds', { count: PROMOTE_COST_COINS })}
+              {t('servers.promotingNeeds', { count: PROMOTION.costCoins })}
             </Text>
           ) : null}
         </Flex>

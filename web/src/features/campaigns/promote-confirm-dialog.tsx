@@ -1,5 +1,5 @@
 import { Button, Dialog, Portal, Text } from '@chakra-ui/react';
-import { PROMOTE_COST_COINS } from '@shared/campaign-schemas.ts';
+import { PROMOTION } from '@shared/campaign-kinds.ts';
 import { useTranslation } from 'react-i18next';
 import { useLocale } from '../../lib/i18n.ts';
 import { formatMoney } from '@shared/i18n/index.ts';
@@ -25,7 +25,7 @@ export function PromoteConfirmDialog({
 }) {
   const { t } = useTranslation();
   const locale = useLocale();
-  const after = formatMoney(balanceCents - PROMOTE_COST_COINS * 100, locale);
+  const after = formatMoney(balanceCents - PROMOTION.costCoins * 100, locale);
   return (
     <Dialog.Root
       open={open}
@@ -47,9 +47,9 @@ export function PromoteConfirmDialog({
               <Text color="fg.muted">
                 {t('promote.costs')}{' '}
                 <Text as="strong" color="fg">
-                  {t('common.coins', { count: PROMOTE_COST_COINS })}
+                  {t('common.coins', { count: PROMOTION.costCoins })}
                 </Text>{' '}
-                {t('promote.details', { slots: PROMOTE_COST_COINS, after })}
+                {t('promote.details', { slots: PROMOTION.costCoins, after })}
               </Text>
             </Dialog.Body>
             <Dialog.Footer flexDirection={{ base: 'column-reverse', sm: 'row' }} alignItems="stretch">
@@ -64,7 +64,7 @@ export function PromoteConfirmDialog({
                 loading={pending}
                 loadingText={t('promote.pending')}
               >
-                {t('promote.confirm', { count: PROMOTE_COST_COINS })}
+                {t('promote.confirm', { count: PROMOTION.costCoins })}
               </Button>
             </Dialog.Footer>
           </Dialog.Content>
