@@ -1,8 +1,12 @@
 import type Database from 'better-sqlite3';
 import pg from 'pg';
 import { drizzle, type SqliteRemoteDatabase, type SqliteRemoteResult } from 'drizzle-orm/sqlite-proxy';
-import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
-import { sql as sqlTag, type SQL } from 'drizzle-orm';
+import {
+  SQLiteAsyncDialect,
+  type PreparedQueryConfig,
+  type SQLitePreparedQuery,
+} from 'drizzle-orm/sqlite-core';
+import { fillPlaceholders, sql as sqlTag, type SQL } from 'drizzle-orm';
 import { driverErrorCode } from '../shared/errors.ts';
 
 // One query definition for both engines (decision 044). Repositories build their queries once, with
@@ -154,19 +158,51 @@ const templateQ = queryHandle(() =>
   Promise.reject(new Error('a prepared query runs through `prepared(…)(h)`')),
 );
 
+/** A query compiled once (`prepared`): bound to a handle by calling it; `template` is the compiled query. */
+export interface Prepared<P> {
+  (h: Kinded): P;
+  readonly template: P;
+}
+
 /**
  * A query built and compiled once (drizzle's `.prepare()`, values as `sql.placeholder(name)`), run on any
  * handle: `const claim = prepared((q) => q.update(…).set({ at: sql.placeholder('now') }).…prepare());`
  * then `await claim(h).get({ now })`. Building and compiling a drizzle query costs more CPU than running
  * it on SQLite: hot paths (the claim) prepare; everything else simply builds on `h.q`.
  */
-export function prepared<P extends object>(build: (q: Q) => P): (h: Kinded) => P {
+export function prepared<P extends object>(build: (q: Q) => P): Prepared<P> {
   const template = build(templateQ);
-  return (h) => {
+  const bind = (h: Kinded): P => {
     // The template's compiled SQL, field mapping and methods, on this handle's connection.
     const query = Object.create(template) as P & { client: Callback };
     query.client = (h.q as WithExec)[CALLBACK];
     return query;
+  };
+  return Object.assign(bind, { template });
+}
+
+/** A `prepared` query run synchronously on one better-sqlite3 connection (`sqliteSync`). */
+export interface SyncQuery<All, Get> {
+  all(values?: Record<string, unknown>): All;
+  get(values?: Record<string, unknown>): Get;
+}
+
+/**
+ * A `prepared` query, synchronously on a better-sqlite3 connection: the same compiled SQL, parameters and
+ * result mapping as `prepared(…)(h)`, without a promise. Only for code that answers synchronously by
+ * design (Discover on SQLite, decisions 033, 034 and 057); everything else awaits `h.q`.
+ */
+export function sqliteSync<T extends PreparedQueryConfig>(
+  conn: Database.Database,
+  query: Prepared<SQLitePreparedQuery<T>>,
+): SyncQuery<T['all'], T['get']> {
+  const template = query.template;
+  const { sql: text, params } = template.getQuery();
+  // Its own statement, always in raw mode (rows as arrays, mapped by the template as drizzle does).
+  const stmt = conn.prepare(text).raw(true);
+  return {
+    all: (values = {}) => template.mapAllResult(stmt.all(...fillPlaceholders(params, values))) as T['all'],
+    get: (values = {}) => template.mapGetResult(stmt.get(...fillPlaceholders(params, values))) as T['get'],
   };
 }
 
