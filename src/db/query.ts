@@ -201,8 +201,8 @@ export function sqliteSync<T extends PreparedQueryConfig>(
   // Its own statement, always in raw mode (rows as arrays, mapped by the template as drizzle does).
   const stmt = conn.prepare(text).raw(true);
   return {
-    all: (values = {}) => template.mapAllResult(stmt.all(...fillPlaceholders(params, values))) as T['all'],
-    get: (values = {}) => template.mapGetResult(stmt.get(...fillPlaceholders(params, values))) as T['get'],
+    all: (values = {}) => template.mapAllResult(stmt.all(...fillPlaceholders(params, values))),
+    get: (values = {}) => template.mapGetResult(stmt.get(...fillPlaceholders(params, values))),
   };
 }
 
