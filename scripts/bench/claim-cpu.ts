@@ -29,15 +29,15 @@ interface Store {
   transaction<T>(fn: (tx: unknown) => Promise<T>): Promise<T>;
 }
 const { createTestStore } = await load<{
-  createTestStore(kind: string): Promise<{ store: Store; dispose(): Promise<void> }>;
+  createTestStore: (kind: string) => Promise<{ store: Store; dispose(): Promise<void> }>;
 }>('src/test/db.ts');
-const { insertUser } = await load<{ insertUser(store: Store): Promise<{ id: string }> }>(
+const { insertUser } = await load<{ insertUser: (store: Store) => Promise<{ id: string }> }>(
   'src/test/factories.ts',
 );
 const { claimReward } = await load<{
-  claimReward(store: Store, userId: string, type: string, now: number): Promise<unknown>;
+  claimReward: (store: Store, userId: string, type: string, now: number) => Promise<unknown>;
 }>('src/rewards/claim-reward.ts');
-const { assertLedgerInvariant } = await load<{ assertLedgerInvariant(store: Store): Promise<void> }>(
+const { assertLedgerInvariant } = await load<{ assertLedgerInvariant: (store: Store) => Promise<void> }>(
   'src/ledger/index.ts',
 );
 
