@@ -206,6 +206,29 @@ export function sqliteSync<T extends PreparedQueryConfig>(
   };
 }
 
+/** The value type of a one-field selection's rows (`{ id: string }` → `string`). */
+type FieldOf<Row> = Row extends Record<string, infer V> ? V : never;
+
+/**
+ * `sqliteSync` for a select of one column, as SQLite returns it — no row objects, no decoding (better-sqlite3's
+ * `pluck`): for text and integer columns on a per-request path (a member's joined campaign ids); a boolean
+ * column would come back as 0/1.
+ */
+export function sqliteSyncColumn<T extends PreparedQueryConfig>(
+  conn: Database.Database,
+  query: Prepared<SQLitePreparedQuery<T>>,
+): SyncQuery<FieldOf<NonNullable<T['get']>>[], FieldOf<NonNullable<T['get']>> | undefined> {
+  const { sql: text, params } = query.template.getQuery();
+  const stmt = conn.prepare(text);
+  if (stmt.columns().length !== 1) throw new Error(`sqliteSyncColumn: one column, not ${text}`);
+  stmt.pluck();
+  return {
+    all: (values = {}) => stmt.all(...fillPlaceholders(params, values)) as FieldOf<NonNullable<T['get']>>[],
+    get: (values = {}) =>
+      stmt.get(...fillPlaceholders(params, values)) as FieldOf<NonNullable<T['get']>> | undefined,
+  };
+}
+
 /** The query handle on a better-sqlite3 connection. */
 export function sqliteQueries(conn: Database.Database): Q {
   return queryHandle(sqliteExec(conn));
