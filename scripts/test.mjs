@@ -4,10 +4,13 @@
 // Steps start as soon as the steps they wait for have ended, each one's output printed whole when it ends:
 // the single-threaded checks (tsc, eslint, prettier) and the build side by side on the machine's cores; then
 // the unit tests (which fill the cores themselves) beside the end of lint; then the browser tests, the
-// bench smoke test and the long runs side by side (the browser tests mostly wait for pages); then the
-// scale test, then the PostgreSQL suites. Decisions 025 and 049 have the timings.
+// bench smoke test and the long runs side by side (the browser tests mostly wait for pages), the
+// PostgreSQL suites beside the browser tests once the long runs and the bench have ended; then the scale
+// test, alone. Each step's CPU and the load are reported at the end. Decisions 025, 049 and 060 have the
+// timings.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 
 const args = new Set(process.argv.slice(2));
 const only = (name) => args.size === 0 || args.has(`--${name}`);
@@ -16,19 +19,48 @@ let failed = 0;
 const failures = [];
 const started = Date.now();
 const elapsed = () => ((Date.now() - started) / 1000).toFixed(1);
+const CPU_OF = new URL('./cpu-of.mjs', import.meta.url).pathname;
 
-/** Runs a command with its output kept; resolves with its exit code once it has been printed. */
+/** Per step: when it started and ended (s into the run), its CPU (user + system s) and the load average. */
+const timeline = [];
+const load = () => Number(loadavg()[0].toFixed(1));
+
+/**
+ * Runs a command with its output kept; resolves with its exit code once it has been printed. It runs under
+ * scripts/cpu-of.mjs, which reports the CPU the step used (its processes, not its neighbours'): on a shared
+ * machine wall time measures the neighbours, CPU time far less (decision 060).
+ */
 function run(label, command, commandArgs) {
   return new Promise((resolve) => {
+    const entry = { step: label, start: Number(elapsed()), loadAtStart: load() };
+    timeline.push(entry);
     console.log(`▶ ${label} (at ${elapsed()} s): ${command} ${commandArgs.join(' ')}`);
-    const child = spawn(command, commandArgs, { env: process.env });
+    const child = spawn(process.execPath, [CPU_OF, command, ...commandArgs], {
+      env: process.env,
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+    });
     let output = '';
+    let cpuLine = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
+    child.stdio[3].on('data', (d) => (cpuLine += d));
     child.on('error', (err) => (output += String(err)));
     child.on('close', (code) => {
+      let cpu = null;
+      try {
+        cpu = JSON.parse(cpuLine);
+      } catch {
+        /* not measured */
+      }
+      Object.assign(entry, {
+        end: Number(elapsed()),
+        cpu: cpu ? Number((cpu.user + cpu.system).toFixed(1)) : null,
+        loadAtEnd: load(),
+        exit: code,
+      });
+      const cpuText = entry.cpu === null ? '' : `, ${entry.cpu} s CPU`;
       console.log(
-        `\n◀ ${label}: exit ${code} at ${elapsed()} s${output.trim() ? `\n${output.trimEnd()}` : ''}`,
+        `\n◀ ${label}: exit ${code} at ${elapsed()} s${cpuText}${output.trim() ? `\n${output.trimEnd()}` : ''}`,
       );
       resolve(code);
     });
@@ -101,18 +133,21 @@ const steps = {
   // window) and leave a core's worth idle; the scale and PostgreSQL steps, which fill the cores
   // themselves, come after them. In the unit step they held its tail (89 s of 145 s).
   long: [['unit'], () => vitest('long runs', 'vitest.long.config.ts', 'test-results/long.json')],
-  // The API and bot suites again on PostgreSQL (TEST_DB=pg; decision 028 step 5), last: the heavy steps
-  // after the unit tests each fill both cores, and their time limits fail first when they overlap (session
-  // 6: browser tests beside the scale test timed out), so only the browser tests and the short bench smoke
-  // test share the machine; then the scale test, then this.
+  // The API and bot suites again on PostgreSQL (TEST_DB=pg; decision 028 step 5), beside the browser
+  // tests once the long runs and the bench smoke test have ended: the browser tests mostly wait for
+  // pages and leave more than a core idle, and the PostgreSQL suites wait less for PostgreSQL than they
+  // did (template databases, no flush per commit: src/test/pg.ts), so two steps share the machine, never
+  // three core fillers (session 6: three at once timed out). It used to wait for the browser tests and
+  // then the scale test, one after the other, the longest chain of the run (decision 060).
   pg: [
-    ['unit', 'long', 'e2e', 'scale'],
+    ['unit', 'long', 'bench'],
     () => vitest('unit+api on PostgreSQL', 'vitest.pg.config.ts', 'test-results/pg.json'),
   ],
   // The scaled-out layout (two web processes, one bot, PostgreSQL, Redis) under 200 users: it needs the
-  // build, and starts after the browser tests and the bench smoke test (it fills the cores itself).
+  // build, and runs last and alone (its five processes fill the cores; browser tests beside it timed out
+  // in session 6).
   scale: [
-    ['build', 'bench', 'e2e', 'long'],
+    ['build', 'bench', 'e2e', 'long', 'pg'],
     async () => {
       if (failures.includes('build')) {
         failed += 1;
@@ -161,6 +196,20 @@ if (failures.length) {
   console.log('\nFailures:');
   for (const f of failures) console.log(`  ✗ ${f}`);
 }
-console.log(`\nnpm test took ${elapsed()} s`);
+// The timeline: each step's start, end, CPU and the load it ran at (test-results/timeline.json too).
+console.log('\nstep                      start     end   wall    CPU  load');
+for (const t of timeline)
+  console.log(
+    `${t.step.padEnd(24)} ${String(t.start).padStart(6)} ${String(t.end).padStart(7)} ${(t.end - t.start)
+      .toFixed(1)
+      .padStart(6)} ${String(t.cpu ?? '–').padStart(6)}  ${t.loadAtStart} → ${t.loadAtEnd}`,
+  );
+const totalCpu = timeline.reduce((sum, t) => sum + (t.cpu ?? 0), 0);
+mkdirSync('test-results', { recursive: true });
+writeFileSync(
+  'test-results/timeline.json',
+  `${JSON.stringify({ wall: Number(elapsed()), cpu: totalCpu, timeline }, null, 2)}\n`,
+);
+console.log(`\nnpm test took ${elapsed()} s, ${totalCpu.toFixed(1)} s CPU in its steps`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

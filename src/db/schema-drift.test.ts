@@ -1,56 +1,57 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getTableConfig as sqliteTableConfig, SQLiteTable } from 'drizzle-orm/sqlite-core';
-import { getTableConfig as pgTableConfig, PgTable } from 'drizzle-orm/pg-core';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import {
+  blob,
+  check,
+  getTableConfig as sqliteTableConfig,
+  index,
+  integer,
+  primaryKey,
+  real,
+  SQLiteTable,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/sqlite-core';
+import { check as pgCheck, getTableConfig as pgTableConfig, PgDialect, PgTable } from 'drizzle-orm/pg-core';
 import { is } from 'drizzle-orm';
+import { generateDrizzleJson, generateSQLiteDrizzleJson } from 'drizzle-kit/api';
 import * as sqliteSchema from './schema.ts';
 import * as pgSchema from './schema.pg.ts';
+import { pgSchemaFrom } from './schema-to-pg.ts';
+import { MIGRATIONS_DIR, PG_MIGRATIONS_DIR } from '../paths.ts';
 import { createPgTestDatabase, createPgUser, pgTestsEnabled, type PgTestDatabase } from '../test/pg.ts';
 import { driverErrorCode } from '../shared/errors.ts';
 
-// src/db/schema.ts (SQLite, the default) and src/db/schema.pg.ts (PostgreSQL, decision 028) describe one
-// database. This file fails when they drift: a table, column, default, key, index, foreign key or check
-// added to one and not the other. With PostgreSQL it also checks that drizzle-pg/ migrations produce
-// exactly schema.pg.ts (someone changed it but forgot `npm run db:generate:pg`).
+// src/db/schema.ts is the one declaration of the database; src/db/schema.pg.ts derives the PostgreSQL
+// tables from it (src/db/schema-to-pg.ts, decision 058). This file fails when:
+// - the derived schema loses something of schema.ts: a table, column, type, nullability, default, key,
+//   index, foreign key or check (the converter's rules are checked on a table of every kind below);
+// - a migration tree is not current: drizzle/ and drizzle-pg/'s latest snapshots must be exactly what
+//   drizzle-kit makes of schema.ts and schema.pg.ts (someone changed schema.ts and forgot
+//   `npm run db:generate` or `npm run db:generate:pg`), without a database;
+// - with PostgreSQL, the drizzle-pg/ migrations do not build exactly schema.pg.ts.
 
 /** Tables only PostgreSQL has (several processes need them; one SQLite process does not). */
 const PG_ONLY_TABLES = ['job_runs'];
 /** PostgreSQL checks that stand for something SQLite says another way. */
 const PG_ONLY_CHECKS = ['servers_kind_consistent']; // SQLite: the two triggers of migration 0005
-/**
- * Columns PostgreSQL stores as int4. Every other integer is bigint there: money in hundredths reaches
- * 9999999999 and epoch milliseconds 1.8e12, both past int4. A new small counter goes on this list.
- */
-const PG_INT4_COLUMNS = [
-  'servers.members_remaining',
-  'servers.initial_member_slots',
-  'servers.featured_remaining',
-  'servers.completion_dm_attempts',
-  'servers.min_account_age_days',
-  'payments.adjustments',
-  'ops_heartbeat.id',
-  'member_guilds.premium_type',
-  'reminder_settings.quiet_start',
-  'reminder_settings.quiet_end',
-  'reminders_due.attempts',
-  'reconcile_holds.holds',
-  'retention_checks.milestone_days',
-  'notification_outbox.attempts',
-  'notification_attempts.attempt',
-  'notification_attempts.status_code',
-  'notification_attempts.latency_ms',
-];
 
-type Kind = 'text' | 'integer' | 'boolean';
+type Kind = 'text' | 'integer' | 'boolean' | 'real';
 const SQLITE_KIND: Record<string, Kind> = {
   SQLiteText: 'text',
   SQLiteInteger: 'integer',
   SQLiteBoolean: 'boolean',
+  SQLiteReal: 'real',
 };
 const PG_KIND: Record<string, Kind> = {
   PgText: 'text',
   PgInteger: 'integer',
   PgBigInt53: 'integer',
   PgBoolean: 'boolean',
+  PgDoublePrecision: 'real',
 };
 
 interface ColumnShape {
@@ -97,10 +98,11 @@ function columnShape(c: AnyColumn, kinds: Record<string, Kind>): ColumnShape {
 }
 
 const names = (cols: { name: string }[]) => cols.map((c) => c.name).join(',');
+const pgDialect = new PgDialect();
 
-function sqliteShapes(): Record<string, TableShape> {
+function sqliteShapes(mod: object): Record<string, TableShape> {
   const out: Record<string, TableShape> = {};
-  for (const value of Object.values(sqliteSchema)) {
+  for (const value of Object.values(mod)) {
     if (!is(value, SQLiteTable)) continue;
     const t = sqliteTableConfig(value);
     out[t.name] = {
@@ -108,7 +110,9 @@ function sqliteShapes(): Record<string, TableShape> {
       indexes: t.indexes
         .map((i) => {
           const cols = i.config.columns.map((c) => ('name' in c ? c.name : '<expression>')).join(',');
-          return `${i.config.name}(${cols})${i.config.unique ? ' unique' : ''}${i.config.where ? ' partial' : ''}`;
+          // The predicate as PostgreSQL would say it: the same columns, the same text.
+          const where = i.config.where ? ` where ${pgDialect.sqlToQuery(i.config.where).sql}` : '';
+          return `${i.config.name}(${cols})${i.config.unique ? ' unique' : ''}${where}`;
         })
         .sort(),
       foreignKeys: t.foreignKeys
@@ -120,15 +124,15 @@ function sqliteShapes(): Record<string, TableShape> {
         .sort(),
       primaryKeys: t.primaryKeys.map((p) => names(p.columns)).sort(),
       uniqueConstraints: t.uniqueConstraints.map((u) => names(u.columns)).sort(),
-      checks: t.checks.map((c) => c.name).sort(),
+      checks: t.checks.map((c) => `${c.name}: ${pgDialect.sqlToQuery(c.value).sql}`).sort(),
     };
   }
   return out;
 }
 
-function pgShapes(): Record<string, TableShape> {
+function pgShapes(mod: object): Record<string, TableShape> {
   const out: Record<string, TableShape> = {};
-  for (const value of Object.values(pgSchema)) {
+  for (const value of Object.values(mod)) {
     if (!is(value, PgTable)) continue;
     const t = pgTableConfig(value);
     out[t.name] = {
@@ -138,7 +142,8 @@ function pgShapes(): Record<string, TableShape> {
           const cols = i.config.columns
             .map((c) => ('name' in c && typeof c.name === 'string' ? c.name : '<expression>'))
             .join(',');
-          return `${i.config.name}(${cols})${i.config.unique ? ' unique' : ''}${i.config.where ? ' partial' : ''}`;
+          const where = i.config.where ? ` where ${pgDialect.sqlToQuery(i.config.where).sql}` : '';
+          return `${i.config.name}(${cols})${i.config.unique ? ' unique' : ''}${where}`;
         })
         .sort(),
       foreignKeys: t.foreignKeys
@@ -150,23 +155,35 @@ function pgShapes(): Record<string, TableShape> {
         .sort(),
       primaryKeys: t.primaryKeys.map((p) => names(p.columns)).sort(),
       uniqueConstraints: t.uniqueConstraints.map((u) => names(u.columns)).sort(),
-      checks: t.checks.map((c) => c.name).sort(),
+      checks: t.checks.map((c) => `${c.name}: ${pgDialect.sqlToQuery(c.value).sql}`).sort(),
     };
   }
   return out;
 }
 
-describe('schema.ts and schema.pg.ts', () => {
-  const sqlite = sqliteShapes();
-  const pg = pgShapes();
+/** PostgreSQL's column types of a derived module, as `table.column type`. */
+function pgTypes(mod: object): string[] {
+  const out: string[] = [];
+  for (const value of Object.values(mod)) {
+    if (!is(value, PgTable)) continue;
+    const t = pgTableConfig(value);
+    for (const c of t.columns) out.push(`${t.name}.${c.name} ${c.getSQLType()}`);
+  }
+  return out.sort();
+}
 
-  it('have the same tables (PostgreSQL adds only its listed own)', () => {
+describe('schema.pg.ts, derived from schema.ts', () => {
+  const sqlite = sqliteShapes(sqliteSchema);
+  const pg = pgShapes(pgSchema);
+
+  it('has the same tables under the same export names (PostgreSQL adds only its listed own)', () => {
     expect(
       Object.keys(pg)
         .filter((t) => !PG_ONLY_TABLES.includes(t))
         .sort(),
     ).toEqual(Object.keys(sqlite).sort());
-    // The same export names too, so code written against one schema module reads the other.
+    // The same export names too, so code written against one schema module reads the other (and a
+    // table missing from schema.pg.ts's export list is not silently left out of drizzle-pg/).
     const exported = (mod: object, isTable: (v: unknown) => boolean) =>
       Object.entries(mod)
         .filter(([, v]) => isTable(v))
@@ -176,8 +193,54 @@ describe('schema.ts and schema.pg.ts', () => {
     ).toEqual(exported(sqliteSchema, (v) => is(v, SQLiteTable)).sort());
   });
 
+  it('types its tables as schema.ts does: the same rows to read and to insert (checked by tsc)', () => {
+    expectTypeOf<(typeof pgSchema.users)['$inferSelect']>().toEqualTypeOf<
+      (typeof sqliteSchema.users)['$inferSelect']
+    >();
+    expectTypeOf<(typeof pgSchema.users)['$inferInsert']>().toEqualTypeOf<
+      (typeof sqliteSchema.users)['$inferInsert']
+    >();
+    expectTypeOf<(typeof pgSchema.servers)['$inferSelect']>().toEqualTypeOf<
+      (typeof sqliteSchema.servers)['$inferSelect']
+    >();
+    expectTypeOf<(typeof pgSchema.servers)['$inferInsert']>().toEqualTypeOf<
+      (typeof sqliteSchema.servers)['$inferInsert']
+    >();
+    expectTypeOf<(typeof pgSchema.serverJoins)['$inferSelect']>().toEqualTypeOf<
+      (typeof sqliteSchema.serverJoins)['$inferSelect']
+    >();
+    expectTypeOf<(typeof pgSchema.serverJoins)['$inferInsert']>().toEqualTypeOf<
+      (typeof sqliteSchema.serverJoins)['$inferInsert']
+    >();
+    expectTypeOf<(typeof pgSchema.payments)['$inferSelect']>().toEqualTypeOf<
+      (typeof sqliteSchema.payments)['$inferSelect']
+    >();
+    expectTypeOf<(typeof pgSchema.payments)['$inferInsert']>().toEqualTypeOf<
+      (typeof sqliteSchema.payments)['$inferInsert']
+    >();
+    expectTypeOf<(typeof pgSchema.reconcileHolds)['$inferSelect']>().toEqualTypeOf<
+      (typeof sqliteSchema.reconcileHolds)['$inferSelect']
+    >();
+    expectTypeOf<(typeof pgSchema.reconcileHolds)['$inferInsert']>().toEqualTypeOf<
+      (typeof sqliteSchema.reconcileHolds)['$inferInsert']
+    >();
+    expectTypeOf<(typeof pgSchema.reminderSettings)['$inferSelect']>().toEqualTypeOf<
+      (typeof sqliteSchema.reminderSettings)['$inferSelect']
+    >();
+    expectTypeOf<(typeof pgSchema.reminderSettings)['$inferInsert']>().toEqualTypeOf<
+      (typeof sqliteSchema.reminderSettings)['$inferInsert']
+    >();
+    expectTypeOf<(typeof pgSchema.notificationOutbox)['$inferSelect']>().toEqualTypeOf<
+      (typeof sqliteSchema.notificationOutbox)['$inferSelect']
+    >();
+    expectTypeOf<(typeof pgSchema.notificationOutbox)['$inferInsert']>().toEqualTypeOf<
+      (typeof sqliteSchema.notificationOutbox)['$inferInsert']
+    >();
+    expect(pgSchema.servers.serverId.name).toBe('server_id');
+  });
+
   for (const table of Object.keys(sqlite)) {
-    it(`agree on ${table}: columns, types, nullability, defaults, keys, indexes, foreign keys, checks`, () => {
+    it(`agrees on ${table}: columns, types, nullability, defaults, keys, indexes, foreign keys, checks`, () => {
       const a = sqlite[table]!;
       const b = pg[table];
       expect(b, `${table} is missing from schema.pg.ts`).toBeDefined();
@@ -186,18 +249,125 @@ describe('schema.ts and schema.pg.ts', () => {
       expect(b!.foreignKeys).toEqual(a.foreignKeys);
       expect(b!.primaryKeys).toEqual(a.primaryKeys);
       expect(b!.uniqueConstraints).toEqual(a.uniqueConstraints);
-      expect(b!.checks.filter((c) => !PG_ONLY_CHECKS.includes(c))).toEqual(a.checks);
+      expect(b!.checks.filter((c) => !PG_ONLY_CHECKS.some((name) => c.startsWith(`${name}:`)))).toEqual(
+        a.checks,
+      );
     });
   }
+});
 
-  it('store every integer that is not a listed small counter as bigint on PostgreSQL', () => {
-    const int4: string[] = [];
-    for (const value of Object.values(pgSchema)) {
-      if (!is(value, PgTable)) continue;
-      const t = pgTableConfig(value);
-      for (const c of t.columns) if (c.columnType === 'PgInteger') int4.push(`${t.name}.${c.name}`);
-    }
-    expect(int4.sort()).toEqual([...PG_INT4_COLUMNS].sort());
+describe('schema-to-pg rules', () => {
+  const owners = sqliteTable('owners', {
+    id: text('id')
+      .primaryKey()
+      .$defaultFn(() => 'generated'),
+    handle: text('handle').notNull().unique(),
+  });
+  const things = sqliteTable(
+    'things',
+    {
+      id: text('id').primaryKey(),
+      ownerId: text('owner_id')
+        .notNull()
+        .references(() => owners.id, { onDelete: 'cascade' }),
+      color: text('color', { enum: ['red', 'blue'] })
+        .notNull()
+        .default('red'),
+      cents: integer('cents').notNull().default(0),
+      at: integer('at'),
+      tries: integer('tries').notNull().default(0),
+      on: integer('on', { mode: 'boolean' }).notNull().default(true),
+      ratio: real('ratio'),
+    },
+    (t) => [
+      index('things_owner_idx').on(t.ownerId, t.at),
+      uniqueIndex('things_color_uq')
+        .on(t.color)
+        .where(sql`${t.at} IS NULL`),
+      check('things_cents_range', sql`${t.cents} >= 0`),
+    ],
+  );
+  const pairs = sqliteTable('pairs', { a: text('a').notNull(), b: text('b').notNull() }, (t) => [
+    primaryKey({ columns: [t.a, t.b] }),
+  ]);
+  const mod = { owners, things, pairs, notATable: 42 };
+
+  it('keeps every part of every table and maps the types: integers bigint unless listed, flags boolean, real double', () => {
+    const derived = pgSchemaFrom(mod, { int4: { things: ['tries'] } });
+    expect(Object.keys(derived).sort()).toEqual(['owners', 'pairs', 'things']);
+    expect(pgShapes(derived)).toEqual(sqliteShapes(mod));
+    expect(pgTypes(derived)).toEqual(
+      [
+        'owners.id text',
+        'owners.handle text',
+        'things.id text',
+        'things.owner_id text',
+        'things.color text',
+        'things.cents bigint',
+        'things.at bigint',
+        'things.tries integer',
+        'things.on boolean',
+        'things.ratio double precision',
+        'pairs.a text',
+        'pairs.b text',
+      ].sort(),
+    );
+    // The derived tables' keys and runtime defaults are the SQLite ones.
+    expect(derived.things.ownerId.name).toBe('owner_id');
+    expect(derived.owners.id.defaultFn?.()).toBe('generated');
+    // Foreign keys point at the derived table, not at the SQLite one.
+    const [fk] = pgTableConfig(derived.things).foreignKeys;
+    expect(fk!.reference().foreignTable).toBe(derived.owners);
+  });
+
+  it('adds the PostgreSQL-only constraints it is given', () => {
+    const derived = pgSchemaFrom(mod, {
+      int4: {},
+      extra: { pairs: (t) => [pgCheck('pairs_differ', sql`${t.a} <> ${t.b}`)] },
+    });
+    expect(pgTableConfig(derived.pairs).checks.map((c) => pgDialect.sqlToQuery(c.value).sql)).toEqual([
+      '"pairs"."a" <> "pairs"."b"',
+    ]);
+  });
+
+  it('refuses what it has no rule for, and an int4 entry that is not an integer column', () => {
+    const blobs = sqliteTable('blobs', { data: blob('data') });
+    expect(() => pgSchemaFrom({ blobs }, { int4: {} })).toThrow(/blobs\.data: no PostgreSQL rule/);
+    const counters = sqliteTable('counters', { id: integer('id').primaryKey({ autoIncrement: true }) });
+    expect(() => pgSchemaFrom({ counters }, { int4: {} })).toThrow(/counters\.id: autoincrement/);
+    expect(() => pgSchemaFrom(mod, { int4: { owners: ['handle'] } })).toThrow(/owners\.handle/);
+  });
+});
+
+/** The latest snapshot of a drizzle-kit migration folder (what the next `generate` diffs against). */
+function latestSnapshot(folder: string): Record<string, unknown> {
+  const journal = JSON.parse(readFileSync(path.join(folder, 'meta', '_journal.json'), 'utf8')) as {
+    entries: { idx: number }[];
+  };
+  const last = journal.entries.at(-1)!.idx;
+  const file = path.join(folder, 'meta', `${String(last).padStart(4, '0')}_snapshot.json`);
+  return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+}
+
+/** A snapshot without its identity (id, prevId, rename notes): what the schema says. */
+function content(snapshot: Record<string, unknown>) {
+  const { id: _id, prevId: _prevId, _meta, ...rest } = snapshot;
+  return rest;
+}
+
+describe('migration trees are current (what `npm run db:generate` / `db:generate:pg` would compare)', () => {
+  it('drizzle/ ends with exactly schema.ts', async () => {
+    const current = await generateSQLiteDrizzleJson(sqliteSchema);
+    expect(content(current as unknown as Record<string, unknown>)).toEqual(
+      content(latestSnapshot(MIGRATIONS_DIR)),
+    );
+  });
+
+  it('drizzle-pg/ ends with exactly schema.pg.ts', () => {
+    const current = generateDrizzleJson(pgSchema);
+    expect(content(current as unknown as Record<string, unknown>)).toEqual(
+      content(latestSnapshot(PG_MIGRATIONS_DIR)),
+    );
   });
 });
 
@@ -206,6 +376,7 @@ const PG_TYPE: Record<string, string> = {
   PgInteger: 'integer',
   PgBigInt53: 'bigint',
   PgBoolean: 'boolean',
+  PgDoublePrecision: 'double precision',
 };
 
 describe.skipIf(!(await pgTestsEnabled()))('drizzle-pg/ migrations on PostgreSQL', () => {

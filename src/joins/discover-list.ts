@@ -27,8 +27,9 @@ function fits(entry: Entry, viewer: DiscoverViewer | undefined): boolean {
 // the cursor and a Buffer.concat of one page, given the set of campaigns the member joined.
 //
 // Nothing here reads the database. Each engine keeps the list current in its own way and calls
-// replaceAll (everything) or update (one campaign): SQLite with TEMP triggers and PRAGMA data_version
-// (discover-list.sqlite.ts), PostgreSQL with LISTEN/NOTIFY (discover-list.pg.ts). Invite statistics
+// replaceAll (everything) or update (one campaign) with the rows of one query definition
+// (discover-reads.ts): SQLite with TEMP triggers and PRAGMA data_version, PostgreSQL with LISTEN/NOTIFY
+// (both in discover-follow.ts). Invite statistics
 // (member and online counts, description, banner) come from the invite-stats job and re-encode only
 // the entries of the invite that changed.
 
@@ -38,7 +39,7 @@ export const DISCOVER_LIMIT = 500;
 export const DISCOVER_PAGE_SIZE = 24;
 export const DISCOVER_MAX_PAGE_SIZE = 100;
 
-/** A listed campaign as both engines read it (flags as 0/1, times in epoch ms). */
+/** A listed campaign as both engines read it (discover-reads.ts; times in epoch ms). */
 export interface DiscoverRow {
   id: string;
   ownerId: string;
@@ -53,9 +54,9 @@ export interface DiscoverRow {
   coinReward: number;
   membersRemaining: number;
   initialMemberSlots: number;
-  isFeatured: number;
+  isFeatured: boolean;
   featuredAt: number | null;
-  completionNotificationSent: number;
+  completionNotificationSent: boolean;
   createdAt: number;
   /** Targeting (issue 31 item 2): Discover shows the campaign only to members who match. */
   minAccountAgeDays: number | null;
@@ -82,8 +83,8 @@ interface Entry {
 }
 
 /** Sort order: featured first, then newest, then id (a total order, so cursors are exact). */
-function compare(a: DiscoverRow, b: { isFeatured: number; createdAt: number; id: string }): number {
-  if (a.isFeatured !== b.isFeatured) return b.isFeatured - a.isFeatured;
+function compare(a: DiscoverRow, b: CursorKey): number {
+  if (a.isFeatured !== b.isFeatured) return a.isFeatured ? -1 : 1;
   if (a.createdAt !== b.createdAt) return b.createdAt - a.createdAt;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
@@ -111,8 +112,8 @@ function toDiscoverServer(
     coinReward: formatCents(row.coinReward),
     membersRemaining: row.membersRemaining,
     initialMemberSlots: row.initialMemberSlots,
-    isFeatured: row.isFeatured === 1,
-    completionNotificationSent: row.completionNotificationSent === 1,
+    isFeatured: row.isFeatured,
+    completionNotificationSent: row.completionNotificationSent,
     createdAt: new Date(row.createdAt).toISOString(),
     targeting: { minAccountAgeDays: row.minAccountAgeDays, language: row.targetLanguage },
     memberCount: stats.memberCount,
@@ -140,19 +141,19 @@ function encodeArray(parts: Buffer[]): Buffer {
 
 // An opaque cursor: the sort key of the last campaign of the previous page, base64url-encoded.
 interface CursorKey {
-  isFeatured: number;
+  isFeatured: boolean;
   createdAt: number;
   id: string;
 }
 
 function encodeCursor(row: DiscoverRow): string {
-  return Buffer.from(`${row.isFeatured}.${row.createdAt}.${row.id}`).toString('base64url');
+  return Buffer.from(`${row.isFeatured ? 1 : 0}.${row.createdAt}.${row.id}`).toString('base64url');
 }
 
 function decodeCursor(cursor: string): CursorKey {
   const match = /^([01])\.(\d{1,15})\.([\w-]{1,64})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
   if (!match) throw new AppError('bad_request', 'Invalid cursor');
-  return { isFeatured: Number(match[1]), createdAt: Number(match[2]), id: match[3]! };
+  return { isFeatured: match[1] === '1', createdAt: Number(match[2]), id: match[3]! };
 }
 
 export interface DiscoverQuery {
@@ -201,7 +202,7 @@ export class DiscoverList {
     if (!json.endsWith(',"isMine":false}')) throw new Error('Discover: isMine must be the last field');
     return {
       row,
-      isFeatured: row.isFeatured === 1,
+      isFeatured: row.isFeatured,
       search: row.name.toLowerCase(),
       other: Buffer.from(json),
       mine: Buffer.from(json.slice(0, -'false}'.length) + 'true}'),

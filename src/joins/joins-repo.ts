@@ -17,7 +17,7 @@ import { parseGuildIds, type MemberGuilds } from './member-guilds.ts';
 // held to its contract by joins-repo.test.ts on both. Slots are taken
 // by a conditional UPDATE (`members_remaining > 0`); a join is one row per (user, campaign) by its
 // unique index and is paid once (`coins_awarded = false` in the UPDATE, and the ledger's key).
-// Discover's in-memory list has its own per-engine readers (discover-list.sqlite.ts, .pg.ts).
+// Discover's in-memory list has its own reads (discover-reads.ts), synchronous on SQLite.
 
 /** The terms a paid no-bot join is frozen with. */
 export interface NoBotClaimTerms {

@@ -2,13 +2,13 @@ import type { AppContext } from '../context.ts';
 import type { DataStore, PgStore, SqliteStore } from '../db/engine.ts';
 import type { Logger } from '../logger.ts';
 import { type Discover, type DiscoverPage, type DiscoverQuery } from './discover-list.ts';
-import { SqliteDiscover } from './discover-list.sqlite.ts';
-import { PgDiscover } from './discover-list.pg.ts';
+import { PgDiscover, SqliteDiscover } from './discover-follow.ts';
 
 // Discover is the hottest read in the product: an in-memory list of pre-encoded campaigns
-// (discover-list.ts), one per store and process, kept current from the database by the engine's own
-// means — SQLite: TEMP triggers and PRAGMA data_version (discover-list.sqlite.ts); PostgreSQL:
-// LISTEN/NOTIFY (discover-list.pg.ts, with its own listening connection). Decisions 004, 011, 028, 034.
+// (discover-list.ts), one per store and process, read by one query definition (discover-reads.ts) and
+// kept current from the database by the engine's own means (discover-follow.ts) — SQLite: TEMP triggers
+// and PRAGMA data_version; PostgreSQL: LISTEN/NOTIFY, with its own listening connection. Decisions 004,
+// 011, 028, 034, 057.
 
 export {
   DISCOVER_LIMIT,
@@ -48,7 +48,7 @@ export function openDiscover(store: DataStore, options: DiscoverOptions): Discov
   const pg = store as PgStore;
   const connectionString = pg.pool.options.connectionString;
   if (!connectionString) throw new Error('Discover on PostgreSQL needs the pool to have a connection string');
-  return new PgDiscover(pg.db, { ...options, connectionString });
+  return new PgDiscover(pg.read, { ...options, connectionString });
 }
 
 const lists = new WeakMap<DataStore, Discover>();

@@ -1,8 +1,13 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import pg from 'pg';
 import { openPgDatabase, type PgDatabase } from '../db/pg-client.ts';
 import { errorMessage } from '../ops/error-text.ts';
+import { PG_MIGRATIONS_DIR, PROJECT_ROOT } from '../paths.ts';
 
-// PostgreSQL for tests (decision 028): a fresh, migrated database per test file, dropped afterwards.
+// PostgreSQL for tests (decision 028): a fresh, migrated database per test file, dropped afterwards. Each
+// is a copy of a template database that drizzle-pg/'s migrations were applied to once (decision 060).
 //
 // Policy: with CI=true a test that needs PostgreSQL FAILS when none answers (.ci/run starts one, so an
 // absent server is a broken CI, never a silent skip). Locally, without a server, those tests are
@@ -74,14 +79,92 @@ export interface PgTestDatabase extends PgDatabase {
   dispose(): Promise<void>;
 }
 
-/** A new database with a unique name, migrated with drizzle-pg/. */
+/** Any key of the lock under which one process builds the template (fits int8): "coinsync template". */
+const TEMPLATE_LOCK_KEY = 0x636f696e_7470;
+
+/**
+ * The template's name: the prefix and a hash of what the migrator reads (drizzle-pg/'s SQL files and
+ * journal) and of the drizzle-orm version that applies them. A change to either names a new template, so a
+ * template is never stale; runs of other branches on the same server keep their own.
+ */
+function templateName(): string {
+  const hash = createHash('sha256');
+  const drizzle = JSON.parse(
+    readFileSync(path.join(PROJECT_ROOT, 'node_modules/drizzle-orm/package.json'), 'utf8'),
+  ) as { version: string };
+  hash.update(`drizzle-orm ${drizzle.version}\n`);
+  const journal = path.join(PG_MIGRATIONS_DIR, 'meta', '_journal.json');
+  hash.update(readFileSync(journal));
+  for (const file of readdirSync(PG_MIGRATIONS_DIR)
+    .filter((f) => f.endsWith('.sql'))
+    .sort()) {
+    hash.update(`${file}\n`);
+    hash.update(readFileSync(path.join(PG_MIGRATIONS_DIR, file)));
+  }
+  return `${PREFIX}template_${hash.digest('hex').slice(0, 16)}`;
+}
+
+let template: Promise<string> | undefined;
+
+/**
+ * The migrated template, built once per server and migration set: the first test process to need it
+ * builds it under an advisory lock (the others wait, then find it), in a database of another name that is
+ * renamed when complete, so a template that exists is whole. It then refuses connections
+ * (ALLOW_CONNECTIONS false: PostgreSQL copies only a database nobody is connected to) and is marked
+ * IS_TEMPLATE (so a stray DROP DATABASE refuses it). Migrating took most of a test database's cost
+ * (decision 060); a copy is made inside the server, block by block.
+ */
+function migratedTemplate(): Promise<string> {
+  if (template) return template;
+  const building = (async () => {
+    const name = templateName();
+    const exists = (c: pg.Client) =>
+      c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]).then((r) => r.rowCount === 1);
+    await admin(async (c) => {
+      if (await exists(c)) return;
+      await c.query('SELECT pg_advisory_lock($1)', [TEMPLATE_LOCK_KEY]);
+      try {
+        if (await exists(c)) return;
+        // A build that died half-way (its process killed) left this behind; only the lock holder builds.
+        const draft = `${name}_build`;
+        await c.query(`DROP DATABASE IF EXISTS "${draft}" WITH (FORCE)`);
+        await c.query(`CREATE DATABASE "${draft}"`);
+        const database = await openPgDatabase(databaseUrl(PG_TEST_URL, draft), {
+          max: 1,
+          applicationName: 'coinsync-test-template',
+        });
+        await database.close();
+        await c.query(`ALTER DATABASE "${draft}" RENAME TO "${name}"`);
+        await c.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS false IS_TEMPLATE true`);
+      } finally {
+        await c.query('SELECT pg_advisory_unlock($1)', [TEMPLATE_LOCK_KEY]);
+      }
+    });
+    return name;
+  })();
+  // A failure (no server yet) is not remembered: the next test database tries again.
+  building.catch(() => (template = undefined));
+  template = building;
+  return building;
+}
+
+/** A new database with a unique name, migrated with drizzle-pg/ (a copy of the migrated template). */
 export async function createPgTestDatabase(options: { max?: number } = {}): Promise<PgTestDatabase> {
   const name = `${PREFIX}${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`unsafe test database name ${name}`);
-  await admin((c) => c.query(`CREATE DATABASE "${name}"`));
+  const source = await migratedTemplate();
+  await admin(async (c) => {
+    await c.query(`CREATE DATABASE "${name}" TEMPLATE "${source}"`);
+    // A commit returns without waiting for its WAL to reach the disk (it is visible, locked and ordered
+    // exactly as before; only a server crash could lose the last moments, and no test crashes it). On the
+    // shared test machine each commit's flush waited ~20 ms behind other disks' writers (decision 060).
+    await c.query(`ALTER DATABASE "${name}" SET synchronous_commit = off`);
+  });
   const url = databaseUrl(PG_TEST_URL, name);
   let database: PgDatabase;
   try {
+    // Migrating again finds nothing to do (the template holds drizzle's journal of what it applied): it
+    // stays, so a copy that somehow missed a migration is brought up to date rather than tested stale.
     database = await openPgDatabase(url, { max: options.max ?? 4, applicationName: 'coinsync-test' });
   } catch (err) {
     await admin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));

@@ -1,9 +1,9 @@
-// A child process of src/ops/run-once-pg.test.ts: ticks one periodic job through runOncePerPeriod for
+// A child process of src/ops/run-once.test.ts: ticks one periodic job through runOncePerPeriod for
 // periods 0 … periods-1, two ticks at once per period and again while the job is busy elsewhere, like
 // several processes' timers would. The job body records itself in job_probe and holds the job briefly
 // (pg_sleep), so overlapping runs would be seen. Prints a JSON line of its outcomes.
 import pg from 'pg';
-import { runOncePerPeriod, type RunOnceOutcome } from '../ops/run-once-pg.ts';
+import { runOncePerPeriod, type RunOnceOutcome } from '../ops/run-once.ts';
 
 interface Plan {
   url: string;

@@ -402,7 +402,7 @@ describe('two web processes and one bot process on one PostgreSQL and one Redis'
 
   it('ran each periodic job once per period, in the bot process only', async () => {
     // Invite stats come due 5 s after start; the other jobs' first periods (5 and 30 min) are longer
-    // than this test. Their runs are claimed in job_runs (src/ops/run-once-pg.ts).
+    // than this test. Their runs are claimed in job_runs (src/ops/run-once.ts).
     await until('the first invite stats run', 30_000, async () => {
       const rows = await q(`SELECT 1 FROM job_runs WHERE job = 'invite stats' AND outcome IS NOT NULL`);
       return rows.length > 0;

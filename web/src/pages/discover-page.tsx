@@ -392,7 +392,7 @@ export default function DiscoverPage() {
               <SectionHeading
                 id="featured-servers"
                 icon={<LuStar />}
-                title="Featured Servers"
+                title={t('discover.featuredTitle')}
                 count={featuredList.length}
               />
               <Alert.Root status="warning" variant="subtle" borderRadius="lg" mb="5" colorPalette="gold">

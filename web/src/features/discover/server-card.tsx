@@ -209,7 +209,7 @@ export function ServerCard({
                   flex="1"
                   borderRadius="lg"
                   loading={claiming}
-                  loadingText="Claiming..."
+                  loadingText={t('discover.card.claiming')}
                   onClick={() => onClaim?.(server)}
                   aria-label={t('discover.card.claimNamed', { name: server.name })}
                 >

@@ -52,7 +52,7 @@ export function SocialTaskCard({
           {task.completed ? (
             <Badge colorPalette="green" variant="subtle" borderRadius="full" px="2.5">
               <LuCircleCheck />
-              Done
+              {t('social.doneBadge')}
             </Badge>
           ) : null}
         </Flex>

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgTestDatabase, createPgUser, pgTestsEnabled, type PgTestDatabase } from '../test/pg.ts';
 import { waitFor } from '../bot/bot-test-kit.ts';
-import { startDiscoverListener, type DiscoverListener } from './discover-notify-pg.ts';
+import { startDiscoverListener, type DiscoverListener } from './discover-follow.ts';
 
 // The Discover list's cross-process path on PostgreSQL (decision 028): the trigger of migration
 // drizzle-pg/0002_discover_notify.sql sends every write to a campaign row to every listener at commit,

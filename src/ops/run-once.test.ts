@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { runJsonWorker } from '../test/json-worker.ts';
 import { createPgTestDatabase, pgTestsEnabled, type PgTestDatabase } from '../test/pg.ts';
-import { runOncePerPeriod, type RunOnceOutcome } from './run-once-pg.ts';
+import { runOncePerPeriod, type RunOnceOutcome } from './run-once.ts';
 
 const HOUR = 3_600_000;
 
