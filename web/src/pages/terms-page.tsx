@@ -15,6 +15,7 @@ import { DEFAULT_SOCIAL_TASK_CENTS } from '@shared/social-constants.ts';
 
 const P = PRODUCT_NAME;
 
+// eslint-disable-next-line max-lines-per-function -- a declarative table: the Terms, section after section, as the reader reads them
 function buildSections(supportUrl: string): LegalSection[] {
   return [
     {

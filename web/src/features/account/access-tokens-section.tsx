@@ -27,7 +27,7 @@ import {
   type ApiAccessToken,
   type CreatedAccessToken,
 } from '@shared/access-tokens.ts';
-import { useState, type FormEvent } from 'react';
+import { useState, type Dispatch, type FormEvent, type SetStateAction } from 'react';
 import { LuExternalLink, LuKeyRound } from 'react-icons/lu';
 import { errorMessage } from '../../lib/api.ts';
 import { formatDate } from '../../lib/format.ts';
@@ -181,37 +181,7 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: CreatedAccessToken)
             </NativeSelect.Root>
           </Field.Root>
         </Flex>
-        <Fieldset.Root>
-          <Fieldset.Legend textStyle="sm" fontWeight="medium">
-            What it may do
-          </Fieldset.Legend>
-          <Stack gap="2" mt="2">
-            {ACCESS_TOKEN_SCOPES.map((scope) => (
-              <Checkbox.Root
-                key={scope}
-                alignItems="flex-start"
-                checked={scopes.includes(scope)}
-                onCheckedChange={(e) =>
-                  setScopes((current) =>
-                    e.checked === true ? [...current, scope] : current.filter((s) => s !== scope),
-                  )
-                }
-              >
-                <Checkbox.HiddenInput />
-                <Checkbox.Control mt="0.5" />
-                <Checkbox.Label>
-                  <Text as="span" fontWeight="medium">
-                    {ACCESS_TOKEN_SCOPE_LABELS[scope].label}
-                  </Text>
-                  <Text as="span" color="fg.muted" textStyle="sm">
-                    {' '}
-                    — {ACCESS_TOKEN_SCOPE_LABELS[scope].help}
-                  </Text>
-                </Checkbox.Label>
-              </Checkbox.Root>
-            ))}
-          </Stack>
-        </Fieldset.Root>
+        <ScopeChoices scopes={scopes} onChange={setScopes} />
         <Button
           type="submit"
           colorPalette="brand"
@@ -223,6 +193,49 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: CreatedAccessToken)
         </Button>
       </Stack>
     </form>
+  );
+}
+
+/** "What it may do": one checkbox per scope, with what it allows. */
+function ScopeChoices({
+  scopes,
+  onChange,
+}: {
+  scopes: AccessTokenScope[];
+  onChange: Dispatch<SetStateAction<AccessTokenScope[]>>;
+}) {
+  return (
+    <Fieldset.Root>
+      <Fieldset.Legend textStyle="sm" fontWeight="medium">
+        What it may do
+      </Fieldset.Legend>
+      <Stack gap="2" mt="2">
+        {ACCESS_TOKEN_SCOPES.map((scope) => (
+          <Checkbox.Root
+            key={scope}
+            alignItems="flex-start"
+            checked={scopes.includes(scope)}
+            onCheckedChange={(e) =>
+              onChange((current) =>
+                e.checked === true ? [...current, scope] : current.filter((s) => s !== scope),
+              )
+            }
+          >
+            <Checkbox.HiddenInput />
+            <Checkbox.Control mt="0.5" />
+            <Checkbox.Label>
+              <Text as="span" fontWeight="medium">
+                {ACCESS_TOKEN_SCOPE_LABELS[scope].label}
+              </Text>
+              <Text as="span" color="fg.muted" textStyle="sm">
+                {' '}
+                — {ACCESS_TOKEN_SCOPE_LABELS[scope].help}
+              </Text>
+            </Checkbox.Label>
+          </Checkbox.Root>
+        ))}
+      </Stack>
+    </Fieldset.Root>
   );
 }
 

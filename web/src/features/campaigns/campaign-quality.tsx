@@ -1,16 +1,4 @@
-import {
-  Badge,
-  Box,
-  Button,
-  Card,
-  Dialog,
-  Flex,
-  Heading,
-  Portal,
-  SimpleGrid,
-  Stack,
-  Text,
-} from '@chakra-ui/react';
+import { Badge, Box, Button, Card, Flex, Heading, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import type {
   ApiCampaignQuality,
   ApiQualityFigures,
@@ -18,9 +6,9 @@ import type {
   ApiRetentionPoint,
 } from '@shared/quality.ts';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { LuChartColumn, LuDownload } from 'react-icons/lu';
 import { CoinAmount } from '../../components/coin-amount.tsx';
+import { DialogButton, DialogShell } from '../../components/dialog-shell.tsx';
 import { campaignKeys } from '../../lib/query-keys.ts';
 
 // Issue 31 item 1: what became of the members an owner paid for. The summary sits on My Campaigns;
@@ -146,20 +134,13 @@ export function QualitySummary() {
 
 /** A card's "Quality" button and its dialog. */
 export function QualityButton({ campaignId, name }: { campaignId: string; name: string }) {
-  const [open, setOpen] = useState(false);
   return (
-    <>
-      <Button
-        size="sm"
-        variant="subtle"
-        colorPalette="gray"
-        onClick={() => setOpen(true)}
-        aria-label={`Member quality of ${name}`}
-      >
-        <LuChartColumn /> Quality
-      </Button>
-      {open ? <QualityDialog campaignId={campaignId} name={name} onClose={() => setOpen(false)} /> : null}
-    </>
+    <DialogButton
+      buttonProps={{ 'aria-label': `Member quality of ${name}` }}
+      dialog={(onClose) => <QualityDialog campaignId={campaignId} name={name} onClose={onClose} />}
+    >
+      <LuChartColumn /> Quality
+    </DialogButton>
   );
 }
 
@@ -175,92 +156,89 @@ function QualityDialog({
   const { data, isLoading, isError } = useQualityOverview();
   const q: ApiCampaignQuality | undefined = data?.campaigns.find((c) => c.campaignId === campaignId);
   return (
-    <Dialog.Root
-      open
-      onOpenChange={(e) => !e.open && onClose()}
-      placement="center"
-      size={{ base: 'xs', sm: 'lg' }}
-    >
-      <Portal>
-        <Dialog.Backdrop bg="blackAlpha.700" backdropFilter="blur(2px)" />
-        <Dialog.Positioner px="4">
-          <Dialog.Content bg="bg.panel" borderWidth="1px" borderColor="border.emphasized" borderRadius="2xl">
-            <Dialog.Header>
-              <Dialog.Title>Member quality: {name}</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              {isLoading ? (
-                <Text color="fg.muted">Loading…</Text>
-              ) : isError || !q ? (
-                <Text color="red.fg">Could not load this campaign’s figures.</Text>
-              ) : q.paidMembers === 0 ? (
-                <Text color="fg.muted">
-                  No member has been paid for yet: figures appear with the first one.
-                </Text>
-              ) : (
-                <Stack gap="5">
-                  {q.tracked ? (
-                    <Stack gap="1">
-                      <Text textStyle="sm" color="fg.muted">
-                        Share of the {q.paidMembers} paid members still in the server after joining.
-                      </Text>
-                      <RetentionChart figures={q} label={`Retention of ${name}`} />
-                      {q.retention.some((p) => p.basis === 'sampled') ? (
-                        <Text textStyle="xs" color="fg.subtle">
-                          Lighter bars are estimates from membership checks of a sample of members.
-                        </Text>
-                      ) : null}
-                    </Stack>
-                  ) : (
-                    <Text textStyle="sm" color="fg.muted">
-                      No-bot campaigns are not watched after the join: only who joined is known.
-                    </Text>
-                  )}
-                  {q.tracked ? <Removals figures={q} /> : null}
-                  <Stack gap="2">
-                    <Text textStyle="sm" fontWeight="semibold">
-                      Account age when they joined
-                    </Text>
-                    {q.accountAge.map((a) => (
-                      <Flex key={a.label} align="center" gap="3" textStyle="sm">
-                        <Text w="32" flexShrink={0} color="fg.muted">
-                          {a.label}
-                        </Text>
-                        <Box flex="1" bg="bg.subtle" borderRadius="full" h="2" overflow="hidden">
-                          <Box
-                            h="full"
-                            bg="brand.solid"
-                            w={`${q.paidMembers ? Math.round((a.members / q.paidMembers) * 100) : 0}%`}
-                          />
-                        </Box>
-                        <Text w="8" textAlign="end" fontVariantNumeric="tabular-nums">
-                          {a.members}
-                        </Text>
-                      </Flex>
-                    ))}
-                  </Stack>
-                  <Flex justify="space-between" align="center" gap="3" wrap="wrap">
-                    <Text textStyle="sm" color="fg.muted">
-                      Cost per member who stayed:{' '}
-                      {q.costPerRetained ? <CoinAmount value={q.costPerRetained} size="sm" /> : '—'}
-                    </Text>
-                    <Button asChild size="sm" variant="outline">
-                      <a href={`/api/campaigns/${encodeURIComponent(campaignId)}/quality.csv`} download>
-                        <LuDownload /> Download CSV
-                      </a>
-                    </Button>
-                  </Flex>
-                </Stack>
-              )}
-            </Dialog.Body>
-            <Dialog.Footer>
-              <Dialog.ActionTrigger asChild>
-                <Button variant="outline">Close</Button>
-              </Dialog.ActionTrigger>
-            </Dialog.Footer>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <DialogShell title={<>Member quality: {name}</>} closeLabel="Close" onClose={onClose}>
+      {isLoading ? (
+        <Text color="fg.muted">Loading…</Text>
+      ) : isError || !q ? (
+        <Text color="red.fg">Could not load this campaign’s figures.</Text>
+      ) : q.paidMembers === 0 ? (
+        <Text color="fg.muted">No member has been paid for yet: figures appear with the first one.</Text>
+      ) : (
+        <CampaignFigures q={q} campaignId={campaignId} name={name} />
+      )}
+    </DialogShell>
+  );
+}
+
+/** One campaign's figures, once it has a paid member: retention, removals, account ages, cost, CSV. */
+function CampaignFigures({
+  q,
+  campaignId,
+  name,
+}: {
+  q: ApiCampaignQuality;
+  campaignId: string;
+  name: string;
+}) {
+  return (
+    <Stack gap="5">
+      {q.tracked ? (
+        <Stack gap="1">
+          <Text textStyle="sm" color="fg.muted">
+            Share of the {q.paidMembers} paid members still in the server after joining.
+          </Text>
+          <RetentionChart figures={q} label={`Retention of ${name}`} />
+          {q.retention.some((p) => p.basis === 'sampled') ? (
+            <Text textStyle="xs" color="fg.subtle">
+              Lighter bars are estimates from membership checks of a sample of members.
+            </Text>
+          ) : null}
+        </Stack>
+      ) : (
+        <Text textStyle="sm" color="fg.muted">
+          No-bot campaigns are not watched after the join: only who joined is known.
+        </Text>
+      )}
+      {q.tracked ? <Removals figures={q} /> : null}
+      <AccountAges q={q} />
+      <Flex justify="space-between" align="center" gap="3" wrap="wrap">
+        <Text textStyle="sm" color="fg.muted">
+          Cost per member who stayed:{' '}
+          {q.costPerRetained ? <CoinAmount value={q.costPerRetained} size="sm" /> : '—'}
+        </Text>
+        <Button asChild size="sm" variant="outline">
+          <a href={`/api/campaigns/${encodeURIComponent(campaignId)}/quality.csv`} download>
+            <LuDownload /> Download CSV
+          </a>
+        </Button>
+      </Flex>
+    </Stack>
+  );
+}
+
+function AccountAges({ q }: { q: ApiCampaignQuality }) {
+  return (
+    <Stack gap="2">
+      <Text textStyle="sm" fontWeight="semibold">
+        Account age when they joined
+      </Text>
+      {q.accountAge.map((a) => (
+        <Flex key={a.label} align="center" gap="3" textStyle="sm">
+          <Text w="32" flexShrink={0} color="fg.muted">
+            {a.label}
+          </Text>
+          <Box flex="1" bg="bg.subtle" borderRadius="full" h="2" overflow="hidden">
+            <Box
+              h="full"
+              bg="brand.solid"
+              w={`${q.paidMembers ? Math.round((a.members / q.paidMembers) * 100) : 0}%`}
+            />
+          </Box>
+          <Text w="8" textAlign="end" fontVariantNumeric="tabular-nums">
+            {a.members}
+          </Text>
+        </Flex>
+      ))}
+    </Stack>
   );
 }

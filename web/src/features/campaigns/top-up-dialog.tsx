@@ -58,6 +58,7 @@ export function TopUpButton({ campaign }: { campaign: TopUpTarget }) {
   );
 }
 
+// eslint-disable-next-line max-lines-per-function -- a dialog whose texts move to t() in parallel (wave3s12-webi18n); split after that merge (notes-funcs.md)
 function TopUpDialog({
   campaign,
   balanceCents,
