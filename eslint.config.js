@@ -4,6 +4,7 @@ import { importX } from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import reactHooks from 'eslint-plugin-react-hooks';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
+import { plugin as coinsync } from './scripts/lint/no-untranslated-text.js';
 
 // The architecture in ARCHITECTURE.md ("Boundaries"), held by the linter: each zone says which folder
 // may not import which, and why. Test code (tests, harness, factories, test kits) may reach anything.
@@ -75,7 +76,7 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['eslint.config.js'] },
+        projectService: { allowDefaultProject: ['eslint.config.js', 'scripts/lint/*.js'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -163,6 +164,14 @@ export default tseslint.config(
     ...jsxA11y.flatConfigs.recommended,
   },
   {
+    // Every text a member sees comes from the i18n catalogues (decision 050): an English literal left in a
+    // component fails the lint (scripts/lint/no-untranslated-text.js; brand names are allowed there).
+    files: ['web/src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.ts'],
+    plugins: { coinsync },
+    rules: { 'coinsync/no-untranslated-text': 'error' },
+  },
+  {
     files: TEST_FILES.concat('scripts/**'),
     rules: {
       '@typescript-eslint/no-unsafe-assignment': 'off',
@@ -170,5 +179,5 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
   },
-  { files: ['eslint.config.js'], ...tseslint.configs.disableTypeChecked },
+  { files: ['eslint.config.js', 'scripts/lint/*.js'], ...tseslint.configs.disableTypeChecked },
 );

@@ -332,6 +332,7 @@ function createContext(
       baseUrl: config.discord.baseUrl,
       botToken: config.discord.botToken,
       logger,
+      now: () => clock.now(),
     }),
     stripe: createStripeClient(config),
     sessions: {

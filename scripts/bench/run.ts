@@ -318,8 +318,13 @@ async function main(): Promise<number> {
     const atRestSplit = await readMemorySplit(product.url);
 
     // Discover alone needs only its 50 rotating sessions (and one for the phone).
+    // A day's streams are held by STREAM_TABS per user at most: more users sign in when the mix's are too few.
+    const extraStreamUsers = Math.max(
+      0,
+      Math.ceil(Number(args['soak-streams']) / STREAM_TABS) - Number(args['soak-users']),
+    );
     const signInCount = args.soak
-      ? Number(args['soak-users']) + (args['soak-day'] ? DAY_JOINERS : 0)
+      ? Number(args['soak-users']) + (args['soak-day'] ? DAY_JOINERS + extraStreamUsers : 0)
       : runs('claims') || runs('join')
         ? plan.claimUsers
         : 60;
@@ -353,8 +358,10 @@ async function main(): Promise<number> {
             simUrl: product.simUrl,
             stripe: stripe ? { url: stripe.url, secretKey: STRIPE_SECRET_KEY } : null,
             databasePath,
-            cookies: cookies.slice(0, soakUsers),
-            joiners: sessions.slice(soakUsers).map((s, i) => ({
+            // The streams' holders: the mix's users, then users who only hold streams, at most
+            // STREAM_TABS each (the product keeps 8 per user; a member has a few tabs, not 8).
+            cookies: [...cookies.slice(0, soakUsers), ...cookies.slice(soakUsers + DAY_JOINERS)],
+            joiners: sessions.slice(soakUsers, soakUsers + DAY_JOINERS).map((s, i) => ({
               userId: s.userId,
               discordId: actors[soakUsers + i]!.discordId,
               cookie: s.cookie,
@@ -785,6 +792,8 @@ const discordBench = args.reconcile || args['mass-leave'];
 
 /** Sessions the soak's day adds for its joiners (joins need members who have not joined yet). */
 const DAY_JOINERS = 40;
+/** Live-event streams one user holds at most in the soak day (tabs); the product allows 8 (src/events/routes.ts). */
+const STREAM_TABS = 4;
 const STRIPE_SECRET_KEY = 'sk_test_bench_0123456789abcdef';
 const STRIPE_WEBHOOK_SECRET = 'whsec_bench_0123456789abcdef';
 

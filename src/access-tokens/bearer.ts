@@ -8,6 +8,7 @@ import {
   missingScopeMessage,
 } from '../shared/access-tokens.ts';
 import { findOperation } from '../public-api/operations.ts';
+import { localizeForRequest } from '../i18n/server-messages.ts';
 import { authenticateAccessToken, type AuthenticatedToken } from './access-tokens.ts';
 
 declare global {
@@ -37,7 +38,7 @@ export function accessTokenAuth(ctx: AppContext, parseBody: RequestHandler): Req
     keyGenerator: (req: Request) => `token:${req.accessToken?.id ?? ''}`,
     store: createLimitStore(ctx, 'access-token'),
     passOnStoreError: true,
-    message: { message: ACCESS_TOKEN_MESSAGES.rateLimited },
+    message: (req: Request) => ({ message: localizeForRequest(ACCESS_TOKEN_MESSAGES.rateLimited, req) }),
     validate: { xForwardedForHeader: false },
   });
   return (req, res, next) => {
@@ -47,23 +48,24 @@ export function accessTokenAuth(ctx: AppContext, parseBody: RequestHandler): Req
       return;
     }
     const match = /^Bearer\s+(\S+)$/i.exec(header);
+    // Refusals answer before the token's owner is known: in Accept-Language's language (decision 061).
     if (!match?.[1]) {
-      res.status(401).json({ message: ACCESS_TOKEN_MESSAGES.invalid });
+      res.status(401).json({ message: localizeForRequest(ACCESS_TOKEN_MESSAGES.invalid, req) });
       return;
     }
     const operation = findOperation(req.method, req.path);
     authenticateAccessToken(ctx.store, match[1], ctx.clock.now()).then((token) => {
       if (!token) {
-        res.status(401).json({ message: ACCESS_TOKEN_MESSAGES.invalid });
+        res.status(401).json({ message: localizeForRequest(ACCESS_TOKEN_MESSAGES.invalid, req) });
         return;
       }
       const auth = operation?.auth;
       if (auth === undefined || auth === 'public' || auth === 'session') {
-        res.status(403).json({ message: ACCESS_TOKEN_MESSAGES.routeRefused });
+        res.status(403).json({ message: localizeForRequest(ACCESS_TOKEN_MESSAGES.routeRefused, req) });
         return;
       }
       if (!token.scopes.has(auth)) {
-        res.status(403).json({ message: missingScopeMessage(auth) });
+        res.status(403).json({ message: localizeForRequest(missingScopeMessage(auth), req) });
         return;
       }
       req.accessToken = token;

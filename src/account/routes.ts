@@ -1,5 +1,6 @@
 import { Router, type Response } from 'express';
 import type { AppContext } from '../context.ts';
+import { LOCALE_COOKIE, localeCookieOptions } from '../auth/login-locale.ts';
 import { signOutEverywhere } from '../auth/sign-out-everywhere.ts';
 import { parseInput, requireUser } from '../http/guards.ts';
 import { accountLocaleSchema, deleteAccountSchema } from '../shared/history-schemas.ts';
@@ -31,6 +32,8 @@ export function accountRoutes(ctx: AppContext): Router {
     const userId = requireUser(req);
     const { locale } = parseInput(accountLocaleSchema, req.body);
     const user = await setUserLocale(ctx.store, userId, locale);
+    // Remembered for the pages shown signed out (decision 061).
+    res.cookie(LOCALE_COOKIE, locale, localeCookieOptions(ctx.config.production));
     res.json(toApiUser(user, ctx.config.discord.cdnUrl));
   });
 

@@ -3,6 +3,7 @@ import { rateLimit } from 'express-rate-limit';
 import type { AppContext } from '../context.ts';
 import { requireUser } from '../http/guards.ts';
 import { addressKey, createLimitStore } from '../http/write-limits.ts';
+import { localizeForRequest } from '../i18n/server-messages.ts';
 import { getUserById, toApiUser } from '../users/users.ts';
 import { recordUserAddress } from '../joins/same-address.ts';
 import { SESSION_LIFETIMES } from './session.ts';
@@ -28,6 +29,9 @@ import { allowSessionCreation } from './session-creation.ts';
 import { usersRepo } from '../users/users-repo.ts';
 import { errorMessage } from '../ops/error-text.ts';
 
+/** The sign-in rate limiter's answer (sent outside the error handler, in Accept-Language's language). */
+export const SIGN_IN_LIMIT_MESSAGE = 'Too many sign-in attempts. Please wait a minute and try again.';
+
 export function authRoutes(ctx: AppContext, passport: PassportInstance): Router {
   const router = Router();
   const signInLimiter = rateLimit({
@@ -37,7 +41,7 @@ export function authRoutes(ctx: AppContext, passport: PassportInstance): Router 
     legacyHeaders: false,
     keyGenerator: addressKey,
     store: createLimitStore(ctx, 'sign-in'),
-    message: { message: 'Too many sign-in attempts. Please wait a minute and try again.' },
+    message: (req: Request) => ({ message: localizeForRequest(SIGN_IN_LIMIT_MESSAGE, req) }),
     validate: { xForwardedForHeader: false },
   });
 

@@ -16,9 +16,26 @@ let rendering: TestApp;
 let dir: string;
 
 const INDEX =
-  '<!doctype html><head><meta property="og:url" content="__PUBLIC_ORIGIN__/"><meta\n      name="description"\n      content="The site."\n    /><title>CoinSync - Grow</title></head><div id="root"></div><!--app-boot--><script type="module" src="/assets/index-abc.js"></script>';
+  '<!doctype html><html lang="en"><head><meta property="og:url" content="__PUBLIC_ORIGIN__/"><meta\n      name="description"\n      content="The site."\n    /><title>CoinSync - Grow</title></head><div id="root"></div><!--app-boot--><script type="module" src="/assets/index-abc.js"></script>';
 const LOGIN =
   '<!doctype html><meta property="og:url" content="__PUBLIC_ORIGIN__/"><div id="root"><button data-sign-in="">Continue with Discord</button></div><script type="module" src="/assets/login-static-abc.js"></script>';
+
+/** The build's login page per locale (scripts/build/pages.ts): login.html is English, login.<locale>.html the rest. */
+const LOGINS: Record<string, string> = {
+  'login.html': LOGIN.replace('<!doctype html>', '<!doctype html><html lang="en">'),
+  'login.de.html': LOGIN.replace('<!doctype html>', '<!doctype html><html lang="de">').replace(
+    'Continue with Discord',
+    'Weiter mit Discord',
+  ),
+  'login.tr.html': LOGIN.replace('<!doctype html>', '<!doctype html><html lang="tr">').replace(
+    'Continue with Discord',
+    'Discord ile devam et',
+  ),
+  'login.pt-BR.html': LOGIN.replace('<!doctype html>', '<!doctype html><html lang="pt-BR">').replace(
+    'Continue with Discord',
+    'Continuar com o Discord',
+  ),
+};
 
 function bootOf(html: string): AppBoot | null {
   const json = /<script type="application\/json" id="app-boot">(.*?)<\/script>/s.exec(html)?.[1];
@@ -33,7 +50,7 @@ async function page(client: TestClient, pathname: string) {
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'coinsync-spa-'));
   writeFileSync(path.join(dir, 'index.html'), INDEX);
-  writeFileSync(path.join(dir, 'login.html'), LOGIN);
+  for (const [file, html] of Object.entries(LOGINS)) writeFileSync(path.join(dir, file), html);
   writeFileSync(
     path.join(dir, 'route-preloads.json'),
     // The route table: a path outside it answers 404 signed in ('/broken' is a route whose rendering fails).
@@ -102,6 +119,54 @@ describe('signed out', () => {
     );
   });
 
+  it("gets the login page in the browser's language: the best of ours for Accept-Language, English else", async () => {
+    const cases: [string | undefined, string, string][] = [
+      ['de-DE,de;q=0.9,en;q=0.8', 'de', 'Weiter mit Discord'],
+      ['tr', 'tr', 'Discord ile devam et'],
+      ['pt-PT,pt;q=0.9', 'pt-BR', 'Continuar com o Discord'],
+      ['ja,de;q=0.5', 'de', 'Weiter mit Discord'],
+      ['en-US,de;q=0.9', 'en', 'Continue with Discord'],
+      ['ja', 'en', 'Continue with Discord'],
+      [undefined, 'en', 'Continue with Discord'],
+      // A locale the build has no page for (none written for es here) falls back to English.
+      ['es-ES', 'en', 'Continue with Discord'],
+    ];
+    for (const [header, lang, button] of cases) {
+      const res = await app
+        .anonymous()
+        .raw('/dashboard', { headers: header ? { 'accept-language': header } : {} });
+      const html = await res.text();
+      expect(html, String(header)).toContain(`<html lang="${lang}">`);
+      expect(html, String(header)).toContain(button);
+      expect(res.headers.get('vary'), String(header)).toMatch(/Accept-Language/);
+      expect(res.headers.get('vary'), String(header)).toMatch(/Cookie/);
+      expect(res.headers.get('cache-control')).toBe('no-cache');
+      expect(res.headers.get('set-cookie')).toBeNull();
+    }
+  });
+
+  it('gets the remembered language before Accept-Language; an unknown cookie value is ignored', async () => {
+    const visit = (cookie: string) =>
+      fetch(`${app.url}/`, { headers: { cookie, 'accept-language': 'de' } }).then((res) => res.text());
+    expect(await visit('coinsync.locale=tr')).toContain('<html lang="tr">');
+    expect(await visit('other=1; coinsync.locale=pt-BR')).toContain('<html lang="pt-BR">');
+    expect(await visit('coinsync.locale=xx')).toContain('<html lang="de">');
+    expect(await visit('coinsync.locale=%E0%A4%A')).toContain('<html lang="de">');
+  });
+
+  it("gets Terms and Privacy in the browser's language: the boot data says which, and so does <html lang>", async () => {
+    for (const pathname of ['/terms', '/privacy']) {
+      const res = await app.anonymous().raw(pathname, { headers: { 'accept-language': 'fr-FR,fr;q=0.9' } });
+      const html = await res.text();
+      expect(bootOf(html)?.locale, pathname).toBe('fr');
+      expect(html, pathname).toContain('<html lang="fr">');
+      expect(res.headers.get('vary'), pathname).toMatch(/Accept-Language/);
+    }
+    const english = await page(app.anonymous(), '/terms');
+    expect(bootOf(english.html)?.locale).toBe('en');
+    expect(english.html).toContain('<html lang="en">');
+  });
+
   it('creates no session for a visit', async () => {
     const res = await app.anonymous().raw('/');
     expect(res.headers.get('set-cookie')).toBeNull();
@@ -149,6 +214,37 @@ describe('signed in', () => {
     const html = await res.text();
     expect(html).toContain('data-sign-in');
     expect(html).not.toContain('spa_carol');
+  });
+
+  it("remembers the member's language in a cookie: after logging out the login page speaks it", async () => {
+    const lena = await app.signIn('spa_lena');
+    expect((await lena.request('PUT', '/api/account/locale', { locale: 'de' })).status).toBe(200);
+    const signedIn = await page(lena, '/dashboard');
+    expect(signedIn.html).toContain('<html lang="de">');
+    // Signed in, the page depends on the session alone.
+    expect(signedIn.headers.get('vary')).toMatch(/Cookie/);
+    expect(signedIn.headers.get('vary')).not.toMatch(/Accept-Language/);
+    expect(lena.cookieHeader).toContain('coinsync.locale=de');
+    // The page does not set it again while it is right.
+    expect(signedIn.headers.get('set-cookie')).toBeNull();
+    expect((await lena.post('/api/auth/logout')).status).toBe(200);
+    const res = await lena.raw('/', { headers: { 'accept-language': 'tr' } });
+    const html = await res.text();
+    expect(html).toContain('<html lang="de">');
+    expect(html).toContain('Weiter mit Discord');
+  });
+
+  it('sets the language cookie from a signed-in page when the browser has none or another', async () => {
+    const erik = await app.signIn('spa_erik');
+    const res = await fetch(`${app.url}/`, {
+      headers: { cookie: `${erik.cookieHeader}; coinsync.locale=tr` },
+    });
+    const set = res.headers.getSetCookie().find((line) => line.startsWith('coinsync.locale='));
+    expect(set).toMatch(/^coinsync\.locale=en;/);
+    expect(set).toMatch(/; Path=\/;/);
+    expect(set).toMatch(/; HttpOnly/);
+    expect(set).toMatch(/; SameSite=Lax/);
+    expect(Number(/Max-Age=(\d+)/.exec(set ?? '')?.[1])).toBeGreaterThan(300 * 24 * 3600);
   });
 
   it('does not trust a forged session cookie', async () => {

@@ -10,6 +10,14 @@ import { pageQueries } from './page-data.ts';
 import { createPageCache, pageKey, type CachedPage } from './page-cache.ts';
 import { startPageRenderer, type RenderedPage } from './page-renderer.ts';
 import { recordPageHtml } from '../metrics.ts';
+import { DEFAULT_LOCALE, SUPPORTED_LOCALES, type Locale } from '../shared/i18n/index.ts';
+import {
+  cookieLocale,
+  LOCALE_COOKIE,
+  localeCookieOptions,
+  loginPageFile,
+  visitorLocale,
+} from './login-locale.ts';
 
 /** Paths the SPA shows to everyone without its shell (web/src/routes.ts, layout 'bare'). */
 export const BARE_PATHS: ReadonlySet<string> = new Set(['/terms', '/privacy']);
@@ -22,8 +30,8 @@ interface SpaPages {
   app: string;
   /** Per route path, the chunks beyond index.html's that its page needs (scripts/build/pages.ts). */
   preloads: Record<string, string[]>;
-  /** The prerendered login page (scripts/build/pages.ts), when the build has one. */
-  login: string | null;
+  /** The prerendered login page per locale (scripts/build/pages.ts), when the build has them. */
+  logins: Map<Locale, string>;
 }
 
 function loadPages(webDist: string, publicOrigin: string): SpaPages {
@@ -31,11 +39,15 @@ function loadPages(webDist: string, publicOrigin: string): SpaPages {
   // the build does not change under a process).
   const read = (file: string) =>
     readFileSync(path.join(webDist, file), 'utf8').replaceAll('__PUBLIC_ORIGIN__', publicOrigin);
-  const loginFile = path.join(webDist, 'login.html');
+  const logins = new Map<Locale, string>();
+  for (const locale of SUPPORTED_LOCALES) {
+    const file = loginPageFile(locale);
+    if (existsSync(path.join(webDist, file))) logins.set(locale, read(file));
+  }
   const preloadsFile = path.join(webDist, 'route-preloads.json');
   return {
     app: read('index.html'),
-    login: existsSync(loginFile) ? read('login.html') : null,
+    logins,
     preloads: existsSync(preloadsFile)
       ? (JSON.parse(readFileSync(preloadsFile, 'utf8')) as Record<string, string[]>)
       : {},
@@ -99,6 +111,8 @@ function isKnownRoute(routes: Record<string, string[]>, pathname: string): boole
 }
 
 const EMPTY_ROOT = '<div id="root"></div>';
+/** index.html's language, replaced by the page's (web/index.html). */
+const HTML_LANG = '<html lang="en"';
 /** The entry's script tag as Vite writes it into index.html. */
 const ENTRY_SCRIPT = '<script type="module" ';
 
@@ -121,7 +135,9 @@ function pageHtml(pages: SpaPages, pathname: string, boot: AppBoot, rendered: Re
         `<script type="module"${priority} `,
       )
     : pages.app;
+  const locale = boot.user?.locale ?? boot.locale ?? DEFAULT_LOCALE;
   return app
+    .replace(HTML_LANG, () => `<html lang="${locale}"`)
     .replace('</head>', () => `${links}${rendered?.head ?? ''}</head>`)
     .replace(EMPTY_ROOT, () => `<div id="root">${rendered?.html ?? ''}</div>`)
     .replace(BOOT_MARKER, () => bootScript(boot));
@@ -150,7 +166,7 @@ async function sendCachedPage(req: Request, res: Response, page: CachedPage): Pr
 
 /**
  * The SPA's HTML for every other GET, after the session middleware. Signed out on an app path: the
- * prerendered login page (its own few hundred bytes of script, no app bundle). Otherwise index.html with
+ * prerendered login page in the visitor's language (its own few hundred bytes of script, no app bundle). Otherwise index.html with
  * this request's own user inlined (the answer /api/auth/user would give) and, signed in, the page's first
  * data. With a server renderer (`ssrDist`, decision 031) the page itself is rendered into the HTML from
  * that same data, on the renderer's own thread and once per (URL, data): a page whose inputs have not
@@ -189,12 +205,19 @@ export function spaPages(
     inFlight.set(key, started);
     return started;
   };
+  const english = pages.logins.get(DEFAULT_LOCALE);
   return async (req, res) => {
     const user = await sessionUser(ctx, req);
-    res.setHeader('Vary', 'Cookie');
-    if (!user && pages.login && !BARE_PATHS.has(req.path)) {
+    // Signed out, the page is in the visitor's language (decision 061): the remembered cookie, else
+    // Accept-Language. Signed in, the member's; the cookie follows it, so the login page after signing
+    // out speaks the same language.
+    res.setHeader('Vary', user ? 'Cookie' : 'Cookie, Accept-Language');
+    const locale = user ? user.locale : visitorLocale(req.headers);
+    if (user && cookieLocale(req.headers.cookie) !== user.locale)
+      res.cookie(LOCALE_COOKIE, user.locale, localeCookieOptions(ctx.config.production));
+    if (!user && english && !BARE_PATHS.has(req.path)) {
       res.setHeader('Cache-Control', 'no-cache');
-      res.type('html').send(pages.login);
+      res.type('html').send(pages.logins.get(locale) ?? english);
       return;
     }
     // Per-user HTML: no shared cache may keep it (private), and the browser asks again every time
@@ -204,7 +227,7 @@ export function spaPages(
     // A path that is none of the app's routes gets the app's 404 page with an HTTP 404 (the route table is
     // the build's route-preloads.json, one key per route).
     const status = user && !isKnownRoute(pages.preloads, req.path) ? 404 : 200;
-    const boot: AppBoot = { user, config };
+    const boot: AppBoot = user ? { user, config } : { user, config, locale };
     if (user) boot.queries = await firstData(ctx, user.id, req.path);
     const { page, from } = renderer ? await renderPage(req, boot, status) : NOT_RENDERED;
     if (page) {

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.ts';
 import { PRODUCT_NAME } from '../shared/brand.ts';
-import { DISCORD_ERROR, DiscordApiError } from '../discord/discord-api.ts';
+import { DISCORD_ERROR, DiscordApiError, DmOpensPausedError } from '../discord/discord-api.ts';
 import { MINUTE } from '../clock.ts';
 import { inShard, type ShardScope } from './shards.ts';
 import { botRepo } from './bot-repo.ts';
@@ -70,6 +70,14 @@ export async function notifyCompletedCampaign(ctx: AppContext, campaignId: strin
 
 async function recordFailedAttempt(ctx: AppContext, campaignId: string, err: unknown): Promise<void> {
   const now = ctx.clock.now();
+  if (err instanceof DmOpensPausedError) {
+    // New DM channels are paused after Discord's 40003: Discord saw nothing, so it is not an attempt.
+    await ctx.store.transaction((tx) =>
+      botRepo(tx).setCompletionDmRetryAt(campaignId, Math.max(err.until, now)),
+    );
+    ctx.logger.info('completion DM waits: Discord paused new DMs', { campaignId, until: err.until });
+    return;
+  }
   const unreachable = err instanceof DiscordApiError && err.code === DISCORD_ERROR.CANNOT_DM_USER;
   const error = errorMessage(err);
   const { attempts, wait } = await ctx.store.transaction(async (tx) => {

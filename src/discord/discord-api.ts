@@ -128,7 +128,27 @@ export const DISCORD_ERROR = {
   MISSING_ACCESS: 50001,
   MISSING_PERMISSIONS: 50013,
   CANNOT_DM_USER: 50007,
+  UNKNOWN_CHANNEL: 10003,
+  /** Discord's anti-spam for DMs (a 403, not a 429): the bot opened DM channels too fast. */
+  OPENING_DMS_TOO_FAST: 40003,
 } as const;
+
+/**
+ * After Discord said 40003 ("You are opening direct messages too fast"), no new DM channel is opened for
+ * this long: a bot that keeps opening DMs gets blocked from opening them (Create DM's warning in
+ * discord-api-docs `resources/user.mdx`). DMs to members whose channel is already open still go.
+ */
+export const DM_OPEN_PAUSE_MS = 15 * 60_000;
+/** DM channel ids kept per process (member → channel), so repeat DMs do not open a channel again. */
+export const DM_CHANNEL_CACHE_MAX = 20_000;
+
+/** A DM that was not sent because new DM channels are paused (after a 40003) until `until` (epoch ms). */
+export class DmOpensPausedError extends Error {
+  constructor(readonly until: number) {
+    super('Discord asked the bot to open DMs more slowly (40003); new DMs wait');
+    this.name = 'DmOpensPausedError';
+  }
+}
 
 export const AUDIT_LOG_ACTION = { MEMBER_KICK: 20, MEMBER_PRUNE: 21, MEMBER_BAN_ADD: 22 } as const;
 
@@ -260,6 +280,8 @@ export interface DiscordApiOptions {
   maxTokenClients?: number;
   /** While the bot token is rejected, how often a bot call tries it again (default BOT_TOKEN_RETRY_MS). */
   botTokenRetryMs?: number;
+  /** Epoch ms now (the DM-open pause); Date.now by default. */
+  now?: () => number;
 }
 
 export interface DiscordApiStats {
@@ -357,9 +379,15 @@ export class DiscordApi {
     botTokenRejected: 0,
   };
   private readonly listeners = new Set<Listener>();
+  /** Open DM channels by recipient, least recently used first (Map keeps insertion order). */
+  private readonly dmChannels = new Map<string, string>();
+  /** No new DM channel before this epoch ms (a 40003 was answered). */
+  private dmOpensPausedUntil = 0;
+  private readonly now: () => number;
 
   constructor(options: DiscordApiOptions) {
     this.apiUrl = `${options.baseUrl}/api/v10`;
+    this.now = options.now ?? Date.now;
     this.botToken = options.botToken;
     this.logger = options.logger;
     this.maxTokenClients = options.maxTokenClients ?? MAX_TOKEN_CLIENTS;
@@ -876,14 +904,55 @@ export class DiscordApi {
     return body.audit_log_entries;
   }
 
+  /**
+   * DMs a user through their DM channel, opened once and kept (so a member's next reminder opens
+   * nothing). Discord's answer 40003 pauses new DM channels for DM_OPEN_PAUSE_MS: meanwhile a DM that
+   * needs a new channel fails at once with DmOpensPausedError and nothing is sent to Discord.
+   */
   async sendDirectMessage(userId: string, message: RESTPostAPIChannelMessageJSONBody): Promise<void> {
+    const cached = this.dmChannels.get(userId);
+    try {
+      try {
+        await this.postDirectMessage(cached ?? (await this.openDmChannel(userId)), message);
+      } catch (err) {
+        // A kept channel Discord no longer knows: open it again, once.
+        if (cached === undefined || !isDiscordError(err, DISCORD_ERROR.UNKNOWN_CHANNEL)) throw err;
+        this.dmChannels.delete(userId);
+        await this.postDirectMessage(await this.openDmChannel(userId), message);
+      }
+    } catch (err) {
+      if (!isDiscordError(err, DISCORD_ERROR.OPENING_DMS_TOO_FAST)) throw err;
+      this.dmOpensPausedUntil = this.now() + DM_OPEN_PAUSE_MS;
+      this.logger?.warn('discord: opening DMs too fast (40003); new DM channels paused', {
+        pauseMs: DM_OPEN_PAUSE_MS,
+      });
+      throw new DmOpensPausedError(this.dmOpensPausedUntil);
+    }
+  }
+
+  private async openDmChannel(userId: string): Promise<string> {
+    if (this.now() < this.dmOpensPausedUntil) throw new DmOpensPausedError(this.dmOpensPausedUntil);
     const channel = await this.call<APIChannel>({ kind: 'bot' }, 'POST /users/@me/channels', (rest, signal) =>
       rest.post(Routes.userChannels(), { signal, body: { recipient_id: userId } }),
     );
-    await this.call({ kind: 'bot' }, `POST /channels/${channel.id}/messages`, (rest, signal) =>
-      rest.post(Routes.channelMessages(channel.id), { signal, body: message }),
+    this.dmChannels.set(userId, channel.id);
+    if (this.dmChannels.size > DM_CHANNEL_CACHE_MAX)
+      this.dmChannels.delete(this.dmChannels.keys().next().value!);
+    return channel.id;
+  }
+
+  private async postDirectMessage(
+    channelId: string,
+    message: RESTPostAPIChannelMessageJSONBody,
+  ): Promise<void> {
+    await this.call({ kind: 'bot' }, `POST /channels/${channelId}/messages`, (rest, signal) =>
+      rest.post(Routes.channelMessages(channelId), { signal, body: message }),
     );
   }
+}
+
+function isDiscordError(err: unknown, code: number): boolean {
+  return err instanceof DiscordApiError && err.code === code;
 }
 
 export function avatarUrl(cdnUrl: string, discordId: string, hash: string | null): string | null {

@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import { AppError } from '../shared/errors.ts';
+import { localizeForRequest } from '../i18n/server-messages.ts';
 import type { Guard } from './fast-path.ts';
 
 /** First line of every protected handler: the signed-in user's id, or a 401. */
@@ -28,6 +29,8 @@ export function refusesCrossSite(
   return origin !== `${protocol()}://${host ?? ''}`;
 }
 
+export const CROSS_SITE_MESSAGE = 'Cross-site request refused';
+
 /**
  * Refuses cross-site state-changing requests with a 403 (see `refusesCrossSite`), as a guard of the API;
  * the fast path leaves a refused request to the full stack, which answers it.
@@ -47,7 +50,7 @@ export function sameOriginGuard(allowedOrigins: string[]): Guard {
           req.get('host'),
         )
       ) {
-        res.status(403).json({ message: 'Cross-site request refused' });
+        res.status(403).json({ message: localizeForRequest(CROSS_SITE_MESSAGE, req) });
         return;
       }
       next();

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
+import { inviteNotAllowedMessage } from '../campaigns/create-guild-invite.ts';
+import { guildCapMessage } from '../shared/join-constants.ts';
+import { localizeMessage } from './server-messages.ts';
 
 // The API's `{ message }` in the reader's language (decision 051): the signed-in member's stored
 // language (here their Discord locale at sign-in), else the browser's Accept-Language; English stays
@@ -72,5 +75,64 @@ describe('a visitor', () => {
     expect(missing).toMatchObject({ status: 404, body: { message: 'No encontrado' } });
     const other = await visitor.request('GET', '/api/transactions', undefined, { 'accept-language': 'ja' });
     expect(other).toMatchObject({ status: 401, body: { message: 'Not signed in' } });
+  });
+});
+
+describe('answers sent before the session is read (decision 061)', () => {
+  it('follow Accept-Language: the access-token guard and the cross-site guard', async () => {
+    const visitor = app.anonymous();
+    const badToken = await visitor.request('GET', '/api/transactions', undefined, {
+      authorization: 'Bearer cs_pat_nonsense',
+      'accept-language': 'de',
+    });
+    expect(badToken).toMatchObject({
+      status: 401,
+      body: { message: 'Ungültiges oder widerrufenes Zugriffstoken' },
+    });
+    const english = await visitor.request('GET', '/api/transactions', undefined, {
+      authorization: 'Bearer cs_pat_nonsense',
+    });
+    expect(english).toMatchObject({ status: 401, body: { message: 'Invalid or revoked access token' } });
+
+    const crossSite = await john.request(
+      'POST',
+      '/api/hourly/claim',
+      { type: 'regular' },
+      { 'sec-fetch-site': 'cross-site', 'accept-language': 'fr-FR,fr;q=0.9' },
+    );
+    expect(crossSite).toMatchObject({ status: 403, body: { message: 'Requête intersite refusée' } });
+  });
+
+  it('the sign-in rate limiter answers in the browser’s language', async () => {
+    const limited = await startTestApp({ signInRateLimit: 1 });
+    try {
+      const visitor = limited.anonymous();
+      expect((await visitor.raw('/api/auth/discord')).status).toBe(302);
+      const res = await visitor.request('GET', '/api/auth/discord', undefined, { 'accept-language': 'tr' });
+      expect(res).toMatchObject({
+        status: 429,
+        body: { message: 'Çok fazla giriş denemesi. Lütfen bir dakika bekle ve tekrar dene.' },
+      });
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('messages catalogued in session 12 (decision 061)', () => {
+  it('the bot-invite refusal and the guild-cap refusal carry their values over', () => {
+    expect(localizeMessage(inviteNotAllowedMessage('Café Club'), 'de')).toBe(
+      'Unser Bot darf in Café Club keine Einladungen erstellen. Öffne in Discord „Leute einladen“ → „Einladungslink bearbeiten“, stelle „Läuft ab nach“ auf „Nie“ und füge den Link unten ein.',
+    );
+    const seven = ['A', 'B', 'C', 'D', 'E', 'F', 'G'];
+    expect(localizeMessage(guildCapMessage(100, seven), 'es')).toBe(
+      'Tu cuenta de Discord está en 100 servidores, el máximo que permite Discord sin Nitro: Discord rechazaría esta invitación. Ya puedes salir sin penalización de: A, B, C, D, E y 2 más.',
+    );
+    expect(localizeMessage(guildCapMessage(200, ['Zeta']), 'fr')).toBe(
+      'Votre compte Discord est sur 200 serveurs, le maximum autorisé par Discord : Discord refuserait cette invitation. Vous pouvez déjà quitter sans pénalité : Zeta.',
+    );
+    expect(localizeMessage(guildCapMessage(100, []), 'tr')).toMatch(
+      /^Discord hesabın 100 sunucuda; bu, Discord'un Nitro olmadan/,
+    );
   });
 });

@@ -1,3 +1,5 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { acceptLanguageLocale } from './accept-language.ts';
 import { CATALOGUES } from './catalogues.ts';
 import { serverT, type Locale } from './index.ts';
 
@@ -90,4 +92,13 @@ export function localizeMessage(message: string, locale: Locale): string {
   const found = findServerMessage(message);
   if (!found) return message;
   return serverT(locale)(found.key, found.params);
+}
+
+/**
+ * An English message in the language the request's Accept-Language asks for: for the `{ message }`
+ * bodies sent outside the error handler (rate limiters, the cross-site guard, the access-token guard),
+ * which answer before any session or store is read (decision 061).
+ */
+export function localizeForRequest(message: string, req: { headers: IncomingHttpHeaders }): string {
+  return localizeMessage(message, acceptLanguageLocale(req.headers['accept-language']));
 }

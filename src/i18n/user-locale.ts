@@ -1,7 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { DataStore } from '../db/engine.ts';
 import { usersRepo } from '../users/users-repo.ts';
-import { DEFAULT_LOCALE, resolveLocale, userLocale, type Locale } from '../shared/i18n/index.ts';
+import { userLocale, type Locale } from '../shared/i18n/index.ts';
+
+export { acceptLanguageLocale } from './accept-language.ts';
 
 /**
  * The language stored for a member (the switcher's choice, else their Discord locale at sign-in), or
@@ -12,26 +14,6 @@ export async function storedLocaleOf(store: Pick<DataStore, 'read'>, userId: str
   if (!user) return null;
   const stored = user as { uiLocale?: string | null; locale?: string | null };
   return stored.uiLocale || stored.locale ? userLocale(stored) : null;
-}
-
-/** The best of our locales for an `Accept-Language` header ("de-DE,de;q=0.9,en;q=0.8" → de); English else. */
-export function acceptLanguageLocale(header: string | undefined): Locale {
-  if (!header) return DEFAULT_LOCALE;
-  const ranked = header
-    .split(',')
-    .map((part, order) => {
-      const [tag = '', ...params] = part.trim().split(';');
-      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-      return { tag: tag.trim(), q: q === undefined ? 1 : Number(q.slice(2)), order };
-    })
-    .filter((r) => r.tag !== '' && r.q > 0)
-    .sort((a, b) => b.q - a.q || a.order - b.order);
-  for (const { tag } of ranked) {
-    if (tag === '*' || /^en\b/i.test(tag)) return DEFAULT_LOCALE;
-    const locale = resolveLocale(tag);
-    if (locale !== DEFAULT_LOCALE) return locale;
-  }
-  return DEFAULT_LOCALE;
 }
 
 /** The signed-in member's stored language (the API's answers use it before Accept-Language), or null. */

@@ -122,10 +122,14 @@ export class RemindersRepository {
   async finishSending(
     ids: string[],
     claimedAt: number,
-    outcome: { state: 'sent' | 'failed' } | { state: 'pending'; dueAt: number },
+    outcome: { state: 'sent' | 'failed' } | { state: 'pending'; dueAt: number; uncounted?: true },
   ): Promise<void> {
     if (ids.length === 0) return;
-    const attempts = sql`${remindersDue.attempts} + 1`;
+    // A send Discord never saw (new DMs paused after a 40003) is not an attempt.
+    const attempts =
+      outcome.state === 'pending' && outcome.uncounted
+        ? remindersDue.attempts
+        : sql`${remindersDue.attempts} + 1`;
     await this.h.q
       .update(remindersDue)
       .set(

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.ts';
 import { MINUTE } from '../clock.ts';
-import { DISCORD_ERROR, DiscordApiError } from '../discord/discord-api.ts';
+import { DISCORD_ERROR, DiscordApiError, DmOpensPausedError } from '../discord/discord-api.ts';
 import { DEFAULT_LOCALE } from '../i18n/index.ts';
 import { storedLocaleOf } from '../i18n/user-locale.ts';
 import { REMINDER_KINDS, REMINDER_MEMBER_PACE_MS, type ReminderKind } from '../shared/reminder-constants.ts';
@@ -101,6 +101,19 @@ async function remindMember(ctx: AppContext, userId: string, run: ReminderRun): 
       content: reminderMessage(locale, claimed.lines),
     });
   } catch (err) {
+    if (err instanceof DmOpensPausedError) {
+      // Discord asked the bot to open DMs more slowly (40003): this member's channel is not open yet,
+      // so the reminder waits for the pause to end; Discord saw nothing, so it is not an attempt.
+      await ctx.store.transaction((tx) =>
+        remindersRepo(tx).finishSending(ids(claimed.rows), claimed.claimedAt, {
+          state: 'pending',
+          dueAt: Math.max(err.until, ctx.clock.now()),
+          uncounted: true,
+        }),
+      );
+      run.deferred += claimed.rows.length;
+      return;
+    }
     await recordFailure(ctx, userId, claimed, err);
     run.failed += claimed.rows.length;
     return;

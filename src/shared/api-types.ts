@@ -39,6 +39,11 @@ export interface AppBoot {
   queries?: BootQuery[];
   /** True when <div id="root"> holds the server's rendering of this page: the app hydrates it. */
   rendered?: boolean;
+  /**
+   * Signed out (Terms, Privacy): the visitor's language, from the remembered cookie or Accept-Language
+   * (decision 061). Signed in, `user.locale` is the language.
+   */
+  locale?: Locale;
 }
 
 export interface BootQuery {

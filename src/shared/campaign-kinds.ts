@@ -25,10 +25,8 @@ export interface CampaignKindRules {
   needsBot: boolean;
   /** Can be promoted to featured (POST /api/servers/:id/promote). */
   promotable: boolean;
-  /** Short name ("Regular", "Featured", "No-bot"). */
-  label: string;
-  /** The badge the web app shows on a card of this kind; null: no badge. */
-  badge: string | null;
+  // A kind's name is a text, not a rule: the web catalogue holds it (`campaigns.kinds.*` in
+  // src/shared/i18n/locales/<locale>/web.json, shown by web/src/features/campaigns/kind-label.ts).
 }
 
 export const CAMPAIGN_KIND_RULES = {
@@ -39,8 +37,6 @@ export const CAMPAIGN_KIND_RULES = {
     costPerSlotCents: 100,
     needsBot: true,
     promotable: true,
-    label: 'Regular',
-    badge: null,
   },
   featured: {
     rewardCents: 75,
@@ -50,8 +46,6 @@ export const CAMPAIGN_KIND_RULES = {
     needsBot: true,
     // A featured campaign whose featured slots ran out can be promoted again (promote-server.ts).
     promotable: true,
-    label: 'Featured',
-    badge: 'Featured',
   },
   nobot: {
     rewardCents: 20,
@@ -60,8 +54,6 @@ export const CAMPAIGN_KIND_RULES = {
     costPerSlotCents: 100,
     needsBot: false,
     promotable: false,
-    label: 'No-bot',
-    badge: 'No Bot',
   },
 } as const satisfies Record<CampaignKind, CampaignKindRules>;
 

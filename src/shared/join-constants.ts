@@ -100,7 +100,8 @@ export function guildCapMessage(cap: number, leavable: readonly string[]): strin
     return `${head} Leave a server in Discord first; none of your joins here is past its minimum stay yet (see My Joins).`;
   const shown = leavable.slice(0, 5);
   const more = leavable.length > shown.length ? ` and ${leavable.length - shown.length} more` : '';
-  return `${head} Already safe to leave: ${shown.join(', ')}${more}.`;
+  const servers = shown.join(', ') + more;
+  return `${head} Already safe to leave: ${servers}.`;
 }
 
 export const ALREADY_MEMBER_LABEL = 'Already a member';

@@ -16,14 +16,6 @@ export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 export const TEST_EVENT = 'test' as const;
 export type OutboxEventType = NotificationEvent | typeof TEST_EVENT;
 
-export const NOTIFICATION_EVENT_LABELS: Record<NotificationEvent, string> = {
-  'join.verified': 'A member joined (verified by our bot)',
-  'join.left_early': 'A member left before the minimum stay',
-  'campaign.completed': 'Every slot is filled',
-  'campaign.paused': 'Campaign paused (our bot was removed)',
-  'campaign.resumed': 'Campaign resumed',
-};
-
 /** Delivery rules: the attempt's time limit, and the waits before each retry (3 retries). */
 export const DELIVERY_TIMEOUT_MS = 5_000;
 export const RETRY_DELAYS_MS = [30_000, 5 * 60_000, 30 * 60_000] as const;

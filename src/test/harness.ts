@@ -264,6 +264,9 @@ export async function startTestApp(
   // (or as old as a test asks: sim.state.createUser({ accountAgeMs }) / POST /control/users {accountAgeDays}).
   const sim = await startDiscordSimulator({ port: 0, ...TEST_DISCORD, now: () => clock.now() });
   sim.state.rateLimits.configure(TEST_RATE_LIMITS);
+  // Discord's anti-spam on new DM channels (40003) is off: tests DM dozens of members at one clock time;
+  // src/discord/dm-open-pause.test.ts turns it on.
+  sim.state.dmOpenLimit = null;
   // Discord's max_concurrency for large bots: every shard identifies at once instead of @discordjs/ws
   // waiting 5 s between shards (max_concurrency 1, a small bot's). Decision 025.
   sim.state.gateway.maxConcurrency = 16;

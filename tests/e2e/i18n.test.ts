@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUPPORTED_LOCALES, type Locale } from '../../src/shared/i18n/index.ts';
-import { grantCoins } from '../../src/test/factories.ts';
+import { grantCoins, insertCampaign, insertJoin, insertUser } from '../../src/test/factories.ts';
 import { visitScreen } from './a11y-support.ts';
 import { SIGNED_IN_SCREENS } from './screens.ts';
 import { startE2E, waitUntilInteractive, type E2E } from './support.ts';
@@ -24,6 +24,101 @@ function longestLocale(): Locale {
   const size = (locale: Locale) =>
     readFileSync(path.resolve(`src/shared/i18n/locales/${locale}/web.json`), 'utf8').length;
   return [...SUPPORTED_LOCALES].sort((a, b) => size(b) - size(a))[0]!;
+}
+
+/** A text of `locale`'s web catalogue by its dotted key, with {{values}} filled in. */
+function text(locale: Locale, key: string, values: Record<string, string> = {}): string {
+  const catalogue = JSON.parse(
+    readFileSync(path.resolve(`src/shared/i18n/locales/${locale}/web.json`), 'utf8'),
+  ) as Record<string, unknown>;
+  const found = key
+    .split('.')
+    .reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], catalogue);
+  if (typeof found !== 'string') throw new Error(`no text ${key} in ${locale}`);
+  return found.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name] ?? '');
+}
+
+const DAY = 86_400_000;
+let memberSeq = 0;
+
+/**
+ * Gives `username` a campaign with paid members (some gone: early, kicked, banned, after the stay), so My
+ * Campaigns shows the quality summary and the card its Quality and Notifications dialogs.
+ */
+async function ownCampaign(username: string): Promise<string> {
+  const [owner] = await e2e.app.query<{ id: string }>(
+    sql`select id from users where discord_username = ${username}`,
+  );
+  const name = 'Wanderers Guild';
+  const campaign = await insertCampaign(e2e.app.server.ctx.store, { ownerId: owner!.id, name });
+  const now = e2e.app.clock.now();
+  const gone = [null, null, 'leave', 'kick', 'ban', 'later'] as const;
+  for (const [i, left] of gone.entries()) {
+    memberSeq += 1;
+    const verifiedAt = now - 40 * DAY;
+    const ageDays = [10, 60, 200, 800, 2000, 20][i]!;
+    const discordId = String(
+      (BigInt(verifiedAt - ageDays * DAY - 1_420_070_400_000) << 22n) + BigInt(memberSeq),
+    );
+    const user = await insertUser(e2e.app.server.ctx.store, { discordId });
+    const leftAt =
+      left === null ? null : verifiedAt + (left === 'leave' ? 0.5 : left === 'later' ? 3 : 1.5) * DAY;
+    await insertJoin(e2e.app.server.ctx.store, {
+      userId: user.id,
+      serverId: campaign.id,
+      joinedAt: verifiedAt - 60_000,
+      verified: true,
+      verifiedAt,
+      coinsAwarded: true,
+      rewardCents: 50,
+      minStayMs: 2 * DAY,
+      penaltyCents: 200,
+      hasLeft: left !== null,
+      leftAt,
+      leftReason: left === null ? null : left === 'later' ? 'leave' : left,
+      penalized: left === 'leave',
+    });
+  }
+  return name;
+}
+
+/** The owner's dialogs and sections the screens alone do not show: each is checked, then `shot` taken. */
+async function ownerViews(
+  page: Page,
+  locale: Locale,
+  campaign: string,
+  shot: (name: string) => Promise<void>,
+): Promise<string[]> {
+  const found: string[] = [];
+  await visitScreen(page, '/campaigns');
+  await page.getByTestId('quality-summary').waitFor();
+  found.push(...(await overflowing(page)).map((o) => `/campaigns (quality summary): ${o}`));
+  const card = page.getByRole('article', { name: campaign });
+  for (const [view, button] of [
+    ['quality', text(locale, 'campaigns.quality.buttonLabel', { name: campaign })],
+    ['notifications', text(locale, 'campaigns.notifications.buttonLabel', { name: campaign })],
+  ] as const) {
+    await card.getByRole('button', { name: button, exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    // The dialog's figures or form, not its loading state.
+    await (view === 'quality'
+      ? dialog.getByText(text(locale, 'campaigns.quality.accountAge')).waitFor()
+      : dialog.getByText(text(locale, 'campaigns.notifications.log.empty')).waitFor());
+    found.push(...(await overflowing(page)).map((o) => `${view} dialog: ${o}`));
+    await shot(view);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+  }
+  await visitScreen(page, '/account');
+  await waitUntilInteractive(page);
+  await page.locator('#token-name').fill('Nightly reward script');
+  await page.locator('form:has(#token-name) button[type=submit]').click();
+  await page.getByTestId('new-access-token').waitFor();
+  await page.getByRole('list', { name: text(locale, 'account.tokens.listLabel') }).waitFor();
+  found.push(...(await overflowing(page)).map((o) => `/account (access tokens): ${o}`));
+  await shot('account-tokens');
+  return found;
 }
 
 /** A member whose Discord client speaks `discordLocale`, with some coins, signed in on a fresh page. */
@@ -47,7 +142,7 @@ const OVERFLOW_SCRIPT = `(() => {
     const names = out.slice(0, 3).map((el) => el.tagName.toLowerCase() + ' "' + el.textContent.trim().slice(0, 30) + '"');
     found.push('document ' + doc.scrollWidth + ' > ' + doc.clientWidth + ': ' + names.join(', '));
   }
-  for (const el of Array.from(document.querySelectorAll('main *, header *, nav *, footer *'))) {
+  for (const el of Array.from(document.querySelectorAll('main *, header *, nav *, footer *, [role="dialog"] *'))) {
     const ownText = Array.from(el.childNodes).some((n) => n.nodeType === 3 && n.textContent.trim());
     // Visually hidden texts (screen readers only) sit in a 1 px box on purpose.
     if (!ownText || el.clientWidth <= 1) continue;
@@ -102,11 +197,13 @@ describe('the web app in the member’s language', () => {
   it(`every screen fits a 390 px phone in the longest language (${longestLocale()})`, async () => {
     const locale = longestLocale();
     const { page, context, errors } = await member('i18n_long', locale, 390);
+    const campaign = await ownCampaign('i18n_long');
     const found: string[] = [];
     for (const screen of SIGNED_IN_SCREENS) {
       await visitScreen(page, screen);
       found.push(...(await overflowing(page)).map((o) => `${screen}: ${o}`));
     }
+    found.push(...(await ownerViews(page, locale, campaign, () => Promise.resolve())));
     expect(found).toEqual([]);
     // The 404 page's own status is the one error the browser logs.
     expect(errors.filter((e) => !/404 \(Not Found\).*\/no-such-page$/.test(e))).toEqual([]);
@@ -123,12 +220,16 @@ describe('the web app in the member’s language', () => {
       mkdirSync(dir, { recursive: true });
       for (const locale of SUPPORTED_LOCALES.filter((l) => !only || only.includes(l)))
         for (const width of [390, 1280]) {
-          const { page, context } = await member(`shots_${locale}_${width}`.replace('-', '_'), locale, width);
+          const username = `shots_${locale}_${width}`.replace('-', '_');
+          const { page, context } = await member(username, locale, width);
+          const campaign = await ownCampaign(username);
+          const shot = (name: string) =>
+            page.screenshot({ path: path.join(dir, `${locale}-${name}-${width}.png`), fullPage: true });
           for (const screen of SIGNED_IN_SCREENS) {
             await visitScreen(page, screen);
-            const name = screen === '/' ? 'discover' : screen.slice(1);
-            await page.screenshot({ path: path.join(dir, `${locale}-${name}-${width}.png`), fullPage: true });
+            await shot(screen === '/' ? 'discover' : screen.slice(1));
           }
+          await ownerViews(page, locale, campaign, async (name) => void (await shot(name)));
           await context.close();
         }
     },

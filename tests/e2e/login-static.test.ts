@@ -43,3 +43,58 @@ describe('the static login page', () => {
     expect(await page.evaluate<string | null>("sessionStorage.getItem('coinsync:session-ended')")).toBeNull();
   });
 });
+
+describe('the static login page in the visitor’s language (decision 061)', () => {
+  it('is German for a German browser: its texts, <html lang> and title, still without the app bundle', async () => {
+    const { page, errors } = await e2e.newPage({ width: 390, height: 844, locale: 'de-DE' });
+    const scripts: string[] = [];
+    page.on('request', (req) => {
+      if (req.resourceType() === 'script') scripts.push(new URL(req.url()).pathname);
+    });
+    await page.goto('/dashboard');
+    await page.getByRole('heading', { level: 1, name: 'CoinSync' }).waitFor();
+    await page.getByRole('heading', { name: 'Jetzt loslegen' }).waitFor();
+    expect(await page.evaluate<string>('document.documentElement.lang')).toBe('de');
+    expect(await page.title()).toBe('CoinSync - Lass deine Discord-Community wachsen');
+    expect(await page.getByRole('link', { name: 'Nutzungsbedingungen' }).count()).toBeGreaterThan(0);
+    expect(scripts.filter((s) => !/\/assets\/(login-static|session-ended)-[^/]+\.js$/.test(s))).toEqual([]);
+
+    // The notices are German too, and the button still signs in.
+    await page.goto('/?login=failed');
+    await page
+      .getByText('Deine Discord-Anmeldung wurde nicht abgeschlossen. Bitte versuche es erneut.')
+      .waitFor();
+    await page.getByRole('button', { name: 'Weiter mit Discord' }).click();
+    await page.waitForURL((url) => url.pathname.endsWith('/oauth2/authorize'));
+    expect(errors).toEqual([]);
+  });
+
+  it('picks the best of our six for the browser’s languages, English for any other', async () => {
+    const cases: [string, string, string][] = [
+      ['tr-TR', 'tr', 'Discord ile devam et'],
+      ['pt-PT', 'pt-BR', 'Continuar com o Discord'],
+      ['es-MX', 'es', 'Continuar con Discord'],
+      ['fr-CA', 'fr', 'Continuer avec Discord'],
+      ['ja-JP', 'en', 'Continue with Discord'],
+    ];
+    for (const [browserLocale, lang, button] of cases) {
+      const { page, context } = await e2e.newPage({ locale: browserLocale });
+      await page.goto('/');
+      await page.getByRole('button', { name: button }).waitFor();
+      expect(await page.evaluate<string>('document.documentElement.lang'), browserLocale).toBe(lang);
+      await context.close();
+    }
+  });
+
+  it('keeps the member’s language after signing out, whatever the browser says', async () => {
+    const { page, context, errors } = await e2e.newPage({ locale: 'en-US' });
+    const user = e2e.app.sim.state.createUser({ username: 'static_login_tr' });
+    e2e.app.sim.state.setUserLocale(user.id, 'tr');
+    await e2e.signIn(page, 'static_login_tr');
+    await page.getByRole('button', { name: /Çıkış/ }).first().click();
+    await page.getByRole('button', { name: 'Discord ile devam et' }).waitFor();
+    expect(await page.evaluate<string>('document.documentElement.lang')).toBe('tr');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

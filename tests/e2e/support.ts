@@ -15,6 +15,8 @@ export interface E2E {
   newPage(options?: {
     width?: number;
     height?: number;
+    /** The browser's language (its Accept-Language); Chromium's default is en-US. */
+    locale?: string;
   }): Promise<{ page: Page; context: BrowserContext; errors: string[] }>;
   /** Signs in through the simulator's authorize page, using login_hint to pick the user. */
   signIn(page: Page, username: string): Promise<void>;
@@ -40,8 +42,16 @@ export async function startE2E(options: Parameters<typeof startTestApp>[0] = {})
       await browser.close();
       await app.close();
     },
-    async newPage({ width = 1280, height = 900 } = {}) {
-      const context = await browser.newContext({ viewport: { width, height }, baseURL: app.url });
+    async newPage({
+      width = 1280,
+      height = 900,
+      locale,
+    }: { width?: number; height?: number; locale?: string } = {}) {
+      const context = await browser.newContext({
+        viewport: { width, height },
+        baseURL: app.url,
+        ...(locale ? { locale } : {}),
+      });
       const page = await context.newPage();
       const errors: string[] = [];
       page.on('console', (msg) => {

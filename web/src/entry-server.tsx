@@ -59,7 +59,7 @@ export async function renderApp(url: string, boot: AppBoot): Promise<ServerRende
   await preloadRoutedApp(url.replace(/[?#].*$/, ''));
   // The member's language (decision 050): loaded first, then switched to with no await before the
   // synchronous render below, so pages rendering at once for other members cannot interleave.
-  const locale = boot.user?.locale ?? 'en';
+  const locale = boot.user?.locale ?? boot.locale ?? 'en';
   await loadLocale(locale);
   void i18n.changeLanguage(locale);
   const queryClient = createQueryClient();

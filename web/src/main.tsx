@@ -25,8 +25,9 @@ const FIRST_RENDER_WAIT_MS = 3000;
 // skeletons, then cards (each a long main-thread task on a phone). The render itself is a transition,
 // so React yields to the browser every few milliseconds while building it.
 const boot = readBoot();
-// The member's language (decision 050): its catalogue chunk loads beside the page's, before the one paint.
-const localeReady = switchLocale(boot?.user?.locale ?? 'en').catch(() => undefined);
+// The member's language (decision 050; signed out on Terms or Privacy, the visitor's: decision 061): its
+// catalogue chunk loads beside the page's, before the one paint.
+const localeReady = switchLocale(boot?.user?.locale ?? boot?.locale ?? 'en').catch(() => undefined);
 let ready: Promise<unknown> = Promise.resolve();
 if (boot?.rendered) {
   // The server rendered this page (decision 031): it is on screen already. Hydrate it once the router and

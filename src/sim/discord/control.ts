@@ -72,6 +72,9 @@ const scriptedFaultBody = z.object({
   path: z.string().max(200).optional(),
   times: z.number().int().min(1).max(10_000).optional(),
 });
+const dmOpenLimitBody = z
+  .object({ limit: z.number().int().min(0), windowMs: z.number().int().positive() })
+  .nullable();
 const banBody = z.object({ seconds: z.number().min(0).max(86_400) });
 const botTokenBody = z.object({ valid: z.boolean() });
 const webhookBody = z.object({ guildId: z.string().optional(), name: z.string().max(80).optional() });
@@ -213,6 +216,14 @@ export function createControlRouter(state: SimState): Router {
     state.rateLimits.reset();
     res.status(204).end();
   });
+  // Discord's anti-spam on new DM channels (Create DM's 40003): `{ limit, windowMs }`, or null for off.
+  router.put(
+    '/dm-open-limit',
+    handle((req, res) => {
+      state.dmOpenLimit = parse(dmOpenLimitBody, body(req));
+      res.status(204).end();
+    }),
+  );
   // Cloudflare's ban of this address: every REST call answers its HTML 429 page (seconds 0 lifts it).
   router.put(
     '/rate-limits/ban',

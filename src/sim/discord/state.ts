@@ -10,6 +10,9 @@ import { SimInteractions } from './interactions.ts';
 
 /** An error carrying Discord's HTTP status and JSON error code. */
 // Its own module, so interactions.ts can throw it without importing this file (no cycle).
+/** New DM channels per window before Create DM answers 40003 (the simulator's numbers; see dmOpenLimit). */
+export const DEFAULT_DM_OPEN_LIMIT = { limit: 25, windowMs: 10 * 60_000 };
+
 export { SimError } from './sim-error.ts';
 import { SimError } from './sim-error.ts';
 import { SimChannelWebhooks } from './channel-webhooks.ts';
@@ -204,6 +207,13 @@ export class SimState {
     guildsPerRecommendedShard: 1000,
   };
 
+  /**
+   * Discord's anti-spam on new DM channels: past `limit` new channels in `windowMs`, Create DM answers
+   * 403 40003 "You are opening direct messages too fast." Discord publishes no numbers (bots report it
+   * after "a few dozen" DMs at once): these are the simulator's, configurable; null turns it off.
+   */
+  dmOpenLimit: { limit: number; windowMs: number } | null = { ...DEFAULT_DM_OPEN_LIMIT };
+  private dmOpens: number[] = [];
   private listeners = new Set<(event: SimEvent) => void>();
   private saveTimer: NodeJS.Timeout | null = null;
 
@@ -705,10 +715,21 @@ export class SimState {
     const user = this.users.get(recipientId);
     if (!user) throw new SimError(404, 10013, 'Unknown User');
     for (const channel of this.dmChannels.values()) if (channel.recipientId === recipientId) return channel;
+    this.countDmOpen();
     const channel = { id: generateSnowflake(), recipientId };
     this.dmChannels.set(channel.id, channel);
     this.changed();
     return channel;
+  }
+
+  private countDmOpen(): void {
+    if (!this.dmOpenLimit) return;
+    const now = this.now();
+    const since = now - this.dmOpenLimit.windowMs;
+    this.dmOpens = this.dmOpens.filter((t) => t > since);
+    if (this.dmOpens.length >= this.dmOpenLimit.limit)
+      throw new SimError(403, 40003, 'You are opening direct messages too fast.');
+    this.dmOpens.push(now);
   }
 
   sendDm(channelId: string, input: { content?: string; embeds?: APIEmbed[] }): SimMessage {

@@ -1,8 +1,11 @@
 import { Box, Button, Container, Heading, Link, List, Stack, Text } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { LuArrowLeft } from 'react-icons/lu';
 import { Link as RouterLink } from 'react-router';
-import { DISCLAIMER } from '../lib/brand.ts';
+import { formatDate } from '@shared/i18n/index.ts';
+import { PRODUCT_NAME } from '../lib/brand.ts';
+import { useLocale } from '../lib/i18n.ts';
 import { useDocumentTitle } from '../lib/use-document-title.ts';
 import { Logo } from './logo.tsx';
 
@@ -14,14 +17,19 @@ export interface LegalSection {
 export interface LegalPageProps {
   title: string;
   metaDescription: string;
+  /** ISO date (YYYY-MM-DD), shown in the reader's language. */
   lastUpdated: string;
   intro: ReactNode;
   sections: readonly LegalSection[];
 }
 
-/** Standalone document page (no app shell) with a back button to "/". */
+/** Standalone document page (no app shell) with a back button to "/", in the reader's language. */
 export function LegalPage({ title, metaDescription, lastUpdated, intro, sections }: LegalPageProps) {
+  const { t } = useTranslation();
+  const locale = useLocale();
   useDocumentTitle(title, metaDescription);
+  // Noon UTC: the same calendar day in every time zone.
+  const updated = formatDate(`${lastUpdated}T12:00:00Z`, locale, 'longDate');
   return (
     <Box minH="100dvh" pb="16">
       <Box borderBottomWidth="1px" borderColor="border" bg="bg.subtle">
@@ -37,7 +45,7 @@ export function LegalPage({ title, metaDescription, lastUpdated, intro, sections
           <Button asChild variant="ghost" size="sm" color="fg.muted">
             <RouterLink to="/">
               <LuArrowLeft />
-              Back to Home
+              {t('legal.backHome')}
             </RouterLink>
           </Button>
           <Logo />
@@ -48,7 +56,7 @@ export function LegalPage({ title, metaDescription, lastUpdated, intro, sections
           {title}
         </Heading>
         <Text mt="2" color="fg.subtle" textStyle="sm">
-          Last updated: {lastUpdated}
+          {t('legal.lastUpdated', { date: updated })}
         </Text>
         <Box mt="6" color="fg.muted" lineHeight="tall">
           {intro}
@@ -66,7 +74,7 @@ export function LegalPage({ title, metaDescription, lastUpdated, intro, sections
           ))}
         </Stack>
         <Text mt="12" pt="6" borderTopWidth="1px" borderColor="border" textStyle="sm" color="fg.subtle">
-          {DISCLAIMER}
+          {t('brand.disclaimer', { product: PRODUCT_NAME })}
         </Text>
       </Container>
     </Box>

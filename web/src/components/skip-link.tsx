@@ -1,7 +1,9 @@
 import { chakra } from '@chakra-ui/react';
+import { useTranslation } from 'react-i18next';
 
 /** First tab stop of every page: jumps past the header and navigation to the main content. */
 export function SkipLink({ targetId }: { targetId: string }) {
+  const { t } = useTranslation();
   return (
     <chakra.a
       href={`#${targetId}`}
@@ -19,7 +21,7 @@ export function SkipLink({ targetId }: { targetId: string }) {
       transform="translateY(-200%)"
       _focusVisible={{ transform: 'none', outline: '2px solid', outlineColor: 'fg', outlineOffset: '2px' }}
     >
-      Skip to content
+      {t('nav.skip')}
     </chakra.a>
   );
 }

@@ -3,8 +3,6 @@ export const PRODUCT_NAME = 'CoinSync';
 
 export const PRODUCT_TAGLINE = 'Grow your Discord community, one coin at a time.';
 
-export const DISCLAIMER = `${PRODUCT_NAME} is not affiliated with, endorsed by, or sponsored by Discord Inc.`;
-
 /** Fallback when /api/config has not loaded; the server's supportUrl wins. */
 export const DEFAULT_SUPPORT_URL = 'https://discord.gg/';
 

@@ -2,8 +2,6 @@
 // in sessionStorage so it also survives the reload that follows a failed chunk or a manual refresh.
 const KEY = 'coinsync:session-ended';
 
-export const SESSION_ENDED_MESSAGE = 'Your session has ended — sign in again';
-
 export function markSessionEnded(): void {
   try {
     sessionStorage.setItem(KEY, '1');
@@ -30,7 +28,6 @@ export function clearSessionEnded(): void {
 
 /** The query the login page is opened with after the account was deleted: it then says so. */
 export const ACCOUNT_DELETED_PARAM = 'account=deleted';
-export const ACCOUNT_DELETED_MESSAGE = 'Your account has been deleted. Thank you for using CoinSync.';
 
 export function wasAccountDeleted(search: string): boolean {
   return new URLSearchParams(search).get('account') === 'deleted';

@@ -1,5 +1,6 @@
 import { Toaster as ChakraToaster, Portal, Stack, Toast } from '@chakra-ui/react';
 import { useRef, useState, type PointerEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { BOTTOM_BAR_HEIGHT } from '../layout/bottom-bar-height.ts';
 import { toaster } from './toaster-store.ts';
 
@@ -15,7 +16,8 @@ interface ToastItem {
 }
 
 /** One toast; follows a rightward drag and dismisses itself past the swipe threshold. */
-function ToastView({ t }: { t: ToastItem }) {
+function ToastView({ item }: { item: ToastItem }) {
+  const { t } = useTranslation();
   const start = useRef<number | null>(null);
   const [offset, setOffset] = useState(0);
 
@@ -24,14 +26,16 @@ function ToastView({ t }: { t: ToastItem }) {
     const distance = e.clientX - start.current;
     start.current = null;
     setOffset(0);
-    if (distance >= SWIPE_THRESHOLD_PX) toaster.dismiss(t.id);
+    if (distance >= SWIPE_THRESHOLD_PX) toaster.dismiss(item.id);
   };
 
   return (
     <Toast.Root
       width={{ md: 'sm' }}
       borderWidth="1px"
-      borderColor={t.type === 'error' ? 'red.500' : t.type === 'success' ? 'green.500' : 'border.emphasized'}
+      borderColor={
+        item.type === 'error' ? 'red.500' : item.type === 'success' ? 'green.500' : 'border.emphasized'
+      }
       touchAction="pan-y"
       style={offset > 0 ? { transform: `translateX(${offset}px)` } : undefined}
       onPointerDown={(e) => {
@@ -47,17 +51,17 @@ function ToastView({ t }: { t: ToastItem }) {
         setOffset(0);
       }}
     >
-      {(t.type === 'error' || t.type === 'success') && <Toast.Indicator />}
+      {(item.type === 'error' || item.type === 'success') && <Toast.Indicator />}
       <Stack gap="1" flex="1" maxWidth="100%">
-        {t.title && <Toast.Title>{t.title}</Toast.Title>}
-        {t.description && <Toast.Description>{t.description}</Toast.Description>}
+        {item.title && <Toast.Title>{item.title}</Toast.Title>}
+        {item.description && <Toast.Description>{item.description}</Toast.Description>}
       </Stack>
-      {t.action && (
+      {item.action && (
         <Toast.ActionTrigger flexShrink={0} alignSelf="center">
-          {t.action.label}
+          {item.action.label}
         </Toast.ActionTrigger>
       )}
-      <Toast.CloseTrigger aria-label="Close notification" />
+      <Toast.CloseTrigger aria-label={t('common.closeNotification')} />
     </Toast.Root>
   );
 }
@@ -90,7 +94,7 @@ export default function ToasterView() {
   return (
     <Portal>
       <ChakraToaster toaster={toaster} insetInline={{ mdDown: '4' }} css={inertWhenClosed}>
-        {(t) => <ToastView key={t.id} t={t} />}
+        {(item) => <ToastView key={item.id} item={item} />}
       </ChakraToaster>
     </Portal>
   );

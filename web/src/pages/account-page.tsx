@@ -73,7 +73,7 @@ export default function AccountPage() {
         </HStack>
       </Section>
 
-      <Section title="API access tokens">
+      <Section title={t('account.tokens.title')}>
         <AccessTokensSection />
       </Section>
 

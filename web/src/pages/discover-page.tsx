@@ -475,7 +475,12 @@ function FeaturedSection({ list, actions }: { list: ApiServer[]; actions: CardAc
   const locale = useLocale();
   return (
     <Box as="section" aria-labelledby="featured-servers">
-      <SectionHeading id="featured-servers" icon={<LuStar />} title="Featured Servers" count={list.length} />
+      <SectionHeading
+        id="featured-servers"
+        icon={<LuStar />}
+        title={t('discover.featuredTitle')}
+        count={list.length}
+      />
       <Alert.Root status="warning" variant="subtle" borderRadius="lg" mb="5" colorPalette="gold">
         <Alert.Indicator>
           <LuSparkles />

@@ -16,6 +16,7 @@ import {
   Text,
 } from '@chakra-ui/react';
 import type { ComponentType, SVGProps } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import {
   CircleCheckIcon,
   CoinsIcon,
@@ -25,49 +26,43 @@ import {
   TrendingUpIcon,
 } from '../components/entry-icons.tsx';
 import { Logo } from '../components/logo.tsx';
-import { DISCLAIMER, PRODUCT_NAME } from '../lib/brand.ts';
-import {
-  ACCOUNT_DELETED_MESSAGE,
-  clearSessionEnded,
-  SESSION_ENDED_MESSAGE,
-  wasAccountDeleted,
-  wasSessionEnded,
-} from '../lib/session-ended.ts';
+import { PRODUCT_NAME } from '../lib/brand.ts';
+import { clearSessionEnded, wasAccountDeleted, wasSessionEnded } from '../lib/session-ended.ts';
 import { PROMOTION } from '@shared/campaign-kinds.ts';
 
 interface Feature {
-  title: string;
-  text: string;
+  titleKey: 'login.earn.title' | 'login.grow.title' | 'login.featured.title';
+  textKey: 'login.earn.text' | 'login.grow.text' | 'login.featured.text';
   icon: ComponentType<SVGProps<SVGSVGElement>>;
   palette: 'gold' | 'brand' | 'purple';
 }
 
 const FEATURES: readonly Feature[] = [
   {
-    title: 'Earn Coins',
-    text: 'Join servers, complete social tasks and claim hourly, bonus and daily rewards. New members start with a 5-coin welcome bonus.',
+    titleKey: 'login.earn.title',
+    textKey: 'login.earn.text',
     icon: CoinsIcon,
     palette: 'gold',
   },
   {
-    title: 'Grow Your Server',
-    text: 'Spend coins to list your server and welcome real members who join through the platform: 1 coin per member.',
+    titleKey: 'login.grow.title',
+    textKey: 'login.grow.text',
     icon: TrendingUpIcon,
     palette: 'brand',
   },
   {
-    title: 'Featured Placement',
-    text: `Promote your server to the top of Discover for ${PROMOTION.costCoins} coins and reach members faster with a bigger join reward.`,
+    titleKey: 'login.featured.title',
+    textKey: 'login.featured.text',
     icon: StarIcon,
     palette: 'gold',
   },
 ];
 
 const ACCESSED = [
-  'Your Discord username and avatar',
-  'Your e-mail address',
-  'The ability to verify server joins',
-];
+  { itemKey: 'login.access.profile' },
+  { itemKey: 'login.access.email' },
+  { itemKey: 'login.access.joins' },
+] as const;
 
 function signInWithDiscord() {
   clearSessionEnded();
@@ -75,6 +70,7 @@ function signInWithDiscord() {
 }
 
 function FeatureCard({ feature }: { feature: Feature }) {
+  const { t } = useTranslation();
   return (
     <Card.Root
       variant="outline"
@@ -100,10 +96,10 @@ function FeatureCard({ feature }: { feature: Feature }) {
           <Icon as={feature.icon} />
         </Box>
         <Heading as="h3" textStyle="lg" fontWeight="semibold">
-          {feature.title}
+          {t(feature.titleKey)}
         </Heading>
         <Text color="fg.muted" textStyle="sm" lineHeight="tall">
-          {feature.text}
+          {t(feature.textKey, { coins: PROMOTION.costCoins })}
         </Text>
       </Card.Body>
     </Card.Root>
@@ -120,6 +116,7 @@ function GetStartedCard({ prerender }: { prerender: boolean }) {
   const sessionEnded = !prerender && wasSessionEnded();
   const loginFailed = !prerender && new URLSearchParams(window.location.search).get('login') === 'failed';
   const accountDeleted = !prerender && wasAccountDeleted(window.location.search);
+  const { t } = useTranslation();
   return (
     <Card.Root
       bg="bg.panel"
@@ -133,10 +130,10 @@ function GetStartedCard({ prerender }: { prerender: boolean }) {
       <Card.Body gap="5" p={{ base: '6', md: '8' }}>
         <Stack gap="1.5">
           <Heading as="h2" textStyle="2xl" fontWeight="bold">
-            Get Started
+            {t('login.getStarted')}
           </Heading>
           <Text color="fg.muted" textStyle="sm">
-            Sign in with Discord to start earning coins in seconds.
+            {t('login.getStartedText')}
           </Text>
         </Stack>
         {(prerender || sessionEnded) && (
@@ -148,7 +145,7 @@ function GetStartedCard({ prerender }: { prerender: boolean }) {
             data-login-notice="session-ended"
           >
             <Alert.Indicator />
-            <Alert.Description>{SESSION_ENDED_MESSAGE}</Alert.Description>
+            <Alert.Description>{t('login.sessionEnded')}</Alert.Description>
           </Alert.Root>
         )}
         {(prerender || accountDeleted) && (
@@ -160,13 +157,13 @@ function GetStartedCard({ prerender }: { prerender: boolean }) {
             data-testid="account-deleted"
           >
             <Alert.Indicator />
-            <Alert.Description>{ACCOUNT_DELETED_MESSAGE}</Alert.Description>
+            <Alert.Description>{t('login.accountDeleted', { product: PRODUCT_NAME })}</Alert.Description>
           </Alert.Root>
         )}
         {(prerender || loginFailed) && (
           <Alert.Root status="error" borderRadius="xl" hidden={prerender} data-login-notice="login-failed">
             <Alert.Indicator />
-            <Alert.Description>Your Discord sign-in did not complete. Please try again.</Alert.Description>
+            <Alert.Description>{t('login.failed')}</Alert.Description>
           </Alert.Root>
         )}
         <Box bg="bg.subtle" borderRadius="xl" borderWidth="1px" borderColor="border" p="4">
@@ -178,21 +175,21 @@ function GetStartedCard({ prerender }: { prerender: boolean }) {
             letterSpacing="wider"
             mb="3"
           >
-            What we access
+            {t('login.accessTitle')}
           </Text>
           <List.Root gap="2.5" variant="plain">
-            {ACCESSED.map((item) => (
-              <List.Item key={item} alignItems="center" textStyle="sm">
+            {ACCESSED.map(({ itemKey }) => (
+              <List.Item key={itemKey} alignItems="center" textStyle="sm">
                 <List.Indicator asChild color="green.400">
                   <CircleCheckIcon />
                 </List.Indicator>
-                {item}
+                {t(itemKey)}
               </List.Item>
             ))}
           </List.Root>
           <HStack mt="3.5" gap="2" color="fg.muted" textStyle="sm">
             <Icon as={LockIcon} color="gold.fg" />
-            <Text>We never ask for your password.</Text>
+            <Text>{t('login.noPassword')}</Text>
           </HStack>
         </Box>
         <Button
@@ -206,18 +203,16 @@ function GetStartedCard({ prerender }: { prerender: boolean }) {
           _hover={{ bg: 'brand.600' }}
         >
           <DiscordIcon />
-          Continue with Discord
+          {t('login.continue')}
         </Button>
         <Text textStyle="xs" color="fg.subtle" textAlign="center">
-          By continuing you agree to our{' '}
-          <Link href="/terms" color="brand.fg">
-            Terms of Service
-          </Link>{' '}
-          and{' '}
-          <Link href="/privacy" color="brand.fg">
-            Privacy Policy
-          </Link>
-          .
+          <Trans
+            i18nKey="login.agree"
+            components={{
+              terms: <Link href="/terms" color="brand.fg" />,
+              privacy: <Link href="/privacy" color="brand.fg" />,
+            }}
+          />
         </Text>
       </Card.Body>
     </Card.Root>
@@ -225,6 +220,7 @@ function GetStartedCard({ prerender }: { prerender: boolean }) {
 }
 
 export default function LoginPage({ prerender = false }: { prerender?: boolean }) {
+  const { t } = useTranslation();
   return (
     <Flex direction="column" minH="100dvh">
       <Container as="header" maxW="6xl" px={{ base: '4', md: '6' }} py={{ base: '4', md: '6' }}>
@@ -240,7 +236,7 @@ export default function LoginPage({ prerender = false }: { prerender?: boolean }
           >
             <Badge colorPalette="gold" variant="subtle" size="lg" borderRadius="full" px="3" py="1">
               <CoinsIcon />
-              Free to start
+              {t('login.freeToStart')}
             </Badge>
             <Heading
               as="h1"
@@ -257,11 +253,10 @@ export default function LoginPage({ prerender = false }: { prerender?: boolean }
               {PRODUCT_NAME}
             </Heading>
             <Text textStyle={{ base: 'lg', md: '2xl' }} fontWeight="semibold" color="fg">
-              Grow your Discord community with real members.
+              {t('login.tagline')}
             </Text>
             <Text color="fg.muted" textStyle={{ base: 'md', md: 'lg' }} maxW="lg">
-              Earn coins by discovering servers you'll love, then spend them to bring new people into your
-              own.
+              {t('login.intro')}
             </Text>
           </Stack>
           <Box w="full" maxW={{ base: 'md', lg: 'none' }} mx="auto">
@@ -271,7 +266,7 @@ export default function LoginPage({ prerender = false }: { prerender?: boolean }
 
         <SimpleGrid columns={{ base: 1, md: 3 }} gap={{ base: '4', md: '6' }} mt={{ base: '12', md: '20' }}>
           {FEATURES.map((feature) => (
-            <FeatureCard key={feature.title} feature={feature} />
+            <FeatureCard key={feature.titleKey} feature={feature} />
           ))}
         </SimpleGrid>
       </Container>
@@ -290,14 +285,14 @@ export default function LoginPage({ prerender = false }: { prerender?: boolean }
         >
           <HStack gap="5">
             <Link href="/terms" color="fg.muted" textStyle="sm">
-              Terms of Service
+              {t('nav.terms')}
             </Link>
             <Link href="/privacy" color="fg.muted" textStyle="sm">
-              Privacy Policy
+              {t('nav.privacy')}
             </Link>
           </HStack>
           <Text textStyle="xs" color="fg.subtle">
-            {DISCLAIMER}
+            {t('brand.disclaimer', { product: PRODUCT_NAME })}
           </Text>
         </Container>
       </Box>

@@ -21,31 +21,50 @@ import {
   ACCESS_TOKEN_EXPIRY_DAYS,
   ACCESS_TOKEN_PREFIX,
   ACCESS_TOKEN_REQUESTS_PER_MINUTE,
-  ACCESS_TOKEN_SCOPE_LABELS,
   ACCESS_TOKEN_SCOPES,
   type AccessTokenScope,
   type ApiAccessToken,
   type CreatedAccessToken,
 } from '@shared/access-tokens.ts';
+import type { TFunction } from 'i18next';
 import { useState, type Dispatch, type FormEvent, type SetStateAction } from 'react';
+import { useTranslation } from 'react-i18next';
 import { LuExternalLink, LuKeyRound } from 'react-icons/lu';
 import { errorMessage } from '../../lib/api.ts';
 import { formatDate } from '../../lib/format.ts';
+import { useLocale } from '../../lib/i18n.ts';
 import { useAccessTokens, useCreateAccessToken, useRevokeAccessToken } from './use-access-tokens.ts';
 
 // Personal access tokens for the public API (decision 053): create (name, scopes, expiry), shown once,
 // listed without their secret, revoked at once. The server checks every value again.
 
-function expiryLabel(days: number | null): string {
-  return days === null ? 'Never' : `${days} days`;
+/** Each scope's name and what it allows, as the form and the list show them. */
+const SCOPE_TEXTS = {
+  read: {
+    labelKey: 'account.tokens.scopes.read',
+    helpKey: 'account.tokens.scopes.readHelp',
+  },
+  'rewards:claim': {
+    labelKey: 'account.tokens.scopes.claim',
+    helpKey: 'account.tokens.scopes.claimHelp',
+  },
+  'campaigns:manage': {
+    labelKey: 'account.tokens.scopes.manage',
+    helpKey: 'account.tokens.scopes.manageHelp',
+  },
+} as const satisfies Record<AccessTokenScope, { labelKey: string; helpKey: string }>;
+
+function expiryLabel(days: number | null, t: TFunction): string {
+  return days === null ? t('account.tokens.never') : t('account.tokens.days', { count: days });
 }
 
 function CreatedTokenNotice({ created, onDone }: { created: CreatedAccessToken; onDone: () => void }) {
+  const { t } = useTranslation();
   return (
     <Alert.Root status="success" variant="surface" borderRadius="lg" alignItems="flex-start">
       <Alert.Indicator />
       <Stack gap="2" flex="1" minW="0">
-        <Alert.Title>Copy your new token now: it will not be shown again.</Alert.Title>
+        <Alert.Title>{t('account.tokens.createdNotice')}</Alert.Title>
         <Clipboard.Root value={created.token}>
           <HStack gap="2">
             <Code
@@ -60,14 +79,14 @@ function CreatedTokenNotice({ created, onDone }: { created: CreatedAccessToken; 
               {created.token}
             </Code>
             <Clipboard.Trigger asChild>
-              <IconButton variant="surface" size="sm" aria-label="Copy token">
+              <IconButton variant="surface" size="sm" aria-label={t('account.tokens.copy')}>
                 <Clipboard.Indicator />
               </IconButton>
             </Clipboard.Trigger>
           </HStack>
         </Clipboard.Root>
         <Button size="xs" variant="ghost" alignSelf="flex-start" onClick={onDone}>
-          Done
+          {t('account.tokens.done')}
         </Button>
       </Stack>
     </Alert.Root>
@@ -76,6 +95,9 @@ function CreatedTokenNotice({ created, onDone }: { created: CreatedAccessToken; 
 
 function TokenRow({ token }: { token: ApiAccessToken }) {
   const revoke = useRevokeAccessToken();
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const date = (iso: string) => formatDate(iso, undefined, locale);
   return (
     <Flex
       gap="3"
@@ -99,14 +121,19 @@ function TokenRow({ token }: { token: ApiAccessToken }) {
         <HStack gap="1.5" wrap="wrap" mt="1.5">
           {token.scopes.map((scope) => (
             <Badge key={scope} size="sm" variant="subtle" colorPalette="blue">
-              {ACCESS_TOKEN_SCOPE_LABELS[scope].label}
+              {t(SCOPE_TEXTS[scope].labelKey)}
             </Badge>
           ))}
         </HStack>
         <Text textStyle="xs" color="fg.muted" mt="1.5">
-          Created {formatDate(token.createdAt)} ·{' '}
-          {token.expiresAt ? `expires ${formatDate(token.expiresAt)}` : 'never expires'} ·{' '}
-          {token.lastUsedAt ? `last used ${formatDate(token.lastUsedAt)}` : 'never used'}
+          {t('account.tokens.created', { date: date(token.createdAt) })} ·{' '}
+          {token.expiresAt
+            ? t('account.tokens.expires', { date: date(token.expiresAt) })
+            : t('account.tokens.neverExpires')}{' '}
+          ·{' '}
+          {token.lastUsedAt
+            ? t('account.tokens.lastUsed', { date: date(token.lastUsedAt) })
+            : t('account.tokens.neverUsed')}
         </Text>
       </Box>
       <Button
@@ -115,9 +142,9 @@ function TokenRow({ token }: { token: ApiAccessToken }) {
         colorPalette="red"
         onClick={() => revoke.mutate(token.id)}
         loading={revoke.isPending}
-        aria-label={`Revoke ${token.name}`}
+        aria-label={t('account.tokens.revokeLabel', { name: token.name })}
       >
-        Revoke
+        {t('account.tokens.revoke')}
       </Button>
     </Flex>
   );
@@ -129,6 +156,7 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: CreatedAccessToken)
   const [scopes, setScopes] = useState<AccessTokenScope[]>(['read']);
   const [expiry, setExpiry] = useState('30');
   const [error, setError] = useState<string | null>(null);
+  const { t } = useTranslation();
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -141,7 +169,7 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: CreatedAccessToken)
           setName('');
           onCreated(created);
         },
-        onError: (err) => setError(errorMessage(err, 'Failed to create the token')),
+        onError: (err) => setError(errorMessage(err, t('account.tokens.createFailed'))),
       },
     );
   };
@@ -151,10 +179,10 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: CreatedAccessToken)
       <Stack gap="4">
         <Flex gap="4" direction={{ base: 'column', sm: 'row' }}>
           <Field.Root flex="2" invalid={error !== null}>
-            <Field.Label htmlFor="token-name">Token name</Field.Label>
+            <Field.Label htmlFor="token-name">{t('account.tokens.name')}</Field.Label>
             <Input
               id="token-name"
-              placeholder="e.g. My reward script"
+              placeholder={t('account.tokens.namePlaceholder')}
               maxLength={60}
               bg="bg.subtle"
               value={name}
@@ -163,7 +191,7 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: CreatedAccessToken)
             {error && <Field.ErrorText>{error}</Field.ErrorText>}
           </Field.Root>
           <Field.Root flex="1">
-            <Field.Label htmlFor="token-expiry">Expires after</Field.Label>
+            <Field.Label htmlFor="token-expiry">{t('account.tokens.expiry')}</Field.Label>
             <NativeSelect.Root>
               <NativeSelect.Field
                 id="token-expiry"
@@ -173,7 +201,7 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: CreatedAccessToken)
               >
                 {ACCESS_TOKEN_EXPIRY_DAYS.map((days) => (
                   <option key={String(days)} value={days === null ? 'never' : String(days)}>
-                    {expiryLabel(days)}
+                    {expiryLabel(days, t)}
                   </option>
                 ))}
               </NativeSelect.Field>
@@ -189,7 +217,7 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: CreatedAccessToken)
           loading={create.isPending}
           disabled={scopes.length === 0 || name.trim() === ''}
         >
-          <LuKeyRound /> Create token
+          <LuKeyRound /> {t('account.tokens.create')}
         </Button>
       </Stack>
     </form>
@@ -204,10 +232,11 @@ function ScopeChoices({
   scopes: AccessTokenScope[];
   onChange: Dispatch<SetStateAction<AccessTokenScope[]>>;
 }) {
+  const { t } = useTranslation();
   return (
     <Fieldset.Root>
       <Fieldset.Legend textStyle="sm" fontWeight="medium">
-        What it may do
+        {t('account.tokens.scopesTitle')}
       </Fieldset.Legend>
       <Stack gap="2" mt="2">
         {ACCESS_TOKEN_SCOPES.map((scope) => (
@@ -225,11 +254,11 @@ function ScopeChoices({
             <Checkbox.Control mt="0.5" />
             <Checkbox.Label>
               <Text as="span" fontWeight="medium">
-                {ACCESS_TOKEN_SCOPE_LABELS[scope].label}
+                {t(SCOPE_TEXTS[scope].labelKey)}
               </Text>
               <Text as="span" color="fg.muted" textStyle="sm">
                 {' '}
-                — {ACCESS_TOKEN_SCOPE_LABELS[scope].help}
+                — {t(SCOPE_TEXTS[scope].helpKey)}
               </Text>
             </Checkbox.Label>
           </Checkbox.Root>
@@ -243,24 +272,23 @@ function ScopeChoices({
 export function AccessTokensSection() {
   const tokens = useAccessTokens();
   const [created, setCreated] = useState<CreatedAccessToken | null>(null);
+  const { t } = useTranslation();
   return (
     <Stack gap="4">
       <Text textStyle="sm" color="fg.muted">
-        Let your own scripts and bots use the API as you, with only the permissions you choose (at most{' '}
-        {ACCESS_TOKEN_REQUESTS_PER_MINUTE} requests a minute per token). A token can never buy or send coins,
-        delete your account or create other tokens.{' '}
+        {t('account.tokens.intro', { count: ACCESS_TOKEN_REQUESTS_PER_MINUTE })}{' '}
         <Link href="/api/docs" color="brand.fg" target="_blank" rel="noreferrer">
-          API documentation <LuExternalLink />
+          {t('account.tokens.docs')} <LuExternalLink />
         </Link>
       </Text>
       {created && <CreatedTokenNotice created={created} onDone={() => setCreated(null)} />}
       <CreateTokenForm onCreated={setCreated} />
       {tokens.isError ? (
         <Text textStyle="sm" color="fg.error">
-          {errorMessage(tokens.error, 'Failed to load your tokens')}
+          {errorMessage(tokens.error, t('account.tokens.loadFailed'))}
         </Text>
       ) : tokens.data && tokens.data.length > 0 ? (
-        <Stack gap="2" as="ul" listStyleType="none" aria-label="Your access tokens">
+        <Stack gap="2" as="ul" listStyleType="none" aria-label={t('account.tokens.listLabel')}>
           {tokens.data.map((token) => (
             <Box as="li" key={token.id}>
               <TokenRow token={token} />
@@ -269,7 +297,7 @@ export function AccessTokensSection() {
         </Stack>
       ) : tokens.data ? (
         <Text textStyle="sm" color="fg.subtle">
-          No access tokens yet.
+          {t('account.tokens.empty')}
         </Text>
       ) : null}
     </Stack>

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ApiAccessToken, CreateAccessTokenInput, CreatedAccessToken } from '@shared/access-tokens.ts';
 import { apiJson, apiRequest, errorMessage } from '../../lib/api.ts';
+import { i18n } from '../../lib/i18n.ts';
 import { accountKeys } from '../../lib/query-keys.ts';
 import { toast } from '../../lib/toaster.tsx';
 
@@ -25,13 +26,13 @@ export function useRevokeAccessToken() {
   return useMutation({
     mutationFn: (id: string) => apiRequest('DELETE', `/api/account/tokens/${encodeURIComponent(id)}`),
     onSuccess: () => {
-      toast({ title: 'Token revoked', description: 'Requests with it are refused from now on.' });
+      toast({ title: i18n.t('account.tokens.revoked'), description: i18n.t('account.tokens.revokedText') });
       return queryClient.invalidateQueries({ queryKey: accountKeys.tokens() });
     },
     onError: (err) =>
       toast({
-        title: 'Error',
-        description: errorMessage(err, 'Failed to revoke the token'),
+        title: i18n.t('common.error'),
+        description: errorMessage(err, i18n.t('account.tokens.revokeFailed')),
         variant: 'destructive',
       }),
   });

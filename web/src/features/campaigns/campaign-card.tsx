@@ -16,7 +16,7 @@ import { PROMOTE_COST_COINS } from '@shared/campaign-schemas.ts';
 import { forwardRef, type ReactNode } from 'react';
 import { LuBot, LuCopy, LuExternalLink, LuStar } from 'react-icons/lu';
 import { ServerAvatar } from '../../components/server-avatar.tsx';
-import { formatCoins } from '../../lib/format.ts';
+import { formatAmount, formatCoins } from '../../lib/format.ts';
 import { toast } from '../../lib/toaster.tsx';
 import { InviteExpiredPanel } from './invite-expired-panel.tsx';
 import { TopUpButton } from './top-up-dialog.tsx';
@@ -24,10 +24,11 @@ import { QualityButton } from './campaign-quality.tsx';
 import { NotificationsButton } from './notifications-dialog.tsx';
 import { CAMPAIGN_KIND_RULES, rewardText } from '@shared/campaign-kinds.ts';
 import { campaignPace, etaText, paceText } from './campaign-pace.ts';
+import { campaignKindLabel } from './kind-label.ts';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { campaignKeys } from '../../lib/query-keys.ts';
 import { recheckWhenBack } from '../../lib/recheck-when-back.ts';
-import { i18n } from '../../lib/i18n.ts';
+import { i18n, useLocale } from '../../lib/i18n.ts';
 import { useTranslation } from 'react-i18next';
 
 function invalidateCampaignLists(queryClient: QueryClient): Promise<unknown> {
@@ -226,6 +227,7 @@ function BotRemovedPanel({ campaign }: { campaign: ApiCampaign }) {
 /** The figures (joins, slots, reward, type, pace, ETA) and the slots-filled bar. */
 function CampaignProgress({ campaign, now }: { campaign: ApiCampaign; now: number }) {
   const { t } = useTranslation();
+  const locale = useLocale();
   const total = Math.max(campaign.initialMemberSlots, campaign.membersRemaining);
   const filled = total - campaign.membersRemaining;
   const percent = total > 0 ? Math.round((filled / total) * 100) : 0;
@@ -237,11 +239,11 @@ function CampaignProgress({ campaign, now }: { campaign: ApiCampaign; now: numbe
         <Figure label={t('campaigns.card.slotsRemaining')} value={campaign.membersRemaining} />
         <Figure
           label={t('campaigns.card.coinReward')}
-          value={formatCoins(campaign.coinReward, rewardText('regular'))}
+          value={formatAmount(formatCoins(campaign.coinReward, rewardText('regular')), locale)}
         />
-        <Figure label={t('campaigns.card.type')} value={CAMPAIGN_KIND_RULES[campaign.kind].label} />
-        <Figure label={t('campaigns.card.pace')} value={paceText(pace)} />
-        <Figure label={t('campaigns.card.eta')} value={etaText(pace)} />
+        <Figure label={t('campaigns.card.type')} value={campaignKindLabel(campaign.kind, t)} />
+        <Figure label={t('campaigns.card.pace')} value={paceText(pace, t, locale)} />
+        <Figure label={t('campaigns.card.eta')} value={etaText(pace, t)} />
       </SimpleGrid>
       <Stack gap="1.5">
         <Flex justify="space-between" textStyle="xs" color="fg.muted">

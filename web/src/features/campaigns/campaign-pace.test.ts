@@ -1,5 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { campaignPace, etaText, paceText } from './campaign-pace.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { i18n, switchLocale } from '../../lib/i18n.ts';
+import { campaignPace, etaText as etaIn, paceText as paceIn, type CampaignPace } from './campaign-pace.ts';
+
+const t = i18n.getFixedT('en');
+const paceText = (pace: CampaignPace) => paceIn(pace, t, 'en');
+const etaText = (pace: CampaignPace) => etaIn(pace, t);
 
 const DAY = 24 * 60 * 60 * 1000;
 const start = Date.parse('2026-01-01T00:00:00Z');
@@ -36,4 +41,18 @@ describe('campaign pace and ETA', () => {
     expect(paceText(one)).toBe('1 member/day');
     expect(etaText(one)).toBe('~9 days');
   });
+
+  it('speaks the member’s language and writes numbers its way', async () => {
+    await switchLocale('de');
+    const de = i18n.getFixedT('de');
+    const pace = campaignPace(
+      { initialMemberSlots: 10, membersRemaining: 3, createdAt: new Date(start).toISOString() },
+      start + 2 * DAY,
+    );
+    expect(paceIn(pace, de, 'de')).toBe('3,5 Mitglieder/Tag');
+    expect(etaIn(pace, de)).toBe('~21 Stunden');
+    expect(etaIn({ perDay: 1, etaDays: 1 }, de)).toBe('~1 Tag');
+    expect(etaIn({ perDay: 1, etaDays: 0.01 }, de)).toBe('unter einer Stunde');
+  });
+  afterAll(() => switchLocale('en'));
 });

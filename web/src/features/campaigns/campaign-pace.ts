@@ -1,3 +1,6 @@
+import type { Locale } from '@shared/i18n/index.ts';
+import type { TFunction } from 'i18next';
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Younger than this, a campaign's pace says nothing yet (one early join would read as dozens a day). */
 const MIN_AGE_MS = 60 * 60 * 1000;
@@ -23,22 +26,19 @@ export function campaignPace(
   return { perDay, etaDays: campaign.membersRemaining / perDay };
 }
 
-/** "3.5 members/day", "1 member/day", "0.2 members/day". */
-export function paceText(pace: CampaignPace): string {
-  if (pace.perDay === null) return 'No joins yet';
+/** "3.5 members/day", "1 member/day", "0.2 members/day" (in the locale's words and digits). */
+export function paceText(pace: CampaignPace, t: TFunction, locale: Locale): string {
+  if (pace.perDay === null) return t('campaigns.card.paceNone');
   const rounded = pace.perDay >= 10 ? Math.round(pace.perDay) : Math.round(pace.perDay * 10) / 10;
-  return `${rounded} ${rounded === 1 ? 'member' : 'members'}/day`;
+  const rate = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(rounded);
+  return t('campaigns.card.perDay', { count: rounded, rate });
 }
 
 /** "under an hour", "~5 hours", "~1 day", "~12 days"; "—" when unknown. */
-export function etaText(pace: CampaignPace): string {
+export function etaText(pace: CampaignPace, t: TFunction): string {
   if (pace.etaDays === null) return '—';
   const hours = pace.etaDays * 24;
-  if (hours < 1) return 'under an hour';
-  if (hours < 24) {
-    const h = Math.round(hours);
-    return `~${h} ${h === 1 ? 'hour' : 'hours'}`;
-  }
-  const d = Math.round(pace.etaDays);
-  return `~${d} ${d === 1 ? 'day' : 'days'}`;
+  if (hours < 1) return t('campaigns.card.etaUnderHour');
+  if (hours < 24) return t('campaigns.card.etaHours', { count: Math.round(hours) });
+  return t('campaigns.card.etaDays', { count: Math.round(pace.etaDays) });
 }

@@ -1,52 +1,70 @@
 import { Badge, Box, Flex, Spinner, Stack, Text } from '@chakra-ui/react';
+import type { Locale } from '@shared/i18n/index.ts';
 import type { ApiNotificationDelivery, DeliveryStatus } from '@shared/notification-schemas.ts';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { LuGlobe, LuMessageSquare } from 'react-icons/lu';
 import { errorMessage } from '../../lib/api.ts';
+import { formatWhole } from '../../lib/format.ts';
+import { useLocale } from '../../lib/i18n.ts';
 import { useNotificationDeliveries } from './use-notifications.ts';
 
 // The latest deliveries of a campaign's notifications, with their last attempt (decision 052): status,
 // HTTP status and time taken, or why it failed. Asked again every few seconds while one is pending.
 
-const STATUS: Record<DeliveryStatus, { label: string; palette: string }> = {
-  delivered: { label: 'Delivered', palette: 'green' },
-  pending: { label: 'Pending', palette: 'yellow' },
-  failed: { label: 'Failed', palette: 'red' },
-  dropped: { label: 'Not sent', palette: 'gray' },
-};
+const STATUS = {
+  delivered: { labelKey: 'campaigns.notifications.log.delivered', palette: 'green' },
+  pending: { labelKey: 'campaigns.notifications.log.pending', palette: 'yellow' },
+  failed: { labelKey: 'campaigns.notifications.log.failed', palette: 'red' },
+  dropped: { labelKey: 'campaigns.notifications.log.dropped', palette: 'gray' },
+} as const satisfies Record<DeliveryStatus, { labelKey: string; palette: string }>;
 
-const time = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, {
+const time = (iso: string, locale: Locale) =>
+  new Date(iso).toLocaleString(locale, {
     month: 'short',
     day: 'numeric',
     hour: '2-digit',
     minute: '2-digit',
   });
 
-function detail(d: ApiNotificationDelivery): string {
+function detail(d: ApiNotificationDelivery, t: TFunction, locale: Locale): string {
   const parts: string[] = [];
   if (d.lastStatusCode !== null) parts.push(`HTTP ${d.lastStatusCode}`);
-  if (d.lastLatencyMs !== null) parts.push(`${d.lastLatencyMs} ms`);
+  if (d.lastLatencyMs !== null)
+    parts.push(t('campaigns.notifications.log.latency', { ms: formatWhole(d.lastLatencyMs, locale) }));
+  // The failure as the server recorded it (a status line or a network error), not translated.
   if (d.lastError) parts.push(d.lastError);
-  if (d.attempts > 1) parts.push(`${d.attempts} attempts`);
+  if (d.attempts > 1) parts.push(t('campaigns.notifications.log.attempts', { count: d.attempts }));
   if (d.status === 'pending')
-    parts.push(d.attempts === 0 ? 'sending within seconds' : `next try ${time(d.nextAttemptAt!)}`);
-  if (d.status === 'dropped') parts.push('its destination was removed');
+    parts.push(
+      d.attempts === 0
+        ? t('campaigns.notifications.log.sendingSoon')
+        : t('campaigns.notifications.log.nextTry', { time: time(d.nextAttemptAt!, locale) }),
+    );
+  if (d.status === 'dropped') parts.push(t('campaigns.notifications.log.targetRemoved'));
   return parts.join(' · ');
 }
 
 export function DeliveryLog({ campaignId }: { campaignId: string }) {
   const deliveries = useNotificationDeliveries(campaignId);
-  if (deliveries.isPending) return <Spinner size="sm" aria-label="Loading the delivery log" />;
+  const { t } = useTranslation();
+  const locale = useLocale();
+  if (deliveries.isPending)
+    return <Spinner size="sm" aria-label={t('campaigns.notifications.log.loading')} />;
   if (deliveries.isError)
-    return <Text color="red.fg">{errorMessage(deliveries.error, 'Could not load the delivery log.')}</Text>;
+    return (
+      <Text color="red.fg">
+        {errorMessage(deliveries.error, t('campaigns.notifications.log.loadFailed'))}
+      </Text>
+    );
   if (deliveries.data.length === 0)
     return (
       <Text color="fg.muted" textStyle="sm">
-        No deliveries yet. Save a destination and press Send test.
+        {t('campaigns.notifications.log.empty')}
       </Text>
     );
   return (
-    <Stack as="ul" gap="2" listStyleType="none" aria-label="Delivery log">
+    <Stack as="ul" gap="2" listStyleType="none" aria-label={t('campaigns.notifications.log.title')}>
       {deliveries.data.map((d) => {
         const status = STATUS[d.status];
         return (
@@ -68,14 +86,15 @@ export function DeliveryLog({ campaignId }: { campaignId: string }) {
                 {d.eventType}
               </Text>
               <Text color="fg.subtle" textStyle="xs">
-                {d.target === 'discord' ? 'Discord' : 'Endpoint'} · {time(d.createdAt)}
+                {d.target === 'discord' ? 'Discord' : t('campaigns.notifications.log.endpoint')} ·{' '}
+                {time(d.createdAt, locale)}
               </Text>
               <Badge colorPalette={status.palette} ms="auto">
-                {status.label}
+                {t(status.labelKey)}
               </Badge>
             </Flex>
             <Text color="fg.muted" textStyle="xs" mt="1" wordBreak="break-word">
-              {detail(d)}
+              {detail(d, t, locale)}
             </Text>
           </Box>
         );

@@ -13,7 +13,6 @@ import {
 } from '@chakra-ui/react';
 import {
   NOTIFICATION_EVENTS,
-  NOTIFICATION_EVENT_LABELS,
   SIGNATURE_HEADER,
   notificationSettingsSchema,
   type ApiNotificationSettings,
@@ -21,6 +20,7 @@ import {
   type NotificationSettingsInput,
 } from '@shared/notification-schemas.ts';
 import { useState, type FormEvent } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { LuBell, LuCopy, LuKeyRound, LuSend } from 'react-icons/lu';
 import { DialogButton, DialogShell } from '../../components/dialog-shell.tsx';
 import { errorMessage } from '../../lib/api.ts';
@@ -36,6 +36,15 @@ import {
 // Issue 31 item 5 (decision 052): per campaign, a Discord channel webhook and/or a signed HTTPS endpoint,
 // the events to send, "Send test" and the delivery log. The server validates and decides everything.
 
+/** What each event is called in the panel (its wire name is shown beside it). */
+const EVENT_LABELS = {
+  'join.verified': { labelKey: 'campaigns.notifications.events.joinVerified' },
+  'join.left_early': { labelKey: 'campaigns.notifications.events.joinLeftEarly' },
+  'campaign.completed': { labelKey: 'campaigns.notifications.events.campaignCompleted' },
+  'campaign.paused': { labelKey: 'campaigns.notifications.events.campaignPaused' },
+  'campaign.resumed': { labelKey: 'campaigns.notifications.events.campaignResumed' },
+} as const satisfies Record<NotificationEvent, { labelKey: string }>;
+
 export interface NotificationsTarget {
   id: string;
   name: string;
@@ -43,34 +52,37 @@ export interface NotificationsTarget {
 
 /** The card's "Notifications" button and its dialog. */
 export function NotificationsButton({ campaign }: { campaign: NotificationsTarget }) {
+  const { t } = useTranslation();
   return (
     <DialogButton
-      buttonProps={{ 'aria-label': `Notifications of ${campaign.name}`, 'data-notifications': '' }}
+      buttonProps={{
+        'aria-label': t('campaigns.notifications.buttonLabel', { name: campaign.name }),
+        'data-notifications': '',
+      }}
       dialog={(onClose) => <NotificationsDialog campaign={campaign} onClose={onClose} />}
     >
-      <LuBell /> Notifications
+      <LuBell /> {t('campaigns.notifications.button')}
     </DialogButton>
   );
 }
 
 function NotificationsDialog({ campaign, onClose }: { campaign: NotificationsTarget; onClose: () => void }) {
   const settings = useNotificationSettings(campaign.id);
+  const { t } = useTranslation();
   return (
     <DialogShell
-      title={<>Notifications · {campaign.name}</>}
-      closeLabel="Close"
+      title={t('campaigns.notifications.title', { name: campaign.name })}
+      closeLabel={t('common.close')}
       onClose={onClose}
       fullOnPhone
     >
       {settings.data ? (
         <SettingsForm campaign={campaign} saved={settings.data} />
       ) : settings.isError ? (
-        <Text color="red.fg">
-          {errorMessage(settings.error, 'Could not load the notification settings.')}
-        </Text>
+        <Text color="red.fg">{errorMessage(settings.error, t('campaigns.notifications.loadFailed'))}</Text>
       ) : (
         <Flex justify="center" py="8">
-          <Spinner aria-label="Loading notification settings" />
+          <Spinner aria-label={t('campaigns.notifications.loading')} />
         </Flex>
       )}
     </DialogShell>
@@ -96,6 +108,7 @@ function SettingsForm({
   const save = useSaveNotificationSettings(campaign.id);
   const test = useSendTestNotification(campaign.id);
   const hasTarget = Boolean(saved.discordWebhook || saved.endpointUrl);
+  const { t } = useTranslation();
 
   function input(rotateSecret = false): NotificationSettingsInput {
     const next: NotificationSettingsInput = { events: NOTIFICATION_EVENTS.filter((e) => events.has(e)) };
@@ -121,10 +134,10 @@ function SettingsForm({
         setWebhook('');
         setRemoveWebhook(false);
         setSecret(result.endpointSecret ?? null);
-        toast({ title: 'Notifications saved', variant: 'success' });
+        toast({ title: t('campaigns.notifications.saved'), variant: 'success' });
       },
       onError: (err) => {
-        const message = errorMessage(err, 'Failed to save the notification settings');
+        const message = errorMessage(err, t('campaigns.notifications.saveFailed'));
         const field: FieldName = /webhook/i.test(message)
           ? 'discordWebhookUrl'
           : /endpoint|address|host/i.test(message)
@@ -142,21 +155,24 @@ function SettingsForm({
 
   return (
     <Stack gap="6">
-      <form onSubmit={onSubmit} noValidate aria-label={`Notification settings of ${campaign.name}`}>
+      <form
+        onSubmit={onSubmit}
+        noValidate
+        aria-label={t('campaigns.notifications.formLabel', { name: campaign.name })}
+      >
         <Stack gap="5">
           <Text color="fg.muted" textStyle="sm">
-            Get told as members join and leave, in your Discord server or on your own systems. Deliveries are
-            retried if they fail; members never wait for them.
+            {t('campaigns.notifications.intro')}
           </Text>
           <Field.Root invalid={Boolean(errors.discordWebhookUrl)}>
-            <Field.Label htmlFor="notify-webhook">Discord webhook URL</Field.Label>
+            <Field.Label htmlFor="notify-webhook">{t('campaigns.notifications.webhook')}</Field.Label>
             {saved.discordWebhook && !removeWebhook ? (
               <Flex gap="2" align="center" wrap="wrap" w="full">
                 <Code flex="1" minW="0" truncate px="2" py="1.5" bg="bg.subtle">
                   {saved.discordWebhook}
                 </Code>
                 <Button size="xs" variant="outline" colorPalette="red" onClick={() => setRemoveWebhook(true)}>
-                  Remove
+                  {t('campaigns.notifications.remove')}
                 </Button>
               </Flex>
             ) : null}
@@ -173,7 +189,9 @@ function SettingsForm({
                 setErrors({});
               }}
               placeholder={
-                saved.discordWebhook ? 'Paste a new URL to replace it' : 'https://discord.com/api/webhooks/…'
+                saved.discordWebhook
+                  ? t('campaigns.notifications.webhookReplace')
+                  : 'https://discord.com/api/webhooks/…'
               }
               aria-describedby={describedBy('notify-webhook', {
                 error: errors.discordWebhookUrl,
@@ -184,12 +202,12 @@ function SettingsForm({
               <Field.ErrorText id={errorId('notify-webhook')}>{errors.discordWebhookUrl}</Field.ErrorText>
             ) : null}
             <Field.HelperText id={helperId('notify-webhook')} color="fg.subtle">
-              In Discord: Server Settings → Integrations → Webhooks → New Webhook → Copy Webhook URL.
-              {removeWebhook ? ' It will be removed when you save.' : ''}
+              {t('campaigns.notifications.webhookHelp')}
+              {removeWebhook ? ` ${t('campaigns.notifications.webhookRemoved')}` : ''}
             </Field.HelperText>
           </Field.Root>
           <Field.Root invalid={Boolean(errors.endpointUrl)}>
-            <Field.Label htmlFor="notify-endpoint">Your endpoint (HTTPS)</Field.Label>
+            <Field.Label htmlFor="notify-endpoint">{t('campaigns.notifications.endpoint')}</Field.Label>
             <Input
               id="notify-endpoint"
               type="url"
@@ -208,16 +226,20 @@ function SettingsForm({
               <Field.ErrorText id={errorId('notify-endpoint')}>{errors.endpointUrl}</Field.ErrorText>
             ) : null}
             <Field.HelperText id={helperId('notify-endpoint')} color="fg.subtle">
-              We POST each event as JSON, signed in the {SIGNATURE_HEADER} header:{' '}
-              <Code fontSize="xs">t=…,v1=…</Code> is HMAC-SHA256 of <Code fontSize="xs">t.body</Code> with
-              your secret. The same event may arrive twice: dedupe on its <Code fontSize="xs">id</Code>.
-              {saved.endpointSecretHint ? ` Secret in use ends in ${saved.endpointSecretHint}.` : ''}
+              <Trans
+                i18nKey="campaigns.notifications.endpointHelp"
+                values={{ header: SIGNATURE_HEADER, signature: 't=…,v1=…', signed: 't.body', id: 'id' }}
+                components={{ code: <Code fontSize="xs" /> }}
+              />
+              {saved.endpointSecretHint
+                ? ` ${t('campaigns.notifications.secretHint', { hint: saved.endpointSecretHint })}`
+                : ''}
             </Field.HelperText>
           </Field.Root>
           {secret ? <SecretOnce secret={secret} /> : null}
           <Box as="fieldset">
             <Text as="legend" fontWeight="medium" textStyle="sm" mb="2">
-              Send these events
+              {t('campaigns.notifications.events.title')}
             </Text>
             <Stack gap="2">
               {NOTIFICATION_EVENTS.map((event) => (
@@ -235,7 +257,7 @@ function SettingsForm({
                   <Checkbox.HiddenInput />
                   <Checkbox.Control />
                   <Checkbox.Label fontWeight="normal">
-                    {NOTIFICATION_EVENT_LABELS[event]}{' '}
+                    {t(EVENT_LABELS[event].labelKey)}{' '}
                     <Text as="span" color="fg.subtle" textStyle="xs">
                       {event}
                     </Text>
@@ -250,17 +272,22 @@ function SettingsForm({
             </Text>
           ) : null}
           <Flex gap="2" wrap="wrap">
-            <Button type="submit" colorPalette="brand" loading={save.isPending} loadingText="Saving...">
-              Save
+            <Button
+              type="submit"
+              colorPalette="brand"
+              loading={save.isPending}
+              loadingText={t('campaigns.notifications.saving')}
+            >
+              {t('campaigns.notifications.save')}
             </Button>
             <Button
               variant="outline"
               onClick={() => test.mutate()}
               disabled={!hasTarget}
               loading={test.isPending}
-              title={hasTarget ? undefined : 'Save a Discord webhook or an endpoint first'}
+              title={hasTarget ? undefined : t('campaigns.notifications.testNeedsTarget')}
             >
-              <LuSend /> Send test
+              <LuSend /> {t('campaigns.notifications.sendTest')}
             </Button>
             {saved.endpointUrl ? (
               <Button
@@ -269,7 +296,7 @@ function SettingsForm({
                 disabled={save.isPending}
                 ms={{ sm: 'auto' }}
               >
-                <LuKeyRound /> New secret
+                <LuKeyRound /> {t('campaigns.notifications.newSecret')}
               </Button>
             ) : null}
           </Flex>
@@ -277,7 +304,7 @@ function SettingsForm({
       </form>
       <Stack gap="3">
         <Heading as="h3" textStyle="md">
-          Delivery log
+          {t('campaigns.notifications.log.title')}
         </Heading>
         <DeliveryLog campaignId={campaign.id} />
       </Stack>
@@ -286,13 +313,14 @@ function SettingsForm({
 }
 
 function SecretOnce({ secret }: { secret: string }) {
+  const { t } = useTranslation();
   return (
     <Box role="status" bg="brand.subtle" borderWidth="1px" borderColor="brand.muted" borderRadius="lg" p="3">
       <Text fontWeight="semibold" textStyle="sm">
-        Your signing secret — shown once
+        {t('campaigns.notifications.secretTitle')}
       </Text>
       <Text color="fg.muted" textStyle="xs" mb="2">
-        Copy it into your endpoint now; we only keep an encrypted copy and will not show it again.
+        {t('campaigns.notifications.secretText')}
       </Text>
       <Flex gap="2" align="center">
         <Code flex="1" minW="0" wordBreak="break-all" px="2" py="1.5" data-testid="signing-secret">
@@ -303,12 +331,12 @@ function SecretOnce({ secret }: { secret: string }) {
           variant="subtle"
           onClick={() =>
             void navigator.clipboard.writeText(secret).then(
-              () => toast({ title: 'Secret copied', variant: 'success' }),
-              () => toast({ title: 'Could not copy', variant: 'destructive' }),
+              () => toast({ title: t('campaigns.notifications.secretCopied'), variant: 'success' }),
+              () => toast({ title: t('campaigns.card.copyFailed'), variant: 'destructive' }),
             )
           }
         >
-          <LuCopy /> Copy
+          <LuCopy /> {t('campaigns.notifications.copy')}
         </Button>
       </Flex>
     </Box>

@@ -5,7 +5,7 @@ import { LuBot, LuCircleCheck, LuExternalLink, LuLink, LuWandSparkles } from 're
 import { apiJson, errorMessage } from '../../lib/api.ts';
 import { ServerAvatar } from '../../components/server-avatar.tsx';
 import { campaignKeys } from '../../lib/query-keys.ts';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 
 // Issue 31 item 3: Submit starts from the owner's own servers (those they own or have Manage Server
 // in, from their Discord guild list), says which have our bot, and guides them to a permanent invite.
@@ -113,14 +113,21 @@ function PickedGuide({
       <Step done={inviteLink !== undefined}>
         {inviteLink !== undefined ? (
           <Text>
-            Never-expiring invite created: <b>{inviteLink.replace('https://', '')}</b>
+            <Trans
+              i18nKey="submit.picker.inviteCreated"
+              values={{ link: inviteLink.replace('https://', '') }}
+              components={{ b: <b /> }}
+            />
           </Text>
         ) : guild.botPresent ? (
           <CreateInvite guild={guild} onInviteCreated={onInviteCreated} />
         ) : (
           <Text>
-            In Discord, open {guild.name} → <b>Invite People</b> → <b>Edit invite link</b>, set{' '}
-            <b>Expire After: Never</b>, copy the link and paste it below.
+            <Trans
+              i18nKey="submit.picker.inDiscord"
+              values={{ name: guild.name }}
+              components={{ b: <b /> }}
+            />
           </Text>
         )}
       </Step>
@@ -244,8 +251,11 @@ function CreateInvite({
         </Text>
       ) : (
         <Text color="fg.subtle">
-          Or in Discord: {guild.name} → <b>Invite People</b> → <b>Edit invite link</b> →{' '}
-          <b>Expire After: Never</b>, and paste the link below.
+          <Trans
+            i18nKey="submit.picker.orInDiscord"
+            values={{ name: guild.name }}
+            components={{ b: <b /> }}
+          />
         </Text>
       )}
     </Stack>

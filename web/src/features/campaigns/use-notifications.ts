@@ -5,6 +5,7 @@ import type {
   NotificationSettingsInput,
 } from '@shared/notification-schemas.ts';
 import { apiJson, errorMessage } from '../../lib/api.ts';
+import { i18n } from '../../lib/i18n.ts';
 import { notificationKeys } from '../../lib/query-keys.ts';
 import { toast } from '../../lib/toaster.tsx';
 
@@ -46,13 +47,16 @@ export function useSendTestNotification(campaignId: string) {
   return useMutation({
     mutationFn: () => apiJson<{ targets: string[] }>('POST', `${base(campaignId)}/test`),
     onSuccess: async () => {
-      toast({ title: 'Test sent', description: 'Its result appears in the delivery log below.' });
+      toast({
+        title: i18n.t('campaigns.notifications.testSent'),
+        description: i18n.t('campaigns.notifications.testSentText'),
+      });
       await queryClient.invalidateQueries({ queryKey: notificationKeys.deliveries(campaignId) });
     },
     onError: (err) => {
       toast({
-        title: 'Error',
-        description: errorMessage(err, 'Failed to send the test'),
+        title: i18n.t('common.error'),
+        description: errorMessage(err, i18n.t('campaigns.notifications.testFailed')),
         variant: 'destructive',
       });
     },

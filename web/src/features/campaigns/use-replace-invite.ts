@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, errorMessage } from '../../lib/api.ts';
+import { i18n } from '../../lib/i18n.ts';
 import { toast } from '../../lib/toaster.tsx';
 import { invalidateAfterSpend } from './invalidate-after-spend.ts';
 
@@ -11,16 +12,16 @@ export function useReplaceInvite(campaignId: string) {
       apiRequest('POST', `/api/campaigns/${encodeURIComponent(campaignId)}/invite`, { inviteLink }),
     onSuccess: async () => {
       toast({
-        title: 'Invite Updated!',
-        description: 'Your server is back on the discover page.',
+        title: i18n.t('submit.expired.updated'),
+        description: i18n.t('submit.expired.updatedText'),
         variant: 'success',
       });
       await invalidateAfterSpend(queryClient);
     },
     onError: (err) => {
       toast({
-        title: 'Error',
-        description: errorMessage(err, 'Failed to update invite'),
+        title: i18n.t('common.error'),
+        description: errorMessage(err, i18n.t('submit.expired.updateFailed')),
         variant: 'destructive',
       });
     },

@@ -1,3 +1,5 @@
+import { i18n } from '../../lib/i18n.ts';
+
 interface SafeParser {
   safeParse(
     v: unknown,
@@ -13,5 +15,8 @@ export function firstSchemaProblem(
   if (result.success) return null;
   const issue = result.error.issues[0];
   const field = issue?.path[0];
-  return { field: typeof field === 'string' ? field : null, message: issue?.message ?? 'Required' };
+  return {
+    field: typeof field === 'string' ? field : null,
+    message: issue?.message ?? i18n.t('common.required'),
+  };
 }

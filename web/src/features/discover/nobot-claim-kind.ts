@@ -8,12 +8,14 @@ import {
 } from '@shared/join-constants.ts';
 import { ApiError, apiJson, errorMessage, errorStatus } from '../../lib/api.ts';
 import type { ClaimKind } from '../../lib/delayed-claims.ts';
+import { formatAmount } from '../../lib/format.ts';
+import { i18n } from '../../lib/i18n.ts';
 import { joinKeys } from '../../lib/query-keys.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { refetchAfterChange } from '../../lib/refetch-after-change.ts';
 import { toast } from '../../lib/toaster.tsx';
 import { markClaimedHere } from '../../lib/claimed-here.ts';
-import { MY_JOINS_ACTION } from './go-to-my-joins.ts';
+import { myJoinsAction } from './go-to-my-joins.ts';
 
 /** A no-bot join still worth claiming: joined, not paid yet, and the campaign still running. */
 function claimable(join: ApiJoin): boolean {
@@ -49,21 +51,18 @@ export const nobotClaimKind: ClaimKind = {
   onEarned(earned) {
     void refetchAfterChange(queryClient);
     toast({
-      title: 'Coins Earned!',
-      description: `+${earned} coins added to your balance`,
+      title: i18n.t('joins.earned'),
+      description: i18n.t('rewards.added', { coins: formatAmount(earned) }),
       variant: 'success',
     });
   },
   onFailed(error) {
     void refetchAfterChange(queryClient);
     toast({
-      title: 'Claim Failed',
-      description: errorMessage(
-        error,
-        'Failed to claim coins. The reward will retry when you refresh the page.',
-      ),
+      title: i18n.t('joins.claimFailed'),
+      description: errorMessage(error, i18n.t('joins.claimRetryText')),
       variant: 'destructive',
-      action: MY_JOINS_ACTION,
+      action: myJoinsAction(),
     });
   },
   onDropped() {

@@ -302,7 +302,7 @@ function AcceptThenClaim({ server, onClaim, claiming = false }: ServerCardProps)
           flex="1"
           borderRadius="lg"
           loading={claiming}
-          loadingText="Claiming..."
+          loadingText={t('discover.card.claiming')}
           onClick={() => onClaim?.(server)}
           aria-label={t('discover.card.claimNamed', { name: server.name })}
         >

@@ -1,4 +1,6 @@
 import type { LiveEvent } from '@shared/live-events.ts';
+import { formatAmount } from '../../lib/format.ts';
+import { i18n } from '../../lib/i18n.ts';
 import type { ToastInput } from '../../lib/toaster.tsx';
 
 /** What a live event says in its toast; the payment text is the spec's checkout success toast. */
@@ -6,35 +8,51 @@ export function liveEventToast(event: LiveEvent): ToastInput {
   switch (event.type) {
     case 'join_verified':
       return {
-        title: 'Join Verified!',
-        description: `+${event.amount} coins added to your balance for joining ${event.serverName}`,
+        title: i18n.t('live.joinVerified'),
+        description: i18n.t('live.earnedForJoining', {
+          amount: formatAmount(event.amount),
+          server: event.serverName,
+        }),
         variant: 'success',
       };
     case 'nobot_reward':
       return {
-        title: 'Reward Claimed!',
-        description: `+${event.amount} coins added to your balance for joining ${event.serverName}`,
+        title: i18n.t('live.rewardClaimed'),
+        description: i18n.t('live.earnedForJoining', {
+          amount: formatAmount(event.amount),
+          server: event.serverName,
+        }),
         variant: 'success',
       };
     case 'penalty_refunded':
       return {
-        title: 'Penalty Refunded',
-        description: `+${event.amount} coins back: a moderator removed you from ${event.serverName}, so leaving cost nothing`,
+        title: i18n.t('live.penaltyRefunded'),
+        description: i18n.t('live.penaltyRefundedText', {
+          amount: formatAmount(event.amount),
+          server: event.serverName,
+        }),
         variant: 'success',
       };
     case 'penalty_charged':
       return {
-        title: 'Early Leave Penalty',
-        description: `−${event.amount} coins: you left ${event.serverName} before the minimum stay`,
+        title: i18n.t('live.penaltyCharged'),
+        description: i18n.t('live.penaltyChargedText', {
+          amount: formatAmount(event.amount),
+          server: event.serverName,
+        }),
         variant: 'destructive',
       };
     case 'campaign_completed':
       return {
-        title: 'Campaign Completed!',
-        description: `${event.serverName} received all ${event.members} member${event.members === 1 ? '' : 's'}`,
+        title: i18n.t('live.campaignCompleted'),
+        description: i18n.t('live.campaignCompletedText', { server: event.serverName, count: event.members }),
         variant: 'success',
       };
     case 'payment_credited':
-      return { title: 'Payment Successful', description: 'Your coins have been added!', variant: 'success' };
+      return {
+        title: i18n.t('checkout.successTitle'),
+        description: i18n.t('checkout.successDescription'),
+        variant: 'success',
+      };
   }
 }

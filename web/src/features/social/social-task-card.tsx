@@ -85,6 +85,7 @@ export function SocialTaskCard({
 
 /** The platform's icon, and "Done" once completed. */
 function PlatformHead({ task }: { task: ApiSocialTask }) {
+  const { t } = useTranslation();
   const style = platformStyle(task.platform);
   return (
     <Flex justify="space-between" align="flex-start" gap="3">
@@ -103,7 +104,7 @@ function PlatformHead({ task }: { task: ApiSocialTask }) {
       {task.completed ? (
         <Badge colorPalette="green" variant="subtle" borderRadius="full" px="2.5">
           <LuCircleCheck />
-          Done
+          {t('social.doneBadge')}
         </Badge>
       ) : null}
     </Flex>
