@@ -16,6 +16,7 @@ import { usePublicConfig } from '../lib/use-auth.ts';
 
 type T = TFunction;
 
+// eslint-disable-next-line max-lines-per-function -- a declarative table: the Privacy Policy, section after section, as the reader reads them
 function buildSections(t: T, supportUrl: string): LegalSection[] {
   const product = PRODUCT_NAME;
   const components = {

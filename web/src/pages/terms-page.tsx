@@ -24,6 +24,7 @@ const HOUR_MS = 3600 * 1000;
 
 type T = TFunction;
 
+// eslint-disable-next-line max-lines-per-function -- a declarative table: the Terms, section after section, as the reader reads them
 function buildSections(t: T, locale: Locale, supportUrl: string): LegalSection[] {
   const product = PRODUCT_NAME;
   const coins = (cents: number) => formatMoney(cents, locale);
