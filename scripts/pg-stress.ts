@@ -1,5 +1,5 @@
 // `npm run test:pg-stress [-- --processes 4 --ops 5000 --concurrency 8]`: the heavier version of the
-// PostgreSQL ledger's multi-process test (src/ledger/ledger-pg.test.ts runs 4 × 300 in the unit loop).
+// PostgreSQL ledger's multi-process test (src/ledger/ledger.test.ts runs 4 × 300 in the unit loop).
 // Needs PostgreSQL at PG_TEST_URL (default postgres://postgres@127.0.0.1:5432/postgres); creates one
 // database, drops it afterwards, exits 1 if any rule broke.
 import { parseArgs } from 'node:util';

@@ -2,7 +2,7 @@ import type { AppContext } from './context.ts';
 import type { Role, ShardPlan } from './config.ts';
 import { MINUTE } from './clock.ts';
 import { startBot, type Bot, type BotOptions } from './bot/bot.ts';
-import { reconcile } from './bot/reconcile.ts';
+import { reconcile, type ReconcileResult } from './bot/reconcile.ts';
 import { createSerialJob, type SerialJob } from './bot/serial-job.ts';
 import { reconcileJobName, type ShardScope } from './bot/shards.ts';
 import { recheckInvites } from './campaigns/recheck-invites.ts';
@@ -87,27 +87,8 @@ export function jobsForRole(
   stripeReconcileEveryMs = STRIPE_RECONCILE_EVERY_MS,
 ): JobSpec[] {
   if (role === 'web') return [];
-  const reconcileJobs: JobSpec[] =
-    shards === 'auto'
-      ? [
-          {
-            name: JOB.reconcile,
-            work: 'reconcile',
-            periodMs: reconcileEveryMs,
-            timer: 'reconcile timer',
-            monitored: true,
-          },
-        ]
-      : shards.ids.map((id) => ({
-          name: reconcileJobName(id),
-          work: 'reconcile',
-          periodMs: reconcileEveryMs,
-          timer: `${reconcileJobName(id)} timer`,
-          shard: { id, count: shards.count },
-          monitored: true,
-        }));
   return [
-    ...reconcileJobs,
+    ...reconcileJobSpecs(shards, reconcileEveryMs),
     {
       name: JOB.inviteRecheck,
       work: 'invite recheck',
@@ -161,6 +142,28 @@ export function jobsForRole(
       monitored: true,
     },
   ];
+}
+
+/** One reconciliation job over every guild ('auto'), or one per shard of this process. */
+function reconcileJobSpecs(shards: ShardPlan, everyMs: number): JobSpec[] {
+  if (shards === 'auto')
+    return [
+      {
+        name: JOB.reconcile,
+        work: 'reconcile',
+        periodMs: everyMs,
+        timer: 'reconcile timer',
+        monitored: true,
+      },
+    ];
+  return shards.ids.map((id) => ({
+    name: reconcileJobName(id),
+    work: 'reconcile',
+    periodMs: everyMs,
+    timer: `${reconcileJobName(id)} timer`,
+    shard: { id, count: shards.count },
+    monitored: true,
+  }));
 }
 
 export interface PeriodicJobs {
@@ -313,51 +316,8 @@ export function startBackground(
     ctx.config.stripeReconcileMs,
   );
   const reconcileJobs = specs.filter((s) => s.work === 'reconcile');
-  const work = async (spec: JobSpec): Promise<unknown> => {
-    switch (spec.work) {
-      case 'reconcile':
-        try {
-          const result = await reconcile(ctx, {
-            gateway: bot.members,
-            shard: spec.shard,
-            withoutMembersIntent: bot.membersIntent() !== 'on',
-          });
-          const { lookups, phaseMs: _phaseMs, held: _held, ...counts } = result;
-          const lookupCounts = Object.fromEntries(
-            Object.entries(lookups).map(([k, n]) => [`lookup_${k}`, n]),
-          );
-          recordReconciliation('success', { ...counts, ...lookupCounts });
-          return result;
-        } catch (err) {
-          recordReconciliation('failure');
-          throw err;
-        }
-      case 'invite recheck':
-        await recheckInvites(ctx);
-        return undefined;
-      case 'prune':
-        await pruneExpiredIntentsJob(ctx);
-        // Retention of the same-address rule's hashes: the window, then gone (decision 022).
-        await pruneUserAddresses(ctx);
-        // Owners' delivery logs keep 30 days (decision 052).
-        await pruneDeliveries(ctx);
-        return undefined;
-      case 'invite stats':
-        // Member and online counts for Discover cards.
-        return refreshInviteStats(ctx);
-      case 'stripe reconcile':
-        // What webhooks and /sync missed (a restore, a clock jump, a closed tab): src/payments/reconcile-stripe.ts.
-        return reconcileStripe(ctx);
-      case 'retention sample':
-        return sampleRetention(ctx);
-      case 'notification delivery':
-        // Owners' webhooks from the outbox: src/notifications/deliver.ts.
-        return deliverDueNotifications(ctx);
-      case 'reminders':
-        // Opt-in reminder DMs that are due (decision 055).
-        return sendDueReminders(ctx);
-    }
-  };
+  // Async: `bot` is assigned below, so a run that started before it rejects instead of throwing.
+  const work = async (spec: JobSpec): Promise<unknown> => await runJob(ctx, spec, bot);
   const periodic = startPeriodicJobs(ctx, specs, {
     jobs,
     runOnce: options.runOnce ?? runOnceFor(ctx.store),
@@ -382,4 +342,54 @@ export function startBackground(
       await periodic.stop();
     },
   });
+}
+
+/** One run of a periodic job's work. */
+async function runJob(ctx: AppContext, spec: JobSpec, bot: Bot): Promise<unknown> {
+  switch (spec.work) {
+    case 'reconcile':
+      return reconcileRecorded(ctx, spec, bot);
+    case 'invite recheck':
+      await recheckInvites(ctx);
+      return undefined;
+    case 'prune':
+      await pruneExpiredIntentsJob(ctx);
+      // Retention of the same-address rule's hashes: the window, then gone (decision 022).
+      await pruneUserAddresses(ctx);
+      // Owners' delivery logs keep 30 days (decision 052).
+      await pruneDeliveries(ctx);
+      return undefined;
+    case 'invite stats':
+      // Member and online counts for Discover cards.
+      return refreshInviteStats(ctx);
+    case 'stripe reconcile':
+      // What webhooks and /sync missed (a restore, a clock jump, a closed tab): src/payments/reconcile-stripe.ts.
+      return reconcileStripe(ctx);
+    case 'retention sample':
+      return sampleRetention(ctx);
+    case 'notification delivery':
+      // Owners' webhooks from the outbox: src/notifications/deliver.ts.
+      return deliverDueNotifications(ctx);
+    case 'reminders':
+      // Opt-in reminder DMs that are due (decision 055).
+      return sendDueReminders(ctx);
+  }
+}
+
+/** A reconciliation run, its counts recorded as metrics (a failure too). */
+async function reconcileRecorded(ctx: AppContext, spec: JobSpec, bot: Bot): Promise<ReconcileResult> {
+  try {
+    const result = await reconcile(ctx, {
+      gateway: bot.members,
+      shard: spec.shard,
+      withoutMembersIntent: bot.membersIntent() !== 'on',
+    });
+    const { lookups, phaseMs: _phaseMs, held: _held, ...counts } = result;
+    const lookupCounts = Object.fromEntries(Object.entries(lookups).map(([k, n]) => [`lookup_${k}`, n]));
+    recordReconciliation('success', { ...counts, ...lookupCounts });
+    return result;
+  } catch (err) {
+    recordReconciliation('failure');
+    throw err;
+  }
 }

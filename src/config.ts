@@ -440,29 +440,12 @@ const DEV_SESSION_SECRET = 'coinsync-development-session-secret-not-for-producti
 export class ConfigError extends Error {}
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = envSchema.safeParse(source);
-  const empty = emptyVariables(source);
-  const roles = parsed.success
-    ? checkRoleSettings(parsed.data, source.DATABASE_URL?.trim() || undefined)
-    : { issues: [], shards: 'auto' as const };
-  if (!parsed.success || empty.length > 0 || roles.issues.length > 0) {
-    const lines = empty.map((key) => `  - ${key}: is set but empty (remove the line or give it a value)`);
-    const issues = parsed.success ? [] : parsed.error.issues;
-    for (const issue of issues) {
-      const key = issue.path.join('.') || 'env';
-      if (!empty.includes(key)) lines.push(`  - ${key}: ${issue.message}`);
-    }
-    for (const issue of roles.issues) lines.push(`  - ${issue.key}: ${issue.message}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
-  }
-  if (!parsed.success) throw new ConfigError('Invalid configuration');
-  const env = parsed.data;
+  const { env, shards } = validEnv(source);
   const production = env.NODE_ENV === 'production';
   // Belt and braces: the schema already refuses production without DISCORD_CLIENT_ID.
   const demoMode = !production && !env.DISCORD_CLIENT_ID;
   const trustProxy = parseTrustProxy(env.TRUST_PROXY);
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
-  const simulatorPath = demoMode && !env.DISCORD_BASE_URL ? DEMO_DISCORD.simulatorPath : undefined;
   return {
     env: env.NODE_ENV,
     production,
@@ -477,29 +460,17 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     sessionSecret: env.SESSION_SECRET ?? DEV_SESSION_SECRET,
     tokenEncryptionKey:
       (env.TOKEN_ENCRYPTION_KEY && parseKey(env.TOKEN_ENCRYPTION_KEY)) ||
-      Buffer.from(
-        hkdfSync(
-          'sha256',
-          env.SESSION_SECRET ?? DEV_SESSION_SECRET,
-          'coinsync',
-          'oauth-token-encryption',
-          32,
-        ),
-      ),
+      derivedKey(env, 'oauth-token-encryption'),
     minAccountAgeMs: env.MIN_DISCORD_ACCOUNT_AGE_DAYS * 24 * 60 * 60 * 1000,
     sameAddress: {
       // Demo mode: every simulated user is the one person at the browser, on one address.
       windowMs: (env.SAME_ADDRESS_WINDOW_DAYS ?? (demoMode ? 0 : 7)) * 24 * 60 * 60 * 1000,
       maxPaidJoins: env.SAME_ADDRESS_MAX_PAID_JOINS,
       // Addresses are stored only as HMACs under a key the database does not hold.
-      hashKey: Buffer.from(
-        hkdfSync('sha256', env.SESSION_SECRET ?? DEV_SESSION_SECRET, 'coinsync', 'address-hash', 32),
-      ),
+      hashKey: derivedKey(env, 'address-hash'),
     },
     // welcome_grants holds Discord ids only as HMACs under this key (issue 27 item 4).
-    discordIdHashKey: Buffer.from(
-      hkdfSync('sha256', env.SESSION_SECRET ?? DEV_SESSION_SECRET, 'coinsync', 'discord-id-hash', 32),
-    ),
+    discordIdHashKey: derivedKey(env, 'discord-id-hash'),
     joinPace: { perHour: env.JOIN_PACE_PER_HOUR, perDay: env.JOIN_PACE_PER_DAY },
     redisUrl: env.REDIS_URL,
     redisTimeoutMs: env.REDIS_TIMEOUT_MS,
@@ -508,7 +479,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     demoSeed: demoMode && env.DEMO_SEED === 'true',
     botEnabled: env.BOT_ENABLED === 'true',
     role: env.ROLE,
-    shards: roles.shards,
+    shards,
     botHealthPort: env.BOT_HEALTH_PORT,
     logLevel: env.LOG_LEVEL,
     writeLimits: env.WRITE_LIMITS === 'on',
@@ -531,17 +502,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     membersIntent: env.DISCORD_MEMBERS_INTENT,
     memberSweepMs: (env.MEMBER_SWEEP_SECONDS ?? (demoMode ? 30 : 300)) * 1000,
     stripeReconcileMs: env.STRIPE_RECONCILE_SECONDS * 1000,
-    discord: {
-      clientId: env.DISCORD_CLIENT_ID ?? DEMO_DISCORD.clientId,
-      clientSecret: env.DISCORD_CLIENT_SECRET ?? DEMO_DISCORD.clientSecret,
-      botToken: env.DISCORD_BOT_TOKEN ?? DEMO_DISCORD.botToken,
-      baseUrl: (
-        env.DISCORD_BASE_URL ??
-        (demoMode ? `${publicUrl}${DEMO_DISCORD.simulatorPath}` : 'https://discord.com')
-      ).replace(/\/+$/, ''),
-      cdnUrl: env.DISCORD_CDN_URL.replace(/\/+$/, ''),
-      simulatorPath,
-    },
+    discord: discordSettings(env, demoMode, publicUrl),
     session: { cookieName: production ? '__Host-coinsync.sid' : 'coinsync.sid' },
     stripe: {
       secretKey: env.STRIPE_SECRET_KEY,
@@ -549,5 +510,44 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       webhookSecret: env.STRIPE_WEBHOOK_SECRET,
       apiUrl: env.STRIPE_API_URL,
     },
+  };
+}
+
+/** The environment checked by the schema and the role rules; every problem at once in one ConfigError. */
+function validEnv(source: NodeJS.ProcessEnv): { env: Env; shards: ShardPlan } {
+  const parsed = envSchema.safeParse(source);
+  const empty = emptyVariables(source);
+  const roles = parsed.success
+    ? checkRoleSettings(parsed.data, source.DATABASE_URL?.trim() || undefined)
+    : { issues: [], shards: 'auto' as const };
+  if (!parsed.success || empty.length > 0 || roles.issues.length > 0) {
+    const lines = empty.map((key) => `  - ${key}: is set but empty (remove the line or give it a value)`);
+    const issues = parsed.success ? [] : parsed.error.issues;
+    for (const issue of issues) {
+      const key = issue.path.join('.') || 'env';
+      if (!empty.includes(key)) lines.push(`  - ${key}: ${issue.message}`);
+    }
+    for (const issue of roles.issues) lines.push(`  - ${issue.key}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  if (!parsed.success) throw new ConfigError('Invalid configuration');
+  return { env: parsed.data, shards: roles.shards };
+}
+
+/** A 32-byte key for one purpose, derived from the session secret (HKDF). */
+function derivedKey(env: Env, purpose: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', env.SESSION_SECRET ?? DEV_SESSION_SECRET, 'coinsync', purpose, 32));
+}
+
+function discordSettings(env: Env, demoMode: boolean, publicUrl: string): Config['discord'] {
+  return {
+    clientId: env.DISCORD_CLIENT_ID ?? DEMO_DISCORD.clientId,
+    clientSecret: env.DISCORD_CLIENT_SECRET ?? DEMO_DISCORD.clientSecret,
+    botToken: env.DISCORD_BOT_TOKEN ?? DEMO_DISCORD.botToken,
+    baseUrl: (
+      env.DISCORD_BASE_URL ?? (demoMode ? `${publicUrl}${DEMO_DISCORD.simulatorPath}` : 'https://discord.com')
+    ).replace(/\/+$/, ''),
+    cdnUrl: env.DISCORD_CDN_URL.replace(/\/+$/, ''),
+    simulatorPath: demoMode && !env.DISCORD_BASE_URL ? DEMO_DISCORD.simulatorPath : undefined,
   };
 }

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import express from 'express';
 import type { AddressInfo } from 'node:net';
 import { startTestApp, type TestApp } from './test/harness.ts';
-import { createTestDatabase, createUser } from './test/db.ts';
-import { credit, debit } from './ledger/ledger.ts';
+import { createTestStore } from './test/db.ts';
+import { insertUser } from './test/factories.ts';
+import { credit, debit } from './ledger/index.ts';
 import { DiscordApi } from './discord/discord-api.ts';
 import { discordRouteTemplate, readMetric } from './metrics.ts';
 import { requestContext } from './http/request-context.ts';
@@ -133,9 +134,9 @@ describe('request ids', () => {
 
 describe('domain counters', () => {
   it('counts ledger writes by type, direction and outcome', async () => {
-    const database = createTestDatabase();
+    const t = await createTestStore('sqlite');
     try {
-      const user = createUser(database);
+      const user = await insertUser(t.store);
       const read = (direction: string, outcome: string) =>
         readMetric('coinsync_ledger_writes_total', { type: 'daily', direction, outcome });
       const [ok, dup, refused] = [
@@ -143,16 +144,16 @@ describe('domain counters', () => {
         await read('credit', 'duplicate'),
         await read('debit', 'refused'),
       ];
-      credit(database.sqlite, { userId: user.id, cents: 100, type: 'daily', idempotencyKey: 'k1', now: 1 });
-      credit(database.sqlite, { userId: user.id, cents: 100, type: 'daily', idempotencyKey: 'k1', now: 1 });
-      expect(() => debit(database.sqlite, { userId: user.id, cents: 500, type: 'daily', now: 2 })).toThrow(
+      await credit(t.store, { userId: user.id, cents: 100, type: 'daily', idempotencyKey: 'k1', now: 1 });
+      await credit(t.store, { userId: user.id, cents: 100, type: 'daily', idempotencyKey: 'k1', now: 1 });
+      await expect(debit(t.store, { userId: user.id, cents: 500, type: 'daily', now: 2 })).rejects.toThrow(
         /Insufficient/,
       );
       expect(await read('credit', 'ok')).toBe(ok + 1);
       expect(await read('credit', 'duplicate')).toBe(dup + 1);
       expect(await read('debit', 'refused')).toBe(refused + 1);
     } finally {
-      database.dispose();
+      await t.dispose();
     }
   });
 

@@ -5,13 +5,14 @@ import { eq } from 'drizzle-orm';
 import { openDatabase } from '../../src/db/client.ts';
 import { createSqliteStore } from '../../src/db/engine.ts';
 import { users } from '../../src/db/schema.ts';
-import * as syncLedger from '../../src/ledger/ledger.ts';
 import * as ledger from '../../src/ledger/index.ts';
 
 // `node --import tsx scripts/bench/store-overhead.ts [N]`: what the async SQLite store (decision 028,
-// src/db/engine.ts) costs over today's synchronous calls, in CPU time per operation (the machine may
-// be loaded: CPU time, not wall clock). Compares a ledger credit (its own transaction) and a read by
-// primary key, synchronous vs through the store; the concurrent runs queue on the store's mutex.
+// src/db/engine.ts) and the ledger's one query definition (decision 056) cost over plain synchronous
+// better-sqlite3 calls, in CPU time per operation (the machine may be loaded: CPU time, not wall
+// clock). Compares a credit (its own transaction: the ledger's two statements, hand-prepared and run
+// synchronously, vs the ledger through the store) and a read by primary key, synchronous vs through
+// the store; the concurrent runs queue on the store's mutex.
 
 const n = Number(process.argv[2] ?? 20000);
 const dir = mkdtempSync(path.join(os.tmpdir(), 'coinsync-store-overhead-'));
@@ -44,8 +45,19 @@ async function measure(label: string, run: () => Promise<void> | void): Promise<
   return micros;
 }
 
-const syncCredit = await measure('ledger credit, synchronous (ledger.ts)', () => {
-  for (let i = 0; i < n; i += 1) syncLedger.credit(database.sqlite, entry(i));
+const addCoins = database.sqlite.prepare(
+  'UPDATE users SET coins = coins + ? WHERE id = ? AND coins + ? <= ? RETURNING coins',
+);
+const insertEntry = database.sqlite.prepare(
+  `INSERT INTO transactions (id, user_id, amount, type, description, idempotency_key, created_at)
+   VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id`,
+);
+const rawCredit = database.sqlite.transaction((e: ReturnType<typeof entry>) => {
+  addCoins.get(e.cents, e.userId, e.cents, 9_999_999_999);
+  insertEntry.get(crypto.randomUUID(), e.userId, e.cents, e.type, null, null, e.now);
+});
+const syncCredit = await measure('credit, synchronous (the two statements by hand)', () => {
+  for (let i = 0; i < n; i += 1) rawCredit.immediate(entry(i));
 });
 const storeCredit = await measure('ledger credit, store, one at a time', async () => {
   for (let i = 0; i < n; i += 1) await ledger.credit(store, entry(i));
@@ -77,7 +89,7 @@ const storeRead = await measure('read by id, store.read (read-only connection), 
 console.log(
   `store/sync: credit ${(storeCredit / syncCredit).toFixed(2)}×, concurrent credit ${(storeCreditConcurrent / syncCredit).toFixed(2)}×, read ${(storeRead / syncRead).toFixed(2)}× (load ${os.loadavg()[0]!.toFixed(1)})`,
 );
-syncLedger.assertLedgerInvariant(database.sqlite);
+await ledger.assertLedgerInvariant(store);
 await store.close();
 database.close();
 rmSync(dir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { DAY, HOUR, MINUTE, SECOND } from '../../src/clock.ts';
 import { serverJoins, servers, transactions, users } from '../../src/db/schema.ts';
-import { findLedgerMismatches } from '../../src/ledger/ledger.ts';
+import { findLedgerMismatchesSync } from '../../src/ledger/ledger.ts';
 import { startBotTestApp } from '../../src/bot/bot-test-kit.ts';
 import type { TestApp, TestClient } from '../../src/test/harness.ts';
 import type { ApiDiscoverServer, ApiServer } from '../../src/shared/api-types.ts';
@@ -1168,7 +1168,7 @@ function buildReport(app: TestApp, facts: RunFacts): SimulationReport {
     timedSum === timedAnswered,
     `${timedSum} in the ledger, ${timedAnswered} answered`,
   );
-  const mismatches = findLedgerMismatches(sqlite);
+  const mismatches = findLedgerMismatchesSync(sqlite);
   check(
     'ledger: balance == sum(transactions) for every user',
     mismatches.length === 0,

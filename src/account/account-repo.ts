@@ -3,6 +3,7 @@ import type { Payment, Server, Transaction, User } from '../db/schema.ts';
 import type { TransactionType } from '../ledger/index.ts';
 import { getForUpdate } from '../db/query.ts';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import type { SQLiteColumn, SQLiteSelect } from 'drizzle-orm/sqlite-core';
 import {
   hourlyRewards,
   payments,
@@ -58,6 +59,35 @@ export interface AccountExportRows {
   payments: Payment[];
 }
 
+/** What the export says of each join, social task done and reward claim. */
+const JOIN_EXPORT_COLUMNS = {
+  serverName: servers.name,
+  joinedAt: serverJoins.joinedAt,
+  verified: serverJoins.verified,
+  coinsAwarded: serverJoins.coinsAwarded,
+  hasLeft: serverJoins.hasLeft,
+  leftAt: serverJoins.leftAt,
+};
+const SOCIAL_EXPORT_COLUMNS = {
+  platform: socialTasks.platform,
+  title: socialTasks.title,
+  completedAt: socialCompletions.completedAt,
+};
+const REWARD_EXPORT_COLUMNS = {
+  lastClaimDate: hourlyRewards.lastClaimDate,
+  lastBonusClaimDate: hourlyRewards.lastBonusClaimDate,
+  lastDailyClaimDate: hourlyRewards.lastDailyClaimDate,
+};
+
+/** The query's rows of one user (`owner` column = id), in a stable order (each column ascending). */
+function ownRowsInOrder<T extends SQLiteSelect>(
+  query: T,
+  [owner, userId]: [SQLiteColumn, string],
+  order: SQLiteColumn[],
+): T {
+  return query.where(eq(owner, userId)).orderBy(...order.map((column) => asc(column)));
+}
+
 export class AccountRepository {
   constructor(private readonly h: DbHandle) {}
 
@@ -65,52 +95,43 @@ export class AccountRepository {
   async exportRows(userId: string): Promise<AccountExportRows> {
     const db = this.h.q;
     return {
-      transactions: await db
-        .select()
-        .from(transactions)
-        .where(eq(transactions.userId, userId))
-        .orderBy(asc(transactions.createdAt), asc(transactions.id)),
-      servers: await db
-        .select()
-        .from(servers)
-        .where(eq(servers.ownerId, userId))
-        .orderBy(asc(servers.createdAt), asc(servers.id)),
-      joins: await db
-        .select({
-          serverName: servers.name,
-          joinedAt: serverJoins.joinedAt,
-          verified: serverJoins.verified,
-          coinsAwarded: serverJoins.coinsAwarded,
-          hasLeft: serverJoins.hasLeft,
-          leftAt: serverJoins.leftAt,
-        })
-        .from(serverJoins)
-        .innerJoin(servers, eq(servers.id, serverJoins.serverId))
-        .where(eq(serverJoins.userId, userId))
-        .orderBy(asc(serverJoins.joinedAt), asc(serverJoins.id)),
-      socialCompletions: await db
-        .select({
-          platform: socialTasks.platform,
-          title: socialTasks.title,
-          completedAt: socialCompletions.completedAt,
-        })
-        .from(socialCompletions)
-        .innerJoin(socialTasks, eq(socialTasks.id, socialCompletions.taskId))
-        .where(eq(socialCompletions.userId, userId))
-        .orderBy(asc(socialCompletions.completedAt), asc(socialTasks.id)),
+      transactions: await ownRowsInOrder(
+        db.select().from(transactions).$dynamic(),
+        [transactions.userId, userId],
+        [transactions.createdAt, transactions.id],
+      ),
+      servers: await ownRowsInOrder(
+        db.select().from(servers).$dynamic(),
+        [servers.ownerId, userId],
+        [servers.createdAt, servers.id],
+      ),
+      joins: await ownRowsInOrder(
+        db
+          .select(JOIN_EXPORT_COLUMNS)
+          .from(serverJoins)
+          .innerJoin(servers, eq(servers.id, serverJoins.serverId))
+          .$dynamic(),
+        [serverJoins.userId, userId],
+        [serverJoins.joinedAt, serverJoins.id],
+      ),
+      socialCompletions: await ownRowsInOrder(
+        db
+          .select(SOCIAL_EXPORT_COLUMNS)
+          .from(socialCompletions)
+          .innerJoin(socialTasks, eq(socialTasks.id, socialCompletions.taskId))
+          .$dynamic(),
+        [socialCompletions.userId, userId],
+        [socialCompletions.completedAt, socialTasks.id],
+      ),
       rewardClaims: await db
-        .select({
-          lastClaimDate: hourlyRewards.lastClaimDate,
-          lastBonusClaimDate: hourlyRewards.lastBonusClaimDate,
-          lastDailyClaimDate: hourlyRewards.lastDailyClaimDate,
-        })
+        .select(REWARD_EXPORT_COLUMNS)
         .from(hourlyRewards)
         .where(eq(hourlyRewards.userId, userId)),
-      payments: await db
-        .select()
-        .from(payments)
-        .where(eq(payments.userId, userId))
-        .orderBy(asc(payments.createdAt), asc(payments.id)),
+      payments: await ownRowsInOrder(
+        db.select().from(payments).$dynamic(),
+        [payments.userId, userId],
+        [payments.createdAt, payments.id],
+      ),
     };
   }
 

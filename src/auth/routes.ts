@@ -1,4 +1,4 @@
-import { Router, type Request, type Response, type RequestHandler } from 'express';
+import { Router, type NextFunction, type Request, type Response, type RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import type { AppContext } from '../context.ts';
 import { requireUser } from '../http/guards.ts';
@@ -69,69 +69,7 @@ export function authRoutes(ctx: AppContext, passport: PassportInstance): Router 
 
   // Any failure (missing or forged state, denied consent, Discord unreachable) lands on the login
   // page with a flag; nothing is created and no session is established.
-  router.get('/auth/discord/callback', signInLimiter, (req, res, next) => {
-    const fail = (reason: string) => {
-      ctx.logger.warn('sign-in failed', { reason });
-      res.redirect('/?login=failed');
-    };
-    if (typeof req.query.error === 'string') return fail(`discord: ${req.query.error}`);
-    (
-      passport.authenticate('discord', (err: unknown, user: Express.User | false, info: unknown) => {
-        if (err || !user) return fail(err instanceof Error ? err.message : JSON.stringify(info ?? null));
-        // passport 0.7 regenerates the session id on login (session fixation defence); the new
-        // session gets the signed-in lifetime. It is the only save that may create a signed-in
-        // session (src/auth/session-creation.ts).
-        allowSessionCreation(req);
-        req.logIn(user, (loginErr) => {
-          if (loginErr) return next(loginErr);
-          void signedInAfterRevocation(user.id).then((signedInAt) => {
-            req.session.signedInAt = signedInAt;
-            req.session.lastSeenAt = ctx.clock.now();
-            // Saved before the redirect: express-session's own save at the end of the request lets
-            // the response's head out first, and the browser's next request must find the clocks.
-            req.session.save((saveErr) => (saveErr ? next(saveErr) : finishSignIn(user)));
-          }, next);
-        });
-      }) as RequestHandler
-    )(req, res, next);
-
-    /**
-     * The sign-in time: now, but always after the user's last revocation (decision 039), so a sign-in
-     * in the same millisecond as a sign-out everywhere (or on a clock behind another process's) counts.
-     */
-    async function signedInAfterRevocation(userId: string): Promise<number> {
-      const now = ctx.clock.now();
-      const validAfter = await usersRepo(ctx.store.read).sessionsValidAfter(userId);
-      return validAfter === null || validAfter === undefined ? now : Math.max(now, validAfter + 1);
-    }
-
-    function finishSignIn(user: Express.User) {
-      // The same-address rule compares where members and owners sign in from (decision 022); a
-      // failed recording is logged, not a failed sign-in (the next write records the address).
-      const recorded = recordUserAddress(ctx, user.id, addressKey(req)).catch((recordErr: unknown) => {
-        ctx.logger.error('address recording failed', {
-          userId: user.id,
-          error: errorMessage(recordErr),
-        });
-      });
-      // The member's guild list, stored: Discover leaves out servers they are already in (decision
-      // 038). Read beside the writes above, waited for at most GUILDS_AT_SIGN_IN_WAIT_MS (a slow
-      // Discord finishes it in the background); a failure costs nothing but that (a join reads it again).
-      const guilds = withinMs(
-        refreshMemberGuilds(ctx, user.id).catch((guildErr: unknown) => {
-          ctx.logger.warn('guild list at sign-in failed', {
-            userId: user.id,
-            error: errorMessage(guildErr),
-          });
-        }),
-        GUILDS_AT_SIGN_IN_WAIT_MS,
-      );
-      Promise.all([recorded, guilds, registerSession(ctx, user.id, req.sessionID)]).then(
-        () => res.redirect('/'),
-        (regErr: unknown) => next(regErr),
-      );
-    }
-  });
+  router.get('/auth/discord/callback', signInLimiter, discordCallback(ctx, passport));
 
   router.get('/auth/user', async (req, res) => {
     // The web app asks "who am I, if anyone?" with ?optional=1: signed out is an answer there (null),
@@ -173,4 +111,79 @@ export function authRoutes(ctx: AppContext, passport: PassportInstance): Router 
   });
 
   return router;
+}
+
+/** GET /auth/discord/callback: the OAuth2 code becomes a signed-in session, or the login page says it failed. */
+function discordCallback(ctx: AppContext, passport: PassportInstance): RequestHandler {
+  return (req, res, next) => {
+    const fail = (reason: string) => {
+      ctx.logger.warn('sign-in failed', { reason });
+      res.redirect('/?login=failed');
+    };
+    if (typeof req.query.error === 'string') return fail(`discord: ${req.query.error}`);
+    (
+      passport.authenticate('discord', (err: unknown, user: Express.User | false, info: unknown) => {
+        if (err || !user) return fail(err instanceof Error ? err.message : JSON.stringify(info ?? null));
+        // passport 0.7 regenerates the session id on login (session fixation defence); the new
+        // session gets the signed-in lifetime. It is the only save that may create a signed-in
+        // session (src/auth/session-creation.ts).
+        allowSessionCreation(req);
+        req.logIn(user, (loginErr) => {
+          if (loginErr) return next(loginErr);
+          void signedInAfterRevocation(ctx, user.id).then((signedInAt) => {
+            req.session.signedInAt = signedInAt;
+            req.session.lastSeenAt = ctx.clock.now();
+            // Saved before the redirect: express-session's own save at the end of the request lets
+            // the response's head out first, and the browser's next request must find the clocks.
+            req.session.save((saveErr) =>
+              saveErr ? next(saveErr) : finishSignIn(ctx, req, res, user, next),
+            );
+          }, next);
+        });
+      }) as RequestHandler
+    )(req, res, next);
+  };
+}
+
+/**
+ * The sign-in time: now, but always after the user's last revocation (decision 039), so a sign-in
+ * in the same millisecond as a sign-out everywhere (or on a clock behind another process's) counts.
+ */
+async function signedInAfterRevocation(ctx: AppContext, userId: string): Promise<number> {
+  const now = ctx.clock.now();
+  const validAfter = await usersRepo(ctx.store.read).sessionsValidAfter(userId);
+  return validAfter === null || validAfter === undefined ? now : Math.max(now, validAfter + 1);
+}
+
+function finishSignIn(
+  ctx: AppContext,
+  req: Request,
+  res: Response,
+  user: Express.User,
+  next: NextFunction,
+): void {
+  // The same-address rule compares where members and owners sign in from (decision 022); a
+  // failed recording is logged, not a failed sign-in (the next write records the address).
+  const recorded = recordUserAddress(ctx, user.id, addressKey(req)).catch((recordErr: unknown) => {
+    ctx.logger.error('address recording failed', {
+      userId: user.id,
+      error: errorMessage(recordErr),
+    });
+  });
+  // The member's guild list, stored: Discover leaves out servers they are already in (decision
+  // 038). Read beside the writes above, waited for at most GUILDS_AT_SIGN_IN_WAIT_MS (a slow
+  // Discord finishes it in the background); a failure costs nothing but that (a join reads it again).
+  const guilds = withinMs(
+    refreshMemberGuilds(ctx, user.id).catch((guildErr: unknown) => {
+      ctx.logger.warn('guild list at sign-in failed', {
+        userId: user.id,
+        error: errorMessage(guildErr),
+      });
+    }),
+    GUILDS_AT_SIGN_IN_WAIT_MS,
+  );
+  Promise.all([recorded, guilds, registerSession(ctx, user.id, req.sessionID)]).then(
+    () => res.redirect('/'),
+    (regErr: unknown) => next(regErr),
+  );
 }

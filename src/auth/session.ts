@@ -80,55 +80,10 @@ export async function createSessionSetup(
   options: SessionSetupOptions = {},
 ): Promise<SessionSetup> {
   const logger = options.logger ?? silentLogger;
-  let store: session.Store;
-  let close: () => Promise<void>;
-  let kind: SessionSetup['kind'];
-  let pingRedis: SessionSetup['pingRedis'];
-  let redis: RedisClient | null = null;
   const redisPrefix = options.redisPrefix ?? 'coinsync:sess:';
-  if (config.redisUrl) {
-    const timeoutMs = options.redisTimeoutMs ?? 1500;
-    const client = createRedisClient(config.redisUrl, timeoutMs);
-    await connectRedis(client, config.redisUrl, logger, options.onWaiting);
-    redis = client;
-    store = guardSessionStore(
-      new CreateOnSignInRedisStore({ client, prefix: redisPrefix }),
-      timeoutMs,
-      logger,
-    );
-    kind = 'redis';
-    pingRedis = () => client.ping();
-    close = async () => {
-      // close() waits for pending replies, which never come from a hung Redis.
-      if (client.isReady) await Promise.race([client.close(), new Promise((r) => setTimeout(r, timeoutMs))]);
-      if (client.isOpen) client.destroy();
-    };
-  } else if (database.kind === 'pg') {
-    const pgStore = new PgSessionStore(database.pool);
-    const prune = startSafeInterval('session prune', SESSION_PRUNE_EVERY_MS, () => pgStore.prune(), {
-      logger,
-      jobs: options.jobs,
-    });
-    store = pgStore;
-    kind = 'pg';
-    close = () => {
-      prune.stop();
-      return Promise.resolve();
-    };
-  } else {
-    const sqliteStore = new SqliteSessionStore(database.writer, Date.now, 0);
-    const prune = startSafeInterval('session prune', SESSION_PRUNE_EVERY_MS, () => sqliteStore.prune(), {
-      logger,
-      jobs: options.jobs,
-    });
-    store = sqliteStore;
-    kind = 'sqlite';
-    close = () => {
-      prune.stop();
-      sqliteStore.close();
-      return Promise.resolve();
-    };
-  }
+  const { store, close, kind, pingRedis, redis } = config.redisUrl
+    ? await openRedisStore(config.redisUrl, redisPrefix, logger, options)
+    : openDatabaseStore(database, logger, options);
   throttleTouches(store);
   const secrets = [config.sessionSecret];
   const middleware = session({
@@ -158,6 +113,66 @@ export async function createSessionSetup(
     access: { store, name: config.session.cookieName, secrets },
     close,
   };
+}
+
+/** Where sessions are kept, and how that closes. */
+type OpenedStore = Pick<SessionSetup, 'store' | 'close' | 'kind' | 'pingRedis' | 'redis'>;
+
+async function openRedisStore(
+  redisUrl: string,
+  redisPrefix: string,
+  logger: Logger,
+  options: SessionSetupOptions,
+): Promise<OpenedStore> {
+  const timeoutMs = options.redisTimeoutMs ?? 1500;
+  const client = createRedisClient(redisUrl, timeoutMs);
+  await connectRedis(client, redisUrl, logger, options.onWaiting);
+  return {
+    store: guardSessionStore(
+      new CreateOnSignInRedisStore({ client, prefix: redisPrefix }),
+      timeoutMs,
+      logger,
+    ),
+    kind: 'redis',
+    pingRedis: () => client.ping(),
+    redis: client,
+    close: async () => {
+      // close() waits for pending replies, which never come from a hung Redis.
+      if (client.isReady) await Promise.race([client.close(), new Promise((r) => setTimeout(r, timeoutMs))]);
+      if (client.isOpen) client.destroy();
+    },
+  };
+}
+
+/** The database's own sessions table, pruned every SESSION_PRUNE_EVERY_MS. */
+function openDatabaseStore(
+  database: SqliteStore | PgStore,
+  logger: Logger,
+  options: SessionSetupOptions,
+): OpenedStore {
+  if (database.kind === 'pg') {
+    const pgStore = new PgSessionStore(database.pool);
+    const prune = startSafeInterval('session prune', SESSION_PRUNE_EVERY_MS, () => pgStore.prune(), {
+      logger,
+      jobs: options.jobs,
+    });
+    const close = () => {
+      prune.stop();
+      return Promise.resolve();
+    };
+    return { store: pgStore, kind: 'pg', pingRedis: undefined, redis: null, close };
+  }
+  const sqliteStore = new SqliteSessionStore(database.writer, Date.now, 0);
+  const prune = startSafeInterval('session prune', SESSION_PRUNE_EVERY_MS, () => sqliteStore.prune(), {
+    logger,
+    jobs: options.jobs,
+  });
+  const close = () => {
+    prune.stop();
+    sqliteStore.close();
+    return Promise.resolve();
+  };
+  return { store: sqliteStore, kind: 'sqlite', pingRedis: undefined, redis: null, close };
 }
 
 /**

@@ -1,5 +1,20 @@
 import type { DbHandle } from '../db/engine.ts';
-import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lte, min, or, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  gt,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lte,
+  min,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import type { SelectedFields, SQLiteSelect } from 'drizzle-orm/sqlite-core';
 import type { SqliteRemoteResult } from 'drizzle-orm/sqlite-proxy';
 import { changes } from '../db/query.ts';
@@ -78,6 +93,7 @@ export interface CompletionNotice {
 
 /** Inner joins: no joined table's columns can come back null. */
 type InnerJoined = { server_joins: 'not-null'; servers: 'not-null'; users: 'not-null' };
+type WithCampaign = { server_joins: 'not-null'; servers: 'not-null' };
 
 export class BotRepository {
   constructor(private readonly h: DbHandle) {}
@@ -91,25 +107,14 @@ export class BotRepository {
   // ------------------------------------------------------------ verification
   /** The member's pending joins of the guild's open campaigns recorded at or after `since`, oldest first. */
   async listPendingJoins(userId: string, guildId: string, since: number): Promise<PendingJoin[]> {
-    return this.h.q
-      .select({
-        joinId: serverJoins.id,
-        campaignId: servers.id,
-        name: servers.name,
-        ownerId: servers.ownerId,
-      })
-      .from(serverJoins)
-      .innerJoin(servers, eq(servers.id, serverJoins.serverId))
-      .where(
-        and(
-          eq(serverJoins.userId, userId),
-          eq(servers.serverId, guildId),
-          eq(serverJoins.verified, false),
-          eq(serverJoins.hasLeft, false),
-          isNull(servers.canceledAt),
-          gte(serverJoins.joinedAt, since),
-        ),
-      )
+    return this.selectPresentJoinsOfGuild(
+      { joinId: serverJoins.id, campaignId: servers.id, name: servers.name, ownerId: servers.ownerId },
+      userId,
+      guildId,
+      eq(serverJoins.verified, false),
+      isNull(servers.canceledAt),
+      gte(serverJoins.joinedAt, since),
+    )
       .orderBy(asc(serverJoins.joinedAt), asc(serverJoins.id))
       .all();
   }
@@ -231,8 +236,8 @@ export class BotRepository {
   // ------------------------------------------------------------ leaves
   /** The member's paid joins of the guild not recorded as left, by campaign id (the order rows are locked in). */
   async listOpenPaidJoins(userId: string, guildId: string): Promise<OpenPaidJoin[]> {
-    return this.h.q
-      .select({
+    return this.selectPresentJoinsOfGuild(
+      {
         joinId: serverJoins.id,
         verifiedAt: serverJoins.verifiedAt,
         minStayMs: serverJoins.minStayMs,
@@ -242,17 +247,11 @@ export class BotRepository {
         name: servers.name,
         kind: servers.kind,
         canceledAt: servers.canceledAt,
-      })
-      .from(serverJoins)
-      .innerJoin(servers, eq(servers.id, serverJoins.serverId))
-      .where(
-        and(
-          eq(serverJoins.userId, userId),
-          eq(servers.serverId, guildId),
-          eq(serverJoins.coinsAwarded, true),
-          eq(serverJoins.hasLeft, false),
-        ),
-      )
+      },
+      userId,
+      guildId,
+      eq(serverJoins.coinsAwarded, true),
+    )
       .orderBy(asc(servers.id), asc(serverJoins.id))
       .all();
   }
@@ -621,6 +620,28 @@ export class BotRepository {
    * types cannot follow through two joins, so the builder is typed here as what it is: a partial
    * select over three inner-joined tables.
    */
+  /** The member's joins of the guild's campaigns not recorded as left, narrowed by `conditions`. */
+  private selectPresentJoinsOfGuild<T extends SelectedFields>(
+    fields: T,
+    userId: string,
+    guildId: string,
+    ...conditions: SQL[]
+  ): SQLiteSelect<'server_joins', 'async', SqliteRemoteResult, T, 'partial', WithCampaign> {
+    const query = this.h.q
+      .select(fields as SelectedFields)
+      .from(serverJoins)
+      .innerJoin(servers, eq(servers.id, serverJoins.serverId))
+      .$dynamic() as SQLiteSelect<'server_joins', 'async', SqliteRemoteResult, T, 'partial', WithCampaign>;
+    return query.where(
+      and(
+        eq(serverJoins.userId, userId),
+        eq(servers.serverId, guildId),
+        eq(serverJoins.hasLeft, false),
+        ...conditions,
+      ),
+    );
+  }
+
   private selectJoinsWithCampaignAndUser<T extends SelectedFields>(
     fields: T,
   ): SQLiteSelect<'server_joins', 'async', SqliteRemoteResult, T, 'partial', InnerJoined> {

@@ -161,7 +161,6 @@ export async function reconcile(ctx: AppContext, options: ReconcileOptions = {})
     phaseStart = now;
   };
   const startedAt = ctx.clock.now();
-  const valve = ctx.config.reconcileSafetyValve;
 
   // 0. Where is the bot? Its own guild list pauses and resumes campaigns (a missed GUILD_DELETE or
   //    GUILD_CREATE). If Discord cannot say, campaigns keep their state.
@@ -181,24 +180,43 @@ export async function reconcile(ctx: AppContext, options: ReconcileOptions = {})
 
   // 1. Look every guild up first (paced by @discordjs/rest and the gateway), charging nothing yet:
   //    the safety valve needs the whole run's picture.
-  const looked: { w: GuildWork; members: Map<string, number>; absent: string[] }[] = [];
-  const lookUp = async (w: GuildWork): Promise<void> => {
-    try {
-      const members = await lookUpMembers(ctx, w.guildId, [...new Set([...w.inStay.keys(), ...w.pending])], {
-        gateway: options.gateway,
-        singleLookupMax: options.singleLookupMax ?? 10,
-        counters: result.lookups,
-      });
-      looked.push({ w, members, absent: [...w.inStay.keys()].filter((id) => !members.has(id)) });
-    } catch (err) {
-      // 10004 included: Discord sends it for a guild the bot has left, and sometimes by mistake (#8445).
-      result.failed += 1;
-      ctx.logger.warn('reconcile: member lookup failed; guild left for the next run', {
-        guildId: w.guildId,
-        error: errorMessage(err),
-      });
-    }
-  };
+  const looked = await lookUpGuilds(ctx, guilds, options, result);
+  endPhase('lookup');
+
+  // 2. Safety valve, then 3. leaves first: they may give slots back that the arrivals below can take.
+  const { chargeable, runHeld } = await applySafetyValve(ctx, looked, startedAt, result);
+  if (!runHeld) await chargeLeaves(ctx, chargeable, options.concurrency ?? 4, result);
+  endPhase('leaves');
+
+  // 4. Arrivals in the order they joined Discord (who live events would have given the last slots to).
+  await payArrivals(ctx, looked, result);
+  endPhase('arrivals');
+
+  // 5. Finished campaigns whose owner has not been told (DMs due for another attempt included).
+  result.notified = await notifyPendingCompletions(ctx, options.shard);
+  result.held = await refreshHeldGauge(ctx.store.read);
+  return result;
+}
+
+/** A guild looked up: who of its in-stay and pending members is there (id -> Discord joined_at). */
+interface LookedUpGuild {
+  w: GuildWork;
+  members: Map<string, number>;
+  absent: string[];
+}
+
+function lookedUp(w: GuildWork, members: Map<string, number>): LookedUpGuild {
+  return { w, members, absent: [...w.inStay.keys()].filter((id) => !members.has(id)) };
+}
+
+/** Step 1: every guild's members, by the sweep without the intent, else by member-lookup.ts. */
+async function lookUpGuilds(
+  ctx: AppContext,
+  guilds: GuildWork[],
+  options: ReconcileOptions,
+  result: ReconcileResult,
+): Promise<LookedUpGuild[]> {
+  const looked: LookedUpGuild[] = [];
   if (options.withoutMembersIntent) {
     const swept = await sweepMembers(ctx, guilds, {
       counters: result.lookups,
@@ -209,16 +227,42 @@ export async function reconcile(ctx: AppContext, options: ReconcileOptions = {})
         result.failed += 1;
         continue;
       }
-      const members = swept.found.get(w.guildId) ?? new Map<string, number>();
-      looked.push({ w, members, absent: [...w.inStay.keys()].filter((id) => !members.has(id)) });
+      looked.push(lookedUp(w, swept.found.get(w.guildId) ?? new Map<string, number>()));
     }
-  } else {
-    await inParallel(guilds, options.concurrency ?? 4, lookUp);
+    return looked;
   }
-  endPhase('lookup');
+  await inParallel(guilds, options.concurrency ?? 4, async (w) => {
+    try {
+      const members = await lookUpMembers(ctx, w.guildId, [...new Set([...w.inStay.keys(), ...w.pending])], {
+        gateway: options.gateway,
+        singleLookupMax: options.singleLookupMax ?? 10,
+        counters: result.lookups,
+      });
+      looked.push(lookedUp(w, members));
+    } catch (err) {
+      // 10004 included: Discord sends it for a guild the bot has left, and sometimes by mistake (#8445).
+      result.failed += 1;
+      ctx.logger.warn('reconcile: member lookup failed; guild left for the next run', {
+        guildId: w.guildId,
+        error: errorMessage(err),
+      });
+    }
+  });
+  return looked;
+}
 
-  // 2. Safety valve: a guild with an unusual share absent, or more absent members in the whole run
-  //    than RECONCILE_MAX_CHARGES, is charged nothing this run; an ALERT says so.
+/**
+ * Step 2, the safety valve: a guild with an unusual share absent, or more absent members in the whole
+ * run than RECONCILE_MAX_CHARGES, is charged nothing this run; an ALERT says so, and what it held is
+ * recorded (it stays in scope and an operator can review it). Held members found again are released.
+ */
+async function applySafetyValve(
+  ctx: AppContext,
+  looked: LookedUpGuild[],
+  startedAt: number,
+  result: ReconcileResult,
+): Promise<{ chargeable: LookedUpGuild[]; runHeld: boolean }> {
+  const valve = ctx.config.reconcileSafetyValve;
   // Held members found in the guild again: the hold is lifted.
   for (const { w, members } of looked)
     for (const id of w.held.keys())
@@ -246,48 +290,52 @@ export async function reconcile(ctx: AppContext, options: ReconcileOptions = {})
       { absent: absentInRun, guilds: chargeable.length, valve },
     );
   }
-
-  // What the valve held is recorded, so it stays in scope and an operator can review it.
   for (const g of heldGuilds) await holdAbsent(ctx.store, g.guildId, g.absent, startedAt);
+  return { chargeable, runHeld };
+}
 
-  // 3. Leaves first: they may give slots back that the arrivals below can take.
-  if (!runHeld) {
-    await inParallel(
-      chargeable.filter((g) => g.absent.length > 0),
-      options.concurrency ?? 4,
-      async ({ w, absent }) => {
-        const at = ctx.clock.now();
-        const removals: Removal[] = [];
-        for (const id of absent) {
-          const join = await findOpenPaidJoin(ctx, w.guildId, id); // re-read: an event may have settled it meanwhile
-          // A held member's leave is judged at the run that first found it absent.
-          if (join) removals.push({ discordUserId: id, at: w.held.get(id) ?? at, since: removalSince(join) });
-        }
-        try {
-          const { settled } = await settleRemovals(ctx, w.guildId, removals, true);
-          result.left += settled.size;
-          for (const id of w.held.keys())
-            if (settled.has(id) || !removals.some((r) => r.discordUserId === id))
-              await resolveHeld(
-                ctx.store,
-                { guildId: w.guildId, discordUserId: id },
-                'settled',
-                ctx.clock.now(),
-              );
-        } catch (err) {
-          result.failed += 1;
-          ctx.logger.warn('reconcile: settling removals failed; guild left for the next run', {
-            guildId: w.guildId,
-            error: errorMessage(err),
-          });
-        }
-      },
-    );
-  }
+/** Step 3: the absent members of the guilds the valve let through are settled as removals. */
+async function chargeLeaves(
+  ctx: AppContext,
+  chargeable: LookedUpGuild[],
+  concurrency: number,
+  result: ReconcileResult,
+): Promise<void> {
+  await inParallel(
+    chargeable.filter((g) => g.absent.length > 0),
+    concurrency,
+    async ({ w, absent }) => {
+      const at = ctx.clock.now();
+      const removals: Removal[] = [];
+      for (const id of absent) {
+        const join = await findOpenPaidJoin(ctx, w.guildId, id); // re-read: an event may have settled it meanwhile
+        // A held member's leave is judged at the run that first found it absent.
+        if (join) removals.push({ discordUserId: id, at: w.held.get(id) ?? at, since: removalSince(join) });
+      }
+      try {
+        const { settled } = await settleRemovals(ctx, w.guildId, removals, true);
+        result.left += settled.size;
+        for (const id of w.held.keys())
+          if (settled.has(id) || !removals.some((r) => r.discordUserId === id))
+            await resolveHeld(
+              ctx.store,
+              { guildId: w.guildId, discordUserId: id },
+              'settled',
+              ctx.clock.now(),
+            );
+      } catch (err) {
+        result.failed += 1;
+        ctx.logger.warn('reconcile: settling removals failed; guild left for the next run', {
+          guildId: w.guildId,
+          error: errorMessage(err),
+        });
+      }
+    },
+  );
+}
 
-  endPhase('leaves');
-
-  // 4. Arrivals in the order they joined Discord (who live events would have given the last slots to).
+/** Step 4: pending members found in their guild are verified, the earliest Discord join first. */
+async function payArrivals(ctx: AppContext, looked: LookedUpGuild[], result: ReconcileResult): Promise<void> {
   const arrived: { guildId: string; discordUserId: string; joinedAt: number }[] = [];
   for (const { w, members } of looked) {
     for (const id of w.pending) {
@@ -305,12 +353,6 @@ export async function reconcile(ctx: AppContext, options: ReconcileOptions = {})
     });
     if (outcome.rewarded) result.verified += 1;
   }
-  endPhase('arrivals');
-
-  // 5. Finished campaigns whose owner has not been told (DMs due for another attempt included).
-  result.notified = await notifyPendingCompletions(ctx, options.shard);
-  result.held = await refreshHeldGauge(ctx.store.read);
-  return result;
 }
 
 /** Runs `work` over `items` with at most `concurrency` at a time. */

@@ -38,6 +38,16 @@ function botMissingBody(err: unknown, _req: Request, res: Response, next: NextFu
 
 export function campaignRoutes(ctx: AppContext): Router {
   const router = Router();
+  ownerCampaignRoutes(router, ctx);
+  qualityRoutes(router, ctx);
+  historyRoutes(router, ctx);
+  submitHelperRoutes(router, ctx);
+  router.use(botMissingBody);
+  return router;
+}
+
+/** Submitting and running the owner's campaigns. */
+function ownerCampaignRoutes(router: Router, ctx: AppContext): void {
   const cdn = ctx.config.discord.cdnUrl;
 
   router.post('/servers', async (req, res) => {
@@ -87,7 +97,18 @@ export function campaignRoutes(ctx: AppContext): Router {
     res.json(toApiServer(server, cdn));
   });
 
-  // Issue 31 item 1: what became of the members the owner paid for (all campaigns, one, as CSV).
+  // Issue 31 item 4: more member slots for a running (or run-out) campaign, priced like a submission.
+  router.post('/campaigns/:id/top-up', async (req, res) => {
+    const userId = requireUser(req);
+    const { id } = parseInput(idParams, req.params);
+    const input = parseInput(topUpSchema, req.body);
+    const server = await topUpCampaign(ctx, userId, id, input);
+    res.json(toApiServer(server, cdn));
+  });
+}
+
+/** Issue 31 item 1: what became of the members the owner paid for (all campaigns, one, as CSV). */
+function qualityRoutes(router: Router, ctx: AppContext): void {
   router.get('/campaigns/quality', async (req, res) => {
     const userId = requireUser(req);
     res.json(await qualityOverview(ctx, userId));
@@ -107,16 +128,10 @@ export function campaignRoutes(ctx: AppContext): Router {
     res.setHeader('Content-Disposition', `attachment; filename="campaign-${id}-members.csv"`);
     res.send(csv);
   });
+}
 
-  // Issue 31 item 4: more member slots for a running (or run-out) campaign, priced like a submission.
-  router.post('/campaigns/:id/top-up', async (req, res) => {
-    const userId = requireUser(req);
-    const { id } = parseInput(idParams, req.params);
-    const input = parseInput(topUpSchema, req.body);
-    const server = await topUpCampaign(ctx, userId, id, input);
-    res.json(toApiServer(server, cdn));
-  });
-
+/** The user's transaction history. */
+function historyRoutes(router: Router, ctx: AppContext): void {
   router.get('/transactions', async (req, res) => {
     const userId = requireUser(req);
     const query = parseInput(transactionsQuerySchema, req.query);
@@ -136,7 +151,10 @@ export function campaignRoutes(ctx: AppContext): Router {
     const userId = requireUser(req);
     res.json(await summarizeTransactions(ctx, userId));
   });
+}
 
+/** What the Submit page's server picker and its bot step ask. */
+function submitHelperRoutes(router: Router, ctx: AppContext): void {
   // Issue 31 item 3: Submit's server picker (the servers the user owns or manages, with bot presence).
   router.get('/guilds/manageable', async (req, res) => {
     const userId = requireUser(req);
@@ -156,7 +174,4 @@ export function campaignRoutes(ctx: AppContext): Router {
     const body: BotInviteResponse = { inviteUrl: botInviteUrl(ctx, guildId) };
     res.json(body);
   });
-
-  router.use(botMissingBody);
-  return router;
 }

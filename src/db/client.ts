@@ -10,7 +10,7 @@ import { errorMessage } from '../ops/error-text.ts';
 
 export { DatabaseIntegrityError } from './integrity.ts';
 
-/** The better-sqlite3 connection; the ledger and the hand-prepared hot paths take it explicitly. */
+/** The better-sqlite3 connection (the store's writer; synchronous checks such as the backup's take it). */
 export type Connection = Database.Database;
 /** The drizzle handle; `$client` is its connection (drizzle's public field). */
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Connection };

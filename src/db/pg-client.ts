@@ -7,8 +7,8 @@ import * as schema from './schema.pg.ts';
 import { driverErrorCode } from '../shared/errors.ts';
 
 // The PostgreSQL connection (decision 028): the pool behind the PostgreSQL DataStore (src/db/engine.ts,
-// opened by src/server.ts when DATABASE_URL is set), the PostgreSQL ledger (src/ledger/ledger-pg.ts),
-// the run-once jobs (src/ops/run-once.ts) and the session store (src/auth/pg-session-store.ts).
+// opened by src/server.ts when DATABASE_URL is set; the ledger and the repositories run on it through
+// src/db/query.ts), the run-once jobs (src/ops/run-once.ts) and the session store (src/auth/pg-session-store.ts).
 
 export type PgDb = NodePgDatabase<typeof schema> & { $client: pg.Pool };
 /** The handle given to code running inside `db.transaction(async (tx) => …)`. */

@@ -138,22 +138,7 @@ export async function createRedisEventBus(options: {
   const bufferKey = (userId: string) => `${prefix}events:user:${userId}`;
   const listeners = new Listeners();
   const revocations = new Listeners<Revocation>();
-  const subscriber = redis.duplicate();
-  subscriber.on('error', (err: unknown) => {
-    logger.warn('live events: Redis subscriber error', {
-      error: errorMessage(err),
-    });
-  });
-  await subscriber.connect();
-  await subscriber.subscribe(channel, (message) => {
-    try {
-      const parsed = JSON.parse(message) as StoredEvent | { revoke: Revocation };
-      if ('revoke' in parsed) revocations.deliver(parsed.revoke, logger);
-      else listeners.deliver(parsed, logger);
-    } catch (err) {
-      logger.warn('live events: bad message', { error: errorMessage(err) });
-    }
-  });
+  const subscriber = await subscribeToChannel(redis, channel, logger, listeners, revocations);
   return {
     kind: 'redis',
     async publish(userId, event) {
@@ -213,4 +198,31 @@ export async function createRedisEventBus(options: {
       }
     },
   };
+}
+
+/** The process's subscriber connection (a duplicate of `redis`): the channel's events and revocations go to local streams. */
+async function subscribeToChannel(
+  redis: RedisClient,
+  channel: string,
+  logger: Logger,
+  listeners: Listeners,
+  revocations: Listeners<Revocation>,
+): Promise<RedisClient> {
+  const subscriber = redis.duplicate();
+  subscriber.on('error', (err: unknown) => {
+    logger.warn('live events: Redis subscriber error', {
+      error: errorMessage(err),
+    });
+  });
+  await subscriber.connect();
+  await subscriber.subscribe(channel, (message) => {
+    try {
+      const parsed = JSON.parse(message) as StoredEvent | { revoke: Revocation };
+      if ('revoke' in parsed) revocations.deliver(parsed.revoke, logger);
+      else listeners.deliver(parsed, logger);
+    } catch (err) {
+      logger.warn('live events: bad message', { error: errorMessage(err) });
+    }
+  });
+  return subscriber;
 }

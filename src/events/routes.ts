@@ -1,4 +1,4 @@
-import { Router, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import type { AppContext } from '../context.ts';
 import { requireUser } from '../http/guards.ts';
 import { addressKey } from '../http/write-limits.ts';
@@ -24,10 +24,68 @@ interface Stream {
   userId: string;
   sid: string;
   address: string;
+  /** Set once the stream is over (ended by us, or closed by the client): nothing more is written. */
+  ended: boolean;
   /** Asks the session store and the session policy whether this stream's session is still valid. */
   verify(): void;
   /** Ends the stream now: nothing more is written, the session is not saved. */
   end(): void;
+}
+
+/** The open streams of this process, by user and by address, and the one heartbeat timer serving them. */
+class StreamRegistry {
+  private readonly all = new Set<Stream>();
+  private readonly byUser = new Map<string, Set<Stream>>();
+  private readonly byAddress = new Map<string, number>();
+  /** Runs only while a stream is open. */
+  private heartbeat: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly heartbeatMs: number,
+    private readonly maxStreams: number,
+    private readonly maxPerAddress: number,
+  ) {}
+
+  isFull(address: string): boolean {
+    return this.all.size >= this.maxStreams || (this.byAddress.get(address) ?? 0) >= this.maxPerAddress;
+  }
+
+  /** Holds a new stream; the user's oldest ends when they have more than MAX_STREAMS_PER_USER. */
+  add(stream: Stream): void {
+    this.all.add(stream);
+    this.byAddress.set(stream.address, (this.byAddress.get(stream.address) ?? 0) + 1);
+    const streams = this.byUser.get(stream.userId) ?? new Set<Stream>();
+    this.byUser.set(stream.userId, streams);
+    streams.add(stream);
+    if (streams.size > MAX_STREAMS_PER_USER) {
+      const oldest = streams.values().next();
+      if (!oldest.done) oldest.value.end();
+    }
+    if (this.heartbeat) return;
+    this.heartbeat = setInterval(() => this.beat(), this.heartbeatMs);
+    this.heartbeat.unref();
+  }
+
+  remove(stream: Stream): void {
+    this.all.delete(stream);
+    const count = (this.byAddress.get(stream.address) ?? 1) - 1;
+    if (count <= 0) this.byAddress.delete(stream.address);
+    else this.byAddress.set(stream.address, count);
+    const streams = this.byUser.get(stream.userId);
+    streams?.delete(stream);
+    if (streams?.size === 0) this.byUser.delete(stream.userId);
+    if (this.all.size === 0 && this.heartbeat) {
+      clearInterval(this.heartbeat);
+      this.heartbeat = undefined;
+    }
+  }
+
+  private beat(): void {
+    for (const stream of this.all) {
+      stream.res.write(': ping\n\n');
+      stream.verify();
+    }
+  }
 }
 
 /**
@@ -49,38 +107,17 @@ export function liveEventRoutes(
   options: { heartbeatMs?: number; maxStreams?: number; maxPerAddress?: number } = {},
 ): Router {
   const router = Router();
-  const heartbeatMs = options.heartbeatMs ?? LIVE_HEARTBEAT_MS;
-  const maxStreams = options.maxStreams ?? ctx.config.limits.liveStreams;
-  const maxPerAddress = options.maxPerAddress ?? ctx.config.limits.liveStreamsPerAddress;
+  const registry = new StreamRegistry(
+    options.heartbeatMs ?? LIVE_HEARTBEAT_MS,
+    options.maxStreams ?? ctx.config.limits.liveStreams,
+    options.maxPerAddress ?? ctx.config.limits.liveStreamsPerAddress,
+  );
   const check = sessionCheck(ctx);
-  const byUser = new Map<string, Set<Stream>>();
-  const byAddress = new Map<string, number>();
-  const all = new Set<Stream>();
-
-  // One timer for every stream of the process, running only while a stream is open.
-  let heartbeat: NodeJS.Timeout | undefined;
-  const beat = () => {
-    for (const stream of all) {
-      stream.res.write(': ping\n\n');
-      stream.verify();
-    }
-  };
-  const startHeartbeat = () => {
-    if (heartbeat) return;
-    heartbeat = setInterval(beat, heartbeatMs);
-    heartbeat.unref();
-  };
-  const stopHeartbeatIfIdle = () => {
-    if (all.size === 0 && heartbeat) {
-      clearInterval(heartbeat);
-      heartbeat = undefined;
-    }
-  };
 
   router.get('/events', async (req, res) => {
     const userId = requireUser(req);
     const address = addressKey(req);
-    if (all.size >= maxStreams || (byAddress.get(address) ?? 0) >= maxPerAddress) {
+    if (registry.isFull(address)) {
       res.setHeader('Retry-After', String(STREAMS_RETRY_AFTER_S));
       res.status(503).json({ message: STREAMS_FULL_MESSAGE });
       return;
@@ -89,117 +126,127 @@ export function liveEventRoutes(
     const lastEventId =
       parseLastEventId(req.get('last-event-id')) ??
       parseLastEventId(typeof req.query.lastEventId === 'string' ? req.query.lastEventId : undefined);
-    const sid = req.sessionID;
     const store = req.sessionStore;
-    const session = req.session;
-    const signedInAt = session.signedInAt;
-    // What the session policy recorded (lastSeenAt) is saved now; then the stream lets go of the
-    // session: express-session saves nothing at its end (a stream outlives revocations).
-    if ((req as { sessionRefreshed?: boolean }).sessionRefreshed) {
-      await new Promise<void>((resolve, reject) =>
-        session.save((err: unknown) =>
-          err ? reject(err instanceof Error ? err : new Error('session store failed')) : resolve(),
-        ),
-      );
-    }
-
-    let ended = false;
-    let closed = false;
-    const stream: Stream = {
-      res,
-      userId,
-      sid,
-      address,
-      verify() {
-        store.get(sid, (err, sess) => {
-          if (err || ended) return; // a store error (Redis timeout) keeps the stream
-          const signedIn = (sess as { passport?: { user?: unknown } } | null | undefined)?.passport?.user;
-          if (!sess || !signedIn) {
-            stream.end();
-            return;
-          }
-          check(sess, userId, ctx.clock.now()).then(
-            (verdict) => {
-              if (verdict === 'expired' || verdict === 'deleted' || verdict === 'revoked') stream.end();
-            },
-            () => undefined,
-          );
-        });
-      },
-      end() {
-        if (ended) return;
-        ended = true;
-        res.end();
-      },
-    };
-
-    res.status(200);
-    res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-    res.setHeader('Connection', 'keep-alive');
-    // nginx buffers proxied responses unless told not to.
-    res.setHeader('X-Accel-Buffering', 'no');
-    (res.locals as { stream?: boolean }).stream = true;
-    res.flushHeaders();
-    (req as { session?: unknown }).session = undefined;
-    res.write(`retry: ${LIVE_RETRY_MS}\n: connected\n\n`);
-
-    all.add(stream);
-    byAddress.set(address, (byAddress.get(address) ?? 0) + 1);
-    const streams = byUser.get(userId) ?? new Set<Stream>();
-    byUser.set(userId, streams);
-    streams.add(stream);
-    if (streams.size > MAX_STREAMS_PER_USER) {
-      const oldest = streams.values().next();
-      if (!oldest.done) oldest.value.end();
-    }
-    startHeartbeat();
-
-    const send = (stored: StoredEvent) => {
-      if (ended) return;
-      res.write(`id: ${stored.id}\ndata: ${JSON.stringify(stored.event)}\n\n`);
-    };
-    // Subscribe before reading the buffer, hold live events until the replay is out, and skip the
-    // ones the replay already carried: nothing is lost or sent twice in between.
-    let replaying = true;
-    const held: StoredEvent[] = [];
-    const unsubscribe = ctx.events.subscribe(userId, (stored) => {
-      if (replaying) held.push(stored);
-      else send(stored);
-    });
-    const stopRevocations = ctx.events.onRevoke(userId, (revocation) => {
-      if (
-        revocation.sid === sid ||
-        (revocation.validAfter !== undefined && isRevoked(signedInAt, revocation.validAfter))
-      ) {
-        stream.end();
-      }
-    });
-    const cleanUp = () => {
-      if (closed) return;
-      closed = true;
-      ended = true;
-      unsubscribe();
-      stopRevocations();
-      all.delete(stream);
-      const count = (byAddress.get(address) ?? 1) - 1;
-      if (count <= 0) byAddress.delete(address);
-      else byAddress.set(address, count);
-      streams.delete(stream);
-      if (streams.size === 0 && byUser.get(userId) === streams) byUser.delete(userId);
-      stopHeartbeatIfIdle();
-    };
-    res.on('close', cleanUp);
-
-    const missed = lastEventId === null ? [] : await ctx.events.since(userId, lastEventId);
-    if (ended) return;
-    const replayed = new Set<number>();
-    for (const stored of missed) {
-      replayed.add(stored.id);
-      send(stored);
-    }
-    replaying = false;
-    for (const stored of held) if (!replayed.has(stored.id)) send(stored);
+    const signedInAt = req.session.signedInAt;
+    await saveRefreshedSession(req);
+    const stream = newStream(res, { userId, sid: req.sessionID, address }, (sid, onInvalid) =>
+      store.get(sid, (err, sess) => {
+        if (err || stream.ended) return; // a store error (Redis timeout) keeps the stream
+        const signedIn = (sess as { passport?: { user?: unknown } } | null | undefined)?.passport?.user;
+        if (!sess || !signedIn) {
+          onInvalid();
+          return;
+        }
+        check(sess, userId, ctx.clock.now()).then(
+          (verdict) => {
+            if (verdict === 'expired' || verdict === 'deleted' || verdict === 'revoked') onInvalid();
+          },
+          () => undefined,
+        );
+      }),
+    );
+    openEventStream(req, res);
+    registry.add(stream);
+    await relayEvents(ctx, registry, stream, signedInAt, lastEventId);
   });
 
   return router;
+}
+
+/**
+ * What the session policy recorded (lastSeenAt) is saved now; then the stream lets go of the session:
+ * express-session saves nothing at its end (a stream outlives revocations).
+ */
+async function saveRefreshedSession(req: Request): Promise<void> {
+  if (!(req as { sessionRefreshed?: boolean }).sessionRefreshed) return;
+  const session = req.session;
+  await new Promise<void>((resolve, reject) =>
+    session.save((err: unknown) =>
+      err ? reject(err instanceof Error ? err : new Error('session store failed')) : resolve(),
+    ),
+  );
+}
+
+function newStream(
+  res: Response,
+  who: { userId: string; sid: string; address: string },
+  verifySession: (sid: string, onInvalid: () => void) => void,
+): Stream {
+  const stream: Stream = {
+    res,
+    ...who,
+    ended: false,
+    verify() {
+      verifySession(who.sid, () => stream.end());
+    },
+    end() {
+      if (stream.ended) return;
+      stream.ended = true;
+      res.end();
+    },
+  };
+  return stream;
+}
+
+/** The response becomes an event stream, and the request lets go of its session. */
+function openEventStream(req: Request, res: Response): void {
+  res.status(200);
+  res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+  res.setHeader('Connection', 'keep-alive');
+  // nginx buffers proxied responses unless told not to.
+  res.setHeader('X-Accel-Buffering', 'no');
+  (res.locals as { stream?: boolean }).stream = true;
+  res.flushHeaders();
+  (req as { session?: unknown }).session = undefined;
+  res.write(`retry: ${LIVE_RETRY_MS}\n: connected\n\n`);
+}
+
+/** Sends what was missed since `lastEventId`, then live events, until the stream ends or is revoked. */
+async function relayEvents(
+  ctx: AppContext,
+  registry: StreamRegistry,
+  stream: Stream,
+  signedInAt: number | undefined,
+  lastEventId: number | null,
+): Promise<void> {
+  const { userId, sid, res } = stream;
+  const send = (stored: StoredEvent) => {
+    if (stream.ended) return;
+    res.write(`id: ${stored.id}\ndata: ${JSON.stringify(stored.event)}\n\n`);
+  };
+  // Subscribe before reading the buffer, hold live events until the replay is out, and skip the
+  // ones the replay already carried: nothing is lost or sent twice in between.
+  let replaying = true;
+  const held: StoredEvent[] = [];
+  const unsubscribe = ctx.events.subscribe(userId, (stored) => {
+    if (replaying) held.push(stored);
+    else send(stored);
+  });
+  const stopRevocations = ctx.events.onRevoke(userId, (revocation) => {
+    if (
+      revocation.sid === sid ||
+      (revocation.validAfter !== undefined && isRevoked(signedInAt, revocation.validAfter))
+    ) {
+      stream.end();
+    }
+  });
+  let closed = false;
+  res.on('close', () => {
+    if (closed) return;
+    closed = true;
+    stream.ended = true;
+    unsubscribe();
+    stopRevocations();
+    registry.remove(stream);
+  });
+
+  const missed = lastEventId === null ? [] : await ctx.events.since(userId, lastEventId);
+  if (stream.ended) return;
+  const replayed = new Set<number>();
+  for (const stored of missed) {
+    replayed.add(stored.id);
+    send(stored);
+  }
+  replaying = false;
+  for (const stored of held) if (!replayed.has(stored.id)) send(stored);
 }

@@ -51,76 +51,14 @@ export interface ErrorHandlerOptions {
 }
 
 export function errorHandler(logger: Logger, options: ErrorHandlerOptions = {}): ErrorRequestHandler {
-  /**
-   * Sends `{ message }` in the reader's language (decision 051): the member's stored one — not asked
-   * when the database is the trouble (`askStore` false), so an outage answer never waits on it — else
-   * Accept-Language, else English (the sentence as the service said it).
-   */
-  const sendMessage = (
-    req: Request,
-    res: Response,
-    status: number,
-    message: string,
-    askStore = true,
-  ): void => {
-    res.status(status);
-    const fromHeader = (): Locale => acceptLanguageLocale(req.headers['accept-language']);
-    if (!askStore || !options.storedLocaleOf) {
-      res.json({ message: localizeMessage(message, fromHeader()) });
-      return;
-    }
-    options
-      .storedLocaleOf(req)
-      .catch(() => null)
-      .then((stored) => {
-        if (!res.headersSent) res.json({ message: localizeMessage(message, stored ?? fromHeader()) });
-      })
-      .catch((err: unknown) => {
-        logger.error('error answer failed', { error: errorMessage(err) });
-        if (!res.headersSent) res.json({ message });
-      });
-  };
-
-  const sendUnavailable = (
-    req: Request,
-    res: Response,
-    message: string,
-    retryAfterSeconds?: number,
-    askStore = true,
-  ): void => {
-    res.setHeader('Retry-After', String(retryAfterSeconds ?? RETRY_AFTER_SECONDS));
-    if (wantsPage(req)) res.status(503).type('html').send(OUTAGE_PAGE);
-    else sendMessage(req, res, 503, message, askStore);
-  };
-
+  const a: Answering = { logger, options };
   return (err: unknown, req, res, _next) => {
-    // An error after the answer went out: express-session failing to save the session once the response
-    // ended (disk full at sign-in), a stream that broke. Express's own final handler would print the
-    // bare stack to stderr, outside the JSON log and without the request id (issue 29 item 4); it is
-    // logged here instead, and the connection cut as Express does when the answer is incomplete.
-    if (res.headersSent) {
-      const storageCode = storageFailureCode(err);
-      logger.error(
-        storageCode !== undefined
-          ? 'database failed after the response was sent'
-          : 'error after the response was sent',
-        {
-          requestId: requestIdOf(res),
-          method: req.method,
-          path: req.path,
-          ...(storageCode !== undefined
-            ? { code: storageCode, error: errorMessage(err) }
-            : { error: errorDetail(err) }),
-        },
-      );
-      if (!res.writableEnded) req.socket.destroy();
-      return;
-    }
+    if (res.headersSent) return logAfterResponse(logger, err, req, res);
     if (err instanceof AppError) {
       // A refusal that knows when to come back (Discord busy, the join pace's 429) says so in Retry-After.
-      if (err.status === 503) return sendUnavailable(req, res, err.message, err.retryAfterSeconds);
+      if (err.status === 503) return sendUnavailable(a, req, res, err.message, err.retryAfterSeconds);
       if (err.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(err.retryAfterSeconds));
-      sendMessage(req, res, err.status, err.message);
+      sendMessage(a, req, res, err.status, err.message);
       return;
     }
     // body-parser and friends signal client mistakes with a 4xx status (e.g. malformed JSON).
@@ -128,14 +66,14 @@ export function errorHandler(logger: Logger, options: ErrorHandlerOptions = {}):
     if (status >= 400 && status < 500) {
       const message =
         (err as { type?: string }).type === 'entity.parse.failed' ? 'Malformed JSON body' : 'Bad request';
-      sendMessage(req, res, status, message);
+      sendMessage(a, req, res, status, message);
       return;
     }
     // PostgreSQL refuses a NUL character in text (22021, "invalid byte sequence for encoding"), where
     // SQLite stores it: input a client sent (an id like %00, a name with \u0000), not a bug. Found by
     // src/http/bad-input.test.ts on PostgreSQL. drizzle wraps the driver's error (its `cause`).
     if (driverErrorCode(err) === '22021') {
-      sendMessage(req, res, 400, 'Text must not contain NUL characters');
+      sendMessage(a, req, res, 400, 'Text must not contain NUL characters');
       return;
     }
     // The disk is full, read-only or failing, the database is unreachable, or it is locked for too long:
@@ -154,6 +92,7 @@ export function errorHandler(logger: Logger, options: ErrorHandlerOptions = {}):
       });
       // A read saved nothing: its message says it could not load (issue 29 item 6).
       sendUnavailable(
+        a,
         req,
         res,
         read ? STORAGE_READ_UNAVAILABLE_MESSAGE : STORAGE_UNAVAILABLE_MESSAGE,
@@ -168,6 +107,80 @@ export function errorHandler(logger: Logger, options: ErrorHandlerOptions = {}):
       path: req.path,
       error: errorDetail(err),
     });
-    sendMessage(req, res, 500, INTERNAL_ERROR_MESSAGE, false);
+    sendMessage(a, req, res, 500, INTERNAL_ERROR_MESSAGE, false);
   };
+}
+
+/** What the error handler answers with: its logger and how it finds the reader's language. */
+interface Answering {
+  logger: Logger;
+  options: ErrorHandlerOptions;
+}
+
+/**
+ * An error after the answer went out: express-session failing to save the session once the response
+ * ended (disk full at sign-in), a stream that broke. Express's own final handler would print the
+ * bare stack to stderr, outside the JSON log and without the request id (issue 29 item 4); it is
+ * logged here instead, and the connection cut as Express does when the answer is incomplete.
+ */
+function logAfterResponse(logger: Logger, err: unknown, req: Request, res: Response): void {
+  const storageCode = storageFailureCode(err);
+  logger.error(
+    storageCode !== undefined
+      ? 'database failed after the response was sent'
+      : 'error after the response was sent',
+    {
+      requestId: requestIdOf(res),
+      method: req.method,
+      path: req.path,
+      ...(storageCode !== undefined
+        ? { code: storageCode, error: errorMessage(err) }
+        : { error: errorDetail(err) }),
+    },
+  );
+  if (!res.writableEnded) req.socket.destroy();
+}
+
+/**
+ * Sends `{ message }` in the reader's language (decision 051): the member's stored one — not asked
+ * when the database is the trouble (`askStore` false), so an outage answer never waits on it — else
+ * Accept-Language, else English (the sentence as the service said it).
+ */
+function sendMessage(
+  { logger, options }: Answering,
+  req: Request,
+  res: Response,
+  status: number,
+  message: string,
+  askStore = true,
+): void {
+  res.status(status);
+  const fromHeader = (): Locale => acceptLanguageLocale(req.headers['accept-language']);
+  if (!askStore || !options.storedLocaleOf) {
+    res.json({ message: localizeMessage(message, fromHeader()) });
+    return;
+  }
+  options
+    .storedLocaleOf(req)
+    .catch(() => null)
+    .then((stored) => {
+      if (!res.headersSent) res.json({ message: localizeMessage(message, stored ?? fromHeader()) });
+    })
+    .catch((err: unknown) => {
+      logger.error('error answer failed', { error: errorMessage(err) });
+      if (!res.headersSent) res.json({ message });
+    });
+}
+
+function sendUnavailable(
+  a: Answering,
+  req: Request,
+  res: Response,
+  message: string,
+  retryAfterSeconds?: number,
+  askStore = true,
+): void {
+  res.setHeader('Retry-After', String(retryAfterSeconds ?? RETRY_AFTER_SECONDS));
+  if (wantsPage(req)) res.status(503).type('html').send(OUTAGE_PAGE);
+  else sendMessage(a, req, res, 503, message, askStore);
 }

@@ -298,7 +298,33 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** The server's request listener: the fast path for its routes when every guard allows, `app` otherwise. */
 export function withFastPath(options: FastPathOptions): NodeHandler {
-  const { app, mount } = options;
+  const { app } = options;
+  const targets = compileTargets(options);
+  // res.json's serialisation (Express's stringify) with the app's defaults, and its ETag function.
+  for (const setting of ['json replacer', 'json spaces', 'json escape']) {
+    if (app.get(setting) !== undefined && app.get(setting) !== false) {
+      throw new Error(`fast path: it assumes Express's default "${setting}"`);
+    }
+  }
+  const runtime: FastPathRuntime = {
+    options,
+    etagOf: app.get('etag fn') as ((body: Buffer) => string | undefined) | undefined,
+    headerBlock: options.headers.flat(),
+    stats: { served: 0 },
+  };
+  const handler: NodeHandler = (req, res) => {
+    const url = req.url ?? '';
+    const q = url.indexOf('?');
+    const target = targets.get(`${req.method} ${q < 0 ? url : url.slice(0, q)}`);
+    if (target) new Call(runtime, req, res, target).next();
+    else app(req, res);
+  };
+  handler.fastPath = runtime.stats;
+  return handler;
+}
+
+/** The fast routes by `METHOD /mount/path`, each with its guards' fast forms; a route with a guard that has none is left out. */
+function compileTargets(options: FastPathOptions): Map<string, Target> {
   const targets = new Map<string, Target>();
   for (const [key, route] of options.routes) {
     const [method, path] = key.split(' ') as [string, string];
@@ -306,117 +332,111 @@ export function withFastPath(options: FastPathOptions): NodeHandler {
     // A guard with no fast form: the route is the full stack's (decision 046).
     if (applying.some((g) => !g.fast)) continue;
     const guards = applying.map((g) => g.fast!);
-    targets.set(`${method} ${mount}${path}`, { path, label: mount + path, guards, route });
+    targets.set(`${method} ${options.mount}${path}`, { path, label: options.mount + path, guards, route });
   }
-  // res.json's serialisation (Express's stringify) with the app's defaults, and its ETag function.
-  for (const setting of ['json replacer', 'json spaces', 'json escape']) {
-    if (app.get(setting) !== undefined && app.get(setting) !== false) {
-      throw new Error(`fast path: it assumes Express's default "${setting}"`);
-    }
-  }
-  const etagOf = app.get('etag fn') as ((body: Buffer) => string | undefined) | undefined;
-  const headerBlock = options.headers.flat();
-  const stats = { served: 0 };
+  return targets;
+}
 
-  class Call implements FastCall {
-    readonly view: Request;
-    userId = '';
-    body: unknown = undefined;
-    private i = 0;
-    private state: PlainRequestState | undefined;
-    constructor(
-      readonly req: IncomingMessage,
-      readonly res: ServerResponse,
-      private readonly target: Target,
-    ) {
-      this.view = Object.create(app.request) as Request;
-      this.view.headers = req.headers;
-      (this.view as { socket: unknown }).socket = req.socket;
-      this.view.url = req.url!;
-    }
-    get path() {
-      return this.target.path;
-    }
-    decline() {
-      if (this.state) throw new Error('fast path: a guard declined a committed request');
-      app(this.req, this.res);
-    }
-    commit() {
-      if (this.state) return;
-      stats.served += 1;
-      this.state = options.start(this.req, this.res, this.target.label);
-    }
-    /** The next guard, then the route. */
-    readonly next = (err?: unknown): void => {
-      if (err !== undefined && err !== null) return this.fail(err);
-      const guard = this.target.guards[this.i++];
-      try {
-        if (guard) guard(this, this.next);
-        else this.route();
-      } catch (thrown) {
-        this.fail(thrown);
-      }
-    };
-    private route() {
-      this.commit();
-      this.state!.routed = true;
-      const result = this.target.route(this);
-      if (!(result instanceof Promise)) return this.answer(result);
-      result.then((a) => this.answer(a)).catch((e: unknown) => this.fail(e));
-    }
-    private answer(result: FastAnswer) {
-      const head = [...headerBlock, 'X-Request-Id', this.state!.requestId];
-      let body: Buffer;
-      if ('buffer' in result) {
-        body = result.buffer;
-        if (result.headers) for (const [name, value] of result.headers) head.push(name, value);
-        head.push('Content-Type', JSON_TYPE, 'Content-Length', String(body.length));
-      } else {
-        // res.json on a GET may answer 304 (Express's freshness check): left to Express.
-        if (this.req.method === 'GET') return this.toExpress()[1].json(result.json);
-        body = Buffer.from(JSON.stringify(result.json) ?? '', 'utf8');
-        head.push('Content-Type', JSON_TYPE, 'Content-Length', String(body.length));
-        const etag = etagOf?.(body);
-        if (etag) head.push('ETag', etag);
-      }
-      this.res.writeHead(200, head);
-      this.res.end(body);
-    }
-    /** Answers `err` as the app's error handler does when an error leaves the API router. */
-    private fail(err: unknown) {
-      this.commit();
-      const [request, response] = this.toExpress();
-      options.errorHandler(err, request, response, () => request.socket.destroy());
-    }
-    /** The request on Express's objects, as they are when an error has left the API router. */
-    private toExpress(): [Request, Response] {
-      const request = this.req as Request;
-      const response = this.res as Response;
-      Object.setPrototypeOf(request, app.request);
-      Object.setPrototypeOf(response, app.response);
-      request.res = response;
-      response.req = request;
-      response.locals = { requestId: this.state!.requestId, startedAt: this.state!.startedAt };
-      request.originalUrl = request.url;
-      request.baseUrl = '';
-      request.params = {};
-      if (!response.headersSent) {
-        response.setHeader('X-Request-Id', this.state!.requestId);
-        for (const [name, value] of options.headers) response.setHeader(name, value);
-      }
-      return [request, response];
-    }
-  }
+/** What every call of one fast path shares. */
+interface FastPathRuntime {
+  options: FastPathOptions;
+  etagOf: ((body: Buffer) => string | undefined) | undefined;
+  /** options.headers as one flat [name, value, …] list (writeHead's raw form). */
+  headerBlock: string[];
+  stats: { served: number };
+}
 
-  const handler: NodeHandler = (req, res) => {
-    const url = req.url ?? '';
-    const q = url.indexOf('?');
-    const target = targets.get(`${req.method} ${q < 0 ? url : url.slice(0, q)}`);
-    if (target) new Call(req, res, target).next();
-    else app(req, res);
+/** One request on the fast path: its guards in order, then the route, or the full stack. */
+class Call implements FastCall {
+  readonly view: Request;
+  userId = '';
+  body: unknown = undefined;
+  private i = 0;
+  private state: PlainRequestState | undefined;
+  constructor(
+    private readonly rt: FastPathRuntime,
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+    private readonly target: Target,
+  ) {
+    this.view = Object.create(rt.options.app.request) as Request;
+    this.view.headers = req.headers;
+    (this.view as { socket: unknown }).socket = req.socket;
+    this.view.url = req.url!;
+  }
+  get path() {
+    return this.target.path;
+  }
+  decline() {
+    if (this.state) throw new Error('fast path: a guard declined a committed request');
+    this.rt.options.app(this.req, this.res);
+  }
+  commit() {
+    if (this.state) return;
+    this.rt.stats.served += 1;
+    this.state = this.rt.options.start(this.req, this.res, this.target.label);
+  }
+  /** The next guard, then the route. */
+  readonly next = (err?: unknown): void => {
+    if (err !== undefined && err !== null) return this.fail(err);
+    const guard = this.target.guards[this.i++];
+    try {
+      if (guard) guard(this, this.next);
+      else this.route();
+    } catch (thrown) {
+      this.fail(thrown);
+    }
   };
-  handler.fastPath = stats;
-  return handler;
+  private route() {
+    this.commit();
+    this.state!.routed = true;
+    const result = this.target.route(this);
+    if (!(result instanceof Promise)) return this.answer(result);
+    result.then((a) => this.answer(a)).catch((e: unknown) => this.fail(e));
+  }
+  private answer(result: FastAnswer) {
+    const head = [...this.rt.headerBlock, 'X-Request-Id', this.state!.requestId];
+    let body: Buffer;
+    if ('buffer' in result) {
+      body = result.buffer;
+      if (result.headers) for (const [name, value] of result.headers) head.push(name, value);
+      head.push('Content-Type', JSON_TYPE, 'Content-Length', String(body.length));
+    } else {
+      // res.json on a GET may answer 304 (Express's freshness check): left to Express.
+      if (this.req.method === 'GET') return this.toExpress()[1].json(result.json);
+      body = Buffer.from(JSON.stringify(result.json) ?? '', 'utf8');
+      head.push('Content-Type', JSON_TYPE, 'Content-Length', String(body.length));
+      const etag = this.rt.etagOf?.(body);
+      if (etag) head.push('ETag', etag);
+    }
+    this.res.writeHead(200, head);
+    this.res.end(body);
+  }
+  /** Answers `err` as the app's error handler does when an error leaves the API router. */
+  private fail(err: unknown) {
+    this.commit();
+    const [request, response] = this.toExpress();
+    this.rt.options.errorHandler(err, request, response, () => request.socket.destroy());
+  }
+  /** The request on Express's objects, as they are when an error has left the API router. */
+  private toExpress(): [Request, Response] {
+    const { app, headers } = this.rt.options;
+    const request = this.req as Request;
+    const response = this.res as Response;
+    Object.setPrototypeOf(request, app.request);
+    Object.setPrototypeOf(response, app.response);
+    request.res = response;
+    response.req = request;
+    response.locals = { requestId: this.state!.requestId, startedAt: this.state!.startedAt };
+    request.originalUrl = request.url;
+    request.baseUrl = '';
+    request.params = {};
+    if (!response.headersSent) {
+      response.setHeader('X-Request-Id', this.state!.requestId);
+      for (const [name, value] of headers) response.setHeader(name, value);
+    }
+    return [request, response];
+  }
 }
 
 /**

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase } from '../db/client.ts';
 import { createUser } from '../test/db.ts';
-import { assertLedgerInvariant, credit } from '../ledger/ledger.ts';
+import { assertLedgerInvariantSync, credit } from '../ledger/ledger.ts';
+import { createSqliteStore } from '../db/engine.ts';
 import {
   BackupError,
   backupDatabase,
@@ -23,7 +24,7 @@ const WRITER = fileURLToPath(new URL('./ledger-load-writer.ts', import.meta.url)
 function countTransactions(file: string): number {
   const database = openDatabase(file);
   try {
-    assertLedgerInvariant(database.db.$client);
+    assertLedgerInvariantSync(database.sqlite);
     return (database.sqlite.prepare('SELECT count(*) AS n FROM transactions').get() as { n: number }).n;
   } finally {
     database.close();
@@ -34,10 +35,12 @@ describe('backup and restore', () => {
   it('backs up under write load from another process; every backup restores to a balanced ledger', async () => {
     const live = path.join(dir, 'live.db');
     const setup = openDatabase(live);
+    const store = createSqliteStore(setup, live);
     for (let i = 0; i < 25; i++) {
       const user = createUser(setup);
-      credit(setup.db.$client, { userId: user.id, cents: 1000, type: 'welcome', now: 1 });
+      await credit(store, { userId: user.id, cents: 1000, type: 'welcome', now: 1 });
     }
+    await store.close();
     setup.close();
 
     const writer = spawn(process.execPath, ['--import', 'tsx', WRITER, live], {

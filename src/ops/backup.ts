@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { findLedgerMismatches } from '../ledger/ledger.ts';
+import { findLedgerMismatchesSync } from '../ledger/ledger.ts';
 import { errorMessage } from './error-text.ts';
 
 // Online backups and restores of the SQLite database (decision 010). A copy of the database file
@@ -42,7 +42,7 @@ export function verifyDatabaseFile(path: string): DatabaseFileSummary {
     };
     if (hasLedger.n !== 2)
       throw new BackupError(`${path} has no users/transactions tables: not a CoinSync database`);
-    const mismatches = findLedgerMismatches(sqlite);
+    const mismatches = findLedgerMismatchesSync(sqlite);
     if (mismatches.length > 0) {
       throw new BackupError(
         `${path}: ledger invariant broken for ${mismatches.length} user(s), e.g. ${JSON.stringify(mismatches[0])}`,

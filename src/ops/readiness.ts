@@ -90,46 +90,6 @@ export function createReadiness(sources: ReadinessSources) {
   /** A bot that has never connected since start is not ready (the grace covers reconnects only). */
   let everConnected = false;
 
-  // A write proves more than a read: a full disk, a read-only file or a PostgreSQL standby fail it.
-  // It goes through the store like every write (SQLite: its writer mutex; PostgreSQL: the pool), so a
-  // database that hangs, or a writer held too long, fails the check after CHECK_TIMEOUT_MS.
-  const heartbeat = (at: number) =>
-    sources.store.transaction(async (tx) => {
-      const upsert = sql`INSERT INTO ops_heartbeat (id, checked_at) VALUES (1, ${at})
-        ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at`;
-      if (tx.kind === 'sqlite') tx.db.run(upsert);
-      else await tx.db.execute(upsert);
-    });
-
-  const freeSpace = async (): Promise<CheckResult | null> => {
-    if (!sources.databaseDir) return null;
-    const min = sources.minFreeBytes ?? MIN_FREE_DISK_BYTES;
-    const fs = await statfs(sources.databaseDir);
-    const free = fs.bavail * fs.bsize;
-    const mb = (n: number) => `${Math.floor(n / (1024 * 1024))} MB`;
-    if (free < min) return { ok: false, detail: `disk nearly full: ${mb(free)} free (limit ${mb(min)})` };
-    return { ok: true, detail: `write succeeded; ${mb(free)} free` };
-  };
-
-  const database = async (): Promise<CheckResult> => {
-    try {
-      await withTimeout(heartbeat(sources.now()), CHECK_TIMEOUT_MS - 250, 'database');
-      return (await freeSpace()) ?? { ok: true, detail: 'write succeeded' };
-    } catch (err) {
-      return { ok: false, detail: `write failed: ${errorMessage(err)}` };
-    }
-  };
-
-  const redis = async (): Promise<CheckResult> => {
-    if (!sources.pingRedis) return { ok: true, detail: 'not configured (sessions in the database)' };
-    try {
-      await withTimeout(sources.pingRedis(), CHECK_TIMEOUT_MS - 250, 'Redis');
-      return { ok: true, detail: 'answered PING' };
-    } catch (err) {
-      return { ok: false, detail: errorMessage(err) };
-    }
-  };
-
   const gateway = (): CheckResult => {
     if (sources.botOff !== undefined) return { ok: true, detail: `off (${sources.botOff})` };
     const result = gatewayState();
@@ -160,62 +120,102 @@ export function createReadiness(sources: ReadinessSources) {
     return { ok: false, detail: `not connected for ${Math.round(down / 1000)} s${which}` };
   };
 
-  const reconciliation = (): CheckResult => {
-    if (sources.botOff !== undefined || !sources.reconcile)
-      return { ok: true, detail: 'off (no bot in this process)' };
-    const names = sources.reconcile.jobs();
-    if (names.length <= 1) return reconcileJob(names[0] ?? 'reconcile', sources.reconcile.maxAgeMs);
-    // One job per shard of this process: each must be healthy; the report names each.
-    const results = names.map((name) => ({ name, ...reconcileJob(name, sources.reconcile!.maxAgeMs) }));
-    return {
-      ok: results.every((r) => r.ok),
-      detail: results.map((r) => `${r.name}: ${r.detail}`).join('; '),
-    };
-  };
-
-  const reconcileJob = (job: string, maxAgeMs: number): CheckResult => {
-    const state = sources.jobs.get(job);
-    const now = sources.now();
-    if (state && state.consecutiveFailures >= FAILURES_BEFORE_UNREADY) {
-      return {
-        ok: false,
-        detail: `failed ${state.consecutiveFailures} times in a row; last error: ${state.lastError}`,
-      };
-    }
-    if (state?.lastSuccessAt != null) {
-      const age = now - state.lastSuccessAt;
-      if (age <= maxAgeMs) return { ok: true, detail: `last success ${ago(age)}` };
-      return { ok: false, detail: `last success ${ago(age)} (limit ${Math.round(maxAgeMs / 60_000)} min)` };
-    }
-    if (now - sources.startedAt <= maxAgeMs)
-      return { ok: true, detail: 'no run finished yet since start-up' };
-    return { ok: false, detail: `no successful run since start-up ${ago(now - sources.startedAt)}` };
-  };
-
-  const jobs = (): CheckResult => {
-    const failing = sources.jobs.list().filter((j) => j.consecutiveFailures >= FAILURES_BEFORE_UNREADY);
-    if (failing.length === 0) return { ok: true, detail: `${sources.jobs.list().length} jobs healthy` };
-    return {
-      ok: false,
-      detail: failing
-        .map((j) => `${j.name} failed ${j.consecutiveFailures} times in a row (${j.lastError})`)
-        .join('; '),
-    };
-  };
-
   return async function check(): Promise<ReadinessReport> {
     // The two I/O checks run side by side, each within its own time limit.
-    const [databaseResult, redisResult] = await Promise.all([database(), redis()]);
+    const [databaseResult, redisResult] = await Promise.all([checkDatabase(sources), checkRedis(sources)]);
     const checks: Record<string, CheckResult> = {
       database: databaseResult,
       redis: redisResult,
       gateway: gateway(),
-      reconciliation: reconciliation(),
-      jobs: jobs(),
+      reconciliation: checkReconciliation(sources),
+      jobs: checkJobs(sources),
       ...(sources.discordBotToken ? { discordBotToken: sources.discordBotToken() } : {}),
     };
     for (const [name, result] of Object.entries(checks)) recordReadiness(name, result.ok);
     return { ready: Object.values(checks).every((c) => c.ok), checks };
+  };
+}
+
+// A write proves more than a read: a full disk, a read-only file or a PostgreSQL standby fail it.
+// It goes through the store like every write (SQLite: its writer mutex; PostgreSQL: the pool), so a
+// database that hangs, or a writer held too long, fails the check after CHECK_TIMEOUT_MS.
+function writeHeartbeat(sources: ReadinessSources, at: number) {
+  return sources.store.transaction(async (tx) => {
+    const upsert = sql`INSERT INTO ops_heartbeat (id, checked_at) VALUES (1, ${at})
+        ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at`;
+    if (tx.kind === 'sqlite') tx.db.run(upsert);
+    else await tx.db.execute(upsert);
+  });
+}
+
+async function checkFreeSpace(sources: ReadinessSources): Promise<CheckResult | null> {
+  if (!sources.databaseDir) return null;
+  const min = sources.minFreeBytes ?? MIN_FREE_DISK_BYTES;
+  const fs = await statfs(sources.databaseDir);
+  const free = fs.bavail * fs.bsize;
+  const mb = (n: number) => `${Math.floor(n / (1024 * 1024))} MB`;
+  if (free < min) return { ok: false, detail: `disk nearly full: ${mb(free)} free (limit ${mb(min)})` };
+  return { ok: true, detail: `write succeeded; ${mb(free)} free` };
+}
+
+async function checkDatabase(sources: ReadinessSources): Promise<CheckResult> {
+  try {
+    await withTimeout(writeHeartbeat(sources, sources.now()), CHECK_TIMEOUT_MS - 250, 'database');
+    return (await checkFreeSpace(sources)) ?? { ok: true, detail: 'write succeeded' };
+  } catch (err) {
+    return { ok: false, detail: `write failed: ${errorMessage(err)}` };
+  }
+}
+
+async function checkRedis(sources: ReadinessSources): Promise<CheckResult> {
+  if (!sources.pingRedis) return { ok: true, detail: 'not configured (sessions in the database)' };
+  try {
+    await withTimeout(sources.pingRedis(), CHECK_TIMEOUT_MS - 250, 'Redis');
+    return { ok: true, detail: 'answered PING' };
+  } catch (err) {
+    return { ok: false, detail: errorMessage(err) };
+  }
+}
+
+function checkReconciliation(sources: ReadinessSources): CheckResult {
+  const reconcile = sources.reconcile;
+  if (sources.botOff !== undefined || !reconcile) return { ok: true, detail: 'off (no bot in this process)' };
+  const names = reconcile.jobs();
+  if (names.length <= 1) return checkReconcileJob(sources, names[0] ?? 'reconcile', reconcile.maxAgeMs);
+  // One job per shard of this process: each must be healthy; the report names each.
+  const results = names.map((name) => ({ name, ...checkReconcileJob(sources, name, reconcile.maxAgeMs) }));
+  return {
+    ok: results.every((r) => r.ok),
+    detail: results.map((r) => `${r.name}: ${r.detail}`).join('; '),
+  };
+}
+
+function checkReconcileJob(sources: ReadinessSources, job: string, maxAgeMs: number): CheckResult {
+  const state = sources.jobs.get(job);
+  const now = sources.now();
+  if (state && state.consecutiveFailures >= FAILURES_BEFORE_UNREADY) {
+    return {
+      ok: false,
+      detail: `failed ${state.consecutiveFailures} times in a row; last error: ${state.lastError}`,
+    };
+  }
+  if (state?.lastSuccessAt != null) {
+    const age = now - state.lastSuccessAt;
+    if (age <= maxAgeMs) return { ok: true, detail: `last success ${ago(age)}` };
+    return { ok: false, detail: `last success ${ago(age)} (limit ${Math.round(maxAgeMs / 60_000)} min)` };
+  }
+  if (now - sources.startedAt <= maxAgeMs) return { ok: true, detail: 'no run finished yet since start-up' };
+  return { ok: false, detail: `no successful run since start-up ${ago(now - sources.startedAt)}` };
+}
+
+function checkJobs(sources: ReadinessSources): CheckResult {
+  const failing = sources.jobs.list().filter((j) => j.consecutiveFailures >= FAILURES_BEFORE_UNREADY);
+  if (failing.length === 0) return { ok: true, detail: `${sources.jobs.list().length} jobs healthy` };
+  return {
+    ok: false,
+    detail: failing
+      .map((j) => `${j.name} failed ${j.consecutiveFailures} times in a row (${j.lastError})`)
+      .join('; '),
   };
 }
 

@@ -70,7 +70,17 @@ export interface ApiOperation {
 const ok = (description: string, schema: z.ZodType): Record<number, ResponseSpec> => ({
   200: { description, schema },
 });
+const created = (description: string, schema: z.ZodType): Record<number, ResponseSpec> => ({
+  201: { description, schema },
+});
 const redirect: Record<number, ResponseSpec> = { 302: { description: 'Redirect' } };
+
+const campaignError = s.errorBodySchema.or(s.botMissingBodySchema);
+/** A route that may answer 400 with the bot-missing body (the web app offers Invite Bot from it). */
+const orBotMissing = (responses: Record<number, ResponseSpec>): Record<number, ResponseSpec> => ({
+  ...responses,
+  400: { description: 'Bad input, or our bot is not in the server', schema: campaignError },
+});
 
 /** GET /api/servers's query (the route parses it by hand: it is the hottest read; see discover-query.ts). */
 const discoverQuerySchema = z.object({
@@ -90,7 +100,6 @@ const discoverQuerySchema = z.object({
 const featuredQuerySchema = discoverQuerySchema.pick({ q: true });
 const idParams = z.object({ id: z.string().min(1).max(64) });
 const optionalQuerySchema = z.object({ optional: z.literal('1').optional() });
-const campaignError = s.errorBodySchema.or(s.botMissingBodySchema);
 
 export const API_OPERATIONS: readonly ApiOperation[] = [
   // Operations and the document itself
@@ -271,7 +280,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     tag: 'Account',
     auth: 'session',
     body: createAccessTokenSchema,
-    responses: { 201: { description: 'The token, with its secret', schema: createdAccessTokenSchema } },
+    responses: created('The token, with its secret', createdAccessTokenSchema),
     errors: [409],
   },
   {
@@ -435,10 +444,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     tag: 'Campaigns',
     auth: 'campaigns:manage',
     body: submitServerSchema,
-    responses: {
-      201: { description: 'Created', schema: s.apiServerSchema },
-      400: { description: 'Bad input, or our bot is not in the server', schema: campaignError },
-    },
+    responses: orBotMissing(created('Created', s.apiServerSchema)),
     errors: [402, 409, 502],
   },
   {
@@ -449,7 +455,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     tag: 'Campaigns',
     auth: 'campaigns:manage',
     body: submitNoBotSchema,
-    responses: { 201: { description: 'Created', schema: s.apiServerSchema } },
+    responses: created('Created', s.apiServerSchema),
     errors: [402, 409, 502],
   },
   {
@@ -469,10 +475,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     tag: 'Campaigns',
     auth: 'campaigns:manage',
     params: idParams,
-    responses: {
-      200: { description: 'Promoted', schema: s.apiServerSchema },
-      400: { description: 'Bad input, or our bot is not in the server', schema: campaignError },
-    },
+    responses: orBotMissing(ok('Promoted', s.apiServerSchema)),
     errors: [402, 404, 409, 502],
   },
   {
@@ -624,10 +627,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     tag: 'Campaigns',
     auth: 'campaigns:manage',
     params: guildIdParamsSchema,
-    responses: {
-      200: { description: 'The invite', schema: s.guildInviteResponseSchema },
-      400: { description: 'Bad input, or our bot is not in the server', schema: campaignError },
-    },
+    responses: orBotMissing(ok('The invite', s.guildInviteResponseSchema)),
     errors: [409, 502],
   },
 

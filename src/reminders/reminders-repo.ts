@@ -156,6 +156,21 @@ export class RemindersRepository {
       .run();
   }
 
+  /**
+   * Rows claimed (`sending`) at or before `claimedBefore` and never finished: their process died between
+   * the claim and the mark. They become `failed`, never pending again (decision 055: Discord may have
+   * delivered the DM already). How many.
+   */
+  async expireSending(claimedBefore: number): Promise<number> {
+    const rows = await this.h.q
+      .update(remindersDue)
+      .set({ state: 'failed' })
+      .where(and(eq(remindersDue.state, 'sending'), lte(remindersDue.sentAt, claimedBefore)))
+      .returning({ id: remindersDue.id })
+      .all();
+    return rows.length;
+  }
+
   /** Cancels the member's pending reminders of these kinds (switched off, DMs closed). */
   async cancelPending(userId: string, kinds: readonly ReminderKind[]): Promise<void> {
     if (kinds.length === 0) return;

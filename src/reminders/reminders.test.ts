@@ -9,6 +9,7 @@ import { commandsRegistered, createLobby, run, text } from '../bot/commands/test
 import { CAMPAIGN_KIND_RULES } from '../shared/campaign-kinds.ts';
 import { REMINDER_MEMBER_PACE_MS, type ReminderSettingsResponse } from '../shared/reminder-schemas.ts';
 import { remindersRepo } from './reminders-repo.ts';
+import { REMINDER_SENDING_LEASE_MS } from './send-reminders.ts';
 
 // Opt-in reminders (issue 32 item 2, decision 055), end to end on the engine of the run (TEST_DB): the
 // settings API, the schedule written by each event, and the reminders job sending through the Discord
@@ -188,9 +189,18 @@ describe('the reminders job', () => {
     await app.server.ctx.store.transaction((tx) =>
       remindersRepo(tx).setPendingState([row!.id], 'sending', app.clock.now()),
     );
+    // Within the lease it may be a send still in flight: left alone.
+    app.clock.advance(REMINDER_SENDING_LEASE_MS - MINUTE);
+    await runJob();
+    expect(await rowsOf(m)).toMatchObject([{ id: row!.id, state: 'sending' }]);
+    // Past the lease the sweep ends it as failed, never pending again (Discord may have delivered it).
+    app.clock.advance(2 * MINUTE);
+    await runJob();
+    expect(await rowsOf(m)).toMatchObject([{ id: row!.id, state: 'failed' }]);
     app.clock.advance(HOUR);
     await runJob();
     expect(dmsTo(m)).toHaveLength(0);
+    expect(await rowsOf(m)).toMatchObject([{ id: row!.id, state: 'failed' }]);
     // The next claim schedules the next one as usual.
     await claim(m, 'bonus');
     app.clock.advance(6 * HOUR);

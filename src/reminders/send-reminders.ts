@@ -13,7 +13,9 @@ import { errorMessage } from '../ops/error-text.ts';
 // what is due. Per member, one transaction decides and claims (pending → sending, last_dm_at set), then
 // the DM is sent outside any transaction, then the rows are marked sent. At most once: a process that
 // dies between the claim and the mark leaves the rows 'sending', and nothing sends them again — a
-// missed reminder costs less than a repeated one (Discord's DM rules, and "nothing sent twice").
+// missed reminder costs less than a repeated one (Discord's DM rules, and "nothing sent twice"). Each run
+// first sweeps rows left 'sending' past REMINDER_SENDING_LEASE_MS to 'failed' (never back to pending:
+// Discord may have delivered the DM before the process died).
 
 /** Members DMed per run at most: 60 a minute, far under the bot's global 50 requests a second. */
 export const REMINDER_DMS_PER_RUN = 60;
@@ -21,19 +23,30 @@ export const REMINDERS_EVERY_MS = MINUTE;
 /** A failed send (not 50007) is tried again this much later, up to REMINDER_MAX_ATTEMPTS times. */
 export const REMINDER_RETRY_MS = 5 * MINUTE;
 export const REMINDER_MAX_ATTEMPTS = 3;
+/**
+ * A claim ('sending') older than this was left by a process that died before marking it: a live send
+ * ends within seconds (the REST client gives up long before), so the sweep never races a send in flight.
+ */
+export const REMINDER_SENDING_LEASE_MS = 10 * MINUTE;
 
 export interface ReminderRun {
   sent: number;
   deferred: number;
   canceled: number;
   failed: number;
+  /** Claims left 'sending' by a process that died, swept to 'failed'. */
+  expired: number;
 }
 
 export async function sendDueReminders(ctx: AppContext): Promise<ReminderRun> {
-  const run: ReminderRun = { sent: 0, deferred: 0, canceled: 0, failed: 0 };
-  const members = await remindersRepo(ctx.store.read).listDueMembers(ctx.clock.now(), REMINDER_DMS_PER_RUN);
+  const run: ReminderRun = { sent: 0, deferred: 0, canceled: 0, failed: 0, expired: 0 };
+  const now = ctx.clock.now();
+  run.expired = await ctx.store.transaction((tx) =>
+    remindersRepo(tx).expireSending(now - REMINDER_SENDING_LEASE_MS),
+  );
+  const members = await remindersRepo(ctx.store.read).listDueMembers(now, REMINDER_DMS_PER_RUN);
   for (const userId of members) await remindMember(ctx, userId, run);
-  if (run.sent + run.failed > 0) ctx.logger.info('reminders sent', { ...run });
+  if (run.sent + run.failed + run.expired > 0) ctx.logger.info('reminders sent', { ...run });
   return run;
 }
 

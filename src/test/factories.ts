@@ -1,6 +1,5 @@
 import type { Db } from '../db/client.ts';
 import { serverJoins, servers, transactions, users, type Server, type ServerJoin } from '../db/schema.ts';
-import { credit } from '../ledger/ledger.ts';
 import { and, eq, sql } from 'drizzle-orm';
 import {
   serverJoins as pgServerJoins,
@@ -107,11 +106,6 @@ function campaignValues(input: CampaignInput) {
     canceledAt: input.canceledAt ?? null,
     createdAt,
   } satisfies typeof servers.$inferInsert;
-}
-
-/** Credits coins (hundredths) through the ledger, as a purchase would. */
-export function giveCoins(db: Db, userId: string, cents: number, now = Date.UTC(2026, 0, 1)): void {
-  credit(db.$client, { userId, cents, type: 'purchase', description: 'Test coins', now });
 }
 
 /** The user row for a Discord id (e.g. a TestClient's `user.discordId` → our id). */

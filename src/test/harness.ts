@@ -6,7 +6,6 @@ import { createLogger } from '../logger.ts';
 import { startServer, type RunningServer, type StartOptions } from '../server.ts';
 import { GUILD_MEMBERS_INTENT, startDiscordSimulator, type DiscordSimulator } from '../sim/discord/index.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../sim/discord/rate-limits.ts';
-import { assertLedgerInvariant } from '../ledger/ledger.ts';
 import * as ledger from '../ledger/index.ts';
 import type { EngineKind } from '../db/engine.ts';
 import { testEngine } from './db.ts';
@@ -337,7 +336,7 @@ export async function startTestApp(
     anonymous: (anonymousOptions = {}) => new TestClient(url, anonymousOptions.address, settled),
     discoverSettled: settled,
     engine,
-    assertLedger: () => assertLedgerInvariant(server.ctx.sqlite),
+    assertLedger: () => ledger.assertLedgerInvariantSync(server.ctx.sqlite),
     checkLedger: () => ledger.assertLedgerInvariant(server.ctx.store),
     query: <T>(statement: SQL) =>
       server.ctx.store.transaction(async (tx) =>

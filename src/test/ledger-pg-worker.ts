@@ -1,9 +1,10 @@
-// A child process of the multi-process ledger test (src/ledger/ledger-pg.test.ts, scripts/pg-stress.ts):
-// hammers shared users of one PostgreSQL database through src/ledger/ledger-pg.ts with `concurrency`
-// interleaved loops, then prints one JSON line saying what the ledger reported, for the parent to
-// reconcile against the database. Deterministic per seed (the interleaving is not).
+// A child process of the multi-process ledger test (src/ledger/ledger.test.ts, scripts/pg-stress.ts):
+// hammers shared users of one PostgreSQL database through the ledger (src/ledger/ledger.ts on the
+// PostgreSQL store) with `concurrency` interleaved loops, then prints one JSON line saying what the
+// ledger reported, for the parent to reconcile against the database. Deterministic per seed (the interleaving is not).
 import { openPgDatabase } from '../db/pg-client.ts';
-import { credit, debit } from '../ledger/ledger-pg.ts';
+import { createPgStore } from '../db/engine.ts';
+import { credit, debit } from '../ledger/ledger.ts';
 import { AppError } from '../shared/errors.ts';
 import { keyedCredit, keyedDebit, type WorkerPlan, type WorkerReport } from './ledger-pg-race.ts';
 import { errorMessage } from '../ops/error-text.ts';
@@ -25,6 +26,7 @@ async function main(): Promise<void> {
     migrate: false,
     applicationName: 'ledger-worker',
   });
+  const store = createPgStore(database);
   const random = prng(plan.seed);
   const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)]!;
   const report: WorkerReport = {
@@ -46,12 +48,12 @@ async function main(): Promise<void> {
       try {
         if (r < 0.3) {
           const cents = 1 + Math.floor(random() * 400);
-          await credit(database.db, { userId: pick(plan.users), cents, type: 'hourly', now });
+          await credit(store, { userId: pick(plan.users), cents, type: 'hourly', now });
           report.creditedCents += cents;
         } else if (r < 0.65) {
           const cents = 1 + Math.floor(random() * 700);
           try {
-            await debit(database.db, { userId: pick(plan.users), cents, type: 'campaign', now });
+            await debit(store, { userId: pick(plan.users), cents, type: 'campaign', now });
             report.debitedCents += cents;
           } catch (err) {
             if (!(err instanceof AppError && err.code === 'insufficient_coins')) throw err;
@@ -59,7 +61,7 @@ async function main(): Promise<void> {
           }
         } else if (r < 0.85) {
           const k = keyedCredit(plan, Math.floor(random() * plan.keySpace));
-          const result = await credit(database.db, {
+          const result = await credit(store, {
             userId: k.userId,
             cents: k.cents,
             type: 'purchase',
@@ -73,7 +75,7 @@ async function main(): Promise<void> {
         } else if (r < 0.93) {
           const k = keyedDebit(plan, Math.floor(random() * plan.keySpace));
           try {
-            await debit(database.db, {
+            await debit(store, {
               userId: k.userId,
               cents: k.cents,
               type: 'promote',
@@ -90,7 +92,7 @@ async function main(): Promise<void> {
           }
         } else {
           const cents = 1 + Math.floor(random() * 300);
-          await debit(database.db, {
+          await debit(store, {
             userId: pick(plan.penaltyUsers),
             cents,
             type: 'leave_penalty',
@@ -105,7 +107,7 @@ async function main(): Promise<void> {
     }
   };
   await Promise.all(Array.from({ length: plan.concurrency }, loop));
-  await database.close();
+  await store.close();
   process.stdout.write(`${JSON.stringify(report)}\n`);
 }
 

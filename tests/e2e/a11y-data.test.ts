@@ -28,7 +28,7 @@ describe('accessibility (axe-core, serious and critical)', () => {
       await e2e.signIn(page, username);
       const db = e2e.app.server.ctx.db;
       const user = db.select().from(users).where(eq(users.discordUsername, username)).get()!;
-      credit(db.$client, {
+      await credit(e2e.app.server.ctx.store, {
         userId: user.id,
         cents: 50_000,
         type: 'purchase',

@@ -24,7 +24,7 @@ describe('history and account', () => {
     await e2e.signIn(page, 'history_fan');
     const userId = userIdOf('history_fan');
     for (let i = 0; i < 24; i += 1) {
-      credit(e2e.app.server.ctx.sqlite, {
+      await credit(e2e.app.server.ctx.store, {
         userId,
         cents: 100,
         type: 'hourly',

@@ -64,7 +64,7 @@ beforeAll(async () => {
   const db = e2e.app.server.ctx.db;
   const user = db.select().from(users).where(eq(users.discordUsername, USER)).get();
   if (!user) throw new Error('user not created by sign-in');
-  credit(db.$client, {
+  await credit(e2e.app.server.ctx.store, {
     userId: user.id,
     cents: 30_000,
     type: 'purchase',

@@ -14,11 +14,11 @@ beforeAll(async () => {
 });
 afterAll(() => e2e.close());
 
-function giveCoins(username: string, cents: number) {
+async function giveCoins(username: string, cents: number) {
   const db = e2e.app.server.ctx.db;
   const user = db.select().from(users).where(eq(users.discordUsername, username)).get();
   if (!user) throw new Error('user not created by sign-in');
-  credit(db.$client, {
+  await credit(e2e.app.server.ctx.store, {
     userId: user.id,
     cents,
     type: 'purchase',
@@ -63,7 +63,7 @@ describe('owner flows on a phone', () => {
     const { page, errors } = await e2e.newPage({ width: 390, height: 844 });
     const owner = 'busy_owner';
     await e2e.signIn(page, owner);
-    giveCoins(owner, 100_000);
+    await giveCoins(owner, 100_000);
     for (let i = 1; i <= 23; i += 1) {
       const n = String(i).padStart(2, '0');
       const created = await page.request.post('/api/servers', {

@@ -29,7 +29,6 @@ function useBalanceAnnouncement(coins: string): string {
 export function AppHeader({ user }: { user: ApiUser }) {
   const { logout, isPending } = useLogout();
   const { t } = useTranslation();
-  const announcement = useBalanceAnnouncement(user.coins);
   return (
     <Box as="header" bg="bg.subtle" borderBottomWidth="1px" borderColor="border">
       <Container maxW="7xl" px={{ base: '3', md: '6' }}>
@@ -40,25 +39,7 @@ export function AppHeader({ user }: { user: ApiUser }) {
             </RouterLink>
           </Link>
           <HStack gap={{ base: '1.5', md: '3' }} minW="0">
-            <Tooltip content={t('header.balanceTooltip')}>
-              <Box
-                px={{ base: '2', md: '3' }}
-                py="1.5"
-                borderRadius="full"
-                display="flex"
-                alignItems="center"
-                bg="gold.subtle"
-                borderWidth="1px"
-                borderColor="gold.emphasized"
-                data-testid="coin-balance"
-              >
-                <VisuallyHidden>{t('header.balanceLabel')} </VisuallyHidden>
-                <CoinAmount value={user.coins} size="sm" />
-              </Box>
-            </Tooltip>
-            <VisuallyHidden aria-live="polite" data-testid="balance-announcement">
-              {announcement}
-            </VisuallyHidden>
+            <HeaderBalance coins={user.coins} />
             <Button
               asChild
               size="sm"
@@ -70,28 +51,7 @@ export function AppHeader({ user }: { user: ApiUser }) {
                 <Icon as={LuListChecks} /> {t('nav.joins')}
               </RouterLink>
             </Button>
-            <Link
-              asChild
-              display="flex"
-              alignItems="center"
-              gap={{ base: '1.5', md: '2' }}
-              minW="0"
-              color="fg"
-              textDecoration="none"
-              borderRadius="full"
-              pe="2"
-              _hover={{ bg: 'bg.muted', textDecoration: 'none' }}
-            >
-              <RouterLink to="/account">
-                <VisuallyHidden>{t('header.accountLabel')} </VisuallyHidden>
-                <Box aria-hidden display="contents">
-                  <UserAvatar username={user.discordUsername} avatarUrl={user.avatarUrl} size="sm" />
-                </Box>
-                <Text textStyle="sm" fontWeight="medium" truncate maxW={{ base: '14', sm: '32', md: '40' }}>
-                  {user.discordUsername}
-                </Text>
-              </RouterLink>
-            </Link>
+            <AccountLink user={user} />
             <Button
               size="sm"
               variant="outline"
@@ -111,5 +71,62 @@ export function AppHeader({ user }: { user: ApiUser }) {
         </Flex>
       </Container>
     </Box>
+  );
+}
+
+/** The balance pill, and its changes said to screen readers. */
+function HeaderBalance({ coins }: { coins: string }) {
+  const { t } = useTranslation();
+  const announcement = useBalanceAnnouncement(coins);
+  return (
+    <>
+      <Tooltip content={t('header.balanceTooltip')}>
+        <Box
+          px={{ base: '2', md: '3' }}
+          py="1.5"
+          borderRadius="full"
+          display="flex"
+          alignItems="center"
+          bg="gold.subtle"
+          borderWidth="1px"
+          borderColor="gold.emphasized"
+          data-testid="coin-balance"
+        >
+          <VisuallyHidden>{t('header.balanceLabel')} </VisuallyHidden>
+          <CoinAmount value={coins} size="sm" />
+        </Box>
+      </Tooltip>
+      <VisuallyHidden aria-live="polite" data-testid="balance-announcement">
+        {announcement}
+      </VisuallyHidden>
+    </>
+  );
+}
+
+function AccountLink({ user }: { user: ApiUser }) {
+  const { t } = useTranslation();
+  return (
+    <Link
+      asChild
+      display="flex"
+      alignItems="center"
+      gap={{ base: '1.5', md: '2' }}
+      minW="0"
+      color="fg"
+      textDecoration="none"
+      borderRadius="full"
+      pe="2"
+      _hover={{ bg: 'bg.muted', textDecoration: 'none' }}
+    >
+      <RouterLink to="/account">
+        <VisuallyHidden>{t('header.accountLabel')} </VisuallyHidden>
+        <Box aria-hidden display="contents">
+          <UserAvatar username={user.discordUsername} avatarUrl={user.avatarUrl} size="sm" />
+        </Box>
+        <Text textStyle="sm" fontWeight="medium" truncate maxW={{ base: '14', sm: '32', md: '40' }}>
+          {user.discordUsername}
+        </Text>
+      </RouterLink>
+    </Link>
   );
 }

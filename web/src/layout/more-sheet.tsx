@@ -36,35 +36,7 @@ export function MoreSheet({
               <Drawer.Title>{t('nav.more')}</Drawer.Title>
             </Drawer.Header>
             <Drawer.Body pb="6">
-              <Stack as="ul" gap="1" listStyleType="none">
-                {moreItems.map((item) => (
-                  <li key={item.to}>
-                    <Link
-                      asChild
-                      display="flex"
-                      alignItems="center"
-                      gap="3"
-                      px="3"
-                      py="3"
-                      borderRadius="lg"
-                      fontWeight="medium"
-                      color="fg"
-                      textDecoration="none"
-                      _hover={{ bg: 'bg.muted', textDecoration: 'none' }}
-                      _currentPage={{ bg: 'brand.subtle', color: 'brand.fg' }}
-                    >
-                      <RouterLink
-                        to={item.to}
-                        aria-current={isActive(item, pathname) ? 'page' : undefined}
-                        onClick={() => onOpenChange(false)}
-                      >
-                        <Icon as={item.icon} boxSize="5" />
-                        {t(item.labelKey)}
-                      </RouterLink>
-                    </Link>
-                  </li>
-                ))}
-              </Stack>
+              <MoreLinks pathname={pathname} onNavigate={() => onOpenChange(false)} />
             </Drawer.Body>
             <Drawer.CloseTrigger asChild>
               <CloseButton size="sm" aria-label={t('nav.closeMenu')} />
@@ -73,5 +45,41 @@ export function MoreSheet({
         </Drawer.Positioner>
       </Portal>
     </Drawer.Root>
+  );
+}
+
+/** The "More" sheet's links: every page the bar has no room for. */
+function MoreLinks({ pathname, onNavigate }: { pathname: string; onNavigate: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Stack as="ul" gap="1" listStyleType="none">
+      {moreItems.map((item) => (
+        <li key={item.to}>
+          <Link
+            asChild
+            display="flex"
+            alignItems="center"
+            gap="3"
+            px="3"
+            py="3"
+            borderRadius="lg"
+            fontWeight="medium"
+            color="fg"
+            textDecoration="none"
+            _hover={{ bg: 'bg.muted', textDecoration: 'none' }}
+            _currentPage={{ bg: 'brand.subtle', color: 'brand.fg' }}
+          >
+            <RouterLink
+              to={item.to}
+              aria-current={isActive(item, pathname) ? 'page' : undefined}
+              onClick={onNavigate}
+            >
+              <Icon as={item.icon} boxSize="5" />
+              {t(item.labelKey)}
+            </RouterLink>
+          </Link>
+        </li>
+      ))}
+    </Stack>
   );
 }

@@ -39,49 +39,15 @@ function Section({ title, children, tone }: { title: string; children: React.Rea
 
 export default function AccountPage() {
   const { t } = useTranslation();
-  const locale = useLocale();
   useDocumentTitle(t('nav.account'), t('account.subtitle'));
   const { user } = useAuth();
   const signOutEverywhere = useSignOutEverywhere();
-  const [exporting, setExporting] = useState(false);
   if (!user) return null;
-
-  const exportData = () => {
-    setExporting(true);
-    downloadAccountData()
-      .then(() => toast({ title: t('account.exportReady'), description: t('account.exportReadyText') }))
-      .catch((err: unknown) =>
-        toast({
-          title: t('common.error'),
-          description: errorMessage(err, t('account.exportFailed')),
-          variant: 'destructive',
-        }),
-      )
-      .finally(() => setExporting(false));
-  };
 
   return (
     <Stack gap="6" maxW="3xl">
       <PageHeader title={t('nav.account')} subtitle={t('account.subtitle')} />
-      <Section title={t('account.profile')}>
-        <Flex gap="4" align="center" wrap="wrap">
-          <UserAvatar username={user.discordUsername} avatarUrl={user.avatarUrl} size="lg" />
-          <Box minW="0" flex="1">
-            <Text fontWeight="semibold" textStyle="lg" truncate>
-              {user.discordUsername}
-            </Text>
-            <Text textStyle="sm" color="fg.muted">
-              {t('account.memberSince', { date: formatDate(user.createdAt, undefined, locale) })}
-            </Text>
-          </Box>
-          <CoinAmount value={user.coins} size="lg" suffix={t('common.coinsWord')} />
-        </Flex>
-        <Link asChild color="brand.fg" textStyle="sm" alignSelf="flex-start">
-          <RouterLink to="/history">
-            <LuHistory /> {t('nav.history')}
-          </RouterLink>
-        </Link>
-      </Section>
+      <ProfileSection user={user} />
 
       <Section title={t('account.language')}>
         <LanguageSwitcher />
@@ -89,20 +55,7 @@ export default function AccountPage() {
 
       <ReminderSettings />
 
-      <Section title={t('account.yourData')}>
-        <Text textStyle="sm" color="fg.muted">
-          {t('account.yourDataText')}
-        </Text>
-        <Button
-          variant="outline"
-          colorPalette="gray"
-          alignSelf="flex-start"
-          onClick={exportData}
-          loading={exporting}
-        >
-          <LuDownload /> {t('account.export')}
-        </Button>
-      </Section>
+      <YourDataSection />
 
       <Section title={t('account.sessions')}>
         <Text textStyle="sm" color="fg.muted">
@@ -131,5 +84,66 @@ export default function AccountPage() {
         <DeleteAccountDialog username={user.discordUsername} />
       </Section>
     </Stack>
+  );
+}
+
+function ProfileSection({ user }: { user: NonNullable<ReturnType<typeof useAuth>['user']> }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  return (
+    <Section title={t('account.profile')}>
+      <Flex gap="4" align="center" wrap="wrap">
+        <UserAvatar username={user.discordUsername} avatarUrl={user.avatarUrl} size="lg" />
+        <Box minW="0" flex="1">
+          <Text fontWeight="semibold" textStyle="lg" truncate>
+            {user.discordUsername}
+          </Text>
+          <Text textStyle="sm" color="fg.muted">
+            {t('account.memberSince', { date: formatDate(user.createdAt, undefined, locale) })}
+          </Text>
+        </Box>
+        <CoinAmount value={user.coins} size="lg" suffix={t('common.coinsWord')} />
+      </Flex>
+      <Link asChild color="brand.fg" textStyle="sm" alignSelf="flex-start">
+        <RouterLink to="/history">
+          <LuHistory /> {t('nav.history')}
+        </RouterLink>
+      </Link>
+    </Section>
+  );
+}
+
+/** "Your data": the account export as a JSON file. */
+function YourDataSection() {
+  const { t } = useTranslation();
+  const [exporting, setExporting] = useState(false);
+  const exportData = () => {
+    setExporting(true);
+    downloadAccountData()
+      .then(() => toast({ title: t('account.exportReady'), description: t('account.exportReadyText') }))
+      .catch((err: unknown) =>
+        toast({
+          title: t('common.error'),
+          description: errorMessage(err, t('account.exportFailed')),
+          variant: 'destructive',
+        }),
+      )
+      .finally(() => setExporting(false));
+  };
+  return (
+    <Section title={t('account.yourData')}>
+      <Text textStyle="sm" color="fg.muted">
+        {t('account.yourDataText')}
+      </Text>
+      <Button
+        variant="outline"
+        colorPalette="gray"
+        alignSelf="flex-start"
+        onClick={exportData}
+        loading={exporting}
+      >
+        <LuDownload /> {t('account.export')}
+      </Button>
+    </Section>
   );
 }

@@ -18,28 +18,9 @@ import { useTranslation } from 'react-i18next';
 
 export default function DashboardPage() {
   const { t } = useTranslation();
-  const locale = useLocale();
   useDocumentTitle(t('nav.dashboard'));
   const { user } = useAuth();
-  const myServers = useMyServers();
-  const summaryQuery = useTransactionSummary();
-  const servers = myServers.data;
-  const summary = summaryQuery.data;
-  // A figure whose list failed is not zero: the stats say they could not be loaded, with a Retry.
-  const figuresFailed = myServers.isError || summaryQuery.isError;
-  const unknown = (failed: boolean) =>
-    failed ? (
-      <span title={t('dashboard.couldNotLoad')} aria-label={t('dashboard.unknown')}>
-        —
-      </span>
-    ) : (
-      <Skeleton h="7" w="16" />
-    );
   const balance = user?.coins ?? '0.00';
-  const live = (servers ?? []).filter((s) => !s.canceled);
-  // The same Discord server submitted twice counts once (no-bot servers have no id: keyed by invite).
-  const uniqueServers = new Set(live.map((s) => s.serverId ?? s.inviteLink)).size;
-  const featured = live.filter((s) => s.isFeatured && s.active).length;
 
   return (
     <Stack gap="6">
@@ -54,6 +35,40 @@ export default function DashboardPage() {
           </Button>
         }
       />
+      <Figures balance={balance} />
+      <SimpleGrid columns={{ base: 1, lg: 2 }} gap="6" alignItems="start">
+        <MyServersList balanceCents={parseMoney(balance) ?? 0} />
+        <RecentTransactions />
+      </SimpleGrid>
+    </Stack>
+  );
+}
+
+/** The four stat cards (earned, servers, featured, balance); a failed list says so, with Retry. */
+function Figures({ balance }: { balance: string }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const myServers = useMyServers();
+  const summaryQuery = useTransactionSummary();
+  const servers = myServers.data;
+  const summary = summaryQuery.data;
+  // A figure whose list failed is not zero: the stats say they could not be loaded, with a Retry.
+  const figuresFailed = myServers.isError || summaryQuery.isError;
+  const unknown = (failed: boolean) =>
+    failed ? (
+      <span title={t('dashboard.couldNotLoad')} aria-label={t('dashboard.unknown')}>
+        —
+      </span>
+    ) : (
+      <Skeleton h="7" w="16" />
+    );
+  const live = (servers ?? []).filter((s) => !s.canceled);
+  // The same Discord server submitted twice counts once (no-bot servers have no id: keyed by invite).
+  const uniqueServers = new Set(live.map((s) => s.serverId ?? s.inviteLink)).size;
+  const featured = live.filter((s) => s.isFeatured && s.active).length;
+
+  return (
+    <>
       {figuresFailed ? (
         <ErrorState
           size="sm"
@@ -98,10 +113,6 @@ export default function DashboardPage() {
           accent="green"
         />
       </SimpleGrid>
-      <SimpleGrid columns={{ base: 1, lg: 2 }} gap="6" alignItems="start">
-        <MyServersList balanceCents={parseMoney(balance) ?? 0} />
-        <RecentTransactions />
-      </SimpleGrid>
-    </Stack>
+    </>
   );
 }

@@ -204,13 +204,20 @@ function cardStateOf(
 /** Join and Claim on a card, with their toasts. */
 function useDiscoverActions(userId: string, visit: VisitJoins) {
   const { t } = useTranslation();
-  const locale = useLocale();
-  const { setJoinedNow, setJoinedNobot } = visit;
-  const join = useJoinServer();
-  const claimNow = useClaimNoBot();
   const navigate = useNavigate();
   const myJoinsAction = { label: t('nav.joins'), onClick: () => void navigate(MY_JOINS_PATH) };
+  const { claimNow, handleClaim } = useClaimAction(myJoinsAction);
+  const { join, handleJoin } = useJoinAction(userId, visit, myJoinsAction);
+  return { join, claimNow, handleClaim, handleJoin };
+}
 
+type ToastAction = { label: string; onClick: () => void };
+
+/** Claim on a no-bot card: the reward, "not in the server yet", or why it failed. */
+function useClaimAction(myJoinsAction: ToastAction) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const claimNow = useClaimNoBot();
   const handleClaim = (server: ApiServer) => {
     claimNow.mutate(server.id, {
       onSuccess: (result) => {
@@ -237,7 +244,15 @@ function useDiscoverActions(userId: string, visit: VisitJoins) {
       },
     });
   };
+  return { claimNow, handleClaim };
+}
 
+/** Join on a card: the invite opens in a new tab, and a toast says what comes next. */
+function useJoinAction(userId: string, visit: VisitJoins, myJoinsAction: ToastAction) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const { setJoinedNow, setJoinedNobot } = visit;
+  const join = useJoinServer();
   const handleJoin = (server: ApiServer) => {
     const tab = openInviteTab();
     const noBot = server.serverId === null;
@@ -284,13 +299,40 @@ function useDiscoverActions(userId: string, visit: VisitJoins) {
       },
     });
   };
+  return { join, handleJoin };
+}
 
-  return { join, claimNow, handleClaim, handleJoin };
+/** What every card of the page needs beside its server: its state, and Join and Claim. */
+interface CardActions {
+  cardState: (server: ApiServer) => ServerCardState;
+  joiningId: string | undefined;
+  claimingId: string | undefined;
+  onJoin: (server: ApiServer) => void;
+  onClaim: (server: ApiServer) => void;
+  nextJoinMs: number;
+}
+
+function ServerGrid({ list, actions }: { list: ApiServer[]; actions: CardActions }) {
+  return (
+    <SimpleGrid columns={GRID_COLUMNS} gap={{ base: '3', md: '4' }}>
+      {list.map((server) => (
+        <ServerCard
+          key={server.id}
+          server={server}
+          state={actions.cardState(server)}
+          joining={actions.joiningId === server.id}
+          onJoin={actions.onJoin}
+          nextJoinMs={actions.nextJoinMs}
+          onClaim={actions.onClaim}
+          claiming={actions.claimingId === server.id}
+        />
+      ))}
+    </SimpleGrid>
+  );
 }
 
 export default function DiscoverPage() {
   const { t } = useTranslation();
-  const locale = useLocale();
   useDocumentTitle(t('nav.discover'));
   const { user } = useAuth();
   const [search, setSearch] = useState('');
@@ -302,7 +344,14 @@ export default function DiscoverPage() {
     useDiscoverLists(query, visit.joinedNow);
   const { join, claimNow, handleClaim, handleJoin } = useDiscoverActions(user?.id ?? '', visit);
   const lists = { loaded: Boolean(servers.data), featuredComplete, joinableIds };
-  const cardState = (server: ApiServer) => cardStateOf(server, visit, lists, nextJoinMs);
+  const actions: CardActions = {
+    cardState: (server) => cardStateOf(server, visit, lists, nextJoinMs),
+    joiningId: join.isPending ? join.variables?.id : undefined,
+    claimingId: claimNow.isPending ? claimNow.variables : undefined,
+    onJoin: handleJoin,
+    onClaim: handleClaim,
+    nextJoinMs,
+  };
 
   const loading = servers.isLoading || featured.isLoading;
   const failed = (servers.isError && !servers.data) || featured.isError;
@@ -313,21 +362,7 @@ export default function DiscoverPage() {
       <PageHeader
         title={t('discover.title')}
         subtitle={t('discover.subtitle')}
-        actions={
-          <Field.Root width={{ base: 'full', sm: '72' }}>
-            <Field.Label srOnly>{t('discover.search')}</Field.Label>
-            <InputGroup startElement={<LuSearch />} width="full">
-              <Input
-                type="search"
-                placeholder={t('discover.searchPlaceholder')}
-                value={search}
-                onChange={(e) => setSearch(e.target.value)}
-                bg="bg.panel"
-                borderRadius="lg"
-              />
-            </InputGroup>
-          </Field.Root>
-        }
+        actions={<SearchField value={search} onChange={setSearch} />}
       />
 
       {loading ? (
@@ -352,127 +387,163 @@ export default function DiscoverPage() {
             </Button>
           }
         />
-      ) : nothing && query ? (
-        <EmptyState
-          icon={<LuSearch />}
-          title={t('discover.noMatch', { query })}
-          description={t('discover.tryAnother')}
-        />
       ) : nothing ? (
-        <EmptyState
-          icon={<LuCompass />}
-          title={t('discover.empty')}
-          action={
-            <Button asChild colorPalette="brand" size="sm">
-              <RouterLink to="/submit">
-                <LuPlus />
-                {t('discover.submit')}
-              </RouterLink>
-            </Button>
-          }
-        />
+        <NothingToJoin query={query} />
       ) : (
         <Stack gap={{ base: '10', md: '12' }}>
-          {nextJoinMs > 0 && pace ? (
-            // The join pace (decision 038), said once for the whole page before any click.
-            <Alert.Root status="info" variant="subtle" borderRadius="lg" role="status">
-              <Alert.Indicator>
-                <LuClock />
-              </Alert.Indicator>
-              <Alert.Content>
-                <Alert.Title>{t('discover.nextJoin', { wait: waitText(nextJoinMs) })}</Alert.Title>
-                <Alert.Description>
-                  {t('discover.paced', { perHour: pace.perHour, perDay: pace.perDay })}
-                </Alert.Description>
-              </Alert.Content>
-            </Alert.Root>
-          ) : null}
-          {featuredList.length > 0 ? (
-            <Box as="section" aria-labelledby="featured-servers">
-              <SectionHeading
-                id="featured-servers"
-                icon={<LuStar />}
-                title={t('discover.featuredTitle')}
-                count={featuredList.length}
-              />
-              <Alert.Root status="warning" variant="subtle" borderRadius="lg" mb="5" colorPalette="gold">
-                <Alert.Indicator>
-                  <LuSparkles />
-                </Alert.Indicator>
-                <Alert.Content>
-                  <Alert.Title>{t('discover.featuredPays')}</Alert.Title>
-                  <Alert.Description>
-                    {t('discover.featuredRules', {
-                      reward: formatAmount(rewardText('featured'), locale),
-                      featuredDays: minStayDays('featured'),
-                      regularDays: minStayDays('regular'),
-                      penalty: formatAmount(penaltyText('featured'), locale),
-                    })}
-                  </Alert.Description>
-                </Alert.Content>
-              </Alert.Root>
-              <SimpleGrid columns={GRID_COLUMNS} gap={{ base: '3', md: '4' }}>
-                {featuredList.map((server) => (
-                  <ServerCard
-                    key={server.id}
-                    server={server}
-                    state={cardState(server)}
-                    joining={join.isPending && join.variables?.id === server.id}
-                    onJoin={handleJoin}
-                    nextJoinMs={nextJoinMs}
-                    onClaim={handleClaim}
-                    claiming={claimNow.isPending && claimNow.variables === server.id}
-                  />
-                ))}
-              </SimpleGrid>
-            </Box>
-          ) : null}
-
-          <Box as="section" aria-labelledby="more-servers">
-            <SectionHeading id="more-servers" icon={<LuCompass />} title={t('discover.more')} />
-            {regularList.length === 0 && servers.hasNextPage ? (
-              <SkeletonGrid cards={3} />
-            ) : regularList.length === 0 ? (
-              <EmptyState title={t('discover.noRegular')} />
-            ) : (
-              <SimpleGrid columns={GRID_COLUMNS} gap={{ base: '3', md: '4' }}>
-                {regularList.map((server) => (
-                  <ServerCard
-                    key={server.id}
-                    server={server}
-                    state={cardState(server)}
-                    joining={join.isPending && join.variables?.id === server.id}
-                    onJoin={handleJoin}
-                    nextJoinMs={nextJoinMs}
-                    onClaim={handleClaim}
-                    claiming={claimNow.isPending && claimNow.variables === server.id}
-                  />
-                ))}
-              </SimpleGrid>
-            )}
-            {/* Infinite scroll: the next page loads when this comes within a screen of the viewport. */}
-            <Box ref={sentinel} aria-hidden="true" h="1px" />
-            {servers.hasNextPage ? (
-              <Flex justify="center" mt="6" minH="10">
-                {servers.isError ? (
-                  <Button variant="outline" onClick={() => void servers.fetchNextPage()}>
-                    {t('discover.moreFailed')}
-                  </Button>
-                ) : (
-                  <Button
-                    variant="ghost"
-                    loading={servers.isFetchingNextPage}
-                    loadingText={t('discover.loadingMore')}
-                    onClick={loadMore}
-                  >
-                    {t('discover.showMore')}
-                  </Button>
-                )}
-              </Flex>
-            ) : null}
-          </Box>
+          {nextJoinMs > 0 && pace ? <PaceNotice waitMs={nextJoinMs} pace={pace} /> : null}
+          {featuredList.length > 0 ? <FeaturedSection list={featuredList} actions={actions} /> : null}
+          <MoreSection
+            list={regularList}
+            servers={servers}
+            loadMore={loadMore}
+            sentinel={sentinel}
+            actions={actions}
+          />
         </Stack>
       )}
     </>
+  );
+}
+
+function SearchField({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+  const { t } = useTranslation();
+  return (
+    <Field.Root width={{ base: 'full', sm: '72' }}>
+      <Field.Label srOnly>{t('discover.search')}</Field.Label>
+      <InputGroup startElement={<LuSearch />} width="full">
+        <Input
+          type="search"
+          placeholder={t('discover.searchPlaceholder')}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          bg="bg.panel"
+          borderRadius="lg"
+        />
+      </InputGroup>
+    </Field.Root>
+  );
+}
+
+/** No campaign to show: none matches the search, or there is none at all. */
+function NothingToJoin({ query }: { query: string }) {
+  const { t } = useTranslation();
+  if (query)
+    return (
+      <EmptyState
+        icon={<LuSearch />}
+        title={t('discover.noMatch', { query })}
+        description={t('discover.tryAnother')}
+      />
+    );
+  return (
+    <EmptyState
+      icon={<LuCompass />}
+      title={t('discover.empty')}
+      action={
+        <Button asChild colorPalette="brand" size="sm">
+          <RouterLink to="/submit">
+            <LuPlus />
+            {t('discover.submit')}
+          </RouterLink>
+        </Button>
+      }
+    />
+  );
+}
+
+/** The join pace (decision 038), said once for the whole page before any click. */
+function PaceNotice({ waitMs, pace }: { waitMs: number; pace: { perHour: number; perDay: number } }) {
+  const { t } = useTranslation();
+  return (
+    <Alert.Root status="info" variant="subtle" borderRadius="lg" role="status">
+      <Alert.Indicator>
+        <LuClock />
+      </Alert.Indicator>
+      <Alert.Content>
+        <Alert.Title>{t('discover.nextJoin', { wait: waitText(waitMs) })}</Alert.Title>
+        <Alert.Description>
+          {t('discover.paced', { perHour: pace.perHour, perDay: pace.perDay })}
+        </Alert.Description>
+      </Alert.Content>
+    </Alert.Root>
+  );
+}
+
+function FeaturedSection({ list, actions }: { list: ApiServer[]; actions: CardActions }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  return (
+    <Box as="section" aria-labelledby="featured-servers">
+      <SectionHeading
+        id="featured-servers"
+        icon={<LuStar />}
+        title={t('discover.featuredTitle')}
+        count={list.length}
+      />
+      <Alert.Root status="warning" variant="subtle" borderRadius="lg" mb="5" colorPalette="gold">
+        <Alert.Indicator>
+          <LuSparkles />
+        </Alert.Indicator>
+        <Alert.Content>
+          <Alert.Title>{t('discover.featuredPays')}</Alert.Title>
+          <Alert.Description>
+            {t('discover.featuredRules', {
+              reward: formatAmount(rewardText('featured'), locale),
+              featuredDays: minStayDays('featured'),
+              regularDays: minStayDays('regular'),
+              penalty: formatAmount(penaltyText('featured'), locale),
+            })}
+          </Alert.Description>
+        </Alert.Content>
+      </Alert.Root>
+      <ServerGrid list={list} actions={actions} />
+    </Box>
+  );
+}
+
+/** Every other campaign, a page at a time: more load as the end comes near, or with "Show more". */
+function MoreSection({
+  list,
+  servers,
+  loadMore,
+  sentinel,
+  actions,
+}: Pick<ReturnType<typeof useDiscoverLists>, 'servers' | 'loadMore' | 'sentinel'> & {
+  list: ApiServer[];
+  actions: CardActions;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Box as="section" aria-labelledby="more-servers">
+      <SectionHeading id="more-servers" icon={<LuCompass />} title={t('discover.more')} />
+      {list.length === 0 && servers.hasNextPage ? (
+        <SkeletonGrid cards={3} />
+      ) : list.length === 0 ? (
+        <EmptyState title={t('discover.noRegular')} />
+      ) : (
+        <ServerGrid list={list} actions={actions} />
+      )}
+      {/* Infinite scroll: the next page loads when this comes within a screen of the viewport. */}
+      <Box ref={sentinel} aria-hidden="true" h="1px" />
+      {servers.hasNextPage ? (
+        <Flex justify="center" mt="6" minH="10">
+          {servers.isError ? (
+            <Button variant="outline" onClick={() => void servers.fetchNextPage()}>
+              {t('discover.moreFailed')}
+            </Button>
+          ) : (
+            <Button
+              variant="ghost"
+              loading={servers.isFetchingNextPage}
+              loadingText={t('discover.loadingMore')}
+              onClick={loadMore}
+            >
+              {t('discover.showMore')}
+            </Button>
+          )}
+        </Flex>
+      ) : null}
+    </Box>
   );
 }

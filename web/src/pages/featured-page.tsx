@@ -33,45 +33,7 @@ export default function FeaturedPage() {
     <Stack gap="8">
       <PageHeader title={t('featuredPage.title')} subtitle={t('featuredPage.subtitle')} />
 
-      <Card.Root
-        variant="outline"
-        bg="bg.panel"
-        borderColor="gold.emphasized"
-        borderRadius="2xl"
-        overflow="hidden"
-      >
-        <Box h="1" bgGradient="to-r" gradientFrom="gold.500" gradientTo="brand.500" />
-        <Card.Body p={{ base: '5', md: '8' }}>
-          <Flex
-            gap={{ base: '5', md: '8' }}
-            direction={{ base: 'column', md: 'row' }}
-            align={{ md: 'center' }}
-          >
-            <Box
-              colorPalette="gold"
-              bg="colorPalette.subtle"
-              color="colorPalette.fg"
-              borderRadius="2xl"
-              p="4"
-              fontSize="3xl"
-              alignSelf="flex-start"
-            >
-              <LuStar />
-            </Box>
-            <Stack gap="2" flex="1">
-              <Heading as="h2" textStyle="xl" fontWeight="bold">
-                {t('featuredPage.lookingTitle')}
-              </Heading>
-              <Text color="fg.muted">{t('featuredPage.lookingText', { reward })}</Text>
-            </Stack>
-            <Button asChild colorPalette="brand" size="lg" flexShrink={0}>
-              <RouterLink to="/">
-                <LuCompass /> {t('featuredPage.goDiscover')}
-              </RouterLink>
-            </Button>
-          </Flex>
-        </Card.Body>
-      </Card.Root>
+      <LookingForServers reward={reward} />
 
       <Stack gap="4">
         <Heading as="h2" textStyle="lg" fontWeight="semibold">
@@ -79,34 +41,7 @@ export default function FeaturedPage() {
         </Heading>
         <SimpleGrid columns={{ base: 1, md: 3 }} gap="4">
           {PERKS.map((perk) => (
-            <Card.Root
-              key={perk.titleKey}
-              variant="outline"
-              bg="bg.panel"
-              borderColor="border"
-              borderRadius="xl"
-            >
-              <Card.Body gap="3">
-                <Box
-                  colorPalette="gold"
-                  bg="colorPalette.subtle"
-                  color="colorPalette.fg"
-                  borderRadius="lg"
-                  boxSize="10"
-                  display="grid"
-                  placeItems="center"
-                  fontSize="lg"
-                >
-                  <Icon as={perk.icon} />
-                </Box>
-                <Heading as="h3" textStyle="md" fontWeight="semibold">
-                  {t(perk.titleKey, values)}
-                </Heading>
-                <Text color="fg.muted" textStyle="sm">
-                  {t(perk.textKey, values)}
-                </Text>
-              </Card.Body>
-            </Card.Root>
+            <PerkCard key={perk.titleKey} perk={perk} values={values} />
           ))}
         </SimpleGrid>
         <Flex
@@ -136,5 +71,81 @@ export default function FeaturedPage() {
         </Flex>
       </Stack>
     </Stack>
+  );
+}
+
+/** For members: featured campaigns pay more, on Discover. */
+function LookingForServers({ reward }: { reward: string }) {
+  const { t } = useTranslation();
+  return (
+    <Card.Root
+      variant="outline"
+      bg="bg.panel"
+      borderColor="gold.emphasized"
+      borderRadius="2xl"
+      overflow="hidden"
+    >
+      <Box h="1" bgGradient="to-r" gradientFrom="gold.500" gradientTo="brand.500" />
+      <Card.Body p={{ base: '5', md: '8' }}>
+        <Flex gap={{ base: '5', md: '8' }} direction={{ base: 'column', md: 'row' }} align={{ md: 'center' }}>
+          <Box
+            colorPalette="gold"
+            bg="colorPalette.subtle"
+            color="colorPalette.fg"
+            borderRadius="2xl"
+            p="4"
+            fontSize="3xl"
+            alignSelf="flex-start"
+          >
+            <LuStar />
+          </Box>
+          <Stack gap="2" flex="1">
+            <Heading as="h2" textStyle="xl" fontWeight="bold">
+              {t('featuredPage.lookingTitle')}
+            </Heading>
+            <Text color="fg.muted">{t('featuredPage.lookingText', { reward })}</Text>
+          </Stack>
+          <Button asChild colorPalette="brand" size="lg" flexShrink={0}>
+            <RouterLink to="/">
+              <LuCompass /> {t('featuredPage.goDiscover')}
+            </RouterLink>
+          </Button>
+        </Flex>
+      </Card.Body>
+    </Card.Root>
+  );
+}
+
+function PerkCard({
+  perk,
+  values,
+}: {
+  perk: (typeof PERKS)[number];
+  values: { slots: string; cost: string; reward: string };
+}) {
+  const { t } = useTranslation();
+  return (
+    <Card.Root variant="outline" bg="bg.panel" borderColor="border" borderRadius="xl">
+      <Card.Body gap="3">
+        <Box
+          colorPalette="gold"
+          bg="colorPalette.subtle"
+          color="colorPalette.fg"
+          borderRadius="lg"
+          boxSize="10"
+          display="grid"
+          placeItems="center"
+          fontSize="lg"
+        >
+          <Icon as={perk.icon} />
+        </Box>
+        <Heading as="h3" textStyle="md" fontWeight="semibold">
+          {t(perk.titleKey, values)}
+        </Heading>
+        <Text color="fg.muted" textStyle="sm">
+          {t(perk.textKey, values)}
+        </Text>
+      </Card.Body>
+    </Card.Root>
   );
 }

@@ -67,24 +67,13 @@ export default function HistoryPage() {
             <Heading as="h2" textStyle="sectionTitle">
               {t('history.transactions')}
             </Heading>
-            <HStack role="group" aria-label={t('history.filterLabel')} gap="2" flexWrap="wrap">
-              {FILTERS.map((f) => (
-                <Button
-                  key={f.value}
-                  size="xs"
-                  borderRadius="full"
-                  variant={filter === f.value ? 'solid' : 'outline'}
-                  colorPalette={filter === f.value ? 'brand' : 'gray'}
-                  aria-pressed={filter === f.value}
-                  onClick={() => {
-                    setFilter(f.value);
-                    setPage(1);
-                  }}
-                >
-                  {t(f.labelKey)}
-                </Button>
-              ))}
-            </HStack>
+            <FilterButtons
+              filter={filter}
+              onFilter={(value) => {
+                setFilter(value);
+                setPage(1);
+              }}
+            />
           </Flex>
           {history.isLoading ? (
             <Stack gap="3">
@@ -113,39 +102,68 @@ export default function HistoryPage() {
             </Box>
           )}
           {data && data.pageCount > 1 ? (
-            <Flex
-              as="nav"
-              aria-label={t('history.pages')}
-              justify="space-between"
-              align="center"
-              gap="3"
-              pt="2"
-            >
-              <Button
-                size="sm"
-                variant="outline"
-                colorPalette="gray"
-                disabled={page <= 1}
-                onClick={() => setPage((p) => p - 1)}
-              >
-                <LuChevronLeft /> {t('history.previous')}
-              </Button>
-              <Text textStyle="sm" color="fg.muted" aria-live="polite">
-                {t('history.pageOf', { page, count: data.pageCount })}
-              </Text>
-              <Button
-                size="sm"
-                variant="outline"
-                colorPalette="gray"
-                disabled={page >= data.pageCount}
-                onClick={() => setPage((p) => p + 1)}
-              >
-                {t('history.next')} <LuChevronRight />
-              </Button>
-            </Flex>
+            <Pager page={page} pageCount={data.pageCount} onPage={setPage} />
           ) : null}
         </Card.Body>
       </Card.Root>
     </Stack>
+  );
+}
+
+function FilterButtons({ filter, onFilter }: { filter: Filter; onFilter: (filter: Filter) => void }) {
+  const { t } = useTranslation();
+  return (
+    <HStack role="group" aria-label={t('history.filterLabel')} gap="2" flexWrap="wrap">
+      {FILTERS.map((f) => (
+        <Button
+          key={f.value}
+          size="xs"
+          borderRadius="full"
+          variant={filter === f.value ? 'solid' : 'outline'}
+          colorPalette={filter === f.value ? 'brand' : 'gray'}
+          aria-pressed={filter === f.value}
+          onClick={() => onFilter(f.value)}
+        >
+          {t(f.labelKey)}
+        </Button>
+      ))}
+    </HStack>
+  );
+}
+
+function Pager({
+  page,
+  pageCount,
+  onPage,
+}: {
+  page: number;
+  pageCount: number;
+  onPage: (page: number) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Flex as="nav" aria-label={t('history.pages')} justify="space-between" align="center" gap="3" pt="2">
+      <Button
+        size="sm"
+        variant="outline"
+        colorPalette="gray"
+        disabled={page <= 1}
+        onClick={() => onPage(page - 1)}
+      >
+        <LuChevronLeft /> {t('history.previous')}
+      </Button>
+      <Text textStyle="sm" color="fg.muted" aria-live="polite">
+        {t('history.pageOf', { page, count: pageCount })}
+      </Text>
+      <Button
+        size="sm"
+        variant="outline"
+        colorPalette="gray"
+        disabled={page >= pageCount}
+        onClick={() => onPage(page + 1)}
+      >
+        {t('history.next')} <LuChevronRight />
+      </Button>
+    </Flex>
   );
 }

@@ -19,7 +19,6 @@ import { useLocale } from '../lib/i18n.ts';
 
 export default function MyJoinsPage() {
   const { t } = useTranslation();
-  const locale = useLocale();
   useDocumentTitle(t('nav.joins'));
   const { data, isLoading, isError, error } = useMyJoins();
   const retry = useRetryJoin();
@@ -45,24 +44,7 @@ export default function MyJoinsPage() {
       },
     });
   };
-  const onClaim = (join: ApiJoin) => {
-    claim.mutate(join, {
-      onSuccess: (res) => {
-        markClaimedHere(join.campaignId);
-        toast({
-          title: t('joins.earned'),
-          description: t('rewards.added', { coins: formatAmount(res.earned, locale) }),
-          variant: 'success',
-        });
-      },
-      onError: (err) =>
-        toast({
-          title: t('joins.claimFailed'),
-          description: errorMessage(err, t('joins.claimFailedText')),
-          variant: 'destructive',
-        }),
-    });
-  };
+  const onClaim = useClaimWithToast(claim);
   const busyId = retry.isPending ? retry.variables?.id : claim.isPending ? claim.variables?.id : undefined;
 
   return (
@@ -101,4 +83,28 @@ export default function MyJoinsPage() {
       )}
     </Stack>
   );
+}
+
+/** Claim on a no-bot join, with its toast. */
+function useClaimWithToast(claim: ReturnType<typeof useClaimJoin>) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  return (join: ApiJoin) => {
+    claim.mutate(join, {
+      onSuccess: (res) => {
+        markClaimedHere(join.campaignId);
+        toast({
+          title: t('joins.earned'),
+          description: t('rewards.added', { coins: formatAmount(res.earned, locale) }),
+          variant: 'success',
+        });
+      },
+      onError: (err) =>
+        toast({
+          title: t('joins.claimFailed'),
+          description: errorMessage(err, t('joins.claimFailedText')),
+          variant: 'destructive',
+        }),
+    });
+  };
 }

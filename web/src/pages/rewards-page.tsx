@@ -60,39 +60,10 @@ const CARDS: Record<
 
 export default function RewardsPage() {
   const { t } = useTranslation();
-  const locale = useLocale();
   useDocumentTitle(t('nav.rewards'), t('rewards.metaDescription'));
-  // Each card's texts, written out per type so every key stays visible to the catalogue test.
-  const texts = {
-    regular: {
-      title: t('rewards.hourly.title'),
-      cadence: t('rewards.hourly.cadence'),
-      claimLabel: t('rewards.hourly.claim'),
-      toastTitle: t('rewards.hourly.claimed'),
-    },
-    bonus: {
-      title: t('rewards.bonus.title'),
-      cadence: t('rewards.bonus.cadence'),
-      claimLabel: t('rewards.bonus.claim'),
-      toastTitle: t('rewards.bonus.claimed'),
-    },
-    daily: {
-      title: t('rewards.daily.title'),
-      cadence: t('rewards.daily.cadence'),
-      claimLabel: t('rewards.daily.claim'),
-      toastTitle: t('rewards.daily.claimed'),
-    },
-  } satisfies Record<RewardType, Record<string, string>>;
+  const texts = useRewardTexts();
   const { data: status, dataUpdatedAt, isLoading, isError, refetch } = useRewardStatus();
-  const claim = useClaimReward();
-  const [confirmations, setConfirmations] = useState<Partial<Record<RewardType, string>>>({});
-  const timers = useRef(new Map<RewardType, number>());
-
-  useEffect(() => {
-    const pending = timers.current;
-    return () => pending.forEach((id) => window.clearTimeout(id));
-  }, []);
-
+  const { claim, confirmations, onClaim } = useClaimWithConfirmation(texts);
   // The countdown ticks locally from the fetched status: due = fetch time + hours remaining.
   const dueAt = (type: RewardType) =>
     status ? dataUpdatedAt + Number(status[CARDS[type].hoursKey]) * HOUR_MS : 0;
@@ -102,31 +73,6 @@ export default function RewardsPage() {
   // server and in the browser's first pass alike, so the markup matches; the clock takes over after.
   const now = useHydrated() ? ticking : dataUpdatedAt;
   const remaining = (type: RewardType) => Math.max(0, dueAt(type) - Math.max(now, dataUpdatedAt));
-
-  const onClaim = (type: RewardType) => {
-    claim.mutate(type, {
-      onSuccess: ({ earned }) => {
-        toast({
-          title: texts[type].toastTitle,
-          description: t('rewards.added', { coins: formatMoneyText(earned, locale) }),
-          variant: 'success',
-        });
-        setConfirmations((prev) => ({ ...prev, [type]: earned }));
-        window.clearTimeout(timers.current.get(type));
-        timers.current.set(
-          type,
-          window.setTimeout(() => setConfirmations(({ [type]: _done, ...rest }) => rest), CONFIRMATION_MS),
-        );
-      },
-      onError: (err) => {
-        toast({
-          title: t('common.error'),
-          description: errorMessage(err, t('rewards.failed')),
-          variant: 'destructive',
-        });
-      },
-    });
-  };
 
   const allClaimed = status !== undefined && REWARD_TYPES.every((type) => remaining(type) > 0);
 
@@ -179,4 +125,69 @@ export default function RewardsPage() {
       )}
     </>
   );
+}
+
+/** Each card's texts, written out per type so every key stays visible to the catalogue test. */
+function useRewardTexts() {
+  const { t } = useTranslation();
+  return {
+    regular: {
+      title: t('rewards.hourly.title'),
+      cadence: t('rewards.hourly.cadence'),
+      claimLabel: t('rewards.hourly.claim'),
+      toastTitle: t('rewards.hourly.claimed'),
+    },
+    bonus: {
+      title: t('rewards.bonus.title'),
+      cadence: t('rewards.bonus.cadence'),
+      claimLabel: t('rewards.bonus.claim'),
+      toastTitle: t('rewards.bonus.claimed'),
+    },
+    daily: {
+      title: t('rewards.daily.title'),
+      cadence: t('rewards.daily.cadence'),
+      claimLabel: t('rewards.daily.claim'),
+      toastTitle: t('rewards.daily.claimed'),
+    },
+  } satisfies Record<RewardType, Record<string, string>>;
+}
+
+/** Claim, with its toast and the card's few-seconds "claimed" confirmation. */
+function useClaimWithConfirmation(texts: Record<RewardType, { toastTitle: string }>) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const claim = useClaimReward();
+  const [confirmations, setConfirmations] = useState<Partial<Record<RewardType, string>>>({});
+  const timers = useRef(new Map<RewardType, number>());
+
+  useEffect(() => {
+    const pending = timers.current;
+    return () => pending.forEach((id) => window.clearTimeout(id));
+  }, []);
+
+  const onClaim = (type: RewardType) => {
+    claim.mutate(type, {
+      onSuccess: ({ earned }) => {
+        toast({
+          title: texts[type].toastTitle,
+          description: t('rewards.added', { coins: formatMoneyText(earned, locale) }),
+          variant: 'success',
+        });
+        setConfirmations((prev) => ({ ...prev, [type]: earned }));
+        window.clearTimeout(timers.current.get(type));
+        timers.current.set(
+          type,
+          window.setTimeout(() => setConfirmations(({ [type]: _done, ...rest }) => rest), CONFIRMATION_MS),
+        );
+      },
+      onError: (err) => {
+        toast({
+          title: t('common.error'),
+          description: errorMessage(err, t('rewards.failed')),
+          variant: 'destructive',
+        });
+      },
+    });
+  };
+  return { claim, confirmations, onClaim };
 }

@@ -34,26 +34,7 @@ export default function SocialsPage() {
       delayedClaims.retainOnly('social', new Set(tasks.filter((t) => !t.completed).map((t) => t.id)));
   }, [tasks]);
 
-  const startTask = (task: ApiSocialTask) => {
-    // Open the tab synchronously, inside the click, so pop-up blockers allow it.
-    window.open(task.url, '_blank', 'noopener,noreferrer');
-    delayedClaims.add(userId, 'social', task.id);
-    startSocialTask(task.id).then(
-      ({ claimableAt }) => {
-        // The server's own due time (the browser's wait is capped at the delay if the clocks disagree).
-        const claimAt = Date.parse(claimableAt);
-        if (Number.isFinite(claimAt)) delayedClaims.reschedule('social', task.id, claimAt);
-      },
-      (err: unknown) => {
-        delayedClaims.remove('social', task.id);
-        toast({
-          title: t('common.error'),
-          description: errorMessage(err, t('social.completeFailed')),
-          variant: 'destructive',
-        });
-      },
-    );
-  };
+  const startTask = useStartTask(userId);
   const youtube = tasks?.find((task) => task.platform === 'youtube');
   const others = (tasks ?? []).filter((task) => task !== youtube);
 
@@ -121,4 +102,31 @@ export default function SocialsPage() {
       )}
     </>
   );
+}
+
+/**
+ * Starts a task: its page opens in a new tab (synchronously, inside the click, so pop-up blockers allow
+ * it) and its claim is scheduled app-wide at the server's due time.
+ */
+function useStartTask(userId: string) {
+  const { t } = useTranslation();
+  return (task: ApiSocialTask) => {
+    window.open(task.url, '_blank', 'noopener,noreferrer');
+    delayedClaims.add(userId, 'social', task.id);
+    startSocialTask(task.id).then(
+      ({ claimableAt }) => {
+        // The server's own due time (the browser's wait is capped at the delay if the clocks disagree).
+        const claimAt = Date.parse(claimableAt);
+        if (Number.isFinite(claimAt)) delayedClaims.reschedule('social', task.id, claimAt);
+      },
+      (err: unknown) => {
+        delayedClaims.remove('social', task.id);
+        toast({
+          title: t('common.error'),
+          description: errorMessage(err, t('social.completeFailed')),
+          variant: 'destructive',
+        });
+      },
+    );
+  };
 }

@@ -23,20 +23,8 @@ type Tab = (typeof TABS)[number];
 
 export default function SubmitPage() {
   const { t } = useTranslation();
-  const locale = useLocale();
   useDocumentTitle(t('nav.submit'));
-  const TAB_INTRO: Record<Tab, string> = {
-    regular: t('submit.intro.regular', {
-      reward: formatAmount(rewardText('regular'), locale),
-      count: minStayDays('regular'),
-    }),
-    featured: t('submit.intro.featured', {
-      slots: PROMOTION.slots,
-      reward: formatAmount(rewardText('featured'), locale),
-      count: minStayDays('featured'),
-    }),
-    nobot: t('submit.intro.nobot', { reward: formatAmount(rewardText('nobot'), locale) }),
-  };
+  const tabIntro = useTabIntros();
   const { user } = useAuth();
   const [params, setParams] = useSearchParams();
   const requested = params.get('tab');
@@ -69,14 +57,7 @@ export default function SubmitPage() {
       <PageHeader
         title={t('submit.title')}
         subtitle={t('submit.subtitle')}
-        actions={
-          <Stack gap="0" align={{ base: 'flex-start', sm: 'flex-end' }}>
-            <Text textStyle="xs" color="fg.subtle" textTransform="uppercase" letterSpacing="wider">
-              {t('submit.balance')}
-            </Text>
-            <CoinAmount value={balanceText} size="lg" />
-          </Stack>
-        }
+        actions={<Balance text={balanceText} />}
       />
       <ServerPicker
         picked={picked}
@@ -97,21 +78,11 @@ export default function SubmitPage() {
           fitted
           lazyMount
         >
-          <Tabs.List bg="bg.subtle" px={{ base: '1', md: '3' }}>
-            <Tabs.Trigger value="regular" py="6">
-              <LuServer /> {t('submit.tabs.regular')}
-            </Tabs.Trigger>
-            <Tabs.Trigger value="featured" py="6">
-              <LuStar /> {t('submit.tabs.featured')}
-            </Tabs.Trigger>
-            <Tabs.Trigger value="nobot" py="6">
-              <LuUnplug /> {t('submit.tabs.nobot')}
-            </Tabs.Trigger>
-          </Tabs.List>
+          <TabList />
           {TABS.map((value) => (
             <Tabs.Content key={value} value={value} p={{ base: '4', md: '8' }} pt={{ base: '5', md: '6' }}>
               <Text color="fg.muted" textStyle="sm" mb="6">
-                {TAB_INTRO[value]}
+                {tabIntro[value]}
               </Text>
               {/* Keyed by the picked server and its invite: picking one refills the fields. */}
               {value === 'regular' ? <RegularForm key={formKey} {...formProps} /> : null}
@@ -130,5 +101,52 @@ export default function SubmitPage() {
         </Tabs.Root>
       </Card.Root>
     </Stack>
+  );
+}
+
+/** Each tab's first line: what that kind of campaign pays members and asks of them. */
+function useTabIntros(): Record<Tab, string> {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  return {
+    regular: t('submit.intro.regular', {
+      reward: formatAmount(rewardText('regular'), locale),
+      count: minStayDays('regular'),
+    }),
+    featured: t('submit.intro.featured', {
+      slots: PROMOTION.slots,
+      reward: formatAmount(rewardText('featured'), locale),
+      count: minStayDays('featured'),
+    }),
+    nobot: t('submit.intro.nobot', { reward: formatAmount(rewardText('nobot'), locale) }),
+  };
+}
+
+function Balance({ text }: { text: string }) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap="0" align={{ base: 'flex-start', sm: 'flex-end' }}>
+      <Text textStyle="xs" color="fg.subtle" textTransform="uppercase" letterSpacing="wider">
+        {t('submit.balance')}
+      </Text>
+      <CoinAmount value={text} size="lg" />
+    </Stack>
+  );
+}
+
+function TabList() {
+  const { t } = useTranslation();
+  return (
+    <Tabs.List bg="bg.subtle" px={{ base: '1', md: '3' }}>
+      <Tabs.Trigger value="regular" py="6">
+        <LuServer /> {t('submit.tabs.regular')}
+      </Tabs.Trigger>
+      <Tabs.Trigger value="featured" py="6">
+        <LuStar /> {t('submit.tabs.featured')}
+      </Tabs.Trigger>
+      <Tabs.Trigger value="nobot" py="6">
+        <LuUnplug /> {t('submit.tabs.nobot')}
+      </Tabs.Trigger>
+    </Tabs.List>
   );
 }

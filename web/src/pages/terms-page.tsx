@@ -1,5 +1,6 @@
 import { Text } from '@chakra-ui/react';
 import { Trans, useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import {
   ExternalLink,
   LegalLink,
@@ -21,8 +22,9 @@ import { DEFAULT_SOCIAL_TASK_CENTS } from '@shared/social-constants.ts';
 
 const HOUR_MS = 3600 * 1000;
 
-type T = ReturnType<typeof useTranslation>['t'];
+type T = TFunction;
 
+// eslint-disable-next-line max-lines-per-function -- a declarative table: the Terms, section after section, as the reader reads them
 function buildSections(t: T, locale: Locale, supportUrl: string): LegalSection[] {
   const product = PRODUCT_NAME;
   const coins = (cents: number) => formatMoney(cents, locale);

@@ -27,7 +27,7 @@ import {
   type CreatedAccessToken,
 } from '@shared/access-tokens.ts';
 import type { TFunction } from 'i18next';
-import { useState, type FormEvent } from 'react';
+import { useState, type Dispatch, type FormEvent, type SetStateAction } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LuExternalLink, LuKeyRound } from 'react-icons/lu';
 import { errorMessage } from '../../lib/api.ts';
@@ -209,37 +209,7 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: CreatedAccessToken)
             </NativeSelect.Root>
           </Field.Root>
         </Flex>
-        <Fieldset.Root>
-          <Fieldset.Legend textStyle="sm" fontWeight="medium">
-            {t('account.tokens.scopesTitle')}
-          </Fieldset.Legend>
-          <Stack gap="2" mt="2">
-            {ACCESS_TOKEN_SCOPES.map((scope) => (
-              <Checkbox.Root
-                key={scope}
-                alignItems="flex-start"
-                checked={scopes.includes(scope)}
-                onCheckedChange={(e) =>
-                  setScopes((current) =>
-                    e.checked === true ? [...current, scope] : current.filter((s) => s !== scope),
-                  )
-                }
-              >
-                <Checkbox.HiddenInput />
-                <Checkbox.Control mt="0.5" />
-                <Checkbox.Label>
-                  <Text as="span" fontWeight="medium">
-                    {t(SCOPE_TEXTS[scope].labelKey)}
-                  </Text>
-                  <Text as="span" color="fg.muted" textStyle="sm">
-                    {' '}
-                    — {t(SCOPE_TEXTS[scope].helpKey)}
-                  </Text>
-                </Checkbox.Label>
-              </Checkbox.Root>
-            ))}
-          </Stack>
-        </Fieldset.Root>
+        <ScopeChoices scopes={scopes} onChange={setScopes} />
         <Button
           type="submit"
           colorPalette="brand"
@@ -251,6 +221,50 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: CreatedAccessToken)
         </Button>
       </Stack>
     </form>
+  );
+}
+
+/** "What it may do": one checkbox per scope, with what it allows. */
+function ScopeChoices({
+  scopes,
+  onChange,
+}: {
+  scopes: AccessTokenScope[];
+  onChange: Dispatch<SetStateAction<AccessTokenScope[]>>;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Fieldset.Root>
+      <Fieldset.Legend textStyle="sm" fontWeight="medium">
+        {t('account.tokens.scopesTitle')}
+      </Fieldset.Legend>
+      <Stack gap="2" mt="2">
+        {ACCESS_TOKEN_SCOPES.map((scope) => (
+          <Checkbox.Root
+            key={scope}
+            alignItems="flex-start"
+            checked={scopes.includes(scope)}
+            onCheckedChange={(e) =>
+              onChange((current) =>
+                e.checked === true ? [...current, scope] : current.filter((s) => s !== scope),
+              )
+            }
+          >
+            <Checkbox.HiddenInput />
+            <Checkbox.Control mt="0.5" />
+            <Checkbox.Label>
+              <Text as="span" fontWeight="medium">
+                {t(SCOPE_TEXTS[scope].labelKey)}
+              </Text>
+              <Text as="span" color="fg.muted" textStyle="sm">
+                {' '}
+                — {t(SCOPE_TEXTS[scope].helpKey)}
+              </Text>
+            </Checkbox.Label>
+          </Checkbox.Root>
+        ))}
+      </Stack>
+    </Fieldset.Root>
   );
 }
 

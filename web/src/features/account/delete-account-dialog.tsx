@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 const ERROR_ID = 'delete-account-confirm-error';
 
 /** Delete my account: the user types their username; errors show on the field, which takes focus. */
+// eslint-disable-next-line max-lines-per-function -- a dialog whose texts move to t() in parallel (wave3s12-webi18n); split after that merge (notes-funcs.md)
 export function DeleteAccountDialog({ username }: { username: string }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);

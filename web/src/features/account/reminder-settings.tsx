@@ -178,26 +178,20 @@ function QuietHours({ settings }: { settings: ReminderSettingsResponse }) {
         {t('reminders.quietHelp')}
       </Text>
       <HStack gap="3" wrap="wrap" align="flex-end">
-        <Field.Root width="auto" disabled={!enabled}>
-          <Field.Label htmlFor="quiet-start">{t('reminders.from')}</Field.Label>
-          <Input
-            id="quiet-start"
-            type="time"
-            bg="bg.subtle"
-            value={start}
-            onChange={(e) => setStart(e.target.value)}
-          />
-        </Field.Root>
-        <Field.Root width="auto" disabled={!enabled}>
-          <Field.Label htmlFor="quiet-end">{t('reminders.until')}</Field.Label>
-          <Input
-            id="quiet-end"
-            type="time"
-            bg="bg.subtle"
-            value={end}
-            onChange={(e) => setEnd(e.target.value)}
-          />
-        </Field.Root>
+        <TimeField
+          id="quiet-start"
+          label={t('reminders.from')}
+          value={start}
+          onChange={setStart}
+          disabled={!enabled}
+        />
+        <TimeField
+          id="quiet-end"
+          label={t('reminders.until')}
+          value={end}
+          onChange={setEnd}
+          disabled={!enabled}
+        />
         <Field.Root flex="1" minW="48">
           <Field.Label htmlFor="quiet-zone">{t('reminders.zone')}</Field.Label>
           <NativeSelect.Root>
@@ -227,5 +221,26 @@ function QuietHours({ settings }: { settings: ReminderSettingsResponse }) {
         <LuBellRing /> {t('reminders.save')}
       </Button>
     </Stack>
+  );
+}
+
+function TimeField(props: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  disabled: boolean;
+}) {
+  return (
+    <Field.Root width="auto" disabled={props.disabled}>
+      <Field.Label htmlFor={props.id}>{props.label}</Field.Label>
+      <Input
+        id={props.id}
+        type="time"
+        bg="bg.subtle"
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+    </Field.Root>
   );
 }

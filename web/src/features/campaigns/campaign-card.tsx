@@ -87,13 +87,7 @@ export const CampaignCard = forwardRef<HTMLDivElement, CampaignCardProps>(functi
   ref,
 ) {
   const total = Math.max(campaign.initialMemberSlots, campaign.membersRemaining);
-  const filled = total - campaign.membersRemaining;
-  const percent = total > 0 ? Math.round((filled / total) * 100) : 0;
-  const pace = campaignPace(campaign, now);
-  const queryClient = useQueryClient();
-  const rules = CAMPAIGN_KIND_RULES[campaign.kind];
   const { t } = useTranslation();
-  const locale = useLocale();
   return (
     <Card.Root
       ref={ref}
@@ -111,63 +105,8 @@ export const CampaignCard = forwardRef<HTMLDivElement, CampaignCardProps>(functi
       scrollMarginBottom="24"
     >
       <Card.Body gap="4" p={{ base: '4', md: '5' }}>
-        <Flex gap="3" align="center">
-          <ServerAvatar name={campaign.name} iconUrl={campaign.iconUrl} size="md" />
-          <Stack gap="1" minW="0" flex="1">
-            <Text as="h2" fontWeight="semibold" textStyle="lg" truncate>
-              {campaign.name}
-            </Text>
-            <HStack gap="1.5">
-              {campaign.isFeatured ? (
-                <Badge colorPalette="gold">
-                  <LuStar /> {t('campaigns.card.featured')}
-                </Badge>
-              ) : null}
-              {campaign.botRemoved ? (
-                <Badge colorPalette="orange">{t('campaigns.card.paused')}</Badge>
-              ) : campaign.inviteExpired ? (
-                <Badge colorPalette="red">{t('campaigns.card.inviteExpired')}</Badge>
-              ) : (
-                <Badge colorPalette="green">{t('campaigns.card.active')}</Badge>
-              )}
-              {campaign.serverId === null ? (
-                <Badge colorPalette="gray">{t('campaigns.card.noBot')}</Badge>
-              ) : null}
-            </HStack>
-          </Stack>
-        </Flex>
-        {campaign.botRemoved ? (
-          <Flex
-            role="status"
-            gap="3"
-            align={{ base: 'stretch', sm: 'center' }}
-            direction={{ base: 'column', sm: 'row' }}
-            bg="orange.subtle"
-            borderWidth="1px"
-            borderColor="orange.emphasized"
-            borderRadius="lg"
-            px="3"
-            py="2.5"
-          >
-            <Text textStyle="sm" color="orange.fg" flex="1">
-              {t('campaigns.card.botRemoved')}
-            </Text>
-            {campaign.botInviteUrl ? (
-              <Button asChild size="sm" colorPalette="orange" flexShrink={0}>
-                <a
-                  href={campaign.botInviteUrl}
-                  target="_blank"
-                  rel="noopener noreferrer"
-                  // Back from Discord with the bot added: the campaign lists are asked again, so this
-                  // panel goes away by itself (the server resumes the campaign when the bot arrives).
-                  onClick={() => recheckWhenBack(() => void invalidateCampaignLists(queryClient))}
-                >
-                  <LuBot /> {t('campaigns.card.inviteBot')} <LuExternalLink />
-                </a>
-              </Button>
-            ) : null}
-          </Flex>
-        ) : null}
+        <CardTitle campaign={campaign} />
+        {campaign.botRemoved ? <BotRemovedPanel campaign={campaign} /> : null}
         {highlighted ? (
           <Box
             role="status"
@@ -180,43 +119,14 @@ export const CampaignCard = forwardRef<HTMLDivElement, CampaignCardProps>(functi
           >
             <Text fontWeight="semibold">{t('campaigns.card.nextTitle')}</Text>
             <Text color="fg.muted">
-              {rules.needsBot
+              {CAMPAIGN_KIND_RULES[campaign.kind].needsBot
                 ? t('campaigns.card.nextBot', { reward: rewardText(campaign.kind), count: total })
                 : t('campaigns.card.nextNoBot', { count: total })}
             </Text>
           </Box>
         ) : null}
         {campaign.inviteExpired ? <InviteExpiredPanel campaignId={campaign.id} name={campaign.name} /> : null}
-        <SimpleGrid columns={2} gap="2">
-          <Figure label={t('campaigns.card.joins')} value={campaign.joinCount} />
-          <Figure label={t('campaigns.card.slotsRemaining')} value={campaign.membersRemaining} />
-          <Figure
-            label={t('campaigns.card.coinReward')}
-            value={formatAmount(formatCoins(campaign.coinReward, rewardText('regular')), locale)}
-          />
-          <Figure label={t('campaigns.card.type')} value={campaignKindLabel(campaign.kind, t)} />
-          <Figure label={t('campaigns.card.pace')} value={paceText(pace, t, locale)} />
-          <Figure label={t('campaigns.card.eta')} value={etaText(pace, t)} />
-        </SimpleGrid>
-        <Stack gap="1.5">
-          <Flex justify="space-between" textStyle="xs" color="fg.muted">
-            <Text>{t('campaigns.card.slotsFilled')}</Text>
-            <Text fontVariantNumeric="tabular-nums">
-              {filled} / {total}
-            </Text>
-          </Flex>
-          <Progress.Root
-            value={percent}
-            max={100}
-            size="sm"
-            colorPalette={campaign.isFeatured ? 'gold' : 'brand'}
-            aria-label={t('campaigns.card.progressLabel', { name: campaign.name, percent })}
-          >
-            <Progress.Track borderRadius="full">
-              <Progress.Range />
-            </Progress.Track>
-          </Progress.Root>
-        </Stack>
+        <CampaignProgress campaign={campaign} now={now} />
         <Flex gap="3" align="center" justify="space-between" wrap="wrap">
           <Link
             href={campaign.inviteLink}
@@ -233,52 +143,185 @@ export const CampaignCard = forwardRef<HTMLDivElement, CampaignCardProps>(functi
             <LuExternalLink />
           </Link>
         </Flex>
-        <Flex gap="2" wrap="wrap">
-          <Button
-            size="sm"
-            variant="subtle"
-            colorPalette="gray"
-            onClick={() => void copyInvite(campaign.inviteLink)}
-            aria-label={t('campaigns.card.copyLabel', { name: campaign.name })}
-          >
-            <LuCopy /> {t('campaigns.card.copy')}
-          </Button>
-          {onPromote ? (
-            <Button
-              size="sm"
-              variant="subtle"
-              colorPalette="gold"
-              onClick={onPromote}
-              disabled={!canAffordPromote || promotePending}
-              title={
-                canAffordPromote
-                  ? undefined
-                  : t('campaigns.card.promoteNeeds', { coins: PROMOTION.costCoins })
-              }
-              aria-label={t('campaigns.card.promoteLabel', {
-                name: campaign.name,
-                coins: PROMOTION.costCoins,
-              })}
-            >
-              <LuStar /> {t('campaigns.card.promote')}
-            </Button>
-          ) : null}
-          <TopUpButton campaign={campaign} />
-          <QualityButton campaignId={campaign.id} name={campaign.name} />
-          <NotificationsButton campaign={campaign} />
-          <Button
-            size="sm"
-            variant="outline"
-            colorPalette="red"
-            onClick={onCancel}
-            aria-label={t('campaigns.card.cancelLabel', { name: campaign.name })}
-            data-cancel-campaign=""
-            ms="auto"
-          >
-            {t('campaigns.card.cancel')}
-          </Button>
-        </Flex>
+        <CardButtons
+          campaign={campaign}
+          onCancel={onCancel}
+          onPromote={onPromote}
+          canAffordPromote={canAffordPromote}
+          promotePending={promotePending}
+        />
       </Card.Body>
     </Card.Root>
   );
 });
+
+/** Icon, name and the badges: featured, paused / invite expired / active, no-bot. */
+function CardTitle({ campaign }: { campaign: ApiCampaign }) {
+  const { t } = useTranslation();
+  return (
+    <Flex gap="3" align="center">
+      <ServerAvatar name={campaign.name} iconUrl={campaign.iconUrl} size="md" />
+      <Stack gap="1" minW="0" flex="1">
+        <Text as="h2" fontWeight="semibold" textStyle="lg" truncate>
+          {campaign.name}
+        </Text>
+        <HStack gap="1.5">
+          {campaign.isFeatured ? (
+            <Badge colorPalette="gold">
+              <LuStar /> {t('campaigns.card.featured')}
+            </Badge>
+          ) : null}
+          {campaign.botRemoved ? (
+            <Badge colorPalette="orange">{t('campaigns.card.paused')}</Badge>
+          ) : campaign.inviteExpired ? (
+            <Badge colorPalette="red">{t('campaigns.card.inviteExpired')}</Badge>
+          ) : (
+            <Badge colorPalette="green">{t('campaigns.card.active')}</Badge>
+          )}
+          {campaign.serverId === null ? <Badge colorPalette="gray">{t('campaigns.card.noBot')}</Badge> : null}
+        </HStack>
+      </Stack>
+    </Flex>
+  );
+}
+
+/** The bot was removed from the server: the campaign is paused until it is invited back. */
+function BotRemovedPanel({ campaign }: { campaign: ApiCampaign }) {
+  const queryClient = useQueryClient();
+  const { t } = useTranslation();
+  return (
+    <Flex
+      role="status"
+      gap="3"
+      align={{ base: 'stretch', sm: 'center' }}
+      direction={{ base: 'column', sm: 'row' }}
+      bg="orange.subtle"
+      borderWidth="1px"
+      borderColor="orange.emphasized"
+      borderRadius="lg"
+      px="3"
+      py="2.5"
+    >
+      <Text textStyle="sm" color="orange.fg" flex="1">
+        {t('campaigns.card.botRemoved')}
+      </Text>
+      {campaign.botInviteUrl ? (
+        <Button asChild size="sm" colorPalette="orange" flexShrink={0}>
+          <a
+            href={campaign.botInviteUrl}
+            target="_blank"
+            rel="noopener noreferrer"
+            // Back from Discord with the bot added: the campaign lists are asked again, so this
+            // panel goes away by itself (the server resumes the campaign when the bot arrives).
+            onClick={() => recheckWhenBack(() => void invalidateCampaignLists(queryClient))}
+          >
+            <LuBot /> {t('campaigns.card.inviteBot')} <LuExternalLink />
+          </a>
+        </Button>
+      ) : null}
+    </Flex>
+  );
+}
+
+/** The figures (joins, slots, reward, type, pace, ETA) and the slots-filled bar. */
+function CampaignProgress({ campaign, now }: { campaign: ApiCampaign; now: number }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const total = Math.max(campaign.initialMemberSlots, campaign.membersRemaining);
+  const filled = total - campaign.membersRemaining;
+  const percent = total > 0 ? Math.round((filled / total) * 100) : 0;
+  const pace = campaignPace(campaign, now);
+  return (
+    <>
+      <SimpleGrid columns={2} gap="2">
+        <Figure label={t('campaigns.card.joins')} value={campaign.joinCount} />
+        <Figure label={t('campaigns.card.slotsRemaining')} value={campaign.membersRemaining} />
+        <Figure
+          label={t('campaigns.card.coinReward')}
+          value={formatAmount(formatCoins(campaign.coinReward, rewardText('regular')), locale)}
+        />
+        <Figure label={t('campaigns.card.type')} value={campaignKindLabel(campaign.kind, t)} />
+        <Figure label={t('campaigns.card.pace')} value={paceText(pace, t, locale)} />
+        <Figure label={t('campaigns.card.eta')} value={etaText(pace, t)} />
+      </SimpleGrid>
+      <Stack gap="1.5">
+        <Flex justify="space-between" textStyle="xs" color="fg.muted">
+          <Text>{t('campaigns.card.slotsFilled')}</Text>
+          <Text fontVariantNumeric="tabular-nums">
+            {filled} / {total}
+          </Text>
+        </Flex>
+        <Progress.Root
+          value={percent}
+          max={100}
+          size="sm"
+          colorPalette={campaign.isFeatured ? 'gold' : 'brand'}
+          aria-label={t('campaigns.card.progressLabel', { name: campaign.name, percent })}
+        >
+          <Progress.Track borderRadius="full">
+            <Progress.Range />
+          </Progress.Track>
+        </Progress.Root>
+      </Stack>
+    </>
+  );
+}
+
+/** Copy, Promote, Top up, Quality, Notifications and Cancel. */
+function CardButtons({
+  campaign,
+  onCancel,
+  onPromote,
+  canAffordPromote,
+  promotePending,
+}: Pick<CampaignCardProps, 'campaign' | 'onCancel' | 'onPromote'> & {
+  canAffordPromote: boolean;
+  promotePending: boolean;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Flex gap="2" wrap="wrap">
+      <Button
+        size="sm"
+        variant="subtle"
+        colorPalette="gray"
+        onClick={() => void copyInvite(campaign.inviteLink)}
+        aria-label={t('campaigns.card.copyLabel', { name: campaign.name })}
+      >
+        <LuCopy /> {t('campaigns.card.copy')}
+      </Button>
+      {onPromote ? (
+        <Button
+          size="sm"
+          variant="subtle"
+          colorPalette="gold"
+          onClick={onPromote}
+          disabled={!canAffordPromote || promotePending}
+          title={
+            canAffordPromote ? undefined : t('campaigns.card.promoteNeeds', { coins: PROMOTION.costCoins })
+          }
+          aria-label={t('campaigns.card.promoteLabel', {
+            name: campaign.name,
+            coins: PROMOTION.costCoins,
+          })}
+        >
+          <LuStar /> {t('campaigns.card.promote')}
+        </Button>
+      ) : null}
+      <TopUpButton campaign={campaign} />
+      <QualityButton campaignId={campaign.id} name={campaign.name} />
+      <NotificationsButton campaign={campaign} />
+      <Button
+        size="sm"
+        variant="outline"
+        colorPalette="red"
+        onClick={onCancel}
+        aria-label={t('campaigns.card.cancelLabel', { name: campaign.name })}
+        data-cancel-campaign=""
+        ms="auto"
+      >
+        {t('campaigns.card.cancel')}
+      </Button>
+    </Flex>
+  );
+}

@@ -1,16 +1,4 @@
-import {
-  Badge,
-  Box,
-  Button,
-  Card,
-  Dialog,
-  Flex,
-  Heading,
-  Portal,
-  SimpleGrid,
-  Stack,
-  Text,
-} from '@chakra-ui/react';
+import { Badge, Box, Button, Card, Flex, Heading, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import type {
   ApiCampaignQuality,
   ApiQualityFigures,
@@ -20,10 +8,10 @@ import type {
 import { useQuery } from '@tanstack/react-query';
 import type { Locale } from '@shared/i18n/index.ts';
 import type { TFunction } from 'i18next';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LuChartColumn, LuDownload } from 'react-icons/lu';
 import { CoinAmount } from '../../components/coin-amount.tsx';
+import { DialogButton, DialogShell } from '../../components/dialog-shell.tsx';
 import { formatWhole } from '../../lib/format.ts';
 import { useLocale } from '../../lib/i18n.ts';
 import { campaignKeys } from '../../lib/query-keys.ts';
@@ -172,21 +160,14 @@ export function QualitySummary() {
 
 /** A card's "Quality" button and its dialog. */
 export function QualityButton({ campaignId, name }: { campaignId: string; name: string }) {
-  const [open, setOpen] = useState(false);
   const { t } = useTranslation();
   return (
-    <>
-      <Button
-        size="sm"
-        variant="subtle"
-        colorPalette="gray"
-        onClick={() => setOpen(true)}
-        aria-label={t('campaigns.quality.buttonLabel', { name })}
-      >
-        <LuChartColumn /> {t('campaigns.quality.button')}
-      </Button>
-      {open ? <QualityDialog campaignId={campaignId} name={name} onClose={() => setOpen(false)} /> : null}
-    </>
+    <DialogButton
+      buttonProps={{ 'aria-label': t('campaigns.quality.buttonLabel', { name }) }}
+      dialog={(onClose) => <QualityDialog campaignId={campaignId} name={name} onClose={onClose} />}
+    >
+      <LuChartColumn /> {t('campaigns.quality.button')}
+    </DialogButton>
   );
 }
 
@@ -202,95 +183,101 @@ function QualityDialog({
   const { data, isLoading, isError } = useQualityOverview();
   const q: ApiCampaignQuality | undefined = data?.campaigns.find((c) => c.campaignId === campaignId);
   const { t } = useTranslation();
+  return (
+    <DialogShell
+      title={t('campaigns.quality.dialogTitle', { name })}
+      closeLabel={t('common.close')}
+      onClose={onClose}
+    >
+      {isLoading ? (
+        <Text color="fg.muted">{t('common.loading')}</Text>
+      ) : isError || !q ? (
+        <Text color="red.fg">{t('campaigns.quality.loadFailed')}</Text>
+      ) : q.paidMembers === 0 ? (
+        <Text color="fg.muted">{t('campaigns.quality.noneYet')}</Text>
+      ) : (
+        <CampaignFigures q={q} campaignId={campaignId} name={name} />
+      )}
+    </DialogShell>
+  );
+}
+
+/** One campaign's figures, once it has a paid member: retention, removals, account ages, cost, CSV. */
+function CampaignFigures({
+  q,
+  campaignId,
+  name,
+}: {
+  q: ApiCampaignQuality;
+  campaignId: string;
+  name: string;
+}) {
+  const { t } = useTranslation();
   const locale = useLocale();
   return (
-    <Dialog.Root
-      open
-      onOpenChange={(e) => !e.open && onClose()}
-      placement="center"
-      size={{ base: 'xs', sm: 'lg' }}
-    >
-      <Portal>
-        <Dialog.Backdrop bg="blackAlpha.700" backdropFilter="blur(2px)" />
-        <Dialog.Positioner px="4">
-          <Dialog.Content bg="bg.panel" borderWidth="1px" borderColor="border.emphasized" borderRadius="2xl">
-            <Dialog.Header>
-              <Dialog.Title>{t('campaigns.quality.dialogTitle', { name })}</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              {isLoading ? (
-                <Text color="fg.muted">{t('common.loading')}</Text>
-              ) : isError || !q ? (
-                <Text color="red.fg">{t('campaigns.quality.loadFailed')}</Text>
-              ) : q.paidMembers === 0 ? (
-                <Text color="fg.muted">{t('campaigns.quality.noneYet')}</Text>
-              ) : (
-                <Stack gap="5">
-                  {q.tracked ? (
-                    <Stack gap="1">
-                      <Text textStyle="sm" color="fg.muted">
-                        {t('campaigns.quality.share', {
-                          count: q.paidMembers,
-                          members: formatWhole(q.paidMembers, locale),
-                        })}
-                      </Text>
-                      <RetentionChart figures={q} label={t('campaigns.quality.retentionLabel', { name })} />
-                      {q.retention.some((p) => p.basis === 'sampled') ? (
-                        <Text textStyle="xs" color="fg.subtle">
-                          {t('campaigns.quality.estimates')}
-                        </Text>
-                      ) : null}
-                    </Stack>
-                  ) : (
-                    <Text textStyle="sm" color="fg.muted">
-                      {t('campaigns.quality.untracked')}
-                    </Text>
-                  )}
-                  {q.tracked ? <Removals figures={q} /> : null}
-                  <Stack gap="2">
-                    <Text textStyle="sm" fontWeight="semibold">
-                      {t('campaigns.quality.accountAge')}
-                    </Text>
-                    {q.accountAge.map((a) => (
-                      <Flex key={a.label} align="center" gap="3" textStyle="sm">
-                        <Text w="32" flexShrink={0} color="fg.muted">
-                          {accountAgeLabel(a.label, t)}
-                        </Text>
-                        <Box flex="1" bg="bg.subtle" borderRadius="full" h="2" overflow="hidden">
-                          <Box
-                            h="full"
-                            bg="brand.solid"
-                            w={`${q.paidMembers ? Math.round((a.members / q.paidMembers) * 100) : 0}%`}
-                          />
-                        </Box>
-                        <Text w="8" textAlign="end" fontVariantNumeric="tabular-nums">
-                          {formatWhole(a.members, locale)}
-                        </Text>
-                      </Flex>
-                    ))}
-                  </Stack>
-                  <Flex justify="space-between" align="center" gap="3" wrap="wrap">
-                    <Text textStyle="sm" color="fg.muted">
-                      {t('campaigns.quality.costLabel')}{' '}
-                      {q.costPerRetained ? <CoinAmount value={q.costPerRetained} size="sm" /> : '—'}
-                    </Text>
-                    <Button asChild size="sm" variant="outline">
-                      <a href={`/api/campaigns/${encodeURIComponent(campaignId)}/quality.csv`} download>
-                        <LuDownload /> {t('campaigns.quality.downloadCsv')}
-                      </a>
-                    </Button>
-                  </Flex>
-                </Stack>
-              )}
-            </Dialog.Body>
-            <Dialog.Footer>
-              <Dialog.ActionTrigger asChild>
-                <Button variant="outline">{t('common.close')}</Button>
-              </Dialog.ActionTrigger>
-            </Dialog.Footer>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <Stack gap="5">
+      {q.tracked ? (
+        <Stack gap="1">
+          <Text textStyle="sm" color="fg.muted">
+            {t('campaigns.quality.share', {
+              count: q.paidMembers,
+              members: formatWhole(q.paidMembers, locale),
+            })}
+          </Text>
+          <RetentionChart figures={q} label={t('campaigns.quality.retentionLabel', { name })} />
+          {q.retention.some((p) => p.basis === 'sampled') ? (
+            <Text textStyle="xs" color="fg.subtle">
+              {t('campaigns.quality.estimates')}
+            </Text>
+          ) : null}
+        </Stack>
+      ) : (
+        <Text textStyle="sm" color="fg.muted">
+          {t('campaigns.quality.untracked')}
+        </Text>
+      )}
+      {q.tracked ? <Removals figures={q} /> : null}
+      <AccountAges q={q} />
+      <Flex justify="space-between" align="center" gap="3" wrap="wrap">
+        <Text textStyle="sm" color="fg.muted">
+          {t('campaigns.quality.costLabel')}{' '}
+          {q.costPerRetained ? <CoinAmount value={q.costPerRetained} size="sm" /> : '—'}
+        </Text>
+        <Button asChild size="sm" variant="outline">
+          <a href={`/api/campaigns/${encodeURIComponent(campaignId)}/quality.csv`} download>
+            <LuDownload /> {t('campaigns.quality.downloadCsv')}
+          </a>
+        </Button>
+      </Flex>
+    </Stack>
+  );
+}
+
+function AccountAges({ q }: { q: ApiCampaignQuality }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  return (
+    <Stack gap="2">
+      <Text textStyle="sm" fontWeight="semibold">
+        {t('campaigns.quality.accountAge')}
+      </Text>
+      {q.accountAge.map((a) => (
+        <Flex key={a.label} align="center" gap="3" textStyle="sm">
+          <Text w="32" flexShrink={0} color="fg.muted">
+            {accountAgeLabel(a.label, t)}
+          </Text>
+          <Box flex="1" bg="bg.subtle" borderRadius="full" h="2" overflow="hidden">
+            <Box
+              h="full"
+              bg="brand.solid"
+              w={`${q.paidMembers ? Math.round((a.members / q.paidMembers) * 100) : 0}%`}
+            />
+          </Box>
+          <Text w="8" textAlign="end" fontVariantNumeric="tabular-nums">
+            {formatWhole(a.members, locale)}
+          </Text>
+        </Flex>
+      ))}
+    </Stack>
   );
 }

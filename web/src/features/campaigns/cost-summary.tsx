@@ -1,8 +1,10 @@
-import { Box, Flex, Separator, Text } from '@chakra-ui/react';
+import { Box, Button, Flex, Separator, Text } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
 import { CoinAmount } from '../../components/coin-amount.tsx';
 import { formatCents } from '../../lib/format.ts';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
+import { rewardText, type CampaignKind } from '@shared/campaign-kinds.ts';
 
 export interface SummaryRow {
   label: string;
@@ -55,5 +57,64 @@ export function CostSummary({
         </>
       ) : null}
     </Box>
+  );
+}
+
+/** Members you get, what each earns per join, and the cost in coins (by default one a member). */
+export function memberCostRows(
+  t: TFunction,
+  members: number,
+  kind: CampaignKind,
+  costCoins = members,
+): SummaryRow[] {
+  return [
+    { label: t('submit.summary.membersYouGet'), value: members },
+    { label: t('submit.summary.earnPerJoin'), value: <CoinAmount value={rewardText(kind)} size="sm" /> },
+    { label: t('submit.summary.cost'), value: <CoinAmount value={costCoins} size="sm" /> },
+  ];
+}
+
+/**
+ * The end of a submit form: what the coins buy against the balance, why the balance cannot pay it
+ * (`refusal`, which also disables Submit), and Submit.
+ */
+export function SpendAndSubmit({
+  rows,
+  balanceCents,
+  costCents,
+  refusal,
+  palette = 'brand',
+  pending,
+  loadingText,
+  children,
+}: {
+  rows: SummaryRow[];
+  balanceCents: number;
+  costCents: number;
+  refusal: string | null;
+  palette?: 'brand' | 'gold';
+  pending: boolean;
+  loadingText: string;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <CostSummary rows={rows} balance={{ balanceCents, costCents }} />
+      {refusal !== null ? (
+        <Text textStyle="sm" color="red.fg" role="status">
+          {refusal}
+        </Text>
+      ) : null}
+      <Button
+        type="submit"
+        colorPalette={palette}
+        size="lg"
+        disabled={refusal !== null}
+        loading={pending}
+        loadingText={loadingText}
+      >
+        {children}
+      </Button>
+    </>
   );
 }

@@ -1,11 +1,10 @@
-import { Button, Stack, Text } from '@chakra-ui/react';
+import { Stack } from '@chakra-ui/react';
 import { CAMPAIGN_MESSAGES, PROMOTE_COST_COINS, submitServerSchema } from '@shared/campaign-schemas.ts';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { LuStar } from 'react-icons/lu';
-import { CoinAmount } from '../../components/coin-amount.tsx';
 import { toast } from '../../lib/toaster.tsx';
-import { CostSummary } from './cost-summary.tsx';
+import { memberCostRows, SpendAndSubmit } from './cost-summary.tsx';
 import { InviteLinkField, ServerNameField } from './form-fields.tsx';
 import { TargetingFields, targetingOf } from './targeting-fields.tsx';
 import type { SubmitFormProps } from './regular-form.tsx';
@@ -13,7 +12,7 @@ import { useSubmitFeatured } from './use-submit-featured.ts';
 import { useTranslation } from 'react-i18next';
 import { formatWhole } from '../../lib/format.ts';
 import { useLocale } from '../../lib/i18n.ts';
-import { rewardText } from '@shared/campaign-kinds.ts';
+import { PROMOTION } from '@shared/campaign-kinds.ts';
 import { useFieldErrors } from '../../lib/use-field-errors.ts';
 import { firstSchemaProblem } from './validate.ts';
 
@@ -85,33 +84,20 @@ export function FeaturedForm({ balanceCents, onBotMissing, prefillName, prefillI
           onMinAge={setMinAge}
           onLanguage={setLanguage}
         />
-        <CostSummary
+        <SpendAndSubmit
           rows={[
             { label: t('submit.featured.placement'), value: t('submit.featured.topOfDiscover') },
-            { label: t('submit.summary.membersYouGet'), value: 100 },
-            {
-              label: t('submit.summary.earnPerJoin'),
-              value: <CoinAmount value={rewardText('featured')} size="sm" />,
-            },
-            { label: t('submit.summary.cost'), value: <CoinAmount value={PROMOTE_COST_COINS} size="sm" /> },
+            ...memberCostRows(t, PROMOTION.slots, 'featured', PROMOTE_COST_COINS),
           ]}
-          balance={{ balanceCents, costCents: PROMOTE_COST_COINS * 100 }}
-        />
-        {!canAfford ? (
-          <Text textStyle="sm" color="red.fg" role="status">
-            {CAMPAIGN_MESSAGES.promoteCost}
-          </Text>
-        ) : null}
-        <Button
-          type="submit"
-          colorPalette="gold"
-          size="lg"
-          disabled={!canAfford}
-          loading={submit.isPending}
+          balanceCents={balanceCents}
+          costCents={PROMOTE_COST_COINS * 100}
+          refusal={canAfford ? null : CAMPAIGN_MESSAGES.promoteCost}
+          palette="gold"
+          pending={submit.isPending}
           loadingText={t('submit.featured.promoting')}
         >
           <LuStar /> {t('submit.featured.submit', { coins: formatWhole(PROMOTE_COST_COINS, locale) })}
-        </Button>
+        </SpendAndSubmit>
       </Stack>
     </form>
   );

@@ -31,6 +31,45 @@ export function completionNotice(server: ApiMyServer, t: TFunction): string {
   return t('servers.completionNotice', { count: server.initialMemberSlots });
 }
 
+/** Name, badges, slots left, and what needs the owner (bot removed, invite expired, DM not sent). */
+function ServerSummary({ server }: { server: ApiMyServer }) {
+  const { t } = useTranslation();
+  return (
+    <Box minW="0">
+      <Text fontWeight="semibold" truncate>
+        {server.name}
+      </Text>
+      <HStack gap="1.5" mt="1" wrap="wrap">
+        {statusBadge(server, t)}
+        {server.isFeatured ? (
+          <Badge colorPalette="gold">
+            <LuStar /> {t('servers.featured')}
+          </Badge>
+        ) : null}
+        {server.serverId === null ? <Badge colorPalette="gray">{t('servers.noBot')}</Badge> : null}
+        <Text as="span" textStyle="xs" color="fg.subtle">
+          {t('servers.slotsLeft', { left: server.membersRemaining, count: server.initialMemberSlots })}
+        </Text>
+      </HStack>
+      {server.active && server.botRemoved ? (
+        <Text textStyle="xs" color="orange.fg" mt="1">
+          {t('servers.botRemoved')}
+        </Text>
+      ) : null}
+      {server.active && server.inviteExpired ? (
+        <Box mt="2">
+          <InviteExpiredPanel campaignId={server.id} name={server.name} compact />
+        </Box>
+      ) : null}
+      {!server.active && !server.canceled && server.ownerUnreachable ? (
+        <Text textStyle="xs" color="fg.muted" mt="1">
+          {completionNotice(server, t)}
+        </Text>
+      ) : null}
+    </Box>
+  );
+}
+
 function ServerRow({
   server,
   canAfford,
@@ -59,38 +98,7 @@ function ServerRow({
     >
       <HStack gap="3" flex="1" minW="0">
         <ServerAvatar name={server.name} iconUrl={server.iconUrl} size="md" />
-        <Box minW="0">
-          <Text fontWeight="semibold" truncate>
-            {server.name}
-          </Text>
-          <HStack gap="1.5" mt="1" wrap="wrap">
-            {statusBadge(server, t)}
-            {server.isFeatured ? (
-              <Badge colorPalette="gold">
-                <LuStar /> {t('servers.featured')}
-              </Badge>
-            ) : null}
-            {noBot ? <Badge colorPalette="gray">{t('servers.noBot')}</Badge> : null}
-            <Text as="span" textStyle="xs" color="fg.subtle">
-              {t('servers.slotsLeft', { left: server.membersRemaining, count: server.initialMemberSlots })}
-            </Text>
-          </HStack>
-          {server.active && server.botRemoved ? (
-            <Text textStyle="xs" color="orange.fg" mt="1">
-              {t('servers.botRemoved')}
-            </Text>
-          ) : null}
-          {server.active && server.inviteExpired ? (
-            <Box mt="2">
-              <InviteExpiredPanel campaignId={server.id} name={server.name} compact />
-            </Box>
-          ) : null}
-          {!server.active && !server.canceled && server.ownerUnreachable ? (
-            <Text textStyle="xs" color="fg.muted" mt="1">
-              {completionNotice(server, t)}
-            </Text>
-          ) : null}
-        </Box>
+        <ServerSummary server={server} />
       </HStack>
       {/* A campaign that ran out is refilled here (My Campaigns lists running ones only). */}
       {!server.active && !server.canceled && server.initialMemberSlots > 0 ? (
@@ -152,33 +160,10 @@ export function MyServersList({ balanceCents }: { balanceCents: number }) {
         ) : isError ? (
           <ErrorState size="sm" title={t('servers.loadFailed')} onRetry={() => void refetch()} />
         ) : servers.length === 0 ? (
-          <EmptyState
-            title={t('servers.emptyTitle')}
-            description={t('servers.emptyText')}
-            action={
-              <Button asChild colorPalette="brand" size="sm">
-                <RouterLink to="/submit">{t('dashboard.submitServer')}</RouterLink>
-              </Button>
-            }
-          />
+          <NoServers />
         ) : (
           <>
-            {list.showControls ? (
-              <Box mt="2" mb="-2">
-                <ListControls
-                  label={t('servers.listLabel')}
-                  query={list.query}
-                  onQuery={list.setQuery}
-                  sort={list.sort}
-                  onSort={list.setSort}
-                />
-              </Box>
-            ) : null}
-            {list.matched.length === 0 ? (
-              <Text color="fg.muted" textAlign="center" py="6">
-                {t('servers.noMatch', { query: list.query })}
-              </Text>
-            ) : null}
+            <ListHead list={list} />
             <Box as="ul" listStyleType="none">
               {list.visible.map((server) => (
                 <ServerRow
@@ -211,5 +196,45 @@ export function MyServersList({ balanceCents }: { balanceCents: number }) {
         }}
       />
     </Card.Root>
+  );
+}
+
+function NoServers() {
+  const { t } = useTranslation();
+  return (
+    <EmptyState
+      title={t('servers.emptyTitle')}
+      description={t('servers.emptyText')}
+      action={
+        <Button asChild colorPalette="brand" size="sm">
+          <RouterLink to="/submit">{t('dashboard.submitServer')}</RouterLink>
+        </Button>
+      }
+    />
+  );
+}
+
+/** Search and sort (over many servers), and "no match". */
+function ListHead({ list }: { list: ReturnType<typeof useListControls<ApiMyServer>> }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {list.showControls ? (
+        <Box mt="2" mb="-2">
+          <ListControls
+            label={t('servers.listLabel')}
+            query={list.query}
+            onQuery={list.setQuery}
+            sort={list.sort}
+            onSort={list.setSort}
+          />
+        </Box>
+      ) : null}
+      {list.matched.length === 0 ? (
+        <Text color="fg.muted" textAlign="center" py="6">
+          {t('servers.noMatch', { query: list.query })}
+        </Text>
+      ) : null}
+    </>
   );
 }

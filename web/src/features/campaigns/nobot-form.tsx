@@ -1,4 +1,4 @@
-import { Button, Stack, Text } from '@chakra-ui/react';
+import { Stack } from '@chakra-ui/react';
 import {
   CAMPAIGN_MESSAGES,
   insufficientForNoBot,
@@ -8,14 +8,12 @@ import {
 import { useState, type FormEvent } from 'react';
 import { LuSend } from 'react-icons/lu';
 import { useNavigate } from 'react-router';
-import { CoinAmount } from '../../components/coin-amount.tsx';
 import { toast } from '../../lib/toaster.tsx';
-import { CostSummary, defaultSpend } from './cost-summary.tsx';
+import { defaultSpend, memberCostRows, SpendAndSubmit } from './cost-summary.tsx';
 import { TargetingFields, targetingOf } from './targeting-fields.tsx';
 import { InviteLinkField, ServerNameField, WholeNumberField } from './form-fields.tsx';
 import type { SubmitFormProps } from './regular-form.tsx';
 import { useSubmitNoBot } from './use-submit-nobot.ts';
-import { rewardText } from '@shared/campaign-kinds.ts';
 import { useFieldErrors } from '../../lib/use-field-errors.ts';
 import { firstSchemaProblem } from './validate.ts';
 import { useTranslation } from 'react-i18next';
@@ -93,32 +91,16 @@ export function NoBotForm({
           onMinAge={setMinAge}
           onLanguage={setLanguage}
         />
-        <CostSummary
-          rows={[
-            { label: t('submit.summary.membersYouGet'), value: members },
-            {
-              label: t('submit.summary.earnPerJoin'),
-              value: <CoinAmount value={rewardText('nobot')} size="sm" />,
-            },
-            { label: t('submit.summary.cost'), value: <CoinAmount value={members} size="sm" /> },
-          ]}
-          balance={{ balanceCents, costCents: members * 100 }}
-        />
-        {unaffordable ? (
-          <Text textStyle="sm" color="red.fg" role="status">
-            {insufficientForNoBot(members, balanceText)}
-          </Text>
-        ) : null}
-        <Button
-          type="submit"
-          colorPalette="brand"
-          size="lg"
-          disabled={unaffordable}
-          loading={submit.isPending}
+        <SpendAndSubmit
+          rows={memberCostRows(t, members, 'nobot')}
+          balanceCents={balanceCents}
+          costCents={members * 100}
+          refusal={unaffordable ? insufficientForNoBot(members, balanceText) : null}
+          pending={submit.isPending}
           loadingText={t('submit.submitting')}
         >
           <LuSend /> {t('submit.nobot.addServer')}
-        </Button>
+        </SpendAndSubmit>
       </Stack>
     </form>
   );

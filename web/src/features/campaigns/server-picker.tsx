@@ -60,43 +60,7 @@ export function ServerPicker({
             {t('submit.picker.none')}
           </Text>
         ) : (
-          <Flex gap="2" wrap="wrap" role="radiogroup" aria-label={t('submit.picker.label')}>
-            {(data ?? []).map((guild) => {
-              const selected = picked?.id === guild.id;
-              return (
-                <Button
-                  key={guild.id}
-                  role="radio"
-                  aria-checked={selected}
-                  variant={selected ? 'subtle' : 'outline'}
-                  colorPalette={selected ? 'brand' : 'gray'}
-                  h="auto"
-                  py="2"
-                  px="2.5"
-                  justifyContent="flex-start"
-                  maxW={{ base: 'full', sm: '64' }}
-                  flex={{ base: '1 1 100%', sm: '0 1 auto' }}
-                  onClick={() => onPick(selected ? null : guild)}
-                >
-                  <ServerAvatar name={guild.name} iconUrl={guild.iconUrl} size="sm" />
-                  <Stack gap="0" align="flex-start" minW="0">
-                    <Text truncate fontWeight="medium" maxW="44">
-                      {guild.name}
-                    </Text>
-                    {guild.botPresent ? (
-                      <Text textStyle="xs" color="green.fg">
-                        {t('submit.picker.botAdded')}
-                      </Text>
-                    ) : (
-                      <Text textStyle="xs" color="fg.subtle">
-                        {t('submit.picker.noBot')}
-                      </Text>
-                    )}
-                  </Stack>
-                </Button>
-              );
-            })}
-          </Flex>
+          <GuildChoices guilds={data ?? []} picked={picked} onPick={onPick} />
         )}
         {picked ? (
           <PickedGuide
@@ -134,14 +98,7 @@ function PickedGuide({
   inviteLink?: string;
   onInviteCreated: (link: string) => void;
 }) {
-  // Our bot makes the never-expiring invite where it is (POST /api/guilds/:id/invite); elsewhere, or
-  // when Discord says it may not, the owner makes one by hand as the step below says.
   const { t } = useTranslation();
-  const create = useMutation({
-    mutationFn: () =>
-      apiJson<GuildInviteResponse>('POST', `/api/guilds/${encodeURIComponent(guild.id)}/invite`),
-    onSuccess: (body) => onInviteCreated(body.inviteLink),
-  });
   return (
     <Stack
       gap="2.5"
@@ -152,24 +109,7 @@ function PickedGuide({
       p="3"
       aria-live="polite"
     >
-      {needsBot ? (
-        <Step done={guild.botPresent === true}>
-          {guild.botPresent ? (
-            <Text>{t('submit.picker.botIn', { name: guild.name })}</Text>
-          ) : (
-            <Flex gap="2" align="center" wrap="wrap">
-              <Text flex="1" minW="40">
-                {t('submit.picker.addBot', { name: guild.name })}
-              </Text>
-              <Button asChild size="xs" colorPalette="brand">
-                <a href={guild.botInviteUrl} target="_blank" rel="noopener noreferrer">
-                  <LuBot /> {t('submit.picker.addBotButton')} <LuExternalLink />
-                </a>
-              </Button>
-            </Flex>
-          )}
-        </Step>
-      ) : null}
+      {needsBot ? <BotStep guild={guild} /> : null}
       <Step done={inviteLink !== undefined}>
         {inviteLink !== undefined ? (
           <Text>
@@ -180,35 +120,7 @@ function PickedGuide({
             />
           </Text>
         ) : guild.botPresent ? (
-          <Stack gap="1.5">
-            <Flex gap="2" align="center" wrap="wrap">
-              <Text flex="1" minW="40">
-                {t('submit.picker.canCreate', { name: guild.name })}
-              </Text>
-              <Button
-                size="xs"
-                colorPalette="brand"
-                loading={create.isPending}
-                loadingText={t('submit.picker.creating')}
-                onClick={() => create.mutate()}
-              >
-                <LuWandSparkles /> {t('submit.picker.create')}
-              </Button>
-            </Flex>
-            {create.isError ? (
-              <Text color="red.fg" role="alert">
-                {errorMessage(create.error, t('submit.picker.createFailed'))}
-              </Text>
-            ) : (
-              <Text color="fg.subtle">
-                <Trans
-                  i18nKey="submit.picker.orInDiscord"
-                  values={{ name: guild.name }}
-                  components={{ b: <b /> }}
-                />
-              </Text>
-            )}
-          </Stack>
+          <CreateInvite guild={guild} onInviteCreated={onInviteCreated} />
         ) : (
           <Text>
             <Trans
@@ -222,6 +134,130 @@ function PickedGuide({
       <Badge alignSelf="flex-start" colorPalette="brand" variant="subtle">
         {inviteLink !== undefined ? t('submit.picker.filledBoth') : t('submit.picker.filledName')}
       </Badge>
+    </Stack>
+  );
+}
+
+function GuildChoices({
+  guilds,
+  picked,
+  onPick,
+}: {
+  guilds: ApiManageableGuild[];
+  picked: ApiManageableGuild | null;
+  onPick: (guild: ApiManageableGuild | null) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Flex gap="2" wrap="wrap" role="radiogroup" aria-label={t('submit.picker.label')}>
+      {guilds.map((guild) => {
+        const selected = picked?.id === guild.id;
+        return (
+          <Button
+            key={guild.id}
+            role="radio"
+            aria-checked={selected}
+            variant={selected ? 'subtle' : 'outline'}
+            colorPalette={selected ? 'brand' : 'gray'}
+            h="auto"
+            py="2"
+            px="2.5"
+            justifyContent="flex-start"
+            maxW={{ base: 'full', sm: '64' }}
+            flex={{ base: '1 1 100%', sm: '0 1 auto' }}
+            onClick={() => onPick(selected ? null : guild)}
+          >
+            <ServerAvatar name={guild.name} iconUrl={guild.iconUrl} size="sm" />
+            <Stack gap="0" align="flex-start" minW="0">
+              <Text truncate fontWeight="medium" maxW="44">
+                {guild.name}
+              </Text>
+              {guild.botPresent ? (
+                <Text textStyle="xs" color="green.fg">
+                  {t('submit.picker.botAdded')}
+                </Text>
+              ) : (
+                <Text textStyle="xs" color="fg.subtle">
+                  {t('submit.picker.noBot')}
+                </Text>
+              )}
+            </Stack>
+          </Button>
+        );
+      })}
+    </Flex>
+  );
+}
+
+/** Bot kinds: our bot is in the picked server, or the button that adds it. */
+function BotStep({ guild }: { guild: ApiManageableGuild }) {
+  const { t } = useTranslation();
+  return (
+    <Step done={guild.botPresent === true}>
+      {guild.botPresent ? (
+        <Text>{t('submit.picker.botIn', { name: guild.name })}</Text>
+      ) : (
+        <Flex gap="2" align="center" wrap="wrap">
+          <Text flex="1" minW="40">
+            {t('submit.picker.addBot', { name: guild.name })}
+          </Text>
+          <Button asChild size="xs" colorPalette="brand">
+            <a href={guild.botInviteUrl} target="_blank" rel="noopener noreferrer">
+              <LuBot /> {t('submit.picker.addBotButton')} <LuExternalLink />
+            </a>
+          </Button>
+        </Flex>
+      )}
+    </Step>
+  );
+}
+
+/**
+ * Our bot makes the never-expiring invite where it is (POST /api/guilds/:id/invite); elsewhere, or
+ * when Discord says it may not, the owner makes one by hand as the step says.
+ */
+function CreateInvite({
+  guild,
+  onInviteCreated,
+}: {
+  guild: ApiManageableGuild;
+  onInviteCreated: (link: string) => void;
+}) {
+  const { t } = useTranslation();
+  const create = useMutation({
+    mutationFn: () =>
+      apiJson<GuildInviteResponse>('POST', `/api/guilds/${encodeURIComponent(guild.id)}/invite`),
+    onSuccess: (body) => onInviteCreated(body.inviteLink),
+  });
+  return (
+    <Stack gap="1.5">
+      <Flex gap="2" align="center" wrap="wrap">
+        <Text flex="1" minW="40">
+          {t('submit.picker.canCreate', { name: guild.name })}
+        </Text>
+        <Button
+          size="xs"
+          colorPalette="brand"
+          loading={create.isPending}
+          loadingText={t('submit.picker.creating')}
+          onClick={() => create.mutate()}
+        >
+          <LuWandSparkles /> {t('submit.picker.create')}
+        </Button>
+      </Flex>
+      {create.isError ? (
+        <Text color="red.fg" role="alert">
+          {errorMessage(create.error, t('submit.picker.createFailed'))}
+        </Text>
+      ) : (
+        <Text color="fg.subtle">
+          <Trans
+            i18nKey="submit.picker.orInDiscord"
+            values={{ name: guild.name }}
+            components={{ b: <b /> }}
+          />
+        </Text>
+      )}
     </Stack>
   );
 }

@@ -17,6 +17,7 @@ import { Trans, useTranslation } from 'react-i18next';
 // The "Add members" dialog (top-up-dialog.tsx's button opens it). Its own chunk: it validates with the
 // shared zod schemas, which a page that only shows the button (Dashboard) does not load (issue 32 item 5).
 
+// eslint-disable-next-line max-lines-per-function -- one form's markup (field, cost rows, actions) kept whole while it moved to its own lazy chunk this session; to be split like the other dialogs
 export function TopUpDialog({
   campaign,
   balanceCents,

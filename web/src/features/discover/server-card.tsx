@@ -153,134 +153,189 @@ export function ServerCard({
           {server.description ?? (noBot ? t('discover.card.noBotBlurb') : t('discover.card.botBlurb'))}
         </Text>
 
-        <HStack gap="1.5" wrap="wrap" minH="5">
-          {featured ? (
-            <Badge colorPalette="gold" variant="subtle" size="sm">
-              <LuStar />
-              {t('servers.featured')}
-            </Badge>
-          ) : null}
-          {noBot ? (
-            <Badge colorPalette="purple" variant="subtle" size="sm">
-              {t('servers.noBot')}
-            </Badge>
-          ) : null}
-        </HStack>
-
-        <Flex justify="space-between" align="center" gap="3" wrap="wrap">
-          <CoinAmount
-            value={server.coinReward || DEFAULT_JOIN_REWARD}
-            showPlus
-            suffix={t('common.coinsWord')}
-          />
-          {featured ? (
-            <HStack gap="1.5" color="fg.muted" textStyle="sm">
-              <LuUsers aria-hidden="true" />
-              <Text>{t('discover.card.left', { count: server.membersRemaining })}</Text>
-            </HStack>
-          ) : null}
-        </Flex>
+        <KindAndReward server={server} />
 
         <Box mt="auto">
-          {state === 'own' ? (
-            <StatusBox palette="gold">
-              <LuCrown aria-hidden="true" />
-              {t('discover.card.yours')}
-            </StatusBox>
-          ) : state === 'member' ? (
-            <StatusBox palette="green">
-              <LuCircleCheck aria-hidden="true" />
-              {t('discover.card.member')}
-            </StatusBox>
-          ) : state === 'accept' ? (
-            <Stack gap="2">
-              <Text textStyle="sm" color="fg.muted" textAlign="center">
-                {t('discover.card.acceptThenClaim')}
-              </Text>
-              <HStack gap="2">
-                <Button asChild variant="outline" flex="1" borderRadius="lg">
-                  <a href={server.inviteLink} target="_blank" rel="noopener noreferrer">
-                    <LuExternalLink />
-                    {t('discover.card.invite')}
-                  </a>
-                </Button>
-                <Button
-                  colorPalette="brand"
-                  flex="1"
-                  borderRadius="lg"
-                  loading={claiming}
-                  loadingText={t('discover.card.claiming')}
-                  onClick={() => onClaim?.(server)}
-                  aria-label={t('discover.card.claimNamed', { name: server.name })}
-                >
-                  <LuCoins />
-                  {t('discover.card.claim')}
-                </Button>
-              </HStack>
-            </Stack>
-          ) : state === 'pending' ? (
-            <Stack gap="2">
-              <Text textStyle="sm" color="fg.muted" textAlign="center">
-                {t('discover.card.joinedHint')}
-              </Text>
-              <Button asChild variant="outline" width="full" borderRadius="lg">
-                <a
-                  href={server.inviteLink}
-                  target="_blank"
-                  rel="noopener noreferrer"
-                  aria-label={t('discover.card.openInviteNamed', { name: server.name })}
-                  // Coming back from it asks the server to look the join up (intent-free verification).
-                  onClick={() => noteInviteOpened()}
-                >
-                  <LuExternalLink />
-                  {t('discover.card.openInvite')}
-                </a>
-              </Button>
-            </Stack>
-          ) : state === 'paced' ? (
-            <Button
-              variant="subtle"
-              disabled
-              width="full"
-              borderRadius="lg"
-              aria-label={`${t('discover.card.joinNamed', { name: server.name })}: ${t('discover.nextJoin', { wait: waitText(nextJoinMs) })}`}
-            >
-              <LuClock />
-              {t('discover.nextJoin', { wait: waitText(nextJoinMs) })}
-            </Button>
-          ) : state === 'claiming' ? (
-            <Button
-              variant="subtle"
-              colorPalette="brand"
-              disabled
-              width="full"
-              borderRadius="lg"
-              loading
-              loadingText={t('rewards.claiming')}
-            >
-              {t('rewards.claiming')}
-            </Button>
-          ) : state === 'joined' ? (
-            <Button variant="subtle" disabled width="full" borderRadius="lg">
-              {t('joins.joined')}
-            </Button>
-          ) : (
-            <Button
-              colorPalette="brand"
-              width="full"
-              borderRadius="lg"
-              loading={joining}
-              loadingText={t('discover.card.joining')}
-              onClick={() => onJoin(server)}
-              aria-label={t('discover.card.joinNamed', { name: server.name })}
-            >
-              <LuUserPlus />
-              {t('discover.card.join')}
-            </Button>
-          )}
+          <CardAction
+            server={server}
+            state={state}
+            joining={joining}
+            onJoin={onJoin}
+            nextJoinMs={nextJoinMs}
+            onClaim={onClaim}
+            claiming={claiming}
+          />
         </Box>
       </Card.Body>
     </Card.Root>
+  );
+}
+
+/** The campaign's badges (featured, no-bot), then its reward and, when featured, the slots left. */
+function KindAndReward({ server }: { server: ApiDiscoverServer }) {
+  const { t } = useTranslation();
+  const featured = server.isFeatured;
+  return (
+    <>
+      <HStack gap="1.5" wrap="wrap" minH="5">
+        {featured ? (
+          <Badge colorPalette="gold" variant="subtle" size="sm">
+            <LuStar />
+            {t('servers.featured')}
+          </Badge>
+        ) : null}
+        {server.serverId === null ? (
+          <Badge colorPalette="purple" variant="subtle" size="sm">
+            {t('servers.noBot')}
+          </Badge>
+        ) : null}
+      </HStack>
+
+      <Flex justify="space-between" align="center" gap="3" wrap="wrap">
+        <CoinAmount
+          value={server.coinReward || DEFAULT_JOIN_REWARD}
+          showPlus
+          suffix={t('common.coinsWord')}
+        />
+        {featured ? (
+          <HStack gap="1.5" color="fg.muted" textStyle="sm">
+            <LuUsers aria-hidden="true" />
+            <Text>{t('discover.card.left', { count: server.membersRemaining })}</Text>
+          </HStack>
+        ) : null}
+      </Flex>
+    </>
+  );
+}
+
+/** The card's action for its state: Join, a status, the invite again, or Claim. */
+function CardAction(props: ServerCardProps) {
+  const { server, state, joining, onJoin, nextJoinMs = 0 } = props;
+  const { t } = useTranslation();
+  switch (state) {
+    case 'own':
+      return (
+        <StatusBox palette="gold">
+          <LuCrown aria-hidden="true" />
+          {t('discover.card.yours')}
+        </StatusBox>
+      );
+    case 'member':
+      return (
+        <StatusBox palette="green">
+          <LuCircleCheck aria-hidden="true" />
+          {t('discover.card.member')}
+        </StatusBox>
+      );
+    case 'accept':
+      return <AcceptThenClaim {...props} />;
+    case 'pending':
+      return <InviteAgain server={server} />;
+    case 'paced':
+      return (
+        <Button
+          variant="subtle"
+          disabled
+          width="full"
+          borderRadius="lg"
+          aria-label={`${t('discover.card.joinNamed', { name: server.name })}: ${t('discover.nextJoin', { wait: waitText(nextJoinMs) })}`}
+        >
+          <LuClock />
+          {t('discover.nextJoin', { wait: waitText(nextJoinMs) })}
+        </Button>
+      );
+    case 'claiming':
+      return (
+        <Button
+          variant="subtle"
+          colorPalette="brand"
+          disabled
+          width="full"
+          borderRadius="lg"
+          loading
+          loadingText={t('rewards.claiming')}
+        >
+          {t('rewards.claiming')}
+        </Button>
+      );
+    case 'joined':
+      return (
+        <Button variant="subtle" disabled width="full" borderRadius="lg">
+          {t('joins.joined')}
+        </Button>
+      );
+    default:
+      return (
+        <Button
+          colorPalette="brand"
+          width="full"
+          borderRadius="lg"
+          loading={joining}
+          loadingText={t('discover.card.joining')}
+          onClick={() => onJoin(server)}
+          aria-label={t('discover.card.joinNamed', { name: server.name })}
+        >
+          <LuUserPlus />
+          {t('discover.card.join')}
+        </Button>
+      );
+  }
+}
+
+/** A no-bot join the member has not accepted yet: the invite, then Claim. */
+function AcceptThenClaim({ server, onClaim, claiming = false }: ServerCardProps) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap="2">
+      <Text textStyle="sm" color="fg.muted" textAlign="center">
+        {t('discover.card.acceptThenClaim')}
+      </Text>
+      <HStack gap="2">
+        <Button asChild variant="outline" flex="1" borderRadius="lg">
+          <a href={server.inviteLink} target="_blank" rel="noopener noreferrer">
+            <LuExternalLink />
+            {t('discover.card.invite')}
+          </a>
+        </Button>
+        <Button
+          colorPalette="brand"
+          flex="1"
+          borderRadius="lg"
+          loading={claiming}
+          loadingText={t('discover.card.claiming')}
+          onClick={() => onClaim?.(server)}
+          aria-label={t('discover.card.claimNamed', { name: server.name })}
+        >
+          <LuCoins />
+          {t('discover.card.claim')}
+        </Button>
+      </HStack>
+    </Stack>
+  );
+}
+
+/** A bot server joined here and not verified yet: the invite again, and what happens next. */
+function InviteAgain({ server }: { server: ApiDiscoverServer }) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap="2">
+      <Text textStyle="sm" color="fg.muted" textAlign="center">
+        {t('discover.card.joinedHint')}
+      </Text>
+      <Button asChild variant="outline" width="full" borderRadius="lg">
+        <a
+          href={server.inviteLink}
+          target="_blank"
+          rel="noopener noreferrer"
+          aria-label={t('discover.card.openInviteNamed', { name: server.name })}
+          // Coming back from it asks the server to look the join up (intent-free verification).
+          onClick={() => noteInviteOpened()}
+        >
+          <LuExternalLink />
+          {t('discover.card.openInvite')}
+        </a>
+      </Button>
+    </Stack>
   );
 }
 

@@ -7,7 +7,7 @@ import { useNavigate } from 'react-router';
 import { toast } from '../../lib/toaster.tsx';
 import { invalidateBalance } from './invalidate-balance.ts';
 import { formatPrice } from './pack-display.ts';
-import { paymentOutcome, syncedPaymentToast } from './payment-outcome.ts';
+import { paymentOutcome, syncedPaymentToast, type PaymentOutcome } from './payment-outcome.ts';
 import { CHECKOUT_TEXT } from './checkout-text.ts';
 import { syncPayment } from './use-sync-payment.ts';
 import { useTranslation } from 'react-i18next';
@@ -50,17 +50,7 @@ export function CheckoutForm({ price }: { price: number }) {
       setSubmitting(false);
       return;
     }
-    // Paid or on its way: the webhook credits the coins too; syncing now makes a success visible at once
-    // and says "added" only once the server has really credited them.
-    try {
-      toast(syncedPaymentToast(await syncPayment(paymentIntent.id)));
-    } catch {
-      toast(
-        outcome.kind === 'processing'
-          ? outcome.toast
-          : { title: CHECKOUT_TEXT.unconfirmedTitle, description: CHECKOUT_TEXT.unconfirmedDescription },
-      );
-    }
+    await announcePayment(paymentIntent.id, outcome);
     await invalidateBalance(queryClient);
     void navigate('/dashboard');
   }
@@ -74,16 +64,7 @@ export function CheckoutForm({ price }: { price: number }) {
               {t('checkout.details')}
             </Text>
             <Box position="relative" minH={ready ? undefined : '44'}>
-              {ready ? null : (
-                <Stack gap="3" position="absolute" inset="0" aria-hidden="true">
-                  <Skeleton h="11" borderRadius="lg" />
-                  <HStack gap="3">
-                    <Skeleton h="11" flex="1" borderRadius="lg" />
-                    <Skeleton h="11" flex="1" borderRadius="lg" />
-                  </HStack>
-                  <Skeleton h="11" borderRadius="lg" />
-                </Stack>
-              )}
+              {ready ? null : <CardFieldsSkeleton />}
               <PaymentElement
                 options={{ layout: 'tabs' }}
                 onReady={() => setReady(true)}
@@ -108,13 +89,53 @@ export function CheckoutForm({ price }: { price: number }) {
                 ? t('checkout.processing')
                 : t('checkout.pay', { price: formatPrice(price, locale) })}
             </Button>
-            <HStack gap="2" justify="center" color="fg.subtle" textStyle="xs">
-              <Icon as={LuLock} />
-              <Text>{t('checkout.secure')}</Text>
-            </HStack>
+            <SecureNote />
           </Stack>
         </form>
       </Card.Body>
     </Card.Root>
+  );
+}
+
+/**
+ * Paid or on its way: the webhook credits the coins too; syncing now makes a success visible at once
+ * and says "added" only once the server has really credited them.
+ */
+async function announcePayment(
+  paymentIntentId: string,
+  outcome: Exclude<PaymentOutcome, { kind: 'failed' }>,
+): Promise<void> {
+  try {
+    toast(syncedPaymentToast(await syncPayment(paymentIntentId)));
+  } catch {
+    toast(
+      outcome.kind === 'processing'
+        ? outcome.toast
+        : { title: CHECKOUT_TEXT.unconfirmedTitle, description: CHECKOUT_TEXT.unconfirmedDescription },
+    );
+  }
+}
+
+/** The card fields' place while Stripe's form loads. */
+function CardFieldsSkeleton() {
+  return (
+    <Stack gap="3" position="absolute" inset="0" aria-hidden="true">
+      <Skeleton h="11" borderRadius="lg" />
+      <HStack gap="3">
+        <Skeleton h="11" flex="1" borderRadius="lg" />
+        <Skeleton h="11" flex="1" borderRadius="lg" />
+      </HStack>
+      <Skeleton h="11" borderRadius="lg" />
+    </Stack>
+  );
+}
+
+function SecureNote() {
+  const { t } = useTranslation();
+  return (
+    <HStack gap="2" justify="center" color="fg.subtle" textStyle="xs">
+      <Icon as={LuLock} />
+      <Text>{t('checkout.secure')}</Text>
+    </HStack>
   );
 }

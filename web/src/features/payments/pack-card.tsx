@@ -21,8 +21,6 @@ const ICONS: Record<PackView['id'], IconType> = {
  */
 export function PackCard({ pack, unavailable = false }: { pack: PackView; unavailable?: boolean }) {
   const { t } = useTranslation();
-  const locale = useLocale();
-  const note = PACK_TEXT[pack.id].noteKey;
   const navigate = useNavigate();
   return (
     <Card.Root
@@ -81,43 +79,7 @@ export function PackCard({ pack, unavailable = false }: { pack: PackView; unavai
           </HStack>
         </Flex>
 
-        <Stack gap="2">
-          <HStack gap="2" align="center">
-            <CoinIcon boxSize="7" />
-            <Text
-              textStyle="4xl"
-              fontWeight="black"
-              letterSpacing="tight"
-              lineHeight="1"
-              fontVariantNumeric="tabular-nums"
-            >
-              {formatCount(pack.coins, locale)}
-            </Text>
-            <Text color="fg.muted" alignSelf="flex-end" pb="0.5">
-              {t('common.coinsWord')}
-            </Text>
-          </HStack>
-          <Box minH="6">
-            {note ? (
-              <Badge colorPalette="green" variant="subtle" borderRadius="full" px="2.5">
-                {t(note)}
-              </Badge>
-            ) : (
-              <Text textStyle="sm" color="fg.subtle">
-                {t('buy.start')}
-              </Text>
-            )}
-          </Box>
-        </Stack>
-
-        <Box borderTopWidth="1px" borderColor="border" pt="4">
-          <Text textStyle="3xl" fontWeight="bold" lineHeight="1">
-            {formatPrice(pack.priceCents / 100, locale)}
-          </Text>
-          <Text mt="1.5" textStyle="sm" color="fg.muted">
-            {t('buy.per100', { price: pricePer100(pack, locale) })}
-          </Text>
-        </Box>
+        <PackCoinsAndPrice pack={pack} />
 
         <Button
           colorPalette="brand"
@@ -133,5 +95,53 @@ export function PackCard({ pack, unavailable = false }: { pack: PackView; unavai
         </Button>
       </Card.Body>
     </Card.Root>
+  );
+}
+
+/** The coins (and the bonus or "a start"), then the price and the price per 100 coins. */
+function PackCoinsAndPrice({ pack }: { pack: PackView }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const note = PACK_TEXT[pack.id].noteKey;
+  return (
+    <>
+      <Stack gap="2">
+        <HStack gap="2" align="center">
+          <CoinIcon boxSize="7" />
+          <Text
+            textStyle="4xl"
+            fontWeight="black"
+            letterSpacing="tight"
+            lineHeight="1"
+            fontVariantNumeric="tabular-nums"
+          >
+            {formatCount(pack.coins, locale)}
+          </Text>
+          <Text color="fg.muted" alignSelf="flex-end" pb="0.5">
+            {t('common.coinsWord')}
+          </Text>
+        </HStack>
+        <Box minH="6">
+          {note ? (
+            <Badge colorPalette="green" variant="subtle" borderRadius="full" px="2.5">
+              {t(note)}
+            </Badge>
+          ) : (
+            <Text textStyle="sm" color="fg.subtle">
+              {t('buy.start')}
+            </Text>
+          )}
+        </Box>
+      </Stack>
+
+      <Box borderTopWidth="1px" borderColor="border" pt="4">
+        <Text textStyle="3xl" fontWeight="bold" lineHeight="1">
+          {formatPrice(pack.priceCents / 100, locale)}
+        </Text>
+        <Text mt="1.5" textStyle="sm" color="fg.muted">
+          {t('buy.per100', { price: pricePer100(pack, locale) })}
+        </Text>
+      </Box>
+    </>
   );
 }

@@ -28,21 +28,7 @@ export interface RewardCardProps {
 
 export function RewardCard(props: RewardCardProps) {
   const { t } = useTranslation();
-  const locale = useLocale();
-  const {
-    testId,
-    title,
-    cadence,
-    amount,
-    icon,
-    palette,
-    claimable,
-    countdown,
-    claimLabel,
-    claiming,
-    confirmation,
-    onClaim,
-  } = props;
+  const { testId, title, cadence, amount, icon, palette, claimable, confirmation } = props;
   const ready = claimable && !confirmation;
   const titleRef = useRef<HTMLHeadingElement>(null);
   // The claim button disappears when the confirmation shows: if it had focus, focus stays on this card
@@ -100,62 +86,75 @@ export function RewardCard(props: RewardCardProps) {
         <CoinAmount value={amount} showPlus suffix={t('common.coinsWord')} size="xl" />
 
         <Box minH="4.5rem" display="flex" flexDirection="column" justifyContent="flex-end" gap="3">
-          {confirmation ? (
-            <HStack
-              role="status"
-              bg="green.subtle"
-              color="green.fg"
-              borderWidth="1px"
-              borderColor="green.muted"
-              borderRadius="xl"
-              px="4"
-              py="3"
-              gap="2.5"
-              minH="4.5rem"
-            >
-              <Icon as={LuCircleCheck} boxSize="5" />
-              <Stack gap="0">
-                <Text fontWeight="semibold">{t('rewards.claimedShort')}</Text>
-                <Text textStyle="sm">
-                  {t('rewards.added', { coins: formatMoneyText(confirmation, locale) })}
-                </Text>
-              </Stack>
-            </HStack>
-          ) : claimable ? (
-            <Button
-              size="lg"
-              borderRadius="xl"
-              colorPalette={palette}
-              loading={claiming}
-              loadingText={t('rewards.claiming')}
-              onClick={onClaim}
-            >
-              {claimLabel}
-            </Button>
-          ) : (
-            <>
-              <HStack gap="2" color="fg.muted" textStyle="sm">
-                <Icon as={LuClock} />
-                <Text>
-                  {t('rewards.nextIn')}{' '}
-                  <Text
-                    as="span"
-                    color="fg"
-                    fontWeight="semibold"
-                    fontVariantNumeric="tabular-nums"
-                    data-testid="countdown"
-                  >
-                    {countdown}
-                  </Text>
-                </Text>
-              </HStack>
-              <Button size="lg" borderRadius="xl" variant="subtle" disabled>
-                {t('rewards.comeBackLater')}
-              </Button>
-            </>
-          )}
+          <RewardAction {...props} />
         </Box>
       </Card.Body>
     </Card.Root>
+  );
+}
+
+/** The claim button, the "claimed" confirmation, or the countdown to the next claim. */
+function RewardAction({
+  palette,
+  claimable,
+  countdown,
+  claimLabel,
+  claiming,
+  confirmation,
+  onClaim,
+}: RewardCardProps) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  return confirmation ? (
+    <HStack
+      role="status"
+      bg="green.subtle"
+      color="green.fg"
+      borderWidth="1px"
+      borderColor="green.muted"
+      borderRadius="xl"
+      px="4"
+      py="3"
+      gap="2.5"
+      minH="4.5rem"
+    >
+      <Icon as={LuCircleCheck} boxSize="5" />
+      <Stack gap="0">
+        <Text fontWeight="semibold">{t('rewards.claimedShort')}</Text>
+        <Text textStyle="sm">{t('rewards.added', { coins: formatMoneyText(confirmation, locale) })}</Text>
+      </Stack>
+    </HStack>
+  ) : claimable ? (
+    <Button
+      size="lg"
+      borderRadius="xl"
+      colorPalette={palette}
+      loading={claiming}
+      loadingText={t('rewards.claiming')}
+      onClick={onClaim}
+    >
+      {claimLabel}
+    </Button>
+  ) : (
+    <>
+      <HStack gap="2" color="fg.muted" textStyle="sm">
+        <Icon as={LuClock} />
+        <Text>
+          {t('rewards.nextIn')}{' '}
+          <Text
+            as="span"
+            color="fg"
+            fontWeight="semibold"
+            fontVariantNumeric="tabular-nums"
+            data-testid="countdown"
+          >
+            {countdown}
+          </Text>
+        </Text>
+      </HStack>
+      <Button size="lg" borderRadius="xl" variant="subtle" disabled>
+        {t('rewards.comeBackLater')}
+      </Button>
+    </>
   );
 }

@@ -36,26 +36,7 @@ export function SocialTaskCard({
       data-testid={`social-task-${task.platform}`}
     >
       <Card.Body p={{ base: '5', md: '6' }} gap="4">
-        <Flex justify="space-between" align="flex-start" gap="3">
-          <Box
-            boxSize="12"
-            borderRadius="xl"
-            display="grid"
-            placeItems="center"
-            fontSize="2xl"
-            bg={style.tint}
-            color={style.color}
-            flexShrink={0}
-          >
-            <Icon as={style.icon} />
-          </Box>
-          {task.completed ? (
-            <Badge colorPalette="green" variant="subtle" borderRadius="full" px="2.5">
-              <LuCircleCheck />
-              {t('social.doneBadge')}
-            </Badge>
-          ) : null}
-        </Flex>
+        <PlatformHead task={task} />
         <Stack gap="1" flex="1">
           <Text
             textStyle="xs"
@@ -99,5 +80,33 @@ export function SocialTaskCard({
         </HStack>
       </Card.Body>
     </Card.Root>
+  );
+}
+
+/** The platform's icon, and "Done" once completed. */
+function PlatformHead({ task }: { task: ApiSocialTask }) {
+  const { t } = useTranslation();
+  const style = platformStyle(task.platform);
+  return (
+    <Flex justify="space-between" align="flex-start" gap="3">
+      <Box
+        boxSize="12"
+        borderRadius="xl"
+        display="grid"
+        placeItems="center"
+        fontSize="2xl"
+        bg={style.tint}
+        color={style.color}
+        flexShrink={0}
+      >
+        <Icon as={style.icon} />
+      </Box>
+      {task.completed ? (
+        <Badge colorPalette="green" variant="subtle" borderRadius="full" px="2.5">
+          <LuCircleCheck />
+          {t('social.doneBadge')}
+        </Badge>
+      ) : null}
+    </Flex>
   );
 }

@@ -55,38 +55,7 @@ export function YouTubeCard({
           >
             <Icon as={FaYoutube} />
           </Box>
-          <Stack gap="2" flex="1" minW="0">
-            <Flex gap="2" align="center" wrap="wrap">
-              <Heading as="h2" textStyle={{ base: 'xl', md: '2xl' }} fontWeight="bold">
-                {t('social.subscribe')}
-              </Heading>
-              {!task ? (
-                <Badge colorPalette="orange" variant="subtle" borderRadius="full" px="2.5">
-                  {t('social.unavailable')}
-                </Badge>
-              ) : completed ? (
-                <Badge colorPalette="green" variant="subtle" borderRadius="full" px="2.5">
-                  <LuCircleCheck />
-                  {t('social.done')}
-                </Badge>
-              ) : null}
-            </Flex>
-            {task ? (
-              <Text color="fg.muted">{task.title}</Text>
-            ) : (
-              <Flex gap="2" align="center" color="orange.fg">
-                <Icon as={LuTriangleAlert} flexShrink={0} />
-                <Text>{t('social.unavailableText')}</Text>
-              </Flex>
-            )}
-            <CoinAmount
-              value={task?.coins ?? formatCents(DEFAULT_SOCIAL_TASK_CENTS)}
-              showPlus
-              suffix={t('common.coinsWord')}
-              size="lg"
-              mt="1"
-            />
-          </Stack>
+          <TaskSummary task={task} />
           <Button
             size="xl"
             borderRadius="xl"
@@ -118,5 +87,45 @@ export function YouTubeCard({
         </Flex>
       </Card.Body>
     </Card.Root>
+  );
+}
+
+/** Title and state (unavailable, done), what the task is, and its reward. */
+function TaskSummary({ task }: { task: ApiSocialTask | undefined }) {
+  const { t } = useTranslation();
+  const completed = task?.completed ?? false;
+  return (
+    <Stack gap="2" flex="1" minW="0">
+      <Flex gap="2" align="center" wrap="wrap">
+        <Heading as="h2" textStyle={{ base: 'xl', md: '2xl' }} fontWeight="bold">
+          {t('social.subscribe')}
+        </Heading>
+        {!task ? (
+          <Badge colorPalette="orange" variant="subtle" borderRadius="full" px="2.5">
+            {t('social.unavailable')}
+          </Badge>
+        ) : completed ? (
+          <Badge colorPalette="green" variant="subtle" borderRadius="full" px="2.5">
+            <LuCircleCheck />
+            {t('social.done')}
+          </Badge>
+        ) : null}
+      </Flex>
+      {task ? (
+        <Text color="fg.muted">{task.title}</Text>
+      ) : (
+        <Flex gap="2" align="center" color="orange.fg">
+          <Icon as={LuTriangleAlert} flexShrink={0} />
+          <Text>{t('social.unavailableText')}</Text>
+        </Flex>
+      )}
+      <CoinAmount
+        value={task?.coins ?? formatCents(DEFAULT_SOCIAL_TASK_CENTS)}
+        showPlus
+        suffix={t('common.coinsWord')}
+        size="lg"
+        mt="1"
+      />
+    </Stack>
   );
 }
