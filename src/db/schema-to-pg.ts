@@ -122,6 +122,61 @@ interface Converted {
   keys: Map<Column, string>;
 }
 
+/** The PostgreSQL column of one SQLite column, by the type rules above (`at` names it in errors). */
+function pgBaseColumn(c: SQLiteColumn, small: boolean, at: string): PgColumnBuilderBase {
+  if (c.generated || c.generatedIdentity)
+    throw new Error(`schema-to-pg: ${at}: generated columns have no rule`);
+  let built: PgColumnBuilderBase;
+  switch (c.columnType) {
+    case 'SQLiteText': {
+      const values = c.enumValues;
+      built = values?.length ? text(c.name, { enum: values as [string, ...string[]] }) : text(c.name);
+      break;
+    }
+    case 'SQLiteInteger':
+      if ((c as unknown as { autoIncrement?: boolean }).autoIncrement)
+        throw new Error(`schema-to-pg: ${at}: autoincrement has no rule`);
+      built = small ? integer(c.name) : bigint(c.name, { mode: 'number' });
+      break;
+    case 'SQLiteBoolean':
+      built = boolean(c.name);
+      break;
+    case 'SQLiteReal':
+      built = doublePrecision(c.name);
+      break;
+    default:
+      throw new Error(`schema-to-pg: ${at}: no PostgreSQL rule for ${c.columnType} (src/db/schema-to-pg.ts)`);
+  }
+  return built;
+}
+
+/** A column's constraints and defaults, carried over (one chain for the four builder types). */
+function withColumnConstraints(b: Chain, c: SQLiteColumn, remap: (s: SQL) => SQL): Chain {
+  let out = b;
+  if (c.primary) out = out.primaryKey();
+  if (c.notNull) out = out.notNull();
+  if (c.default !== undefined) out = out.default(is(c.default, SQL) ? remap(c.default) : c.default);
+  if (c.defaultFn) out = out.$defaultFn(c.defaultFn);
+  if (c.onUpdateFn) out = out.$onUpdateFn(c.onUpdateFn);
+  if (c.isUnique) out = out.unique(c.uniqueName);
+  return out;
+}
+
+/** The table's foreign keys by the key of their one column (only unnamed one-column keys have a rule). */
+function singleForeignKeysOf(
+  config: ReturnType<typeof getTableConfig>,
+  keys: Map<Column, string>,
+): Map<string, ReturnType<typeof getTableConfig>['foreignKeys'][number]> {
+  const byKey = new Map<string, ReturnType<typeof getTableConfig>['foreignKeys'][number]>();
+  for (const fk of config.foreignKeys) {
+    const ref = fk.reference();
+    if (ref.columns.length !== 1 || ref.name !== undefined)
+      throw new Error(`schema-to-pg: ${config.name}: only unnamed one-column foreign keys have a rule`);
+    byKey.set(keys.get(ref.columns[0]!)!, fk);
+  }
+  return byKey;
+}
+
 /**
  * Derives the PostgreSQL tables from a module of SQLite tables (`import * as schema from './schema.ts'`):
  * one pgTable per exported sqliteTable, under the same export name.
@@ -169,50 +224,12 @@ export function pgSchemaFrom<M extends Record<string, unknown>>(
       if (columns[k]?.columnType !== 'SQLiteInteger')
         throw new Error(`schema-to-pg: int4 names ${tableName}.${k}, which is not an integer column`);
 
-    const singleForeignKeys = new Map<string, (typeof config.foreignKeys)[number]>();
-    for (const fk of config.foreignKeys) {
-      const ref = fk.reference();
-      if (ref.columns.length !== 1 || ref.name !== undefined)
-        throw new Error(`schema-to-pg: ${tableName}: only unnamed one-column foreign keys have a rule`);
-      singleForeignKeys.set(keys.get(ref.columns[0]!)!, fk);
-    }
+    const singleForeignKeys = singleForeignKeysOf(config, keys);
 
     const builders: Record<string, PgColumnBuilderBase> = {};
     for (const [key, c] of Object.entries(columns)) {
-      const at = `${tableName}.${c.name}`;
-      if (c.generated || c.generatedIdentity)
-        throw new Error(`schema-to-pg: ${at}: generated columns have no rule`);
-      let built: PgColumnBuilderBase;
-      switch (c.columnType) {
-        case 'SQLiteText': {
-          const values = c.enumValues;
-          built = values?.length ? text(c.name, { enum: values as [string, ...string[]] }) : text(c.name);
-          break;
-        }
-        case 'SQLiteInteger':
-          if ((c as unknown as { autoIncrement?: boolean }).autoIncrement)
-            throw new Error(`schema-to-pg: ${at}: autoincrement has no rule`);
-          built = small.has(key) ? integer(c.name) : bigint(c.name, { mode: 'number' });
-          break;
-        case 'SQLiteBoolean':
-          built = boolean(c.name);
-          break;
-        case 'SQLiteReal':
-          built = doublePrecision(c.name);
-          break;
-        default:
-          throw new Error(
-            `schema-to-pg: ${at}: no PostgreSQL rule for ${c.columnType} (src/db/schema-to-pg.ts)`,
-          );
-      }
-      // One chain for the four builder types: the methods below are common to them.
-      let b = built as unknown as Chain;
-      if (c.primary) b = b.primaryKey();
-      if (c.notNull) b = b.notNull();
-      if (c.default !== undefined) b = b.default(is(c.default, SQL) ? remap(c.default) : c.default);
-      if (c.defaultFn) b = b.$defaultFn(c.defaultFn);
-      if (c.onUpdateFn) b = b.$onUpdateFn(c.onUpdateFn);
-      if (c.isUnique) b = b.unique(c.uniqueName);
+      let b = pgBaseColumn(c, small.has(key), `${tableName}.${c.name}`) as unknown as Chain;
+      b = withColumnConstraints(b, c, remap);
       const fk = singleForeignKeys.get(key);
       if (fk) {
         const target = fk.reference().foreignColumns[0]!;

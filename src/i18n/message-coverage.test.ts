@@ -193,7 +193,8 @@ describe('the messages the server sends members', () => {
     expect(texts).toContain('This access token lacks the "${scope}" scope');
     expect(texts).toContain('Too many sign-in attempts. Please wait a minute and try again.');
     expect(texts).toContain('Cross-site request refused');
-    expect(sites.length).toBeGreaterThan(150);
+    // A floor, not a count: the twins going (decisions 056, 057) removed duplicate sites (150 → 141).
+    expect(sites.length).toBeGreaterThan(120);
     // And it tells a catalogued sentence from one that is not.
     expect(isCatalogued('You can claim your ${label} reward again in ${wait}.')).toBe(true);
     expect(isCatalogued('A sentence nobody has catalogued')).toBe(false);

@@ -401,109 +401,123 @@ export interface DiscoverListener {
 }
 
 export function startDiscoverListener(options: DiscoverListenerOptions): DiscoverListener {
-  const firstRetryMs = options.retryMs ?? 500;
-  const maxRetryMs = options.maxRetryMs ?? 30_000;
-  let retryMs = firstRetryMs;
-  let client: pg.Client | null = null;
-  let listening = false;
-  let closed = false;
-  let everConnected = false;
-  let retryTimer: NodeJS.Timeout | null = null;
-  let markReady: () => void = () => undefined;
-  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  const listener = new ReconnectingListener(options);
+  void listener.connect();
+  return listener;
+}
 
-  let pending = new Set<string>();
-  let flushQueued = false;
-  const flush = (): void => {
-    flushQueued = false;
-    if (pending.size === 0) return;
-    const ids = [...pending];
-    pending = new Set();
-    try {
-      options.onChanged(ids);
-    } catch (err) {
-      options.logger?.error('discover listener: onChanged failed', { error: err });
-    }
-  };
+/** One LISTEN connection at a time, reconnected with a doubling wait; notifications batched per tick. */
+class ReconnectingListener implements DiscoverListener {
+  readonly ready: Promise<void>;
+  private markReady: () => void = () => undefined;
+  private readonly firstRetryMs: number;
+  private readonly maxRetryMs: number;
+  private retryMs: number;
+  private client: pg.Client | null = null;
+  private isListening = false;
+  private closed = false;
+  private everConnected = false;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private pending = new Set<string>();
+  private flushQueued = false;
 
-  const scheduleReconnect = (): void => {
-    if (closed || retryTimer) return;
-    retryTimer = setTimeout(() => {
-      retryTimer = null;
-      void connect();
-    }, retryMs);
-    retryTimer.unref();
-    retryMs = Math.min(retryMs * 2, maxRetryMs);
-  };
+  constructor(private readonly options: DiscoverListenerOptions) {
+    this.firstRetryMs = options.retryMs ?? 500;
+    this.maxRetryMs = options.maxRetryMs ?? 30_000;
+    this.retryMs = this.firstRetryMs;
+    this.ready = new Promise<void>((resolve) => (this.markReady = resolve));
+  }
 
-  const lost = (next: pg.Client, reason: string): void => {
-    if (client !== next) return;
-    client = null;
-    if (listening) options.logger?.warn('discover listener: connection lost; reconnecting', { reason });
-    listening = false;
-    void next.end().catch(() => undefined);
-    scheduleReconnect();
-  };
+  get listening(): boolean {
+    return this.isListening;
+  }
 
-  const connect = async (): Promise<void> => {
-    if (closed) return;
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    const current = this.client;
+    this.client = null;
+    this.isListening = false;
+    await current?.end().catch(() => undefined);
+  }
+
+  async connect(): Promise<void> {
+    if (this.closed) return;
     const next = new pg.Client({
-      connectionString: options.connectionString,
+      connectionString: this.options.connectionString,
       application_name: 'coinsync-discover-listener',
     });
-    client = next;
-    next.on('error', (err) => lost(next, err.message));
-    next.on('end', () => lost(next, 'connection ended'));
+    this.client = next;
+    next.on('error', (err) => this.lost(next, err.message));
+    next.on('end', () => this.lost(next, 'connection ended'));
     next.on('notification', (message) => {
       if (message.channel !== DISCOVER_CHANNEL || !message.payload) return;
-      pending.add(message.payload);
-      if (!flushQueued) {
-        flushQueued = true;
-        setImmediate(flush);
+      this.pending.add(message.payload);
+      if (!this.flushQueued) {
+        this.flushQueued = true;
+        setImmediate(() => this.flush());
       }
     });
     try {
       await next.connect();
       await next.query(`LISTEN ${DISCOVER_CHANNEL}`);
     } catch (err) {
-      options.logger?.warn('discover listener: could not listen; retrying', {
+      this.options.logger?.warn('discover listener: could not listen; retrying', {
         error: errorMessage(err),
       });
-      lost(next, 'connect failed');
+      this.lost(next, 'connect failed');
       return;
     }
-    if (closed || client !== next) {
+    if (this.closed || this.client !== next) {
       await next.end().catch(() => undefined);
       return;
     }
-    listening = true;
-    retryMs = firstRetryMs;
-    if (everConnected) {
-      // Whatever was written while no connection listened is unknown: rebuild.
-      pending = new Set();
-      try {
-        options.onReset();
-      } catch (err) {
-        options.logger?.error('discover listener: onReset failed', { error: err });
-      }
-    }
-    everConnected = true;
-    markReady();
-  };
-  void connect();
+    this.isListening = true;
+    this.retryMs = this.firstRetryMs;
+    if (this.everConnected) this.reset();
+    this.everConnected = true;
+    this.markReady();
+  }
 
-  return {
-    ready,
-    get listening() {
-      return listening;
-    },
-    async close() {
-      closed = true;
-      if (retryTimer) clearTimeout(retryTimer);
-      const current = client;
-      client = null;
-      listening = false;
-      await current?.end().catch(() => undefined);
-    },
-  };
+  /** Whatever was written while no connection listened is unknown: rebuild. */
+  private reset(): void {
+    this.pending = new Set();
+    try {
+      this.options.onReset();
+    } catch (err) {
+      this.options.logger?.error('discover listener: onReset failed', { error: err });
+    }
+  }
+
+  private flush(): void {
+    this.flushQueued = false;
+    if (this.pending.size === 0) return;
+    const ids = [...this.pending];
+    this.pending = new Set();
+    try {
+      this.options.onChanged(ids);
+    } catch (err) {
+      this.options.logger?.error('discover listener: onChanged failed', { error: err });
+    }
+  }
+
+  private lost(next: pg.Client, reason: string): void {
+    if (this.client !== next) return;
+    this.client = null;
+    if (this.isListening)
+      this.options.logger?.warn('discover listener: connection lost; reconnecting', { reason });
+    this.isListening = false;
+    void next.end().catch(() => undefined);
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    if (this.closed || this.retryTimer) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      void this.connect();
+    }, this.retryMs);
+    this.retryTimer.unref();
+    this.retryMs = Math.min(this.retryMs * 2, this.maxRetryMs);
+  }
 }
