@@ -43,7 +43,8 @@ import { errorDetail, errorMessage } from '../../src/ops/error-text.ts';
 // `npm run bench -- --soak [--soak-seconds 180] [--soak-rate 1000] [--soak-users 100]`: the soak (soak.ts)
 // `npm run bench -- --soak --soak-day [--soak-streams 1000] [--soak-joins-per-minute 30] [--soak-purchases-per-minute 6]`:
 //   the soak as a day: pages, live-event streams, joins and leaves through the simulator, purchases (soak-day.ts)
-// `npm run bench -- --pg [--web N] [--quick]`: PostgreSQL, N web processes and one bot process (scale.ts)
+// `npm run bench -- --pg [--web N] [--quick] [--pg-only]`: PostgreSQL, N web processes and one bot process,
+//   and the SQLite single process beside it on the same seed and loads (scale.ts)
 // `npm run bench -- --reconcile [--via rest|auto] | --mass-leave`: the Discord benches (discord.ts)
 // `npm run bench -- --member-sweep [--guilds 200] [--members 2000] [--joins-per-member 10] [--no-tokens]`: without the Server Members intent (member-sweep.ts)
 // Starts the real product (production mode, demo Discord in-process) on a freshly seeded database
@@ -77,6 +78,10 @@ const { values: args } = parseArgs({
     skip: { type: 'string' },
     // `--pg [--web N]`: the scaled-out layout on PostgreSQL, N web processes and one bot (scale.ts).
     pg: { type: 'boolean', default: false },
+    // `--pg-only`: without the SQLite layout the --pg run otherwise measures beside it.
+    'pg-only': { type: 'boolean', default: false },
+    // `--cpu-prof DIR` (with --pg): V8 CPU profiles of every product process, whole lifetime, in DIR/pg and DIR/sqlite.
+    'cpu-prof': { type: 'string' },
     web: { type: 'string', default: '1' },
     soak: { type: 'boolean', default: false },
     // `--pages [--quick]`: signed-in page loads per route beside Express, and an overload run (pages.ts).
@@ -777,6 +782,8 @@ const discordBench = args.reconcile || args['mass-leave'];
       ? runScaleBench({
           quick: args.quick,
           webCount: Number(args.web),
+          pgOnly: args['pg-only'],
+          ...(args['cpu-prof'] ? { cpuProfileDir: args['cpu-prof'] } : {}),
           ...(args.out ? { out: args.out } : {}),
           ...(only ? { only } : {}),
         })

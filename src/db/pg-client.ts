@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres/session';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { PG_MIGRATIONS_DIR } from '../paths.ts';
 import * as schema from './schema.pg.ts';
@@ -63,6 +64,12 @@ export const PG_QUERY_TIMEOUT_MS = 10_000;
 export async function openPgDatabase(url: string, options: OpenPgOptions = {}): Promise<PgDatabase> {
   const pool = new pg.Pool({
     connectionString: url,
+    // Queries issued on a client without waiting for the previous answer go out at once (one write,
+    // one wake-up of the backend): a transaction's BEGIN travels with its first statement
+    // (`withPgTransaction`), and statements a transaction issues together (Promise.all) share a round
+    // trip. Each query keeps its own Sync, so an error ends only its own query (inside a transaction,
+    // the ones after it fail with "current transaction is aborted", as they would one by one).
+    pipeline: true,
     max: options.max ?? 10,
     application_name: options.applicationName ?? 'coinsync',
     connectionTimeoutMillis: options.connectionTimeoutMs ?? PG_CONNECTION_TIMEOUT_MS,
@@ -121,10 +128,52 @@ export async function withPgTransaction<T>(
 ): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await db.transaction(fn);
+      return await transactionOnce(db, fn);
     } catch (err) {
       if (attempt >= attempts || !isRetryablePgError(err)) throw err;
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
     }
+  }
+}
+
+/**
+ * drizzle's `db.transaction(fn)` with BEGIN sent with the first statement instead of a round trip of its
+ * own (the pool's clients pipeline): the client is taken from the pool, BEGIN is written without waiting
+ * for its answer, and `fn` runs on drizzle's transaction over that client (savepoints for nested
+ * `tx.transaction` as before). BEGIN can only fail with the connection itself, and then every statement
+ * behind it fails too. COMMIT (or ROLLBACK after a failure) ends it; a client whose ROLLBACK failed is
+ * discarded, not returned to the pool.
+ */
+async function transactionOnce<T>(db: PgDb, fn: (tx: PgTx) => Promise<T>): Promise<T> {
+  // drizzle's own session and transaction classes over the client, with the database's dialect: what
+  // `db.transaction` builds (drizzle-orm/node-postgres/session.js), minus the BEGIN round trip, and
+  // without the relational-query schema (nothing here uses `tx.query.*`; with it every transaction and
+  // savepoint object built a query builder per table).
+  const internals = db as unknown as {
+    dialect: ConstructorParameters<typeof NodePgSession>[1];
+    session: { options: ConstructorParameters<typeof NodePgSession>[3] };
+  };
+  if (!(db.$client instanceof pg.Pool)) return db.transaction(fn);
+  const client = await db.$client.connect();
+  const session = new NodePgSession(client, internals.dialect, undefined, internals.session.options);
+  const tx = new NodePgTransaction(internals.dialect, session, undefined) as unknown as PgTx;
+  const begun = client.query('begin');
+  // Its failure is the transaction's (awaited below); never an unhandled rejection meanwhile.
+  begun.catch(() => undefined);
+  let broken: unknown;
+  try {
+    const result = await fn(tx);
+    await begun;
+    await client.query('commit');
+    return result;
+  } catch (err) {
+    try {
+      await client.query('rollback');
+    } catch (rollbackFailed) {
+      broken = rollbackFailed;
+    }
+    throw err;
+  } finally {
+    client.release(broken instanceof Error ? broken : broken === undefined ? undefined : true);
   }
 }

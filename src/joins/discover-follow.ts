@@ -3,7 +3,7 @@ import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import type { Statement } from 'better-sqlite3';
 import type { Connection } from '../db/client.ts';
-import { rawAll, sqliteSync, sqliteSyncColumn, type Kinded } from '../db/query.ts';
+import { batchedByKey, rawAll, sqliteSync, sqliteSyncColumn, type Kinded } from '../db/query.ts';
 import type { Logger } from '../logger.ts';
 import { errorMessage } from '../ops/error-text.ts';
 import {
@@ -18,7 +18,9 @@ import {
 import {
   ALL_ACTIVE,
   JOINED_BY,
+  JOINED_BY_MEMBERS_PG,
   MEMBER_GUILDS,
+  MEMBER_GUILDS_OF_PG,
   ONE_ACTIVE,
   PROFILE,
   SOME_ACTIVE_PG,
@@ -41,8 +43,9 @@ import { parseGuildIds } from './member-guilds.ts';
 //   at once, in the background, and in any case before the next read answers. When the listening
 //   connection was lost and is back, notifications may have been missed: everything is re-read (onReset),
 //   as SQLite does on a data_version change. While no connection listens (start-up, an outage) every read
-//   re-reads the whole list, so nothing stale is served. The member's joined campaigns are read per
-//   request (prepared statements on the pool), in parallel with any catching up.
+//   re-reads the whole list, so nothing stale is served. The member's joined campaigns and guild list are
+//   read per request, in parallel with any catching up, batched for every member asking in the same
+//   event-loop turn (`batchedByKey`, decision 062: the same reads as SQLite's, keyed by `= any(array)`).
 
 // ---------------------------------------------------------------- SQLite
 
@@ -151,6 +154,46 @@ export interface PgDiscoverOptions {
   retryMs?: number;
 }
 
+/** What a member's Discover page reads of them on PostgreSQL: completed joins and the guild list. */
+interface MemberReads {
+  joined: string[];
+  guildIds: string | null | undefined;
+}
+
+/**
+ * The member's two reads, batched for every member asking in one event-loop turn (decision 062): one
+ * JOINED_BY_MEMBERS_PG and one MEMBER_GUILDS_OF_PG per turn instead of two statements per request. A
+ * handle that is not batched (a transaction) reads JOINED_BY and MEMBER_GUILDS for the one member.
+ */
+const MEMBER_READS = batchedByKey<MemberReads>(
+  (h) => ({
+    get: async ({ key }) => {
+      const [joined, guilds] = await Promise.all([
+        JOINED_BY(h).all({ userId: key }),
+        MEMBER_GUILDS(h).get({ userId: key }),
+      ]);
+      return { joined: joined.map((r) => r.id), guildIds: guilds?.guildIds };
+    },
+  }),
+  (h) => ({
+    all: async ({ keys }) => {
+      const [joined, guilds] = await Promise.all([
+        JOINED_BY_MEMBERS_PG(h).all({ keys }),
+        MEMBER_GUILDS_OF_PG(h).all({ keys }),
+      ]);
+      const byKey = new Map<string, MemberReads & { key: string }>();
+      const of = (key: string) => {
+        let row = byKey.get(key);
+        if (!row) byKey.set(key, (row = { key, joined: [], guildIds: undefined }));
+        return row;
+      };
+      for (const r of joined) of(r.key).joined.push(r.id);
+      for (const r of guilds) of(r.key).guildIds = r.guildIds;
+      return [...byKey.values()];
+    },
+  }),
+);
+
 export class PgDiscover implements Discover {
   readonly list: DiscoverList;
   private readonly listener: DiscoverListener;
@@ -162,8 +205,6 @@ export class PgDiscover implements Discover {
   /** settled(): its marker notifications on their way, and what each one resolves. */
   private readonly markers = new Map<string, () => void>();
   private readonly logger: Logger | undefined;
-  private readonly joinedQuery;
-  private readonly guildsQuery;
   private readonly profileQuery;
 
   /** `read`: the store's read handle (the pool). */
@@ -173,8 +214,6 @@ export class PgDiscover implements Discover {
   ) {
     this.list = new DiscoverList(options.cdnUrl);
     this.logger = options.logger;
-    this.joinedQuery = JOINED_BY(read);
-    this.guildsQuery = MEMBER_GUILDS(read);
     this.profileQuery = PROFILE(read);
     this.listener = startDiscoverListener({
       connectionString: options.connectionString,
@@ -242,15 +281,9 @@ export class PgDiscover implements Discover {
   }
 
   async page(query: DiscoverQuery): Promise<DiscoverPage> {
-    const values = { userId: query.userId };
-    const [joinedRows, guilds] = await Promise.all([
-      this.joinedQuery.all(values),
-      this.guildsQuery.get(values),
-      this.current(),
-    ]);
-    const joined = new Set<string>();
-    for (const row of joinedRows) joined.add(row.id);
-    const guildIds = guilds?.guildIds;
+    const [member] = await Promise.all([MEMBER_READS(this.read, query.userId), this.current()]);
+    const joined = new Set(member?.joined);
+    const guildIds = member?.guildIds;
     return this.list.page(
       query,
       guildIds ? this.list.hiddenFor(joined, parseGuildIds(guildIds), query.userId) : joined,

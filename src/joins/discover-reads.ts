@@ -63,16 +63,18 @@ export const SOME_ACTIVE_PG = prepared((q) =>
 );
 
 // Only completed joins hide a campaign: a pending one is offered again (retry).
+const completed = or(
+  eq(serverJoins.verified, true),
+  eq(serverJoins.coinsAwarded, true),
+  eq(serverJoins.hasLeft, true),
+);
+
+/** A member's completed joins (SQLite reads it per request, synchronously). */
 export const JOINED_BY = prepared((q) =>
   q
     .select({ id: serverJoins.serverId })
     .from(serverJoins)
-    .where(
-      and(
-        eq(serverJoins.userId, sql.placeholder('userId')),
-        or(eq(serverJoins.verified, true), eq(serverJoins.coinsAwarded, true), eq(serverJoins.hasLeft, true)),
-      ),
-    )
+    .where(and(eq(serverJoins.userId, sql.placeholder('userId')), completed))
     .prepare(),
 );
 
@@ -82,6 +84,29 @@ export const MEMBER_GUILDS = prepared((q) =>
     .select({ guildIds: memberGuilds.guildIds })
     .from(memberGuilds)
     .where(eq(memberGuilds.userId, sql.placeholder('userId')))
+    .prepare(),
+);
+
+// The same two reads for every member asking in one event-loop turn (PostgreSQL, `batchedByKey`, decision
+// 062): the same columns and conditions with the member as a column and `= any(array)` for the key — one
+// statement of one text whatever the number of members (`= any` is PostgreSQL's spelling; SQLite runs
+// JOINED_BY and MEMBER_GUILDS per request).
+
+/** JOINED_BY for many members (`keys`). */
+export const JOINED_BY_MEMBERS_PG = prepared((q) =>
+  q
+    .select({ key: serverJoins.userId, id: serverJoins.serverId })
+    .from(serverJoins)
+    .where(and(sql`${serverJoins.userId} = any(${sql.placeholder('keys')})`, completed))
+    .prepare(),
+);
+
+/** MEMBER_GUILDS for many members (`keys`). */
+export const MEMBER_GUILDS_OF_PG = prepared((q) =>
+  q
+    .select({ key: memberGuilds.userId, guildIds: memberGuilds.guildIds })
+    .from(memberGuilds)
+    .where(sql`${memberGuilds.userId} = any(${sql.placeholder('keys')})`)
     .prepare(),
 );
 

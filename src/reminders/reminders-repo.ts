@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { DbHandle } from '../db/engine.ts';
-import { getForUpdate } from '../db/query.ts';
+import { getForUpdate, prepared } from '../db/query.ts';
 import { reminderSettings, remindersDue, serverJoins, servers, users } from '../db/schema.ts';
 import type { ReminderKind } from '../shared/reminder-constants.ts';
 
@@ -12,11 +12,20 @@ export type ReminderSettingsRow = typeof reminderSettings.$inferSelect;
 export type ReminderRow = typeof remindersDue.$inferSelect;
 export type SettingsChange = Partial<Omit<ReminderSettingsRow, 'userId' | 'updatedAt'>>;
 
+const FIND_SETTINGS = prepared((q) =>
+  q
+    .select()
+    .from(reminderSettings)
+    .where(eq(reminderSettings.userId, sql.placeholder('userId')))
+    .prepare(),
+);
+
 export class RemindersRepository {
   constructor(private readonly h: DbHandle) {}
 
+  /** Read in every claim's transaction (`wantsReminder`): compiled once (see `prepared`). */
   findSettings(userId: string): Promise<ReminderSettingsRow | undefined> {
-    return this.h.q.select().from(reminderSettings).where(eq(reminderSettings.userId, userId)).get();
+    return FIND_SETTINGS(this.h).get({ userId });
   }
 
   /** The settings row, locked for the transaction on PostgreSQL (SQLite's writer is serialised already). */

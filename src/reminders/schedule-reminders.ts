@@ -8,15 +8,25 @@ import { REWARD_KIND, wantsReminder } from './reminder-settings.ts';
 // reminder exists exactly when the claim, verification or slot it is about committed. Only members who
 // switched the kind on get a row; for everyone else this is one primary-key read.
 
-/** After a claim of `type` at `now`: "your hourly reward is ready" one period later. */
+/** Whether the member wants the "ready" reminder of reward `type` (read in the claim's transaction). */
+export function wantsRewardReady(tx: TxHandle, userId: string, type: RewardType): Promise<boolean> {
+  return wantsReminder(tx, userId, REWARD_KIND[type]);
+}
+
+/**
+ * After a claim of `type` at `now`: "your hourly reward is ready" one period later. `wanted`: the
+ * answer of `wantsRewardReady`, when the caller asked it earlier in the transaction (the claim asks it
+ * together with its first write: one round trip on PostgreSQL).
+ */
 export async function scheduleRewardReady(
   tx: TxHandle,
   userId: string,
   type: RewardType,
   now: number,
+  wanted: Promise<boolean> = wantsRewardReady(tx, userId, type),
 ): Promise<void> {
   const kind = REWARD_KIND[type];
-  if (!(await wantsReminder(tx, userId, kind))) return;
+  if (!(await wanted)) return;
   const dueAt = now + REWARDS[type].periodMs;
   await remindersRepo(tx).schedule({ userId, kind, subjectId: type, dueAt, now }, true);
 }

@@ -1,7 +1,7 @@
 import type { DbHandle } from '../db/engine.ts';
 import { eq, sql } from 'drizzle-orm';
 import { users, welcomeGrants, type User } from '../db/schema.ts';
-import { getForUpdate, greatest, prepared } from '../db/query.ts';
+import { batchedByKey, getForUpdate, greatest, prepared } from '../db/query.ts';
 
 // Users and their once-per-Discord-account welcome grant: one query definition for both engines
 // (decision 044), held to its contract by users-repo.test.ts on both.
@@ -24,13 +24,25 @@ const EXISTS = prepared((q) =>
     .where(eq(users.id, sql.placeholder('id')))
     .prepare(),
 );
-/** `sessionsValidAfter` likewise (the session policy's one lookup). */
-const VALID_AFTER = prepared((q) =>
-  q
-    .select({ at: users.sessionsValidAfter })
-    .from(users)
-    .where(eq(users.id, sql.placeholder('id')))
-    .prepare(),
+/**
+ * `sessionsValidAfter` likewise (the session policy's one lookup, on every signed-in request): on
+ * PostgreSQL the lookups of one event-loop turn are one statement (`batchedByKey`, issue 33 item 2).
+ */
+const VALID_AFTER = batchedByKey<{ at: number | null }>(
+  prepared((q) =>
+    q
+      .select({ at: users.sessionsValidAfter })
+      .from(users)
+      .where(eq(users.id, sql.placeholder('key')))
+      .prepare(),
+  ),
+  prepared((q) =>
+    q
+      .select({ key: users.id, at: users.sessionsValidAfter })
+      .from(users)
+      .where(sql`${users.id} = any(${sql.placeholder('keys')})`)
+      .prepare(),
+  ),
 );
 
 export class UsersRepository {
@@ -50,7 +62,7 @@ export class UsersRepository {
    * there is no such user. The session policy asks on every signed-in request.
    */
   async sessionsValidAfter(id: string): Promise<number | null | undefined> {
-    return (await VALID_AFTER(this.h).get({ id }))?.at;
+    return (await VALID_AFTER(this.h, id))?.at;
   }
 
   /** Ends every session signed in at or before `at` (never moves the instant back). */

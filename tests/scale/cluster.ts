@@ -65,12 +65,99 @@ export interface ClusterOptions {
   /** Simulator state file (the bench's seeded guilds and users). */
   simState?: string;
   startTimeoutMs?: number;
+  /** Extra node flags for every product process (e.g. the bench's `--cpu-prof`). */
+  nodeFlags?: string[];
 }
 
 export const CLUSTER_SECRETS = {
   SESSION_SECRET: 'scale-test-session-secret-0123456789-abcdefghijklmnop',
   TOKEN_ENCRYPTION_KEY: 'cd'.repeat(32),
 } as const;
+
+/** The simulator of a layout, in its own process (as Discord is); resolves with its URL once it listens. */
+async function startSim(
+  options: Pick<ClusterOptions, 'simState' | 'simRateLimits'>,
+  timeout: number,
+): Promise<{ sim: Proc; simUrl: string }> {
+  const base = { PATH: process.env.PATH, HOME: process.env.HOME };
+  const sim = startProc(
+    'sim',
+    [
+      '--import',
+      'tsx',
+      'scripts/run-discord-sim.ts',
+      ...(options.simState ? ['--state', options.simState] : []),
+    ],
+    { ...base, ...(options.simRateLimits ? {} : { SIM_RATE_LIMITS: 'off' }) },
+  );
+  const simLine = await sim.waitForLine(/listening on (\S+)/, timeout).catch(async (err: unknown) => {
+    await stopProc(sim);
+    throw err;
+  });
+  return { sim, simUrl: /listening on (\S+)/.exec(simLine)![1]! };
+}
+
+/**
+ * The default layout beside it, for same-run comparisons (the bench's `--pg`): ONE process of the
+ * built product (ROLE=all: API, bot and jobs) on a SQLite file, sessions in SQLite, with the same
+ * simulator, secrets and settings as `startCluster`. Shaped as a cluster of one web process and no bot
+ * process (the bot runs inside it).
+ */
+export async function startSingleProcess(
+  options: Omit<ClusterOptions, 'databaseUrl' | 'redisUrl' | 'webCount' | 'botCount'> & {
+    sqlitePath: string;
+  },
+): Promise<Cluster> {
+  if (!existsSync(MAIN)) throw new Error('dist/server/main.js missing: run `npm run build` first');
+  const timeout = options.startTimeoutMs ?? 150_000;
+  const { sim, simUrl } = await startSim(options, timeout);
+  const procs: Proc[] = [sim];
+  const stop = async () => {
+    await Promise.all(procs.filter((p) => p.name !== 'sim').map((p) => stopProc(p)));
+    await stopProc(sim);
+  };
+  try {
+    const url = `http://127.0.0.1:${await freePort()}`;
+    const proc = startProc('all', [...productionNodeFlags(), ...(options.nodeFlags ?? []), MAIN], {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      TRUST_PROXY: 'loopback',
+      ...CLUSTER_SECRETS,
+      DATABASE_PATH: options.sqlitePath,
+      DISCORD_CLIENT_ID: DEFAULT_SIM_CLIENT_ID,
+      DISCORD_CLIENT_SECRET: DEFAULT_SIM_CLIENT_SECRET,
+      DISCORD_BOT_TOKEN: DEFAULT_SIM_BOT_TOKEN,
+      DISCORD_BASE_URL: simUrl,
+      WRITE_LIMITS: 'off',
+      LOG_LEVEL: 'info',
+      PORT: new URL(url).port,
+      PUBLIC_URL: url,
+      ...options.env,
+    });
+    procs.push(proc);
+    await Promise.all([
+      proc.waitForLine(/listening on/, timeout),
+      proc.waitForLine(/bot: connected as/, timeout),
+    ]);
+    return {
+      simUrl,
+      sim,
+      webUrls: [url],
+      web: [proc],
+      bot: [],
+      botUrls: [],
+      all: () => [...procs],
+      describe: () =>
+        procs.map((p) => `--- ${p.name} (pid ${p.child.pid})\n${p.output.slice(-40).join('\n')}`).join('\n'),
+      stop,
+    };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
 
 /**
  * Starts the simulator, then the bot process(es) and the web processes side by side, and resolves once
@@ -117,7 +204,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       LOG_LEVEL: 'info',
       ...options.env,
     };
-    const flags = productionNodeFlags();
+    const flags = [...productionNodeFlags(), ...(options.nodeFlags ?? [])];
     // The site's address (each web process's own; a proxy would give them one): links the bot sends.
     const webUrls: string[] = [];
     for (let i = 0; i < options.webCount; i++) webUrls.push(`http://127.0.0.1:${await freePort()}`);
