@@ -105,7 +105,16 @@ async function vitest(label, config, reportFile) {
   );
   failed += brokenFiles.length;
   for (const f of report.testResults) {
-    for (const a of f.assertionResults) if (a.status === 'failed') failures.push(`${label}: ${a.fullName}`);
+    for (const a of f.assertionResults)
+      if (a.status === 'failed') {
+        // The first lines of the message (the diff of an expect): a clean-clone run's only record of why.
+        const why = String(a.failureMessages?.[0] ?? '')
+          .split('\n')
+          .slice(0, 24)
+          .map((line) => `      ${line}`)
+          .join('\n');
+        failures.push(`${label}: ${a.fullName}${why.trim() ? `\n${why}` : ''}`);
+      }
   }
   for (const f of brokenFiles)
     failures.push(`${label}: ${f.name} failed to run: ${String(f.message).slice(0, 200)}`);
