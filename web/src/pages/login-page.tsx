@@ -111,11 +111,7 @@ function FeatureCard({ feature }: { feature: Feature }) {
  * visitors without the app's JavaScript). Both notices are in the markup, hidden; web/src/login-static.ts
  * shows the one that applies and wires the button.
  */
-// eslint-disable-next-line max-lines-per-function -- login texts change in parallel (wave3s12-texts); split after that merge (notes-funcs.md)
 function GetStartedCard({ prerender }: { prerender: boolean }) {
-  const sessionEnded = !prerender && wasSessionEnded();
-  const loginFailed = !prerender && new URLSearchParams(window.location.search).get('login') === 'failed';
-  const accountDeleted = !prerender && wasAccountDeleted(window.location.search);
   const { t } = useTranslation();
   return (
     <Card.Root
@@ -136,62 +132,8 @@ function GetStartedCard({ prerender }: { prerender: boolean }) {
             {t('login.getStartedText')}
           </Text>
         </Stack>
-        {(prerender || sessionEnded) && (
-          <Alert.Root
-            status="warning"
-            borderRadius="xl"
-            data-testid="session-ended"
-            hidden={prerender}
-            data-login-notice="session-ended"
-          >
-            <Alert.Indicator />
-            <Alert.Description>{t('login.sessionEnded')}</Alert.Description>
-          </Alert.Root>
-        )}
-        {(prerender || accountDeleted) && (
-          <Alert.Root
-            status="success"
-            borderRadius="xl"
-            hidden={prerender}
-            data-login-notice="account-deleted"
-            data-testid="account-deleted"
-          >
-            <Alert.Indicator />
-            <Alert.Description>{t('login.accountDeleted', { product: PRODUCT_NAME })}</Alert.Description>
-          </Alert.Root>
-        )}
-        {(prerender || loginFailed) && (
-          <Alert.Root status="error" borderRadius="xl" hidden={prerender} data-login-notice="login-failed">
-            <Alert.Indicator />
-            <Alert.Description>{t('login.failed')}</Alert.Description>
-          </Alert.Root>
-        )}
-        <Box bg="bg.subtle" borderRadius="xl" borderWidth="1px" borderColor="border" p="4">
-          <Text
-            textStyle="xs"
-            fontWeight="semibold"
-            color="fg.subtle"
-            textTransform="uppercase"
-            letterSpacing="wider"
-            mb="3"
-          >
-            {t('login.accessTitle')}
-          </Text>
-          <List.Root gap="2.5" variant="plain">
-            {ACCESSED.map(({ itemKey }) => (
-              <List.Item key={itemKey} alignItems="center" textStyle="sm">
-                <List.Indicator asChild color="green.400">
-                  <CircleCheckIcon />
-                </List.Indicator>
-                {t(itemKey)}
-              </List.Item>
-            ))}
-          </List.Root>
-          <HStack mt="3.5" gap="2" color="fg.muted" textStyle="sm">
-            <Icon as={LockIcon} color="gold.fg" />
-            <Text>{t('login.noPassword')}</Text>
-          </HStack>
-        </Box>
+        <LoginNotices prerender={prerender} />
+        <AccessSummary />
         <Button
           size="xl"
           colorPalette="brand"
@@ -216,6 +158,81 @@ function GetStartedCard({ prerender }: { prerender: boolean }) {
         </Text>
       </Card.Body>
     </Card.Root>
+  );
+}
+
+/** Why the visitor is here again: the session ended, the account was deleted, or sign-in failed. */
+function LoginNotices({ prerender }: { prerender: boolean }) {
+  const sessionEnded = !prerender && wasSessionEnded();
+  const loginFailed = !prerender && new URLSearchParams(window.location.search).get('login') === 'failed';
+  const accountDeleted = !prerender && wasAccountDeleted(window.location.search);
+  const { t } = useTranslation();
+  return (
+    <>
+      {(prerender || sessionEnded) && (
+        <Alert.Root
+          status="warning"
+          borderRadius="xl"
+          data-testid="session-ended"
+          hidden={prerender}
+          data-login-notice="session-ended"
+        >
+          <Alert.Indicator />
+          <Alert.Description>{t('login.sessionEnded')}</Alert.Description>
+        </Alert.Root>
+      )}
+      {(prerender || accountDeleted) && (
+        <Alert.Root
+          status="success"
+          borderRadius="xl"
+          hidden={prerender}
+          data-login-notice="account-deleted"
+          data-testid="account-deleted"
+        >
+          <Alert.Indicator />
+          <Alert.Description>{t('login.accountDeleted', { product: PRODUCT_NAME })}</Alert.Description>
+        </Alert.Root>
+      )}
+      {(prerender || loginFailed) && (
+        <Alert.Root status="error" borderRadius="xl" hidden={prerender} data-login-notice="login-failed">
+          <Alert.Indicator />
+          <Alert.Description>{t('login.failed')}</Alert.Description>
+        </Alert.Root>
+      )}
+    </>
+  );
+}
+
+/** What signing in with Discord lets the app read, and that there is no password. */
+function AccessSummary() {
+  const { t } = useTranslation();
+  return (
+    <Box bg="bg.subtle" borderRadius="xl" borderWidth="1px" borderColor="border" p="4">
+      <Text
+        textStyle="xs"
+        fontWeight="semibold"
+        color="fg.subtle"
+        textTransform="uppercase"
+        letterSpacing="wider"
+        mb="3"
+      >
+        {t('login.accessTitle')}
+      </Text>
+      <List.Root gap="2.5" variant="plain">
+        {ACCESSED.map(({ itemKey }) => (
+          <List.Item key={itemKey} alignItems="center" textStyle="sm">
+            <List.Indicator asChild color="green.400">
+              <CircleCheckIcon />
+            </List.Indicator>
+            {t(itemKey)}
+          </List.Item>
+        ))}
+      </List.Root>
+      <HStack mt="3.5" gap="2" color="fg.muted" textStyle="sm">
+        <Icon as={LockIcon} color="gold.fg" />
+        <Text>{t('login.noPassword')}</Text>
+      </HStack>
+    </Box>
   );
 }
 

@@ -1,115 +1,111 @@
-import { Button, Dialog, Field, Input, Portal, Stack, Text } from '@chakra-ui/react';
+import { Button, Field, Input, Stack, Text } from '@chakra-ui/react';
 import { useRef, useState, type FormEvent } from 'react';
-import { useDeleteAccount } from './use-account-actions.ts';
 import { useTranslation } from 'react-i18next';
+import { ActionDialog } from '../../components/dialog-shell.tsx';
+import { useDeleteAccount } from './use-account-actions.ts';
 
 const ERROR_ID = 'delete-account-confirm-error';
 
 /** Delete my account: the user types their username; errors show on the field, which takes focus. */
-// eslint-disable-next-line max-lines-per-function -- a dialog whose texts move to t() in parallel (wave3s12-webi18n); split after that merge (notes-funcs.md)
 export function DeleteAccountDialog({ username }: { username: string }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
-  const [typed, setTyped] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const inputRef = useRef<HTMLInputElement>(null);
-  const remove = useDeleteAccount({
-    onInvalid: (message) => {
-      setError(message);
-      inputRef.current?.focus();
-    },
-  });
+  const confirmation = useUsernameConfirmation(username);
+  const { typed, confirmed, inputRef, showError, reset } = confirmation;
+  const remove = useDeleteAccount({ onInvalid: showError });
 
-  // The confirm button stays disabled until the username is typed exactly.
-  const confirmed = typed.trim() === username;
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (!confirmed) {
-      setError(t('deleteAccount.typeToConfirm', { username }));
-      inputRef.current?.focus();
-      return;
-    }
-    setError(null);
+    if (!confirmed) return showError(t('deleteAccount.typeToConfirm', { username }));
+    showError(null);
     remove.mutate(typed.trim());
   };
 
   return (
-    <Dialog.Root
+    <ActionDialog
+      title={t('deleteAccount.title')}
       open={open}
-      onOpenChange={(e) => {
-        if (remove.isPending) return;
-        setOpen(e.open);
-        if (!e.open) {
-          setTyped('');
-          setError(null);
-        }
+      onClose={() => {
+        setOpen(false);
+        reset();
       }}
-      role="alertdialog"
-      placement="center"
+      pending={remove.isPending}
+      alert
+      trigger={{
+        onOpen: () => setOpen(true),
+        button: (
+          <Button colorPalette="red" variant="outline" alignSelf="flex-start">
+            {t('deleteAccount.delete')}
+          </Button>
+        ),
+      }}
       initialFocusEl={() => inputRef.current}
-      size={{ base: 'xs', sm: 'md' }}
+      form={{ onSubmit: submit }}
+      cancelLabel={t('deleteAccount.keep')}
+      confirmLabel={t('deleteAccount.delete')}
+      // The confirm button stays disabled until the username is typed exactly.
+      confirm={{
+        type: 'submit',
+        colorPalette: 'red',
+        disabled: !confirmed,
+        loadingText: t('deleteAccount.deleting'),
+      }}
     >
-      <Dialog.Trigger asChild>
-        <Button colorPalette="red" variant="outline" alignSelf="flex-start">
-          {t('deleteAccount.delete')}
-        </Button>
-      </Dialog.Trigger>
-      <Portal>
-        <Dialog.Backdrop bg="blackAlpha.700" backdropFilter="blur(2px)" />
-        <Dialog.Positioner px="4">
-          <Dialog.Content
-            bg="bg.panel"
-            borderWidth="1px"
-            borderColor="border.emphasized"
-            borderRadius="2xl"
-            asChild
-          >
-            <form onSubmit={submit} noValidate>
-              <Dialog.Header>
-                <Dialog.Title>{t('deleteAccount.title')}</Dialog.Title>
-              </Dialog.Header>
-              <Dialog.Body>
-                <Stack gap="4">
-                  <Text color="fg.muted" textStyle="sm">
-                    {t('deleteAccount.text')}
-                  </Text>
-                  <Field.Root invalid={error !== null} required>
-                    <Field.Label>{t('deleteAccount.label', { username })}</Field.Label>
-                    <Input
-                      ref={inputRef}
-                      value={typed}
-                      autoComplete="off"
-                      // Ark's Field links only helper text; the error is linked here so it is read out.
-                      aria-describedby={error ? ERROR_ID : undefined}
-                      onChange={(e) => {
-                        setTyped(e.target.value);
-                        if (error) setError(null);
-                      }}
-                    />
-                    {error ? <Field.ErrorText id={ERROR_ID}>{error}</Field.ErrorText> : null}
-                  </Field.Root>
-                </Stack>
-              </Dialog.Body>
-              <Dialog.Footer flexDirection={{ base: 'column-reverse', sm: 'row' }} alignItems="stretch">
-                <Dialog.ActionTrigger asChild>
-                  <Button variant="outline" colorPalette="gray" disabled={remove.isPending}>
-                    {t('deleteAccount.keep')}
-                  </Button>
-                </Dialog.ActionTrigger>
-                <Button
-                  type="submit"
-                  colorPalette="red"
-                  disabled={!confirmed}
-                  loading={remove.isPending}
-                  loadingText={t('deleteAccount.deleting')}
-                >
-                  {t('deleteAccount.delete')}
-                </Button>
-              </Dialog.Footer>
-            </form>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+      <Stack gap="4">
+        <Text color="fg.muted" textStyle="sm">
+          {t('deleteAccount.text')}
+        </Text>
+        <UsernameField username={username} confirmation={confirmation} />
+      </Stack>
+    </ActionDialog>
+  );
+}
+
+/** What the user typed against their username, and the error shown on the field (which takes focus). */
+function useUsernameConfirmation(username: string) {
+  const [typed, setTyped] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const inputRef = useRef<HTMLInputElement>(null);
+  return {
+    typed,
+    error,
+    inputRef,
+    confirmed: typed.trim() === username,
+    type: (value: string) => {
+      setTyped(value);
+      setError(null);
+    },
+    showError: (message: string | null) => {
+      setError(message);
+      if (message !== null) inputRef.current?.focus();
+    },
+    reset: () => {
+      setTyped('');
+      setError(null);
+    },
+  };
+}
+
+function UsernameField({
+  username,
+  confirmation: { typed, error, inputRef, type },
+}: {
+  username: string;
+  confirmation: ReturnType<typeof useUsernameConfirmation>;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Field.Root invalid={error !== null} required>
+      <Field.Label>{t('deleteAccount.label', { username })}</Field.Label>
+      <Input
+        ref={inputRef}
+        value={typed}
+        autoComplete="off"
+        // Ark's Field links only helper text; the error is linked here so it is read out.
+        aria-describedby={error ? ERROR_ID : undefined}
+        onChange={(e) => type(e.target.value)}
+      />
+      {error ? <Field.ErrorText id={ERROR_ID}>{error}</Field.ErrorText> : null}
+    </Field.Root>
   );
 }

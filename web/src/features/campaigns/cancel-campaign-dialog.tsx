@@ -1,11 +1,18 @@
-import { Box, Button, Dialog, List, Portal, Text } from '@chakra-ui/react';
+import { Box, List, Text } from '@chakra-ui/react';
 import type { ApiCampaign } from '@shared/api-types.ts';
-import { LuTriangleAlert } from 'react-icons/lu';
-import { useCancelCampaign } from './use-cancel-campaign.ts';
 import { Trans, useTranslation } from 'react-i18next';
+import { LuTriangleAlert } from 'react-icons/lu';
+import { ActionDialog } from '../../components/dialog-shell.tsx';
+import { useCancelCampaign } from './use-cancel-campaign.ts';
+
+/** What cancelling costs, in the order the dialog warns of it. */
+const WARNING_KEYS = [
+  'campaigns.cancel.noRefund',
+  'campaigns.cancel.loseSlots',
+  'campaigns.cancel.noUndo',
+] as const;
 
 /** "Cancel Campaign?" confirmation; closes itself after a successful cancel. */
-// eslint-disable-next-line max-lines-per-function -- a dialog whose texts move to t() in parallel (wave3s12-webi18n); split after that merge (notes-funcs.md)
 export function CancelCampaignDialog({
   campaign,
   open,
@@ -27,78 +34,39 @@ export function CancelCampaignDialog({
     },
   });
   return (
-    <Dialog.Root
+    <ActionDialog
+      title={t('campaigns.cancel.title')}
       open={open}
-      onOpenChange={(e) => {
-        if (!e.open && !cancel.isPending) onClose();
+      onClose={onClose}
+      pending={cancel.isPending}
+      alert
+      cancelLabel={t('campaigns.cancel.keep')}
+      confirmLabel={t('campaigns.cancel.confirm')}
+      confirm={{
+        colorPalette: 'red',
+        loadingText: t('campaigns.cancel.canceling'),
+        onClick: () => campaign && cancel.mutate(campaign.id),
       }}
-      role="alertdialog"
-      placement="center"
-      size={{ base: 'xs', sm: 'md' }}
     >
-      <Portal>
-        <Dialog.Backdrop bg="blackAlpha.700" backdropFilter="blur(2px)" />
-        <Dialog.Positioner px="4">
-          <Dialog.Content bg="bg.panel" borderWidth="1px" borderColor="border.emphasized" borderRadius="2xl">
-            <Dialog.Header>
-              <Dialog.Title>{t('campaigns.cancel.title')}</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              <Text color="fg.muted" mb="4">
-                <Trans
-                  i18nKey="campaigns.cancel.about"
-                  values={{ name: campaign?.name ?? '' }}
-                  components={{ strong: <Text as="strong" color="fg" /> }}
-                />
-              </Text>
-              <Box
-                bg="red.subtle"
-                borderWidth="1px"
-                borderColor="red.muted"
-                borderRadius="lg"
-                p="4"
-                color="red.fg"
-              >
-                <List.Root gap="2" variant="plain" textStyle="sm">
-                  <List.Item>
-                    <List.Indicator asChild>
-                      <LuTriangleAlert />
-                    </List.Indicator>
-                    {t('campaigns.cancel.noRefund')}
-                  </List.Item>
-                  <List.Item>
-                    <List.Indicator asChild>
-                      <LuTriangleAlert />
-                    </List.Indicator>
-                    {t('campaigns.cancel.loseSlots')}
-                  </List.Item>
-                  <List.Item>
-                    <List.Indicator asChild>
-                      <LuTriangleAlert />
-                    </List.Indicator>
-                    {t('campaigns.cancel.noUndo')}
-                  </List.Item>
-                </List.Root>
-              </Box>
-            </Dialog.Body>
-            <Dialog.Footer flexDirection={{ base: 'column-reverse', sm: 'row' }} alignItems="stretch">
-              <Dialog.ActionTrigger asChild>
-                <Button variant="outline" disabled={cancel.isPending}>
-                  {t('campaigns.cancel.keep')}
-                </Button>
-              </Dialog.ActionTrigger>
-              <Button
-                colorPalette="red"
-                loading={cancel.isPending}
-                loadingText={t('campaigns.cancel.canceling')}
-                onClick={() => campaign && cancel.mutate(campaign.id)}
-              >
-                {t('campaigns.cancel.confirm')}
-              </Button>
-            </Dialog.Footer>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+      <Text color="fg.muted" mb="4">
+        <Trans
+          i18nKey="campaigns.cancel.about"
+          values={{ name: campaign?.name ?? '' }}
+          components={{ strong: <Text as="strong" color="fg" /> }}
+        />
+      </Text>
+      <Box bg="red.subtle" borderWidth="1px" borderColor="red.muted" borderRadius="lg" p="4" color="red.fg">
+        <List.Root gap="2" variant="plain" textStyle="sm">
+          {WARNING_KEYS.map((key) => (
+            <List.Item key={key}>
+              <List.Indicator asChild>
+                <LuTriangleAlert />
+              </List.Indicator>
+              {t(key)}
+            </List.Item>
+          ))}
+        </List.Root>
+      </Box>
+    </ActionDialog>
   );
 }
