@@ -17,7 +17,7 @@ import {
 } from '@chakra-ui/react';
 import { Elements } from '@stripe/react-stripe-js';
 import type { Appearance, Stripe } from '@stripe/stripe-js';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { LuArrowLeft, LuShieldAlert, LuShieldCheck, LuTriangleAlert } from 'react-icons/lu';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { CoinIcon } from '../components/coin-icon.tsx';
@@ -73,33 +73,14 @@ function Preparing({ label }: { label: string }) {
 function NotConfigured() {
   const { t } = useTranslation();
   return (
-    <Card.Root
-      variant="outline"
-      bg="bg.panel"
-      borderColor="border"
-      borderRadius="2xl"
-      maxW="xl"
-      mx="auto"
-      overflow="hidden"
-    >
-      <Box h="1" bg="orange.500" />
-      <Card.Body py={{ base: '10', md: '12' }} px={{ base: '6', md: '10' }}>
-        <VStack gap="4" textAlign="center">
-          <Box bg="orange.subtle" color="orange.fg" borderRadius="full" p="4" fontSize="2xl">
-            <LuTriangleAlert />
-          </Box>
-          <Heading as="h1" textStyle="xl" fontWeight="bold">
-            {t('checkout.notConfigured')}
-          </Heading>
-          <Text color="fg.muted" maxW="sm">
-            {t('checkout.notConfiguredText')}
-          </Text>
-          <Button asChild variant="subtle" borderRadius="xl" mt="2">
-            <RouterLink to="/buy-coins">{t('checkout.backToBuy')}</RouterLink>
-          </Button>
-        </VStack>
-      </Card.Body>
-    </Card.Root>
+    <StoppedNotice icon={<LuTriangleAlert />} title={t('checkout.notConfigured')}>
+      <Text color="fg.muted" maxW="sm">
+        {t('checkout.notConfiguredText')}
+      </Text>
+      <Button asChild variant="subtle" borderRadius="xl" mt="2">
+        <RouterLink to="/buy-coins">{t('checkout.backToBuy')}</RouterLink>
+      </Button>
+    </StoppedNotice>
   );
 }
 
@@ -128,6 +109,23 @@ function LoadFailed() {
 function PurchasesPaused({ message }: { message: string }) {
   const { t } = useTranslation();
   return (
+    <StoppedNotice icon={<LuShieldAlert />} title={t('checkout.paused')}>
+      <Text color="fg.muted" maxW="sm" role="alert">
+        {message}
+      </Text>
+      <Text color="fg.subtle" textStyle="sm" maxW="sm">
+        {t('checkout.pausedText')}
+      </Text>
+      <Button asChild variant="subtle" borderRadius="xl" mt="2">
+        <RouterLink to="/dashboard">{t('checkout.toDashboard')}</RouterLink>
+      </Button>
+    </StoppedNotice>
+  );
+}
+
+/** The page's card when no payment can start here: an orange band, the icon, the title, what to do. */
+function StoppedNotice({ icon, title, children }: { icon: ReactNode; title: string; children: ReactNode }) {
+  return (
     <Card.Root
       variant="outline"
       bg="bg.panel"
@@ -141,20 +139,12 @@ function PurchasesPaused({ message }: { message: string }) {
       <Card.Body py={{ base: '10', md: '12' }} px={{ base: '6', md: '10' }}>
         <VStack gap="4" textAlign="center">
           <Box bg="orange.subtle" color="orange.fg" borderRadius="full" p="4" fontSize="2xl">
-            <LuShieldAlert />
+            {icon}
           </Box>
           <Heading as="h1" textStyle="xl" fontWeight="bold">
-            {t('checkout.paused')}
+            {title}
           </Heading>
-          <Text color="fg.muted" maxW="sm" role="alert">
-            {message}
-          </Text>
-          <Text color="fg.subtle" textStyle="sm" maxW="sm">
-            {t('checkout.pausedText')}
-          </Text>
-          <Button asChild variant="subtle" borderRadius="xl" mt="2">
-            <RouterLink to="/dashboard">{t('checkout.toDashboard')}</RouterLink>
-          </Button>
+          {children}
         </VStack>
       </Card.Body>
     </Card.Root>
