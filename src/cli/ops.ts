@@ -8,8 +8,7 @@
 import { parseArgs } from 'node:util';
 import { systemClock } from '../clock.ts';
 import { ConfigError, loadConfig } from '../config.ts';
-import { openDatabase } from '../db/client.ts';
-import { createSqliteStore, openPgStore, type DataStore } from '../db/engine.ts';
+import { openCliStore } from './open-store.ts';
 import { createMemoryEventBus } from '../events/event-bus.ts';
 import { createLogger } from '../logger.ts';
 import { chargeHeld, listHeld, NotHeldError, releaseHeld } from '../bot/held-joins.ts';
@@ -22,19 +21,6 @@ const USAGE = `Usage:
   npm run ops -- held release <guildId> <discordUserId> --reason "why"
   npm run ops -- stripe-reconcile [--since YYYY-MM-DD]`;
 
-async function openStore(database: ReturnType<typeof loadConfig>['database']): Promise<DataStore> {
-  if (database.kind === 'pg') return openPgStore(database.url, { max: 1 });
-  const sqlite = openDatabase(database.path);
-  const store = createSqliteStore(sqlite, database.path);
-  return {
-    ...store,
-    async close() {
-      await store.close();
-      sqlite.close();
-    },
-  };
-}
-
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -46,7 +32,7 @@ async function main(argv: string[]): Promise<number> {
   const logger = createLogger(config.logLevel === 'silent' ? 'silent' : 'info', undefined, {
     format: 'json',
   });
-  const store = await openStore(config.database);
+  const store = await openCliStore(config.database);
   const ctx = {
     store,
     logger,

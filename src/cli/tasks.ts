@@ -1,8 +1,7 @@
 // Operator CLI for social tasks: `npm run tasks -- add|list|remove` against the server's database
 // (DATABASE_URL's PostgreSQL when set, else the SQLite file at DATABASE_PATH).
 import { ConfigError, loadConfig } from '../config.ts';
-import { openDatabase } from '../db/client.ts';
-import { createSqliteStore, openPgStore, type DataStore } from '../db/engine.ts';
+import { openCliStore } from './open-store.ts';
 import {
   addSocialTask,
   formatTaskLine,
@@ -11,19 +10,6 @@ import {
   removeSocialTask,
   UsageError,
 } from '../social/manage-social-tasks.ts';
-
-async function openStore(database: ReturnType<typeof loadConfig>['database']): Promise<DataStore> {
-  if (database.kind === 'pg') return openPgStore(database.url, { max: 1 });
-  const sqlite = openDatabase(database.path);
-  const store = createSqliteStore(sqlite, database.path);
-  return {
-    ...store,
-    async close() {
-      await store.close();
-      sqlite.close();
-    },
-  };
-}
 
 async function main(argv: string[]): Promise<number> {
   let command;
@@ -37,7 +23,7 @@ async function main(argv: string[]): Promise<number> {
     throw err;
   }
   const config = loadConfig(process.env);
-  const store = await openStore(config.database);
+  const store = await openCliStore(config.database);
   try {
     switch (command.kind) {
       case 'add': {
