@@ -339,7 +339,7 @@ function createContext(
       kind: sessions.kind,
       redis: sessions.redis,
       redisPrefix: sessions.redisPrefix,
-      cookieName: sessions.cookieName,
+      clearCookie: sessions.clearCookie,
     },
     events,
     options: {

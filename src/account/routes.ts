@@ -1,4 +1,4 @@
-import { Router, type Response } from 'express';
+import { Router } from 'express';
 import type { AppContext } from '../context.ts';
 import { LOCALE_COOKIE, localeCookieOptions } from '../auth/login-locale.ts';
 import { signOutEverywhere } from '../auth/sign-out-everywhere.ts';
@@ -9,14 +9,6 @@ import { anonymiseAccount, exportAccountData } from './account-data.ts';
 
 export function accountRoutes(ctx: AppContext): Router {
   const router = Router();
-
-  const clearSessionCookie = (res: Response) =>
-    res.clearCookie(ctx.sessions.cookieName, {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: ctx.config.production,
-    });
 
   router.get('/account/export', async (req, res) => {
     const userId = requireUser(req);
@@ -44,7 +36,7 @@ export function accountRoutes(ctx: AppContext): Router {
     await signOutEverywhere(ctx, userId);
     req.session.destroy((err) => {
       if (err) return next(err);
-      clearSessionCookie(res);
+      ctx.sessions.clearCookie(res);
       res.json({ ok: true });
     });
   });

@@ -45,14 +45,6 @@ export function authRoutes(ctx: AppContext, passport: PassportInstance): Router 
     validate: { xForwardedForHeader: false },
   });
 
-  const clearSessionCookie = (res: Response) =>
-    res.clearCookie(ctx.sessions.cookieName, {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: ctx.config.production,
-    });
-
   // The session made here only carries the OAuth2 state (and PKCE verifier) until the callback:
   // it lives minutes, not the 7 days of a signed-in session.
   const shortPreLoginSession: RequestHandler = (req, _res, next) => {
@@ -90,7 +82,7 @@ export function authRoutes(ctx: AppContext, passport: PassportInstance): Router 
       if (err) return next(err);
       req.session.destroy((destroyErr) => {
         if (destroyErr) return next(destroyErr);
-        clearSessionCookie(res);
+        ctx.sessions.clearCookie(res);
         // This session's live-event streams (any process) end now, not at their next heartbeat.
         if (userId) void ctx.events.revoke({ userId, sid });
         res.json({ ok: true });
@@ -105,7 +97,7 @@ export function authRoutes(ctx: AppContext, passport: PassportInstance): Router 
     // The row is gone already; destroying drops it from this request so nothing saves it again.
     req.session.destroy((err) => {
       if (err) return next(err);
-      clearSessionCookie(res);
+      ctx.sessions.clearCookie(res);
       res.json({ ok: true, sessionsEnded: ended });
     });
   });

@@ -1,6 +1,6 @@
 import session from 'express-session';
 import { RedisStore } from 'connect-redis';
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { Config } from '../config.ts';
 import { SqliteSessionStore } from './sqlite-session-store.ts';
 import { PgSessionStore } from './pg-session-store.ts';
@@ -45,7 +45,8 @@ export interface SessionSetup {
   redis: RedisClient | null;
   /** Key prefix of session entries in Redis. */
   redisPrefix: string;
-  cookieName: string;
+  /** Removes the session cookie from the browser (sign-out, account deletion), with the attributes it was set with. */
+  clearCookie: (res: Response) => void;
   /** Store, cookie name and secrets exactly as express-session uses them (the fast path reads them). */
   access: SessionAccess;
   close(): Promise<void>;
@@ -86,6 +87,7 @@ export async function createSessionSetup(
     : openDatabaseStore(database, logger, options);
   throttleTouches(store);
   const secrets = [config.sessionSecret];
+  const cookie = { httpOnly: true, sameSite: 'lax', secure: config.production, path: '/' } as const;
   const middleware = session({
     name: config.session.cookieName,
     secret: secrets,
@@ -94,13 +96,7 @@ export async function createSessionSetup(
     saveUninitialized: false,
     rolling: false,
     // No `proxy` option: express-session then follows the app's "trust proxy" (TRUST_PROXY).
-    cookie: {
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: config.production,
-      path: '/',
-      maxAge: SESSION_LIFETIMES.idleMs,
-    },
+    cookie: { ...cookie, maxAge: SESSION_LIFETIMES.idleMs },
   });
   return {
     middleware,
@@ -109,7 +105,7 @@ export async function createSessionSetup(
     pingRedis,
     redis,
     redisPrefix,
-    cookieName: config.session.cookieName,
+    clearCookie: (res) => void res.clearCookie(config.session.cookieName, cookie),
     access: { store, name: config.session.cookieName, secrets },
     close,
   };

@@ -13,7 +13,8 @@ export interface SessionRegistry {
   kind: import('./session.ts').SessionStoreKind;
   redis: import('./session.ts').RedisClient | null;
   redisPrefix: string;
-  cookieName: string;
+  /** Removes the session cookie from the browser, with the attributes it was set with (session.ts). */
+  clearCookie: (res: import('express').Response) => void;
 }
 
 function userSetKey(registry: SessionRegistry, userId: string): string {
