@@ -40,7 +40,7 @@ export async function exportAccountData(ctx: Pick<AppContext, 'store' | 'clock'>
       id: s.id,
       name: s.name,
       inviteLink: s.inviteLink,
-      serverId: s.serverId,
+      serverId: s.guildId,
       coinReward: formatCents(s.coinReward),
       membersRemaining: s.membersRemaining,
       initialMemberSlots: s.initialMemberSlots,

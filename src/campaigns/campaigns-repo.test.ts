@@ -4,8 +4,8 @@ import { createTestStore, ENGINES, type TestStore } from '../test/db.ts';
 import { pgTestsEnabled } from '../test/pg.ts';
 import { grantCoins, insertUser } from '../test/factories.ts';
 import { assertLedgerInvariant, credit, debit, getBalance } from '../ledger/index.ts';
-import { serverJoins, servers as sqliteServers } from '../db/schema.ts';
-import { serverJoins as pgServerJoins, servers as pgServers } from '../db/schema.pg.ts';
+import { campaignJoins, campaigns as sqliteServers } from '../db/schema.ts';
+import { campaignJoins as pgServerJoins, campaigns as pgServers } from '../db/schema.pg.ts';
 import type { DataStore } from '../db/engine.ts';
 import { CAMPAIGN_KIND_RULES, PROMOTION } from '../shared/campaign-kinds.ts';
 import { campaignsRepo, type NewCampaign } from './campaigns-repo.ts';
@@ -32,9 +32,9 @@ function campaign(ownerId: string, over: Partial<NewCampaign> = {}): NewCampaign
     inviteLink: `https://discord.gg/c${n}`,
     inviteCode: `c${n}`,
     kind: 'regular',
-    serverId: g,
+    guildId: g,
     inviteGuildId: g,
-    serverIcon: null,
+    guildIcon: null,
     coinReward: CAMPAIGN_KIND_RULES.regular.rewardCents,
     membersRemaining: 10,
     initialMemberSlots: 10,
@@ -45,11 +45,17 @@ function campaign(ownerId: string, over: Partial<NewCampaign> = {}): NewCampaign
 
 async function insertJoin(
   store: DataStore,
-  row: { userId: string; serverId: string; verified?: boolean; coinsAwarded?: boolean; penalized?: boolean },
+  row: {
+    userId: string;
+    campaignId: string;
+    verified?: boolean;
+    coinsAwarded?: boolean;
+    penalized?: boolean;
+  },
 ): Promise<void> {
   const values = { joinedAt: T0, ...row };
   await store.transaction(async (tx) => {
-    if (tx.kind === 'sqlite') tx.db.insert(serverJoins).values(values).run();
+    if (tx.kind === 'sqlite') tx.db.insert(campaignJoins).values(values).run();
     else await tx.db.insert(pgServerJoins).values(values);
   });
 }
@@ -178,7 +184,7 @@ describe.each(ENGINES)('campaigns repository on %s', (kind) => {
       await grantCoins(t.store, owner.id, 100_000);
       const g = guild();
       const rows = await Promise.all(
-        Array.from({ length: 6 }, () => insert(campaign(owner.id, { serverId: g, inviteGuildId: g }))),
+        Array.from({ length: 6 }, () => insert(campaign(owner.id, { guildId: g, inviteGuildId: g }))),
       );
       const results = await Promise.allSettled(
         rows.map((r) => promoteCampaign(t.store, owner.id, r.id, T0 + 5)),
@@ -348,7 +354,7 @@ describe.each(ENGINES)('campaigns repository on %s', (kind) => {
         id: live.id,
         inviteCode: live.inviteCode,
         inviteLink: live.inviteLink,
-        guildId: live.serverId,
+        guildId: live.guildId,
         inviteValid: true,
       });
       const flip = (valid: boolean, link = live.inviteLink) =>
@@ -383,18 +389,18 @@ describe.each(ENGINES)('campaigns repository on %s', (kind) => {
     it('counts joins as the owner sees them (verified; rewarded for no-bot) and early leaves', async () => {
       const owner = await insertUser(t.store);
       const regular = await insert(campaign(owner.id));
-      const nobot = await insert(campaign(owner.id, { kind: 'nobot', serverId: null }));
+      const nobot = await insert(campaign(owner.id, { kind: 'nobot', guildId: null }));
       const members = await Promise.all(Array.from({ length: 3 }, () => insertUser(t.store)));
-      await insertJoin(t.store, { userId: members[0]!.id, serverId: regular.id, verified: true });
+      await insertJoin(t.store, { userId: members[0]!.id, campaignId: regular.id, verified: true });
       await insertJoin(t.store, {
         userId: members[1]!.id,
-        serverId: regular.id,
+        campaignId: regular.id,
         verified: true,
         penalized: true,
       });
-      await insertJoin(t.store, { userId: members[2]!.id, serverId: regular.id });
-      await insertJoin(t.store, { userId: members[0]!.id, serverId: nobot.id, coinsAwarded: true });
-      await insertJoin(t.store, { userId: members[1]!.id, serverId: nobot.id });
+      await insertJoin(t.store, { userId: members[2]!.id, campaignId: regular.id });
+      await insertJoin(t.store, { userId: members[0]!.id, campaignId: nobot.id, coinsAwarded: true });
+      await insertJoin(t.store, { userId: members[1]!.id, campaignId: nobot.id });
       const read = campaignsRepo(t.store.read);
       const joins = await read.countJoins([regular.id, nobot.id]);
       expect(Object.fromEntries(joins)).toEqual({ [regular.id]: 2, [nobot.id]: 1 });

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.ts';
-import type { Server } from '../db/schema.ts';
+import type { Campaign } from '../db/schema.ts';
 import type { DataStore } from '../db/engine.ts';
 import { AppError } from '../shared/errors.ts';
 import * as ledger from '../ledger/index.ts';
@@ -18,8 +18,8 @@ export const CAMPAIGN_CANCELED = 'This campaign was canceled and cannot be promo
 export const NOBOT_NOT_PROMOTABLE =
   'No-bot servers cannot be featured. Invite our bot and submit the server as a regular campaign.';
 
-async function findOwnServer(ctx: AppContext, userId: string, serverId: string): Promise<Server> {
-  const server = await campaignsRepo(ctx.store.read).findOwn(userId, serverId);
+async function findOwnServer(ctx: AppContext, userId: string, campaignId: string): Promise<Campaign> {
+  const server = await campaignsRepo(ctx.store.read).findOwn(userId, campaignId);
   // Another user's server behaves like a missing one.
   if (!server) throw new AppError('not_found', 'Server not found');
   return server;
@@ -30,17 +30,17 @@ async function findOwnServer(ctx: AppContext, userId: string, serverId: string):
  * A regular campaign keeps its remaining slots (at the regular reward) and gains 100 featured ones,
  * taken first. A campaign whose featured slots ran out can be promoted again; an active featured one cannot.
  */
-export async function promoteServer(ctx: AppContext, userId: string, serverId: string): Promise<Server> {
-  const found = await findOwnServer(ctx, userId, serverId);
-  if (!CAMPAIGN_KIND_RULES[found.kind].promotable || !found.serverId)
+export async function promoteServer(ctx: AppContext, userId: string, campaignId: string): Promise<Campaign> {
+  const found = await findOwnServer(ctx, userId, campaignId);
+  if (!CAMPAIGN_KIND_RULES[found.kind].promotable || !found.guildId)
     throw new AppError('bad_request', NOBOT_NOT_PROMOTABLE);
   // Having listed it once is not enough: the owner may have lost Manage Server since.
-  const entry = await requireGuildManager(ctx, userId, { id: found.serverId, name: found.name }, 'feature');
+  const entry = await requireGuildManager(ctx, userId, { id: found.guildId, name: found.name }, 'feature');
   await requireSpendTrust(ctx, userId, entry, found.name); // decision 043
   // Featured members are verified by the bot, so it must still be there (a Discord call: outside the transaction).
-  await requireBotInGuild(ctx, found.serverId);
+  await requireBotInGuild(ctx, found.guildId);
 
-  return promoteCampaign(ctx.store, userId, serverId, ctx.clock.now());
+  return promoteCampaign(ctx.store, userId, campaignId, ctx.clock.now());
 }
 
 /**
@@ -52,21 +52,21 @@ export async function promoteServer(ctx: AppContext, userId: string, serverId: s
 export async function promoteCampaign(
   store: DataStore,
   userId: string,
-  serverId: string,
+  campaignId: string,
   now: number,
-): Promise<Server> {
+): Promise<Campaign> {
   return store.transaction(async (tx) => {
     const repo = campaignsRepo(tx);
     // Re-read inside the transaction: everything below is decided on current data.
-    const server = await repo.findOwn(userId, serverId);
-    if (!server?.serverId) throw new AppError('not_found', 'Server not found');
+    const server = await repo.findOwn(userId, campaignId);
+    if (!server?.guildId) throw new AppError('not_found', 'Server not found');
     if (isExpiredIntent(server, now)) throw new AppError('conflict', FEATURED_INTENT_EXPIRED);
     if (server.canceledAt !== null) throw new AppError('conflict', CAMPAIGN_CANCELED);
     if (server.isFeatured && server.featuredRemaining > 0) throw new AppError('conflict', ALREADY_FEATURED);
     // One featured campaign per guild spans rows: held until commit so two promotions of one guild's
     // campaigns cannot both pass the check below.
-    await repo.lockGuildForFeaturing(server.serverId);
-    if (await repo.isGuildFeaturedElsewhere(server.serverId, server.id))
+    await repo.lockGuildForFeaturing(server.guildId);
+    if (await repo.isGuildFeaturedElsewhere(server.guildId, server.id))
       throw new AppError('conflict', ALREADY_FEATURED_ELSEWHERE);
     await assertCanSpendIn(tx, userId, { lockSpender: true });
     const cost = coinsToCents(PROMOTION.costCoins);

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.ts';
-import type { Server } from '../db/schema.ts';
+import type { Campaign } from '../db/schema.ts';
 import type { DataStore } from '../db/engine.ts';
 import { AppError } from '../shared/errors.ts';
 import * as ledger from '../ledger/index.ts';
@@ -48,7 +48,7 @@ export async function submitServer(
   ctx: AppContext,
   userId: string,
   input: SubmitServerInput,
-): Promise<Server> {
+): Promise<Campaign> {
   let coins = 0;
   if (!input.isFeaturedIntent) {
     const parsed = parseCampaignCoins(input.coinReward);
@@ -76,9 +76,9 @@ export async function submitServer(
       inviteCode: invite.code,
       // A featured intent stays 'regular' (no featured slots) until promote makes it 'featured'.
       kind: 'regular',
-      serverId: invite.guildId,
+      guildId: invite.guildId,
       inviteGuildId: invite.guildId,
-      serverIcon: invite.guildIcon,
+      guildIcon: invite.guildIcon,
       coinReward: CAMPAIGN_KIND_RULES[input.isFeaturedIntent ? 'featured' : 'regular'].rewardCents,
       membersRemaining: coins,
       initialMemberSlots: coins,
@@ -97,7 +97,7 @@ export async function submitNoBotServer(
   ctx: AppContext,
   userId: string,
   input: SubmitNoBotInput,
-): Promise<Server> {
+): Promise<Campaign> {
   const members = parseMemberCount(input.memberCount);
   if (members === null) throw new AppError('bad_request', CAMPAIGN_MESSAGES.memberCount);
   const targeting = targetingColumns(ctx, input.targeting);
@@ -117,9 +117,9 @@ export async function submitNoBotServer(
       inviteLink: invite.link,
       inviteCode: invite.code,
       kind: 'nobot',
-      serverId: null,
+      guildId: null,
       inviteGuildId: invite.guildId,
-      serverIcon: null,
+      guildIcon: null,
       coinReward: CAMPAIGN_KIND_RULES.nobot.rewardCents,
       membersRemaining: members,
       initialMemberSlots: members,
@@ -150,7 +150,7 @@ export interface OpenCampaign {
  * concurrent submissions with coins for one, the second's debit refuses and its row rolls back; the
  * balance read first only chooses the message).
  */
-export async function openCampaign(store: DataStore, input: OpenCampaign): Promise<Server> {
+export async function openCampaign(store: DataStore, input: OpenCampaign): Promise<Campaign> {
   const { campaign, cost } = input;
   const userId = campaign.ownerId;
   return store.transaction(async (tx) => {
@@ -161,7 +161,7 @@ export async function openCampaign(store: DataStore, input: OpenCampaign): Promi
       // Refused up front so a failed promotion does not leave an unfunded row behind.
       if (balance < coinsToCents(PROMOTE_COST_COINS))
         throw new AppError('insufficient_coins', CAMPAIGN_MESSAGES.promoteCost);
-      if (campaign.serverId !== null && (await repo.isGuildFeaturedElsewhere(campaign.serverId)))
+      if (campaign.guildId !== null && (await repo.isGuildFeaturedElsewhere(campaign.guildId)))
         throw new AppError('conflict', ALREADY_FEATURED_ELSEWHERE);
     } else if (balance < cost) {
       throw new AppError('insufficient_coins', input.insufficient(formatCents(balance)));

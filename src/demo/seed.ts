@@ -153,14 +153,14 @@ async function findDemoCampaign(
   kind: DemoCampaign['kind'],
 ): Promise<{ id: string; inviteLink: string } | undefined> {
   if (h.kind === 'sqlite') {
-    const t = sqliteSchema.servers;
+    const t = sqliteSchema.campaigns;
     return h.db
       .select({ id: t.id, inviteLink: t.inviteLink })
       .from(t)
       .where(and(eq(t.inviteCode, inviteCode), eq(t.kind, kind)))
       .get();
   }
-  const t = pgSchema.servers;
+  const t = pgSchema.campaigns;
   const [row] = await h.db
     .select({ id: t.id, inviteLink: t.inviteLink })
     .from(t)
@@ -172,10 +172,10 @@ async function findDemoCampaign(
 function setInviteLink(target: WriteTarget, id: string, inviteLink: string): Promise<void> {
   return inTransaction(target, async (tx) => {
     if (tx.kind === 'sqlite') {
-      const t = sqliteSchema.servers;
+      const t = sqliteSchema.campaigns;
       tx.db.update(t).set({ inviteLink }).where(eq(t.id, id)).run();
     } else {
-      const t = pgSchema.servers;
+      const t = pgSchema.campaigns;
       await tx.db.update(t).set({ inviteLink }).where(eq(t.id, id));
     }
   });

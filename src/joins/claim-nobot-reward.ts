@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.ts';
-import type { Server, ServerJoin } from '../db/schema.ts';
+import type { Campaign, CampaignJoin } from '../db/schema.ts';
 import type { DataStore, DbHandle } from '../db/engine.ts';
 import type { SameAddressRule } from './same-address.ts';
 import { joinsRepo } from './joins-repo.ts';
@@ -29,7 +29,7 @@ async function checkClaimable(
   userId: string,
   campaignId: string,
   now: number,
-): Promise<{ server: Server; join: ServerJoin }> {
+): Promise<{ server: Campaign; join: CampaignJoin }> {
   const repo = joinsRepo(h);
   const server = await repo.findCampaign(campaignId);
   if (!server || server.canceledAt !== null) throw new AppError('not_found', JOIN_MESSAGES.notFound);

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.ts';
-import type { Server } from '../db/schema.ts';
+import type { Campaign } from '../db/schema.ts';
 import type { DbHandle } from '../db/engine.ts';
 import { usersRepo } from '../users/users-repo.ts';
 import { joinsRepo } from './joins-repo.ts';
@@ -25,7 +25,7 @@ import { errorMessage } from '../ops/error-text.ts';
  * joins recorded here and the no-bot claim checks again, so this is the one gate of every join path.
  */
 export function requireInAudience(
-  server: Pick<Server, 'minAccountAgeDays' | 'targetLanguage'>,
+  server: Pick<Campaign, 'minAccountAgeDays' | 'targetLanguage'>,
   user: { discordId: string; locale: string | null },
   now: number,
 ): void {
@@ -37,7 +37,7 @@ export function requireInAudience(
 }
 
 /** A campaign a member may still join, or the refusal as an AppError. */
-async function requireJoinable(h: DbHandle, campaignId: string, userId: string): Promise<Server> {
+async function requireJoinable(h: DbHandle, campaignId: string, userId: string): Promise<Campaign> {
   const repo = joinsRepo(h);
   const server = await repo.findCampaign(campaignId);
   if (!server || server.canceledAt !== null || !server.inviteValid || server.botRemovedAt !== null)
@@ -67,7 +67,7 @@ function requireOldEnoughAccount(ctx: AppContext, discordId: string): void {
 async function requireSameAddressRoom(
   ctx: AppContext,
   h: DbHandle,
-  server: Server,
+  server: Campaign,
   userId: string,
 ): Promise<void> {
   const rule = ctx.config.sameAddress;
@@ -150,11 +150,11 @@ export async function joinServer(
   switch (server.kind) {
     case 'regular':
     case 'featured': {
-      const guildId = server.serverId ?? server.inviteGuildId;
+      const guildId = server.guildId ?? server.inviteGuildId;
       if (guildId !== null && guildIds?.includes(guildId))
         throw new AppError('conflict', JOIN_MESSAGES.alreadyMember);
       // Our bot is in the guild: Discord REST answers with the bot's token.
-      if (server.serverId !== null && (await isAlreadyMember(ctx, server.serverId, user.discordId))) {
+      if (server.guildId !== null && (await isAlreadyMember(ctx, server.guildId, user.discordId))) {
         throw new AppError('conflict', JOIN_MESSAGES.alreadyMember);
       }
       break;

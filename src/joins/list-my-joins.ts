@@ -28,7 +28,7 @@ export async function listMyJoins(ctx: AppContext, userId: string): Promise<ApiJ
       id: join.id,
       campaignId: server.id,
       serverName: server.name,
-      iconUrl: guildIconUrl(ctx.config.discord.cdnUrl, server.serverId, server.serverIcon),
+      iconUrl: guildIconUrl(ctx.config.discord.cdnUrl, server.guildId, server.guildIcon),
       noBot,
       state,
       joinedAt: new Date(join.joinedAt).toISOString(),
