@@ -36,7 +36,7 @@ export async function exportAccountData(ctx: Pick<AppContext, 'store' | 'clock'>
       description: t.description,
       createdAt: iso(t.createdAt),
     })),
-    servers: rows.servers.map((s) => ({
+    servers: rows.campaigns.map((s) => ({
       id: s.id,
       name: s.name,
       inviteLink: s.inviteLink,

@@ -41,7 +41,7 @@ export const NEUTRAL_DESCRIPTIONS: Readonly<Partial<Record<TransactionType, stri
 
 export interface AccountExportRows {
   transactions: Transaction[];
-  servers: Campaign[];
+  campaigns: Campaign[];
   joins: {
     serverName: string;
     joinedAt: number;
@@ -100,7 +100,7 @@ export class AccountRepository {
         [transactions.userId, userId],
         [transactions.createdAt, transactions.id],
       ),
-      servers: await ownRowsInOrder(
+      campaigns: await ownRowsInOrder(
         db.select().from(campaigns).$dynamic(),
         [campaigns.ownerId, userId],
         [campaigns.createdAt, campaigns.id],

@@ -10,7 +10,7 @@ import type { DataStore } from '../db/engine.ts';
 import { CAMPAIGN_KIND_RULES, PROMOTION } from '../shared/campaign-kinds.ts';
 import { campaignsRepo, type NewCampaign } from './campaigns-repo.ts';
 import { openCampaign } from './submit-server.ts';
-import { promoteCampaign } from './promote-server.ts';
+import { applyPromotion } from './promote-server.ts';
 import { applyTopUp } from './top-up.ts';
 import { pruneExpiredIntents, FEATURED_INTENT_TTL_MS } from './featured-intent.ts';
 
@@ -160,7 +160,7 @@ describe.each(ENGINES)('campaigns repository on %s', (kind) => {
       await grantCoins(t.store, owner.id, 100_000);
       const server = await insert(campaign(owner.id, { membersRemaining: 7, initialMemberSlots: 7 }));
       const results = await Promise.allSettled(
-        Array.from({ length: 4 }, () => promoteCampaign(t.store, owner.id, server.id, T0 + 100)),
+        Array.from({ length: 4 }, () => applyPromotion(t.store, owner.id, server.id, T0 + 100)),
       );
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       for (const r of results)
@@ -187,7 +187,7 @@ describe.each(ENGINES)('campaigns repository on %s', (kind) => {
         Array.from({ length: 6 }, () => insert(campaign(owner.id, { guildId: g, inviteGuildId: g }))),
       );
       const results = await Promise.allSettled(
-        rows.map((r) => promoteCampaign(t.store, owner.id, r.id, T0 + 5)),
+        rows.map((r) => applyPromotion(t.store, owner.id, r.id, T0 + 5)),
       );
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       for (const r of results)
@@ -211,8 +211,8 @@ describe.each(ENGINES)('campaigns repository on %s', (kind) => {
       const a = await insert(campaign(owner.id));
       const b = await insert(campaign(owner.id));
       const results = await Promise.allSettled([
-        promoteCampaign(t.store, owner.id, a.id, T0 + 5),
-        promoteCampaign(t.store, owner.id, b.id, T0 + 5),
+        applyPromotion(t.store, owner.id, a.id, T0 + 5),
+        applyPromotion(t.store, owner.id, b.id, T0 + 5),
       ]);
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       const rejected = results.find((r) => r.status === 'rejected');

@@ -2,7 +2,7 @@ import type { AppContext } from '../context.ts';
 import type { Campaign } from '../db/schema.ts';
 import type { ApiCampaign, ApiCampaignHealth } from '../shared/api-types.ts';
 import type { ApiMyServer } from '../shared/campaign-schemas.ts';
-import { toApiServer } from '../servers/server-view.ts';
+import { toApiServer } from './campaign-view.ts';
 import { botInviteUrl } from './discord-checks.ts';
 import { isUnpromotedIntent } from './featured-intent.ts';
 import { campaignsRepo } from './campaigns-repo.ts';
@@ -29,7 +29,7 @@ export async function listActiveCampaigns(ctx: AppContext, userId: string): Prom
 }
 
 /** GET /api/servers/mine: every server the user submitted, newest first, with what the Dashboard needs. */
-export async function listMyServers(ctx: AppContext, userId: string): Promise<ApiMyServer[]> {
+export async function listMyCampaigns(ctx: AppContext, userId: string): Promise<ApiMyServer[]> {
   const repo = campaignsRepo(ctx.store.read);
   // A featured intent that was never promoted is not a campaign (see featured-intent.ts).
   const rows = (await repo.listByOwner(userId)).filter((r) => !isUnpromotedIntent(r));

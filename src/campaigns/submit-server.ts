@@ -44,7 +44,7 @@ export function targetingColumns(
  * transaction that inserts it. With isFeaturedIntent the row is created unfunded (0 slots) and the
  * client promotes it next; promote is where the 100 coins are taken.
  */
-export async function submitServer(
+export async function submitCampaign(
   ctx: AppContext,
   userId: string,
   input: SubmitServerInput,
@@ -93,7 +93,7 @@ export async function submitServer(
 }
 
 /** POST /api/servers/no-bot: 1 coin per member, no bot required; the invite's guild is kept to check members' own guild lists. */
-export async function submitNoBotServer(
+export async function submitNoBotCampaign(
   ctx: AppContext,
   userId: string,
   input: SubmitNoBotInput,
@@ -166,7 +166,7 @@ export async function openCampaign(store: DataStore, input: OpenCampaign): Promi
     } else if (balance < cost) {
       throw new AppError('insufficient_coins', input.insufficient(formatCents(balance)));
     }
-    const server = await repo.insert(campaign);
+    const opened = await repo.insert(campaign);
     if (cost > 0) {
       try {
         await ledger.debit(tx, {
@@ -183,6 +183,6 @@ export async function openCampaign(store: DataStore, input: OpenCampaign): Promi
         throw err;
       }
     }
-    return server;
+    return opened;
   });
 }

@@ -46,7 +46,7 @@ export function createGuildWithInvite(
 
 // Rows read straight from the database (either engine), in insertion order.
 
-export async function serversOf(app: TestApp, client: TestClient): Promise<Campaign[]> {
+export async function campaignsOf(app: TestApp, client: TestClient): Promise<Campaign[]> {
   const h = app.server.ctx.store.read;
   const ownerId = client.user!.id;
   return h.kind === 'sqlite'

@@ -31,12 +31,12 @@ export function topUpCostCents(kind: CampaignKind, members: number): number {
   return members * CAMPAIGN_KIND_RULES[slotKind(kind)].costPerSlotCents;
 }
 
-function refuseIfNotTopUppable(server: Campaign | undefined): asserts server is Campaign {
-  if (!server) throw new AppError('not_found', 'Campaign not found');
-  if (server.canceledAt !== null) throw new AppError('conflict', TOP_UP_MESSAGES.canceled);
-  if (server.initialMemberSlots === 0 && server.featuredAt === null)
+function refuseIfNotTopUppable(campaign: Campaign | undefined): asserts campaign is Campaign {
+  if (!campaign) throw new AppError('not_found', 'Campaign not found');
+  if (campaign.canceledAt !== null) throw new AppError('conflict', TOP_UP_MESSAGES.canceled);
+  if (campaign.initialMemberSlots === 0 && campaign.featuredAt === null)
     throw new AppError('conflict', TOP_UP_MESSAGES.unfunded);
-  if (!server.inviteValid) throw new AppError('conflict', TOP_UP_MESSAGES.inviteInvalid);
+  if (!campaign.inviteValid) throw new AppError('conflict', TOP_UP_MESSAGES.inviteInvalid);
 }
 
 /** POST /api/campaigns/:id/top-up */
@@ -70,10 +70,10 @@ export async function applyTopUp(
 ): Promise<Campaign> {
   return store.transaction(async (tx) => {
     const repo = campaignsRepo(tx);
-    const server = await repo.findOwn(userId, campaignId);
-    refuseIfNotTopUppable(server);
+    const campaign = await repo.findOwn(userId, campaignId);
+    refuseIfNotTopUppable(campaign);
     await assertCanSpendIn(tx, userId, { lockSpender: true });
-    const cost = topUpCostCents(server.kind, members);
+    const cost = topUpCostCents(campaign.kind, members);
     const balance = await ledger.getBalance(tx, userId);
     if (balance < cost)
       throw new AppError('insufficient_coins', insufficientForTopUp(members, formatCents(balance)));
@@ -85,7 +85,7 @@ export async function applyTopUp(
         userId,
         cents: cost,
         type: 'campaign',
-        description: `Top-up: ${server.name} (+${members} ${members === 1 ? 'member' : 'members'})`,
+        description: `Top-up: ${campaign.name} (+${members} ${members === 1 ? 'member' : 'members'})`,
         now,
       });
     } catch (err) {

@@ -9,8 +9,8 @@ import { DAY } from '../clock.ts';
 import { saveOAuthTokens } from '../auth/oauth-tokens.ts';
 import { credit } from '../ledger/index.ts';
 import { upsertUserFromDiscord } from '../users/users.ts';
-import { submitNoBotServer, submitServer } from '../campaigns/submit-server.ts';
-import { promoteServer } from '../campaigns/promote-server.ts';
+import { submitNoBotCampaign, submitCampaign } from '../campaigns/submit-server.ts';
+import { promoteCampaign } from '../campaigns/promote-server.ts';
 import { socialRepo } from '../social/social-repo.ts';
 import { assertNever } from '../shared/campaign-kinds.ts';
 import { DEMO_USERS } from '../sim/discord/demo-data.ts';
@@ -117,21 +117,25 @@ async function ensureCampaign(
   switch (campaign.kind) {
     case 'regular':
       id = (
-        await submitServer(ctx, ownerId, { name: guild.name, inviteLink, coinReward: String(campaign.slots) })
+        await submitCampaign(ctx, ownerId, {
+          name: guild.name,
+          inviteLink,
+          coinReward: String(campaign.slots),
+        })
       ).id;
       break;
     case 'featured': {
-      const intent = await submitServer(ctx, ownerId, {
+      const intent = await submitCampaign(ctx, ownerId, {
         name: guild.name,
         inviteLink,
         isFeaturedIntent: true,
       });
-      id = (await promoteServer(ctx, ownerId, intent.id)).id;
+      id = (await promoteCampaign(ctx, ownerId, intent.id)).id;
       break;
     }
     case 'nobot':
       id = (
-        await submitNoBotServer(ctx, ownerId, {
+        await submitNoBotCampaign(ctx, ownerId, {
           name: guild.name,
           inviteLink,
           memberCount: String(campaign.slots),

@@ -230,11 +230,11 @@ describe.each(ENGINES)('joins repository on %s', (kind) => {
       await join(member.id, first.id, T0 + 1);
       await join(member.id, second.id, T0 + 2);
       const rows = await joinsRepo(t.store.read).listJoinsWithCampaigns(member.id);
-      expect(rows.map((r) => [r.server.id, r.join.joinedAt])).toEqual([
+      expect(rows.map((r) => [r.campaign.id, r.join.joinedAt])).toEqual([
         [second.id, T0 + 2],
         [first.id, T0 + 1],
       ]);
-      expect(rows[0]!.server).toMatchObject({ name: second.name, kind: 'nobot', guildId: null });
+      expect(rows[0]!.campaign).toMatchObject({ name: second.name, kind: 'nobot', guildId: null });
       expect(await joinsRepo(t.store.read).listJoinsWithCampaigns(owner.id)).toEqual([]);
       await t.store.transaction((tx) => joinsRepo(tx).setInviteGuildId(first.id, '777'));
       expect((await joinsRepo(t.store.read).findCampaign(first.id))?.inviteGuildId).toBe('777');

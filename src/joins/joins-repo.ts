@@ -114,9 +114,9 @@ export class JoinsRepository {
   }
 
   /** The member's joins with their campaigns, newest first. */
-  async listJoinsWithCampaigns(userId: string): Promise<{ join: CampaignJoin; server: Campaign }[]> {
+  async listJoinsWithCampaigns(userId: string): Promise<{ join: CampaignJoin; campaign: Campaign }[]> {
     return this.h.q
-      .select({ join: campaignJoins, server: campaigns })
+      .select({ join: campaignJoins, campaign: campaigns })
       .from(campaignJoins)
       .innerJoin(campaigns, eq(campaigns.id, campaignJoins.campaignId))
       .where(eq(campaignJoins.userId, userId))

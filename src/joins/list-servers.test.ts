@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
 import { insertCampaign, insertJoin, readCampaign, updateCampaign } from '../test/factories.ts';
-import { toApiServer } from '../servers/server-view.ts';
+import { toApiServer } from '../campaigns/campaign-view.ts';
 import { sql } from 'drizzle-orm';
 import Database from 'better-sqlite3';
 import pg from 'pg';
