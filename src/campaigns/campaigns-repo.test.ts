@@ -4,8 +4,8 @@ import { createTestStore, ENGINES, type TestStore } from '../test/db.ts';
 import { pgTestsEnabled } from '../test/pg.ts';
 import { grantCoins, insertUser } from '../test/factories.ts';
 import { assertLedgerInvariant, credit, debit, getBalance } from '../ledger/index.ts';
-import { campaignJoins, campaigns as sqliteServers } from '../db/schema.ts';
-import { campaignJoins as pgServerJoins, campaigns as pgServers } from '../db/schema.pg.ts';
+import { campaignJoins, campaigns as sqliteCampaigns } from '../db/schema.ts';
+import { campaignJoins as pgCampaignJoins, campaigns as pgCampaigns } from '../db/schema.pg.ts';
 import type { DataStore } from '../db/engine.ts';
 import { CAMPAIGN_KIND_RULES, PROMOTION } from '../shared/campaign-kinds.ts';
 import { campaignsRepo, type NewCampaign } from './campaigns-repo.ts';
@@ -56,7 +56,7 @@ async function insertJoin(
   const values = { joinedAt: T0, ...row };
   await store.transaction(async (tx) => {
     if (tx.kind === 'sqlite') tx.db.insert(campaignJoins).values(values).run();
-    else await tx.db.insert(pgServerJoins).values(values);
+    else await tx.db.insert(pgCampaignJoins).values(values);
   });
 }
 
@@ -233,15 +233,15 @@ describe.each(ENGINES)('campaigns repository on %s', (kind) => {
       await t.store.transaction(async (tx) => {
         if (tx.kind === 'sqlite')
           tx.db
-            .update(sqliteServers)
+            .update(sqliteCampaigns)
             .set({ completionNotificationSent: true, completionDmAttempts: 2 })
-            .where(eq(sqliteServers.id, server.id))
+            .where(eq(sqliteCampaigns.id, server.id))
             .run();
         else
           await tx.db
-            .update(pgServers)
+            .update(pgCampaigns)
             .set({ completionNotificationSent: true, completionDmAttempts: 2 })
-            .where(eq(pgServers.id, server.id));
+            .where(eq(pgCampaigns.id, server.id));
       });
       const results = await Promise.allSettled(
         Array.from({ length: 4 }, () => applyTopUp(t.store, owner.id, server.id, 5, T0 + 50)),

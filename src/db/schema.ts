@@ -34,7 +34,10 @@ export const users = sqliteTable(
   (t) => [check('users_coins_range', sql`${t.coins} <= 9999999999 AND ${t.coins} >= -9999999999`)],
 );
 
-/** A server listed for members: one row per campaign (spec "Server / campaign"). */
+/**
+ * A campaign: a Discord guild listed for members (spec "Server / campaign"). The SQL table keeps its first
+ * name, `servers`, and the wire says `serverId`/`serverIcon` for guildId/guildIcon (decision 059).
+ */
 export const campaigns = sqliteTable(
   'servers',
   {
@@ -87,6 +90,7 @@ export const campaigns = sqliteTable(
   ],
 );
 
+/** A member's join of a campaign (SQL `server_joins`; `campaignId` is the SQL column `server_id`, decision 059). */
 export const campaignJoins = sqliteTable(
   'server_joins',
   {

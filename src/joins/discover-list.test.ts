@@ -4,7 +4,7 @@ import pg from 'pg';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { campaigns, campaignJoins } from '../db/schema.ts';
-import { campaigns as pgServers, campaignJoins as pgServerJoins } from '../db/schema.pg.ts';
+import { campaigns as pgCampaigns, campaignJoins as pgCampaignJoins } from '../db/schema.pg.ts';
 import type { DataStore, EngineKind, PgStore, SqliteStore } from '../db/engine.ts';
 import type { ApiDiscoverServer } from '../shared/api-types.ts';
 import { createTestStore, ENGINES, type TestStore } from '../test/db.ts';
@@ -53,14 +53,14 @@ function campaign(ownerId: string, overrides: Partial<CampaignRow> = {}): Campai
 async function insertCampaign(store: DataStore, row: CampaignRow): Promise<void> {
   await store.transaction(async (tx) => {
     if (tx.kind === 'sqlite') tx.db.insert(campaigns).values(row).run();
-    else await tx.db.insert(pgServers).values(row);
+    else await tx.db.insert(pgCampaigns).values(row);
   });
 }
 
 async function updateCampaign(store: DataStore, id: string, set: Partial<CampaignRow>): Promise<void> {
   await store.transaction(async (tx) => {
     if (tx.kind === 'sqlite') tx.db.update(campaigns).set(set).where(eq(campaigns.id, id)).run();
-    else await tx.db.update(pgServers).set(set).where(eq(pgServers.id, id));
+    else await tx.db.update(pgCampaigns).set(set).where(eq(pgCampaigns.id, id));
   });
 }
 
@@ -73,7 +73,7 @@ async function insertJoin(
   const row = { userId, campaignId, joinedAt: T0, verified: false, coinsAwarded: false, ...state };
   await store.transaction(async (tx) => {
     if (tx.kind === 'sqlite') tx.db.insert(campaignJoins).values(row).run();
-    else await tx.db.insert(pgServerJoins).values(row);
+    else await tx.db.insert(pgCampaignJoins).values(row);
   });
 }
 

@@ -25,7 +25,7 @@ import { errorMessage } from '../ops/error-text.ts';
  * joins recorded here and the no-bot claim checks again, so this is the one gate of every join path.
  */
 export function requireInAudience(
-  server: Pick<Campaign, 'minAccountAgeDays' | 'targetLanguage'>,
+  campaign: Pick<Campaign, 'minAccountAgeDays' | 'targetLanguage'>,
   user: { discordId: string; locale: string | null },
   now: number,
 ): void {
@@ -33,7 +33,7 @@ export function requireInAudience(
     accountCreatedAt: snowflakeCreatedAt(user.discordId),
     language: languageOfLocale(user.locale),
   };
-  if (!memberMatches(server, member, now)) throw new AppError('forbidden', TARGETING_MESSAGES.notForYou);
+  if (!memberMatches(campaign, member, now)) throw new AppError('forbidden', TARGETING_MESSAGES.notForYou);
 }
 
 /** A campaign a member may still join, or the refusal as an AppError. */

@@ -9,8 +9,8 @@ import {
 } from '../db/schema.ts';
 import { and, eq, sql } from 'drizzle-orm';
 import {
-  campaignJoins as pgServerJoins,
-  campaigns as pgServers,
+  campaignJoins as pgCampaignJoins,
+  campaigns as pgCampaigns,
   transactions as pgTransactions,
   users as pgUsers,
 } from '../db/schema.pg.ts';
@@ -56,7 +56,7 @@ export function createCampaign(db: Db, input: CampaignInput): Campaign {
 export async function readCampaign(store: DataStore, campaignId: string): Promise<Campaign | undefined> {
   const h = store.read;
   if (h.kind === 'sqlite') return h.db.select().from(campaigns).where(eq(campaigns.id, campaignId)).get();
-  const [row] = await h.db.select().from(pgServers).where(eq(pgServers.id, campaignId));
+  const [row] = await h.db.select().from(pgCampaigns).where(eq(pgCampaigns.id, campaignId));
   return row;
 }
 
@@ -67,9 +67,9 @@ export async function readJoins(store: DataStore, campaignId: string): Promise<C
     return h.db.select().from(campaignJoins).where(eq(campaignJoins.campaignId, campaignId)).all();
   return h.db
     .select()
-    .from(pgServerJoins)
-    .where(eq(pgServerJoins.campaignId, campaignId))
-    .orderBy(pgServerJoins.joinedAt, sql`xmin::text::bigint, ctid`);
+    .from(pgCampaignJoins)
+    .where(eq(pgCampaignJoins.campaignId, campaignId))
+    .orderBy(pgCampaignJoins.joinedAt, sql`xmin::text::bigint, ctid`);
 }
 
 /** createCampaign on either engine (suites that run on both: TEST_DB=pg). */
@@ -79,7 +79,7 @@ export async function insertCampaign(store: DataStore, input: CampaignInput): Pr
     const [row] =
       tx.kind === 'sqlite'
         ? [tx.db.insert(campaigns).values(values).returning().get()]
-        : await tx.db.insert(pgServers).values(values).returning();
+        : await tx.db.insert(pgCampaigns).values(values).returning();
     if (!row) throw new Error('insertCampaign: nothing inserted');
     return row;
   });
@@ -203,8 +203,8 @@ export async function joinRow(
       .get();
   const [row] = await h.db
     .select()
-    .from(pgServerJoins)
-    .where(and(eq(pgServerJoins.campaignId, campaignId), eq(pgServerJoins.userId, userId)));
+    .from(pgCampaignJoins)
+    .where(and(eq(pgCampaignJoins.campaignId, campaignId), eq(pgCampaignJoins.userId, userId)));
   return row;
 }
 
@@ -216,7 +216,7 @@ export async function updateCampaign(
 ): Promise<void> {
   await store.transaction(async (tx) => {
     if (tx.kind === 'sqlite') tx.db.update(campaigns).set(set).where(eq(campaigns.id, campaignId)).run();
-    else await tx.db.update(pgServers).set(set).where(eq(pgServers.id, campaignId));
+    else await tx.db.update(pgCampaigns).set(set).where(eq(pgCampaigns.id, campaignId));
   });
 }
 
@@ -229,7 +229,7 @@ export async function insertJoin(
     const [row] =
       tx.kind === 'sqlite'
         ? [tx.db.insert(campaignJoins).values(values).returning().get()]
-        : await tx.db.insert(pgServerJoins).values(values).returning();
+        : await tx.db.insert(pgCampaignJoins).values(values).returning();
     if (!row) throw new Error('insertJoin: nothing inserted');
     return row;
   });

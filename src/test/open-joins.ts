@@ -1,5 +1,5 @@
 import { campaignJoins, users, type Campaign } from '../db/schema.ts';
-import { campaignJoins as pgServerJoins, users as pgUsers } from '../db/schema.pg.ts';
+import { campaignJoins as pgCampaignJoins, users as pgUsers } from '../db/schema.pg.ts';
 import type { TxHandle } from '../db/engine.ts';
 import type { SimGuild, SimUser } from '../sim/discord/index.ts';
 import { generateSnowflake } from '../sim/discord/snowflake.ts';
@@ -120,7 +120,7 @@ export async function seedOpenJoins(app: TestApp, plan: OpenJoinsPlan): Promise<
         userIds.push(...rows.map((r) => r.id));
         const joins = rows.map((r) => ({ userId: r.id, campaignId: campaign.id, joinedAt: now }));
         if (tx.kind === 'sqlite') tx.db.insert(campaignJoins).values(joins).run();
-        else await tx.db.insert(pgServerJoins).values(joins);
+        else await tx.db.insert(pgCampaignJoins).values(joins);
       }
     });
     out.push({ guild, campaign, userIds, discordIds });
