@@ -14,6 +14,7 @@ import { reconcileStripe } from '../../src/payments/reconcile-stripe.ts';
 import { sendDueReminders } from '../../src/reminders/send-reminders.ts';
 import { updateReminderSettings } from '../../src/reminders/reminder-settings.ts';
 import { claimReward } from '../../src/rewards/claim-reward.ts';
+import { errorMessage } from '../../src/ops/error-text.ts';
 import { COIN_PACKS } from '../../src/shared/packs.ts';
 import { startFakeStripe } from '../../src/sim/stripe/index.ts';
 import { insertCampaign, insertJoin, insertUser } from '../../src/test/factories.ts';
@@ -88,14 +89,22 @@ async function job(
 ): Promise<Record<string, unknown>> {
   let units = 0;
   let runs = 0;
-  const busy = await measured(app, async () => {
-    for (;;) {
-      const n = await once();
-      runs += 1;
-      units += n;
-      if (n === 0 || !repeat) break;
-    }
-  });
+  let busy: Measured;
+  try {
+    busy = await measured(app, async () => {
+      for (;;) {
+        const n = await once();
+        runs += 1;
+        units += n;
+        if (n === 0 || !repeat) break;
+      }
+    });
+  } catch (err) {
+    // A job that fails at this size is a finding: reported, and the other jobs still measured.
+    const row = { job: name, per, units, runs, failed: errorMessage(err).split(' — caused by: ').pop() };
+    console.log(JSON.stringify(row));
+    return row;
+  }
   const idle = await measured(app, once);
   const perUnit = (m: number) => (units > 0 ? round(m / units) : null);
   const row = {
