@@ -5,7 +5,6 @@ import { saveOAuthTokens } from '../../src/auth/oauth-tokens.ts';
 import { reconcile } from '../../src/bot/reconcile.ts';
 import { recheckInvites } from '../../src/campaigns/recheck-invites.ts';
 import { sampleRetention } from '../../src/campaigns/retention-sampler.ts';
-import type { AppContext } from '../../src/context.ts';
 import { refreshInviteStats } from '../../src/joins/invite-stats.ts';
 import { deliverDueNotifications } from '../../src/notifications/deliver.ts';
 import { enqueueCampaignEvent } from '../../src/notifications/outbox.ts';
@@ -140,7 +139,7 @@ async function main(): Promise<void> {
       STRIPE_API_URL: stripe.url,
     },
   });
-  const ctx = app.server.ctx as AppContext;
+  const ctx = app.server.ctx;
   const { store } = ctx;
   const sim = app.sim.state;
   const rows: Record<string, unknown>[] = [];
