@@ -160,10 +160,10 @@ async function transactionOnce<T>(db: PgDb, fn: (tx: PgTx) => Promise<T>): Promi
   const tx = new NodePgTransaction(internals.dialect, session, undefined) as unknown as PgTx;
   // BEGIN and the statements `fn` issues before its first await leave in one write (one syscall here,
   // one read in the backend) instead of one each: the socket is corked until this turn's code has run.
-  const socket = (client as unknown as { connection: { stream: Partial<Pick<Socket, 'cork' | 'uncork'>> } })
-    .connection.stream;
-  socket.cork?.();
-  process.nextTick(() => socket.uncork?.());
+  const socket = (client as unknown as { connection?: { stream?: Partial<Pick<Socket, 'cork' | 'uncork'>> } })
+    .connection?.stream;
+  socket?.cork?.();
+  process.nextTick(() => socket?.uncork?.());
   const begun = client.query('begin');
   // Its failure is the transaction's (awaited below); never an unhandled rejection meanwhile.
   begun.catch(() => undefined);
