@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, gt, isNotNull, lte, notExists, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/sqlite-core';
 import type { DbHandle } from '../db/engine.ts';
 import { retentionChecks, serverJoins, servers, users } from '../db/schema.ts';
 
@@ -112,9 +113,18 @@ export class QualityRepository {
       .where(
         and(eq(retentionChecks.joinId, serverJoins.id), eq(retentionChecks.milestoneDays, milestoneDays)),
       );
-    // The campaign's sample so far at this milestone (a correlated count, so one campaign cannot take the
-    // whole run's quota).
-    const sampled = sql<number>`(SELECT COUNT(*) FROM retention_checks rc JOIN server_joins sj ON sj.id = rc.join_id WHERE sj.server_id = ${serverJoins.serverId} AND rc.milestone_days = ${milestoneDays})`;
+    // Each campaign's sample so far at this milestone, counted once per campaign (a grouped subquery
+    // joined in), so one campaign cannot take the whole run's quota. Not a count per candidate row: on
+    // PostgreSQL that one ran past the 10 s query timeout with 4,000 candidates (decision 062, session 13).
+    const checkedJoins = alias(serverJoins, 'checked_joins');
+    const samples = this.h.q
+      .select({ campaignId: checkedJoins.serverId, n: count().as('n') })
+      .from(retentionChecks)
+      .innerJoin(checkedJoins, eq(checkedJoins.id, retentionChecks.joinId))
+      .where(eq(retentionChecks.milestoneDays, milestoneDays))
+      .groupBy(checkedJoins.serverId)
+      .as('samples');
+    const sampled = sql<number>`coalesce(${samples.n}, 0)`;
     const rows = await this.h.q
       .select({
         joinId: serverJoins.id,
@@ -126,6 +136,7 @@ export class QualityRepository {
       .from(serverJoins)
       .innerJoin(servers, eq(servers.id, serverJoins.serverId))
       .innerJoin(users, eq(users.id, serverJoins.userId))
+      .leftJoin(samples, eq(samples.campaignId, serverJoins.serverId))
       .where(
         and(
           paid,
