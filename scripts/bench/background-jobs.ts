@@ -197,7 +197,7 @@ async function main(): Promise<void> {
         const verifiedAt = k % 2 === 0 ? now - 60 * MINUTE : now - 7 * DAY - 60 * MINUTE;
         await insertJoin(store, {
           userId: user.id,
-          serverId: g.campaignId,
+          campaignId: g.campaignId,
           joinedAt: verifiedAt - 1000,
           verified: true,
           verifiedAt,
