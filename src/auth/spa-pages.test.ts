@@ -490,9 +490,15 @@ describe('withLowPriorityScripts', () => {
       '<link rel="modulepreload" crossorigin href="/assets/shared-abc.js">' +
       '<link rel="modulepreload" crossorigin href="/assets/i18n-abc.js">';
     const low = withLowPriorityScripts(head);
-    expect(low).toContain('<script type="module" fetchpriority="low" crossorigin src="/assets/index-abc.js">');
-    expect(low).toContain('<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/shared-abc.js">');
-    expect(low).toContain('<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/i18n-abc.js">');
+    expect(low).toContain(
+      '<script type="module" fetchpriority="low" crossorigin src="/assets/index-abc.js">',
+    );
+    expect(low).toContain(
+      '<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/shared-abc.js">',
+    );
+    expect(low).toContain(
+      '<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/i18n-abc.js">',
+    );
     expect(low.match(/fetchpriority/g)).toHaveLength(3);
     expect(low).toContain('<link rel="manifest" href="/manifest.webmanifest" />');
   });

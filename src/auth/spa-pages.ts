@@ -142,7 +142,9 @@ function pageHtml(pages: SpaPages, pathname: string, boot: AppBoot, rendered: Re
   const links = (pages.preloads[pathname] ?? [])
     .map((file) => `<link rel="modulepreload"${priority} crossorigin href="${file}">`)
     .join('');
-  const app = rendered ? withLowPriorityScripts(withDocumentHead(pages.app, rendered.document ?? {})) : pages.app;
+  const app = rendered
+    ? withLowPriorityScripts(withDocumentHead(pages.app, rendered.document ?? {}))
+    : pages.app;
   const locale = boot.user?.locale ?? boot.locale ?? DEFAULT_LOCALE;
   return app
     .replace(HTML_LANG, () => `<html lang="${locale}"`)

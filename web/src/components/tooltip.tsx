@@ -33,7 +33,8 @@ function onFirstInput() {
 function subscribeToFirstInput(onChange: () => void): () => void {
   if (interacted) return () => {};
   if (waiting.size === 0)
-    for (const type of INPUT_EVENTS) window.addEventListener(type, onFirstInput, { capture: true, passive: true });
+    for (const type of INPUT_EVENTS)
+      window.addEventListener(type, onFirstInput, { capture: true, passive: true });
   waiting.add(onChange);
   return () => waiting.delete(onChange);
 }
