@@ -6,7 +6,7 @@ import type { AppBoot, ApiUser } from '../shared/api-types.ts';
 import { grantCoins, insertCampaign } from '../test/factories.ts';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
 import { readMetric } from '../metrics.ts';
-import { bootScript, withDocumentHead, withLowPriorityScripts } from './spa-pages.ts';
+import { bootScript, withDocumentHead } from './spa-pages.ts';
 import { MAX_QUEUED_RENDERS } from './page-renderer.ts';
 
 // The SPA's HTML depends on the session: signed out, the prerendered login page; signed in, index.html
@@ -480,26 +480,5 @@ describe("the page's own title and description", () => {
     expect(withDocumentHead(html, { title: 'Rewards | CoinSync' })).toBe(
       '<head><meta name="description" content="a"><title>Rewards | CoinSync</title><meta property="og:title" content="t"></head>',
     );
-  });
-});
-
-describe('withLowPriorityScripts', () => {
-  it("lowers the entry and every preload Vite wrote for the entry's imports, and nothing else", () => {
-    const head =
-      '<link rel="manifest" href="/manifest.webmanifest" /><script type="module" crossorigin src="/assets/index-abc.js"></script>' +
-      '<link rel="modulepreload" crossorigin href="/assets/shared-abc.js">' +
-      '<link rel="modulepreload" crossorigin href="/assets/i18n-abc.js">';
-    const low = withLowPriorityScripts(head);
-    expect(low).toContain(
-      '<script type="module" fetchpriority="low" crossorigin src="/assets/index-abc.js">',
-    );
-    expect(low).toContain(
-      '<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/shared-abc.js">',
-    );
-    expect(low).toContain(
-      '<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/i18n-abc.js">',
-    );
-    expect(low.match(/fetchpriority/g)).toHaveLength(3);
-    expect(low).toContain('<link rel="manifest" href="/manifest.webmanifest" />');
   });
 });

@@ -113,21 +113,8 @@ function isKnownRoute(routes: Record<string, string[]>, pathname: string): boole
 const EMPTY_ROOT = '<div id="root"></div>';
 /** index.html's language, replaced by the page's (web/index.html). */
 const HTML_LANG = '<html lang="en"';
-/** The entry's script tag and its imports' preloads as Vite writes them into index.html. */
+/** The entry's script tag as Vite writes it into index.html. */
 const ENTRY_SCRIPT = '<script type="module" ';
-const VITE_MODULEPRELOAD = '<link rel="modulepreload" crossorigin ';
-
-/**
- * index.html's entry script and the modulepreloads of its static imports at low priority. Lighthouse's
- * simulation counts every High-priority script requested before the first paint as blocking it (decision
- * 031); Vite's preloads of the entry's imports (i18next, React Query, the toast store…, ~100 kB) were
- * still High, so a server-rendered page's simulated FCP and LCP waited for them over slow 4G.
- */
-export function withLowPriorityScripts(html: string): string {
-  return html
-    .replace(ENTRY_SCRIPT, '<script type="module" fetchpriority="low" ')
-    .replaceAll(VITE_MODULEPRELOAD, '<link rel="modulepreload" fetchpriority="low" crossorigin ');
-}
 
 /**
  * index.html for one page: its boot data, its route's chunks and, when the server rendered it, the page's
@@ -143,7 +130,10 @@ function pageHtml(pages: SpaPages, pathname: string, boot: AppBoot, rendered: Re
     .map((file) => `<link rel="modulepreload"${priority} crossorigin href="${file}">`)
     .join('');
   const app = rendered
-    ? withLowPriorityScripts(withDocumentHead(pages.app, rendered.document ?? {}))
+    ? withDocumentHead(pages.app, rendered.document ?? {}).replace(
+        ENTRY_SCRIPT,
+        `<script type="module"${priority} `,
+      )
     : pages.app;
   const locale = boot.user?.locale ?? boot.locale ?? DEFAULT_LOCALE;
   return app
