@@ -34,7 +34,13 @@ export function toast({ title, description, variant = 'default', action }: Toast
 const ToasterView = lazy(() => import('./toaster-view.tsx'));
 
 let toastSeen = false;
-const subscribeToToasts = (onChange: () => void) => toaster.subscribe(onChange);
+// The store tells its subscribers of a new toast before adding it to its list (zag's toast store), so the
+// message itself says so: anything published that is not a dismissal is a toast.
+const subscribeToToasts = (onChange: () => void) =>
+  toaster.subscribe((message?: { dismiss?: boolean }) => {
+    if (!message?.dismiss) toastSeen = true;
+    onChange();
+  });
 const hasHadToast = () => (toastSeen ||= toaster.getCount() > 0);
 
 export function Toaster() {
