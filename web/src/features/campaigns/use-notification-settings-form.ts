@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../lib/api.ts';
 import { toast } from '../../lib/toaster.tsx';
 import { useSaveNotificationSettings } from './use-notifications.ts';
+import { translateSchemaProblem } from './validate.ts';
 
 type FieldName = 'discordWebhookUrl' | 'endpointUrl' | 'form';
 type FieldErrors = Partial<Record<FieldName, string>>;
@@ -41,7 +42,7 @@ export function useNotificationSettingsForm(campaignId: string, saved: ApiNotifi
       const issue = parsed.error.issues[0]!;
       const field =
         issue.path[0] === 'discordWebhookUrl' || issue.path[0] === 'endpointUrl' ? issue.path[0] : 'form';
-      return setErrors({ [field]: issue.message });
+      return setErrors({ [field]: translateSchemaProblem(issue.message) });
     }
     setErrors({});
     save.mutate(parsed.data, {
