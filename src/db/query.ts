@@ -181,6 +181,27 @@ export function prepared<P extends object>(build: (q: Q) => P): Prepared<P> {
   return Object.assign(bind, { template });
 }
 
+/** A raw statement compiled once (`preparedSql`): its rows as arrays of the selected columns, in order. */
+export interface PreparedRows<Row extends unknown[]> {
+  get(values?: Record<string, unknown>): Promise<Row | undefined>;
+  all(values?: Record<string, unknown>): Promise<Row[]>;
+}
+
+/**
+ * `prepared` for a statement the builder cannot write (e.g. PostgreSQL's data-modifying `with`), written
+ * with `sql` over the schema's tables and columns and `sql.placeholder(name)` values: compiled once, run on
+ * any handle, failures wrapped as the builder's are ("Failed query: …", the driver's error as the cause).
+ */
+export function preparedSql<Row extends unknown[]>(query: SQL): Prepared<PreparedRows<Row>> {
+  const compiled = dialect.sqlToQuery(query);
+  return prepared((q) => {
+    const { session } = q as unknown as {
+      session: { prepareQuery(...a: unknown[]): PreparedRows<Row> };
+    };
+    return session.prepareQuery(compiled, undefined, 'all', true);
+  });
+}
+
 /** A `prepared` query run synchronously on one better-sqlite3 connection (`sqliteSync`). */
 export interface SyncQuery<All, Get> {
   all(values?: Record<string, unknown>): All;

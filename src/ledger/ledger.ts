@@ -1,7 +1,7 @@
-import { and, eq, gte, sql } from 'drizzle-orm';
+import { eq, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Connection } from '../db/client.ts';
 import { inTransaction, readHandle, type ReadTarget, type TxHandle, type WriteTarget } from '../db/engine.ts';
-import { prepared, sqliteSync } from '../db/query.ts';
+import { prepared, preparedSql, sqliteSync } from '../db/query.ts';
 import { transactions, users } from '../db/schema.ts';
 import { formatCents, MAX_CENTS } from '../shared/money.ts';
 import { AppError } from '../shared/errors.ts';
@@ -16,10 +16,13 @@ import { recordLedgerWrite } from '../metrics.ts';
 // - `credit(tx, …)` inside `store.transaction(async (tx) => …)`: it joins the caller's transaction and
 //   rolls back with it. A refused entry (not found, insufficient coins, above the maximum, a used debit
 //   key) throws having written nothing, so the caller may catch it and go on.
-// - Two statements per entry on both engines, the balance first: a conditional `UPDATE users … RETURNING
-//   coins` (no overdraft, no overflow, the user exists), then `INSERT INTO transactions … ON CONFLICT
-//   (idempotency_key) DO NOTHING RETURNING id`. When that insert finds the key taken (a replayed credit,
-//   a reused debit key) or fails, the balance change is undone in the same transaction. No savepoint: on
+// - The balance first, under one of three rules written once (`RULES`: a credit up to the maximum, a
+//   debit the balance covers, an unchecked change), then `INSERT INTO transactions … ON CONFLICT
+//   (idempotency_key) DO NOTHING RETURNING id`. SQLite runs them as two statements (in-process calls);
+//   PostgreSQL as one data-modifying `with` (one round trip instead of two per entry: decision 062,
+//   session 13), the INSERT writing only when the UPDATE changed a row. When the insert finds the key
+//   taken (a replayed credit, a reused debit key) the balance change is undone in the same transaction;
+//   when it fails, SQLite undoes it and PostgreSQL's failed statement changed nothing. No savepoint: on
 //   PostgreSQL each would be two more round trips per entry (decision 056).
 // - No overdraft without SERIALIZABLE: the debit's `WHERE coins >= $n` takes the user's row lock, and
 //   under READ COMMITTED PostgreSQL re-checks it against the row as the previous writer committed it;
@@ -70,51 +73,112 @@ export type LedgerTarget = WriteTarget;
 // ---------------------------------------------------------------- the queries (compiled once)
 
 const userId = sql.placeholder('userId');
-const cents = sql.placeholder('cents');
+/** The entry's signed amount in hundredths: positive for a credit, negative for a debit. */
+const amount = sql.placeholder('amount');
 
-/** A credit: only up to the maximum balance decimal(10,2) holds. */
-const ADD_COINS = prepared((q) =>
-  q
-    .update(users)
-    .set({ coins: sql`${users.coins} + ${cents}` })
-    .where(and(eq(users.id, userId), sql`${users.coins} + ${cents} <= ${MAX_CENTS}`))
-    .returning({ coins: users.coins })
-    .prepare(),
-);
-/** A debit: only when the balance covers it. */
-const TAKE_COINS = prepared((q) =>
-  q
-    .update(users)
-    .set({ coins: sql`${users.coins} - ${cents}` })
-    .where(and(eq(users.id, userId), gte(users.coins, cents)))
-    .returning({ coins: users.coins })
-    .prepare(),
-);
-/** A signed change without condition: a debit allowed below zero, and the undo of an entry not recorded. */
-const ADJUST_COINS = prepared((q) =>
-  q
-    .update(users)
-    .set({ coins: sql`${users.coins} + ${cents}` })
-    .where(eq(users.id, userId))
-    .returning({ coins: users.coins })
-    .prepare(),
-);
+/**
+ * The balance rules, written once for both engines: a credit only up to the maximum balance decimal(10,2)
+ * holds; a debit only when the balance covers it; a signed change without condition (a debit allowed
+ * below zero, and the undo of an entry not recorded).
+ */
+const RULES = {
+  credit: sql`${users.coins} + ${amount} <= ${MAX_CENTS}`,
+  debit: sql`${users.coins} + ${amount} >= 0`,
+  unchecked: undefined,
+} as const;
+type Rule = keyof typeof RULES;
+
+/** Where the user is and the rule (if any) holds. */
+const changeable = (rule: Rule): SQL =>
+  RULES[rule] ? sql`${users.id} = ${userId} and ${RULES[rule]}` : sql`${users.id} = ${userId}`;
+
+/** SQLite: the balance change alone (its transaction row is a second statement: in-process calls). */
+const changeBalance = (rule: Rule) =>
+  prepared((q) =>
+    q
+      .update(users)
+      .set({ coins: sql`${users.coins} + ${amount}` })
+      .where(changeable(rule))
+      .returning({ coins: users.coins })
+      .prepare(),
+  );
+const CHANGE_BALANCE = {
+  credit: changeBalance('credit'),
+  debit: changeBalance('debit'),
+  unchecked: changeBalance('unchecked'),
+} as const satisfies Record<Rule, unknown>;
+
+const entryValues = {
+  id: sql.placeholder('id'),
+  userId,
+  amount,
+  type: sql.placeholder('type'),
+  description: sql.placeholder('description'),
+  idempotencyKey: sql.placeholder('key'),
+  createdAt: sql.placeholder('now'),
+};
 const INSERT_ENTRY = prepared((q) =>
   q
     .insert(transactions)
-    .values({
-      id: sql.placeholder('id'),
-      userId,
-      amount: sql.placeholder('amount'),
-      type: sql.placeholder('type'),
-      description: sql.placeholder('description'),
-      idempotencyKey: sql.placeholder('key'),
-      createdAt: sql.placeholder('now'),
-    })
+    .values(entryValues)
     .onConflictDoNothing({ target: transactions.idempotencyKey })
     .returning({ id: transactions.id })
     .prepare(),
 );
+
+/**
+ * PostgreSQL: the balance change and its transaction row in ONE statement, a data-modifying `with` (each
+ * statement there is a round trip: issue 33 item 2). The same rule and the same order as SQLite's pair:
+ * the UPDATE locks the user's row before the INSERT, which writes only when the UPDATE changed a row,
+ * looks at the key. Its row is [balance, transaction id]: no row, the change was refused (nothing
+ * written); a null id, the key is taken (the change stands, and the caller undoes it, as on SQLite).
+ * Parameters are cast where PostgreSQL cannot infer them (the INSERT's select list).
+ */
+const changeAndRecord = (rule: Rule) => {
+  const column = (c: AnyColumn) => sql.identifier(c.name);
+  const cast = (value: unknown, type: 'text' | 'bigint') => sql`cast(${value} as ${sql.raw(type)})`;
+  const v = entryValues;
+  return preparedSql<[balance: number, transactionId: string | null]>(sql`
+    with changed as (
+      update ${users} set ${column(users.coins)} = ${users.coins} + ${amount}
+      where ${changeable(rule)}
+      returning ${users.coins}
+    ), recorded as (
+      insert into ${transactions} (${sql.join(
+        [
+          transactions.id,
+          transactions.userId,
+          transactions.amount,
+          transactions.type,
+          transactions.description,
+          transactions.idempotencyKey,
+          transactions.createdAt,
+        ].map(column),
+        sql`, `,
+      )})
+      select ${sql.join(
+        [
+          cast(v.id, 'text'),
+          cast(v.userId, 'text'),
+          cast(v.amount, 'bigint'),
+          cast(v.type, 'text'),
+          cast(v.description, 'text'),
+          cast(v.idempotencyKey, 'text'),
+          cast(v.createdAt, 'bigint'),
+        ],
+        sql`, `,
+      )} from changed
+      on conflict (${column(transactions.idempotencyKey)}) do nothing
+      returning ${column(transactions.id)}
+    )
+    select changed.coins, recorded.id from changed left join recorded on true`);
+};
+const CHANGE_AND_RECORD = {
+  credit: changeAndRecord('credit'),
+  debit: changeAndRecord('debit'),
+  unchecked: changeAndRecord('unchecked'),
+} as const satisfies Record<Rule, unknown>;
+
 const BALANCE = prepared((q) =>
   q.select({ coins: users.coins }).from(users).where(eq(users.id, userId)).prepare(),
 );
@@ -137,35 +201,56 @@ function assertAmount(amount: number): void {
   }
 }
 
+/** A balance changed under its rule, and the id of its transaction row (null: its key was taken). */
+interface Applied {
+  balance: number;
+  transactionId: string | null;
+}
+
+/** Reverses a balance change whose transaction row was not written. */
+function undo(tx: TxHandle, entry: LedgerEntry, signed: number): Promise<unknown> {
+  return CHANGE_BALANCE.unchecked(tx).get({ userId: entry.userId, amount: -signed });
+}
+
 /**
- * Writes the entry's transaction row after its balance change; `undo` reverses that change when the
- * row is not written (its key is taken: returns null) or the insert fails (rethrown; on PostgreSQL the
- * failed statement has aborted the whole transaction already, so the undo is refused and it all rolls back).
+ * Changes the balance by `signed` under `rule` and writes the entry's transaction row: undefined (nothing
+ * written) when the rule refuses; a null `transactionId` when the key is taken (the change undone). When
+ * the row cannot be written the error is rethrown: SQLite undoes the change first; on PostgreSQL the one
+ * statement failed whole, and the failed statement has aborted the transaction anyway.
  */
-async function recordEntry(
+async function applyEntry(
   tx: TxHandle,
   entry: LedgerEntry,
-  amount: number,
-  undo: () => Promise<unknown>,
-): Promise<string | null> {
+  signed: number,
+  rule: Rule,
+): Promise<Applied | undefined> {
+  const values = {
+    id: crypto.randomUUID(),
+    userId: entry.userId,
+    amount: signed,
+    type: entry.type,
+    description: entry.description ?? null,
+    key: entry.idempotencyKey ?? null,
+    now: entry.now,
+  };
+  if (tx.kind === 'pg') {
+    const row = await CHANGE_AND_RECORD[rule](tx).get(values);
+    if (!row) return undefined;
+    const [balance, transactionId] = row;
+    if (transactionId === null) await undo(tx, entry, signed);
+    return { balance, transactionId };
+  }
+  const updated = await CHANGE_BALANCE[rule](tx).get({ userId: entry.userId, amount: signed });
+  if (!updated) return undefined;
   let row: { id: string } | undefined;
   try {
-    row = await INSERT_ENTRY(tx).get({
-      id: crypto.randomUUID(),
-      userId: entry.userId,
-      amount,
-      type: entry.type,
-      description: entry.description ?? null,
-      key: entry.idempotencyKey ?? null,
-      now: entry.now,
-    });
+    row = await INSERT_ENTRY(tx).get(values);
   } catch (err) {
-    await undo().catch(() => undefined);
+    await undo(tx, entry, signed).catch(() => undefined);
     throw err;
   }
-  if (row) return row.id;
-  await undo();
-  return null;
+  if (!row) await undo(tx, entry, signed);
+  return { balance: updated.coins, transactionId: row?.id ?? null };
 }
 
 async function refuseUnknownUser(tx: TxHandle, id: string): Promise<number> {
@@ -175,37 +260,28 @@ async function refuseUnknownUser(tx: TxHandle, id: string): Promise<number> {
 }
 
 async function creditIn(tx: TxHandle, entry: LedgerEntry): Promise<LedgerResult | null> {
-  const values = { userId: entry.userId, cents: entry.cents };
-  const updated = await ADD_COINS(tx).get(values);
-  if (!updated) {
+  const applied = await applyEntry(tx, entry, entry.cents, 'credit');
+  if (!applied) {
     await refuseUnknownUser(tx, entry.userId);
     throw new AppError('bad_request', 'This would take the balance above the maximum of 99999999.99 coins.');
   }
-  const transactionId = await recordEntry(tx, entry, entry.cents, () =>
-    ADJUST_COINS(tx).get({ userId: entry.userId, cents: -entry.cents }),
-  );
-  return transactionId ? { transactionId, balance: updated.coins } : null;
+  return applied.transactionId ? { transactionId: applied.transactionId, balance: applied.balance } : null;
 }
 
 async function debitIn(
   tx: TxHandle,
   entry: LedgerEntry & { allowNegative?: boolean },
 ): Promise<LedgerResult> {
-  const updated = entry.allowNegative
-    ? await ADJUST_COINS(tx).get({ userId: entry.userId, cents: -entry.cents })
-    : await TAKE_COINS(tx).get({ userId: entry.userId, cents: entry.cents });
-  if (!updated) {
+  const applied = await applyEntry(tx, entry, -entry.cents, entry.allowNegative ? 'unchecked' : 'debit');
+  if (!applied) {
     const coins = await refuseUnknownUser(tx, entry.userId);
     throw new AppError(
       'insufficient_coins',
       `Insufficient coins: you need ${formatCents(entry.cents)} coins and you have ${formatCents(coins)}.`,
     );
   }
-  const transactionId = await recordEntry(tx, entry, -entry.cents, () =>
-    ADJUST_COINS(tx).get({ userId: entry.userId, cents: entry.cents }),
-  );
-  if (!transactionId) throw new AppError('conflict', 'This operation was already recorded.');
-  return { transactionId, balance: updated.coins };
+  if (!applied.transactionId) throw new AppError('conflict', 'This operation was already recorded.');
+  return { transactionId: applied.transactionId, balance: applied.balance };
 }
 
 /**

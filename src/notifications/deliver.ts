@@ -13,6 +13,7 @@ import { notifyRepo, type OutboxRow } from './notify-repo.ts';
 import type { NotificationPayload } from './outbox.ts';
 import { signatureHeader } from './signature.ts';
 import { recordNotificationDelivery } from '../metrics.ts';
+import { deliveryError } from '../shared/delivery-errors.ts';
 
 // The delivery job (decision 052): a periodic job (src/background.ts) that sends what the outbox holds.
 //   1. lists due rows and claims each with a lease (a conditional UPDATE), so two processes — or a run
@@ -174,14 +175,14 @@ async function sendToDiscord(
       return {
         statusCode: status,
         latencyMs: latency(),
-        error: 'Discord does not know this webhook any more (deleted, or its token was reset)',
+        error: deliveryError('discordUnknownWebhook'),
         permanent: true,
       };
     const retryAfter = Number(res.headers.get('retry-after'));
     return {
       statusCode: status,
       latencyMs: latency(),
-      error: status === 429 ? 'Discord rate limit' : `Discord answered ${status}`,
+      error: status === 429 ? deliveryError('discordRateLimit') : deliveryError('discordStatus', { status }),
       permanent: false,
       ...(Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfterMs: retryAfter * 1000 } : {}),
     };
@@ -190,7 +191,9 @@ async function sendToDiscord(
     return {
       statusCode: null,
       latencyMs: latency(),
-      error: timedOut ? `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s` : 'Discord could not be reached',
+      error: timedOut
+        ? deliveryError('timeout', { seconds: DELIVERY_TIMEOUT_MS / 1000 })
+        : deliveryError('discordUnreachable'),
       permanent: false,
     };
   }

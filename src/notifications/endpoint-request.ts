@@ -3,6 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { isPublicAddress } from './public-address.ts';
+import { deliveryError } from '../shared/delivery-errors.ts';
 
 // One POST to an owner's endpoint, safe against server-side request forgery (decision 052):
 //   - the host name is resolved here and every address it resolves to must be public (loopback,
@@ -55,7 +56,7 @@ export async function postToEndpoint(
   const elapsed = () => Math.round(now() - started);
   const url = new URL(target);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && options.allowPrivate))
-    return { statusCode: null, latencyMs: 0, error: 'only https:// endpoints are allowed', permanent: true };
+    return { statusCode: null, latencyMs: 0, error: deliveryError('httpsOnly'), permanent: true };
   let pinned: { address: string; family: number };
   try {
     pinned = await resolvePublicAddress(url.hostname, options.allowPrivate);
@@ -64,10 +65,7 @@ export async function postToEndpoint(
     return {
       statusCode: null,
       latencyMs: elapsed(),
-      error:
-        why === 'not public'
-          ? 'refused: the host resolves to a private, loopback or link-local address'
-          : 'the host name could not be resolved',
+      error: why === 'not public' ? deliveryError('privateAddress') : deliveryError('unresolvable'),
       permanent: why === 'not public',
     };
   }
@@ -99,12 +97,12 @@ export async function postToEndpoint(
         req.destroy();
         if (status >= 200 && status < 300) finish({ statusCode: status, error: null });
         else if (status >= 300 && status < 400)
-          finish({ statusCode: status, error: 'redirects are not followed; use the final URL' });
-        else finish({ statusCode: status, error: `the endpoint answered ${status}` });
+          finish({ statusCode: status, error: deliveryError('redirect') });
+        else finish({ statusCode: status, error: deliveryError('endpointStatus', { status }) });
       },
     );
     const timer = setTimeout(() => {
-      finish({ statusCode: null, error: `no answer within ${options.timeoutMs / 1000} s` });
+      finish({ statusCode: null, error: deliveryError('timeout', { seconds: options.timeoutMs / 1000 }) });
       req.destroy();
     }, options.timeoutMs);
     req.on('error', (err) => {
@@ -116,10 +114,10 @@ export async function postToEndpoint(
 
 function networkError(err: Error): string {
   const code = (err as { code?: unknown }).code;
-  if (code === 'ECONNREFUSED') return 'connection refused';
-  if (code === 'ECONNRESET') return 'connection reset';
+  if (code === 'ECONNREFUSED') return deliveryError('connectionRefused');
+  if (code === 'ECONNRESET') return deliveryError('connectionReset');
   if ((typeof code === 'string' && code.startsWith('ERR_TLS')) || code === 'DEPTH_ZERO_SELF_SIGNED_CERT')
-    return 'TLS failed: the certificate was not accepted';
-  if (code === 'CERT_HAS_EXPIRED') return 'TLS failed: the certificate has expired';
-  return typeof code === 'string' ? `network error (${code})` : 'network error';
+    return deliveryError('tlsRejected');
+  if (code === 'CERT_HAS_EXPIRED') return deliveryError('tlsExpired');
+  return typeof code === 'string' ? deliveryError('networkCode', { code }) : deliveryError('network');
 }

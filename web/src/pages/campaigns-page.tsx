@@ -17,7 +17,7 @@ import { errorMessage } from '../lib/api.ts';
 import { useDocumentTitle } from '../lib/use-document-title.ts';
 import { ErrorState } from '../components/error-state.tsx';
 import { ListControls, ShowMore, useListControls } from '../features/campaigns/list-controls.tsx';
-import { PromoteConfirmDialog } from '../features/campaigns/promote-confirm-dialog.tsx';
+import { LazyPromoteConfirmDialog } from '../features/campaigns/lazy-promote-confirm.tsx';
 import { usePromoteServer } from '../features/campaigns/use-promote-server.ts';
 import { useAuth } from '../lib/use-auth.ts';
 import { useTranslation } from 'react-i18next';
@@ -80,7 +80,7 @@ export default function CampaignsPage() {
           promotePending={promote.isPending}
         />
       )}
-      <PromoteConfirmDialog
+      <LazyPromoteConfirmDialog
         serverName={promoting?.name ?? promoteName}
         balanceCents={balanceCents}
         open={promoting !== null}

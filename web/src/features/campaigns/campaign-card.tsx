@@ -19,6 +19,7 @@ import { formatAmount, formatCoins } from '../../lib/format.ts';
 import { toast } from '../../lib/toaster.tsx';
 import { InviteExpiredPanel } from './invite-expired-panel.tsx';
 import { TopUpButton } from './top-up-dialog.tsx';
+import { preloadPromoteConfirm } from './lazy-promote-confirm.tsx';
 import { QualityButton } from './campaign-quality.tsx';
 import { NotificationsButton } from './notifications-dialog.tsx';
 import { CAMPAIGN_KIND_RULES, PROMOTION, rewardText } from '@shared/campaign-kinds.ts';
@@ -296,6 +297,8 @@ function CardButtons({
           variant="subtle"
           colorPalette="gold"
           onClick={onPromote}
+          onPointerEnter={preloadPromoteConfirm}
+          onFocus={preloadPromoteConfirm}
           disabled={!canAffordPromote || promotePending}
           title={
             canAffordPromote ? undefined : t('campaigns.card.promoteNeeds', { coins: PROMOTION.costCoins })

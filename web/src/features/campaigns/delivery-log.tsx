@@ -1,5 +1,10 @@
 import { Badge, Box, Flex, Spinner, Stack, Text } from '@chakra-ui/react';
 import type { Locale } from '@shared/i18n/index.ts';
+import {
+  parseDeliveryError,
+  type DeliveryErrorKind,
+  type DeliveryErrorParams,
+} from '@shared/delivery-errors.ts';
 import type { ApiNotificationDelivery, DeliveryStatus } from '@shared/notification-schemas.ts';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
@@ -27,13 +32,38 @@ const time = (iso: string, locale: Locale) =>
     minute: '2-digit',
   });
 
+/** Each recorded failure (src/shared/delivery-errors.ts) in the member's language. */
+const ERROR_TEXTS: Record<DeliveryErrorKind, (t: TFunction, params: DeliveryErrorParams) => string> = {
+  httpsOnly: (t) => t('campaigns.notifications.log.errors.httpsOnly'),
+  privateAddress: (t) => t('campaigns.notifications.log.errors.privateAddress'),
+  unresolvable: (t) => t('campaigns.notifications.log.errors.unresolvable'),
+  redirect: (t) => t('campaigns.notifications.log.errors.redirect'),
+  endpointStatus: (t, p) => t('campaigns.notifications.log.errors.endpointStatus', p),
+  timeout: (t, p) => t('campaigns.notifications.log.errors.timeout', p),
+  connectionRefused: (t) => t('campaigns.notifications.log.errors.connectionRefused'),
+  connectionReset: (t) => t('campaigns.notifications.log.errors.connectionReset'),
+  tlsRejected: (t) => t('campaigns.notifications.log.errors.tlsRejected'),
+  tlsExpired: (t) => t('campaigns.notifications.log.errors.tlsExpired'),
+  networkCode: (t, p) => t('campaigns.notifications.log.errors.networkCode', p),
+  network: (t) => t('campaigns.notifications.log.errors.network'),
+  discordUnknownWebhook: (t) => t('campaigns.notifications.log.errors.discordUnknownWebhook'),
+  discordRateLimit: (t) => t('campaigns.notifications.log.errors.discordRateLimit'),
+  discordStatus: (t, p) => t('campaigns.notifications.log.errors.discordStatus', p),
+  discordUnreachable: (t) => t('campaigns.notifications.log.errors.discordUnreachable'),
+};
+
+/** The server's recorded failure (English on the wire) in the member's language; one it did not write as it is. */
+export function deliveryErrorText(recorded: string, t: TFunction): string {
+  const known = parseDeliveryError(recorded);
+  return known ? ERROR_TEXTS[known.kind](t, known.params) : recorded;
+}
+
 function detail(d: ApiNotificationDelivery, t: TFunction, locale: Locale): string {
   const parts: string[] = [];
   if (d.lastStatusCode !== null) parts.push(`HTTP ${d.lastStatusCode}`);
   if (d.lastLatencyMs !== null)
     parts.push(t('campaigns.notifications.log.latency', { ms: formatWhole(d.lastLatencyMs, locale) }));
-  // The failure as the server recorded it (a status line or a network error), not translated.
-  if (d.lastError) parts.push(d.lastError);
+  if (d.lastError) parts.push(deliveryErrorText(d.lastError, t));
   if (d.attempts > 1) parts.push(t('campaigns.notifications.log.attempts', { count: d.attempts }));
   if (d.status === 'pending')
     parts.push(

@@ -10,7 +10,7 @@ import { usePromoteServer } from './use-promote-server.ts';
 import { ErrorState } from '../../components/error-state.tsx';
 import { useState } from 'react';
 import { InviteExpiredPanel } from './invite-expired-panel.tsx';
-import { PromoteConfirmDialog } from './promote-confirm-dialog.tsx';
+import { LazyPromoteConfirmDialog, preloadPromoteConfirm } from './lazy-promote-confirm.tsx';
 import { ListControls, ShowMore, useListControls } from './list-controls.tsx';
 import { TopUpButton } from './top-up-dialog.tsx';
 import { useTranslation } from 'react-i18next';
@@ -114,6 +114,8 @@ function ServerRow({
           colorPalette="gold"
           variant="subtle"
           onClick={onPromote}
+          onPointerEnter={preloadPromoteConfirm}
+          onFocus={preloadPromoteConfirm}
           disabled={!canAfford || promotePending}
           flexShrink={0}
           aria-label={t('servers.promoteNamed', { name: server.name, count: PROMOTION.costCoins })}
@@ -184,7 +186,7 @@ export function MyServersList({ balanceCents }: { balanceCents: number }) {
           </>
         )}
       </Card.Body>
-      <PromoteConfirmDialog
+      <LazyPromoteConfirmDialog
         serverName={confirming?.name ?? lastName}
         balanceCents={balanceCents}
         open={confirming !== null}

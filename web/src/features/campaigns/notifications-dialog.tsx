@@ -27,6 +27,7 @@ import { errorMessage } from '../../lib/api.ts';
 import { toast } from '../../lib/toaster.tsx';
 import { describedBy, errorId, helperId } from '../../lib/use-field-errors.ts';
 import { DeliveryLog } from './delivery-log.tsx';
+import { translateSchemaProblem } from './validate.ts';
 import {
   useNotificationSettings,
   useSaveNotificationSettings,
@@ -126,7 +127,7 @@ function SettingsForm({
       const issue = parsed.error.issues[0]!;
       const field =
         issue.path[0] === 'discordWebhookUrl' || issue.path[0] === 'endpointUrl' ? issue.path[0] : 'form';
-      return setErrors({ [field]: issue.message });
+      return setErrors({ [field]: translateSchemaProblem(issue.message) });
     }
     setErrors({});
     save.mutate(parsed.data, {

@@ -12,9 +12,10 @@ export type { TopUpTarget };
 // Issue 31 item 4: "Add members" on a campaign card. The cost is shown against the balance and the
 // button is disabled when it cannot be paid; the server decides (POST /api/campaigns/:id/top-up).
 
-// The dialog validates with the shared zod schemas (about 30 kB gzip with the form fields): its own chunk,
-// fetched when the pointer or focus reaches the button, so Dashboard's first load carries no zod.
-const loadTopUpForm = () => import('./top-up-form.tsx');
+// The dialog validates with the shared zod schemas (about 30 kB gzip with the form fields): in the lazily
+// loaded dialogs' chunk (campaign-dialogs.ts), fetched when the pointer or focus reaches the button, so
+// Dashboard's first load carries no zod.
+const loadTopUpForm = () => import('./campaign-dialogs.ts');
 const TopUpDialog = lazy(() => loadTopUpForm().then((module) => ({ default: module.TopUpDialog })));
 const preloadTopUpForm = () => void loadTopUpForm().catch(() => undefined);
 
