@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { AppBoot } from '../shared/api-types.ts';
 import type { Logger } from '../logger.ts';
+import { recordRendererHeap } from '../metrics.ts';
 
 // The server renderer (web/src/entry-server.tsx, built into dist/ssr, decision 031) runs on a worker
 // thread, never on the event loop that also runs the bot and the API (decision 047): a page's render
@@ -43,13 +44,20 @@ export interface PageRenderer {
 // (an eval worker), so it runs the same under the compiled server, tsx and vitest.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+const v8 = require('node:v8');
+// Each reply carries this isolate's heap, for /metrics (its memory is not in the loop's heap figures).
+const heap = () => {
+  const s = v8.getHeapStatistics();
+  return { usedBytes: s.used_heap_size, totalBytes: s.total_heap_size, externalBytes: s.external_memory };
+};
 import(workerData.rendererUrl).then(
   (mod) => {
     parentPort.on('message', async ({ id, url, boot }) => {
       try {
-        parentPort.postMessage({ id, page: await mod.renderApp(url, boot) });
+        const page = await mod.renderApp(url, boot);
+        parentPort.postMessage({ id, page, heap: heap() });
       } catch (err) {
-        parentPort.postMessage({ id, error: String((err && err.stack) || err) });
+        parentPort.postMessage({ id, error: String((err && err.stack) || err), heap: heap() });
       }
     });
     parentPort.postMessage({ ready: true });
@@ -58,7 +66,12 @@ import(workerData.rendererUrl).then(
 );
 `;
 
-type Reply = { id: number; page?: RenderedPage; error?: string } | { ready: true } | { loadError: string };
+type Reply =
+  | { id: number; page?: RenderedPage; error?: string; heap: RendererHeap }
+  | { ready: true }
+  | { loadError: string };
+
+type RendererHeap = Parameters<typeof recordRendererHeap>[0];
 
 interface Pending {
   resolve(page: RenderedPage | null): void;
@@ -107,12 +120,15 @@ export function startPageRenderer(logger: Logger, ssrDist: string | undefined): 
         for (const id of [...pending.keys()]) finish(id, null);
         return;
       }
+      recordRendererHeap(reply.heap);
       if (reply.error) logger.error('page not rendered on the server', { err: reply.error });
       finish(reply.id, reply.page ?? null);
     });
     w.on('error', (err) => logger.error('page renderer failed', { err: String(err) }));
     w.on('exit', () => {
       if (worker === w) worker = null;
+      // Its isolate is gone with it.
+      recordRendererHeap({ usedBytes: 0, totalBytes: 0, externalBytes: 0 });
       // Whatever it was rendering gets the shell; the next page starts a new worker.
       for (const id of [...pending.keys()]) finish(id, null);
     });
