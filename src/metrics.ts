@@ -177,6 +177,17 @@ const rendererExternal = new client.Gauge({
   registers: [registry],
 });
 
+const rendererCpu = new client.Counter({
+  name: 'coinsync_page_renderer_cpu_seconds_total',
+  help: "CPU time (user + system) of the page-render worker's thread, as of its last render (Linux): the share of coinsync_process_cpu_seconds_total that rendering costs.",
+  registers: [registry],
+});
+
+/** CPU seconds the render worker's thread spent since its previous report. */
+export function recordRendererCpu(seconds: number): void {
+  if (seconds > 0) rendererCpu.inc(seconds);
+}
+
 /** The render worker's heap as it reported it with its last render (src/auth/page-renderer.ts). */
 export function recordRendererHeap(heap: {
   usedBytes: number;

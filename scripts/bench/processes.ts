@@ -52,10 +52,14 @@ const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ: 100 on every Linux build the ben
  * null when unavailable. CPU per request is what a busy shared machine distorts least: wall-clock
  * throughput falls with other processes' load, the work each request needs does not.
  */
-export function cpuSeconds(pid: number | undefined): number | null {
+export function cpuSeconds(pid: number | undefined, tid?: number): number | null {
   if (pid === undefined) return null;
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // With a thread id: that thread's own CPU time (the main thread's id is the process id).
+    const stat = readFileSync(
+      tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`,
+      'utf8',
+    );
     // Fields after the command name (which is in parentheses and may contain spaces).
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const utime = Number(fields[11]);

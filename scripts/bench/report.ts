@@ -101,7 +101,7 @@ function table(rows: string[][]): string {
 
 const split = (m: MemorySplit | null | undefined) =>
   m
-    ? ` (V8 heap ${m.heapUsedMb} used of ${m.heapTotalMb}, new space ${m.newSpaceMb}; external ${m.externalMb}; other ${m.otherMb})`
+    ? ` (V8 heap ${m.heapUsedMb} used of ${m.heapTotalMb}, new space ${m.newSpaceMb}; external ${m.externalMb}; page renderer ${m.rendererHeapUsedMb} used of ${m.rendererHeapTotalMb} + ${m.rendererExternalMb} external; other ${m.otherMb})`
     : '';
 
 export function formatReport(r: BenchResults, targets: Target[]): string {

@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { AppBoot } from '../shared/api-types.ts';
 import type { Logger } from '../logger.ts';
-import { recordRendererHeap } from '../metrics.ts';
+import { recordRendererCpu, recordRendererHeap } from '../metrics.ts';
 
 // The server renderer (web/src/entry-server.tsx, built into dist/ssr, decision 031) runs on a worker
 // thread, never on the event loop that also runs the bot and the API (decision 047): a page's render
@@ -45,19 +45,33 @@ export interface PageRenderer {
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const v8 = require('node:v8');
-// Each reply carries this isolate's heap, for /metrics (its memory is not in the loop's heap figures).
-const heap = () => {
+const { readFileSync } = require('node:fs');
+// Each reply carries this isolate's heap and this thread's CPU time so far, for /metrics: neither is in
+// the process's own heap figures, and the process's CPU time does not say which thread spent it.
+const threadCpuSeconds = () => {
+  try {
+    const stat = readFileSync('/proc/thread-self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null; // not Linux
+  }
+};
+const usage = () => {
   const s = v8.getHeapStatistics();
-  return { usedBytes: s.used_heap_size, totalBytes: s.total_heap_size, externalBytes: s.external_memory };
+  return {
+    heap: { usedBytes: s.used_heap_size, totalBytes: s.total_heap_size, externalBytes: s.external_memory },
+    cpuSeconds: threadCpuSeconds(),
+  };
 };
 import(workerData.rendererUrl).then(
   (mod) => {
     parentPort.on('message', async ({ id, url, boot }) => {
       try {
         const page = await mod.renderApp(url, boot);
-        parentPort.postMessage({ id, page, heap: heap() });
+        parentPort.postMessage({ id, page, ...usage() });
       } catch (err) {
-        parentPort.postMessage({ id, error: String((err && err.stack) || err), heap: heap() });
+        parentPort.postMessage({ id, error: String((err && err.stack) || err), ...usage() });
       }
     });
     parentPort.postMessage({ ready: true });
@@ -67,7 +81,7 @@ import(workerData.rendererUrl).then(
 `;
 
 type Reply =
-  | { id: number; page?: RenderedPage; error?: string; heap: RendererHeap }
+  | { id: number; page?: RenderedPage; error?: string; heap: RendererHeap; cpuSeconds: number | null }
   | { ready: true }
   | { loadError: string };
 
@@ -90,6 +104,8 @@ export function startPageRenderer(logger: Logger, ssrDist: string | undefined): 
   let worker: Worker | null = null;
   let closed = false;
   let broken = false;
+  /** The worker thread's CPU seconds already counted into /metrics. */
+  let cpuReported = 0;
 
   const finish = (id: number, page: RenderedPage | null) => {
     const entry = pending.get(id);
@@ -101,6 +117,8 @@ export function startPageRenderer(logger: Logger, ssrDist: string | undefined): 
   };
 
   const spawn = (): Worker => {
+    // The new thread's CPU time starts at 0.
+    cpuReported = 0;
     const w = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: { rendererUrl },
@@ -121,6 +139,10 @@ export function startPageRenderer(logger: Logger, ssrDist: string | undefined): 
         return;
       }
       recordRendererHeap(reply.heap);
+      if (reply.cpuSeconds !== null) {
+        recordRendererCpu(reply.cpuSeconds - cpuReported);
+        cpuReported = reply.cpuSeconds;
+      }
       if (reply.error) logger.error('page not rendered on the server', { err: reply.error });
       finish(reply.id, reply.page ?? null);
     });
