@@ -31,6 +31,8 @@ export interface SoakWindow {
    * worker's (its own report in /metrics), and the rest (V8's GC helpers, libuv's pool: gzip, crypto).
    */
   cpu?: { loop: number; renderer: number; otherThreads: number } | null;
+  /** Page loads in the window by how they were served: rendered now, from the page cache, or the static shell. */
+  pages?: Record<string, number>;
   /** Per route template: requests in the window and the histogram bound its p99 fell under (ms). */
   routes?: Record<string, { requests: number; p99Ms: number | null }>;
   /** The day's other traffic in the window (streams open, events, joins, leaves, purchases). */
@@ -98,6 +100,8 @@ interface ServerWindow {
   at: number;
   /** CPU seconds so far: the whole process, its main thread, the render worker's thread. */
   cpu: { total: number | null; loop: number | null; renderer: number | null };
+  /** Page loads so far by how they were served (rendered, cache, shell). */
+  pages: Record<string, number>;
   memory: MemorySplit | null;
   eventLoopP99Ms: number | null;
   eventLoopMaxMs: number | null;
@@ -128,9 +132,13 @@ async function readServerWindow(baseUrl: string, pid: number | undefined): Promi
       perRoute.set(le, (perRoute.get(le) ?? 0) + Number(m[4]));
       buckets.set(key, perRoute);
     }
+    const pages: Record<string, number> = {};
+    for (const m of text.matchAll(/^coinsync_page_html_total\{outcome="([^"]+)"\} (\S+)$/gm))
+      pages[m[1]!] = Number(m[2]);
     return {
       at,
       cpu,
+      pages,
       memory: memorySplitOf(text),
       eventLoopP99Ms: ms(metricValue(text, 'coinsync_nodejs_eventloop_lag_p99_seconds')),
       eventLoopMaxMs: ms(metricValue(text, 'coinsync_nodejs_eventloop_lag_max_seconds')),
@@ -292,6 +300,12 @@ export async function runSoak(options: {
             eventLoopMaxMs: server?.eventLoopMaxMs ?? null,
             routes: server && priorServer ? routeP99s(priorServer.buckets, server.buckets) : {},
             cpu: server && priorServer ? cpuShares(priorServer, server) : null,
+            pages:
+              server && priorServer
+                ? Object.fromEntries(
+                    Object.entries(server.pages).map(([k, v]) => [k, v - (priorServer?.pages[k] ?? 0)]),
+                  )
+                : {},
             day: options.day.takeWindow(),
           }
         : {}),
@@ -305,7 +319,7 @@ export async function runSoak(options: {
           ? ` (heap ${m.heapUsedMb}/${m.heapTotalMb} MB, new space ${m.newSpaceMb}, external ${m.externalMb}, renderer ${m.rendererHeapUsedMb}/${m.rendererHeapTotalMb} + ${m.rendererExternalMb}, other ${m.otherMb})`
           : '') +
         (w.day
-          ? `; loop delay p99 ${w.eventLoopP99Ms} ms (max ${w.eventLoopMaxMs}); CPU % loop ${w.cpu?.loop}, renderer ${w.cpu?.renderer}, other threads ${w.cpu?.otherThreads}; streams ${w.day.streamsOpen}, events ${w.day.streamEvents}, joins ${w.day.joins}, leaves ${w.day.leaves}, purchases ${w.day.purchases}; slowest routes ` +
+          ? `; loop delay p99 ${w.eventLoopP99Ms} ms (max ${w.eventLoopMaxMs}); CPU % loop ${w.cpu?.loop}, renderer ${w.cpu?.renderer}, other threads ${w.cpu?.otherThreads}; pages ${JSON.stringify(w.pages ?? {})}; streams ${w.day.streamsOpen}, events ${w.day.streamEvents}, joins ${w.day.joins}, leaves ${w.day.leaves}, purchases ${w.day.purchases}; slowest routes ` +
             Object.entries(w.routes ?? {})
               .sort((a, b) => (b[1].p99Ms ?? Infinity) - (a[1].p99Ms ?? Infinity))
               .slice(0, 3)

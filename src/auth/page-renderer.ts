@@ -122,7 +122,11 @@ export function startPageRenderer(logger: Logger, ssrDist: string | undefined): 
     const w = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: { rendererUrl },
-      // The renders' garbage stays off the API's heap; a page needs a few MB.
+      // The renders' garbage stays off the API's heap. V8's heap flags are process-wide and win over an
+      // isolate's own limits: under production's flags (ecosystem.config.cjs) this worker gets the loop's
+      // limits (measured: heap_size_limit 192 MB in the worker, not 96 + 48). Its heap is ~55-65 MB in the
+      // soak day (~25-40 MB of it in use; coinsync_page_renderer_heap_*). This cap applies only where the
+      // process runs without those flags (tests, tsx).
       resourceLimits: { maxOldGenerationSizeMb: 96 },
     });
     w.unref();
