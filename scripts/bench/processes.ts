@@ -132,6 +132,14 @@ export function productionNodeFlags(): string[] {
   return Array.isArray(nodeArgs) ? nodeArgs : nodeArgs.split(/\s+/).filter(Boolean);
 }
 
+/** The environment production sets beside NODE_ENV and PORT: `env` of ecosystem.config.cjs (e.g. MALLOC_ARENA_MAX). */
+export function productionEnv(): Record<string, string> {
+  const config = createRequire(import.meta.url)(path.join(root, 'ecosystem.config.cjs')) as {
+    apps: { env?: Record<string, string | number> }[];
+  };
+  return Object.fromEntries(Object.entries(config.apps[0]?.env ?? {}).map(([k, v]) => [k, String(v)]));
+}
+
 /** Starts the Discord simulator (scripts/run-discord-sim.ts) over the seeded state file; resolves with its URL. */
 async function startSimulator(statePath: string): Promise<string> {
   const sim = startWatchedProcess(
@@ -180,6 +188,8 @@ export async function startProduct(options: ProductOptions): Promise<ProductProc
     // The production default: the bench waits for "listening" and "bot: connected" info lines.
     LOG_LEVEL: 'info',
     ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
+    // What production's process file sets (the compiled server only: it is what production runs).
+    ...(options.runtime === 'dist' ? productionEnv() : {}),
     ...options.env,
   };
   const product = startWatchedProcess(

@@ -8,6 +8,7 @@ import { FULL_SIZE, QUICK_SIZE, seedDatabase } from './seed.ts';
 import {
   cpuSeconds,
   distIsStale,
+  productionEnv,
   productionNodeFlags,
   rssBytes,
   startProduct,
@@ -320,10 +321,10 @@ async function main(): Promise<number> {
         ...(args['node-flags']?.split(/\s+/).filter(Boolean) ?? []),
       ],
       ...(args.dist ? { distDir: path.resolve(args.dist) } : {}),
-      ...(args['product-env']?.length ? { env: productEnv } : {}),
+      env: { ...(runtime === 'dist' ? productionEnv() : {}), ...productEnv },
     };
     log(
-      `product up at ${product.url} (pid ${product.child.pid}, ${runtime === 'dist' ? `node ${runtimeInfo.nodeFlags.join(' ')} ${args.dist ? path.resolve(args.dist, 'dist/server/main.js') : 'dist/server/main.js'}` : 'tsx src/main.ts'}${args['product-env']?.length ? `, env ${args['product-env'].join(' ')}` : ''}), bot connected`,
+      `product up at ${product.url} (pid ${product.child.pid}, ${runtime === 'dist' ? `node ${runtimeInfo.nodeFlags.join(' ')} ${args.dist ? path.resolve(args.dist, 'dist/server/main.js') : 'dist/server/main.js'}` : 'tsx src/main.ts'}${Object.keys(runtimeInfo.env).length ? `, env ${Object.entries(runtimeInfo.env).map(([k, v]) => `${k}=${v}`).join(' ')}` : ''}), bot connected`,
     );
     await new Promise((resolve) => setTimeout(resolve, 500));
     const atRest = rssBytes(product.child.pid);
