@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { and, eq, inArray } from 'drizzle-orm';
-import { serverJoins } from '../../src/db/schema.ts';
+import { campaignJoins } from '../../src/db/schema.ts';
 import { reconcile, type ReconcileResult } from '../../src/bot/reconcile.ts';
 import { startBotTestApp } from '../../src/bot/bot-test-kit.ts';
 import { startTestApp, type TestApp } from '../../src/test/harness.ts';
@@ -42,10 +42,13 @@ function countPaid(app: TestApp, campaignIds: string[]): number {
   let n = 0;
   for (let i = 0; i < campaignIds.length; i += 500) {
     n += app.server.ctx.db
-      .select({ id: serverJoins.id })
-      .from(serverJoins)
+      .select({ id: campaignJoins.id })
+      .from(campaignJoins)
       .where(
-        and(inArray(serverJoins.serverId, campaignIds.slice(i, i + 500)), eq(serverJoins.coinsAwarded, true)),
+        and(
+          inArray(campaignJoins.campaignId, campaignIds.slice(i, i + 500)),
+          eq(campaignJoins.coinsAwarded, true),
+        ),
       )
       .all().length;
   }
@@ -153,7 +156,7 @@ async function benchMassLeave(args: DiscordBenchArgs): Promise<boolean> {
     if (countPaid(app, [campaign.id]) !== args.leavers)
       throw new Error('mass-leave bench: seeding did not pay the leavers');
     const joinOf = (i: number) =>
-      app.server.ctx.db.select().from(serverJoins).where(eq(serverJoins.userId, userIds[i]!)).get();
+      app.server.ctx.db.select().from(campaignJoins).where(eq(campaignJoins.userId, userIds[i]!)).get();
 
     const rest0 = app.server.ctx.discord.stats();
     const sim0 = app.sim.state.rateLimits.stats();

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { and, eq } from 'drizzle-orm';
-import { serverJoins, users } from '../../src/db/schema.ts';
+import { campaignJoins, users } from '../../src/db/schema.ts';
 import { reconcile, type ReconcileResult } from '../../src/bot/reconcile.ts';
 import { checkMemberJoins } from '../../src/bot/member-sweep.ts';
 import { saveOAuthTokens } from '../../src/auth/oauth-tokens.ts';
@@ -108,10 +108,10 @@ export async function runMemberSweepBench(args: MemberSweepBenchArgs): Promise<b
           : [];
         for (const g of mine) {
           sim.guilds.get(guilds[g]!.id)!.members[u.id] = { joinedAt };
-          db.insert(serverJoins)
+          db.insert(campaignJoins)
             .values({
               userId: row.id,
-              serverId: guilds[g]!.campaignId,
+              campaignId: guilds[g]!.campaignId,
               joinedAt: now - 2000,
               verified: true,
               verifiedAt: now,
@@ -170,10 +170,13 @@ export async function runMemberSweepBench(args: MemberSweepBenchArgs): Promise<b
     const charged = left.filter(
       ({ userId, guildIndex }) =>
         db
-          .select({ p: serverJoins.penalized })
-          .from(serverJoins)
+          .select({ p: campaignJoins.penalized })
+          .from(campaignJoins)
           .where(
-            and(eq(serverJoins.userId, userId), eq(serverJoins.serverId, guilds[guildIndex]!.campaignId)),
+            and(
+              eq(campaignJoins.userId, userId),
+              eq(campaignJoins.campaignId, guilds[guildIndex]!.campaignId),
+            ),
           )
           .get()?.p === true,
     ).length;
@@ -182,8 +185,8 @@ export async function runMemberSweepBench(args: MemberSweepBenchArgs): Promise<b
     const returning = await addMembers(args.returning, 'returner', false);
     for (const [k, m] of returning.entries()) {
       const g = guilds[k % guilds.length]!;
-      db.insert(serverJoins)
-        .values({ userId: m.userId, serverId: g.campaignId, joinedAt: app.clock.now() })
+      db.insert(campaignJoins)
+        .values({ userId: m.userId, campaignId: g.campaignId, joinedAt: app.clock.now() })
         .run();
       sim.guilds.get(g.id)!.members[m.discordId] = {
         joinedAt: new Date(app.clock.now() + 1000).toISOString(),
@@ -195,9 +198,9 @@ export async function runMemberSweepBench(args: MemberSweepBenchArgs): Promise<b
     const answers: number[] = [];
     const isPaid = (userId: string) =>
       db
-        .select({ paid: serverJoins.coinsAwarded })
-        .from(serverJoins)
-        .where(eq(serverJoins.userId, userId))
+        .select({ paid: campaignJoins.coinsAwarded })
+        .from(campaignJoins)
+        .where(eq(campaignJoins.userId, userId))
         .get()?.paid === true;
     await Promise.all(
       returning.map(async (m) => {

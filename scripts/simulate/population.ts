@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { DAY, HOUR, MINUTE, SECOND } from '../../src/clock.ts';
-import { serverJoins, servers, transactions, users } from '../../src/db/schema.ts';
+import { campaignJoins, campaigns, transactions, users } from '../../src/db/schema.ts';
 import { findLedgerMismatchesSync } from '../../src/ledger/ledger.ts';
 import { startBotTestApp } from '../../src/bot/bot-test-kit.ts';
 import type { TestApp, TestClient } from '../../src/test/harness.ts';
@@ -307,8 +307,8 @@ async function simulate(
   const joinRowOf = (userId: string, campaignId: string) =>
     db
       .select()
-      .from(serverJoins)
-      .where(and(eq(serverJoins.serverId, campaignId), eq(serverJoins.userId, userId)))
+      .from(campaignJoins)
+      .where(and(eq(campaignJoins.campaignId, campaignId), eq(campaignJoins.userId, userId)))
       .get();
   const joinRow = (actor: Actor, campaignId: string) => joinRowOf(actor.userIds.at(-1)!, campaignId);
 
@@ -977,8 +977,8 @@ function buildReport(app: TestApp, facts: RunFacts): SimulationReport {
     )
     .all()
     .filter((t) => ours.has(t.userId));
-  const joins = db.select().from(serverJoins).all();
-  const campaigns = db.select().from(servers).all();
+  const joins = db.select().from(campaignJoins).all();
+  const campaignRows = db.select().from(campaigns).all();
 
   const rows = new Map<ActorType, TypeRow>(
     ACTOR_TYPES.map((type) => [
@@ -1063,7 +1063,7 @@ function buildReport(app: TestApp, facts: RunFacts): SimulationReport {
 
   // Abuse channels measured from the database (besides the accepted forbidden actions counted live).
   const joinsBy = (type: ActorType) => joins.filter((j) => typeOf.get(j.userId) === type);
-  const campaignById = new Map(campaigns.map((c) => [c.id, c]));
+  const campaignById = new Map(campaignRows.map((c) => [c.id, c]));
   // No-bot farmers never accept a no-bot invite and only web-join bot guilds they are already in.
   const farmerRow = rows.get('nobot_farmer')!;
   farmerRow.abuseCoins += farmerRow.joinRewards + farmerRow.nobotRewards;
@@ -1122,7 +1122,7 @@ function buildReport(app: TestApp, facts: RunFacts): SimulationReport {
       )
         continue;
       // Leaving a campaign canceled before the leave costs nothing (issue 12 item 4).
-      const canceledAt = campaignById.get(j.serverId)?.canceledAt ?? null;
+      const canceledAt = campaignById.get(j.campaignId)?.canceledAt ?? null;
       if (canceledAt !== null && canceledAt <= j.leftAt) continue;
       const early = j.leftAt < j.verifiedAt + (j.minStayMs ?? 0);
       if (early && !j.penalized) {
@@ -1144,13 +1144,13 @@ function buildReport(app: TestApp, facts: RunFacts): SimulationReport {
   const altRow = rows.get('alt_ring')!;
   const cap = app.server.ctx.config.sameAddress.maxPaidJoins;
   for (const actor of facts.actors.filter((a) => a.type === 'alt_ring' && a.ringOwner)) {
-    const listed = campaigns.filter((c) => actor.userIds.includes(c.ownerId));
+    const listed = campaignRows.filter((c) => actor.userIds.includes(c.ownerId));
     altRow.abuseWins += listed.length;
   }
   const paidSameAddress = new Map<string, number>();
   for (const j of joinsBy('alt_ring')) {
     if (!j.coinsAwarded || !j.sameAddress) continue;
-    paidSameAddress.set(j.serverId, (paidSameAddress.get(j.serverId) ?? 0) + 1);
+    paidSameAddress.set(j.campaignId, (paidSameAddress.get(j.campaignId) ?? 0) + 1);
   }
   for (const [campaignId, paid] of paidSameAddress) {
     if (paid > cap) {
@@ -1225,7 +1225,7 @@ function buildReport(app: TestApp, facts: RunFacts): SimulationReport {
   const expectedByOwner = new Map<string, number>();
   /** Coins that reached each guild's campaigns (slots × cost + promotions), whoever spent them. */
   const reachingByGuild = new Map<string, number>();
-  for (const c of campaigns) {
+  for (const c of campaignRows) {
     if (c.initialMemberSlots === 0 && c.featuredAt === null) continue;
     const promoted = c.featuredAt !== null ? PROMOTION.costCoins * 100 : 0;
     // A promotion adds its slots to initialMemberSlots? Count bought slots from the campaign debit instead.
@@ -1234,9 +1234,9 @@ function buildReport(app: TestApp, facts: RunFacts): SimulationReport {
       regularSlots * CAMPAIGN_KIND_RULES[c.kind === 'nobot' ? 'nobot' : 'regular'].costPerSlotCents +
       promoted;
     expectedByOwner.set(c.ownerId, (expectedByOwner.get(c.ownerId) ?? 0) + cost);
-    const guildId = c.serverId ?? c.inviteGuildId;
+    const guildId = c.guildId ?? c.inviteGuildId;
     if (guildId) reachingByGuild.set(guildId, (reachingByGuild.get(guildId) ?? 0) + cost);
-    const campaignJoins = joins.filter((j) => j.serverId === c.id);
+    const campaignJoins = joins.filter((j) => j.campaignId === c.id);
     const paid = campaignJoins.filter((j) => j.coinsAwarded && (j.rewardCents ?? 0) > 0).length;
     const returned = campaignJoins.filter((j) => j.penalized).length;
     // A canceled campaign (its owner deleted the account) keeps no slots.
@@ -1253,7 +1253,7 @@ function buildReport(app: TestApp, facts: RunFacts): SimulationReport {
   check(
     'slots: paid members held ≤ slots bought, and slots left = bought − held',
     slotMismatch === 0,
-    `${slotMismatch} campaign(s) off, of ${campaigns.length}`,
+    `${slotMismatch} campaign(s) off, of ${campaignRows.length}`,
   );
 
   // Funnels (issue 29 item 2): the coins that reach a guild's campaigns come from its real owner (the

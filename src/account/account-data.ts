@@ -36,11 +36,11 @@ export async function exportAccountData(ctx: Pick<AppContext, 'store' | 'clock'>
       description: t.description,
       createdAt: iso(t.createdAt),
     })),
-    servers: rows.servers.map((s) => ({
+    servers: rows.campaigns.map((s) => ({
       id: s.id,
       name: s.name,
       inviteLink: s.inviteLink,
-      serverId: s.serverId,
+      serverId: s.guildId,
       coinReward: formatCents(s.coinReward),
       membersRemaining: s.membersRemaining,
       initialMemberSlots: s.initialMemberSlots,

@@ -103,7 +103,7 @@ describe.each(ENGINES)('account export and deletion on %s', (kind) => {
       const theirs = await seedActivity(t, other.id, user.id);
       const rows = await accountRepo(t.store.read).exportRows(user.id);
       expect(rows.transactions.map((r) => r.amount)).toEqual([700, -200]);
-      expect(rows.servers.map((s) => s.id)).toEqual([ids.canceled, ids.active, theirs.other]);
+      expect(rows.campaigns.map((s) => s.id)).toEqual([ids.canceled, ids.active, theirs.other]);
       expect(rows.joins).toEqual([
         {
           serverName: 'Someone else',
@@ -147,11 +147,11 @@ describe.each(ENGINES)('account export and deletion on %s', (kind) => {
         await account.anonymiseUser(user.id, DELETED_USERNAME);
       });
       const mineAfter = await accountRepo(t.store.read).exportRows(user.id);
-      const byId = new Map(mineAfter.servers.map((s) => [s.id, s]));
+      const byId = new Map(mineAfter.campaigns.map((s) => [s.id, s]));
       expect(byId.get(mine.active)).toMatchObject({ canceledAt: now + 5, membersRemaining: 0 });
       expect(byId.get(mine.canceled)).toMatchObject({ canceledAt: now - 1000, membersRemaining: 5 });
       const theirsAfter = await accountRepo(t.store.read).exportRows(other.id);
-      expect(theirsAfter.servers.find((s) => s.id === theirs.active)?.canceledAt).toBeNull();
+      expect(theirsAfter.campaigns.find((s) => s.id === theirs.active)?.canceledAt).toBeNull();
       const count = async (table: 'social_task_starts' | 'user_addresses', userId: string) => {
         const read = t.store.read;
         const q = sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)} WHERE user_id = ${userId}`;

@@ -1,5 +1,5 @@
 import type { DbHandle } from '../db/engine.ts';
-import type { Payment, Server, Transaction, User } from '../db/schema.ts';
+import type { Payment, Campaign, Transaction, User } from '../db/schema.ts';
 import type { TransactionType } from '../ledger/index.ts';
 import { getForUpdate } from '../db/query.ts';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
@@ -7,8 +7,8 @@ import type { SQLiteColumn, SQLiteSelect } from 'drizzle-orm/sqlite-core';
 import {
   hourlyRewards,
   payments,
-  serverJoins,
-  servers,
+  campaignJoins,
+  campaigns,
   socialCompletions,
   socialTaskStarts,
   socialTasks,
@@ -41,7 +41,7 @@ export const NEUTRAL_DESCRIPTIONS: Readonly<Partial<Record<TransactionType, stri
 
 export interface AccountExportRows {
   transactions: Transaction[];
-  servers: Server[];
+  campaigns: Campaign[];
   joins: {
     serverName: string;
     joinedAt: number;
@@ -61,12 +61,12 @@ export interface AccountExportRows {
 
 /** What the export says of each join, social task done and reward claim. */
 const JOIN_EXPORT_COLUMNS = {
-  serverName: servers.name,
-  joinedAt: serverJoins.joinedAt,
-  verified: serverJoins.verified,
-  coinsAwarded: serverJoins.coinsAwarded,
-  hasLeft: serverJoins.hasLeft,
-  leftAt: serverJoins.leftAt,
+  serverName: campaigns.name,
+  joinedAt: campaignJoins.joinedAt,
+  verified: campaignJoins.verified,
+  coinsAwarded: campaignJoins.coinsAwarded,
+  hasLeft: campaignJoins.hasLeft,
+  leftAt: campaignJoins.leftAt,
 };
 const SOCIAL_EXPORT_COLUMNS = {
   platform: socialTasks.platform,
@@ -100,19 +100,19 @@ export class AccountRepository {
         [transactions.userId, userId],
         [transactions.createdAt, transactions.id],
       ),
-      servers: await ownRowsInOrder(
-        db.select().from(servers).$dynamic(),
-        [servers.ownerId, userId],
-        [servers.createdAt, servers.id],
+      campaigns: await ownRowsInOrder(
+        db.select().from(campaigns).$dynamic(),
+        [campaigns.ownerId, userId],
+        [campaigns.createdAt, campaigns.id],
       ),
       joins: await ownRowsInOrder(
         db
           .select(JOIN_EXPORT_COLUMNS)
-          .from(serverJoins)
-          .innerJoin(servers, eq(servers.id, serverJoins.serverId))
+          .from(campaignJoins)
+          .innerJoin(campaigns, eq(campaigns.id, campaignJoins.campaignId))
           .$dynamic(),
-        [serverJoins.userId, userId],
-        [serverJoins.joinedAt, serverJoins.id],
+        [campaignJoins.userId, userId],
+        [campaignJoins.joinedAt, campaignJoins.id],
       ),
       socialCompletions: await ownRowsInOrder(
         db
@@ -162,9 +162,9 @@ export class AccountRepository {
   /** Ends the user's active campaigns (no refund, as any cancellation). */
   async endOwnedCampaigns(userId: string, now: number): Promise<void> {
     await this.h.q
-      .update(servers)
+      .update(campaigns)
       .set({ canceledAt: now, membersRemaining: 0 })
-      .where(and(eq(servers.ownerId, userId), isNull(servers.canceledAt)))
+      .where(and(eq(campaigns.ownerId, userId), isNull(campaigns.canceledAt)))
       .run();
   }
 
@@ -174,9 +174,9 @@ export class AccountRepository {
    */
   async blankOwnedCampaigns(userId: string, name: string): Promise<void> {
     await this.h.q
-      .update(servers)
-      .set({ name, inviteLink: '', inviteCode: null, serverIcon: null })
-      .where(eq(servers.ownerId, userId))
+      .update(campaigns)
+      .set({ name, inviteLink: '', inviteCode: null, guildIcon: null })
+      .where(eq(campaigns.ownerId, userId))
       .run();
   }
 

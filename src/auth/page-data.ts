@@ -2,7 +2,7 @@ import type { AppContext } from '../context.ts';
 import type { BootQuery } from '../shared/api-types.ts';
 import { HISTORY_PAGE_SIZE, transactionsQuerySchema } from '../shared/history-schemas.ts';
 import { pageDataFor, type PageDataSource } from '../shared/page-data.ts';
-import { listActiveCampaigns, listMyServers } from '../campaigns/list-campaigns.ts';
+import { listActiveCampaigns, listMyCampaigns } from '../campaigns/list-campaigns.ts';
 import { listTransactions, summarizeTransactions } from '../campaigns/list-transactions.ts';
 import { nextPageUrl, parseDiscoverQuery } from '../joins/discover-query.ts';
 import { findDiscoverPage, findFeaturedServersJson } from '../joins/list-servers.ts';
@@ -31,7 +31,7 @@ const RESOLVE: Record<PageDataSource, Resolve> = {
   async discoverFeatured(ctx, userId) {
     return JSON.parse((await findFeaturedServersJson(ctx, userId)).toString('utf8')) as unknown;
   },
-  myServers: (ctx, userId) => listMyServers(ctx, userId),
+  myServers: (ctx, userId) => listMyCampaigns(ctx, userId),
   transactionSummary: (ctx, userId) => summarizeTransactions(ctx, userId),
   async recentTransactions(ctx, userId) {
     return (await listTransactions(ctx, userId, transactionsQuerySchema.parse({}))).items;

@@ -18,7 +18,7 @@ import {
 import type { SelectedFields, SQLiteSelect } from 'drizzle-orm/sqlite-core';
 import type { SqliteRemoteResult } from 'drizzle-orm/sqlite-proxy';
 import { changes } from '../db/query.ts';
-import { serverJoins, servers, users } from '../db/schema.ts';
+import { campaignJoins, campaigns, users } from '../db/schema.ts';
 import { CAMPAIGN_KIND_RULES, type CampaignKind } from '../shared/campaign-kinds.ts';
 import type { JoinTerms, LeaveReason } from './rules.ts';
 
@@ -108,24 +108,29 @@ export class BotRepository {
   /** The member's pending joins of the guild's open campaigns recorded at or after `since`, oldest first. */
   async listPendingJoins(userId: string, guildId: string, since: number): Promise<PendingJoin[]> {
     return this.selectPresentJoinsOfGuild(
-      { joinId: serverJoins.id, campaignId: servers.id, name: servers.name, ownerId: servers.ownerId },
+      {
+        joinId: campaignJoins.id,
+        campaignId: campaigns.id,
+        name: campaigns.name,
+        ownerId: campaigns.ownerId,
+      },
       userId,
       guildId,
-      eq(serverJoins.verified, false),
-      isNull(servers.canceledAt),
-      gte(serverJoins.joinedAt, since),
+      eq(campaignJoins.verified, false),
+      isNull(campaigns.canceledAt),
+      gte(campaignJoins.joinedAt, since),
     )
-      .orderBy(asc(serverJoins.joinedAt), asc(serverJoins.id))
+      .orderBy(asc(campaignJoins.joinedAt), asc(campaignJoins.id))
       .all();
   }
 
   /** Marks a pending join verified at `at` (nothing paid yet); false when it was verified already. */
   async claimPendingJoin(joinId: string, at: number): Promise<boolean> {
     const row = await this.h.q
-      .update(serverJoins)
+      .update(campaignJoins)
       .set({ verified: true, verifiedAt: at, coinsAwarded: false })
-      .where(and(eq(serverJoins.id, joinId), eq(serverJoins.verified, false)))
-      .returning({ id: serverJoins.id })
+      .where(and(eq(campaignJoins.id, joinId), eq(campaignJoins.verified, false)))
+      .returning({ id: campaignJoins.id })
       .get();
     return row !== undefined;
   }
@@ -138,45 +143,48 @@ export class BotRepository {
     campaignId: string,
   ): Promise<{ membersRemaining: number; featuredRemaining: number } | undefined> {
     return this.h.q
-      .update(servers)
+      .update(campaigns)
       .set({
-        membersRemaining: sql`${servers.membersRemaining} - 1`,
-        featuredRemaining: sql`${servers.featuredRemaining} - 1`,
+        membersRemaining: sql`${campaigns.membersRemaining} - 1`,
+        featuredRemaining: sql`${campaigns.featuredRemaining} - 1`,
       })
       .where(
         and(
-          eq(servers.id, campaignId),
-          gt(servers.featuredRemaining, 0),
-          gt(servers.membersRemaining, 0),
-          isNull(servers.canceledAt),
+          eq(campaigns.id, campaignId),
+          gt(campaigns.featuredRemaining, 0),
+          gt(campaigns.membersRemaining, 0),
+          isNull(campaigns.canceledAt),
         ),
       )
-      .returning({ membersRemaining: servers.membersRemaining, featuredRemaining: servers.featuredRemaining })
+      .returning({
+        membersRemaining: campaigns.membersRemaining,
+        featuredRemaining: campaigns.featuredRemaining,
+      })
       .get();
   }
 
   /** Takes one member slot beyond the featured pool of a campaign that is not canceled; undefined when none. */
   async takeRegularSlot(campaignId: string): Promise<{ membersRemaining: number } | undefined> {
     return this.h.q
-      .update(servers)
-      .set({ membersRemaining: sql`${servers.membersRemaining} - 1` })
+      .update(campaigns)
+      .set({ membersRemaining: sql`${campaigns.membersRemaining} - 1` })
       .where(
         and(
-          eq(servers.id, campaignId),
-          gt(servers.membersRemaining, servers.featuredRemaining),
-          isNull(servers.canceledAt),
+          eq(campaigns.id, campaignId),
+          gt(campaigns.membersRemaining, campaigns.featuredRemaining),
+          isNull(campaigns.canceledAt),
         ),
       )
-      .returning({ membersRemaining: servers.membersRemaining })
+      .returning({ membersRemaining: campaigns.membersRemaining })
       .get();
   }
 
   /** Makes the campaign a regular one, at the regular reward (its featured pool ran out). */
   async endFeaturing(campaignId: string): Promise<void> {
     await this.h.q
-      .update(servers)
+      .update(campaigns)
       .set({ kind: 'regular', isFeatured: false, coinReward: CAMPAIGN_KIND_RULES.regular.rewardCents })
-      .where(eq(servers.id, campaignId))
+      .where(eq(campaigns.id, campaignId))
       .run();
   }
 
@@ -184,7 +192,7 @@ export class BotRepository {
   async settleVerifiedJoin(joinId: string, outcome: VerifiedJoinOutcome): Promise<void> {
     const { terms } = outcome;
     await this.h.q
-      .update(serverJoins)
+      .update(campaignJoins)
       .set({
         coinsAwarded: terms !== null,
         rewardCents: terms?.rewardCents ?? 0,
@@ -195,7 +203,7 @@ export class BotRepository {
           ? { discordJoinedAt: outcome.discordJoinedAt }
           : {}),
       })
-      .where(eq(serverJoins.id, joinId))
+      .where(eq(campaignJoins.id, joinId))
       .run();
   }
 
@@ -212,21 +220,21 @@ export class BotRepository {
   ): Promise<number> {
     return changes(
       await this.h.q
-        .update(serverJoins)
+        .update(campaignJoins)
         .set({ verified: true, verifiedAt: at, coinsAwarded: false, discordJoinedAt })
         .where(
           and(
             inArray(
-              serverJoins.userId,
+              campaignJoins.userId,
               this.h.q.select({ id: users.id }).from(users).where(eq(users.discordId, discordUserId)),
             ),
             inArray(
-              serverJoins.serverId,
-              this.h.q.select({ id: servers.id }).from(servers).where(eq(servers.serverId, guildId)),
+              campaignJoins.campaignId,
+              this.h.q.select({ id: campaigns.id }).from(campaigns).where(eq(campaigns.guildId, guildId)),
             ),
-            eq(serverJoins.verified, false),
-            eq(serverJoins.hasLeft, false),
-            gt(serverJoins.joinedAt, discordJoinedAt + skewMs),
+            eq(campaignJoins.verified, false),
+            eq(campaignJoins.hasLeft, false),
+            gt(campaignJoins.joinedAt, discordJoinedAt + skewMs),
           ),
         )
         .run(),
@@ -238,21 +246,21 @@ export class BotRepository {
   async listOpenPaidJoins(userId: string, guildId: string): Promise<OpenPaidJoin[]> {
     return this.selectPresentJoinsOfGuild(
       {
-        joinId: serverJoins.id,
-        verifiedAt: serverJoins.verifiedAt,
-        minStayMs: serverJoins.minStayMs,
-        penaltyCents: serverJoins.penaltyCents,
-        rewardCents: serverJoins.rewardCents,
-        campaignId: servers.id,
-        name: servers.name,
-        kind: servers.kind,
-        canceledAt: servers.canceledAt,
+        joinId: campaignJoins.id,
+        verifiedAt: campaignJoins.verifiedAt,
+        minStayMs: campaignJoins.minStayMs,
+        penaltyCents: campaignJoins.penaltyCents,
+        rewardCents: campaignJoins.rewardCents,
+        campaignId: campaigns.id,
+        name: campaigns.name,
+        kind: campaigns.kind,
+        canceledAt: campaigns.canceledAt,
       },
       userId,
       guildId,
-      eq(serverJoins.coinsAwarded, true),
+      eq(campaignJoins.coinsAwarded, true),
     )
-      .orderBy(asc(servers.id), asc(serverJoins.id))
+      .orderBy(asc(campaigns.id), asc(campaignJoins.id))
       .all();
   }
 
@@ -262,15 +270,15 @@ export class BotRepository {
     guildId: string,
   ): Promise<{ verifiedAt: number; discordJoinedAt: number | null } | null> {
     const row = await this.selectJoinsWithCampaignAndUser({
-      verifiedAt: min(serverJoins.verifiedAt),
-      discordJoinedAt: min(serverJoins.discordJoinedAt),
+      verifiedAt: min(campaignJoins.verifiedAt),
+      discordJoinedAt: min(campaignJoins.discordJoinedAt),
     })
       .where(
         and(
           eq(users.discordId, discordUserId),
-          eq(servers.serverId, guildId),
-          eq(serverJoins.coinsAwarded, true),
-          eq(serverJoins.hasLeft, false),
+          eq(campaigns.guildId, guildId),
+          eq(campaignJoins.coinsAwarded, true),
+          eq(campaignJoins.hasLeft, false),
         ),
       )
       .get();
@@ -284,7 +292,7 @@ export class BotRepository {
     leave: { at: number; reason: LeaveReason; penalized: boolean; discordAt?: number },
   ): Promise<boolean> {
     const row = await this.h.q
-      .update(serverJoins)
+      .update(campaignJoins)
       .set({
         hasLeft: true,
         leftAt: leave.at,
@@ -292,8 +300,8 @@ export class BotRepository {
         leftReason: leave.reason,
         penalized: leave.penalized,
       })
-      .where(and(eq(serverJoins.id, joinId), eq(serverJoins.hasLeft, false)))
-      .returning({ id: serverJoins.id })
+      .where(and(eq(campaignJoins.id, joinId), eq(campaignJoins.hasLeft, false)))
+      .returning({ id: campaignJoins.id })
       .get();
     return row !== undefined;
   }
@@ -301,12 +309,12 @@ export class BotRepository {
   /** A penalised leave gives the slot back (to the featured pool for a featured slot), unless canceled. */
   async giveSlotBack(campaignId: string, featuredSlot: boolean): Promise<void> {
     await this.h.q
-      .update(servers)
+      .update(campaigns)
       .set({
-        membersRemaining: sql`${servers.membersRemaining} + 1`,
-        ...(featuredSlot ? { featuredRemaining: sql`${servers.featuredRemaining} + 1` } : {}),
+        membersRemaining: sql`${campaigns.membersRemaining} + 1`,
+        ...(featuredSlot ? { featuredRemaining: sql`${campaigns.featuredRemaining} + 1` } : {}),
       })
-      .where(and(eq(servers.id, campaignId), isNull(servers.canceledAt)))
+      .where(and(eq(campaigns.id, campaignId), isNull(campaigns.canceledAt)))
       .run();
   }
 
@@ -314,16 +322,16 @@ export class BotRepository {
   async markGuildJoinsLeft(guildId: string, at: number): Promise<number> {
     return changes(
       await this.h.q
-        .update(serverJoins)
+        .update(campaignJoins)
         .set({ hasLeft: true, leftAt: at, leftReason: 'guild_deleted' satisfies LeaveReason })
         .where(
           and(
             inArray(
-              serverJoins.serverId,
-              this.h.q.select({ id: servers.id }).from(servers).where(eq(servers.serverId, guildId)),
+              campaignJoins.campaignId,
+              this.h.q.select({ id: campaigns.id }).from(campaigns).where(eq(campaigns.guildId, guildId)),
             ),
-            eq(serverJoins.coinsAwarded, true),
-            eq(serverJoins.hasLeft, false),
+            eq(campaignJoins.coinsAwarded, true),
+            eq(campaignJoins.hasLeft, false),
           ),
         )
         .run(),
@@ -333,36 +341,36 @@ export class BotRepository {
   /** The member's joins of the guild charged as voluntary leaves, by campaign id. */
   async listChargedLeaves(discordUserId: string, guildId: string): Promise<ChargedLeave[]> {
     return this.selectJoinsWithCampaignAndUser({
-      joinId: serverJoins.id,
+      joinId: campaignJoins.id,
       userId: users.id,
-      campaignId: servers.id,
-      name: servers.name,
-      penaltyCents: serverJoins.penaltyCents,
-      rewardCents: serverJoins.rewardCents,
-      kind: servers.kind,
-      leftAt: serverJoins.leftAt,
-      leftDiscordAt: serverJoins.leftDiscordAt,
-      discordJoinedAt: serverJoins.discordJoinedAt,
+      campaignId: campaigns.id,
+      name: campaigns.name,
+      penaltyCents: campaignJoins.penaltyCents,
+      rewardCents: campaignJoins.rewardCents,
+      kind: campaigns.kind,
+      leftAt: campaignJoins.leftAt,
+      leftDiscordAt: campaignJoins.leftDiscordAt,
+      discordJoinedAt: campaignJoins.discordJoinedAt,
     })
       .where(
         and(
           eq(users.discordId, discordUserId),
-          eq(servers.serverId, guildId),
-          eq(serverJoins.penalized, true),
-          eq(serverJoins.leftReason, 'leave' satisfies LeaveReason),
+          eq(campaigns.guildId, guildId),
+          eq(campaignJoins.penalized, true),
+          eq(campaignJoins.leftReason, 'leave' satisfies LeaveReason),
         ),
       )
-      .orderBy(asc(servers.id), asc(serverJoins.id))
+      .orderBy(asc(campaigns.id), asc(campaignJoins.id))
       .all();
   }
 
   /** Turns a charged leave into a kick or ban; false when its penalty was refunded already. */
   async refundPenaltyOf(joinId: string, reason: 'kick' | 'ban'): Promise<boolean> {
     const row = await this.h.q
-      .update(serverJoins)
+      .update(campaignJoins)
       .set({ penalized: false, leftReason: reason })
-      .where(and(eq(serverJoins.id, joinId), eq(serverJoins.penalized, true)))
-      .returning({ id: serverJoins.id })
+      .where(and(eq(campaignJoins.id, joinId), eq(campaignJoins.penalized, true)))
+      .returning({ id: campaignJoins.id })
       .get();
     return row !== undefined;
   }
@@ -370,9 +378,9 @@ export class BotRepository {
   /** Undoes refundPenaltyOf in the same transaction (its slot could not be taken again). */
   async restorePenaltyOf(joinId: string): Promise<void> {
     await this.h.q
-      .update(serverJoins)
+      .update(campaignJoins)
       .set({ penalized: true, leftReason: 'leave' satisfies LeaveReason })
-      .where(eq(serverJoins.id, joinId))
+      .where(eq(campaignJoins.id, joinId))
       .run();
   }
 
@@ -381,17 +389,17 @@ export class BotRepository {
     return (
       changes(
         await this.h.q
-          .update(servers)
+          .update(campaigns)
           .set({
-            membersRemaining: sql`${servers.membersRemaining} - 1`,
-            ...(featuredSlot ? { featuredRemaining: sql`${servers.featuredRemaining} - 1` } : {}),
+            membersRemaining: sql`${campaigns.membersRemaining} - 1`,
+            ...(featuredSlot ? { featuredRemaining: sql`${campaigns.featuredRemaining} - 1` } : {}),
           })
           .where(
             and(
-              eq(servers.id, campaignId),
+              eq(campaigns.id, campaignId),
               featuredSlot
-                ? and(gt(servers.featuredRemaining, 0), gt(servers.membersRemaining, 0))
-                : gt(servers.membersRemaining, servers.featuredRemaining),
+                ? and(gt(campaigns.featuredRemaining, 0), gt(campaigns.membersRemaining, 0))
+                : gt(campaigns.membersRemaining, campaigns.featuredRemaining),
             ),
           )
           .run(),
@@ -406,37 +414,37 @@ export class BotRepository {
    */
   async claimCompletionDm(campaignId: string, now: number, leaseUntil: number): Promise<boolean> {
     const row = await this.h.q
-      .update(servers)
+      .update(campaigns)
       .set({ completionDmRetryAt: leaseUntil })
       .where(
         and(
-          eq(servers.id, campaignId),
-          eq(servers.membersRemaining, 0),
-          isNull(servers.canceledAt),
-          eq(servers.completionNotificationSent, false),
-          isNull(servers.ownerUnreachableAt),
-          or(isNull(servers.completionDmRetryAt), lte(servers.completionDmRetryAt, now)),
+          eq(campaigns.id, campaignId),
+          eq(campaigns.membersRemaining, 0),
+          isNull(campaigns.canceledAt),
+          eq(campaigns.completionNotificationSent, false),
+          isNull(campaigns.ownerUnreachableAt),
+          or(isNull(campaigns.completionDmRetryAt), lte(campaigns.completionDmRetryAt, now)),
         ),
       )
-      .returning({ id: servers.id })
+      .returning({ id: campaigns.id })
       .get();
     return row !== undefined;
   }
 
   async findCompletionNotice(campaignId: string): Promise<CompletionNotice | undefined> {
     return this.h.q
-      .select({ name: servers.name, slots: servers.initialMemberSlots, ownerDiscordId: users.discordId })
-      .from(servers)
-      .innerJoin(users, eq(users.id, servers.ownerId))
-      .where(eq(servers.id, campaignId))
+      .select({ name: campaigns.name, slots: campaigns.initialMemberSlots, ownerDiscordId: users.discordId })
+      .from(campaigns)
+      .innerJoin(users, eq(users.id, campaigns.ownerId))
+      .where(eq(campaigns.id, campaignId))
       .get();
   }
 
   async markCompletionDmSent(campaignId: string): Promise<void> {
     await this.h.q
-      .update(servers)
+      .update(campaigns)
       .set({ completionNotificationSent: true, completionDmRetryAt: null })
-      .where(eq(servers.id, campaignId))
+      .where(eq(campaigns.id, campaignId))
       .run();
   }
 
@@ -444,42 +452,46 @@ export class BotRepository {
   async countCompletionDmAttempt(campaignId: string): Promise<number | undefined> {
     return (
       await this.h.q
-        .update(servers)
-        .set({ completionDmAttempts: sql`${servers.completionDmAttempts} + 1` })
-        .where(eq(servers.id, campaignId))
-        .returning({ attempts: servers.completionDmAttempts })
+        .update(campaigns)
+        .set({ completionDmAttempts: sql`${campaigns.completionDmAttempts} + 1` })
+        .where(eq(campaigns.id, campaignId))
+        .returning({ attempts: campaigns.completionDmAttempts })
         .get()
     )?.attempts;
   }
 
   async markOwnerUnreachable(campaignId: string, at: number): Promise<void> {
     await this.h.q
-      .update(servers)
+      .update(campaigns)
       .set({ ownerUnreachableAt: at, completionDmRetryAt: null })
-      .where(eq(servers.id, campaignId))
+      .where(eq(campaigns.id, campaignId))
       .run();
   }
 
   async setCompletionDmRetryAt(campaignId: string, at: number): Promise<void> {
-    await this.h.q.update(servers).set({ completionDmRetryAt: at }).where(eq(servers.id, campaignId)).run();
+    await this.h.q
+      .update(campaigns)
+      .set({ completionDmRetryAt: at })
+      .where(eq(campaigns.id, campaignId))
+      .run();
   }
 
   /** Finished campaigns whose completion DM is due (not claimed, or its lease or retry wait is past), oldest first. */
   async listDueCompletions(now: number): Promise<{ id: string; guildId: string | null }[]> {
     return this.h.q
-      .select({ id: servers.id, guildId: servers.serverId })
-      .from(servers)
+      .select({ id: campaigns.id, guildId: campaigns.guildId })
+      .from(campaigns)
       .where(
         and(
-          eq(servers.membersRemaining, 0),
-          gt(servers.initialMemberSlots, 0),
-          isNull(servers.canceledAt),
-          eq(servers.completionNotificationSent, false),
-          isNull(servers.ownerUnreachableAt),
-          or(isNull(servers.completionDmRetryAt), lte(servers.completionDmRetryAt, now)),
+          eq(campaigns.membersRemaining, 0),
+          gt(campaigns.initialMemberSlots, 0),
+          isNull(campaigns.canceledAt),
+          eq(campaigns.completionNotificationSent, false),
+          isNull(campaigns.ownerUnreachableAt),
+          or(isNull(campaigns.completionDmRetryAt), lte(campaigns.completionDmRetryAt, now)),
         ),
       )
-      .orderBy(asc(servers.createdAt), asc(servers.id))
+      .orderBy(asc(campaigns.createdAt), asc(campaigns.id))
       .all();
   }
 
@@ -487,38 +499,40 @@ export class BotRepository {
   /** Pauses the guild's open campaigns not paused yet; their ids. */
   async pauseGuildCampaigns(guildId: string, at: number): Promise<string[]> {
     const rows = await this.h.q
-      .update(servers)
+      .update(campaigns)
       .set({ botRemovedAt: at })
-      .where(and(eq(servers.serverId, guildId), isNull(servers.botRemovedAt), isNull(servers.canceledAt)))
-      .returning({ id: servers.id });
+      .where(
+        and(eq(campaigns.guildId, guildId), isNull(campaigns.botRemovedAt), isNull(campaigns.canceledAt)),
+      )
+      .returning({ id: campaigns.id });
     return rows.map((r) => r.id);
   }
 
   /** Resumes the guild's paused campaigns; their ids. */
   async resumeGuildCampaigns(guildId: string): Promise<string[]> {
     const rows = await this.h.q
-      .update(servers)
+      .update(campaigns)
       .set({ botRemovedAt: null })
-      .where(and(eq(servers.serverId, guildId), isNotNull(servers.botRemovedAt)))
-      .returning({ id: servers.id });
+      .where(and(eq(campaigns.guildId, guildId), isNotNull(campaigns.botRemovedAt)))
+      .returning({ id: campaigns.id });
     return rows.map((r) => r.id);
   }
 
   /** Invite code and link of every campaign of the guild. */
   async listGuildInvites(guildId: string): Promise<{ code: string | null; link: string }[]> {
     return this.h.q
-      .select({ code: servers.inviteCode, link: servers.inviteLink })
-      .from(servers)
-      .where(eq(servers.serverId, guildId))
+      .select({ code: campaigns.inviteCode, link: campaigns.inviteLink })
+      .from(campaigns)
+      .where(eq(campaigns.guildId, guildId))
       .all();
   }
 
   /** Guild and pause state of every open bot campaign (distinct). */
   async listOpenCampaignGuilds(): Promise<{ guildId: string | null; removedAt: number | null }[]> {
     return this.h.q
-      .selectDistinct({ guildId: servers.serverId, removedAt: servers.botRemovedAt })
-      .from(servers)
-      .where(and(isNotNull(servers.serverId), isNull(servers.canceledAt)))
+      .selectDistinct({ guildId: campaigns.guildId, removedAt: campaigns.botRemovedAt })
+      .from(campaigns)
+      .where(and(isNotNull(campaigns.guildId), isNull(campaigns.canceledAt)))
       .all();
   }
 
@@ -526,18 +540,20 @@ export class BotRepository {
   async listPausedGuilds(guildIds: string[]): Promise<string[]> {
     if (guildIds.length === 0) return [];
     const rows = await this.h.q
-      .selectDistinct({ guildId: servers.serverId })
-      .from(servers)
-      .where(and(inArray(servers.serverId, guildIds), isNotNull(servers.botRemovedAt)));
+      .selectDistinct({ guildId: campaigns.guildId })
+      .from(campaigns)
+      .where(and(inArray(campaigns.guildId, guildIds), isNotNull(campaigns.botRemovedAt)));
     return rows.map((r) => r.guildId).filter((g): g is string => g !== null);
   }
 
   /** Whether an open campaign of the guild has no slot left. */
   async hasFullCampaign(guildId: string): Promise<boolean> {
     const row = await this.h.q
-      .select({ id: servers.id })
-      .from(servers)
-      .where(and(eq(servers.serverId, guildId), lte(servers.membersRemaining, 0), isNull(servers.canceledAt)))
+      .select({ id: campaigns.id })
+      .from(campaigns)
+      .where(
+        and(eq(campaigns.guildId, guildId), lte(campaigns.membersRemaining, 0), isNull(campaigns.canceledAt)),
+      )
       .limit(1)
       .get();
     return row !== undefined;
@@ -547,19 +563,19 @@ export class BotRepository {
   /** Paid, present joins of bot campaigns verified at or after `since`. */
   async listInStayJoins(since: number): Promise<InStayJoin[]> {
     return this.selectJoinsWithCampaignAndUser({
-      guildId: servers.serverId,
+      guildId: campaigns.guildId,
       discordUserId: users.discordId,
-      verifiedAt: serverJoins.verifiedAt,
-      discordJoinedAt: serverJoins.discordJoinedAt,
-      minStayMs: serverJoins.minStayMs,
-      kind: servers.kind,
+      verifiedAt: campaignJoins.verifiedAt,
+      discordJoinedAt: campaignJoins.discordJoinedAt,
+      minStayMs: campaignJoins.minStayMs,
+      kind: campaigns.kind,
     })
       .where(
         and(
-          eq(serverJoins.coinsAwarded, true),
-          eq(serverJoins.hasLeft, false),
-          isNotNull(servers.serverId),
-          gte(serverJoins.verifiedAt, since),
+          eq(campaignJoins.coinsAwarded, true),
+          eq(campaignJoins.hasLeft, false),
+          isNotNull(campaigns.guildId),
+          gte(campaignJoins.verifiedAt, since),
         ),
       )
       .all();
@@ -568,17 +584,17 @@ export class BotRepository {
   /** (guild, member) pairs with a pending join of an open bot campaign recorded at or after `since`. */
   async listPendingMembers(since: number): Promise<{ guildId: string | null; discordUserId: string }[]> {
     return this.h.q
-      .selectDistinct({ guildId: servers.serverId, discordUserId: users.discordId })
-      .from(serverJoins)
-      .innerJoin(servers, eq(servers.id, serverJoins.serverId))
-      .innerJoin(users, eq(users.id, serverJoins.userId))
+      .selectDistinct({ guildId: campaigns.guildId, discordUserId: users.discordId })
+      .from(campaignJoins)
+      .innerJoin(campaigns, eq(campaigns.id, campaignJoins.campaignId))
+      .innerJoin(users, eq(users.id, campaignJoins.userId))
       .where(
         and(
-          eq(serverJoins.verified, false),
-          eq(serverJoins.hasLeft, false),
-          isNotNull(servers.serverId),
-          isNull(servers.canceledAt),
-          gte(serverJoins.joinedAt, since),
+          eq(campaignJoins.verified, false),
+          eq(campaignJoins.hasLeft, false),
+          isNotNull(campaigns.guildId),
+          isNull(campaigns.canceledAt),
+          gte(campaignJoins.joinedAt, since),
         ),
       )
       .all();
@@ -587,20 +603,20 @@ export class BotRepository {
   /** Guilds where this member has a pending join of an open bot campaign recorded at or after `since`, newest first. */
   async listPendingGuildsOfMember(userId: string, since: number): Promise<string[]> {
     const rows = await this.h.q
-      .select({ guildId: servers.serverId, joinedAt: serverJoins.joinedAt })
-      .from(serverJoins)
-      .innerJoin(servers, eq(servers.id, serverJoins.serverId))
+      .select({ guildId: campaigns.guildId, joinedAt: campaignJoins.joinedAt })
+      .from(campaignJoins)
+      .innerJoin(campaigns, eq(campaigns.id, campaignJoins.campaignId))
       .where(
         and(
-          eq(serverJoins.userId, userId),
-          eq(serverJoins.verified, false),
-          eq(serverJoins.hasLeft, false),
-          isNotNull(servers.serverId),
-          isNull(servers.canceledAt),
-          gte(serverJoins.joinedAt, since),
+          eq(campaignJoins.userId, userId),
+          eq(campaignJoins.verified, false),
+          eq(campaignJoins.hasLeft, false),
+          isNotNull(campaigns.guildId),
+          isNull(campaigns.canceledAt),
+          gte(campaignJoins.joinedAt, since),
         ),
       )
-      .orderBy(desc(serverJoins.joinedAt))
+      .orderBy(desc(campaignJoins.joinedAt))
       .all();
     return [...new Set(rows.flatMap((r) => (r.guildId ? [r.guildId] : [])))];
   }
@@ -609,9 +625,9 @@ export class BotRepository {
   /** Name and kind of a campaign (wording of replies). */
   async findCampaignSummary(campaignId: string): Promise<{ name: string; kind: CampaignKind } | undefined> {
     return this.h.q
-      .select({ name: servers.name, kind: servers.kind })
-      .from(servers)
-      .where(eq(servers.id, campaignId))
+      .select({ name: campaigns.name, kind: campaigns.kind })
+      .from(campaigns)
+      .where(eq(campaigns.id, campaignId))
       .get();
   }
 
@@ -629,14 +645,14 @@ export class BotRepository {
   ): SQLiteSelect<'server_joins', 'async', SqliteRemoteResult, T, 'partial', WithCampaign> {
     const query = this.h.q
       .select(fields as SelectedFields)
-      .from(serverJoins)
-      .innerJoin(servers, eq(servers.id, serverJoins.serverId))
+      .from(campaignJoins)
+      .innerJoin(campaigns, eq(campaigns.id, campaignJoins.campaignId))
       .$dynamic() as SQLiteSelect<'server_joins', 'async', SqliteRemoteResult, T, 'partial', WithCampaign>;
     return query.where(
       and(
-        eq(serverJoins.userId, userId),
-        eq(servers.serverId, guildId),
-        eq(serverJoins.hasLeft, false),
+        eq(campaignJoins.userId, userId),
+        eq(campaigns.guildId, guildId),
+        eq(campaignJoins.hasLeft, false),
         ...conditions,
       ),
     );
@@ -647,9 +663,9 @@ export class BotRepository {
   ): SQLiteSelect<'server_joins', 'async', SqliteRemoteResult, T, 'partial', InnerJoined> {
     return this.h.q
       .select(fields as SelectedFields)
-      .from(serverJoins)
-      .innerJoin(servers, eq(servers.id, serverJoins.serverId))
-      .innerJoin(users, eq(users.id, serverJoins.userId))
+      .from(campaignJoins)
+      .innerJoin(campaigns, eq(campaigns.id, campaignJoins.campaignId))
+      .innerJoin(users, eq(users.id, campaignJoins.userId))
       .$dynamic() as SQLiteSelect<'server_joins', 'async', SqliteRemoteResult, T, 'partial', InnerJoined>;
   }
 }

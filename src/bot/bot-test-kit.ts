@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Server, ServerJoin, Transaction } from '../db/schema.ts';
+import type { Campaign, CampaignJoin, Transaction } from '../db/schema.ts';
 import * as ledger from '../ledger/index.ts';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
 import { insertCampaign, joinRow, ledgerRows, type CampaignKind } from '../test/factories.ts';
@@ -76,7 +76,7 @@ export async function createBotCampaign(
   app: TestApp,
   owner: TestClient,
   options: { kind?: CampaignKind; slots?: number; name?: string; guild?: SimGuild } = {},
-): Promise<{ guild: SimGuild; campaign: Server }> {
+): Promise<{ guild: SimGuild; campaign: Campaign }> {
   counter += 1;
   const name = options.name ?? options.guild?.name ?? `Bot Guild ${counter}`;
   const guild = options.guild ?? app.sim.state.createGuild({ name, ownerId: owner.user!.discordId });
@@ -93,7 +93,11 @@ export async function createBotCampaign(
   return { guild, campaign };
 }
 
-export function findJoin(app: TestApp, campaignId: string, userId: string): Promise<ServerJoin | undefined> {
+export function findJoin(
+  app: TestApp,
+  campaignId: string,
+  userId: string,
+): Promise<CampaignJoin | undefined> {
   return joinRow(app.server.ctx.store, campaignId, userId);
 }
 

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.ts';
-import { listMyServers } from './list-campaigns.ts';
+import { listMyCampaigns } from './list-campaigns.ts';
 import { campaignsRepo } from './campaigns-repo.ts';
 
 /** One campaign's progress as the owner follows it (the bot's /campaign). */
@@ -28,7 +28,7 @@ export interface CampaignProgress {
  * My Campaigns, so the numbers match the website.
  */
 export async function listCampaignProgress(ctx: AppContext, userId: string): Promise<CampaignProgress[]> {
-  const mine = (await listMyServers(ctx, userId)).filter((s) => !s.canceled);
+  const mine = (await listMyCampaigns(ctx, userId)).filter((s) => !s.canceled);
   const ids = mine.map((s) => s.id);
   const repo = campaignsRepo(ctx.store.read);
   const joins = await repo.countJoins(ids);

@@ -4,13 +4,13 @@ import { createTestStore, ENGINES, type TestStore } from '../test/db.ts';
 import { pgTestsEnabled } from '../test/pg.ts';
 import { grantCoins, insertUser } from '../test/factories.ts';
 import { assertLedgerInvariant, credit, debit, getBalance } from '../ledger/index.ts';
-import { serverJoins, servers as sqliteServers } from '../db/schema.ts';
-import { serverJoins as pgServerJoins, servers as pgServers } from '../db/schema.pg.ts';
+import { campaignJoins, campaigns as sqliteCampaigns } from '../db/schema.ts';
+import { campaignJoins as pgCampaignJoins, campaigns as pgCampaigns } from '../db/schema.pg.ts';
 import type { DataStore } from '../db/engine.ts';
 import { CAMPAIGN_KIND_RULES, PROMOTION } from '../shared/campaign-kinds.ts';
 import { campaignsRepo, type NewCampaign } from './campaigns-repo.ts';
 import { openCampaign } from './submit-server.ts';
-import { promoteCampaign } from './promote-server.ts';
+import { applyPromotion } from './promote-server.ts';
 import { applyTopUp } from './top-up.ts';
 import { pruneExpiredIntents, FEATURED_INTENT_TTL_MS } from './featured-intent.ts';
 
@@ -32,9 +32,9 @@ function campaign(ownerId: string, over: Partial<NewCampaign> = {}): NewCampaign
     inviteLink: `https://discord.gg/c${n}`,
     inviteCode: `c${n}`,
     kind: 'regular',
-    serverId: g,
+    guildId: g,
     inviteGuildId: g,
-    serverIcon: null,
+    guildIcon: null,
     coinReward: CAMPAIGN_KIND_RULES.regular.rewardCents,
     membersRemaining: 10,
     initialMemberSlots: 10,
@@ -45,12 +45,18 @@ function campaign(ownerId: string, over: Partial<NewCampaign> = {}): NewCampaign
 
 async function insertJoin(
   store: DataStore,
-  row: { userId: string; serverId: string; verified?: boolean; coinsAwarded?: boolean; penalized?: boolean },
+  row: {
+    userId: string;
+    campaignId: string;
+    verified?: boolean;
+    coinsAwarded?: boolean;
+    penalized?: boolean;
+  },
 ): Promise<void> {
   const values = { joinedAt: T0, ...row };
   await store.transaction(async (tx) => {
-    if (tx.kind === 'sqlite') tx.db.insert(serverJoins).values(values).run();
-    else await tx.db.insert(pgServerJoins).values(values);
+    if (tx.kind === 'sqlite') tx.db.insert(campaignJoins).values(values).run();
+    else await tx.db.insert(pgCampaignJoins).values(values);
   });
 }
 
@@ -154,7 +160,7 @@ describe.each(ENGINES)('campaigns repository on %s', (kind) => {
       await grantCoins(t.store, owner.id, 100_000);
       const server = await insert(campaign(owner.id, { membersRemaining: 7, initialMemberSlots: 7 }));
       const results = await Promise.allSettled(
-        Array.from({ length: 4 }, () => promoteCampaign(t.store, owner.id, server.id, T0 + 100)),
+        Array.from({ length: 4 }, () => applyPromotion(t.store, owner.id, server.id, T0 + 100)),
       );
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       for (const r of results)
@@ -178,10 +184,10 @@ describe.each(ENGINES)('campaigns repository on %s', (kind) => {
       await grantCoins(t.store, owner.id, 100_000);
       const g = guild();
       const rows = await Promise.all(
-        Array.from({ length: 6 }, () => insert(campaign(owner.id, { serverId: g, inviteGuildId: g }))),
+        Array.from({ length: 6 }, () => insert(campaign(owner.id, { guildId: g, inviteGuildId: g }))),
       );
       const results = await Promise.allSettled(
-        rows.map((r) => promoteCampaign(t.store, owner.id, r.id, T0 + 5)),
+        rows.map((r) => applyPromotion(t.store, owner.id, r.id, T0 + 5)),
       );
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       for (const r of results)
@@ -205,8 +211,8 @@ describe.each(ENGINES)('campaigns repository on %s', (kind) => {
       const a = await insert(campaign(owner.id));
       const b = await insert(campaign(owner.id));
       const results = await Promise.allSettled([
-        promoteCampaign(t.store, owner.id, a.id, T0 + 5),
-        promoteCampaign(t.store, owner.id, b.id, T0 + 5),
+        applyPromotion(t.store, owner.id, a.id, T0 + 5),
+        applyPromotion(t.store, owner.id, b.id, T0 + 5),
       ]);
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       const rejected = results.find((r) => r.status === 'rejected');
@@ -227,15 +233,15 @@ describe.each(ENGINES)('campaigns repository on %s', (kind) => {
       await t.store.transaction(async (tx) => {
         if (tx.kind === 'sqlite')
           tx.db
-            .update(sqliteServers)
+            .update(sqliteCampaigns)
             .set({ completionNotificationSent: true, completionDmAttempts: 2 })
-            .where(eq(sqliteServers.id, server.id))
+            .where(eq(sqliteCampaigns.id, server.id))
             .run();
         else
           await tx.db
-            .update(pgServers)
+            .update(pgCampaigns)
             .set({ completionNotificationSent: true, completionDmAttempts: 2 })
-            .where(eq(pgServers.id, server.id));
+            .where(eq(pgCampaigns.id, server.id));
       });
       const results = await Promise.allSettled(
         Array.from({ length: 4 }, () => applyTopUp(t.store, owner.id, server.id, 5, T0 + 50)),
@@ -348,7 +354,7 @@ describe.each(ENGINES)('campaigns repository on %s', (kind) => {
         id: live.id,
         inviteCode: live.inviteCode,
         inviteLink: live.inviteLink,
-        guildId: live.serverId,
+        guildId: live.guildId,
         inviteValid: true,
       });
       const flip = (valid: boolean, link = live.inviteLink) =>
@@ -383,18 +389,18 @@ describe.each(ENGINES)('campaigns repository on %s', (kind) => {
     it('counts joins as the owner sees them (verified; rewarded for no-bot) and early leaves', async () => {
       const owner = await insertUser(t.store);
       const regular = await insert(campaign(owner.id));
-      const nobot = await insert(campaign(owner.id, { kind: 'nobot', serverId: null }));
+      const nobot = await insert(campaign(owner.id, { kind: 'nobot', guildId: null }));
       const members = await Promise.all(Array.from({ length: 3 }, () => insertUser(t.store)));
-      await insertJoin(t.store, { userId: members[0]!.id, serverId: regular.id, verified: true });
+      await insertJoin(t.store, { userId: members[0]!.id, campaignId: regular.id, verified: true });
       await insertJoin(t.store, {
         userId: members[1]!.id,
-        serverId: regular.id,
+        campaignId: regular.id,
         verified: true,
         penalized: true,
       });
-      await insertJoin(t.store, { userId: members[2]!.id, serverId: regular.id });
-      await insertJoin(t.store, { userId: members[0]!.id, serverId: nobot.id, coinsAwarded: true });
-      await insertJoin(t.store, { userId: members[1]!.id, serverId: nobot.id });
+      await insertJoin(t.store, { userId: members[2]!.id, campaignId: regular.id });
+      await insertJoin(t.store, { userId: members[0]!.id, campaignId: nobot.id, coinsAwarded: true });
+      await insertJoin(t.store, { userId: members[1]!.id, campaignId: nobot.id });
       const read = campaignsRepo(t.store.read);
       const joins = await read.countJoins([regular.id, nobot.id]);
       expect(Object.fromEntries(joins)).toEqual({ [regular.id]: 2, [nobot.id]: 1 });

@@ -14,7 +14,7 @@ import {
   sql,
   type SQL,
 } from 'drizzle-orm';
-import { serverJoins, servers, transactions, type Server, type Transaction } from '../db/schema.ts';
+import { campaignJoins, campaigns, transactions, type Campaign, type Transaction } from '../db/schema.ts';
 import { fragment, rawGet } from '../db/query.ts';
 
 // Campaigns (decision 028 step 2C, the guide in decision 034): what src/campaigns needs from the
@@ -36,10 +36,10 @@ export interface NewCampaign {
   name: string;
   inviteLink: string;
   inviteCode: string;
-  kind: Server['kind'];
-  serverId: string | null;
+  kind: Campaign['kind'];
+  guildId: string | null;
   inviteGuildId: string;
-  serverIcon: string | null;
+  guildIcon: string | null;
   coinReward: number;
   membersRemaining: number;
   initialMemberSlots: number;
@@ -50,7 +50,7 @@ export interface NewCampaign {
 }
 
 /** The state promote decided on: the update applies only if the row still has it. */
-export type PromoteSnapshot = Pick<Server, 'id' | 'membersRemaining' | 'featuredRemaining' | 'isFeatured'>;
+export type PromoteSnapshot = Pick<Campaign, 'id' | 'membersRemaining' | 'featuredRemaining' | 'isFeatured'>;
 
 export interface InviteRecheckRow {
   id: string;
@@ -70,30 +70,30 @@ export class CampaignsRepository {
   constructor(private readonly h: DbHandle) {}
 
   /** The owner's campaign in any state (canceled, unpromoted intent), or undefined — also for another user's. */
-  async findOwn(ownerId: string, id: string): Promise<Server | undefined> {
+  async findOwn(ownerId: string, id: string): Promise<Campaign | undefined> {
     return this.h.q
       .select()
-      .from(servers)
-      .where(and(eq(servers.id, id), eq(servers.ownerId, ownerId)))
+      .from(campaigns)
+      .where(and(eq(campaigns.id, id), eq(campaigns.ownerId, ownerId)))
       .get();
   }
 
-  async insert(campaign: NewCampaign): Promise<Server> {
-    return this.h.q.insert(servers).values(campaign).returning().get();
+  async insert(campaign: NewCampaign): Promise<Campaign> {
+    return this.h.q.insert(campaigns).values(campaign).returning().get();
   }
 
   /** Whether another active (featured slots left, not canceled) campaign of this guild is featured. */
   async isGuildFeaturedElsewhere(guildId: string, exceptId?: string): Promise<boolean> {
     const row = await this.h.q
-      .select({ id: servers.id })
-      .from(servers)
+      .select({ id: campaigns.id })
+      .from(campaigns)
       .where(
         and(
-          eq(servers.serverId, guildId),
-          eq(servers.isFeatured, true),
-          gt(servers.featuredRemaining, 0),
-          isNull(servers.canceledAt),
-          exceptId ? ne(servers.id, exceptId) : undefined,
+          eq(campaigns.guildId, guildId),
+          eq(campaigns.isFeatured, true),
+          gt(campaigns.featuredRemaining, 0),
+          isNull(campaigns.canceledAt),
+          exceptId ? ne(campaigns.id, exceptId) : undefined,
         ),
       )
       .limit(1)
@@ -126,25 +126,25 @@ export class CampaignsRepository {
     slots: number,
     rewardCents: number,
     now: number,
-  ): Promise<Server | undefined> {
+  ): Promise<Campaign | undefined> {
     return this.h.q
-      .update(servers)
+      .update(campaigns)
       .set({
         kind: 'featured',
         isFeatured: true,
         featuredAt: now,
         coinReward: rewardCents,
-        membersRemaining: sql`${servers.membersRemaining} + ${slots}`,
-        featuredRemaining: sql`${servers.featuredRemaining} + ${slots}`,
-        initialMemberSlots: sql`${servers.initialMemberSlots} + ${slots}`,
+        membersRemaining: sql`${campaigns.membersRemaining} + ${slots}`,
+        featuredRemaining: sql`${campaigns.featuredRemaining} + ${slots}`,
+        initialMemberSlots: sql`${campaigns.initialMemberSlots} + ${slots}`,
         completionNotificationSent: false,
       })
       .where(
         and(
-          eq(servers.id, snapshot.id),
-          eq(servers.membersRemaining, snapshot.membersRemaining),
-          eq(servers.featuredRemaining, snapshot.featuredRemaining),
-          eq(servers.isFeatured, snapshot.isFeatured),
+          eq(campaigns.id, snapshot.id),
+          eq(campaigns.membersRemaining, snapshot.membersRemaining),
+          eq(campaigns.featuredRemaining, snapshot.featuredRemaining),
+          eq(campaigns.isFeatured, snapshot.isFeatured),
         ),
       )
       .returning()
@@ -157,12 +157,12 @@ export class CampaignsRepository {
    * (and tells its owner) again. One relative UPDATE: concurrent top-ups each add theirs. Undefined when
    * no such campaign.
    */
-  async topUp(ownerId: string, id: string, slots: number): Promise<Server | undefined> {
+  async topUp(ownerId: string, id: string, slots: number): Promise<Campaign | undefined> {
     return this.h.q
-      .update(servers)
+      .update(campaigns)
       .set({
-        membersRemaining: sql`${servers.membersRemaining} + ${slots}`,
-        initialMemberSlots: sql`${servers.initialMemberSlots} + ${slots}`,
+        membersRemaining: sql`${campaigns.membersRemaining} + ${slots}`,
+        initialMemberSlots: sql`${campaigns.initialMemberSlots} + ${slots}`,
         completionNotificationSent: false,
         completionDmAttempts: 0,
         completionDmRetryAt: null,
@@ -170,11 +170,11 @@ export class CampaignsRepository {
       })
       .where(
         and(
-          eq(servers.id, id),
-          eq(servers.ownerId, ownerId),
-          isNull(servers.canceledAt),
+          eq(campaigns.id, id),
+          eq(campaigns.ownerId, ownerId),
+          isNull(campaigns.canceledAt),
           // An unpromoted featured intent is funded by promote, not here.
-          sql`NOT (${servers.initialMemberSlots} = 0 AND ${servers.featuredAt} IS NULL)`,
+          sql`NOT (${campaigns.initialMemberSlots} = 0 AND ${campaigns.featuredAt} IS NULL)`,
         ),
       )
       .returning()
@@ -182,11 +182,11 @@ export class CampaignsRepository {
   }
 
   /** Cancels the owner's campaign (no slots left); undefined when it is not theirs or already canceled. */
-  async cancel(ownerId: string, id: string, now: number): Promise<Server | undefined> {
+  async cancel(ownerId: string, id: string, now: number): Promise<Campaign | undefined> {
     return this.h.q
-      .update(servers)
+      .update(campaigns)
       .set({ canceledAt: now, membersRemaining: 0 })
-      .where(and(eq(servers.id, id), eq(servers.ownerId, ownerId), isNull(servers.canceledAt)))
+      .where(and(eq(campaigns.id, id), eq(campaigns.ownerId, ownerId), isNull(campaigns.canceledAt)))
       .returning()
       .get();
   }
@@ -196,16 +196,16 @@ export class CampaignsRepository {
     ownerId: string,
     id: string,
     invite: { link: string; code: string; guildId?: string },
-  ): Promise<Server | undefined> {
+  ): Promise<Campaign | undefined> {
     return this.h.q
-      .update(servers)
+      .update(campaigns)
       .set({
         inviteLink: invite.link,
         inviteCode: invite.code,
         inviteValid: true,
         ...(invite.guildId !== undefined ? { inviteGuildId: invite.guildId } : {}),
       })
-      .where(and(eq(servers.id, id), eq(servers.ownerId, ownerId), isNull(servers.canceledAt)))
+      .where(and(eq(campaigns.id, id), eq(campaigns.ownerId, ownerId), isNull(campaigns.canceledAt)))
       .returning()
       .get();
   }
@@ -214,14 +214,14 @@ export class CampaignsRepository {
   async listForInviteRecheck(): Promise<InviteRecheckRow[]> {
     return this.h.q
       .select({
-        id: servers.id,
-        inviteCode: servers.inviteCode,
-        inviteLink: servers.inviteLink,
-        guildId: servers.serverId,
-        inviteValid: servers.inviteValid,
+        id: campaigns.id,
+        inviteCode: campaigns.inviteCode,
+        inviteLink: campaigns.inviteLink,
+        guildId: campaigns.guildId,
+        inviteValid: campaigns.inviteValid,
       })
-      .from(servers)
-      .where(and(gt(servers.membersRemaining, 0), isNull(servers.canceledAt)))
+      .from(campaigns)
+      .where(and(gt(campaigns.membersRemaining, 0), isNull(campaigns.canceledAt)))
       .all();
   }
 
@@ -231,10 +231,12 @@ export class CampaignsRepository {
    */
   async setInviteValid(id: string, valid: boolean, checkedLink: string): Promise<boolean> {
     const row = await this.h.q
-      .update(servers)
+      .update(campaigns)
       .set({ inviteValid: valid })
-      .where(and(eq(servers.id, id), ne(servers.inviteValid, valid), eq(servers.inviteLink, checkedLink)))
-      .returning({ id: servers.id })
+      .where(
+        and(eq(campaigns.id, id), ne(campaigns.inviteValid, valid), eq(campaigns.inviteLink, checkedLink)),
+      )
+      .returning({ id: campaigns.id })
       .get();
     return row !== undefined;
   }
@@ -243,36 +245,38 @@ export class CampaignsRepository {
   async pruneUnpromotedIntents(cutoff: number): Promise<number> {
     return (
       await this.h.q
-        .delete(servers)
+        .delete(campaigns)
         .where(
           and(
-            eq(servers.initialMemberSlots, 0),
-            isNull(servers.featuredAt),
-            eq(servers.membersRemaining, 0),
-            lte(servers.createdAt, cutoff),
+            eq(campaigns.initialMemberSlots, 0),
+            isNull(campaigns.featuredAt),
+            eq(campaigns.membersRemaining, 0),
+            lte(campaigns.createdAt, cutoff),
           ),
         )
-        .returning({ id: servers.id })
+        .returning({ id: campaigns.id })
     ).length;
   }
 
   /** The owner's campaigns with slots left, not canceled, newest first. */
-  async listActiveByOwner(ownerId: string): Promise<Server[]> {
+  async listActiveByOwner(ownerId: string): Promise<Campaign[]> {
     return this.h.q
       .select()
-      .from(servers)
-      .where(and(eq(servers.ownerId, ownerId), gt(servers.membersRemaining, 0), isNull(servers.canceledAt)))
-      .orderBy(desc(servers.createdAt), desc(insertionOrder(this.h, servers.id)))
+      .from(campaigns)
+      .where(
+        and(eq(campaigns.ownerId, ownerId), gt(campaigns.membersRemaining, 0), isNull(campaigns.canceledAt)),
+      )
+      .orderBy(desc(campaigns.createdAt), desc(insertionOrder(this.h, campaigns.id)))
       .all();
   }
 
   /** Every campaign row of the owner, newest first. */
-  async listByOwner(ownerId: string): Promise<Server[]> {
+  async listByOwner(ownerId: string): Promise<Campaign[]> {
     return this.h.q
       .select()
-      .from(servers)
-      .where(eq(servers.ownerId, ownerId))
-      .orderBy(desc(servers.createdAt), desc(insertionOrder(this.h, servers.id)))
+      .from(campaigns)
+      .where(eq(campaigns.ownerId, ownerId))
+      .orderBy(desc(campaigns.createdAt), desc(insertionOrder(this.h, campaigns.id)))
       .all();
   }
 
@@ -280,14 +284,14 @@ export class CampaignsRepository {
   async listActiveFeaturedInGuilds(guildIds: string[]): Promise<{ id: string; guildId: string | null }[]> {
     if (guildIds.length === 0) return [];
     return this.h.q
-      .select({ id: servers.id, guildId: servers.serverId })
-      .from(servers)
+      .select({ id: campaigns.id, guildId: campaigns.guildId })
+      .from(campaigns)
       .where(
         and(
-          inArray(servers.serverId, guildIds),
-          eq(servers.isFeatured, true),
-          gt(servers.featuredRemaining, 0),
-          isNull(servers.canceledAt),
+          inArray(campaigns.guildId, guildIds),
+          eq(campaigns.isFeatured, true),
+          gt(campaigns.featuredRemaining, 0),
+          isNull(campaigns.canceledAt),
         ),
       )
       .all();
@@ -298,28 +302,28 @@ export class CampaignsRepository {
     if (ids.length === 0) return new Map();
     const rows = await this.h.q
       .select({
-        serverId: serverJoins.serverId,
+        campaignId: campaignJoins.campaignId,
         // Booleans are 0/1 on SQLite and true/false on PostgreSQL: counted through CASE on both.
-        count: sql<number>`SUM(CASE WHEN (${servers.serverId} IS NULL AND ${serverJoins.coinsAwarded}) OR (${servers.serverId} IS NOT NULL AND ${serverJoins.verified}) THEN 1 ELSE 0 END)`,
+        count: sql<number>`SUM(CASE WHEN (${campaigns.guildId} IS NULL AND ${campaignJoins.coinsAwarded}) OR (${campaigns.guildId} IS NOT NULL AND ${campaignJoins.verified}) THEN 1 ELSE 0 END)`,
       })
-      .from(serverJoins)
-      .innerJoin(servers, eq(servers.id, serverJoins.serverId))
-      .where(inArray(serverJoins.serverId, ids))
-      .groupBy(serverJoins.serverId)
+      .from(campaignJoins)
+      .innerJoin(campaigns, eq(campaigns.id, campaignJoins.campaignId))
+      .where(inArray(campaignJoins.campaignId, ids))
+      .groupBy(campaignJoins.campaignId)
       .all();
-    return new Map(rows.map((r) => [r.serverId, Number(r.count ?? 0)]));
+    return new Map(rows.map((r) => [r.campaignId, Number(r.count ?? 0)]));
   }
 
   /** Members penalised for leaving early, per campaign. */
   async countEarlyLeaves(ids: string[]): Promise<Map<string, number>> {
     if (ids.length === 0) return new Map();
     const rows = await this.h.q
-      .select({ serverId: serverJoins.serverId, n: count() })
-      .from(serverJoins)
-      .where(and(inArray(serverJoins.serverId, ids), eq(serverJoins.penalized, true)))
-      .groupBy(serverJoins.serverId)
+      .select({ campaignId: campaignJoins.campaignId, n: count() })
+      .from(campaignJoins)
+      .where(and(inArray(campaignJoins.campaignId, ids), eq(campaignJoins.penalized, true)))
+      .groupBy(campaignJoins.campaignId)
       .all();
-    return new Map(rows.map((r) => [r.serverId, r.n]));
+    return new Map(rows.map((r) => [r.campaignId, r.n]));
   }
 
   // The owner's ledger history (GET /api/transactions…): read-only views of the ledger's rows.

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
 import type { ApiServer } from '../shared/api-types.ts';
 import type { ApiMyServer } from '../shared/campaign-schemas.ts';
-import { createGuildWithInvite, serversOf, signInWithCoins } from './test-support.ts';
+import { createGuildWithInvite, campaignsOf, signInWithCoins } from './test-support.ts';
 import { FEATURED_INTENT_EXPIRED, FEATURED_INTENT_TTL_MS, pruneExpiredIntents } from './featured-intent.ts';
 
 let app: TestApp;
@@ -50,13 +50,13 @@ it('refuses to promote an intent after it expired, charging nothing, and the pru
   const fresh = await createIntent('Fresh Row');
   const removed = await pruneExpiredIntents(app.server.ctx.store, app.clock.now());
   expect(removed).toBe(1);
-  const ids = (await serversOf(app, owner)).map((s) => s.id);
+  const ids = (await campaignsOf(app, owner)).map((s) => s.id);
   expect(ids).not.toContain(intent.id);
   expect(ids).toContain(fresh.id);
   // Promoted or funded campaigns are never pruned, however old.
   app.clock.advance(10 * FEATURED_INTENT_TTL_MS);
-  const featuredEarlier = (await serversOf(app, owner)).filter((s) => s.isFeatured).length;
+  const featuredEarlier = (await campaignsOf(app, owner)).filter((s) => s.isFeatured).length;
   await pruneExpiredIntents(app.server.ctx.store, app.clock.now());
-  expect((await serversOf(app, owner)).filter((s) => s.isFeatured)).toHaveLength(featuredEarlier);
-  expect((await serversOf(app, owner)).map((s) => s.id)).not.toContain(fresh.id);
+  expect((await campaignsOf(app, owner)).filter((s) => s.isFeatured)).toHaveLength(featuredEarlier);
+  expect((await campaignsOf(app, owner)).map((s) => s.id)).not.toContain(fresh.id);
 });

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.ts';
 import type { DataStore } from '../db/engine.ts';
-import type { Server } from '../db/schema.ts';
+import type { Campaign } from '../db/schema.ts';
 import { MINUTE } from '../clock.ts';
 import { campaignsRepo } from './campaigns-repo.ts';
 
@@ -13,15 +13,15 @@ export const FEATURED_INTENT_TTL_MS = 10 * MINUTE;
 export const FEATURED_INTENT_EXPIRED = 'This featured request has expired. Please submit the server again.';
 
 /** A featured intent that was never promoted (no slots were ever bought, never featured). */
-export function isUnpromotedIntent(server: Pick<Server, 'initialMemberSlots' | 'featuredAt'>): boolean {
-  return server.initialMemberSlots === 0 && server.featuredAt === null;
+export function isUnpromotedIntent(campaign: Pick<Campaign, 'initialMemberSlots' | 'featuredAt'>): boolean {
+  return campaign.initialMemberSlots === 0 && campaign.featuredAt === null;
 }
 
 export function isExpiredIntent(
-  server: Pick<Server, 'initialMemberSlots' | 'featuredAt' | 'createdAt'>,
+  campaign: Pick<Campaign, 'initialMemberSlots' | 'featuredAt' | 'createdAt'>,
   now: number,
 ): boolean {
-  return isUnpromotedIntent(server) && now - server.createdAt >= FEATURED_INTENT_TTL_MS;
+  return isUnpromotedIntent(campaign) && now - campaign.createdAt >= FEATURED_INTENT_TTL_MS;
 }
 
 /** Deletes unpromoted intents older than the TTL; returns how many. */

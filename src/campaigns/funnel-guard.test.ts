@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DAY } from '../clock.ts';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
-import { createGuildWithInvite, giveCoins, serversOf } from './test-support.ts';
+import { createGuildWithInvite, giveCoins, campaignsOf } from './test-support.ts';
 import { managerTooNewMessage } from './funnel-guard.ts';
 
 // Issue 29 item 2 / decision 043: throwaway accounts given Manage Server in a farmer's guild funnelled
@@ -41,7 +41,7 @@ describe('spending on a guild one manages but does not own', () => {
       expect(res.status).toBe(403);
       expect(res.body).toEqual({ message: managerTooNewMessage('Farm Hall', 7, eligibleOn) });
     }
-    expect(await serversOf(app, fresh)).toHaveLength(0);
+    expect(await campaignsOf(app, fresh)).toHaveLength(0);
     expect(await fresh.balanceCents()).toBe(15_500); // 150 + the welcome bonus, untouched
   });
 

@@ -6,7 +6,7 @@ import * as pg from '../db/schema.pg.ts';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
 import { decryptToken, deleteOAuthTokens, SIGN_IN_AGAIN } from '../auth/oauth-tokens.ts';
 import { notManagerMessage } from '../auth/user-guilds.ts';
-import { createGuildWithInvite, serversOf, signInWithCoins } from './test-support.ts';
+import { createGuildWithInvite, campaignsOf, signInWithCoins } from './test-support.ts';
 
 // Issue 12 item 1: only a guild's owner or members with Manage Server can list or feature it, read from
 // the member's own OAuth2 guild list; tokens are stored encrypted and refreshed when expired.
@@ -45,7 +45,7 @@ describe('listing and featuring need ownership or Manage Server', () => {
       expect(res.status).toBe(403);
       expect(res.body).toEqual({ message: notManagerMessage('Owned Place', 'list') });
     }
-    expect(await serversOf(app, stranger)).toHaveLength(0);
+    expect(await campaignsOf(app, stranger)).toHaveLength(0);
     expect(await stranger.balanceCents()).toBe(before);
   });
 
@@ -66,7 +66,7 @@ describe('listing and featuring need ownership or Manage Server', () => {
     expect(promote.status).toBe(403);
     expect(promote.body).toEqual({ message: notManagerMessage('Moderated Place', 'feature') });
     expect(await stranger.balanceCents()).toBe(before);
-    expect((await serversOf(app, stranger))[0]).toMatchObject({ isFeatured: false, featuredRemaining: 0 });
+    expect((await campaignsOf(app, stranger))[0]).toMatchObject({ isFeatured: false, featuredRemaining: 0 });
   });
 
   it("a stranger's earlier campaign cannot block the real owner's promotion", async () => {

@@ -1,13 +1,13 @@
 import type { AppContext } from '../context.ts';
-import type { Server } from '../db/schema.ts';
+import type { Campaign } from '../db/schema.ts';
 import type { ApiCampaign, ApiCampaignHealth } from '../shared/api-types.ts';
 import type { ApiMyServer } from '../shared/campaign-schemas.ts';
-import { toApiServer } from '../servers/server-view.ts';
+import { toApiServer } from './campaign-view.ts';
 import { botInviteUrl } from './discord-checks.ts';
 import { isUnpromotedIntent } from './featured-intent.ts';
 import { campaignsRepo } from './campaigns-repo.ts';
 
-function campaignHealth(r: Server): ApiCampaignHealth {
+function campaignHealth(r: Campaign): ApiCampaignHealth {
   return {
     botRemoved: r.botRemovedAt !== null,
     ownerUnreachable: r.ownerUnreachableAt !== null,
@@ -24,16 +24,16 @@ export async function listActiveCampaigns(ctx: AppContext, userId: string): Prom
     ...toApiServer(r, ctx.config.discord.cdnUrl),
     joinCount: joins.get(r.id) ?? 0,
     ...campaignHealth(r),
-    botInviteUrl: r.botRemovedAt !== null && r.serverId !== null ? botInviteUrl(ctx, r.serverId) : null,
+    botInviteUrl: r.botRemovedAt !== null && r.guildId !== null ? botInviteUrl(ctx, r.guildId) : null,
   }));
 }
 
 /** GET /api/servers/mine: every server the user submitted, newest first, with what the Dashboard needs. */
-export async function listMyServers(ctx: AppContext, userId: string): Promise<ApiMyServer[]> {
+export async function listMyCampaigns(ctx: AppContext, userId: string): Promise<ApiMyServer[]> {
   const repo = campaignsRepo(ctx.store.read);
   // A featured intent that was never promoted is not a campaign (see featured-intent.ts).
   const rows = (await repo.listByOwner(userId)).filter((r) => !isUnpromotedIntent(r));
-  const guildIds = [...new Set(rows.map((r) => r.serverId).filter((g): g is string => g !== null))];
+  const guildIds = [...new Set(rows.map((r) => r.guildId).filter((g): g is string => g !== null))];
   // Active featured campaigns of those guilds, whoever owns them.
   const featured = await repo.listActiveFeaturedInGuilds(guildIds);
   return rows.map((r) => ({
@@ -41,6 +41,6 @@ export async function listMyServers(ctx: AppContext, userId: string): Promise<Ap
     ...campaignHealth(r),
     active: r.membersRemaining > 0 && r.canceledAt === null,
     canceled: r.canceledAt !== null,
-    featuredElsewhere: r.serverId !== null && featured.some((f) => f.guildId === r.serverId && f.id !== r.id),
+    featuredElsewhere: r.guildId !== null && featured.some((f) => f.guildId === r.guildId && f.id !== r.id),
   }));
 }

@@ -5,7 +5,7 @@ import type { ApiMyServer } from '../shared/campaign-schemas.ts';
 import {
   addJoin,
   createGuildWithInvite,
-  serversOf,
+  campaignsOf,
   signInWithCoins,
   transactionsOf,
 } from './test-support.ts';
@@ -91,7 +91,7 @@ describe('featured: create with isFeaturedIntent, then promote', () => {
     expect(res).toMatchObject({ status: 409, body: { message: 'Already featured (another campaign)' } });
     expect(await owner.balanceCents()).toBe(before);
     // A featured submission for that guild is refused up front, leaving no unfunded row.
-    const count = (await serversOf(app, owner)).length;
+    const count = (await campaignsOf(app, owner)).length;
     const intent = await owner.post('/api/servers', {
       name: 'Twin C',
       inviteLink: link,
@@ -99,7 +99,7 @@ describe('featured: create with isFeaturedIntent, then promote', () => {
       isFeaturedIntent: true,
     });
     expect(intent).toMatchObject({ status: 409, body: { message: 'Already featured (another campaign)' } });
-    expect(await serversOf(app, owner)).toHaveLength(count);
+    expect(await campaignsOf(app, owner)).toHaveLength(count);
 
     const mine = await owner.get<ApiMyServer[]>('/api/servers/mine');
     expect(mine.body.find((s) => s.id === twin.body.id)).toMatchObject({
@@ -132,7 +132,7 @@ describe('featured: create with isFeaturedIntent, then promote', () => {
     const res = await poor.post(`/api/servers/${server.id}/promote`);
     expect(res).toMatchObject({ status: 402, body: { message: 'You need 100 coins to promote a server.' } });
     expect(await poor.balanceCents()).toBe(9200);
-    expect((await serversOf(app, poor)).filter((s) => s.isFeatured)).toHaveLength(0);
+    expect((await campaignsOf(app, poor)).filter((s) => s.isFeatured)).toHaveLength(0);
   });
 
   it('featured needs the bot too', async () => {
@@ -153,7 +153,7 @@ describe('featured: create with isFeaturedIntent, then promote', () => {
     const res = await stranger.post(`/api/servers/${server.id}/promote`);
     expect(res).toMatchObject({ status: 404, body: { message: 'Server not found' } });
     expect(await stranger.balanceCents()).toBe(before);
-    expect((await serversOf(app, owner)).find((s) => s.id === server.id)).toMatchObject({
+    expect((await campaignsOf(app, owner)).find((s) => s.id === server.id)).toMatchObject({
       isFeatured: false,
       membersRemaining: 4,
     });
@@ -229,14 +229,14 @@ describe('GET /api/campaigns and DELETE /api/campaigns/:id', () => {
 
     const foreign = await stranger.delete(`/api/campaigns/${server.id}`);
     expect(foreign).toMatchObject({ status: 404, body: { message: 'Campaign not found' } });
-    expect((await serversOf(app, canceler)).find((s) => s.id === server.id)).toMatchObject({
+    expect((await campaignsOf(app, canceler)).find((s) => s.id === server.id)).toMatchObject({
       membersRemaining: 8,
       canceledAt: null,
     });
 
     const res = await canceler.delete(`/api/campaigns/${server.id}`);
     expect(res.status).toBe(200);
-    const row = (await serversOf(app, canceler)).find((s) => s.id === server.id);
+    const row = (await campaignsOf(app, canceler)).find((s) => s.id === server.id);
     expect(row).toMatchObject({ membersRemaining: 0, canceledAt: app.clock.now() });
     expect(await canceler.balanceCents()).toBe(balance);
     expect((await canceler.get<ApiCampaign[]>('/api/campaigns')).body.some((c) => c.id === server.id)).toBe(

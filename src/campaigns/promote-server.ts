@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.ts';
-import type { Server } from '../db/schema.ts';
+import type { Campaign } from '../db/schema.ts';
 import type { DataStore } from '../db/engine.ts';
 import { AppError } from '../shared/errors.ts';
 import * as ledger from '../ledger/index.ts';
@@ -18,11 +18,11 @@ export const CAMPAIGN_CANCELED = 'This campaign was canceled and cannot be promo
 export const NOBOT_NOT_PROMOTABLE =
   'No-bot servers cannot be featured. Invite our bot and submit the server as a regular campaign.';
 
-async function findOwnServer(ctx: AppContext, userId: string, serverId: string): Promise<Server> {
-  const server = await campaignsRepo(ctx.store.read).findOwn(userId, serverId);
+async function findOwnCampaign(ctx: AppContext, userId: string, campaignId: string): Promise<Campaign> {
+  const campaign = await campaignsRepo(ctx.store.read).findOwn(userId, campaignId);
   // Another user's server behaves like a missing one.
-  if (!server) throw new AppError('not_found', 'Server not found');
-  return server;
+  if (!campaign) throw new AppError('not_found', 'Server not found');
+  return campaign;
 }
 
 /**
@@ -30,17 +30,21 @@ async function findOwnServer(ctx: AppContext, userId: string, serverId: string):
  * A regular campaign keeps its remaining slots (at the regular reward) and gains 100 featured ones,
  * taken first. A campaign whose featured slots ran out can be promoted again; an active featured one cannot.
  */
-export async function promoteServer(ctx: AppContext, userId: string, serverId: string): Promise<Server> {
-  const found = await findOwnServer(ctx, userId, serverId);
-  if (!CAMPAIGN_KIND_RULES[found.kind].promotable || !found.serverId)
+export async function promoteCampaign(
+  ctx: AppContext,
+  userId: string,
+  campaignId: string,
+): Promise<Campaign> {
+  const found = await findOwnCampaign(ctx, userId, campaignId);
+  if (!CAMPAIGN_KIND_RULES[found.kind].promotable || !found.guildId)
     throw new AppError('bad_request', NOBOT_NOT_PROMOTABLE);
   // Having listed it once is not enough: the owner may have lost Manage Server since.
-  const entry = await requireGuildManager(ctx, userId, { id: found.serverId, name: found.name }, 'feature');
+  const entry = await requireGuildManager(ctx, userId, { id: found.guildId, name: found.name }, 'feature');
   await requireSpendTrust(ctx, userId, entry, found.name); // decision 043
   // Featured members are verified by the bot, so it must still be there (a Discord call: outside the transaction).
-  await requireBotInGuild(ctx, found.serverId);
+  await requireBotInGuild(ctx, found.guildId);
 
-  return promoteCampaign(ctx.store, userId, serverId, ctx.clock.now());
+  return applyPromotion(ctx.store, userId, campaignId, ctx.clock.now());
 }
 
 /**
@@ -49,24 +53,25 @@ export async function promoteServer(ctx: AppContext, userId: string, serverId: s
  * the guild's featuring lock (two campaigns of one guild: one becomes featured), and debits the cost
  * conditionally (no overdraft), all committed or rolled back together.
  */
-export async function promoteCampaign(
+export async function applyPromotion(
   store: DataStore,
   userId: string,
-  serverId: string,
+  campaignId: string,
   now: number,
-): Promise<Server> {
+): Promise<Campaign> {
   return store.transaction(async (tx) => {
     const repo = campaignsRepo(tx);
     // Re-read inside the transaction: everything below is decided on current data.
-    const server = await repo.findOwn(userId, serverId);
-    if (!server?.serverId) throw new AppError('not_found', 'Server not found');
-    if (isExpiredIntent(server, now)) throw new AppError('conflict', FEATURED_INTENT_EXPIRED);
-    if (server.canceledAt !== null) throw new AppError('conflict', CAMPAIGN_CANCELED);
-    if (server.isFeatured && server.featuredRemaining > 0) throw new AppError('conflict', ALREADY_FEATURED);
+    const campaign = await repo.findOwn(userId, campaignId);
+    if (!campaign?.guildId) throw new AppError('not_found', 'Server not found');
+    if (isExpiredIntent(campaign, now)) throw new AppError('conflict', FEATURED_INTENT_EXPIRED);
+    if (campaign.canceledAt !== null) throw new AppError('conflict', CAMPAIGN_CANCELED);
+    if (campaign.isFeatured && campaign.featuredRemaining > 0)
+      throw new AppError('conflict', ALREADY_FEATURED);
     // One featured campaign per guild spans rows: held until commit so two promotions of one guild's
     // campaigns cannot both pass the check below.
-    await repo.lockGuildForFeaturing(server.serverId);
-    if (await repo.isGuildFeaturedElsewhere(server.serverId, server.id))
+    await repo.lockGuildForFeaturing(campaign.guildId);
+    if (await repo.isGuildFeaturedElsewhere(campaign.guildId, campaign.id))
       throw new AppError('conflict', ALREADY_FEATURED_ELSEWHERE);
     await assertCanSpendIn(tx, userId, { lockSpender: true });
     const cost = coinsToCents(PROMOTION.costCoins);
@@ -77,7 +82,7 @@ export async function promoteCampaign(
     // verified earlier keep the terms frozen on their join rows. Conditional on the state checked
     // above, so a concurrent promotion cannot apply twice.
     const updated = await repo.promote(
-      server,
+      campaign,
       PROMOTION.slots,
       CAMPAIGN_KIND_RULES.featured.rewardCents,
       now,
@@ -88,7 +93,7 @@ export async function promoteCampaign(
         userId,
         cents: cost,
         type: 'promote',
-        description: `Featured: ${server.name} (${PROMOTION.slots} members)`,
+        description: `Featured: ${campaign.name} (${PROMOTION.slots} members)`,
         now,
       });
     } catch (err) {

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gt, isNotNull, lte, notExists, sql } from 'drizzle-orm';
 import type { DbHandle } from '../db/engine.ts';
-import { retentionChecks, serverJoins, servers, users } from '../db/schema.ts';
+import { retentionChecks, campaignJoins, campaigns, users } from '../db/schema.ts';
 
 // Campaign quality (issue 31 item 1): the paid members of an owner's campaigns, with what the product
 // saw of them after they were paid (leaves and their reasons, sampled membership checks). One query
@@ -35,23 +35,23 @@ export interface DueCheck {
 }
 
 const paidMemberColumns = {
-  joinId: serverJoins.id,
-  campaignId: serverJoins.serverId,
+  joinId: campaignJoins.id,
+  campaignId: campaignJoins.campaignId,
   discordId: users.discordId,
-  verifiedAt: serverJoins.verifiedAt,
-  hasLeft: serverJoins.hasLeft,
-  leftAt: serverJoins.leftAt,
-  leftReason: serverJoins.leftReason,
-  minStayMs: serverJoins.minStayMs,
-  penalized: serverJoins.penalized,
-  rewardCents: serverJoins.rewardCents,
+  verifiedAt: campaignJoins.verifiedAt,
+  hasLeft: campaignJoins.hasLeft,
+  leftAt: campaignJoins.leftAt,
+  leftReason: campaignJoins.leftReason,
+  minStayMs: campaignJoins.minStayMs,
+  penalized: campaignJoins.penalized,
+  rewardCents: campaignJoins.rewardCents,
 };
 
 /** Paid = verified with a reward (a join verified without a slot is not a member the owner paid for). */
 const paid = and(
-  eq(serverJoins.verified, true),
-  gt(serverJoins.rewardCents, 0),
-  isNotNull(serverJoins.verifiedAt),
+  eq(campaignJoins.verified, true),
+  gt(campaignJoins.rewardCents, 0),
+  isNotNull(campaignJoins.verifiedAt),
 );
 
 export class QualityRepository {
@@ -60,21 +60,26 @@ export class QualityRepository {
   /** The owner's campaigns (or one of them), newest first. */
   ownedCampaigns(ownerId: string, campaignId?: string) {
     return this.h.q
-      .select({ id: servers.id, name: servers.name, kind: servers.kind, createdAt: servers.createdAt })
-      .from(servers)
-      .where(and(eq(servers.ownerId, ownerId), campaignId ? eq(servers.id, campaignId) : undefined))
-      .orderBy(desc(servers.createdAt));
+      .select({
+        id: campaigns.id,
+        name: campaigns.name,
+        kind: campaigns.kind,
+        createdAt: campaigns.createdAt,
+      })
+      .from(campaigns)
+      .where(and(eq(campaigns.ownerId, ownerId), campaignId ? eq(campaigns.id, campaignId) : undefined))
+      .orderBy(desc(campaigns.createdAt));
   }
 
   /** The paid members of every campaign `ownerId` owns (or of one of them), oldest verification first. */
   async paidMembers(ownerId: string, campaignId?: string): Promise<PaidMemberRow[]> {
     const rows = await this.h.q
       .select(paidMemberColumns)
-      .from(serverJoins)
-      .innerJoin(servers, eq(servers.id, serverJoins.serverId))
-      .innerJoin(users, eq(users.id, serverJoins.userId))
-      .where(and(eq(servers.ownerId, ownerId), campaignId ? eq(servers.id, campaignId) : undefined, paid))
-      .orderBy(asc(serverJoins.verifiedAt));
+      .from(campaignJoins)
+      .innerJoin(campaigns, eq(campaigns.id, campaignJoins.campaignId))
+      .innerJoin(users, eq(users.id, campaignJoins.userId))
+      .where(and(eq(campaigns.ownerId, ownerId), campaignId ? eq(campaigns.id, campaignId) : undefined, paid))
+      .orderBy(asc(campaignJoins.verifiedAt));
     return rows.map((r) => ({ ...r, verifiedAt: r.verifiedAt!, rewardCents: r.rewardCents ?? 0 }));
   }
 
@@ -87,9 +92,9 @@ export class QualityRepository {
         present: retentionChecks.present,
       })
       .from(retentionChecks)
-      .innerJoin(serverJoins, eq(serverJoins.id, retentionChecks.joinId))
-      .innerJoin(servers, eq(servers.id, serverJoins.serverId))
-      .where(and(eq(servers.ownerId, ownerId), campaignId ? eq(servers.id, campaignId) : undefined));
+      .innerJoin(campaignJoins, eq(campaignJoins.id, retentionChecks.joinId))
+      .innerJoin(campaigns, eq(campaigns.id, campaignJoins.campaignId))
+      .where(and(eq(campaigns.ownerId, ownerId), campaignId ? eq(campaigns.id, campaignId) : undefined));
   }
 
   /**
@@ -110,34 +115,34 @@ export class QualityRepository {
       .select({ one: sql`1` })
       .from(retentionChecks)
       .where(
-        and(eq(retentionChecks.joinId, serverJoins.id), eq(retentionChecks.milestoneDays, milestoneDays)),
+        and(eq(retentionChecks.joinId, campaignJoins.id), eq(retentionChecks.milestoneDays, milestoneDays)),
       );
     // The campaign's sample so far at this milestone (a correlated count, so one campaign cannot take the
     // whole run's quota).
-    const sampled = sql<number>`(SELECT COUNT(*) FROM retention_checks rc JOIN server_joins sj ON sj.id = rc.join_id WHERE sj.server_id = ${serverJoins.serverId} AND rc.milestone_days = ${milestoneDays})`;
+    const sampled = sql<number>`(SELECT COUNT(*) FROM retention_checks rc JOIN server_joins sj ON sj.id = rc.join_id WHERE sj.server_id = ${campaignJoins.campaignId} AND rc.milestone_days = ${milestoneDays})`;
     const rows = await this.h.q
       .select({
-        joinId: serverJoins.id,
-        campaignId: serverJoins.serverId,
+        joinId: campaignJoins.id,
+        campaignId: campaignJoins.campaignId,
         sampled,
-        guildId: servers.serverId,
+        guildId: campaigns.guildId,
         discordId: users.discordId,
       })
-      .from(serverJoins)
-      .innerJoin(servers, eq(servers.id, serverJoins.serverId))
-      .innerJoin(users, eq(users.id, serverJoins.userId))
+      .from(campaignJoins)
+      .innerJoin(campaigns, eq(campaigns.id, campaignJoins.campaignId))
+      .innerJoin(users, eq(users.id, campaignJoins.userId))
       .where(
         and(
           paid,
-          eq(serverJoins.hasLeft, false),
-          isNotNull(servers.serverId),
-          lte(serverJoins.verifiedAt, now - milestoneDays * day),
-          gt(serverJoins.verifiedAt, now - (milestoneDays + windowDays) * day),
+          eq(campaignJoins.hasLeft, false),
+          isNotNull(campaigns.guildId),
+          lte(campaignJoins.verifiedAt, now - milestoneDays * day),
+          gt(campaignJoins.verifiedAt, now - (milestoneDays + windowDays) * day),
           notExists(checked),
           sql`${sampled} < ${perCampaign}`,
         ),
       )
-      .orderBy(asc(serverJoins.verifiedAt))
+      .orderBy(asc(campaignJoins.verifiedAt))
       .limit(limit);
     return rows.map((r) => ({ ...r, sampled: Number(r.sampled), guildId: r.guildId! }));
   }

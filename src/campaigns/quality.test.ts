@@ -47,7 +47,7 @@ async function campaignWith(name: string, guildId: string, specs: MemberSpec[]) 
     });
     const join = await insertJoin(app.server.ctx.store, {
       userId: user.id,
-      serverId: campaign.id,
+      campaignId: campaign.id,
       joinedAt: verifiedAt - 60_000,
       verified: true,
       verifiedAt,

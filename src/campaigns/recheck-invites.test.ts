@@ -3,7 +3,7 @@ import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts'
 import type { ApiServer } from '../shared/api-types.ts';
 import { DiscordApi } from '../discord/discord-api.ts';
 import { recheckInvites } from './recheck-invites.ts';
-import { createGuildWithInvite, serversOf, signInWithCoins } from './test-support.ts';
+import { createGuildWithInvite, campaignsOf, signInWithCoins } from './test-support.ts';
 
 let app: TestApp;
 let owner: TestClient;
@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => app.close());
 afterEach(() => app.checkLedger());
 
-const validity = async (id: string) => (await serversOf(app, owner)).find((s) => s.id === id)?.inviteValid;
+const validity = async (id: string) => (await campaignsOf(app, owner)).find((s) => s.id === id)?.inviteValid;
 
 describe('recheckInvites', () => {
   it('marks a dead invite invalid, leaves live ones alone, and restores it once the invite works again', async () => {

@@ -1,12 +1,12 @@
 import type { AppContext } from '../context.ts';
-import type { Server } from '../db/schema.ts';
+import type { Campaign } from '../db/schema.ts';
 import { AppError } from '../shared/errors.ts';
 import { inviteOtherServerMessage } from '../shared/campaign-schemas.ts';
 import { resolvePermanentInvite } from './discord-checks.ts';
 import { campaignsRepo } from './campaigns-repo.ts';
 
 /** The owner's campaign (not canceled), or a 404 — another user's campaign behaves like a missing one. */
-async function ownCampaign(ctx: AppContext, userId: string, campaignId: string): Promise<Server> {
+async function ownCampaign(ctx: AppContext, userId: string, campaignId: string): Promise<Campaign> {
   const campaign = await campaignsRepo(ctx.store.read).findOwn(userId, campaignId);
   if (!campaign || campaign.canceledAt !== null) throw new AppError('not_found', 'Campaign not found');
   return campaign;
@@ -22,10 +22,10 @@ export async function replaceInvite(
   userId: string,
   campaignId: string,
   link: string,
-): Promise<Server> {
+): Promise<Campaign> {
   const before = await ownCampaign(ctx, userId, campaignId);
   const invite = await resolvePermanentInvite(ctx, link);
-  const guildId = before.inviteGuildId ?? before.serverId;
+  const guildId = before.inviteGuildId ?? before.guildId;
   if (guildId !== null && invite.guildId !== guildId) {
     throw new AppError('bad_request', inviteOtherServerMessage(before.name, invite.guildName));
   }

@@ -2,7 +2,7 @@ import { Router, type NextFunction, type Request, type Response } from 'express'
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { parseInput, requireUser } from '../http/guards.ts';
-import { toApiServer } from '../servers/server-view.ts';
+import { toApiServer } from './campaign-view.ts';
 import {
   botInviteQuerySchema,
   guildIdParamsSchema,
@@ -14,12 +14,12 @@ import {
 } from '../shared/campaign-schemas.ts';
 import { cancelCampaign } from './cancel-campaign.ts';
 import { BotMissingError, botInviteUrl } from './discord-checks.ts';
-import { listActiveCampaigns, listMyServers } from './list-campaigns.ts';
+import { listActiveCampaigns, listMyCampaigns } from './list-campaigns.ts';
 import { listTransactions, summarizeEarningsByDay, summarizeTransactions } from './list-transactions.ts';
 import { EARNINGS_DAYS, earningsQuerySchema, transactionsQuerySchema } from '../shared/history-schemas.ts';
-import { promoteServer } from './promote-server.ts';
+import { promoteCampaign } from './promote-server.ts';
 import { replaceInvite } from './replace-invite.ts';
-import { submitNoBotServer, submitServer } from './submit-server.ts';
+import { submitNoBotCampaign, submitCampaign } from './submit-server.ts';
 import { topUpCampaign } from './top-up.ts';
 import { listManageableGuilds } from './manageable-guilds.ts';
 import { createGuildInvite } from './create-guild-invite.ts';
@@ -53,27 +53,27 @@ function ownerCampaignRoutes(router: Router, ctx: AppContext): void {
   router.post('/servers', async (req, res) => {
     const userId = requireUser(req);
     const input = parseInput(submitServerSchema, req.body);
-    const server = await submitServer(ctx, userId, input);
-    res.status(201).json(toApiServer(server, cdn));
+    const campaign = await submitCampaign(ctx, userId, input);
+    res.status(201).json(toApiServer(campaign, cdn));
   });
 
   router.post('/servers/no-bot', async (req, res) => {
     const userId = requireUser(req);
     const input = parseInput(submitNoBotSchema, req.body);
-    const server = await submitNoBotServer(ctx, userId, input);
-    res.status(201).json(toApiServer(server, cdn));
+    const campaign = await submitNoBotCampaign(ctx, userId, input);
+    res.status(201).json(toApiServer(campaign, cdn));
   });
 
   router.get('/servers/mine', async (req, res) => {
     const userId = requireUser(req);
-    res.json(await listMyServers(ctx, userId));
+    res.json(await listMyCampaigns(ctx, userId));
   });
 
   router.post('/servers/:id/promote', async (req, res) => {
     const userId = requireUser(req);
     const { id } = parseInput(idParams, req.params);
-    const server = await promoteServer(ctx, userId, id);
-    res.json(toApiServer(server, cdn));
+    const campaign = await promoteCampaign(ctx, userId, id);
+    res.json(toApiServer(campaign, cdn));
   });
 
   router.get('/campaigns', async (req, res) => {
@@ -84,8 +84,8 @@ function ownerCampaignRoutes(router: Router, ctx: AppContext): void {
   router.delete('/campaigns/:id', async (req, res) => {
     const userId = requireUser(req);
     const { id } = parseInput(idParams, req.params);
-    const server = await cancelCampaign(ctx, userId, id);
-    res.json(toApiServer(server, cdn));
+    const campaign = await cancelCampaign(ctx, userId, id);
+    res.json(toApiServer(campaign, cdn));
   });
 
   // Issue 12 item 8: a campaign whose invite died gets a new one (same guild only).
@@ -93,8 +93,8 @@ function ownerCampaignRoutes(router: Router, ctx: AppContext): void {
     const userId = requireUser(req);
     const { id } = parseInput(idParams, req.params);
     const { inviteLink } = parseInput(replaceInviteSchema, req.body);
-    const server = await replaceInvite(ctx, userId, id, inviteLink);
-    res.json(toApiServer(server, cdn));
+    const campaign = await replaceInvite(ctx, userId, id, inviteLink);
+    res.json(toApiServer(campaign, cdn));
   });
 
   // Issue 31 item 4: more member slots for a running (or run-out) campaign, priced like a submission.
@@ -102,8 +102,8 @@ function ownerCampaignRoutes(router: Router, ctx: AppContext): void {
     const userId = requireUser(req);
     const { id } = parseInput(idParams, req.params);
     const input = parseInput(topUpSchema, req.body);
-    const server = await topUpCampaign(ctx, userId, id, input);
-    res.json(toApiServer(server, cdn));
+    const campaign = await topUpCampaign(ctx, userId, id, input);
+    res.json(toApiServer(campaign, cdn));
   });
 }
 

@@ -3,11 +3,11 @@ import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts'
 import type { ApiServer } from '../shared/api-types.ts';
 import { DiscordApi } from '../discord/discord-api.ts';
 import { AppError } from '../shared/errors.ts';
-import { submitServer } from './submit-server.ts';
+import { submitCampaign } from './submit-server.ts';
 import {
   createGuildWithInvite,
   giveCoins,
-  serversOf,
+  campaignsOf,
   signInWithCoins,
   transactionsOf,
 } from './test-support.ts';
@@ -75,11 +75,11 @@ describe('POST /api/servers (regular)', () => {
   ])('refuses coinReward %j with 400 %j', async (coinReward, message) => {
     const { link } = createGuildWithInvite(app, owner);
     const before = await owner.balanceCents();
-    const count = (await serversOf(app, owner)).length;
+    const count = (await campaignsOf(app, owner)).length;
     const res = await owner.post('/api/servers', { name: 'Too Cheap', inviteLink: link, coinReward });
     expect(res).toMatchObject({ status: 400, body: { message } });
     expect(await owner.balanceCents()).toBe(before);
-    expect(await serversOf(app, owner)).toHaveLength(count);
+    expect(await campaignsOf(app, owner)).toHaveLength(count);
   });
 
   it.each([
@@ -178,7 +178,7 @@ describe('POST /api/servers (regular)', () => {
       body: { message: 'You need 8 coins to submit this server. You have 7.00 coins.' },
     });
     expect(await poor.balanceCents()).toBe(700);
-    expect(await serversOf(app, poor)).toHaveLength(0);
+    expect(await campaignsOf(app, poor)).toHaveLength(0);
     expect((await poor.get<unknown[]>('/api/campaigns')).body).toEqual([]);
   });
 
@@ -193,7 +193,7 @@ describe('POST /api/servers (regular)', () => {
     expect(results.filter((r) => r.status === 201)).toHaveLength(5);
     expect(results.filter((r) => r.status === 402)).toHaveLength(15);
     expect(await racer.balanceCents()).toBe(0);
-    expect(await serversOf(app, racer)).toHaveLength(5);
+    expect(await campaignsOf(app, racer)).toHaveLength(5);
     expect((await transactionsOf(app, racer)).filter((t) => t.type === 'campaign')).toHaveLength(5);
   });
 
@@ -211,15 +211,15 @@ describe('POST /api/servers (regular)', () => {
       ...app.server.ctx,
       discord: new DiscordApi({ baseUrl: 'http://127.0.0.1:9', botToken: 'x' }),
     };
-    const count = (await serversOf(app, owner)).length;
-    const err = await submitServer(down, owner.user!.id, {
+    const count = (await campaignsOf(app, owner)).length;
+    const err = await submitCampaign(down, owner.user!.id, {
       name: 'Outage',
       inviteLink: link,
       coinReward: '5',
     }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
     expect(err).toMatchObject({ status: 502, message: 'Could not reach Discord. Please try again.' });
-    expect(await serversOf(app, owner)).toHaveLength(count);
+    expect(await campaignsOf(app, owner)).toHaveLength(count);
   });
 });
 
@@ -272,7 +272,7 @@ describe('POST /api/servers/no-bot', () => {
       body: { message: 'You need 6 coins for 6 members. You have 5.00 coins.' },
     });
     expect(await client.balanceCents()).toBe(500);
-    expect(await serversOf(app, client)).toHaveLength(0);
+    expect(await campaignsOf(app, client)).toHaveLength(0);
   });
 
   it('still resolves the invite', async () => {

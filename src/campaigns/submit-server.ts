@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.ts';
-import type { Server } from '../db/schema.ts';
+import type { Campaign } from '../db/schema.ts';
 import type { DataStore } from '../db/engine.ts';
 import { AppError } from '../shared/errors.ts';
 import * as ledger from '../ledger/index.ts';
@@ -44,11 +44,11 @@ export function targetingColumns(
  * transaction that inserts it. With isFeaturedIntent the row is created unfunded (0 slots) and the
  * client promotes it next; promote is where the 100 coins are taken.
  */
-export async function submitServer(
+export async function submitCampaign(
   ctx: AppContext,
   userId: string,
   input: SubmitServerInput,
-): Promise<Server> {
+): Promise<Campaign> {
   let coins = 0;
   if (!input.isFeaturedIntent) {
     const parsed = parseCampaignCoins(input.coinReward);
@@ -76,9 +76,9 @@ export async function submitServer(
       inviteCode: invite.code,
       // A featured intent stays 'regular' (no featured slots) until promote makes it 'featured'.
       kind: 'regular',
-      serverId: invite.guildId,
+      guildId: invite.guildId,
       inviteGuildId: invite.guildId,
-      serverIcon: invite.guildIcon,
+      guildIcon: invite.guildIcon,
       coinReward: CAMPAIGN_KIND_RULES[input.isFeaturedIntent ? 'featured' : 'regular'].rewardCents,
       membersRemaining: coins,
       initialMemberSlots: coins,
@@ -93,11 +93,11 @@ export async function submitServer(
 }
 
 /** POST /api/servers/no-bot: 1 coin per member, no bot required; the invite's guild is kept to check members' own guild lists. */
-export async function submitNoBotServer(
+export async function submitNoBotCampaign(
   ctx: AppContext,
   userId: string,
   input: SubmitNoBotInput,
-): Promise<Server> {
+): Promise<Campaign> {
   const members = parseMemberCount(input.memberCount);
   if (members === null) throw new AppError('bad_request', CAMPAIGN_MESSAGES.memberCount);
   const targeting = targetingColumns(ctx, input.targeting);
@@ -117,9 +117,9 @@ export async function submitNoBotServer(
       inviteLink: invite.link,
       inviteCode: invite.code,
       kind: 'nobot',
-      serverId: null,
+      guildId: null,
       inviteGuildId: invite.guildId,
-      serverIcon: null,
+      guildIcon: null,
       coinReward: CAMPAIGN_KIND_RULES.nobot.rewardCents,
       membersRemaining: members,
       initialMemberSlots: members,
@@ -150,7 +150,7 @@ export interface OpenCampaign {
  * concurrent submissions with coins for one, the second's debit refuses and its row rolls back; the
  * balance read first only chooses the message).
  */
-export async function openCampaign(store: DataStore, input: OpenCampaign): Promise<Server> {
+export async function openCampaign(store: DataStore, input: OpenCampaign): Promise<Campaign> {
   const { campaign, cost } = input;
   const userId = campaign.ownerId;
   return store.transaction(async (tx) => {
@@ -161,12 +161,12 @@ export async function openCampaign(store: DataStore, input: OpenCampaign): Promi
       // Refused up front so a failed promotion does not leave an unfunded row behind.
       if (balance < coinsToCents(PROMOTE_COST_COINS))
         throw new AppError('insufficient_coins', CAMPAIGN_MESSAGES.promoteCost);
-      if (campaign.serverId !== null && (await repo.isGuildFeaturedElsewhere(campaign.serverId)))
+      if (campaign.guildId !== null && (await repo.isGuildFeaturedElsewhere(campaign.guildId)))
         throw new AppError('conflict', ALREADY_FEATURED_ELSEWHERE);
     } else if (balance < cost) {
       throw new AppError('insufficient_coins', input.insufficient(formatCents(balance)));
     }
-    const server = await repo.insert(campaign);
+    const opened = await repo.insert(campaign);
     if (cost > 0) {
       try {
         await ledger.debit(tx, {
@@ -183,6 +183,6 @@ export async function openCampaign(store: DataStore, input: OpenCampaign): Promi
         throw err;
       }
     }
-    return server;
+    return opened;
   });
 }

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { TestApp, TestClient } from '../test/harness.ts';
-import { serverJoins, servers, transactions, type Server, type Transaction } from '../db/schema.ts';
+import { campaignJoins, campaigns, transactions, type Campaign, type Transaction } from '../db/schema.ts';
 import * as pg from '../db/schema.pg.ts';
 
 /**
@@ -46,12 +46,16 @@ export function createGuildWithInvite(
 
 // Rows read straight from the database (either engine), in insertion order.
 
-export async function serversOf(app: TestApp, client: TestClient): Promise<Server[]> {
+export async function campaignsOf(app: TestApp, client: TestClient): Promise<Campaign[]> {
   const h = app.server.ctx.store.read;
   const ownerId = client.user!.id;
   return h.kind === 'sqlite'
-    ? h.db.select().from(servers).where(eq(servers.ownerId, ownerId)).orderBy(servers.createdAt).all()
-    : h.db.select().from(pg.servers).where(eq(pg.servers.ownerId, ownerId)).orderBy(pg.servers.createdAt);
+    ? h.db.select().from(campaigns).where(eq(campaigns.ownerId, ownerId)).orderBy(campaigns.createdAt).all()
+    : h.db
+        .select()
+        .from(pg.campaigns)
+        .where(eq(pg.campaigns.ownerId, ownerId))
+        .orderBy(pg.campaigns.createdAt);
 }
 
 export async function transactionsOf(app: TestApp, client: TestClient): Promise<Transaction[]> {
@@ -75,13 +79,13 @@ export function addJoin(
 ): Promise<void> {
   const values = {
     userId: member.user!.id,
-    serverId: campaignId,
+    campaignId,
     joinedAt: app.clock.now(),
     verified: flags.verified ?? false,
     coinsAwarded: flags.coinsAwarded ?? false,
   };
   return app.server.ctx.store.transaction(async (tx) => {
-    if (tx.kind === 'sqlite') tx.db.insert(serverJoins).values(values).run();
-    else await tx.db.insert(pg.serverJoins).values(values);
+    if (tx.kind === 'sqlite') tx.db.insert(campaignJoins).values(values).run();
+    else await tx.db.insert(pg.campaignJoins).values(values);
   });
 }

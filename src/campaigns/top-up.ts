@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.ts';
-import type { Server } from '../db/schema.ts';
+import type { Campaign } from '../db/schema.ts';
 import type { DataStore } from '../db/engine.ts';
 import { AppError } from '../shared/errors.ts';
 import * as ledger from '../ledger/index.ts';
@@ -31,12 +31,12 @@ export function topUpCostCents(kind: CampaignKind, members: number): number {
   return members * CAMPAIGN_KIND_RULES[slotKind(kind)].costPerSlotCents;
 }
 
-function refuseIfNotTopUppable(server: Server | undefined): asserts server is Server {
-  if (!server) throw new AppError('not_found', 'Campaign not found');
-  if (server.canceledAt !== null) throw new AppError('conflict', TOP_UP_MESSAGES.canceled);
-  if (server.initialMemberSlots === 0 && server.featuredAt === null)
+function refuseIfNotTopUppable(campaign: Campaign | undefined): asserts campaign is Campaign {
+  if (!campaign) throw new AppError('not_found', 'Campaign not found');
+  if (campaign.canceledAt !== null) throw new AppError('conflict', TOP_UP_MESSAGES.canceled);
+  if (campaign.initialMemberSlots === 0 && campaign.featuredAt === null)
     throw new AppError('conflict', TOP_UP_MESSAGES.unfunded);
-  if (!server.inviteValid) throw new AppError('conflict', TOP_UP_MESSAGES.inviteInvalid);
+  if (!campaign.inviteValid) throw new AppError('conflict', TOP_UP_MESSAGES.inviteInvalid);
 }
 
 /** POST /api/campaigns/:id/top-up */
@@ -45,16 +45,15 @@ export async function topUpCampaign(
   userId: string,
   campaignId: string,
   input: TopUpInput,
-): Promise<Server> {
+): Promise<Campaign> {
   const members = parseMemberCount(input.members);
   if (members === null) throw new AppError('bad_request', CAMPAIGN_MESSAGES.memberCount);
   const found = await campaignsRepo(ctx.store.read).findOwn(userId, campaignId);
   refuseIfNotTopUppable(found);
   // Discord is asked outside the transaction (decision 034), as a submission does.
-  const guildId = found.serverId ?? found.inviteGuildId;
+  const guildId = found.guildId ?? found.inviteGuildId;
   if (guildId) await requireGuildManager(ctx, userId, { id: guildId, name: found.name }, 'update');
-  if (CAMPAIGN_KIND_RULES[found.kind].needsBot && found.serverId)
-    await requireBotInGuild(ctx, found.serverId);
+  if (CAMPAIGN_KIND_RULES[found.kind].needsBot && found.guildId) await requireBotInGuild(ctx, found.guildId);
   return applyTopUp(ctx.store, userId, campaignId, members, ctx.clock.now());
 }
 
@@ -68,13 +67,13 @@ export async function applyTopUp(
   campaignId: string,
   members: number,
   now: number,
-): Promise<Server> {
+): Promise<Campaign> {
   return store.transaction(async (tx) => {
     const repo = campaignsRepo(tx);
-    const server = await repo.findOwn(userId, campaignId);
-    refuseIfNotTopUppable(server);
+    const campaign = await repo.findOwn(userId, campaignId);
+    refuseIfNotTopUppable(campaign);
     await assertCanSpendIn(tx, userId, { lockSpender: true });
-    const cost = topUpCostCents(server.kind, members);
+    const cost = topUpCostCents(campaign.kind, members);
     const balance = await ledger.getBalance(tx, userId);
     if (balance < cost)
       throw new AppError('insufficient_coins', insufficientForTopUp(members, formatCents(balance)));
@@ -86,7 +85,7 @@ export async function applyTopUp(
         userId,
         cents: cost,
         type: 'campaign',
-        description: `Top-up: ${server.name} (+${members} ${members === 1 ? 'member' : 'members'})`,
+        description: `Top-up: ${campaign.name} (+${members} ${members === 1 ? 'member' : 'members'})`,
         now,
       });
     } catch (err) {

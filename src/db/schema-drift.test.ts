@@ -200,17 +200,17 @@ describe('schema.pg.ts, derived from schema.ts', () => {
     expectTypeOf<(typeof pgSchema.users)['$inferInsert']>().toEqualTypeOf<
       (typeof sqliteSchema.users)['$inferInsert']
     >();
-    expectTypeOf<(typeof pgSchema.servers)['$inferSelect']>().toEqualTypeOf<
-      (typeof sqliteSchema.servers)['$inferSelect']
+    expectTypeOf<(typeof pgSchema.campaigns)['$inferSelect']>().toEqualTypeOf<
+      (typeof sqliteSchema.campaigns)['$inferSelect']
     >();
-    expectTypeOf<(typeof pgSchema.servers)['$inferInsert']>().toEqualTypeOf<
-      (typeof sqliteSchema.servers)['$inferInsert']
+    expectTypeOf<(typeof pgSchema.campaigns)['$inferInsert']>().toEqualTypeOf<
+      (typeof sqliteSchema.campaigns)['$inferInsert']
     >();
-    expectTypeOf<(typeof pgSchema.serverJoins)['$inferSelect']>().toEqualTypeOf<
-      (typeof sqliteSchema.serverJoins)['$inferSelect']
+    expectTypeOf<(typeof pgSchema.campaignJoins)['$inferSelect']>().toEqualTypeOf<
+      (typeof sqliteSchema.campaignJoins)['$inferSelect']
     >();
-    expectTypeOf<(typeof pgSchema.serverJoins)['$inferInsert']>().toEqualTypeOf<
-      (typeof sqliteSchema.serverJoins)['$inferInsert']
+    expectTypeOf<(typeof pgSchema.campaignJoins)['$inferInsert']>().toEqualTypeOf<
+      (typeof sqliteSchema.campaignJoins)['$inferInsert']
     >();
     expectTypeOf<(typeof pgSchema.payments)['$inferSelect']>().toEqualTypeOf<
       (typeof sqliteSchema.payments)['$inferSelect']
@@ -236,7 +236,7 @@ describe('schema.pg.ts, derived from schema.ts', () => {
     expectTypeOf<(typeof pgSchema.notificationOutbox)['$inferInsert']>().toEqualTypeOf<
       (typeof sqliteSchema.notificationOutbox)['$inferInsert']
     >();
-    expect(pgSchema.servers.serverId.name).toBe('server_id');
+    expect(pgSchema.campaigns.guildId.name).toBe('server_id');
   });
 
   for (const table of Object.keys(sqlite)) {
@@ -424,11 +424,11 @@ describe.skipIf(!(await pgTestsEnabled()))('drizzle-pg/ migrations on PostgreSQL
 
   it("refuse a campaign whose kind disagrees with is_featured or server_id, like SQLite's 0005 triggers", async () => {
     const owner = await createPgUser(database);
-    const insert = (kind: string, serverId: string | null, featured: boolean) =>
+    const insert = (kind: string, guildId: string | null, featured: boolean) =>
       database.pool.query(
         `INSERT INTO servers (id, owner_id, name, invite_link, kind, server_id, is_featured, created_at)
          VALUES ($1, $2, 'S', 'https://discord.gg/x', $3, $4, $5, 0)`,
-        [crypto.randomUUID(), owner.id, kind, serverId, featured],
+        [crypto.randomUUID(), owner.id, kind, guildId, featured],
       );
     const code = async (p: Promise<unknown>) =>
       p.then(

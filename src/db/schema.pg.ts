@@ -15,7 +15,7 @@ import { pgSchemaFrom } from './schema-to-pg.ts';
 
 const pg = pgSchemaFrom(sqlite, {
   int4: {
-    servers: [
+    campaigns: [
       'membersRemaining',
       'initialMemberSlots',
       'featuredRemaining',
@@ -33,11 +33,11 @@ const pg = pgSchemaFrom(sqlite, {
     notificationAttempts: ['attempt', 'statusCode', 'latencyMs'],
   },
   extra: {
-    servers: (t) => [
+    campaigns: (t) => [
       // SQLite holds this with two triggers (migration 0005); PostgreSQL says it as one CHECK.
       check(
         'servers_kind_consistent',
-        sql`${t.kind} IN ('regular', 'featured', 'nobot') AND (${t.kind} = 'nobot') = (${t.serverId} IS NULL) AND (${t.kind} = 'featured') = ${t.isFeatured}`,
+        sql`${t.kind} IN ('regular', 'featured', 'nobot') AND (${t.kind} = 'nobot') = (${t.guildId} IS NULL) AND (${t.kind} = 'featured') = ${t.isFeatured}`,
       ),
     ],
   },
@@ -45,8 +45,8 @@ const pg = pgSchemaFrom(sqlite, {
 
 export const {
   users,
-  servers,
-  serverJoins,
+  campaigns,
+  campaignJoins,
   socialTasks,
   socialTaskStarts,
   socialCompletions,

@@ -34,8 +34,11 @@ export const users = sqliteTable(
   (t) => [check('users_coins_range', sql`${t.coins} <= 9999999999 AND ${t.coins} >= -9999999999`)],
 );
 
-/** A server listed for members: one row per campaign (spec "Server / campaign"). */
-export const servers = sqliteTable(
+/**
+ * A campaign: a Discord guild listed for members (spec "Server / campaign"). The SQL table keeps its first
+ * name, `servers`, and the wire says `serverId`/`serverIcon` for guildId/guildIcon (decision 059).
+ */
+export const campaigns = sqliteTable(
   'servers',
   {
     id: id(),
@@ -48,10 +51,10 @@ export const servers = sqliteTable(
     /** Which rules apply (src/shared/campaign-kinds.ts). Kept consistent with is_featured and server_id by triggers (migration 0005). */
     kind: text('kind', { enum: CAMPAIGN_KINDS }).notNull().default('regular'),
     /** Discord guild id our bot verifies joins in; null for a no-bot campaign. */
-    serverId: text('server_id'),
+    guildId: text('server_id'),
     /** The guild the invite resolves to, for every kind of campaign (no-bot joins are checked against it). */
     inviteGuildId: text('invite_guild_id'),
-    serverIcon: text('server_icon'),
+    guildIcon: text('server_icon'),
     coinReward: integer('coin_reward').notNull().default(50),
     membersRemaining: integer('members_remaining').notNull().default(0),
     initialMemberSlots: integer('initial_member_slots').notNull().default(0),
@@ -82,21 +85,22 @@ export const servers = sqliteTable(
   (t) => [
     index('servers_active_idx').on(t.membersRemaining, t.canceledAt),
     index('servers_owner_idx').on(t.ownerId),
-    index('servers_guild_idx').on(t.serverId),
+    index('servers_guild_idx').on(t.guildId),
     check('servers_slots_non_negative', sql`${t.membersRemaining} >= 0`),
   ],
 );
 
-export const serverJoins = sqliteTable(
+/** A member's join of a campaign (SQL `server_joins`; `campaignId` is the SQL column `server_id`, decision 059). */
+export const campaignJoins = sqliteTable(
   'server_joins',
   {
     id: id(),
     userId: text('user_id')
       .notNull()
       .references(() => users.id),
-    serverId: text('server_id')
+    campaignId: text('server_id')
       .notNull()
-      .references(() => servers.id),
+      .references(() => campaigns.id),
     /** When the member asked to join through the website. */
     joinedAt: integer('joined_at').notNull(),
     verified: integer('verified', { mode: 'boolean' }).notNull().default(false),
@@ -123,8 +127,8 @@ export const serverJoins = sqliteTable(
     sameAddress: integer('same_address', { mode: 'boolean' }).notNull().default(false),
   },
   (t) => [
-    uniqueIndex('server_joins_user_server_uq').on(t.userId, t.serverId),
-    index('server_joins_server_idx').on(t.serverId),
+    uniqueIndex('server_joins_user_server_uq').on(t.userId, t.campaignId),
+    index('server_joins_server_idx').on(t.campaignId),
   ],
 );
 
@@ -359,8 +363,8 @@ export const opsHeartbeat = sqliteTable('ops_heartbeat', {
 });
 
 export type User = typeof users.$inferSelect;
-export type Server = typeof servers.$inferSelect;
-export type ServerJoin = typeof serverJoins.$inferSelect;
+export type Campaign = typeof campaigns.$inferSelect;
+export type CampaignJoin = typeof campaignJoins.$inferSelect;
 export type SocialTask = typeof socialTasks.$inferSelect;
 export type Transaction = typeof transactions.$inferSelect;
 export type Payment = typeof payments.$inferSelect;
@@ -400,7 +404,7 @@ export const retentionChecks = sqliteTable(
   {
     joinId: text('join_id')
       .notNull()
-      .references(() => serverJoins.id, { onDelete: 'cascade' }),
+      .references(() => campaignJoins.id, { onDelete: 'cascade' }),
     /** Days after verification: 7 or 30. */
     milestoneDays: integer('milestone_days').notNull(),
     present: integer('present', { mode: 'boolean' }).notNull(),
@@ -417,7 +421,7 @@ export const retentionChecks = sqliteTable(
 export const campaignNotifications = sqliteTable('campaign_notifications', {
   campaignId: text('campaign_id')
     .primaryKey()
-    .references(() => servers.id),
+    .references(() => campaigns.id),
   discordWebhook: text('discord_webhook'),
   endpointUrl: text('endpoint_url'),
   endpointSecret: text('endpoint_secret'),
@@ -438,7 +442,7 @@ export const notificationOutbox = sqliteTable(
     eventId: text('event_id').notNull(),
     campaignId: text('campaign_id')
       .notNull()
-      .references(() => servers.id),
+      .references(() => campaigns.id),
     /** discord | endpoint */
     target: text('target').notNull(),
     eventType: text('event_type').notNull(),

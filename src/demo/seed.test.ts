@@ -13,7 +13,7 @@ interface Row {
   id: string;
   name: string;
   kind: 'regular' | 'featured' | 'nobot';
-  serverId: string | null;
+  guildId: string | null;
   coinReward: number;
   inviteLink: string;
 }
@@ -37,11 +37,11 @@ describe.each(ENGINES)('seedDemo on %s', (engine) => {
       expect(await countTx()).toBe(txAfterFirst);
 
       const rows = await app.query<Row>(
-        sql`SELECT id, name, kind, server_id AS "serverId", coin_reward AS "coinReward", invite_link AS "inviteLink" FROM servers`,
+        sql`SELECT id, name, kind, server_id AS "guildId", coin_reward AS "coinReward", invite_link AS "inviteLink" FROM servers`,
       );
       expect(rows.map((r) => r.name).sort()).toEqual(DEMO_CAMPAIGNS.map((c) => c.guild.name).sort());
       expect(rows.filter((r) => r.kind === 'featured')).toHaveLength(2);
-      expect(rows.filter((r) => r.kind === 'nobot').every((r) => r.serverId === null)).toBe(true);
+      expect(rows.filter((r) => r.kind === 'nobot').every((r) => r.guildId === null)).toBe(true);
       for (const row of rows)
         expect(row.coinReward, row.name).toBe(CAMPAIGN_KIND_RULES[row.kind].rewardCents);
       await app.checkLedger();

@@ -9,8 +9,8 @@ import { DAY } from '../clock.ts';
 import { saveOAuthTokens } from '../auth/oauth-tokens.ts';
 import { credit } from '../ledger/index.ts';
 import { upsertUserFromDiscord } from '../users/users.ts';
-import { submitNoBotServer, submitServer } from '../campaigns/submit-server.ts';
-import { promoteServer } from '../campaigns/promote-server.ts';
+import { submitNoBotCampaign, submitCampaign } from '../campaigns/submit-server.ts';
+import { promoteCampaign } from '../campaigns/promote-server.ts';
 import { socialRepo } from '../social/social-repo.ts';
 import { assertNever } from '../shared/campaign-kinds.ts';
 import { DEMO_USERS } from '../sim/discord/demo-data.ts';
@@ -117,21 +117,25 @@ async function ensureCampaign(
   switch (campaign.kind) {
     case 'regular':
       id = (
-        await submitServer(ctx, ownerId, { name: guild.name, inviteLink, coinReward: String(campaign.slots) })
+        await submitCampaign(ctx, ownerId, {
+          name: guild.name,
+          inviteLink,
+          coinReward: String(campaign.slots),
+        })
       ).id;
       break;
     case 'featured': {
-      const intent = await submitServer(ctx, ownerId, {
+      const intent = await submitCampaign(ctx, ownerId, {
         name: guild.name,
         inviteLink,
         isFeaturedIntent: true,
       });
-      id = (await promoteServer(ctx, ownerId, intent.id)).id;
+      id = (await promoteCampaign(ctx, ownerId, intent.id)).id;
       break;
     }
     case 'nobot':
       id = (
-        await submitNoBotServer(ctx, ownerId, {
+        await submitNoBotCampaign(ctx, ownerId, {
           name: guild.name,
           inviteLink,
           memberCount: String(campaign.slots),
@@ -153,14 +157,14 @@ async function findDemoCampaign(
   kind: DemoCampaign['kind'],
 ): Promise<{ id: string; inviteLink: string } | undefined> {
   if (h.kind === 'sqlite') {
-    const t = sqliteSchema.servers;
+    const t = sqliteSchema.campaigns;
     return h.db
       .select({ id: t.id, inviteLink: t.inviteLink })
       .from(t)
       .where(and(eq(t.inviteCode, inviteCode), eq(t.kind, kind)))
       .get();
   }
-  const t = pgSchema.servers;
+  const t = pgSchema.campaigns;
   const [row] = await h.db
     .select({ id: t.id, inviteLink: t.inviteLink })
     .from(t)
@@ -172,10 +176,10 @@ async function findDemoCampaign(
 function setInviteLink(target: WriteTarget, id: string, inviteLink: string): Promise<void> {
   return inTransaction(target, async (tx) => {
     if (tx.kind === 'sqlite') {
-      const t = sqliteSchema.servers;
+      const t = sqliteSchema.campaigns;
       tx.db.update(t).set({ inviteLink }).where(eq(t.id, id)).run();
     } else {
-      const t = pgSchema.servers;
+      const t = pgSchema.campaigns;
       await tx.db.update(t).set({ inviteLink }).where(eq(t.id, id));
     }
   });

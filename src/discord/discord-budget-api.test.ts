@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
 import { insertCampaign, readCampaign, readJoins } from '../test/factories.ts';
-import { createGuildWithInvite, serversOf, signInWithCoins } from '../campaigns/test-support.ts';
+import { createGuildWithInvite, campaignsOf, signInWithCoins } from '../campaigns/test-support.ts';
 
 // Issue 26 (review of items 3-6): the person deadline is a budget per request, not per Discord call.
 // A route whose calls each wait less than PERSON_DEADLINE_MS (4 s) but together more answers 503
@@ -45,14 +45,14 @@ describe('a request waits on Discord for one deadline in total', () => {
   it('Submit: invite and ownership each held 2.5 s → 503 busy, no campaign, no debit', async () => {
     const { link } = createGuildWithInvite(app, owner, { name: 'Budget Day' });
     const balance = await owner.balanceCents();
-    const campaigns = (await serversOf(app, owner)).length;
+    const campaigns = (await campaignsOf(app, owner)).length;
     slow('/invites/');
     slow('/users/@me/guilds');
     const res = await owner.post('/api/servers', { name: 'Budget Day', inviteLink: link, coinReward: '5' });
     expect(res.status).toBe(503);
     expect(res.body).toEqual({ message: 'Discord is busy — try again in 3 s' });
     expect(await owner.balanceCents()).toBe(balance);
-    expect((await serversOf(app, owner)).length).toBe(campaigns);
+    expect((await campaignsOf(app, owner)).length).toBe(campaigns);
   });
 
   it('one slow call within the budget still gets its answer', async () => {

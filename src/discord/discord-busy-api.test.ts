@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
 import { insertCampaign, readCampaign, readJoins } from '../test/factories.ts';
-import { createGuildWithInvite, giveCoins, serversOf, signInWithCoins } from '../campaigns/test-support.ts';
+import { createGuildWithInvite, giveCoins, campaignsOf, signInWithCoins } from '../campaigns/test-support.ts';
 
 // Issue 26 item 3 through the API: one 429 with Retry-After: 120, or Cloudflare's ban page with
 // Retry-After: 3600, answers the member at once with a 503 that says when to come back, and writes
@@ -77,7 +77,7 @@ describe('Discord asks for a long wait while a member waits', () => {
       const { link } = createGuildWithInvite(app, owner, { name: 'Banned Day' });
       const ownerBalance = await owner.balanceCents();
       const memberBalance = await member.balanceCents();
-      const campaignsBefore = (await serversOf(app, owner)).length;
+      const campaignsBefore = (await campaignsOf(app, owner)).length;
 
       app.sim.state.rateLimits.ban(3_600_000);
       const busy = { status: 503, body: { message: 'Discord is busy — try again in 60 min' } };
@@ -94,7 +94,7 @@ describe('Discord asks for a long wait while a member waits', () => {
       });
       expect(submit).toMatchObject(busy);
       expect(await owner.balanceCents()).toBe(ownerBalance);
-      expect((await serversOf(app, owner)).length).toBe(campaignsBefore);
+      expect((await campaignsOf(app, owner)).length).toBe(campaignsBefore);
 
       const replace = await owner.post(`/api/campaigns/${regular.id}/invite`, { inviteLink: link });
       expect(replace).toMatchObject(busy);

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.ts';
-import type { Server, ServerJoin } from '../db/schema.ts';
+import type { Campaign, CampaignJoin } from '../db/schema.ts';
 import type { DataStore, DbHandle } from '../db/engine.ts';
 import type { SameAddressRule } from './same-address.ts';
 import { joinsRepo } from './joins-repo.ts';
@@ -29,16 +29,16 @@ async function checkClaimable(
   userId: string,
   campaignId: string,
   now: number,
-): Promise<{ server: Server; join: ServerJoin }> {
+): Promise<{ campaign: Campaign; join: CampaignJoin }> {
   const repo = joinsRepo(h);
-  const server = await repo.findCampaign(campaignId);
-  if (!server || server.canceledAt !== null) throw new AppError('not_found', JOIN_MESSAGES.notFound);
-  if (CAMPAIGN_KIND_RULES[server.kind].needsBot) throw new AppError('bad_request', JOIN_MESSAGES.botServer);
+  const campaign = await repo.findCampaign(campaignId);
+  if (!campaign || campaign.canceledAt !== null) throw new AppError('not_found', JOIN_MESSAGES.notFound);
+  if (CAMPAIGN_KIND_RULES[campaign.kind].needsBot) throw new AppError('bad_request', JOIN_MESSAGES.botServer);
   const join = await repo.findJoin(userId, campaignId);
   if (!join) throw new AppError('bad_request', JOIN_MESSAGES.notJoined);
   if (join.coinsAwarded) throw new AppError('conflict', JOIN_MESSAGES.alreadyClaimed);
   if (now - join.joinedAt < NOBOT_CLAIM_DELAY_MS) throw new AppError('too_early', JOIN_MESSAGES.tooEarly);
-  return { server, join };
+  return { campaign: campaign, join };
 }
 
 /**
@@ -53,7 +53,7 @@ export async function claimNoBotReward(
   campaignId: string,
 ): Promise<ClaimNoBotResponse> {
   // The cheap refusals first, then Discord: the member must now be in the guild (their own guild list).
-  const { server: before } = await checkClaimable(ctx.store.read, userId, campaignId, ctx.clock.now());
+  const { campaign: before } = await checkClaimable(ctx.store.read, userId, campaignId, ctx.clock.now());
   // Targeting is checked at the website join too; again here, as the claim is what pays.
   const member = await usersRepo(ctx.store.read).findById(userId);
   if (!member) throw new AppError('unauthorized', 'Not signed in');
@@ -91,7 +91,7 @@ export async function payNoBotJoin(
 ): Promise<{ name: string; cents: number }> {
   return store.transaction(async (tx) => {
     const repo = joinsRepo(tx);
-    const { server, join } = await checkClaimable(tx, userId, campaignId, now);
+    const { campaign: campaign, join } = await checkClaimable(tx, userId, campaignId, now);
     if (!(await repo.takeSlot(campaignId))) {
       // A duplicate claim that waited (PostgreSQL: on the campaign row) behind the one that took the last
       // slot for this same join: it was paid, and that is what the member hears.
@@ -102,22 +102,22 @@ export async function payNoBotJoin(
     // Same-address rule (decision 022): past the campaign's cap, nothing is written and the member is told.
     const address = await checkSameAddress(tx, rule, {
       memberId: userId,
-      ownerId: server.ownerId,
+      ownerId: campaign.ownerId,
       campaignId,
       now,
     });
     if (address.capped) throw new AppError('forbidden', sameAddressCappedMessage(rule.maxPaidJoins));
     const marked = await repo.markNoBotClaimed(join.id, {
       now,
-      rewardCents: server.coinReward,
+      rewardCents: campaign.coinReward,
       sameAddress: address.shared,
     });
     if (!marked) throw new AppError('conflict', JOIN_MESSAGES.alreadyClaimed);
     await ledger.credit(tx, {
       userId,
-      cents: server.coinReward,
+      cents: campaign.coinReward,
       type: 'nobot_reward',
-      description: `Joined ${server.name}`,
+      description: `Joined ${campaign.name}`,
       idempotencyKey: `nobot:${join.id}`,
       now,
     });
@@ -127,7 +127,7 @@ export async function payNoBotJoin(
       key: `join.verified:${join.id}`,
       at: now,
       memberUserId: userId,
-      amount: formatCents(server.coinReward),
+      amount: formatCents(campaign.coinReward),
     });
     // The slot taken above was the last one (read after it, in this transaction).
     if ((await notifyRepo(tx).campaignSlots(campaignId))?.slotsRemaining === 0)
@@ -138,6 +138,6 @@ export async function payNoBotJoin(
         at: now,
       });
     await scheduleCampaignProgress(tx, campaignId, now);
-    return { name: server.name, cents: server.coinReward };
+    return { name: campaign.name, cents: campaign.coinReward };
   });
 }

@@ -3,8 +3,8 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { servers, serverJoins } from '../db/schema.ts';
-import { servers as pgServers, serverJoins as pgServerJoins } from '../db/schema.pg.ts';
+import { campaigns, campaignJoins } from '../db/schema.ts';
+import { campaigns as pgCampaigns, campaignJoins as pgCampaignJoins } from '../db/schema.pg.ts';
 import type { DataStore, EngineKind, PgStore, SqliteStore } from '../db/engine.ts';
 import type { ApiDiscoverServer } from '../shared/api-types.ts';
 import { createTestStore, ENGINES, type TestStore } from '../test/db.ts';
@@ -26,7 +26,7 @@ const CDN = 'https://cdn.discordapp.com';
 const T0 = Date.UTC(2026, 3, 1);
 let n = 0;
 
-type CampaignRow = typeof servers.$inferInsert & { id: string };
+type CampaignRow = typeof campaigns.$inferInsert & { id: string };
 
 function campaign(ownerId: string, overrides: Partial<CampaignRow> = {}): CampaignRow {
   n += 1;
@@ -38,8 +38,8 @@ function campaign(ownerId: string, overrides: Partial<CampaignRow> = {}): Campai
     inviteLink: `https://discord.gg/d${n}`,
     inviteCode: `d${n}`,
     kind,
-    serverId: kind === 'nobot' ? null : `56000000000${String(n).padStart(7, '0')}`,
-    serverIcon: null,
+    guildId: kind === 'nobot' ? null : `56000000000${String(n).padStart(7, '0')}`,
+    guildIcon: null,
     coinReward: kind === 'featured' ? 75 : kind === 'nobot' ? 20 : 50,
     membersRemaining: 5,
     initialMemberSlots: 5,
@@ -52,28 +52,28 @@ function campaign(ownerId: string, overrides: Partial<CampaignRow> = {}): Campai
 
 async function insertCampaign(store: DataStore, row: CampaignRow): Promise<void> {
   await store.transaction(async (tx) => {
-    if (tx.kind === 'sqlite') tx.db.insert(servers).values(row).run();
-    else await tx.db.insert(pgServers).values(row);
+    if (tx.kind === 'sqlite') tx.db.insert(campaigns).values(row).run();
+    else await tx.db.insert(pgCampaigns).values(row);
   });
 }
 
 async function updateCampaign(store: DataStore, id: string, set: Partial<CampaignRow>): Promise<void> {
   await store.transaction(async (tx) => {
-    if (tx.kind === 'sqlite') tx.db.update(servers).set(set).where(eq(servers.id, id)).run();
-    else await tx.db.update(pgServers).set(set).where(eq(pgServers.id, id));
+    if (tx.kind === 'sqlite') tx.db.update(campaigns).set(set).where(eq(campaigns.id, id)).run();
+    else await tx.db.update(pgCampaigns).set(set).where(eq(pgCampaigns.id, id));
   });
 }
 
 async function insertJoin(
   store: DataStore,
   userId: string,
-  serverId: string,
+  campaignId: string,
   state: { verified?: boolean; coinsAwarded?: boolean; hasLeft?: boolean },
 ): Promise<void> {
-  const row = { userId, serverId, joinedAt: T0, verified: false, coinsAwarded: false, ...state };
+  const row = { userId, campaignId, joinedAt: T0, verified: false, coinsAwarded: false, ...state };
   await store.transaction(async (tx) => {
-    if (tx.kind === 'sqlite') tx.db.insert(serverJoins).values(row).run();
-    else await tx.db.insert(pgServerJoins).values(row);
+    if (tx.kind === 'sqlite') tx.db.insert(campaignJoins).values(row).run();
+    else await tx.db.insert(pgCampaignJoins).values(row);
   });
 }
 
@@ -121,7 +121,7 @@ async function insertElsewhere(other: OtherConnection, row: CampaignRow): Promis
     row.name,
     row.inviteLink,
     row.inviteCode,
-    row.serverId,
+    row.guildId,
     row.createdAt,
   );
 }
@@ -321,7 +321,7 @@ describe.skipIf(!pgEnabled)('Discover answers on SQLite and PostgreSQL for the s
         kind: i % 10 === 0 ? 'featured' : i % 7 === 0 ? 'nobot' : 'regular',
         name: i % 3 === 0 ? `Puzzle Guild ${i}` : `Racing Club ${i}`,
         createdAt: T0 + Math.floor(i / 4),
-        serverIcon: i % 5 === 0 ? `icon${i}` : null,
+        guildIcon: i % 5 === 0 ? `icon${i}` : null,
       }),
     );
     const viewerStar = campaign(seller, { kind: 'featured', name: 'Viewer Star', id: 'viewer-star' });

@@ -47,10 +47,10 @@ export interface DiscoverRow {
   inviteLink: string;
   inviteCode: string | null;
   kind: CampaignKind;
-  serverId: string | null;
+  guildId: string | null;
   /** The guild the invite leads to (no-bot campaigns: the only guild id known). */
   inviteGuildId: string | null;
-  serverIcon: string | null;
+  guildIcon: string | null;
   coinReward: number;
   membersRemaining: number;
   initialMemberSlots: number;
@@ -106,9 +106,9 @@ function toDiscoverServer(
     name: row.name,
     inviteLink: row.inviteLink,
     kind: row.kind,
-    serverId: row.serverId,
-    serverIcon: row.serverIcon,
-    iconUrl: guildIconUrl(cdnUrl, row.serverId, row.serverIcon),
+    serverId: row.guildId,
+    serverIcon: row.guildIcon,
+    iconUrl: guildIconUrl(cdnUrl, row.guildId, row.guildIcon),
     coinReward: formatCents(row.coinReward),
     membersRemaining: row.membersRemaining,
     initialMemberSlots: row.initialMemberSlots,
@@ -268,7 +268,7 @@ export class DiscoverList {
   }
 
   private indexGuild(row: DiscoverRow): void {
-    const guildId = row.serverId ?? row.inviteGuildId;
+    const guildId = row.guildId ?? row.inviteGuildId;
     if (!guildId) return;
     let ids = this.byGuild.get(guildId);
     if (!ids) this.byGuild.set(guildId, (ids = new Set()));
@@ -276,7 +276,7 @@ export class DiscoverList {
   }
 
   private unindexGuild(row: DiscoverRow): void {
-    const guildId = row.serverId ?? row.inviteGuildId;
+    const guildId = row.guildId ?? row.inviteGuildId;
     const ids = guildId ? this.byGuild.get(guildId) : undefined;
     if (!ids) return;
     ids.delete(row.id);

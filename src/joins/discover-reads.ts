@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import { prepared } from '../db/query.ts';
-import { memberGuilds, serverJoins, servers, users } from '../db/schema.ts';
+import { memberGuilds, campaignJoins, campaigns, users } from '../db/schema.ts';
 
 // Discover's reads, written once (decisions 044 and 057): drizzle's SQLite builder over the one schema,
 // compiled once here and run on either engine — on SQLite synchronously on the store's connections
@@ -11,42 +11,42 @@ import { memberGuilds, serverJoins, servers, users } from '../db/schema.ts';
 // Listed: slots left, not canceled, the invite working and our bot in the guild (a paused campaign —
 // the bot removed from the guild — could verify no join).
 const active = and(
-  gt(servers.membersRemaining, 0),
-  isNull(servers.canceledAt),
-  eq(servers.inviteValid, true),
-  isNull(servers.botRemovedAt),
+  gt(campaigns.membersRemaining, 0),
+  isNull(campaigns.canceledAt),
+  eq(campaigns.inviteValid, true),
+  isNull(campaigns.botRemovedAt),
 );
 
 const columns = {
-  id: servers.id,
-  ownerId: servers.ownerId,
-  name: servers.name,
-  inviteLink: servers.inviteLink,
-  inviteCode: servers.inviteCode,
-  kind: servers.kind,
-  serverId: servers.serverId,
-  inviteGuildId: servers.inviteGuildId,
-  serverIcon: servers.serverIcon,
-  coinReward: servers.coinReward,
-  membersRemaining: servers.membersRemaining,
-  initialMemberSlots: servers.initialMemberSlots,
-  isFeatured: servers.isFeatured,
-  featuredAt: servers.featuredAt,
-  completionNotificationSent: servers.completionNotificationSent,
-  createdAt: servers.createdAt,
-  minAccountAgeDays: servers.minAccountAgeDays,
-  targetLanguage: servers.targetLanguage,
+  id: campaigns.id,
+  ownerId: campaigns.ownerId,
+  name: campaigns.name,
+  inviteLink: campaigns.inviteLink,
+  inviteCode: campaigns.inviteCode,
+  kind: campaigns.kind,
+  guildId: campaigns.guildId,
+  inviteGuildId: campaigns.inviteGuildId,
+  guildIcon: campaigns.guildIcon,
+  coinReward: campaigns.coinReward,
+  membersRemaining: campaigns.membersRemaining,
+  initialMemberSlots: campaigns.initialMemberSlots,
+  isFeatured: campaigns.isFeatured,
+  featuredAt: campaigns.featuredAt,
+  completionNotificationSent: campaigns.completionNotificationSent,
+  createdAt: campaigns.createdAt,
+  minAccountAgeDays: campaigns.minAccountAgeDays,
+  targetLanguage: campaigns.targetLanguage,
 };
 
 /** Every listed campaign (a full rebuild of the list). */
-export const ALL_ACTIVE = prepared((q) => q.select(columns).from(servers).where(active).prepare());
+export const ALL_ACTIVE = prepared((q) => q.select(columns).from(campaigns).where(active).prepare());
 
 /** One campaign's row if it is listed (SQLite re-reads each changed id so). */
 export const ONE_ACTIVE = prepared((q) =>
   q
     .select(columns)
-    .from(servers)
-    .where(and(eq(servers.id, sql.placeholder('id')), active))
+    .from(campaigns)
+    .where(and(eq(campaigns.id, sql.placeholder('id')), active))
     .prepare(),
 );
 
@@ -57,24 +57,24 @@ export const ONE_ACTIVE = prepared((q) =>
 export const SOME_ACTIVE_PG = prepared((q) =>
   q
     .select(columns)
-    .from(servers)
-    .where(and(sql`${servers.id} = any(${sql.placeholder('ids')})`, active))
+    .from(campaigns)
+    .where(and(sql`${campaigns.id} = any(${sql.placeholder('ids')})`, active))
     .prepare(),
 );
 
 // Only completed joins hide a campaign: a pending one is offered again (retry).
 const completed = or(
-  eq(serverJoins.verified, true),
-  eq(serverJoins.coinsAwarded, true),
-  eq(serverJoins.hasLeft, true),
+  eq(campaignJoins.verified, true),
+  eq(campaignJoins.coinsAwarded, true),
+  eq(campaignJoins.hasLeft, true),
 );
 
 /** A member's completed joins (SQLite reads it per request, synchronously). */
 export const JOINED_BY = prepared((q) =>
   q
-    .select({ id: serverJoins.serverId })
-    .from(serverJoins)
-    .where(and(eq(serverJoins.userId, sql.placeholder('userId')), completed))
+    .select({ id: campaignJoins.campaignId })
+    .from(campaignJoins)
+    .where(and(eq(campaignJoins.userId, sql.placeholder('userId')), completed))
     .prepare(),
 );
 
@@ -95,9 +95,9 @@ export const MEMBER_GUILDS = prepared((q) =>
 /** JOINED_BY for many members (`keys`). */
 export const JOINED_BY_MEMBERS_PG = prepared((q) =>
   q
-    .select({ key: serverJoins.userId, id: serverJoins.serverId })
-    .from(serverJoins)
-    .where(and(sql`${serverJoins.userId} = any(${sql.placeholder('keys')})`, completed))
+    .select({ key: campaignJoins.userId, id: campaignJoins.campaignId })
+    .from(campaignJoins)
+    .where(and(sql`${campaignJoins.userId} = any(${sql.placeholder('keys')})`, completed))
     .prepare(),
 );
 

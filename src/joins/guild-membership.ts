@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.ts';
-import type { Server } from '../db/schema.ts';
+import type { Campaign } from '../db/schema.ts';
 import { joinsRepo } from './joins-repo.ts';
 import { refreshMemberGuilds } from './join-pace.ts';
 import { DiscordBusyError } from '../discord/discord-api.ts';
@@ -14,17 +14,17 @@ export const DEFAULT_MEMBERSHIP_GRACE_MS = 2_000;
  * The guild a no-bot campaign's invite leads to. Campaigns listed before the guild id was stored get
  * it resolved from their invite once and saved; null when the invite no longer resolves.
  */
-export async function noBotGuildId(ctx: AppContext, server: Server): Promise<string | null> {
-  if (server.inviteGuildId) return server.inviteGuildId;
-  if (!server.inviteCode) return null;
-  const invite = await ctx.discord.getInvite(server.inviteCode).catch((err: unknown) => {
+export async function noBotGuildId(ctx: AppContext, campaign: Campaign): Promise<string | null> {
+  if (campaign.inviteGuildId) return campaign.inviteGuildId;
+  if (!campaign.inviteCode) return null;
+  const invite = await ctx.discord.getInvite(campaign.inviteCode).catch((err: unknown) => {
     // Discord busy: the person is told so (503), rather than the join going on unchecked.
     if (err instanceof DiscordBusyError) throw err;
     return null;
   });
   const guildId = invite?.guild?.id ?? null;
   // Discord answered first; the write is a transaction of its own.
-  if (guildId) await ctx.store.transaction((tx) => joinsRepo(tx).setInviteGuildId(server.id, guildId));
+  if (guildId) await ctx.store.transaction((tx) => joinsRepo(tx).setInviteGuildId(campaign.id, guildId));
   return guildId;
 }
 

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.ts';
-import type { Server } from '../db/schema.ts';
+import type { Campaign } from '../db/schema.ts';
 import type { DbHandle } from '../db/engine.ts';
 import { usersRepo } from '../users/users-repo.ts';
 import { joinsRepo } from './joins-repo.ts';
@@ -25,7 +25,7 @@ import { errorMessage } from '../ops/error-text.ts';
  * joins recorded here and the no-bot claim checks again, so this is the one gate of every join path.
  */
 export function requireInAudience(
-  server: Pick<Server, 'minAccountAgeDays' | 'targetLanguage'>,
+  campaign: Pick<Campaign, 'minAccountAgeDays' | 'targetLanguage'>,
   user: { discordId: string; locale: string | null },
   now: number,
 ): void {
@@ -33,22 +33,22 @@ export function requireInAudience(
     accountCreatedAt: snowflakeCreatedAt(user.discordId),
     language: languageOfLocale(user.locale),
   };
-  if (!memberMatches(server, member, now)) throw new AppError('forbidden', TARGETING_MESSAGES.notForYou);
+  if (!memberMatches(campaign, member, now)) throw new AppError('forbidden', TARGETING_MESSAGES.notForYou);
 }
 
 /** A campaign a member may still join, or the refusal as an AppError. */
-async function requireJoinable(h: DbHandle, campaignId: string, userId: string): Promise<Server> {
+async function requireJoinable(h: DbHandle, campaignId: string, userId: string): Promise<Campaign> {
   const repo = joinsRepo(h);
-  const server = await repo.findCampaign(campaignId);
-  if (!server || server.canceledAt !== null || !server.inviteValid || server.botRemovedAt !== null)
+  const campaign = await repo.findCampaign(campaignId);
+  if (!campaign || campaign.canceledAt !== null || !campaign.inviteValid || campaign.botRemovedAt !== null)
     throw new AppError('not_found', JOIN_MESSAGES.notFound);
-  if (server.ownerId === userId) throw new AppError('bad_request', JOIN_MESSAGES.ownServer);
-  if (server.membersRemaining <= 0) throw new AppError('conflict', JOIN_MESSAGES.noSlots);
+  if (campaign.ownerId === userId) throw new AppError('bad_request', JOIN_MESSAGES.ownServer);
+  if (campaign.membersRemaining <= 0) throw new AppError('conflict', JOIN_MESSAGES.noSlots);
   const joined = await repo.findJoin(userId, campaignId);
   // A join that never completed (invite not accepted, or expired) may be tried again.
   if (joined && (joined.verified || joined.coinsAwarded || joined.hasLeft))
     throw new AppError('conflict', JOIN_MESSAGES.alreadyJoined);
-  return server;
+  return campaign;
 }
 
 /** Fresh throwaway accounts are the cheapest coin source: joins need an account of a minimum age. */
@@ -67,14 +67,14 @@ function requireOldEnoughAccount(ctx: AppContext, discordId: string): void {
 async function requireSameAddressRoom(
   ctx: AppContext,
   h: DbHandle,
-  server: Server,
+  campaign: Campaign,
   userId: string,
 ): Promise<void> {
   const rule = ctx.config.sameAddress;
   const check = await checkSameAddress(h, rule, {
     memberId: userId,
-    ownerId: server.ownerId,
-    campaignId: server.id,
+    ownerId: campaign.ownerId,
+    campaignId: campaign.id,
     now: ctx.clock.now(),
   });
   if (check.capped) throw new AppError('forbidden', sameAddressCappedMessage(rule.maxPaidJoins));
@@ -128,7 +128,7 @@ async function memberGuildList(ctx: AppContext, userId: string, required: boolea
  * claimed with claimNoBotReward after the delay. The unique (user, server) index makes concurrent
  * double requests produce one row.
  */
-export async function joinServer(
+export async function joinCampaign(
   ctx: AppContext,
   userId: string,
   campaignId: string,
@@ -137,24 +137,24 @@ export async function joinServer(
   if (!user) throw new AppError('unauthorized', 'Not signed in');
 
   requireOldEnoughAccount(ctx, user.discordId);
-  const server = await requireJoinable(ctx.store.read, campaignId, userId);
-  requireInAudience(server, user, ctx.clock.now());
-  await requireSameAddressRoom(ctx, ctx.store.read, server, userId);
+  const campaign = await requireJoinable(ctx.store.read, campaignId, userId);
+  requireInAudience(campaign, user, ctx.clock.now());
+  await requireSameAddressRoom(ctx, ctx.store.read, campaign, userId);
   // Over the pace: refused before anything is asked of Discord (decided again in the transaction).
   await requireJoinPace(ctx, ctx.store.read, userId, campaignId);
   // The member's own guild list (their token): already in the guild? Room under Discord's server cap?
   // A no-bot campaign's guild (from its invite), checked only against the member's list.
-  const noBotGuild = server.kind === 'nobot' ? await noBotGuildId(ctx, server) : null;
+  const noBotGuild = campaign.kind === 'nobot' ? await noBotGuildId(ctx, campaign) : null;
   const guildIds = await memberGuildList(ctx, userId, noBotGuild !== null);
   // Only new members earn coins: who tells us whether they are in the guild already depends on the kind.
-  switch (server.kind) {
+  switch (campaign.kind) {
     case 'regular':
     case 'featured': {
-      const guildId = server.serverId ?? server.inviteGuildId;
+      const guildId = campaign.guildId ?? campaign.inviteGuildId;
       if (guildId !== null && guildIds?.includes(guildId))
         throw new AppError('conflict', JOIN_MESSAGES.alreadyMember);
       // Our bot is in the guild: Discord REST answers with the bot's token.
-      if (server.serverId !== null && (await isAlreadyMember(ctx, server.serverId, user.discordId))) {
+      if (campaign.guildId !== null && (await isAlreadyMember(ctx, campaign.guildId, user.discordId))) {
         throw new AppError('conflict', JOIN_MESSAGES.alreadyMember);
       }
       break;
@@ -166,7 +166,7 @@ export async function joinServer(
       break;
     }
     default:
-      assertNever(server.kind);
+      assertNever(campaign.kind);
   }
   if (guildIds) await requireGuildRoom(ctx, userId, guildIds.length);
 

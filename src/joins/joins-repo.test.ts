@@ -40,9 +40,9 @@ function nobot(ownerId: string, slots: number): NewCampaign {
     inviteLink: `https://discord.gg/j${n}`,
     inviteCode: `j${n}`,
     kind: 'nobot',
-    serverId: null,
+    guildId: null,
     inviteGuildId: `53000000000${String(n).padStart(6, '0')}`,
-    serverIcon: null,
+    guildIcon: null,
     coinReward: CAMPAIGN_KIND_RULES.nobot.rewardCents,
     membersRemaining: slots,
     initialMemberSlots: slots,
@@ -178,7 +178,7 @@ describe.each(ENGINES)('joins repository on %s', (kind) => {
       await expect(payNoBotJoin(t.store, noRule, member.id, campaign.id, T0 + 1)).rejects.toMatchObject({
         code: 'too_early',
       });
-      const regular = await open({ ...nobot(owner.id, 3), kind: 'regular', serverId: '5300' });
+      const regular = await open({ ...nobot(owner.id, 3), kind: 'regular', guildId: '5300' });
       await join(member.id, regular.id);
       await expect(payNoBotJoin(t.store, noRule, member.id, regular.id, LATER)).rejects.toMatchObject({
         code: 'bad_request',
@@ -230,11 +230,11 @@ describe.each(ENGINES)('joins repository on %s', (kind) => {
       await join(member.id, first.id, T0 + 1);
       await join(member.id, second.id, T0 + 2);
       const rows = await joinsRepo(t.store.read).listJoinsWithCampaigns(member.id);
-      expect(rows.map((r) => [r.server.id, r.join.joinedAt])).toEqual([
+      expect(rows.map((r) => [r.campaign.id, r.join.joinedAt])).toEqual([
         [second.id, T0 + 2],
         [first.id, T0 + 1],
       ]);
-      expect(rows[0]!.server).toMatchObject({ name: second.name, kind: 'nobot', serverId: null });
+      expect(rows[0]!.campaign).toMatchObject({ name: second.name, kind: 'nobot', guildId: null });
       expect(await joinsRepo(t.store.read).listJoinsWithCampaigns(owner.id)).toEqual([]);
       await t.store.transaction((tx) => joinsRepo(tx).setInviteGuildId(first.id, '777'));
       expect((await joinsRepo(t.store.read).findCampaign(first.id))?.inviteGuildId).toBe('777');

@@ -2,11 +2,11 @@ import type { DbHandle } from '../db/engine.ts';
 import { and, asc, count, desc, eq, gt, gte, isNull, lt, ne, sql } from 'drizzle-orm';
 import {
   memberGuilds,
-  serverJoins,
-  servers,
+  campaignJoins,
+  campaigns,
   userAddresses,
-  type Server,
-  type ServerJoin,
+  type Campaign,
+  type CampaignJoin,
   users,
 } from '../db/schema.ts';
 import { changes, getForUpdate, greatest, rawGet } from '../db/query.ts';
@@ -29,25 +29,25 @@ export interface NoBotClaimTerms {
 export class JoinsRepository {
   constructor(private readonly h: DbHandle) {}
 
-  async findCampaign(id: string): Promise<Server | undefined> {
-    return this.h.q.select().from(servers).where(eq(servers.id, id)).get();
+  async findCampaign(id: string): Promise<Campaign | undefined> {
+    return this.h.q.select().from(campaigns).where(eq(campaigns.id, id)).get();
   }
 
-  async findJoin(userId: string, campaignId: string): Promise<ServerJoin | undefined> {
+  async findJoin(userId: string, campaignId: string): Promise<CampaignJoin | undefined> {
     return this.h.q
       .select()
-      .from(serverJoins)
-      .where(and(eq(serverJoins.userId, userId), eq(serverJoins.serverId, campaignId)))
+      .from(campaignJoins)
+      .where(and(eq(campaignJoins.userId, userId), eq(campaignJoins.campaignId, campaignId)))
       .get();
   }
 
   /** Inserts a pending join; false when the member has a join of this campaign already. */
   async insertPendingJoin(userId: string, campaignId: string, now: number): Promise<boolean> {
     const row = await this.h.q
-      .insert(serverJoins)
-      .values({ userId, serverId: campaignId, joinedAt: now, verified: false, coinsAwarded: false })
-      .onConflictDoNothing({ target: [serverJoins.userId, serverJoins.serverId] })
-      .returning({ id: serverJoins.id })
+      .insert(campaignJoins)
+      .values({ userId, campaignId, joinedAt: now, verified: false, coinsAwarded: false })
+      .onConflictDoNothing({ target: [campaignJoins.userId, campaignJoins.campaignId] })
+      .returning({ id: campaignJoins.id })
       .get();
     return row !== undefined;
   }
@@ -55,18 +55,18 @@ export class JoinsRepository {
   /** Restarts the clock of a join that never completed (pending or expired); false when it completed. */
   async restartPendingJoin(userId: string, campaignId: string, now: number): Promise<boolean> {
     const row = await this.h.q
-      .update(serverJoins)
+      .update(campaignJoins)
       .set({ joinedAt: now })
       .where(
         and(
-          eq(serverJoins.userId, userId),
-          eq(serverJoins.serverId, campaignId),
-          eq(serverJoins.verified, false),
-          eq(serverJoins.coinsAwarded, false),
-          eq(serverJoins.hasLeft, false),
+          eq(campaignJoins.userId, userId),
+          eq(campaignJoins.campaignId, campaignId),
+          eq(campaignJoins.verified, false),
+          eq(campaignJoins.coinsAwarded, false),
+          eq(campaignJoins.hasLeft, false),
         ),
       )
-      .returning({ id: serverJoins.id })
+      .returning({ id: campaignJoins.id })
       .get();
     return row !== undefined;
   }
@@ -74,10 +74,12 @@ export class JoinsRepository {
   /** Takes one slot of a campaign that has one and is not canceled; false when none is left. */
   async takeSlot(campaignId: string): Promise<boolean> {
     const row = await this.h.q
-      .update(servers)
-      .set({ membersRemaining: sql`${servers.membersRemaining} - 1` })
-      .where(and(eq(servers.id, campaignId), gt(servers.membersRemaining, 0), isNull(servers.canceledAt)))
-      .returning({ id: servers.id })
+      .update(campaigns)
+      .set({ membersRemaining: sql`${campaigns.membersRemaining} - 1` })
+      .where(
+        and(eq(campaigns.id, campaignId), gt(campaigns.membersRemaining, 0), isNull(campaigns.canceledAt)),
+      )
+      .returning({ id: campaigns.id })
       .get();
     return row !== undefined;
   }
@@ -85,7 +87,7 @@ export class JoinsRepository {
   /** Marks a no-bot join paid, with its frozen terms; false when it was paid already. */
   async markNoBotClaimed(joinId: string, terms: NoBotClaimTerms): Promise<boolean> {
     const row = await this.h.q
-      .update(serverJoins)
+      .update(campaignJoins)
       // No bot watches a no-bot guild, so there is no stay to keep and nothing to charge: frozen as such.
       .set({
         coinsAwarded: true,
@@ -96,25 +98,29 @@ export class JoinsRepository {
         penaltyCents: 0,
         sameAddress: terms.sameAddress,
       })
-      .where(and(eq(serverJoins.id, joinId), eq(serverJoins.coinsAwarded, false)))
-      .returning({ id: serverJoins.id })
+      .where(and(eq(campaignJoins.id, joinId), eq(campaignJoins.coinsAwarded, false)))
+      .returning({ id: campaignJoins.id })
       .get();
     return row !== undefined;
   }
 
   /** Saves the guild a no-bot campaign's invite leads to (campaigns listed before it was stored). */
   async setInviteGuildId(campaignId: string, guildId: string): Promise<void> {
-    await this.h.q.update(servers).set({ inviteGuildId: guildId }).where(eq(servers.id, campaignId)).run();
+    await this.h.q
+      .update(campaigns)
+      .set({ inviteGuildId: guildId })
+      .where(eq(campaigns.id, campaignId))
+      .run();
   }
 
   /** The member's joins with their campaigns, newest first. */
-  async listJoinsWithCampaigns(userId: string): Promise<{ join: ServerJoin; server: Server }[]> {
+  async listJoinsWithCampaigns(userId: string): Promise<{ join: CampaignJoin; campaign: Campaign }[]> {
     return this.h.q
-      .select({ join: serverJoins, server: servers })
-      .from(serverJoins)
-      .innerJoin(servers, eq(servers.id, serverJoins.serverId))
-      .where(eq(serverJoins.userId, userId))
-      .orderBy(desc(serverJoins.joinedAt), desc(serverJoins.id))
+      .select({ join: campaignJoins, campaign: campaigns })
+      .from(campaignJoins)
+      .innerJoin(campaigns, eq(campaigns.id, campaignJoins.campaignId))
+      .where(eq(campaignJoins.userId, userId))
+      .orderBy(desc(campaignJoins.joinedAt), desc(campaignJoins.id))
       .all();
   }
 
@@ -136,12 +142,12 @@ export class JoinsRepository {
   async paidSameAddressJoins(campaignId: string): Promise<number> {
     const row = await this.h.q
       .select({ n: count() })
-      .from(serverJoins)
+      .from(campaignJoins)
       .where(
         and(
-          eq(serverJoins.serverId, campaignId),
-          eq(serverJoins.sameAddress, true),
-          eq(serverJoins.coinsAwarded, true),
+          eq(campaignJoins.campaignId, campaignId),
+          eq(campaignJoins.sameAddress, true),
+          eq(campaignJoins.coinsAwarded, true),
         ),
       )
       .get();
@@ -184,16 +190,16 @@ export class JoinsRepository {
   /** When the member's joins of other campaigns than `exceptCampaignId` were asked for, at or after `since`, oldest first. */
   async joinTimesSince(userId: string, since: number, exceptCampaignId: string): Promise<number[]> {
     const rows = await this.h.q
-      .select({ at: serverJoins.joinedAt })
-      .from(serverJoins)
+      .select({ at: campaignJoins.joinedAt })
+      .from(campaignJoins)
       .where(
         and(
-          eq(serverJoins.userId, userId),
-          gte(serverJoins.joinedAt, since),
-          ne(serverJoins.serverId, exceptCampaignId),
+          eq(campaignJoins.userId, userId),
+          gte(campaignJoins.joinedAt, since),
+          ne(campaignJoins.campaignId, exceptCampaignId),
         ),
       )
-      .orderBy(asc(serverJoins.joinedAt));
+      .orderBy(asc(campaignJoins.joinedAt));
     return rows.map((r) => r.at);
   }
 

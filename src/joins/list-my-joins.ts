@@ -13,8 +13,8 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 export async function listMyJoins(ctx: AppContext, userId: string): Promise<ApiJoin[]> {
   const now = ctx.clock.now();
   const rows = await joinsRepo(ctx.store.read).listJoinsWithCampaigns(userId);
-  return rows.map(({ join, server }) => {
-    const noBot = !CAMPAIGN_KIND_RULES[server.kind].needsBot;
+  return rows.map(({ join, campaign: campaign }) => {
+    const noBot = !CAMPAIGN_KIND_RULES[campaign.kind].needsBot;
     const safeToLeaveAt =
       join.verifiedAt !== null && join.coinsAwarded ? join.verifiedAt + (join.minStayMs ?? 0) : null;
     let state: ApiJoinState;
@@ -23,12 +23,12 @@ export async function listMyJoins(ctx: AppContext, userId: string): Promise<ApiJ
     else if (join.verified) state = join.sameAddress ? 'same_address' : 'no_reward';
     else if (!noBot && join.joinedAt < now - PENDING_JOIN_MAX_AGE_MS) state = 'expired';
     else state = 'waiting';
-    const open = server.canceledAt === null && server.inviteValid && server.membersRemaining > 0;
+    const open = campaign.canceledAt === null && campaign.inviteValid && campaign.membersRemaining > 0;
     return {
       id: join.id,
-      campaignId: server.id,
-      serverName: server.name,
-      iconUrl: guildIconUrl(ctx.config.discord.cdnUrl, server.serverId, server.serverIcon),
+      campaignId: campaign.id,
+      serverName: campaign.name,
+      iconUrl: guildIconUrl(ctx.config.discord.cdnUrl, campaign.guildId, campaign.guildIcon),
       noBot,
       state,
       joinedAt: new Date(join.joinedAt).toISOString(),
@@ -42,7 +42,7 @@ export async function listMyJoins(ctx: AppContext, userId: string): Promise<ApiJ
         noBot &&
         state === 'waiting' &&
         now - join.joinedAt >= NOBOT_CLAIM_DELAY_MS &&
-        server.canceledAt === null,
+        campaign.canceledAt === null,
     };
   });
 }

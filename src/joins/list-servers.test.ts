@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
 import { insertCampaign, insertJoin, readCampaign, updateCampaign } from '../test/factories.ts';
-import { toApiServer } from '../servers/server-view.ts';
+import { toApiServer } from '../campaigns/campaign-view.ts';
 import { sql } from 'drizzle-orm';
 import Database from 'better-sqlite3';
 import pg from 'pg';
@@ -186,7 +186,7 @@ describe('GET /api/servers and /api/servers/featured', () => {
     const campaign = await insertCampaign(store(), {
       ownerId: owner.user!.id,
       guildId: '555000000000000001',
-      serverIcon: 'abc123',
+      guildIcon: 'abc123',
     });
     const found = (
       await settled(
@@ -205,7 +205,7 @@ describe('GET /api/servers and /api/servers/featured', () => {
         ownerId,
         name: 'Quote "q" \\ émoji 🎮',
         guildId: '555000000000000002',
-        serverIcon: 'a_anim',
+        guildIcon: 'a_anim',
         createdAt: Date.UTC(2026, 1, 3, 4, 5, 6, 7),
       }),
       await insertCampaign(store(), {
@@ -217,7 +217,7 @@ describe('GET /api/servers and /api/servers/featured', () => {
       await insertCampaign(store(), {
         ownerId,
         kind: 'nobot',
-        serverIcon: 'ignored-without-guild',
+        guildIcon: 'ignored-without-guild',
         createdAt: Date.UTC(2026, 5, 1),
       }),
     ];
@@ -438,10 +438,10 @@ describe('Discover in pages', () => {
     const catalogue = await walk(viewer);
     // A member's joins are read per request (no notification to wait for).
     const joinAll = async (client: TestClient, campaignIds: string[]) => {
-      for (const serverId of campaignIds)
+      for (const campaignId of campaignIds)
         await insertJoin(local.server.ctx.store, {
           userId: client.user!.id,
-          serverId,
+          campaignId,
           joinedAt: 1,
           verified: true,
           coinsAwarded: true,

@@ -4,7 +4,7 @@ import { parseInput, requireUser } from '../http/guards.ts';
 import { serverIdParamsSchema } from '../shared/join-schemas.ts';
 import { findDiscoverPage, findFeaturedServersJson, type DiscoverPage } from './list-servers.ts';
 import { nextPageUrl, parseDiscoverQuery, type DiscoverParams } from './discover-query.ts';
-import { joinServer } from './join-server.ts';
+import { joinCampaign } from './join-server.ts';
 import { claimNoBotReward } from './claim-nobot-reward.ts';
 import { listMyJoins } from './list-my-joins.ts';
 import { checkMyPendingJoins } from '../bot/check-my-joins.ts';
@@ -79,7 +79,7 @@ export function joinRoutes(ctx: AppContext): Router {
   router.post('/servers/:id/join', async (req, res) => {
     const userId = requireUser(req);
     const { id } = parseInput(serverIdParamsSchema, req.params);
-    res.json(await joinServer(ctx, userId, id));
+    res.json(await joinCampaign(ctx, userId, id));
   });
 
   // The member's join pace and server count (decision 038): cards say "Next join in 12 min" before a click.

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
 import { insertCampaign, insertJoin } from '../test/factories.ts';
-import type { Server as Campaign } from '../db/schema.ts';
+import type { Campaign as Campaign } from '../db/schema.ts';
 import { recordVerifiedJoin } from '../bot/verify-join.ts';
 import { recordLeave } from '../bot/record-leave.ts';
 import { pauseGuildCampaigns, resumeGuildCampaigns } from '../bot/bot-presence.ts';
@@ -228,9 +228,9 @@ describe('delivery', () => {
       events: ['join.verified', 'campaign.completed'],
     });
     const member = await app.signIn('notify_member_discord');
-    await insertJoin(ctx().store, { userId: member.user!.id, serverId: c.id, joinedAt: app.clock.now() });
+    await insertJoin(ctx().store, { userId: member.user!.id, campaignId: c.id, joinedAt: app.clock.now() });
     await recordVerifiedJoin(ctx(), {
-      guildId: c.serverId!,
+      guildId: c.guildId!,
       discordUserId: member.user!.discordId,
       at: app.clock.now(),
     });
@@ -352,15 +352,15 @@ describe('the outbox is written in the transaction of the event', () => {
       ],
     });
     const member = await app.signIn('notify_member_events');
-    await insertJoin(ctx().store, { userId: member.user!.id, serverId: c.id, joinedAt: app.clock.now() });
-    const event = { guildId: c.serverId!, discordUserId: member.user!.discordId, at: app.clock.now() };
+    await insertJoin(ctx().store, { userId: member.user!.id, campaignId: c.id, joinedAt: app.clock.now() });
+    const event = { guildId: c.guildId!, discordUserId: member.user!.discordId, at: app.clock.now() };
     await recordVerifiedJoin(ctx(), event);
     // A replayed Discord event writes nothing new.
     await recordVerifiedJoin(ctx(), event);
     app.clock.advance(60_000);
     await recordLeave(ctx(), { ...event, at: app.clock.now(), reason: 'leave' });
-    await pauseGuildCampaigns(ctx(), c.serverId!, app.clock.now());
-    await resumeGuildCampaigns(ctx(), c.serverId!);
+    await pauseGuildCampaigns(ctx(), c.guildId!, app.clock.now());
+    await resumeGuildCampaigns(ctx(), c.guildId!);
     expect((await outbox(c)).map((r) => r.eventType).sort()).toEqual(
       [
         'campaign.completed',
@@ -389,9 +389,9 @@ describe('the outbox is written in the transaction of the event', () => {
     const silent = await campaign();
     for (const c of [chosen, silent]) {
       const member = await app.signIn(`notify_quiet_${c.id.slice(0, 6)}`);
-      await insertJoin(ctx().store, { userId: member.user!.id, serverId: c.id, joinedAt: app.clock.now() });
+      await insertJoin(ctx().store, { userId: member.user!.id, campaignId: c.id, joinedAt: app.clock.now() });
       await recordVerifiedJoin(ctx(), {
-        guildId: c.serverId!,
+        guildId: c.guildId!,
         discordUserId: member.user!.discordId,
         at: app.clock.now(),
       });

@@ -5,7 +5,7 @@ import {
   campaignNotifications,
   notificationAttempts,
   notificationOutbox,
-  servers,
+  campaigns,
   users,
 } from '../db/schema.ts';
 import type { DeliveryStatus, OutboxEventType } from '../shared/notification-schemas.ts';
@@ -92,9 +92,9 @@ export class NotifyRepository {
   /** The campaign, when `ownerId` owns it. */
   findOwnedCampaign(campaignId: string, ownerId: string): Promise<{ id: string; name: string } | undefined> {
     return this.h.q
-      .select({ id: servers.id, name: servers.name })
-      .from(servers)
-      .where(and(eq(servers.id, campaignId), eq(servers.ownerId, ownerId)))
+      .select({ id: campaigns.id, name: campaigns.name })
+      .from(campaigns)
+      .where(and(eq(campaigns.id, campaignId), eq(campaigns.ownerId, ownerId)))
       .get();
   }
 
@@ -104,13 +104,13 @@ export class NotifyRepository {
   ): Promise<{ id: string; name: string; slots: number; slotsRemaining: number } | undefined> {
     return this.h.q
       .select({
-        id: servers.id,
-        name: servers.name,
-        slots: servers.initialMemberSlots,
-        slotsRemaining: servers.membersRemaining,
+        id: campaigns.id,
+        name: campaigns.name,
+        slots: campaigns.initialMemberSlots,
+        slotsRemaining: campaigns.membersRemaining,
       })
-      .from(servers)
-      .where(eq(servers.id, campaignId))
+      .from(campaigns)
+      .where(eq(campaigns.id, campaignId))
       .get();
   }
 
@@ -238,15 +238,12 @@ export class NotifyRepository {
    * payloads name the campaign and its members' Discord ids) go.
    */
   async deleteAllOfOwner(ownerId: string): Promise<void> {
-    const campaigns = this.h.q.select({ id: servers.id }).from(servers).where(eq(servers.ownerId, ownerId));
-    await this.h.q
-      .delete(notificationAttempts)
-      .where(inArray(notificationAttempts.campaignId, campaigns))
-      .run();
-    await this.h.q.delete(o).where(inArray(o.campaignId, campaigns)).run();
+    const owned = this.h.q.select({ id: campaigns.id }).from(campaigns).where(eq(campaigns.ownerId, ownerId));
+    await this.h.q.delete(notificationAttempts).where(inArray(notificationAttempts.campaignId, owned)).run();
+    await this.h.q.delete(o).where(inArray(o.campaignId, owned)).run();
     await this.h.q
       .delete(campaignNotifications)
-      .where(inArray(campaignNotifications.campaignId, campaigns))
+      .where(inArray(campaignNotifications.campaignId, owned))
       .run();
   }
 

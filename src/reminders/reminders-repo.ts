@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { DbHandle } from '../db/engine.ts';
 import { getForUpdate, prepared } from '../db/query.ts';
-import { reminderSettings, remindersDue, serverJoins, servers, users } from '../db/schema.ts';
+import { reminderSettings, remindersDue, campaignJoins, campaigns, users } from '../db/schema.ts';
 import type { ReminderKind } from '../shared/reminder-constants.ts';
 
 // Opt-in reminders' rows (decision 055): the member's settings and the persisted schedule, one query
@@ -201,10 +201,10 @@ export class RemindersRepository {
   /** A paid join's campaign name, and whether the member is still there. */
   findJoin(joinId: string): Promise<{ name: string; hasLeft: boolean } | undefined> {
     return this.h.q
-      .select({ name: servers.name, hasLeft: serverJoins.hasLeft })
-      .from(serverJoins)
-      .innerJoin(servers, eq(servers.id, serverJoins.serverId))
-      .where(eq(serverJoins.id, joinId))
+      .select({ name: campaigns.name, hasLeft: campaignJoins.hasLeft })
+      .from(campaignJoins)
+      .innerJoin(campaigns, eq(campaigns.id, campaignJoins.campaignId))
+      .where(eq(campaignJoins.id, joinId))
       .get();
   }
 
@@ -220,14 +220,14 @@ export class RemindersRepository {
   > {
     return this.h.q
       .select({
-        ownerId: servers.ownerId,
-        name: servers.name,
-        membersRemaining: servers.membersRemaining,
-        initialMemberSlots: servers.initialMemberSlots,
-        canceledAt: servers.canceledAt,
+        ownerId: campaigns.ownerId,
+        name: campaigns.name,
+        membersRemaining: campaigns.membersRemaining,
+        initialMemberSlots: campaigns.initialMemberSlots,
+        canceledAt: campaigns.canceledAt,
       })
-      .from(servers)
-      .where(eq(servers.id, campaignId))
+      .from(campaigns)
+      .where(eq(campaigns.id, campaignId))
       .get();
   }
 }

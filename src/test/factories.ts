@@ -1,9 +1,16 @@
 import type { Db } from '../db/client.ts';
-import { serverJoins, servers, transactions, users, type Server, type ServerJoin } from '../db/schema.ts';
+import {
+  campaignJoins,
+  campaigns,
+  transactions,
+  users,
+  type Campaign,
+  type CampaignJoin,
+} from '../db/schema.ts';
 import { and, eq, sql } from 'drizzle-orm';
 import {
-  serverJoins as pgServerJoins,
-  servers as pgServers,
+  campaignJoins as pgCampaignJoins,
+  campaigns as pgCampaigns,
   transactions as pgTransactions,
   users as pgUsers,
 } from '../db/schema.pg.ts';
@@ -28,7 +35,7 @@ export interface CampaignInput {
   guildId?: string;
   inviteLink?: string;
   inviteCode?: string | null;
-  serverIcon?: string | null;
+  guildIcon?: string | null;
   coinRewardCents?: number;
   membersRemaining?: number;
   initialMemberSlots?: number;
@@ -41,38 +48,38 @@ export interface CampaignInput {
 let counter = 0;
 
 /** A campaign row as the submit/promote flows would leave it, with test-friendly defaults. */
-export function createCampaign(db: Db, input: CampaignInput): Server {
-  return db.insert(servers).values(campaignValues(input)).returning().get();
+export function createCampaign(db: Db, input: CampaignInput): Campaign {
+  return db.insert(campaigns).values(campaignValues(input)).returning().get();
 }
 
 /** A campaign row on either engine (reads committed data). */
-export async function readCampaign(store: DataStore, campaignId: string): Promise<Server | undefined> {
+export async function readCampaign(store: DataStore, campaignId: string): Promise<Campaign | undefined> {
   const h = store.read;
-  if (h.kind === 'sqlite') return h.db.select().from(servers).where(eq(servers.id, campaignId)).get();
-  const [row] = await h.db.select().from(pgServers).where(eq(pgServers.id, campaignId));
+  if (h.kind === 'sqlite') return h.db.select().from(campaigns).where(eq(campaigns.id, campaignId)).get();
+  const [row] = await h.db.select().from(pgCampaigns).where(eq(pgCampaigns.id, campaignId));
   return row;
 }
 
 /** A campaign's join rows in insertion order, on either engine. */
-export async function readJoins(store: DataStore, campaignId: string): Promise<ServerJoin[]> {
+export async function readJoins(store: DataStore, campaignId: string): Promise<CampaignJoin[]> {
   const h = store.read;
   if (h.kind === 'sqlite')
-    return h.db.select().from(serverJoins).where(eq(serverJoins.serverId, campaignId)).all();
+    return h.db.select().from(campaignJoins).where(eq(campaignJoins.campaignId, campaignId)).all();
   return h.db
     .select()
-    .from(pgServerJoins)
-    .where(eq(pgServerJoins.serverId, campaignId))
-    .orderBy(pgServerJoins.joinedAt, sql`xmin::text::bigint, ctid`);
+    .from(pgCampaignJoins)
+    .where(eq(pgCampaignJoins.campaignId, campaignId))
+    .orderBy(pgCampaignJoins.joinedAt, sql`xmin::text::bigint, ctid`);
 }
 
 /** createCampaign on either engine (suites that run on both: TEST_DB=pg). */
-export async function insertCampaign(store: DataStore, input: CampaignInput): Promise<Server> {
+export async function insertCampaign(store: DataStore, input: CampaignInput): Promise<Campaign> {
   const values = campaignValues(input);
   return store.transaction(async (tx) => {
     const [row] =
       tx.kind === 'sqlite'
-        ? [tx.db.insert(servers).values(values).returning().get()]
-        : await tx.db.insert(pgServers).values(values).returning();
+        ? [tx.db.insert(campaigns).values(values).returning().get()]
+        : await tx.db.insert(pgCampaigns).values(values).returning();
     if (!row) throw new Error('insertCampaign: nothing inserted');
     return row;
   });
@@ -90,8 +97,8 @@ function campaignValues(input: CampaignInput) {
     inviteLink: input.inviteLink ?? `https://discord.gg/${code ?? `test-${counter}`}`,
     inviteCode: code,
     kind,
-    serverId: kind === 'nobot' ? null : (input.guildId ?? `4000000000000${String(counter).padStart(5, '0')}`),
-    serverIcon: input.serverIcon ?? null,
+    guildId: kind === 'nobot' ? null : (input.guildId ?? `4000000000000${String(counter).padStart(5, '0')}`),
+    guildIcon: input.guildIcon ?? null,
     coinReward: input.coinRewardCents ?? CAMPAIGN_KIND_RULES[kind].rewardCents,
     membersRemaining: slots,
     initialMemberSlots: input.initialMemberSlots ?? slots,
@@ -105,7 +112,7 @@ function campaignValues(input: CampaignInput) {
     inviteValid: input.inviteValid ?? true,
     canceledAt: input.canceledAt ?? null,
     createdAt,
-  } satisfies typeof servers.$inferInsert;
+  } satisfies typeof campaigns.$inferInsert;
 }
 
 /** The user row for a Discord id (e.g. a TestClient's `user.discordId` → our id). */
@@ -113,16 +120,16 @@ export function findUserByDiscordId(db: Db, discordId: string) {
   return db.select().from(users).where(eq(users.discordId, discordId)).get();
 }
 
-export function findJoins(db: Db, campaignId: string): ServerJoin[] {
-  return db.select().from(serverJoins).where(eq(serverJoins.serverId, campaignId)).all();
+export function findJoins(db: Db, campaignId: string): CampaignJoin[] {
+  return db.select().from(campaignJoins).where(eq(campaignJoins.campaignId, campaignId)).all();
 }
 
-export function findCampaign(db: Db, campaignId: string): Server | undefined {
-  return db.select().from(servers).where(eq(servers.id, campaignId)).get();
+export function findCampaign(db: Db, campaignId: string): Campaign | undefined {
+  return db.select().from(campaigns).where(eq(campaigns.id, campaignId)).get();
 }
 
-export function findCampaignByName(db: Db, name: string): Server {
-  const found = db.select().from(servers).where(eq(servers.name, name)).get();
+export function findCampaignByName(db: Db, name: string): Campaign {
+  const found = db.select().from(campaigns).where(eq(campaigns.name, name)).get();
   if (!found) throw new Error(`no campaign named ${name}`);
   return found;
 }
@@ -186,18 +193,18 @@ export async function joinRow(
   target: ReadTarget,
   campaignId: string,
   userId: string,
-): Promise<ServerJoin | undefined> {
+): Promise<CampaignJoin | undefined> {
   const h = readHandle(target);
   if (h.kind === 'sqlite')
     return h.db
       .select()
-      .from(serverJoins)
-      .where(and(eq(serverJoins.serverId, campaignId), eq(serverJoins.userId, userId)))
+      .from(campaignJoins)
+      .where(and(eq(campaignJoins.campaignId, campaignId), eq(campaignJoins.userId, userId)))
       .get();
   const [row] = await h.db
     .select()
-    .from(pgServerJoins)
-    .where(and(eq(pgServerJoins.serverId, campaignId), eq(pgServerJoins.userId, userId)));
+    .from(pgCampaignJoins)
+    .where(and(eq(pgCampaignJoins.campaignId, campaignId), eq(pgCampaignJoins.userId, userId)));
   return row;
 }
 
@@ -205,24 +212,24 @@ export async function joinRow(
 export async function updateCampaign(
   store: DataStore,
   campaignId: string,
-  set: Partial<typeof servers.$inferInsert>,
+  set: Partial<typeof campaigns.$inferInsert>,
 ): Promise<void> {
   await store.transaction(async (tx) => {
-    if (tx.kind === 'sqlite') tx.db.update(servers).set(set).where(eq(servers.id, campaignId)).run();
-    else await tx.db.update(pgServers).set(set).where(eq(pgServers.id, campaignId));
+    if (tx.kind === 'sqlite') tx.db.update(campaigns).set(set).where(eq(campaigns.id, campaignId)).run();
+    else await tx.db.update(pgCampaigns).set(set).where(eq(pgCampaigns.id, campaignId));
   });
 }
 
 /** A join row written straight, on either engine (a website join without the API's checks). */
 export async function insertJoin(
   store: DataStore,
-  values: typeof serverJoins.$inferInsert,
-): Promise<ServerJoin> {
+  values: typeof campaignJoins.$inferInsert,
+): Promise<CampaignJoin> {
   return store.transaction(async (tx) => {
     const [row] =
       tx.kind === 'sqlite'
-        ? [tx.db.insert(serverJoins).values(values).returning().get()]
-        : await tx.db.insert(pgServerJoins).values(values).returning();
+        ? [tx.db.insert(campaignJoins).values(values).returning().get()]
+        : await tx.db.insert(pgCampaignJoins).values(values).returning();
     if (!row) throw new Error('insertJoin: nothing inserted');
     return row;
   });

@@ -1,5 +1,5 @@
-import { serverJoins, users, type Server } from '../db/schema.ts';
-import { serverJoins as pgServerJoins, users as pgUsers } from '../db/schema.pg.ts';
+import { campaignJoins, users, type Campaign } from '../db/schema.ts';
+import { campaignJoins as pgCampaignJoins, users as pgUsers } from '../db/schema.pg.ts';
 import type { TxHandle } from '../db/engine.ts';
 import type { SimGuild, SimUser } from '../sim/discord/index.ts';
 import { generateSnowflake } from '../sim/discord/snowflake.ts';
@@ -28,7 +28,7 @@ export interface OpenJoinsPlan {
 
 export interface SeededGuild {
   guild: SimGuild;
-  campaign: Server;
+  campaign: Campaign;
   /** Our user ids of the joiners, and their Discord ids (same order). */
   userIds: string[];
   discordIds: string[];
@@ -118,9 +118,9 @@ export async function seedOpenJoins(app: TestApp, plan: OpenJoinsPlan): Promise<
         );
         if (rows.length !== chunk.length) throw new Error('seedOpenJoins: a joiner existed already');
         userIds.push(...rows.map((r) => r.id));
-        const joins = rows.map((r) => ({ userId: r.id, serverId: campaign.id, joinedAt: now }));
-        if (tx.kind === 'sqlite') tx.db.insert(serverJoins).values(joins).run();
-        else await tx.db.insert(pgServerJoins).values(joins);
+        const joins = rows.map((r) => ({ userId: r.id, campaignId: campaign.id, joinedAt: now }));
+        if (tx.kind === 'sqlite') tx.db.insert(campaignJoins).values(joins).run();
+        else await tx.db.insert(pgCampaignJoins).values(joins);
       }
     });
     out.push({ guild, campaign, userIds, discordIds });

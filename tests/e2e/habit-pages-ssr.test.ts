@@ -36,7 +36,7 @@ describe('server-rendered habit pages', () => {
     const now = ctx.clock.now();
     await insertJoin(ctx.store, {
       userId: member.user!.id,
-      serverId: elsewhere.id,
+      campaignId: elsewhere.id,
       joinedAt: now - HOUR,
       verified: true,
       coinsAwarded: true,

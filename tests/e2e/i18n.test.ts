@@ -66,7 +66,7 @@ async function ownCampaign(username: string): Promise<string> {
       left === null ? null : verifiedAt + (left === 'leave' ? 0.5 : left === 'later' ? 3 : 1.5) * DAY;
     await insertJoin(e2e.app.server.ctx.store, {
       userId: user.id,
-      serverId: campaign.id,
+      campaignId: campaign.id,
       joinedAt: verifiedAt - 60_000,
       verified: true,
       verifiedAt,

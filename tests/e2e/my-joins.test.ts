@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY, HOUR } from '../../src/clock.ts';
-import { serverJoins } from '../../src/db/schema.ts';
+import { campaignJoins } from '../../src/db/schema.ts';
 import { createCampaign } from '../../src/test/factories.ts';
 import { startE2E, type E2E } from './support.ts';
 
@@ -20,10 +20,10 @@ describe('My Joins page', () => {
     const member = await e2e.app.signIn('joins_viewer');
     const db = e2e.app.server.ctx.db;
     const now = e2e.app.clock.now();
-    const row = (name: string, join: Partial<typeof serverJoins.$inferInsert>) => {
+    const row = (name: string, join: Partial<typeof campaignJoins.$inferInsert>) => {
       const campaign = createCampaign(db, { ownerId: owner.user!.id, name });
-      db.insert(serverJoins)
-        .values({ userId: member.user!.id, serverId: campaign.id, joinedAt: now - HOUR, ...join })
+      db.insert(campaignJoins)
+        .values({ userId: member.user!.id, campaignId: campaign.id, joinedAt: now - HOUR, ...join })
         .run();
     };
     row('Waiting Room', { joinedAt: now - 5 * 60_000 });

@@ -167,7 +167,7 @@ describe('/farm', () => {
       const c = await insertCampaign(app.server.ctx.store, { ownerId: owner.user!.id, name: long(i) });
       await insertJoin(app.server.ctx.store, {
         userId: member.user!.id,
-        serverId: c.id,
+        campaignId: c.id,
         joinedAt: app.clock.now(),
       });
     }

@@ -8,7 +8,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import { botRepo } from '../bot-repo.ts';
 import { findDiscoverPage } from '../../joins/list-servers.ts';
-import { joinServer } from '../../joins/join-server.ts';
+import { joinCampaign } from '../../joins/join-server.ts';
 import { claimNoBotReward } from '../../joins/claim-nobot-reward.ts';
 import type { ApiDiscoverServer } from '../../shared/api-types.ts';
 import { NOBOT_CLAIM_DELAY_MS } from '../../shared/join-constants.ts';
@@ -196,7 +196,7 @@ export const farmJoinButton: ButtonAction = {
   async run(ctx, member, args, interaction) {
     const t = tFor(interaction);
     const campaignId = args[0] ?? '';
-    const result = await joinServer(ctx, member.userId, campaignId);
+    const result = await joinCampaign(ctx, member.userId, campaignId);
     const { name, noBot } = await describeCampaign(ctx, campaignId);
     const server = name ?? t('farm.theServer');
     if (noBot) {
