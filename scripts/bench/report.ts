@@ -219,9 +219,13 @@ export function formatReport(r: BenchResults, targets: Target[]): string {
   const web = r.web;
   const lines = [
     '',
-    `CoinSync bench (${r.mode}) — ${r.machine.cpus} × ${r.machine.cpuModel}, Node ${r.machine.node}, sessions in ${r.sessions}, product ${r.runtime.kind === 'dist' ? `dist/server (${Object.entries(r.runtime.env ?? {})
-          .map(([k, v]) => `${k}=${v} `)
-          .join('')}node ${r.runtime.nodeFlags.join(' ') || 'without flags'})` : 'via tsx (sources)'}, load average ${r.machine.loadAverage1m.before} → ${r.machine.loadAverage1m.after}`,
+    `CoinSync bench (${r.mode}) — ${r.machine.cpus} × ${r.machine.cpuModel}, Node ${r.machine.node}, sessions in ${r.sessions}, product ${
+      r.runtime.kind === 'dist'
+        ? `dist/server (${Object.entries(r.runtime.env ?? {})
+            .map(([k, v]) => `${k}=${v} `)
+            .join('')}node ${r.runtime.nodeFlags.join(' ') || 'without flags'})`
+        : 'via tsx (sources)'
+    }, load average ${r.machine.loadAverage1m.before} → ${r.machine.loadAverage1m.after}`,
     `Data: ${r.data.users} users, ${r.data.activeCampaigns} active campaigns (+${r.data.inactiveCampaigns} inactive), ${r.data.transactions} transactions, ${r.data.joins} joins; seeded in ${(r.data.seedMs / 1000).toFixed(1)} s`,
     '',
     table(rows),

@@ -324,7 +324,13 @@ async function main(): Promise<number> {
       env: { ...(runtime === 'dist' ? productionEnv() : {}), ...productEnv },
     };
     log(
-      `product up at ${product.url} (pid ${product.child.pid}, ${runtime === 'dist' ? `node ${runtimeInfo.nodeFlags.join(' ')} ${args.dist ? path.resolve(args.dist, 'dist/server/main.js') : 'dist/server/main.js'}` : 'tsx src/main.ts'}${Object.keys(runtimeInfo.env).length ? `, env ${Object.entries(runtimeInfo.env).map(([k, v]) => `${k}=${v}`).join(' ')}` : ''}), bot connected`,
+      `product up at ${product.url} (pid ${product.child.pid}, ${runtime === 'dist' ? `node ${runtimeInfo.nodeFlags.join(' ')} ${args.dist ? path.resolve(args.dist, 'dist/server/main.js') : 'dist/server/main.js'}` : 'tsx src/main.ts'}${
+        Object.keys(runtimeInfo.env).length
+          ? `, env ${Object.entries(runtimeInfo.env)
+              .map(([k, v]) => `${k}=${v}`)
+              .join(' ')}`
+          : ''
+      }), bot connected`,
     );
     await new Promise((resolve) => setTimeout(resolve, 500));
     const atRest = rssBytes(product.child.pid);
