@@ -28,18 +28,25 @@ export const LONG_RUNS: readonly string[] = [
   'scripts/drill/drill-quick.test.ts',
 ];
 
-class LongFilesFirst extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const rank = (f: TestSpecification) => {
-      const i = LONG_FILES.findIndex((p) => f.moduleId.endsWith(p));
-      return i === -1 ? LONG_FILES.length : i;
-    };
-    const sorted = await super.sort(files);
-    return sorted
-      .map((file, order) => ({ file, order }))
-      .sort((a, b) => rank(a.file) - rank(b.file) || a.order - b.order)
-      .map(({ file }) => file);
-  }
+/**
+ * A sequencer that starts `files` first, in that order, then the rest in vitest's own order. A fresh clone
+ * has no durations cached, so vitest starts the largest files first; a small, slow file started last
+ * holds its step open while the other workers idle. The browser tests use it too (vitest.e2e.config.ts).
+ */
+export function longFilesFirst(files: readonly string[]): typeof BaseSequencer {
+  return class LongFilesFirst extends BaseSequencer {
+    override async sort(specs: TestSpecification[]): Promise<TestSpecification[]> {
+      const rank = (f: TestSpecification) => {
+        const i = files.findIndex((p) => f.moduleId.endsWith(p));
+        return i === -1 ? files.length : i;
+      };
+      const sorted = await super.sort(specs);
+      return sorted
+        .map((file, order) => ({ file, order }))
+        .sort((a, b) => rank(a.file) - rank(b.file) || a.order - b.order)
+        .map(({ file }) => file);
+    }
+  };
 }
 
 export default defineConfig({
@@ -69,6 +76,6 @@ export default defineConfig({
     // Vitest's default is one worker per core minus one: a single worker on 2 cores. Most test time is
     // waiting (HTTP, the simulated gateway), so 4 workers overlap it: 1m28 instead of 3m48 at load ~1.
     maxWorkers: 4,
-    sequence: { sequencer: LongFilesFirst },
+    sequence: { sequencer: longFilesFirst(LONG_FILES) },
   },
 });

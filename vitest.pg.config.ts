@@ -31,13 +31,17 @@ function harnessSuites(dir: string): string[] {
 }
 
 const root = import.meta.dirname;
-export const PG_SUITES = [
+/**
+ * Every test file that starts the product through the test harness: the API and bot suites. `npm run
+ * check` leaves them out (vitest.check.config.ts); `npm test` runs them in its unit+api step and here.
+ */
+export const HARNESS_SUITES = [
   ...harnessSuites(path.join(root, 'src')),
   ...harnessSuites(path.join(root, 'scripts')),
 ]
   .map((file) => path.relative(root, file))
-  .filter((file) => !SQLITE_ONLY.includes(file))
   .sort();
+export const PG_SUITES = HARNESS_SUITES.filter((file) => !SQLITE_ONLY.includes(file));
 
 // Not mergeConfig: it would add these files to the unit step's include list instead of replacing it.
 export default defineConfig({

@@ -3,11 +3,11 @@
 // Ends with one plain line "N passed, N failed" that CI reads (typecheck, lint, format and build count as one check each).
 // Steps start as soon as the steps they wait for have ended, each one's output printed whole when it ends:
 // the single-threaded checks (tsc, eslint, prettier) and the build side by side on the machine's cores; then
-// the unit tests (which fill the cores themselves) beside the end of lint; then the browser tests, the
-// bench smoke test and the long runs side by side (the browser tests mostly wait for pages), the
-// PostgreSQL suites beside the browser tests once the long runs and the bench have ended; then the scale
-// test, alone. Each step's CPU and the load are reported at the end. Decisions 025, 049 and 060 have the
-// timings.
+// the unit tests (which fill the cores themselves) beside the end of lint; the browser tests once lint has
+// ended, beside the end of the unit tests (the browser tests mostly wait for pages); then the bench smoke
+// test and the long runs beside the browser tests, the PostgreSQL suites beside them once the long runs and
+// the bench have ended; then the scale test, alone. Each step's CPU and the load are reported at the end.
+// Decisions 025, 049 and 060 have the timings.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -127,7 +127,8 @@ async function vitest(label, config, reportFile) {
 
 // name → [steps it waits for, what it runs]. A step waits for others only to share two cores well, except
 // e2e, which needs the build. Lint ends last of the checks (type-aware rules), so the unit tests start
-// beside it once the other checks have ended rather than leave a core idle.
+// beside it once the other checks have ended rather than leave a core idle, and the browser tests beside
+// the unit tests once lint has ended.
 const steps = {
   typecheck: [[], () => check('typecheck', 'npm', ['run', '--silent', 'typecheck'])],
   lint: [[], () => check('lint', 'npm', ['run', '--silent', 'lint'])],
@@ -171,8 +172,11 @@ const steps = {
     ['unit'],
     () => vitest('bench smoke', 'vitest.bench-smoke.config.ts', 'test-results/bench-smoke.json'),
   ],
+  // The browser tests as soon as every check has ended (lint is last), beside the end of the unit step:
+  // from then on the unit tests fill one core and the browser tests, which mostly wait for pages, use part
+  // of the other, instead of waiting for the unit step while a core idles (decision 060).
   e2e: [
-    ['build', 'unit'],
+    ['build', 'typecheck', 'lint', 'format'],
     async () => {
       if (failures.includes('build')) {
         failed += 1;
