@@ -22,10 +22,17 @@
 const NODE_ARGS =
   '--enable-source-maps --max-old-space-size=144 --max-semi-space-size=16 --no-allocation-site-pretenuring';
 
+// glibc's malloc keeps up to 8 arenas per core, one per thread that allocates (the loop, the page-render
+// worker, libuv's pool doing gzip, V8's helpers), and returns little of their free memory: 2 arenas held
+// ~19 MB less RSS in the soak day (decision 027, session-13 revision). Keep in step with `npm start`.
+const ENV = { MALLOC_ARENA_MAX: '2' };
+
 const common = {
   script: 'dist/server/main.js',
   interpreter: 'node',
   node_args: NODE_ARGS,
+  // pm2 sets `env` for every --env, under env_production's values.
+  env: ENV,
   exec_mode: 'fork',
   autorestart: true,
   max_memory_restart: '512M',

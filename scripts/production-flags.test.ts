@@ -13,6 +13,7 @@ interface App {
   name: string;
   script: string;
   node_args: string;
+  env?: Record<string, string>;
   instances: number;
   increment_var?: string;
   env_production: Record<string, string | number>;
@@ -32,6 +33,11 @@ it('npm start and ecosystem.config.cjs run dist/server/main.js with the same nod
   expect(ecosystem.apps).toHaveLength(1);
   expect(app.script).toBe('dist/server/main.js');
   expect(start![1]!.trim().split(/\s+/)).toEqual(app.node_args.split(/\s+/));
+  // The same environment too: glibc's malloc arenas (decision 027, session-13 revision) are set by the
+  // variables `npm start` puts before node, which the process file sets for every app as `env`.
+  const startEnv = /&& ((?:\w+=\S+ )*)node /.exec(pkg.scripts.start ?? '')![1]!.trim();
+  expect(Object.fromEntries(startEnv.split(/\s+/).map((kv) => kv.split('=')))).toEqual(app.env);
+  expect(app.env).toMatchObject({ MALLOC_ARENA_MAX: '2' });
   expect(app.node_args).toMatch(/--max-old-space-size=\d+/);
   // Without it V8 may tenure per-request allocation sites after start-up, and Discover's p99 doubles
   // with major GCs every ~1.5 s under load (decision 027, session-9 revision).
@@ -49,6 +55,7 @@ it('npm start and ecosystem.config.cjs run dist/server/main.js with the same nod
   for (const a of scaled) {
     expect(a.script, a.name).toBe('dist/server/main.js');
     expect(a.node_args, a.name).toBe(app.node_args);
+    expect(a.env, a.name).toEqual(app.env);
   }
   const [web, ...bots] = scaled;
   expect(web).toMatchObject({ instances: 3, increment_var: 'PORT', env_production: { ROLE: 'web' } });

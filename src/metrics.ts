@@ -159,6 +159,46 @@ const pageHtml = new client.Counter({
   registers: [registry],
 });
 
+const rendererHeapUsed = new client.Gauge({
+  name: 'coinsync_page_renderer_heap_size_used_bytes',
+  help: "The page-render worker's V8 heap in use after its last render (decision 047: its own isolate, apart from coinsync_nodejs_heap_*).",
+  registers: [registry],
+});
+
+const rendererHeapTotal = new client.Gauge({
+  name: 'coinsync_page_renderer_heap_size_total_bytes',
+  help: "The page-render worker's V8 heap reserved after its last render: what its isolate holds of the process's RSS.",
+  registers: [registry],
+});
+
+const rendererExternal = new client.Gauge({
+  name: 'coinsync_page_renderer_external_memory_bytes',
+  help: "Memory outside the page-render worker's V8 heap that its isolate accounts for (strings' and buffers' backing stores).",
+  registers: [registry],
+});
+
+const rendererCpu = new client.Counter({
+  name: 'coinsync_page_renderer_cpu_seconds_total',
+  help: "CPU time (user + system) of the page-render worker's thread, as of its last render (Linux): the share of coinsync_process_cpu_seconds_total that rendering costs.",
+  registers: [registry],
+});
+
+/** CPU seconds the render worker's thread spent since its previous report. */
+export function recordRendererCpu(seconds: number): void {
+  if (seconds > 0) rendererCpu.inc(seconds);
+}
+
+/** The render worker's heap as it reported it with its last render (src/auth/page-renderer.ts). */
+export function recordRendererHeap(heap: {
+  usedBytes: number;
+  totalBytes: number;
+  externalBytes: number;
+}): void {
+  rendererHeapUsed.set(heap.usedBytes);
+  rendererHeapTotal.set(heap.totalBytes);
+  rendererExternal.set(heap.externalBytes);
+}
+
 /** One page's HTML (src/auth/spa-pages.ts): `rendered` now, from the `cache`, or the static `shell`. */
 export function recordPageHtml(outcome: 'rendered' | 'cache' | 'shell'): void {
   pageHtml.inc({ outcome });

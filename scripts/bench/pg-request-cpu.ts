@@ -7,7 +7,7 @@ import { createPgStore, createSqliteStore, type DataStore } from '../../src/db/e
 import { users } from '../../src/db/schema.ts';
 import { claimReward } from '../../src/rewards/claim-reward.ts';
 import { sessionCheck } from '../../src/auth/session-policy.ts';
-import { closeDiscover, findDiscoverPage } from '../../src/joins/list-servers.ts';
+import { closeDiscover, findDiscoverPage } from '../../src/joins/discover-campaigns.ts';
 import { assertLedgerInvariant } from '../../src/ledger/index.ts';
 import { createPgTestDatabase, PG_TEST_URL } from '../../src/test/pg.ts';
 import { backendPids } from './pg-copy.ts';

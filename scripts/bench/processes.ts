@@ -52,10 +52,14 @@ const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ: 100 on every Linux build the ben
  * null when unavailable. CPU per request is what a busy shared machine distorts least: wall-clock
  * throughput falls with other processes' load, the work each request needs does not.
  */
-export function cpuSeconds(pid: number | undefined): number | null {
+export function cpuSeconds(pid: number | undefined, tid?: number): number | null {
   if (pid === undefined) return null;
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // With a thread id: that thread's own CPU time (the main thread's id is the process id).
+    const stat = readFileSync(
+      tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`,
+      'utf8',
+    );
     // Fields after the command name (which is in parentheses and may contain spaces).
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const utime = Number(fields[11]);
@@ -128,6 +132,14 @@ export function productionNodeFlags(): string[] {
   return Array.isArray(nodeArgs) ? nodeArgs : nodeArgs.split(/\s+/).filter(Boolean);
 }
 
+/** The environment production sets beside NODE_ENV and PORT: `env` of ecosystem.config.cjs (e.g. MALLOC_ARENA_MAX). */
+export function productionEnv(): Record<string, string> {
+  const config = createRequire(import.meta.url)(path.join(root, 'ecosystem.config.cjs')) as {
+    apps: { env?: Record<string, string | number> }[];
+  };
+  return Object.fromEntries(Object.entries(config.apps[0]?.env ?? {}).map(([k, v]) => [k, String(v)]));
+}
+
 /** Starts the Discord simulator (scripts/run-discord-sim.ts) over the seeded state file; resolves with its URL. */
 async function startSimulator(statePath: string): Promise<string> {
   const sim = startWatchedProcess(
@@ -176,6 +188,8 @@ export async function startProduct(options: ProductOptions): Promise<ProductProc
     // The production default: the bench waits for "listening" and "bot: connected" info lines.
     LOG_LEVEL: 'info',
     ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
+    // What production's process file sets (the compiled server only: it is what production runs).
+    ...(options.runtime === 'dist' ? productionEnv() : {}),
     ...options.env,
   };
   const product = startWatchedProcess(

@@ -101,7 +101,7 @@ function table(rows: string[][]): string {
 
 const split = (m: MemorySplit | null | undefined) =>
   m
-    ? ` (V8 heap ${m.heapUsedMb} used of ${m.heapTotalMb}, new space ${m.newSpaceMb}; external ${m.externalMb}; other ${m.otherMb})`
+    ? ` (V8 heap ${m.heapUsedMb} used of ${m.heapTotalMb}, new space ${m.newSpaceMb}; external ${m.externalMb}; page renderer ${m.rendererHeapUsedMb} used of ${m.rendererHeapTotalMb} + ${m.rendererExternalMb} external; other ${m.otherMb})`
     : '';
 
 export function formatReport(r: BenchResults, targets: Target[]): string {
@@ -219,7 +219,13 @@ export function formatReport(r: BenchResults, targets: Target[]): string {
   const web = r.web;
   const lines = [
     '',
-    `CoinSync bench (${r.mode}) — ${r.machine.cpus} × ${r.machine.cpuModel}, Node ${r.machine.node}, sessions in ${r.sessions}, product ${r.runtime.kind === 'dist' ? `dist/server (node ${r.runtime.nodeFlags.join(' ') || 'without flags'})` : 'via tsx (sources)'}, load average ${r.machine.loadAverage1m.before} → ${r.machine.loadAverage1m.after}`,
+    `CoinSync bench (${r.mode}) — ${r.machine.cpus} × ${r.machine.cpuModel}, Node ${r.machine.node}, sessions in ${r.sessions}, product ${
+      r.runtime.kind === 'dist'
+        ? `dist/server (${Object.entries(r.runtime.env ?? {})
+            .map(([k, v]) => `${k}=${v} `)
+            .join('')}node ${r.runtime.nodeFlags.join(' ') || 'without flags'})`
+        : 'via tsx (sources)'
+    }, load average ${r.machine.loadAverage1m.before} → ${r.machine.loadAverage1m.after}`,
     `Data: ${r.data.users} users, ${r.data.activeCampaigns} active campaigns (+${r.data.inactiveCampaigns} inactive), ${r.data.transactions} transactions, ${r.data.joins} joins; seeded in ${(r.data.seedMs / 1000).toFixed(1)} s`,
     '',
     table(rows),

@@ -22,7 +22,8 @@ export interface BenchResults {
   };
   sessions: 'sqlite' | 'redis';
   /** How the product ran: the compiled dist/server with production's node flags, or the sources through tsx. */
-  runtime: { kind: 'dist' | 'tsx'; nodeFlags: string[]; distDir?: string };
+  /** `env`: what the product got beyond the bench's configuration (production's process-file env, --product-env). */
+  runtime: { kind: 'dist' | 'tsx'; nodeFlags: string[]; distDir?: string; env?: Record<string, string> };
   data: {
     users: number;
     activeCampaigns: number;

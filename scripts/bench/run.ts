@@ -8,6 +8,7 @@ import { FULL_SIZE, QUICK_SIZE, seedDatabase } from './seed.ts';
 import {
   cpuSeconds,
   distIsStale,
+  productionEnv,
   productionNodeFlags,
   rssBytes,
   startProduct,
@@ -67,6 +68,9 @@ const { values: args } = parseArgs({
     // `--node-flags "--max-semi-space-size=16"`: extra node flags for the product, after production's
     // (experiments with V8 settings; the report shows the flags it ran with).
     'node-flags': { type: 'string' },
+    // `--product-env MALLOC_ARENA_MAX=2` (repeatable): extra environment for the product (the bench starts it
+    // with a fresh environment, not this one's), e.g. glibc's malloc tunables for a memory A/B.
+    'product-env': { type: 'string', multiple: true },
     build: { type: 'boolean', default: false },
     // dist (default; --quick: tsx): see processes.ts
     runtime: { type: 'string' },
@@ -269,9 +273,12 @@ async function main(): Promise<number> {
     const productPort = await freePort();
     // The soak's day buys coins: the Stripe fake in its own process, signing its webhooks to the product.
     const stripe = args.soak && args['soak-day'] ? await startStripeFake(productPort) : null;
+    const productEnv = Object.fromEntries(
+      (args['product-env'] ?? []).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+    );
     const product = await startProduct({
       port: productPort,
-      ...(stripe ? { env: stripe.productEnv } : {}),
+      env: { ...stripe?.productEnv, ...productEnv },
       databasePath,
       redisUrl,
       runtime,
@@ -314,9 +321,16 @@ async function main(): Promise<number> {
         ...(args['node-flags']?.split(/\s+/).filter(Boolean) ?? []),
       ],
       ...(args.dist ? { distDir: path.resolve(args.dist) } : {}),
+      env: { ...(runtime === 'dist' ? productionEnv() : {}), ...productEnv },
     };
     log(
-      `product up at ${product.url} (pid ${product.child.pid}, ${runtime === 'dist' ? `node ${runtimeInfo.nodeFlags.join(' ')} ${args.dist ? path.resolve(args.dist, 'dist/server/main.js') : 'dist/server/main.js'}` : 'tsx src/main.ts'}), bot connected`,
+      `product up at ${product.url} (pid ${product.child.pid}, ${runtime === 'dist' ? `node ${runtimeInfo.nodeFlags.join(' ')} ${args.dist ? path.resolve(args.dist, 'dist/server/main.js') : 'dist/server/main.js'}` : 'tsx src/main.ts'}${
+        Object.keys(runtimeInfo.env).length
+          ? `, env ${Object.entries(runtimeInfo.env)
+              .map(([k, v]) => `${k}=${v}`)
+              .join(' ')}`
+          : ''
+      }), bot connected`,
     );
     await new Promise((resolve) => setTimeout(resolve, 500));
     const atRest = rssBytes(product.child.pid);
@@ -721,12 +735,12 @@ function formatSoak(soak: SoakResult, loadAverage: { before: number; after: numb
         : ''
     }`,
     '',
-    'window end   req/s   p50 ms   p99 ms   non-2xx   RSS MB | heap used/total MB   new space   external   other (RSS − heap − external)',
+    'window end   req/s   p50 ms   p99 ms   non-2xx   RSS MB | heap used/total MB   new space   external   renderer used/total + ext   other (RSS − heaps − externals)',
     ...soak.windows.map(
       (w) =>
         `${String(w.at).padStart(9)} s ${String(w.rps).padStart(7)} ${String(w.p50).padStart(8)} ${String(w.p99).padStart(8)} ${String(w.non2xx).padStart(9)} ${String(w.rssMb).padStart(8)} | ` +
         (w.memory
-          ? `${`${w.memory.heapUsedMb}/${w.memory.heapTotalMb}`.padStart(18)} ${String(w.memory.newSpaceMb).padStart(11)} ${String(w.memory.externalMb).padStart(10)} ${String(w.memory.otherMb).padStart(8)}`
+          ? `${`${w.memory.heapUsedMb}/${w.memory.heapTotalMb}`.padStart(18)} ${String(w.memory.newSpaceMb).padStart(11)} ${String(w.memory.externalMb).padStart(10)} ${`${w.memory.rendererHeapUsedMb}/${w.memory.rendererHeapTotalMb} + ${w.memory.rendererExternalMb}`.padStart(27)} ${String(w.memory.otherMb).padStart(8)}`
           : '(no /metrics)'),
     ),
     '',

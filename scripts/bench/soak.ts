@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { load, percentile, round } from './load.ts';
-import { BENCH_METRICS_TOKEN, rssBytes } from './processes.ts';
+import { BENCH_METRICS_TOKEN, cpuSeconds, rssBytes } from './processes.ts';
 import { SoakDay, type DayResult, type DayWindowCounts } from './soak-day.ts';
 
 // `npm run bench -- --soak`: a mixed load of the real endpoints by many signed-in users for a few
@@ -26,6 +26,13 @@ export interface SoakWindow {
   /** The product's event-loop delay over the window (monitorEventLoopDelay, reset at each read), ms. */
   eventLoopP99Ms?: number | null;
   eventLoopMaxMs?: number | null;
+  /**
+   * The product's CPU by thread over the window, in % of one core: the event loop's thread, the page-render
+   * worker's (its own report in /metrics), and the rest (V8's GC helpers, libuv's pool: gzip, crypto).
+   */
+  cpu?: { loop: number; renderer: number; otherThreads: number } | null;
+  /** Page loads in the window by how they were served: rendered now, from the page cache, or the static shell. */
+  pages?: Record<string, number>;
   /** Per route template: requests in the window and the histogram bound its p99 fell under (ms). */
   routes?: Record<string, { requests: number; p99Ms: number | null }>;
   /** The day's other traffic in the window (streams open, events, joins, leaves, purchases). */
@@ -38,7 +45,11 @@ export interface MemorySplit {
   heapTotalMb: number;
   newSpaceMb: number;
   externalMb: number;
-  /** RSS minus V8's heap and external: code, native allocations (SQLite page cache, OpenSSL, zlib), malloc arenas. */
+  /** The page-render worker's own isolate (decision 047): heap used/total and external, as of its last render. */
+  rendererHeapUsedMb: number;
+  rendererHeapTotalMb: number;
+  rendererExternalMb: number;
+  /** RSS minus both isolates' heaps and external: code, native allocations (SQLite page cache, OpenSSL, zlib), malloc arenas. */
   otherMb: number;
 }
 
@@ -68,17 +79,29 @@ function memorySplitOf(text: string): MemorySplit | null {
   const heapTotal = metricValue(text, 'coinsync_nodejs_heap_size_total_bytes');
   const external = metricValue(text, 'coinsync_nodejs_external_memory_bytes');
   const newSpace = metricValue(text, 'coinsync_nodejs_heap_space_size_total_bytes', 'space="new"');
+  const rendererUsed = metricValue(text, 'coinsync_page_renderer_heap_size_used_bytes') ?? 0;
+  const rendererTotal = metricValue(text, 'coinsync_page_renderer_heap_size_total_bytes') ?? 0;
+  const rendererExternal = metricValue(text, 'coinsync_page_renderer_external_memory_bytes') ?? 0;
   if (rss === null || heapTotal === null || external === null) return null;
   return {
     heapUsedMb: mb(heapUsed),
     heapTotalMb: mb(heapTotal),
     newSpaceMb: mb(newSpace),
     externalMb: mb(external),
-    otherMb: mb(rss - heapTotal - external),
+    rendererHeapUsedMb: mb(rendererUsed),
+    rendererHeapTotalMb: mb(rendererTotal),
+    rendererExternalMb: mb(rendererExternal),
+    otherMb: mb(rss - heapTotal - external - rendererTotal - rendererExternal),
   };
 }
 
 interface ServerWindow {
+  /** performance.now() of the read. */
+  at: number;
+  /** CPU seconds so far: the whole process, its main thread, the render worker's thread. */
+  cpu: { total: number | null; loop: number | null; renderer: number | null };
+  /** Page loads so far by how they were served (rendered, cache, shell). */
+  pages: Record<string, number>;
   memory: MemorySplit | null;
   eventLoopP99Ms: number | null;
   eventLoopMaxMs: number | null;
@@ -87,11 +110,17 @@ interface ServerWindow {
 }
 
 /** One read of /metrics: memory, the event-loop delay since the last read, the duration histograms. */
-async function readServerWindow(baseUrl: string): Promise<ServerWindow | null> {
+async function readServerWindow(baseUrl: string, pid: number | undefined): Promise<ServerWindow | null> {
   try {
     const text = await (
       await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` } })
     ).text();
+    const at = performance.now();
+    const cpu = {
+      total: cpuSeconds(pid),
+      loop: cpuSeconds(pid, pid),
+      renderer: metricValue(text, 'coinsync_page_renderer_cpu_seconds_total'),
+    };
     const ms = (v: number | null) => (v === null ? null : round(v * 1000, 1));
     const buckets = new Map<string, Map<number, number>>();
     const re =
@@ -103,7 +132,13 @@ async function readServerWindow(baseUrl: string): Promise<ServerWindow | null> {
       perRoute.set(le, (perRoute.get(le) ?? 0) + Number(m[4]));
       buckets.set(key, perRoute);
     }
+    const pages: Record<string, number> = {};
+    for (const m of text.matchAll(/^coinsync_page_html_total\{outcome="([^"]+)"\} (\S+)$/gm))
+      pages[m[1]!] = Number(m[2]);
     return {
+      at,
+      cpu,
+      pages,
       memory: memorySplitOf(text),
       eventLoopP99Ms: ms(metricValue(text, 'coinsync_nodejs_eventloop_lag_p99_seconds')),
       eventLoopMaxMs: ms(metricValue(text, 'coinsync_nodejs_eventloop_lag_max_seconds')),
@@ -112,6 +147,27 @@ async function readServerWindow(baseUrl: string): Promise<ServerWindow | null> {
   } catch {
     return null;
   }
+}
+
+/** The product's CPU by thread between two reads, in % of one core. */
+function cpuShares(before: ServerWindow, after: ServerWindow): SoakWindow['cpu'] {
+  const seconds = (after.at - before.at) / 1000;
+  const delta = (k: keyof ServerWindow['cpu']) => {
+    const a = after.cpu[k];
+    const b = before.cpu[k];
+    return a === null || b === null ? null : a - b;
+  };
+  const total = delta('total');
+  const loop = delta('loop');
+  // No render yet: the counter is absent, and the worker has spent nothing.
+  const renderer = delta('renderer') ?? 0;
+  if (total === null || loop === null || seconds <= 0) return null;
+  const pct = (v: number) => round((v / seconds) * 100, 0);
+  return {
+    loop: pct(loop),
+    renderer: pct(renderer),
+    otherThreads: pct(Math.max(0, total - loop - renderer)),
+  };
 }
 
 /** Per route: the window's requests and the smallest bucket bound holding 99 % of them. */
@@ -243,6 +299,13 @@ export async function runSoak(options: {
             eventLoopP99Ms: server?.eventLoopP99Ms ?? null,
             eventLoopMaxMs: server?.eventLoopMaxMs ?? null,
             routes: server && priorServer ? routeP99s(priorServer.buckets, server.buckets) : {},
+            cpu: server && priorServer ? cpuShares(priorServer, server) : null,
+            pages:
+              server && priorServer
+                ? Object.fromEntries(
+                    Object.entries(server.pages).map(([k, v]) => [k, v - (priorServer?.pages[k] ?? 0)]),
+                  )
+                : {},
             day: options.day.takeWindow(),
           }
         : {}),
@@ -253,10 +316,10 @@ export async function runSoak(options: {
     options.log(
       `soak ${w.at}s: ${w.rps} req/s, p50 ${w.p50} ms, p99 ${w.p99} ms, non-2xx ${w.non2xx}, RSS ${w.rssMb} MB` +
         (m
-          ? ` (heap ${m.heapUsedMb}/${m.heapTotalMb} MB, new space ${m.newSpaceMb}, external ${m.externalMb}, other ${m.otherMb})`
+          ? ` (heap ${m.heapUsedMb}/${m.heapTotalMb} MB, new space ${m.newSpaceMb}, external ${m.externalMb}, renderer ${m.rendererHeapUsedMb}/${m.rendererHeapTotalMb} + ${m.rendererExternalMb}, other ${m.otherMb})`
           : '') +
         (w.day
-          ? `; loop delay p99 ${w.eventLoopP99Ms} ms (max ${w.eventLoopMaxMs}); streams ${w.day.streamsOpen}, events ${w.day.streamEvents}, joins ${w.day.joins}, leaves ${w.day.leaves}, purchases ${w.day.purchases}; slowest routes ` +
+          ? `; loop delay p99 ${w.eventLoopP99Ms} ms (max ${w.eventLoopMaxMs}); CPU % loop ${w.cpu?.loop}, renderer ${w.cpu?.renderer}, other threads ${w.cpu?.otherThreads}; pages ${JSON.stringify(w.pages ?? {})}; streams ${w.day.streamsOpen}, events ${w.day.streamEvents}, joins ${w.day.joins}, leaves ${w.day.leaves}, purchases ${w.day.purchases}; slowest routes ` +
             Object.entries(w.routes ?? {})
               .sort((a, b) => (b[1].p99Ms ?? Infinity) - (a[1].p99Ms ?? Infinity))
               .slice(0, 3)
@@ -275,14 +338,14 @@ export async function runSoak(options: {
   let priorServer: ServerWindow | null = null;
   const memoryTimer = setInterval(() => {
     if (options.day)
-      void readServerWindow(options.baseUrl).then((w) => {
+      void readServerWindow(options.baseUrl, options.pid).then((w) => {
         server = w;
         memory = w?.memory ?? null;
       });
     else void readMemorySplit(options.baseUrl).then((m) => (memory = m));
   }, 10_000);
   if (options.day) {
-    priorServer = await readServerWindow(options.baseUrl);
+    priorServer = await readServerWindow(options.baseUrl, options.pid);
     await options.day.start();
   }
   await new Promise((resolve) => setTimeout(resolve, 500));

@@ -5,7 +5,7 @@ import { pageDataFor, type PageDataSource } from '../shared/page-data.ts';
 import { listActiveCampaigns, listMyCampaigns } from '../campaigns/list-campaigns.ts';
 import { listTransactions, summarizeTransactions } from '../campaigns/list-transactions.ts';
 import { nextPageUrl, parseDiscoverQuery } from '../joins/discover-query.ts';
-import { findDiscoverPage, findFeaturedServersJson } from '../joins/list-servers.ts';
+import { findDiscoverPage, findFeaturedCampaignsJson } from '../joins/discover-campaigns.ts';
 import { listMyJoins } from '../joins/list-my-joins.ts';
 import { getRewardStatus } from '../rewards/get-reward-status.ts';
 import { listSocialTasks } from '../social/list-social-tasks.ts';
@@ -29,7 +29,7 @@ const RESOLVE: Record<PageDataSource, Resolve> = {
     return { pages: [first], pageParams: ['/api/servers'] };
   },
   async discoverFeatured(ctx, userId) {
-    return JSON.parse((await findFeaturedServersJson(ctx, userId)).toString('utf8')) as unknown;
+    return JSON.parse((await findFeaturedCampaignsJson(ctx, userId)).toString('utf8')) as unknown;
   },
   myServers: (ctx, userId) => listMyCampaigns(ctx, userId),
   transactionSummary: (ctx, userId) => summarizeTransactions(ctx, userId),

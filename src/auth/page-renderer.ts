@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { AppBoot } from '../shared/api-types.ts';
 import type { Logger } from '../logger.ts';
+import { recordRendererCpu, recordRendererHeap } from '../metrics.ts';
 
 // The server renderer (web/src/entry-server.tsx, built into dist/ssr, decision 031) runs on a worker
 // thread, never on the event loop that also runs the bot and the API (decision 047): a page's render
@@ -43,13 +44,34 @@ export interface PageRenderer {
 // (an eval worker), so it runs the same under the compiled server, tsx and vitest.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+const v8 = require('node:v8');
+const { readFileSync } = require('node:fs');
+// Each reply carries this isolate's heap and this thread's CPU time so far, for /metrics: neither is in
+// the process's own heap figures, and the process's CPU time does not say which thread spent it.
+const threadCpuSeconds = () => {
+  try {
+    const stat = readFileSync('/proc/thread-self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null; // not Linux
+  }
+};
+const usage = () => {
+  const s = v8.getHeapStatistics();
+  return {
+    heap: { usedBytes: s.used_heap_size, totalBytes: s.total_heap_size, externalBytes: s.external_memory },
+    cpuSeconds: threadCpuSeconds(),
+  };
+};
 import(workerData.rendererUrl).then(
   (mod) => {
     parentPort.on('message', async ({ id, url, boot }) => {
       try {
-        parentPort.postMessage({ id, page: await mod.renderApp(url, boot) });
+        const page = await mod.renderApp(url, boot);
+        parentPort.postMessage({ id, page, ...usage() });
       } catch (err) {
-        parentPort.postMessage({ id, error: String((err && err.stack) || err) });
+        parentPort.postMessage({ id, error: String((err && err.stack) || err), ...usage() });
       }
     });
     parentPort.postMessage({ ready: true });
@@ -58,7 +80,12 @@ import(workerData.rendererUrl).then(
 );
 `;
 
-type Reply = { id: number; page?: RenderedPage; error?: string } | { ready: true } | { loadError: string };
+type Reply =
+  | { id: number; page?: RenderedPage; error?: string; heap: RendererHeap; cpuSeconds: number | null }
+  | { ready: true }
+  | { loadError: string };
+
+type RendererHeap = Parameters<typeof recordRendererHeap>[0];
 
 interface Pending {
   resolve(page: RenderedPage | null): void;
@@ -77,6 +104,8 @@ export function startPageRenderer(logger: Logger, ssrDist: string | undefined): 
   let worker: Worker | null = null;
   let closed = false;
   let broken = false;
+  /** The worker thread's CPU seconds already counted into /metrics. */
+  let cpuReported = 0;
 
   const finish = (id: number, page: RenderedPage | null) => {
     const entry = pending.get(id);
@@ -88,10 +117,16 @@ export function startPageRenderer(logger: Logger, ssrDist: string | undefined): 
   };
 
   const spawn = (): Worker => {
+    // The new thread's CPU time starts at 0.
+    cpuReported = 0;
     const w = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: { rendererUrl },
-      // The renders' garbage stays off the API's heap; a page needs a few MB.
+      // The renders' garbage stays off the API's heap. V8's heap flags are process-wide and win over an
+      // isolate's own limits: under production's flags (ecosystem.config.cjs) this worker gets the loop's
+      // limits (measured: heap_size_limit 192 MB in the worker, not 96 + 48). Its heap is ~55-65 MB in the
+      // soak day (~25-40 MB of it in use; coinsync_page_renderer_heap_*). This cap applies only where the
+      // process runs without those flags (tests, tsx).
       resourceLimits: { maxOldGenerationSizeMb: 96 },
     });
     w.unref();
@@ -107,12 +142,19 @@ export function startPageRenderer(logger: Logger, ssrDist: string | undefined): 
         for (const id of [...pending.keys()]) finish(id, null);
         return;
       }
+      recordRendererHeap(reply.heap);
+      if (reply.cpuSeconds !== null) {
+        recordRendererCpu(reply.cpuSeconds - cpuReported);
+        cpuReported = reply.cpuSeconds;
+      }
       if (reply.error) logger.error('page not rendered on the server', { err: reply.error });
       finish(reply.id, reply.page ?? null);
     });
     w.on('error', (err) => logger.error('page renderer failed', { err: String(err) }));
     w.on('exit', () => {
       if (worker === w) worker = null;
+      // Its isolate is gone with it.
+      recordRendererHeap({ usedBytes: 0, totalBytes: 0, externalBytes: 0 });
       // Whatever it was rendering gets the shell; the next page starts a new worker.
       for (const id of [...pending.keys()]) finish(id, null);
     });

@@ -412,6 +412,21 @@ describe('with a server renderer (decision 031)', () => {
     expect(await plain.text()).toBe(changed);
   });
 
+  it("reports the render worker's own heap and CPU time in /metrics, which the process's figures do not tell apart", async () => {
+    const lars = await rendering.signIn('spa_lars');
+    const rendered = await page(lars, '/dashboard?heap=1');
+    expect(bootOf(rendered.html)?.rendered).toBe(true);
+    const used = await readMetric('coinsync_page_renderer_heap_size_used_bytes');
+    const total = await readMetric('coinsync_page_renderer_heap_size_total_bytes');
+    // A worker's isolate with the renderer module loaded holds at least a megabyte; used fits in total.
+    expect(used).toBeGreaterThan(1024 * 1024);
+    expect(total).toBeGreaterThanOrEqual(used);
+    expect(await readMetric('coinsync_page_renderer_external_memory_bytes')).toBeGreaterThan(0);
+    // And its thread's CPU time (Linux: /proc/thread-self), at least the isolate's start-up.
+    if (process.platform === 'linux')
+      expect(await readMetric('coinsync_page_renderer_cpu_seconds_total')).toBeGreaterThan(0);
+  });
+
   it('sends the static shell rather than queueing renders when the renderer is busy', async () => {
     const kate = await rendering.signIn('spa_kate');
     const pending = [1, 2, 3, 4, 5].map((n) => page(kate, `/slow?n=${n}`));

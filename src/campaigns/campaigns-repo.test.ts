@@ -9,8 +9,8 @@ import { campaignJoins as pgCampaignJoins, campaigns as pgCampaigns } from '../d
 import type { DataStore } from '../db/engine.ts';
 import { CAMPAIGN_KIND_RULES, PROMOTION } from '../shared/campaign-kinds.ts';
 import { campaignsRepo, type NewCampaign } from './campaigns-repo.ts';
-import { openCampaign } from './submit-server.ts';
-import { applyPromotion } from './promote-server.ts';
+import { openCampaign } from './submit-campaign.ts';
+import { applyPromotion } from './promote-campaign.ts';
 import { applyTopUp } from './top-up.ts';
 import { pruneExpiredIntents, FEATURED_INTENT_TTL_MS } from './featured-intent.ts';
 

@@ -17,7 +17,7 @@ import {
   type ClaimNoBotResponse,
 } from '../shared/join-schemas.ts';
 import { CAMPAIGN_KIND_RULES } from '../shared/campaign-kinds.ts';
-import { requireInAudience } from './join-server.ts';
+import { requireInAudience } from './join-campaign.ts';
 import { usersRepo } from '../users/users-repo.ts';
 import { enqueueCampaignEvent } from '../notifications/outbox.ts';
 import { notifyRepo } from '../notifications/notify-repo.ts';

@@ -10,7 +10,7 @@ import type { ApiDiscoverServer } from '../shared/api-types.ts';
 import { createTestStore, ENGINES, type TestStore } from '../test/db.ts';
 import { pgTestsEnabled } from '../test/pg.ts';
 import { insertUser } from '../test/factories.ts';
-import { openDiscover, type Discover, type DiscoverQuery } from './list-servers.ts';
+import { openDiscover, type Discover, type DiscoverQuery } from './discover-campaigns.ts';
 import type { PgDiscover } from './discover-follow.ts';
 
 // Discover's in-memory list on both engines (decisions 004/011, 028, 034): SQLite follows writes with

@@ -94,7 +94,7 @@ function featuredTime(row: DiscoverRow): number {
   return row.featuredAt ?? row.createdAt;
 }
 
-/** The wire object (ApiDiscoverServer); list-servers.test.ts checks it against toApiServer(). */
+/** The wire object (ApiDiscoverServer); discover-campaigns.test.ts checks it against toApiServer(). */
 function toDiscoverServer(
   row: DiscoverRow,
   cdnUrl: string,

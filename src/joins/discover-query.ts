@@ -1,5 +1,5 @@
 import { AppError } from '../shared/errors.ts';
-import { DISCOVER_MAX_PAGE_SIZE, DISCOVER_PAGE_SIZE } from './list-servers.ts';
+import { DISCOVER_MAX_PAGE_SIZE, DISCOVER_PAGE_SIZE } from './discover-campaigns.ts';
 
 // Query of GET /api/servers (a compatible extension of the spec's endpoint: without parameters it
 // answers the first page in the spec's order and shape). Parsed by hand rather than with zod: this

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.ts';
 import { MINUTE } from '../clock.ts';
-import { discoverFor, type InviteStats } from './list-servers.ts';
+import { discoverFor, type InviteStats } from './discover-campaigns.ts';
 import { errorMessage } from '../ops/error-text.ts';
 
 // Discover cards show what Discord says about each guild's invite: approximate member and online

@@ -2,9 +2,9 @@ import { Router, type Response } from 'express';
 import type { AppContext } from '../context.ts';
 import { parseInput, requireUser } from '../http/guards.ts';
 import { serverIdParamsSchema } from '../shared/join-schemas.ts';
-import { findDiscoverPage, findFeaturedServersJson, type DiscoverPage } from './list-servers.ts';
+import { findDiscoverPage, findFeaturedCampaignsJson, type DiscoverPage } from './discover-campaigns.ts';
 import { nextPageUrl, parseDiscoverQuery, type DiscoverParams } from './discover-query.ts';
-import { joinCampaign } from './join-server.ts';
+import { joinCampaign } from './join-campaign.ts';
 import { claimNoBotReward } from './claim-nobot-reward.ts';
 import { listMyJoins } from './list-my-joins.ts';
 import { checkMyPendingJoins } from '../bot/check-my-joins.ts';
@@ -71,7 +71,7 @@ export function joinRoutes(ctx: AppContext): Router {
   router.get('/servers/featured', (req, res) => {
     const userId = requireUser(req);
     const { q } = parseDiscoverQuery(req.query);
-    const body = findFeaturedServersJson(ctx, userId, q);
+    const body = findFeaturedCampaignsJson(ctx, userId, q);
     if (body instanceof Promise) return body.then((found) => sendJsonBuffer(res, found));
     sendJsonBuffer(res, body);
   });

@@ -44,7 +44,7 @@ export const CAMPAIGN_KIND_RULES = {
     penaltyCents: 200,
     costPerSlotCents: 100,
     needsBot: true,
-    // A featured campaign whose featured slots ran out can be promoted again (promote-server.ts).
+    // A featured campaign whose featured slots ran out can be promoted again (promote-campaign.ts).
     promotable: true,
   },
   nobot: {

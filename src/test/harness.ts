@@ -13,7 +13,7 @@ import { createPgTestDatabase, type PgTestDatabase } from './pg.ts';
 import type { ApiUser } from '../shared/api-types.ts';
 import { Agent } from 'undici';
 import type { SQL } from 'drizzle-orm';
-import { settleDiscover } from '../joins/list-servers.ts';
+import { settleDiscover } from '../joins/discover-campaigns.ts';
 
 // Starts the real product on a random port against a standalone Discord simulator, with a fresh
 // migrated SQLite file and a manual clock. Nothing is mocked: tests talk HTTP like a browser would.

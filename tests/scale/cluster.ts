@@ -5,7 +5,7 @@ import {
   DEFAULT_SIM_CLIENT_ID,
   DEFAULT_SIM_CLIENT_SECRET,
 } from '../../src/sim/discord/index.ts';
-import { productionNodeFlags } from '../../scripts/bench/processes.ts';
+import { productionEnv, productionNodeFlags } from '../../scripts/bench/processes.ts';
 import { freePort } from '../../src/test/child-process.ts';
 import { startWatchedProcess, type WatchedProcess } from '../../src/test/child-process.ts';
 
@@ -134,6 +134,7 @@ export async function startSingleProcess(
       LOG_LEVEL: 'info',
       PORT: new URL(url).port,
       PUBLIC_URL: url,
+      ...productionEnv(),
       ...options.env,
     });
     procs.push(proc);
@@ -202,6 +203,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       // The tests and the bench race many writes per user and address on purpose.
       WRITE_LIMITS: 'off',
       LOG_LEVEL: 'info',
+      ...productionEnv(),
       ...options.env,
     };
     const flags = [...productionNodeFlags(), ...(options.nodeFlags ?? [])];

@@ -7,8 +7,8 @@ import {
 } from 'discord.js';
 import type { AppContext } from '../../context.ts';
 import { botRepo } from '../bot-repo.ts';
-import { findDiscoverPage } from '../../joins/list-servers.ts';
-import { joinCampaign } from '../../joins/join-server.ts';
+import { findDiscoverPage } from '../../joins/discover-campaigns.ts';
+import { joinCampaign } from '../../joins/join-campaign.ts';
 import { claimNoBotReward } from '../../joins/claim-nobot-reward.ts';
 import type { ApiDiscoverServer } from '../../shared/api-types.ts';
 import { NOBOT_CLAIM_DELAY_MS } from '../../shared/join-constants.ts';

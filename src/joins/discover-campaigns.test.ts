@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { ApiDiscoverServer as ApiServer } from '../shared/api-types.ts';
-import { discoverFor, DISCOVER_PAGE_SIZE } from './list-servers.ts';
+import { discoverFor, DISCOVER_PAGE_SIZE } from './discover-campaigns.ts';
 import { refreshInviteStats } from './invite-stats.ts';
 
 let app: TestApp;

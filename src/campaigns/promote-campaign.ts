@@ -20,7 +20,7 @@ export const NOBOT_NOT_PROMOTABLE =
 
 async function findOwnCampaign(ctx: AppContext, userId: string, campaignId: string): Promise<Campaign> {
   const campaign = await campaignsRepo(ctx.store.read).findOwn(userId, campaignId);
-  // Another user's server behaves like a missing one.
+  // Another user's campaign behaves like a missing one.
   if (!campaign) throw new AppError('not_found', 'Server not found');
   return campaign;
 }

@@ -125,7 +125,7 @@ async function memberGuildList(ctx: AppContext, userId: string, required: boolea
 
 /**
  * Records a pending website join (docs/spec/product-spec.md §4): the bot verifies bot servers later; no-bot servers are
- * claimed with claimNoBotReward after the delay. The unique (user, server) index makes concurrent
+ * claimed with claimNoBotReward after the delay. The unique (user, campaign) index makes concurrent
  * double requests produce one row.
  */
 export async function joinCampaign(

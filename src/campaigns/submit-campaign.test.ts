@@ -3,7 +3,7 @@ import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts'
 import type { ApiServer } from '../shared/api-types.ts';
 import { DiscordApi } from '../discord/discord-api.ts';
 import { AppError } from '../shared/errors.ts';
-import { submitCampaign } from './submit-server.ts';
+import { submitCampaign } from './submit-campaign.ts';
 import {
   createGuildWithInvite,
   giveCoins,

@@ -99,7 +99,7 @@ export function findDiscoverPage(
 }
 
 /** JSON array (ApiDiscoverServer[]) of active featured campaigns, the member's own included. */
-export function findFeaturedServersJson(
+export function findFeaturedCampaignsJson(
   ctx: DiscoverContext,
   userId: string,
   q?: string,
