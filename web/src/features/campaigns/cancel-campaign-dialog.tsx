@@ -6,10 +6,10 @@ import { ActionDialog } from '../../components/dialog-shell.tsx';
 import { useCancelCampaign } from './use-cancel-campaign.ts';
 
 /** What cancelling costs, in the order the dialog warns of it. */
-const WARNING_KEYS = [
-  'campaigns.cancel.noRefund',
-  'campaigns.cancel.loseSlots',
-  'campaigns.cancel.noUndo',
+const WARNINGS = [
+  { textKey: 'campaigns.cancel.noRefund' },
+  { textKey: 'campaigns.cancel.loseSlots' },
+  { textKey: 'campaigns.cancel.noUndo' },
 ] as const;
 
 /** "Cancel Campaign?" confirmation; closes itself after a successful cancel. */
@@ -57,12 +57,12 @@ export function CancelCampaignDialog({
       </Text>
       <Box bg="red.subtle" borderWidth="1px" borderColor="red.muted" borderRadius="lg" p="4" color="red.fg">
         <List.Root gap="2" variant="plain" textStyle="sm">
-          {WARNING_KEYS.map((key) => (
-            <List.Item key={key}>
+          {WARNINGS.map(({ textKey }) => (
+            <List.Item key={textKey}>
               <List.Indicator asChild>
                 <LuTriangleAlert />
               </List.Indicator>
-              {t(key)}
+              {t(textKey)}
             </List.Item>
           ))}
         </List.Root>
