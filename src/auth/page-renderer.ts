@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import v8 from 'node:v8';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
 import type { AppBoot } from '../shared/api-types.ts';
 import type { Logger } from '../logger.ts';
 import { recordRendererCpu, recordRendererHeap } from '../metrics.ts';
@@ -95,6 +96,31 @@ interface Pending {
 }
 
 /** The renderer of the build in `ssrDist` on its own thread, or null when the build has none. */
+/** The render worker's V8 heap (decision 027, session 13): a 4 MB semi-space instead of the loop's 16. */
+export const RENDERER_HEAP = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 12 } as const;
+
+/**
+ * V8's heap flags (--max-old-space-size, --max-semi-space-size: production's, ecosystem.config.cjs) are
+ * process-wide and win over a worker's `resourceLimits`: under them the render worker got the loop's
+ * limits, a 33.6 MB new space and a 192 MB old-space limit (measured in a worker), ~25-30 MB of RSS more
+ * than its renders need. The main isolate read them when it was created and keeps them (its limit and
+ * new space measured unchanged after this call); cleared here, they no longer reach isolates created
+ * after, which then take their `resourceLimits`.
+ */
+export function releaseProcessHeapFlags(): void {
+  v8.setFlagsFromString('--max-semi-space-size=0');
+  v8.setFlagsFromString('--max-old-space-size=0');
+}
+
+/**
+ * The renders' garbage stays off the API's heap, in an isolate sized to the renders' live set (~25-40 MB
+ * in use in the soak day; coinsync_page_renderer_heap_*) with a small young generation.
+ */
+function rendererWorkerOptions(rendererUrl: string): WorkerOptions {
+  releaseProcessHeapFlags();
+  return { eval: true, workerData: { rendererUrl }, resourceLimits: RENDERER_HEAP };
+}
+
 export function startPageRenderer(logger: Logger, ssrDist: string | undefined): PageRenderer | null {
   const file = ssrDist ? path.join(ssrDist, 'entry-server.js') : null;
   if (!file || !existsSync(file)) return null;
@@ -119,16 +145,7 @@ export function startPageRenderer(logger: Logger, ssrDist: string | undefined): 
   const spawn = (): Worker => {
     // The new thread's CPU time starts at 0.
     cpuReported = 0;
-    const w = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { rendererUrl },
-      // The renders' garbage stays off the API's heap. V8's heap flags are process-wide and win over an
-      // isolate's own limits: under production's flags (ecosystem.config.cjs) this worker gets the loop's
-      // limits (measured: heap_size_limit 192 MB in the worker, not 96 + 48). Its heap is ~55-65 MB in the
-      // soak day (~25-40 MB of it in use; coinsync_page_renderer_heap_*). This cap applies only where the
-      // process runs without those flags (tests, tsx).
-      resourceLimits: { maxOldGenerationSizeMb: 96 },
-    });
+    const w = new Worker(WORKER_SOURCE, rendererWorkerOptions(rendererUrl));
     w.unref();
     w.on('message', (reply: Reply) => {
       if ('ready' in reply) return;
