@@ -1,6 +1,6 @@
 import type { Tooltip as ChakraTooltip } from '@chakra-ui/react';
-import { Suspense, useSyncExternalStore, type ReactNode } from 'react';
-import { lazyPage } from '../lib/lazy-page.ts';
+import { useSyncExternalStore, type ReactNode } from 'react';
+import { optionalPart } from './optional-part.tsx';
 
 export interface TooltipProps extends Omit<ChakraTooltip.RootProps, 'children'> {
   content: ReactNode;
@@ -17,7 +17,8 @@ export interface TooltipProps extends Omit<ChakraTooltip.RootProps, 'children'> 
 // rest of the page runs, and an update reaching it before its chunk arrived (the balance in the header,
 // changed by a claim or a live event right after load) made React report a hydration mismatch (error #418).
 export const loadTooltipImpl = () => import('./tooltip-impl.tsx');
-const TooltipImpl = lazyPage(loadTooltipImpl);
+// Offline, a failed download leaves the plain child (optional-part.tsx), never the route's error panel.
+const TooltipImpl = optionalPart(loadTooltipImpl);
 
 const INPUT_EVENTS = ['pointermove', 'pointerdown', 'keydown', 'focusin'] as const;
 let interacted = false;
@@ -52,9 +53,5 @@ function useHadInput(): boolean {
 export function Tooltip({ disabled, ...props }: TooltipProps) {
   const active = useHadInput();
   if (disabled || !active) return <>{props.children}</>;
-  return (
-    <Suspense fallback={props.children}>
-      <TooltipImpl {...props} />
-    </Suspense>
-  );
+  return <TooltipImpl {...props} fallback={props.children} />;
 }

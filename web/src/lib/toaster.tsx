@@ -1,4 +1,5 @@
-import { lazy, Suspense, useSyncExternalStore } from 'react';
+import { useSyncExternalStore } from 'react';
+import { optionalPart } from '../components/optional-part.tsx';
 import { toaster } from './toaster-store.ts';
 
 export { toaster } from './toaster-store.ts';
@@ -31,7 +32,8 @@ export function toast({ title, description, variant = 'default', action }: Toast
 // was one more long task inside the window Lighthouse measures (issue 32 item 5). The store above is
 // static: the toast created before the chunk arrives is shown once the view mounts (the group machine
 // reads the store's toasts on start). Once mounted, the view stays.
-const ToasterView = lazy(() => import('./toaster-view.tsx'));
+// Offline, a failed download shows no toast until the browser is back online (optional-part.tsx).
+const ToasterView = optionalPart(() => import('./toaster-view.tsx'));
 
 let toastSeen = false;
 // The store tells its subscribers of a new toast before adding it to its list (zag's toast store), so the
@@ -47,9 +49,5 @@ export function Toaster() {
   // Not in a server-rendered page's first pass: the server has no toasts and does not load the chunk.
   const needed = useSyncExternalStore(subscribeToToasts, hasHadToast, () => false);
   if (!needed) return null;
-  return (
-    <Suspense fallback={null}>
-      <ToasterView />
-    </Suspense>
-  );
+  return <ToasterView fallback={null} />;
 }
