@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credit } from '../../src/ledger/ledger.ts';
 import { findUserByDiscordId } from '../../src/test/factories.ts';
-import { startE2E, type E2E } from './support.ts';
+import { startE2E, waitUntilInteractive, type E2E } from './support.ts';
 
 let e2e: E2E;
 beforeAll(async () => {
@@ -97,6 +97,8 @@ describe('history and account', () => {
     await e2e.signIn(page, 'two_devices');
     await e2e.signIn(other.page, 'two_devices');
     await page.goto('/account');
+    // A server-rendered page: a click before hydration reaches no handler (the clean-clone run at load ~17).
+    await waitUntilInteractive(page);
     await page.getByRole('button', { name: 'Sign out everywhere' }).click();
     await page.getByRole('button', { name: 'Continue with Discord' }).waitFor();
     expect((await other.page.request.get('/api/auth/user')).status()).toBe(401);
