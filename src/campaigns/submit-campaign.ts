@@ -40,6 +40,22 @@ export function targetingColumns(
 }
 
 /**
+ * The invite both kinds of campaign are listed with: a permanent invite whose guild the member owns or
+ * manages (their own Discord guild list says so), and the spend-trust rule (decision 043).
+ */
+async function requireListableInvite(ctx: AppContext, userId: string, inviteLink: string) {
+  const invite = await resolvePermanentInvite(ctx, inviteLink);
+  const entry = await requireGuildManager(
+    ctx,
+    userId,
+    { id: invite.guildId, name: invite.guildName },
+    'list',
+  );
+  await requireSpendTrust(ctx, userId, entry, invite.guildName);
+  return invite;
+}
+
+/**
  * POST /api/servers. A regular campaign debits its coins (1 coin per member slot) in the same
  * transaction that inserts it. With isFeaturedIntent the row is created unfunded (0 slots) and the
  * client promotes it next; promote is where the 100 coins are taken.
@@ -56,15 +72,7 @@ export async function submitCampaign(
     coins = parsed.coins;
   }
   const targeting = targetingColumns(ctx, input.targeting);
-  const invite = await resolvePermanentInvite(ctx, input.inviteLink);
-  // Only the guild's owner or managers may list it (their own Discord guild list says so).
-  const entry = await requireGuildManager(
-    ctx,
-    userId,
-    { id: invite.guildId, name: invite.guildName },
-    'list',
-  );
-  await requireSpendTrust(ctx, userId, entry, invite.guildName); // decision 043
+  const invite = await requireListableInvite(ctx, userId, input.inviteLink);
   await requireBotInGuild(ctx, invite.guildId);
 
   // Discord was asked above; what follows only reads and writes the database (decision 034).
@@ -101,14 +109,7 @@ export async function submitNoBotCampaign(
   const members = parseMemberCount(input.memberCount);
   if (members === null) throw new AppError('bad_request', CAMPAIGN_MESSAGES.memberCount);
   const targeting = targetingColumns(ctx, input.targeting);
-  const invite = await resolvePermanentInvite(ctx, input.inviteLink);
-  const entry = await requireGuildManager(
-    ctx,
-    userId,
-    { id: invite.guildId, name: invite.guildName },
-    'list',
-  );
-  await requireSpendTrust(ctx, userId, entry, invite.guildName); // decision 043
+  const invite = await requireListableInvite(ctx, userId, input.inviteLink);
 
   return openCampaign(ctx.store, {
     campaign: {
