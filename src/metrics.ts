@@ -3,17 +3,16 @@ import client from 'prom-client';
 // Every counter an operator scrapes lives in this one registry, exposed at GET /metrics in Prometheus
 // text format. Other modules call the small record* helpers below rather than touching prom-client,
 // so label names stay consistent and cardinality stays bounded (route templates, never raw paths).
-// The registry is process-wide: several test servers in one process share it, so tests compare
-// deltas, never absolute values.
+// The registry is prom-client's default, process-wide one (every metric below registers there without
+// saying so): several test servers in one process share it, so tests compare deltas, never absolute values.
 
-export const registry = new client.Registry();
+export const registry = client.register;
 client.collectDefaultMetrics({ register: registry, prefix: 'coinsync_' });
 
 const httpRequests = new client.Counter({
   name: 'coinsync_http_requests_total',
   help: 'HTTP requests answered, by method, route template and status code.',
   labelNames: ['method', 'route', 'status'] as const,
-  registers: [registry],
 });
 
 const httpDuration = new client.Histogram({
@@ -21,82 +20,70 @@ const httpDuration = new client.Histogram({
   help: 'Time from request arrival to the last byte of the response, by method, route template and status class.',
   labelNames: ['method', 'route', 'status_class'] as const,
   buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-  registers: [registry],
 });
 
 const ledgerWrites = new client.Counter({
   name: 'coinsync_ledger_writes_total',
   help: 'Ledger writes by transaction type, direction (credit/debit) and outcome (ok, duplicate, refused).',
   labelNames: ['type', 'direction', 'outcome'] as const,
-  registers: [registry],
 });
 
 const botEvents = new client.Counter({
   name: 'coinsync_bot_events_total',
   help: 'Discord gateway events handled by the bot, by event and outcome (ok, failed).',
   labelNames: ['event', 'outcome'] as const,
-  registers: [registry],
 });
 
 const reconciliationRuns = new client.Counter({
   name: 'coinsync_reconciliation_runs_total',
   help: 'Reconciliation runs by outcome (success, failure).',
   labelNames: ['outcome'] as const,
-  registers: [registry],
 });
 
 const reconciliationItems = new client.Counter({
   name: 'coinsync_reconciliation_items_total',
   help: 'Joins settled by reconciliation, by result (verified, left, notified, failed lookups, ...).',
   labelNames: ['result'] as const,
-  registers: [registry],
 });
 
 const reconciliationLastSuccess = new client.Gauge({
   name: 'coinsync_reconciliation_last_success_timestamp_seconds',
   help: 'Unix time of the last successful reconciliation run (0 = none yet in this process).',
-  registers: [registry],
 });
 
 const discordRateLimits = new client.Counter({
   name: 'coinsync_discord_rate_limited_total',
   help: 'HTTP 429 answers (or rate-limit waits) met when calling Discord, by source (rest = our client, bot = discord.js).',
   labelNames: ['source', 'route'] as const,
-  registers: [registry],
 });
 
 const jobRuns = new client.Counter({
   name: 'coinsync_background_job_runs_total',
   help: 'Background job and timer runs by job and outcome (success, failure).',
   labelNames: ['job', 'outcome'] as const,
-  registers: [registry],
 });
 
 const heldJoinsGauge = new client.Gauge({
   name: 'coinsync_reconcile_held_joins',
   help: 'Absent members whose removal the reconciliation safety valve holds back (npm run ops -- held list).',
-  registers: [registry],
 });
 
 const heldResolutions = new client.Counter({
   name: 'coinsync_reconcile_held_resolutions_total',
   help: 'Held removals resolved, by how (settled by a run, present again, charged or released by an operator).',
   labelNames: ['resolution'] as const,
-  registers: [registry],
 });
 
 const notificationDeliveries = new client.Counter({
   name: 'coinsync_notification_deliveries_total',
   help: 'Owner notification delivery attempts (decision 052), by target and outcome (delivered, retry, failed, dropped)',
   labelNames: ['target', 'outcome'] as const,
-  registers: [registry],
 });
 
 const readyGauge = new client.Gauge({
   name: 'coinsync_ready',
   help: 'Result of the last readiness check (1 ready, 0 not ready), by check.',
   labelNames: ['check'] as const,
-  registers: [registry],
 });
 
 export type LedgerDirection = 'credit' | 'debit';
@@ -138,49 +125,41 @@ export function discordRouteTemplate(path: string): string {
     .replace(/\/\d{5,}(?=\/|$)/g, '/:id');
 }
 
-/** A 429 from Discord. `route` should be a template (e.g. /guilds/:id/members/:id), not a raw path. */
 const discordBotTokenRejected = new client.Counter({
   name: 'coinsync_discord_bot_token_rejected_total',
   help: 'Discord answered 401 to a call made with the bot token (the token was reset or revoked).',
-  registers: [registry],
 });
 
 const discordBusy = new client.Counter({
   name: 'coinsync_discord_busy_total',
   help: 'Discord calls a person waited on that were given up (reason: rate-limit, ban, deadline); the person got a 503 with Retry-After.',
   labelNames: ['reason'] as const,
-  registers: [registry],
 });
 
 const pageHtml = new client.Counter({
   name: 'coinsync_page_html_total',
   help: 'Signed-in and legal pages served, by how: rendered, from the render cache, or the static shell (the browser renders).',
   labelNames: ['outcome'] as const,
-  registers: [registry],
 });
 
 const rendererHeapUsed = new client.Gauge({
   name: 'coinsync_page_renderer_heap_size_used_bytes',
   help: "The page-render worker's V8 heap in use after its last render (decision 047: its own isolate, apart from coinsync_nodejs_heap_*).",
-  registers: [registry],
 });
 
 const rendererHeapTotal = new client.Gauge({
   name: 'coinsync_page_renderer_heap_size_total_bytes',
   help: "The page-render worker's V8 heap reserved after its last render: what its isolate holds of the process's RSS.",
-  registers: [registry],
 });
 
 const rendererExternal = new client.Gauge({
   name: 'coinsync_page_renderer_external_memory_bytes',
   help: "Memory outside the page-render worker's V8 heap that its isolate accounts for (strings' and buffers' backing stores).",
-  registers: [registry],
 });
 
 const rendererCpu = new client.Counter({
   name: 'coinsync_page_renderer_cpu_seconds_total',
   help: "CPU time (user + system) of the page-render worker's thread, as of its last render (Linux): the share of coinsync_process_cpu_seconds_total that rendering costs.",
-  registers: [registry],
 });
 
 /** CPU seconds the render worker's thread spent since its previous report. */
@@ -212,6 +191,7 @@ export function recordDiscordBusy(reason: 'rate-limit' | 'ban' | 'deadline'): vo
   discordBusy.inc({ reason });
 }
 
+/** A 429 from Discord. `route` should be a template (e.g. /guilds/:id/members/:id), not a raw path. */
 export function recordDiscordRateLimit(source: 'rest' | 'bot', route = 'unknown'): void {
   discordRateLimits.inc({ source, route });
 }

@@ -18,13 +18,8 @@ import {
 import type { AppContext } from '../context.ts';
 import { botRepo } from './bot-repo.ts';
 import { verifyJoin } from './verify-join.ts';
-import {
-  findOpenPaidJoin,
-  recordAuditEntry,
-  recordModerationFact,
-  removalSince,
-  snowflakeTime,
-} from './member-removed.ts';
+import { findOpenPaidJoin, recordAuditEntry, recordModerationFact, removalSince } from './member-removed.ts';
+import { snowflakeCreatedAt } from '../discord/discord-api.ts';
 import { refundLateKick } from './record-leave.ts';
 import { handleBotRemoved, resumeGuildCampaigns } from './bot-presence.ts';
 import { RemovalBatcher } from './removal-batcher.ts';
@@ -367,7 +362,7 @@ function moderationHandlers(
             ? 'ban'
             : null;
       if (reason && entry.targetId)
-        refundIfCharged(guild.id, entry.targetId, reason, snowflakeTime(entry.id));
+        refundIfCharged(guild.id, entry.targetId, reason, snowflakeCreatedAt(entry.id));
     },
     banAdd(ban) {
       const at = Date.now();

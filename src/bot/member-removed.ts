@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.ts';
-import { AUDIT_LOG_ACTION, DiscordApiError } from '../discord/discord-api.ts';
+import { AUDIT_LOG_ACTION, DiscordApiError, snowflakeCreatedAt } from '../discord/discord-api.ts';
 import { AUDIT_CLOCK_SKEW_MS, MODERATION_AFTER_REMOVAL_MS, type LeaveReason } from './rules.ts';
 import { recordLeave } from './record-leave.ts';
 import { botRepo } from './bot-repo.ts';
@@ -17,18 +17,6 @@ import { errorMessage } from '../ops/error-text.ts';
 // An entry excuses only a removal *newer* than the membership it ends: it must be younger than the
 // Discord joined_at of the join (issue 12 "kick window"), and no later than the removal itself
 // (MODERATION_AFTER_REMOVAL_MS; decision 042): a ban written after a leave does not make it a ban.
-
-const DISCORD_EPOCH = 1420070400000;
-
-/** When Discord created the entity with this snowflake id (ms). */
-export function snowflakeTime(id: string): number {
-  return Number((BigInt(id) >> 22n) + BigInt(DISCORD_EPOCH));
-}
-
-/** A snowflake for a moment (for `after=` queries). */
-export function snowflakeAt(ms: number): string {
-  return ((BigInt(Math.max(ms, DISCORD_EPOCH)) - BigInt(DISCORD_EPOCH)) << 22n).toString();
-}
 
 /** Moderation facts learned from the gateway, kept ten minutes. */
 export interface ModerationFact {
@@ -75,7 +63,7 @@ export function recordAuditEntry(
   recordModerationFact(ctx, guildId, {
     action: kind,
     userId: kind === 'prune' ? null : entry.target_id,
-    at: snowflakeTime(entry.id),
+    at: snowflakeCreatedAt(entry.id),
   });
 }
 
@@ -86,15 +74,6 @@ export function findOpenPaidJoin(
   discordUserId: string,
 ): Promise<{ verifiedAt: number; discordJoinedAt: number | null } | null> {
   return botRepo(ctx.store.read).findOpenPaidJoin(discordUserId, guildId);
-}
-
-/** Back-compat helper: earliest verification of the member's open paid joins, or null. */
-export async function findOpenPaidJoinSince(
-  ctx: AppContext,
-  guildId: string,
-  discordUserId: string,
-): Promise<number | null> {
-  return (await findOpenPaidJoin(ctx, guildId, discordUserId))?.verifiedAt ?? null;
 }
 
 export interface Removal {
@@ -164,10 +143,10 @@ async function readAuditFacts(ctx: AppContext, guildId: string, since: number): 
       facts.push({
         action: kind,
         userId: kind === 'prune' ? null : (e.target_id ?? null),
-        at: snowflakeTime(e.id),
+        at: snowflakeCreatedAt(e.id),
       });
     }
-    if (entries.length < 100 || oldest === undefined || snowflakeTime(oldest) <= since) break;
+    if (entries.length < 100 || oldest === undefined || snowflakeCreatedAt(oldest) <= since) break;
     before = oldest;
   }
   return facts;
@@ -249,19 +228,4 @@ export async function settleRemovals(
     settled.set(r.discordUserId, reason);
   }
   return { settled, deferred };
-}
-
-/** One removal, settled at once (reconciliation and tests). */
-export async function handleMemberRemoved(
-  ctx: AppContext,
-  event: { guildId: string; discordUserId: string; at: number; discordAt?: number },
-): Promise<LeaveReason | null> {
-  const join = await findOpenPaidJoin(ctx, event.guildId, event.discordUserId);
-  if (!join) return null; // not someone we paid (or already recorded): no audit log calls
-  // Found absent now: the removal happened before this moment (an upper bound, by the wall clock).
-  const discordAt = event.discordAt ?? Date.now();
-  const { settled } = await settleRemovals(ctx, event.guildId, [
-    { discordUserId: event.discordUserId, at: event.at, since: removalSince(join), discordAt },
-  ]);
-  return settled.get(event.discordUserId) ?? null;
 }

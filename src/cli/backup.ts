@@ -1,6 +1,7 @@
 // `npm run backup -- <file>`: a consistent online copy of DATABASE_PATH (VACUUM INTO) while the app
 // runs, checked (quick_check + ledger invariant) before it gets its final name. See README "Backups".
-import { ConfigError, loadConfig } from '../config.ts';
+import { loadConfig } from '../config.ts';
+import { runCli } from './run.ts';
 import { BackupError, backupDatabase, POSTGRES_BACKUPS } from '../ops/backup.ts';
 
 function main(argv: string[]): number {
@@ -23,11 +24,4 @@ function main(argv: string[]): number {
   return 0;
 }
 
-try {
-  process.exitCode = main(process.argv.slice(2));
-} catch (err) {
-  if (err instanceof BackupError || err instanceof ConfigError) {
-    console.error(err.message);
-    process.exitCode = 1;
-  } else throw err;
-}
+await runCli(main, [BackupError]);

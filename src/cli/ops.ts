@@ -7,7 +7,8 @@
 // Every action is logged (JSON, with the reason) and goes through the ledger's own paths.
 import { parseArgs } from 'node:util';
 import { systemClock } from '../clock.ts';
-import { ConfigError, loadConfig } from '../config.ts';
+import { loadConfig } from '../config.ts';
+import { runCli } from './run.ts';
 import { openCliStore } from './open-store.ts';
 import { createMemoryEventBus } from '../events/event-bus.ts';
 import { createLogger } from '../logger.ts';
@@ -81,24 +82,9 @@ async function main(argv: string[]): Promise<number> {
     }
     console.error(USAGE);
     return 2;
-  } catch (err) {
-    if (err instanceof NotHeldError) {
-      console.error(err.message);
-      return 1;
-    }
-    throw err;
   } finally {
     await store.close();
   }
 }
 
-try {
-  process.exitCode = await main(process.argv.slice(2));
-} catch (err) {
-  if (err instanceof ConfigError) {
-    console.error(err.message);
-    process.exitCode = 1;
-  } else {
-    throw err;
-  }
-}
+await runCli(main, [NotHeldError]);

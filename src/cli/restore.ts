@@ -1,6 +1,7 @@
 // `npm run restore -- <backup file>`: with the app STOPPED, puts a checked backup in place of
 // DATABASE_PATH. The replaced files are kept as <name>.before-restore-<time>. See README "Backups".
-import { ConfigError, loadConfig } from '../config.ts';
+import { loadConfig } from '../config.ts';
+import { runCli } from './run.ts';
 import { BackupError, POSTGRES_BACKUPS, restoreDatabase } from '../ops/backup.ts';
 
 function main(argv: string[]): number {
@@ -24,11 +25,4 @@ function main(argv: string[]): number {
   return 0;
 }
 
-try {
-  process.exitCode = main(process.argv.slice(2));
-} catch (err) {
-  if (err instanceof BackupError || err instanceof ConfigError) {
-    console.error(err.message);
-    process.exitCode = 1;
-  } else throw err;
-}
+await runCli(main, [BackupError]);

@@ -1,6 +1,7 @@
 // Operator CLI for social tasks: `npm run tasks -- add|list|remove` against the server's database
 // (DATABASE_URL's PostgreSQL when set, else the SQLite file at DATABASE_PATH).
-import { ConfigError, loadConfig } from '../config.ts';
+import { loadConfig } from '../config.ts';
+import { runCli } from './run.ts';
 import { openCliStore } from './open-store.ts';
 import {
   addSocialTask,
@@ -52,13 +53,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-try {
-  process.exitCode = await main(process.argv.slice(2));
-} catch (err) {
-  if (err instanceof ConfigError) {
-    console.error(err.message);
-    process.exitCode = 1;
-  } else {
-    throw err;
-  }
-}
+await runCli(main);

@@ -16,7 +16,6 @@ export type Connection = Database.Database;
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Connection };
 /** The handle given to code running inside `db.transaction(...)`. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-export type DbOrTx = Db | Tx;
 
 export interface Database_ {
   db: Db;

@@ -64,11 +64,6 @@ export function serverT(locale: Locale): TFunction<'server'> {
   return i18n.getFixedT(locale, 'server');
 }
 
-/** Whether the English catalogue of `namespace` has `key` (plural keys count by their base). */
-export function hasKey(namespace: (typeof SERVER_NAMESPACES)[number], key: string): boolean {
-  return i18n.exists(key, { ns: namespace, lng: DEFAULT_LOCALE, count: 1 });
-}
-
 /**
  * Discord's locales for each of ours (https://discord.com/developers/docs/reference#locales): what
  * `name_localizations` and `description_localizations` are keyed by. English is the default value.

@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.ts';
+import type { DataStore } from '../db/engine.ts';
 import type { Payment } from '../db/schema.ts';
 import { AppError } from '../shared/errors.ts';
 import { COIN_PACKS, type PackId } from '../shared/packs.ts';
@@ -23,27 +24,29 @@ export function requireStripe(ctx: AppContext): Stripe {
   return ctx.stripe;
 }
 
-/** After Stripe answered (outside the transaction): the payments row, once per intent id. */
-async function recordPayment(
-  ctx: AppContext,
-  intent: Stripe.PaymentIntent,
+/**
+ * The payments row (created) of a pack bought with this intent, once per intent id: the row as it stands
+ * (a second call, or a row another user's request wrote, returns the first one).
+ */
+export function insertPackPayment(
+  store: DataStore,
+  intentId: string,
   userId: string,
   packId: PackId,
+  createdAt: number,
 ): Promise<Payment> {
   const pack = COIN_PACKS[packId];
-  const row = await ctx.store.transaction((tx) =>
+  return store.transaction((tx) =>
     paymentsRepo(tx).insertIfNew({
-      id: intent.id,
+      id: intentId,
       userId,
       packId,
       amountCents: pack.priceCents,
       currency: 'usd',
       coins: pack.coins * 100,
-      createdAt: ctx.clock.now(),
+      createdAt,
     }),
   );
-  if (row.userId !== userId) throw new Error(`payment ${intent.id} belongs to another user`);
-  return row;
 }
 
 function isKeyInUse(err: unknown): boolean {
@@ -96,7 +99,9 @@ export async function createPaymentIntent(
     }
     if (!intent.client_secret)
       throw new AppError('upstream', 'Could not start the payment. Please try again.');
-    const payment = await recordPayment(ctx, intent, userId, packId);
+    // Stripe answered (outside the transaction): the payments row, once per intent id.
+    const payment = await insertPackPayment(ctx.store, intent.id, userId, packId, ctx.clock.now());
+    if (payment.userId !== userId) throw new Error(`payment ${intent.id} belongs to another user`);
     // The key replays an intent from this window that was already paid: a new purchase needs a new one.
     if (payment.status === 'created' && payment.fulfilledAt === null) {
       return {

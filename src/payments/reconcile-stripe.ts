@@ -2,6 +2,7 @@ import type { AppContext } from '../context.ts';
 import { HOUR } from '../clock.ts';
 import { COIN_PACKS, isPackId } from '../shared/packs.ts';
 import { usersRepo } from '../users/users-repo.ts';
+import { insertPackPayment } from './create-payment-intent.ts';
 import { fulfilPaymentIntent } from './fulfil-payment.ts';
 import { paymentsRepo } from './payments-repo.ts';
 import type { PaymentsContext } from './payment-record.ts';
@@ -56,17 +57,7 @@ async function restorePaymentRow(ctx: PaymentsContext, intent: Stripe.PaymentInt
   )
     return false;
   if (!(await usersRepo(ctx.store.read).findById(userId))) return false;
-  const row = await ctx.store.transaction((tx) =>
-    paymentsRepo(tx).insertIfNew({
-      id: intent.id,
-      userId,
-      packId,
-      amountCents: pack.priceCents,
-      currency: 'usd',
-      coins: pack.coins * 100,
-      createdAt: intent.created * 1000,
-    }),
-  );
+  const row = await insertPackPayment(ctx.store, intent.id, userId, packId, intent.created * 1000);
   return row.userId === userId;
 }
 

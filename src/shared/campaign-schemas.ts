@@ -10,9 +10,8 @@ import { targetingSchema } from './targeting.ts';
 export { MIN_CAMPAIGN_COINS };
 /** Whole coins; a decimal(10,2) balance can never exceed this anyway. */
 export const MAX_CAMPAIGN_COINS = 99_999_999;
-/** The promotion price and slots come from the campaign-kind table. */
+/** The promotion price comes from the campaign-kind table. */
 export const PROMOTE_COST_COINS = PROMOTION.costCoins;
-export const FEATURED_SLOTS = PROMOTION.slots;
 
 export const CAMPAIGN_MESSAGES = {
   nameRequired: 'Server name is required',
@@ -98,7 +97,6 @@ export const inviteLinkSchema = plainTextSchema(
 
 /** POST /api/campaigns/:id/invite: a new invite for a campaign whose invite stopped working. */
 export const replaceInviteSchema = z.object({ inviteLink: inviteLinkSchema });
-export type ReplaceInviteInput = z.infer<typeof replaceInviteSchema>;
 
 /** "12" / "12.5" / 12 → the number; a string that is not plain money ("0b11", "1e3", "-4") → NaN. */
 function toNumber(value: string | number | undefined): number {

@@ -79,7 +79,7 @@ export function waitText(ms: number): string {
   return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
 }
 
-/** The pace refusal (429) and the label the cards show before a click. */
+/** The pace refusal (429). */
 export function joinPaceMessage(
   waitMs: number,
   pace: { perHour: number; perDay: number },
@@ -87,10 +87,6 @@ export function joinPaceMessage(
 ): string {
   const rule = daily ? `${pace.perDay} servers a day` : `${pace.perHour} servers an hour`;
   return `To keep your Discord account safe, you can join ${rule}. Next join in ${waitText(waitMs)}.`;
-}
-
-export function nextJoinLabel(waitMs: number): string {
-  return `Next join in ${waitText(waitMs)}`;
 }
 
 /** A join that would pass Discord's server cap; `leavable` are servers whose minimum stay is over. */
@@ -102,14 +98,4 @@ export function guildCapMessage(cap: number, leavable: readonly string[]): strin
   const more = leavable.length > shown.length ? ` and ${leavable.length - shown.length} more` : '';
   const servers = shown.join(', ') + more;
   return `${head} Already safe to leave: ${servers}.`;
-}
-
-export const ALREADY_MEMBER_LABEL = 'Already a member';
-
-/** "6 an hour, 24 a day" (limits that are on). */
-export function paceRulesText(pace: { perHour: number; perDay: number }): string {
-  const parts: string[] = [];
-  if (pace.perHour > 0) parts.push(`${pace.perHour} an hour`);
-  if (pace.perDay > 0) parts.push(`${pace.perDay} a day`);
-  return parts.join(', ');
 }

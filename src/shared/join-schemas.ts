@@ -6,7 +6,6 @@ import { z } from 'zod';
 export const serverIdParamsSchema = z.object({
   id: z.string({ message: 'Server not found' }).trim().min(1, 'Server not found').max(64, 'Server not found'),
 });
-export type ServerIdParams = z.infer<typeof serverIdParamsSchema>;
 
 /** POST /api/servers/:id/join */
 export const joinServerResponseSchema = z.object({

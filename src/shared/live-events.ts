@@ -15,8 +15,6 @@ export type LiveEvent =
   /** A coin pack's payment was credited. */
   | { type: 'payment_credited'; coins: string; balance: string };
 
-export type LiveEventType = LiveEvent['type'];
-
 /** How often the stream sends a comment line so proxies and browsers keep it open. */
 export const LIVE_HEARTBEAT_MS = 25_000;
 /** What the browser waits before reconnecting (the SSE `retry:` field). */

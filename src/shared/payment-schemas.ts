@@ -13,7 +13,6 @@ export const createPaymentIntentSchema = z.object({
     .string({ message: UNKNOWN_PACKAGE_MESSAGE })
     .refine((value): value is PackId => isPackId(value), { message: UNKNOWN_PACKAGE_MESSAGE }),
 });
-export type CreatePaymentIntentInput = z.input<typeof createPaymentIntentSchema>;
 
 /** Product spec (docs/spec/product-spec.md) §3 "Payment intent response": price is a number of dollars (e.g. 10). */
 export interface CreatePaymentIntentResponse {

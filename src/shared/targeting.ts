@@ -86,12 +86,6 @@ export const targetingSchema = z
   .strict();
 export type TargetingInput = z.infer<typeof targetingSchema>;
 
-/** A campaign's audience as stored and shown (null fields: no requirement). */
-export interface CampaignTargeting {
-  minAccountAgeDays: number | null;
-  language: TargetLanguage | null;
-}
-
 /** What the rules know about a member: when their Discord account was made and their locale's language. */
 export interface MemberProfile {
   accountCreatedAt: number;

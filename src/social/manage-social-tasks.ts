@@ -56,7 +56,6 @@ export const newSocialTaskSchema = z.object({
       return cents;
     }),
 });
-export type NewSocialTaskInput = z.input<typeof newSocialTaskSchema>;
 
 export class UsageError extends Error {}
 

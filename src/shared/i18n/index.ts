@@ -11,7 +11,6 @@ export const DEFAULT_LOCALE: Locale = 'en';
 
 /** Catalogue namespaces: `web` (the web app), `bot` (bot replies), `server` (API messages). */
 export const NAMESPACES = ['web', 'bot', 'server'] as const;
-export type Namespace = (typeof NAMESPACES)[number];
 
 /** Each locale's own name, for the language switcher (never translated). */
 export const LOCALE_NAMES: Record<Locale, string> = {
