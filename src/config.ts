@@ -55,55 +55,49 @@ export function checkRoleSettings(
   databaseUrl: string | undefined,
 ): { issues: { key: string; message: string }[]; shards: ShardPlan } {
   const issues: { key: string; message: string }[] = [];
+  const refuse = (key: string, message: string) => issues.push({ key, message });
   const role = env.ROLE;
   if (role !== 'all') {
     if (!databaseUrl)
-      issues.push({
-        key: 'ROLE',
-        message: `ROLE=${role} runs beside other processes and needs PostgreSQL (DATABASE_URL): the SQLite file belongs to one process, so on SQLite run ROLE=all (the default)`,
-      });
+      refuse(
+        'ROLE',
+        `ROLE=${role} runs beside other processes and needs PostgreSQL (DATABASE_URL): the SQLite file belongs to one process, so on SQLite run ROLE=all (the default)`,
+      );
     if (!env.REDIS_URL)
-      issues.push({
-        key: 'REDIS_URL',
-        message: `is required with ROLE=${role}: sessions, rate limits, live events and cache invalidation are shared through Redis`,
-      });
+      refuse(
+        'REDIS_URL',
+        `is required with ROLE=${role}: sessions, rate limits, live events and cache invalidation are shared through Redis`,
+      );
     if (!env.DISCORD_CLIENT_ID && env.NODE_ENV !== 'production' && !env.DISCORD_BASE_URL)
-      issues.push({
-        key: 'DISCORD_BASE_URL',
-        message: `is required with ROLE=${role} in demo mode: the built-in Discord simulator lives inside one process, so point every process at a shared one`,
-      });
+      refuse(
+        'DISCORD_BASE_URL',
+        `is required with ROLE=${role} in demo mode: the built-in Discord simulator lives inside one process, so point every process at a shared one`,
+      );
   }
   let ids: number[] | undefined;
   if (env.SHARD_IDS !== undefined) {
     const parts = env.SHARD_IDS.split(',').map((p) => p.trim());
     if (parts.some((p) => !/^\d{1,5}$/.test(p))) {
-      issues.push({ key: 'SHARD_IDS', message: 'must be shard ids separated by commas, e.g. 0,1' });
+      refuse('SHARD_IDS', 'must be shard ids separated by commas, e.g. 0,1');
     } else {
       ids = parts.map(Number);
-      if (new Set(ids).size !== ids.length) issues.push({ key: 'SHARD_IDS', message: 'names a shard twice' });
+      if (new Set(ids).size !== ids.length) refuse('SHARD_IDS', 'names a shard twice');
       if (env.SHARD_COUNT === undefined)
-        issues.push({
-          key: 'SHARD_COUNT',
-          message: 'is required with SHARD_IDS (the total number of shards)',
-        });
+        refuse('SHARD_COUNT', 'is required with SHARD_IDS (the total number of shards)');
       else if (ids.some((id) => id >= env.SHARD_COUNT!))
-        issues.push({
-          key: 'SHARD_IDS',
-          message: `ids must be below SHARD_COUNT (${env.SHARD_COUNT}): shards are numbered 0 to ${env.SHARD_COUNT - 1}`,
-        });
+        refuse(
+          'SHARD_IDS',
+          `ids must be below SHARD_COUNT (${env.SHARD_COUNT}): shards are numbered 0 to ${env.SHARD_COUNT - 1}`,
+        );
     }
   }
   if (role === 'web' && (env.SHARD_IDS !== undefined || env.SHARD_COUNT !== undefined))
-    issues.push({
-      key: 'ROLE',
-      message: 'ROLE=web runs no gateway: SHARD_COUNT and SHARD_IDS belong to ROLE=bot',
-    });
+    refuse('ROLE', 'ROLE=web runs no gateway: SHARD_COUNT and SHARD_IDS belong to ROLE=bot');
   if (role === 'all' && ids !== undefined && env.SHARD_COUNT !== undefined && ids.length !== env.SHARD_COUNT)
-    issues.push({
-      key: 'SHARD_IDS',
-      message:
-        'ROLE=all runs every shard in one process; running some shards here and others elsewhere is ROLE=bot',
-    });
+    refuse(
+      'SHARD_IDS',
+      'ROLE=all runs every shard in one process; running some shards here and others elsewhere is ROLE=bot',
+    );
   const shards: ShardPlan =
     env.SHARD_COUNT === undefined
       ? 'auto'
@@ -252,37 +246,24 @@ const envSchema = z
     NOTIFY_ALLOW_PRIVATE_TARGETS: z.enum(['on', 'off']).default('off'),
   })
   .superRefine((env, ctx) => {
+    const refuse = (key: keyof typeof env, message: string) =>
+      ctx.addIssue({ code: 'custom', path: [key], message });
     const demo = !env.DISCORD_CLIENT_ID;
     if (env.NODE_ENV === 'production') {
-      for (const key of PRODUCTION_REQUIRED) {
-        if (!env[key])
-          ctx.addIssue({
-            code: 'custom',
-            path: [key],
-            message: 'is required in production (production never runs the demo)',
-          });
-      }
+      for (const key of PRODUCTION_REQUIRED)
+        if (!env[key]) refuse(key, 'is required in production (production never runs the demo)');
+      if (!env.SUPPORT_URL.startsWith('https://'))
+        refuse('SUPPORT_URL', 'must be an https URL in production');
+      if (env.NOTIFY_ALLOW_PRIVATE_TARGETS === 'on')
+        refuse(
+          'NOTIFY_ALLOW_PRIVATE_TARGETS',
+          'must be off in production (notification endpoints reach public addresses only)',
+        );
     }
-    if (env.NODE_ENV === 'production' && !env.SUPPORT_URL.startsWith('https://')) {
-      ctx.addIssue({ code: 'custom', path: ['SUPPORT_URL'], message: 'must be an https URL in production' });
-    }
-    if (env.NODE_ENV === 'production' && env.NOTIFY_ALLOW_PRIVATE_TARGETS === 'on') {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['NOTIFY_ALLOW_PRIVATE_TARGETS'],
-        message: 'must be off in production (notification endpoints reach public addresses only)',
-      });
-    }
-    if (env.TOKEN_ENCRYPTION_KEY && !parseKey(env.TOKEN_ENCRYPTION_KEY)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['TOKEN_ENCRYPTION_KEY'],
-        message: 'must be 32 bytes, base64 or hex',
-      });
-    }
-    if (env.SESSION_SECRET && env.SESSION_SECRET.length < 32) {
-      ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'must be at least 32 characters' });
-    }
+    if (env.TOKEN_ENCRYPTION_KEY && !parseKey(env.TOKEN_ENCRYPTION_KEY))
+      refuse('TOKEN_ENCRYPTION_KEY', 'must be 32 bytes, base64 or hex');
+    if (env.SESSION_SECRET && env.SESSION_SECRET.length < 32)
+      refuse('SESSION_SECRET', 'must be at least 32 characters');
     if (!demo && env.NODE_ENV !== 'production') {
       // Real Discord credentials are a real deployment whatever NODE_ENV says: never on the public
       // development secrets (sessions signed, tokens encrypted with a key anyone can read here).
@@ -292,21 +273,15 @@ const envSchema = z
         'SESSION_SECRET',
         'TOKEN_ENCRYPTION_KEY',
       ] as const) {
-        if (!env[key])
-          ctx.addIssue({ code: 'custom', path: [key], message: 'is required when DISCORD_CLIENT_ID is set' });
+        if (!env[key]) refuse(key, 'is required when DISCORD_CLIENT_ID is set');
       }
     }
-    if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['STRIPE_WEBHOOK_SECRET'],
-        message: 'is required when STRIPE_SECRET_KEY is set',
-      });
-    }
+    if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET)
+      refuse('STRIPE_WEBHOOK_SECRET', 'is required when STRIPE_SECRET_KEY is set');
     const trust = parseTrustProxy(env.TRUST_PROXY);
-    if (!trust.ok) ctx.addIssue({ code: 'custom', path: ['TRUST_PROXY'], message: trust.message });
+    if (!trust.ok) refuse('TRUST_PROXY', trust.message);
     const database = parseDatabaseUrl(env.DATABASE_URL);
-    if (!database.ok) ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: database.message });
+    if (!database.ok) refuse('DATABASE_URL', database.message);
   });
 
 /**

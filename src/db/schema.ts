@@ -10,6 +10,16 @@ const id = () =>
     .primaryKey()
     .$defaultFn(() => crypto.randomUUID());
 const createdAt = () => integer('created_at').notNull();
+/** The row's user; `cascade`: personal data, deleted with the account. */
+const userId = (onDelete?: 'cascade') =>
+  text('user_id')
+    .notNull()
+    .references(() => users.id, onDelete ? { onDelete } : {});
+/** The user of a one-row-per-user table of personal data (deleted with the account). */
+const userKey = () =>
+  text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' });
 
 export const users = sqliteTable(
   'users',
@@ -95,9 +105,7 @@ export const campaignJoins = sqliteTable(
   'server_joins',
   {
     id: id(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id),
+    userId: userId(),
     campaignId: text('server_id')
       .notNull()
       .references(() => campaigns.id),
@@ -146,9 +154,7 @@ export const socialTaskStarts = sqliteTable(
   'social_task_starts',
   {
     id: id(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id),
+    userId: userId(),
     taskId: text('task_id')
       .notNull()
       .references(() => socialTasks.id, { onDelete: 'cascade' }),
@@ -161,9 +167,7 @@ export const socialCompletions = sqliteTable(
   'social_completions',
   {
     id: id(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id),
+    userId: userId(),
     taskId: text('task_id')
       .notNull()
       .references(() => socialTasks.id, { onDelete: 'cascade' }),
@@ -188,9 +192,7 @@ export const transactions = sqliteTable(
   'transactions',
   {
     id: id(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id),
+    userId: userId(),
     amount: integer('amount').notNull(),
     type: text('type').notNull(),
     description: text('description'),
@@ -206,9 +208,7 @@ export const payments = sqliteTable(
   {
     /** Stripe PaymentIntent id. */
     id: text('id').primaryKey(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id),
+    userId: userId(),
     packId: text('pack_id').notNull(),
     amountCents: integer('amount_cents').notNull(),
     currency: text('currency').notNull(),
@@ -271,9 +271,7 @@ export const sessions = sqliteTable(
  * member's own guild list (ownership, no-bot membership). Deleted on sign-out-everywhere and account deletion.
  */
 export const oauthTokens = sqliteTable('oauth_tokens', {
-  userId: text('user_id')
-    .primaryKey()
-    .references(() => users.id, { onDelete: 'cascade' }),
+  userId: userKey(),
   accessTokenEnc: text('access_token_enc').notNull(),
   refreshTokenEnc: text('refresh_token_enc'),
   scope: text('scope').notNull(),
@@ -303,9 +301,7 @@ export const welcomeGrants = sqliteTable('welcome_grants', {
 export const userAddresses = sqliteTable(
   'user_addresses',
   {
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userId('cascade'),
     addressHash: text('address_hash').notNull(),
     lastSeenAt: integer('last_seen_at').notNull(),
   },
@@ -321,9 +317,7 @@ export const userAddresses = sqliteTable(
  * pass Discord's server cap is refused (decision 038). Personal data: account deletion removes the row.
  */
 export const memberGuilds = sqliteTable('member_guilds', {
-  userId: text('user_id')
-    .primaryKey()
-    .references(() => users.id, { onDelete: 'cascade' }),
+  userId: userKey(),
   /** Guild ids, comma-separated (at most 200: Discord's cap with Nitro). */
   guildIds: text('guild_ids').notNull(),
   /** Discord's `premium_type` from GET /users/@me when it was last read (2 = Nitro: 200 servers); null = unknown. */
@@ -339,9 +333,7 @@ export const accessTokens = sqliteTable(
   'access_tokens',
   {
     id: id(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userId('cascade'),
     name: text('name').notNull(),
     tokenHash: text('token_hash').notNull().unique(),
     hint: text('hint').notNull(),
@@ -493,9 +485,7 @@ export const notificationAttempts = sqliteTable(
  * `last_dm_at`: the member's last reminder DM, for the per-member pace.
  */
 export const reminderSettings = sqliteTable('reminder_settings', {
-  userId: text('user_id')
-    .primaryKey()
-    .references(() => users.id, { onDelete: 'cascade' }),
+  userId: userKey(),
   hourly: integer('hourly', { mode: 'boolean' }).notNull().default(false),
   bonus: integer('bonus', { mode: 'boolean' }).notNull().default(false),
   daily: integer('daily', { mode: 'boolean' }).notNull().default(false),
@@ -519,9 +509,7 @@ export const remindersDue = sqliteTable(
   'reminders_due',
   {
     id: id(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userId('cascade'),
     kind: text('kind').notNull(),
     /** The reward type, the join id or the campaign id the reminder is about. */
     subjectId: text('subject_id').notNull(),
