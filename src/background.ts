@@ -89,81 +89,37 @@ export function jobsForRole(
   if (role === 'web') return [];
   return [
     ...reconcileJobSpecs(shards, reconcileEveryMs),
-    {
-      name: JOB.inviteRecheck,
-      work: 'invite recheck',
-      periodMs: INVITE_RECHECK_EVERY_MS,
-      timer: 'invite recheck timer',
-      monitored: true,
-    },
-    {
-      name: JOB.prune,
-      work: 'prune',
-      periodMs: INTENT_PRUNE_EVERY_MS,
-      timer: 'featured intent prune timer',
-      monitored: true,
-    },
-    {
-      name: JOB.inviteStats,
-      work: 'invite stats',
-      periodMs: INVITE_STATS_EVERY_MS,
-      timer: 'invite stats timer',
+    jobSpec('invite recheck', INVITE_RECHECK_EVERY_MS),
+    jobSpec('prune', INTENT_PRUNE_EVERY_MS, { name: JOB.prune, timer: 'featured intent prune timer' }),
+    jobSpec('invite stats', INVITE_STATS_EVERY_MS, {
       firstAfterMs: INVITE_STATS_FIRST_AFTER_MS,
       monitored: false,
-    },
-    {
-      name: JOB.stripeReconcile,
-      work: 'stripe reconcile',
-      periodMs: stripeReconcileEveryMs,
-      timer: 'stripe reconcile timer',
-      // Soon after start: a restore or an outage may have left purchases uncredited.
+    }),
+    // Soon after start: a restore or an outage may have left purchases uncredited.
+    jobSpec('stripe reconcile', stripeReconcileEveryMs, {
       firstAfterMs: Math.min(MINUTE, stripeReconcileEveryMs),
-      monitored: true,
-    },
-    {
-      name: JOB.retentionSample,
-      work: 'retention sample',
-      periodMs: RETENTION_SAMPLE_EVERY_MS,
-      timer: 'retention sample timer',
-      monitored: true,
-    },
-    {
-      name: JOB.notify,
-      work: 'notification delivery',
-      periodMs: NOTIFY_EVERY_MS,
-      timer: 'notification delivery timer',
-      monitored: true,
-    },
-    {
-      name: JOB.reminders,
-      work: 'reminders',
-      periodMs: REMINDERS_EVERY_MS,
-      timer: 'reminders timer',
-      monitored: true,
-    },
+    }),
+    jobSpec('retention sample', RETENTION_SAMPLE_EVERY_MS),
+    jobSpec('notification delivery', NOTIFY_EVERY_MS),
+    jobSpec('reminders', REMINDERS_EVERY_MS),
   ];
+}
+
+/** A monitored job named after its work (JOB), with its timer `<name> timer`, unless `other` says otherwise. */
+function jobSpec(work: JobWork, periodMs: number, other: Partial<JobSpec> = {}): JobSpec {
+  return { name: work, work, periodMs, timer: `${work} timer`, monitored: true, ...other };
 }
 
 /** One reconciliation job over every guild ('auto'), or one per shard of this process. */
 function reconcileJobSpecs(shards: ShardPlan, everyMs: number): JobSpec[] {
-  if (shards === 'auto')
-    return [
-      {
-        name: JOB.reconcile,
-        work: 'reconcile',
-        periodMs: everyMs,
-        timer: 'reconcile timer',
-        monitored: true,
-      },
-    ];
-  return shards.ids.map((id) => ({
-    name: reconcileJobName(id),
-    work: 'reconcile',
-    periodMs: everyMs,
-    timer: `${reconcileJobName(id)} timer`,
-    shard: { id, count: shards.count },
-    monitored: true,
-  }));
+  if (shards === 'auto') return [jobSpec('reconcile', everyMs)];
+  return shards.ids.map((id) =>
+    jobSpec('reconcile', everyMs, {
+      name: reconcileJobName(id),
+      timer: `${reconcileJobName(id)} timer`,
+      shard: { id, count: shards.count },
+    }),
+  );
 }
 
 export interface PeriodicJobs {

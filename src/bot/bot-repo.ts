@@ -588,15 +588,7 @@ export class BotRepository {
       .from(campaignJoins)
       .innerJoin(campaigns, eq(campaigns.id, campaignJoins.campaignId))
       .innerJoin(users, eq(users.id, campaignJoins.userId))
-      .where(
-        and(
-          eq(campaignJoins.verified, false),
-          eq(campaignJoins.hasLeft, false),
-          isNotNull(campaigns.guildId),
-          isNull(campaigns.canceledAt),
-          gte(campaignJoins.joinedAt, since),
-        ),
-      )
+      .where(pendingOfOpenBotCampaign(since))
       .all();
   }
 
@@ -606,16 +598,7 @@ export class BotRepository {
       .select({ guildId: campaigns.guildId, joinedAt: campaignJoins.joinedAt })
       .from(campaignJoins)
       .innerJoin(campaigns, eq(campaigns.id, campaignJoins.campaignId))
-      .where(
-        and(
-          eq(campaignJoins.userId, userId),
-          eq(campaignJoins.verified, false),
-          eq(campaignJoins.hasLeft, false),
-          isNotNull(campaigns.guildId),
-          isNull(campaigns.canceledAt),
-          gte(campaignJoins.joinedAt, since),
-        ),
-      )
+      .where(and(eq(campaignJoins.userId, userId), pendingOfOpenBotCampaign(since)))
       .orderBy(desc(campaignJoins.joinedAt))
       .all();
     return [...new Set(rows.flatMap((r) => (r.guildId ? [r.guildId] : [])))];
@@ -672,4 +655,15 @@ export class BotRepository {
 
 export function botRepo(h: DbHandle): BotRepository {
   return new BotRepository(h);
+}
+
+/** A pending join (not verified, not left) of an open bot campaign, recorded at or after `since`. */
+function pendingOfOpenBotCampaign(since: number) {
+  return and(
+    eq(campaignJoins.verified, false),
+    eq(campaignJoins.hasLeft, false),
+    isNotNull(campaigns.guildId),
+    isNull(campaigns.canceledAt),
+    gte(campaignJoins.joinedAt, since),
+  );
 }

@@ -2,7 +2,7 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import type { DataStore, DbHandle } from '../db/engine.ts';
 import { reconcileHolds } from '../db/schema.ts';
-import * as pg from '../db/schema.pg.ts';
+import { changes } from '../db/query.ts';
 import { recordHeldJoins, recordHeldResolution } from '../metrics.ts';
 import { recordLeave, type RecordLeaveResult } from './record-leave.ts';
 
@@ -26,19 +26,14 @@ export interface HeldJoin {
   holds: number;
 }
 
+/** The one table every query below reads or writes. */
+const t = reconcileHolds;
 const COLUMNS = {
-  guildId: reconcileHolds.guildId,
-  discordUserId: reconcileHolds.discordUserId,
-  firstAbsentAt: reconcileHolds.firstAbsentAt,
-  lastAbsentAt: reconcileHolds.lastAbsentAt,
-  holds: reconcileHolds.holds,
-};
-const PG_COLUMNS = {
-  guildId: pg.reconcileHolds.guildId,
-  discordUserId: pg.reconcileHolds.discordUserId,
-  firstAbsentAt: pg.reconcileHolds.firstAbsentAt,
-  lastAbsentAt: pg.reconcileHolds.lastAbsentAt,
-  holds: pg.reconcileHolds.holds,
+  guildId: t.guildId,
+  discordUserId: t.discordUserId,
+  firstAbsentAt: t.firstAbsentAt,
+  lastAbsentAt: t.lastAbsentAt,
+  holds: t.holds,
 };
 
 /** Records (or renews) holds of these absent members of one guild. */
@@ -51,63 +46,34 @@ export async function holdAbsent(
   if (discordUserIds.length === 0) return;
   await store.transaction(async (h) => {
     for (const discordUserId of discordUserIds) {
-      const row = { guildId, discordUserId, firstAbsentAt: now, lastAbsentAt: now, holds: 1 };
-      if (h.kind === 'sqlite') {
-        const t = reconcileHolds;
-        h.db
-          .insert(t)
-          .values(row)
-          .onConflictDoUpdate({
-            target: [t.guildId, t.discordUserId],
-            set: reopened(t, now),
-          })
-          .run();
-      } else {
-        const t = pg.reconcileHolds;
-        await h.db
-          .insert(t)
-          .values(row)
-          .onConflictDoUpdate({
-            target: [t.guildId, t.discordUserId],
-            set: reopened(t, now),
-          });
-      }
+      // An absence seen again: an open hold counts one more look; a resolved one opens anew from `now`.
+      await h.q
+        .insert(t)
+        .values({ guildId, discordUserId, firstAbsentAt: now, lastAbsentAt: now, holds: 1 })
+        .onConflictDoUpdate({
+          target: [t.guildId, t.discordUserId],
+          set: {
+            firstAbsentAt: sql<number>`CASE WHEN ${t.resolution} IS NULL THEN ${t.firstAbsentAt} ELSE ${now} END`,
+            holds: sql<number>`CASE WHEN ${t.resolution} IS NULL THEN ${t.holds} + 1 ELSE 1 END`,
+            lastAbsentAt: now,
+            resolution: null,
+            resolvedAt: null,
+            reason: null,
+          },
+        })
+        .run();
     }
   });
 }
 
-/**
- * An absence seen again: an open hold counts one more look; a resolved one opens anew from `now`
- * (the upsert's SET, the same on both engines).
- */
-function reopened(t: typeof reconcileHolds | typeof pg.reconcileHolds, now: number) {
-  return {
-    firstAbsentAt: sql<number>`CASE WHEN ${t.resolution} IS NULL THEN ${t.firstAbsentAt} ELSE ${now} END`,
-    holds: sql<number>`CASE WHEN ${t.resolution} IS NULL THEN ${t.holds} + 1 ELSE 1 END`,
-    lastAbsentAt: now,
-    resolution: null,
-    resolvedAt: null,
-    reason: null,
-  };
-}
-
 /** Open holds, oldest first (of one guild when given). */
 export async function listHeld(h: DbHandle, guildId?: string): Promise<HeldJoin[]> {
-  if (h.kind === 'sqlite') {
-    const t = reconcileHolds;
-    return h.db
-      .select(COLUMNS)
-      .from(t)
-      .where(and(isNull(t.resolution), guildId ? eq(t.guildId, guildId) : undefined))
-      .orderBy(asc(t.firstAbsentAt))
-      .all();
-  }
-  const t = pg.reconcileHolds;
-  return h.db
-    .select(PG_COLUMNS)
+  return h.q
+    .select(COLUMNS)
     .from(t)
     .where(and(isNull(t.resolution), guildId ? eq(t.guildId, guildId) : undefined))
-    .orderBy(asc(t.firstAbsentAt));
+    .orderBy(asc(t.firstAbsentAt))
+    .all();
 }
 
 /** Resolves an open hold; false when it was not open (resolved meanwhile, or never held). */
@@ -118,26 +84,17 @@ export async function resolveHeld(
   now: number,
   reason: string | null = null,
 ): Promise<boolean> {
-  const changed = await store.transaction(async (h) => {
-    const set = { resolution, resolvedAt: now, reason };
-    if (h.kind === 'sqlite') {
-      const t = reconcileHolds;
-      return h.db
+  const changed = await store.transaction(async (h) =>
+    changes(
+      await h.q
         .update(t)
-        .set(set)
+        .set({ resolution, resolvedAt: now, reason })
         .where(
           and(eq(t.guildId, hold.guildId), eq(t.discordUserId, hold.discordUserId), isNull(t.resolution)),
         )
-        .run().changes;
-    }
-    const t = pg.reconcileHolds;
-    const rows = await h.db
-      .update(t)
-      .set(set)
-      .where(and(eq(t.guildId, hold.guildId), eq(t.discordUserId, hold.discordUserId), isNull(t.resolution)))
-      .returning({ guildId: t.guildId });
-    return rows.length;
-  });
+        .run(),
+    ),
+  );
   if (changed > 0) recordHeldResolution(resolution);
   return changed > 0;
 }

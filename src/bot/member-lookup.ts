@@ -69,6 +69,8 @@ export async function lookUpMembers(
   if (userIds.length === 0) return new Map();
   const memberCount = options.gateway?.memberCount(guildId) ?? null;
   const gatewaySends = Math.ceil(userIds.length / GATEWAY_MEMBER_BATCH);
+  // Up to this many users are looked up one by one; more, and the guild's member list is read.
+  let singleLookupMax = options.singleLookupMax;
   if (memberCount !== null && options.gateway) {
     const listPages = Math.max(1, Math.ceil(memberCount / MEMBER_PAGE_SIZE));
     const restCost = Math.min(userIds.length, listPages);
@@ -83,11 +85,9 @@ export async function lookUpMembers(
         });
       }
     }
-    return userIds.length <= listPages
-      ? viaSingleLookups(ctx, guildId, userIds, options.counters)
-      : viaMemberList(ctx, guildId, userIds, options.counters);
+    singleLookupMax = listPages;
   }
-  return userIds.length <= options.singleLookupMax
+  return userIds.length <= singleLookupMax
     ? viaSingleLookups(ctx, guildId, userIds, options.counters)
     : viaMemberList(ctx, guildId, userIds, options.counters);
 }

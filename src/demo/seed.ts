@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
-import * as sqliteSchema from '../db/schema.ts';
-import * as pgSchema from '../db/schema.pg.ts';
+import { campaigns } from '../db/schema.ts';
 import type { DbHandle, WriteTarget } from '../db/engine.ts';
 import { inTransaction, readHandle } from '../db/engine.ts';
 import { DAY } from '../clock.ts';
@@ -156,32 +155,16 @@ async function findDemoCampaign(
   inviteCode: string,
   kind: DemoCampaign['kind'],
 ): Promise<{ id: string; inviteLink: string } | undefined> {
-  if (h.kind === 'sqlite') {
-    const t = sqliteSchema.campaigns;
-    return h.db
-      .select({ id: t.id, inviteLink: t.inviteLink })
-      .from(t)
-      .where(and(eq(t.inviteCode, inviteCode), eq(t.kind, kind)))
-      .get();
-  }
-  const t = pgSchema.campaigns;
-  const [row] = await h.db
-    .select({ id: t.id, inviteLink: t.inviteLink })
-    .from(t)
-    .where(and(eq(t.inviteCode, inviteCode), eq(t.kind, kind)))
-    .limit(1);
-  return row;
+  return h.q
+    .select({ id: campaigns.id, inviteLink: campaigns.inviteLink })
+    .from(campaigns)
+    .where(and(eq(campaigns.inviteCode, inviteCode), eq(campaigns.kind, kind)))
+    .get();
 }
 
 function setInviteLink(target: WriteTarget, id: string, inviteLink: string): Promise<void> {
   return inTransaction(target, async (tx) => {
-    if (tx.kind === 'sqlite') {
-      const t = sqliteSchema.campaigns;
-      tx.db.update(t).set({ inviteLink }).where(eq(t.id, id)).run();
-    } else {
-      const t = pgSchema.campaigns;
-      await tx.db.update(t).set({ inviteLink }).where(eq(t.id, id));
-    }
+    await tx.q.update(campaigns).set({ inviteLink }).where(eq(campaigns.id, id)).run();
   });
 }
 

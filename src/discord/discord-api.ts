@@ -771,7 +771,7 @@ export class DiscordApi {
         }),
       );
     } catch (err) {
-      if (err instanceof DiscordApiError && err.code === DISCORD_ERROR.UNKNOWN_INVITE) return null;
+      if (isDiscordError(err, DISCORD_ERROR.UNKNOWN_INVITE)) return null;
       throw err;
     }
   }
@@ -807,8 +807,8 @@ export class DiscordApi {
         return invite.code;
       } catch (err) {
         if (
-          err instanceof DiscordApiError &&
-          (err.code === DISCORD_ERROR.MISSING_PERMISSIONS || err.code === DISCORD_ERROR.MISSING_ACCESS)
+          isDiscordError(err, DISCORD_ERROR.MISSING_PERMISSIONS) ||
+          isDiscordError(err, DISCORD_ERROR.MISSING_ACCESS)
         )
           continue;
         throw err;
@@ -826,7 +826,7 @@ export class DiscordApi {
         (rest, signal) => rest.get(Routes.guildMember(guildId, userId), { signal }),
       );
     } catch (err) {
-      if (err instanceof DiscordApiError && err.code === DISCORD_ERROR.UNKNOWN_MEMBER) return null;
+      if (isDiscordError(err, DISCORD_ERROR.UNKNOWN_MEMBER)) return null;
       throw err;
     }
   }
@@ -889,13 +889,10 @@ export class DiscordApi {
   /** Audit-log entries, newest first (needs View Audit Log; 403 50013 without it). */
   async getAuditLog(
     guildId: string,
-    filter: { actionType?: number; targetId?: string; before?: string; after?: string; limit?: number } = {},
+    page: { before?: string; limit?: number } = {},
   ): Promise<DiscordAuditLogEntry[]> {
-    const query = new URLSearchParams({ limit: String(filter.limit ?? 50) });
-    if (filter.actionType !== undefined) query.set('action_type', String(filter.actionType));
-    if (filter.targetId !== undefined) query.set('target_id', filter.targetId);
-    if (filter.before !== undefined) query.set('before', filter.before);
-    if (filter.after !== undefined) query.set('after', filter.after);
+    const query = new URLSearchParams({ limit: String(page.limit ?? 50) });
+    if (page.before !== undefined) query.set('before', page.before);
     const body = await this.call<APIAuditLog>(
       { kind: 'bot' },
       `GET /guilds/${guildId}/audit-logs`,

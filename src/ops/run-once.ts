@@ -87,21 +87,13 @@ export async function runOncePerPeriod(
 ): Promise<RunOnceResult> {
   if (!Number.isSafeInteger(job.periodMs) || job.periodMs <= 0) throw new RangeError('periodMs must be > 0');
   const period = Math.floor(now / job.periodMs);
-  const client = await pool.connect();
-  let locked = false;
-  try {
-    const lock = await client.query<{ locked: boolean }>(
-      'SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked',
-      [JOB_LOCK_CLASS, job.name],
-    );
-    locked = lock.rows[0]?.locked === true;
-    if (!locked) return { outcome: 'busy', period };
+  const outcome = await withJobLock(pool, job.name, async (client): Promise<RunOnceOutcome> => {
     const claim = await client.query(
       `INSERT INTO job_runs (job, period, runner, started_at) VALUES ($1, $2, $3, $4)
        ON CONFLICT (job, period) DO NOTHING RETURNING period`,
       [job.name, period, runner, now],
     );
-    if (claim.rowCount === 0) return { outcome: 'done', period };
+    if (claim.rowCount === 0) return 'done';
     await client.query('DELETE FROM job_runs WHERE job = $1 AND period < $2', [
       job.name,
       period - KEEP_PERIODS,
@@ -118,15 +110,9 @@ export async function runOncePerPeriod(
         [job.name, period, Date.now(), outcome],
       );
     }
-    return { outcome: 'ran', period };
-  } finally {
-    if (locked) {
-      await client
-        .query('SELECT pg_advisory_unlock($1, hashtext($2))', [JOB_LOCK_CLASS, job.name])
-        .catch(() => undefined);
-    }
-    client.release();
-  }
+    return 'ran';
+  });
+  return { outcome, period };
 }
 
 /**
@@ -135,11 +121,23 @@ export async function runOncePerPeriod(
  * when events may have been missed, or an operator's run — which must not be skipped because the
  * period's timer run already happened.
  */
-export async function runExclusive(
+export function runExclusive(
   pool: pg.Pool,
   name: string,
   fn: () => Promise<unknown>,
 ): Promise<'ran' | 'busy'> {
+  return withJobLock(pool, name, async () => {
+    await fn();
+    return 'ran' as const;
+  });
+}
+
+/** `fn` on a connection holding the job's advisory lock, released after; 'busy' when another session holds it. */
+async function withJobLock<T>(
+  pool: pg.Pool,
+  name: string,
+  fn: (client: pg.PoolClient) => Promise<T>,
+): Promise<T | 'busy'> {
   const client = await pool.connect();
   let locked = false;
   try {
@@ -149,8 +147,7 @@ export async function runExclusive(
     );
     locked = lock.rows[0]?.locked === true;
     if (!locked) return 'busy';
-    await fn();
-    return 'ran';
+    return await fn(client);
   } finally {
     if (locked) {
       await client

@@ -5,6 +5,7 @@ import { fulfilPaymentIntent } from './fulfil-payment.ts';
 import { recordChargeRefunded, recordDispute, recordRefund, type RefundFacts } from './reverse-payment.ts';
 import type { Stripe } from './stripe-client.ts';
 
+/** The id of a Stripe reference, expanded or not. */
 function idOf(value: string | { id: string } | null | undefined): string | null {
   if (!value) return null;
   return typeof value === 'string' ? value : value.id;
@@ -41,16 +42,14 @@ export function verifyStripeEvent(
   }
 }
 
-function refundFacts(refund: Stripe.Refund): RefundFacts | null {
-  const paymentIntentId = idOf(refund.payment_intent);
+/** What a refund or a dispute says about its payment; null when it is not about a payment intent. */
+export function reversalFacts<T extends Stripe.Refund | Stripe.Dispute>(
+  object: T,
+): { id: string; paymentIntentId: string; amount: number; currency: string; status: T['status'] } | null {
+  const paymentIntentId = idOf(object.payment_intent);
   if (!paymentIntentId) return null;
-  return {
-    id: refund.id,
-    paymentIntentId,
-    amount: refund.amount,
-    currency: refund.currency,
-    status: refund.status,
-  };
+  const { id, amount, currency, status } = object;
+  return { id, paymentIntentId, amount, currency, status };
 }
 
 /**
@@ -83,7 +82,7 @@ export async function handleStripeEvent(ctx: AppContext, event: Stripe.Event): P
       const paymentIntentId = idOf(charge.payment_intent);
       if (!paymentIntentId) return;
       const listed = (charge.refunds?.data ?? [])
-        .map(refundFacts)
+        .map(reversalFacts)
         .filter((r): r is RefundFacts => r !== null);
       await recordChargeRefunded(
         ctx,
@@ -101,7 +100,7 @@ export async function handleStripeEvent(ctx: AppContext, event: Stripe.Event): P
     case 'refund.updated':
     case 'refund.failed':
     case 'charge.refund.updated': {
-      const facts = refundFacts(event.data.object);
+      const facts = reversalFacts(event.data.object);
       if (facts) await recordRefund(ctx, facts);
       return;
     }
@@ -110,18 +109,9 @@ export async function handleStripeEvent(ctx: AppContext, event: Stripe.Event): P
     case 'charge.dispute.funds_withdrawn':
     case 'charge.dispute.funds_reinstated':
     case 'charge.dispute.closed': {
-      const dispute = event.data.object;
-      const paymentIntentId = idOf(dispute.payment_intent);
-      if (!paymentIntentId) return;
-      await recordDispute(ctx, {
-        id: dispute.id,
-        paymentIntentId,
-        amount: dispute.amount,
-        currency: dispute.currency,
-        status: dispute.status,
-        // Stripe's time of this state (the event's), so any delivery order converges (decision 048).
-        at: event.created * 1000,
-      });
+      const facts = reversalFacts(event.data.object);
+      // Stripe's time of this state (the event's), so any delivery order converges (decision 048).
+      if (facts) await recordDispute(ctx, { ...facts, at: event.created * 1000 });
       return;
     }
     default:

@@ -3,6 +3,7 @@ import { HOUR } from '../clock.ts';
 import { COIN_PACKS, isPackId } from '../shared/packs.ts';
 import { usersRepo } from '../users/users-repo.ts';
 import { insertPackPayment } from './create-payment-intent.ts';
+import { reversalFacts } from './handle-stripe-event.ts';
 import { fulfilPaymentIntent } from './fulfil-payment.ts';
 import { paymentsRepo } from './payments-repo.ts';
 import type { PaymentsContext } from './payment-record.ts';
@@ -38,11 +39,6 @@ export interface StripeReconcileResult {
   disputes: number;
   /** Hundredths moved by refunds and disputes this run (taken back − restored). */
   reversedCents: number;
-}
-
-function idOf(value: string | { id: string } | null | undefined): string | null {
-  if (!value) return null;
-  return typeof value === 'string' ? value : value.id;
 }
 
 /** The payments row as create-payment-intent wrote it, rebuilt from the intent; null when it does not fit a pack. */
@@ -107,15 +103,9 @@ export async function reconcileStripe(
   let refunds = 0;
   for await (const refund of stripe.refunds.list({ created, limit: 100 })) {
     if (++refunds > MAX_OBJECTS) break;
-    const paymentIntentId = idOf(refund.payment_intent);
-    if (!paymentIntentId) continue;
-    const moved = await recordRefund(ctx, {
-      id: refund.id,
-      paymentIntentId,
-      amount: refund.amount,
-      currency: refund.currency,
-      status: refund.status,
-    });
+    const facts = reversalFacts(refund);
+    if (!facts) continue;
+    const moved = await recordRefund(ctx, facts);
     result.refunds += 1;
     result.reversedCents += moved.movedCents;
   }
@@ -124,15 +114,9 @@ export async function reconcileStripe(
   let disputes = 0;
   for await (const dispute of stripe.disputes.list({ created, limit: 100 })) {
     if (++disputes > MAX_OBJECTS) break;
-    const paymentIntentId = idOf(dispute.payment_intent);
-    if (!paymentIntentId) continue;
-    const moved = await recordDispute(ctx, {
-      id: dispute.id,
-      paymentIntentId,
-      amount: dispute.amount,
-      currency: dispute.currency,
-      status: dispute.status,
-    });
+    const facts = reversalFacts(dispute);
+    if (!facts) continue;
+    const moved = await recordDispute(ctx, facts);
     result.disputes += 1;
     result.reversedCents += moved.movedCents;
   }

@@ -45,12 +45,7 @@ export class Responder {
   async send(reply: BotReply): Promise<void> {
     this.clearTimer();
     if (this.deferring) await this.deferring;
-    const body = fitReply(reply);
-    const payload = {
-      content: body.content ?? '',
-      embeds: body.embeds ?? [],
-      components: body.components ?? [],
-    };
+    const payload = toPayload(reply);
     if (this.interaction.deferred || this.interaction.replied) {
       await this.interaction.editReply(payload);
     } else if (this.mode === 'update' && this.interaction.isButton()) {
@@ -71,12 +66,7 @@ export class Responder {
     if (this.mode === 'reply') return this.send(reply);
     this.clearTimer();
     if (this.deferring) await this.deferring.catch(() => undefined);
-    const body = fitReply(reply);
-    const payload = {
-      content: body.content ?? '',
-      embeds: body.embeds ?? [],
-      components: body.components ?? [],
-    };
+    const payload = toPayload(reply);
     if (this.interaction.deferred || this.interaction.replied) {
       await this.interaction.followUp({ ...payload, flags: MessageFlags.Ephemeral });
     } else {
@@ -92,4 +82,10 @@ export class Responder {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
   }
+}
+
+/** A reply fitted to Discord's limits, every part present (empty where the reply has none). */
+function toPayload(reply: BotReply) {
+  const body = fitReply(reply);
+  return { content: body.content ?? '', embeds: body.embeds ?? [], components: body.components ?? [] };
 }
