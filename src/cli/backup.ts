@@ -11,10 +11,7 @@ function main(argv: string[]): number {
     return 2;
   }
   const config = loadConfig(process.env);
-  if (config.database.kind === 'pg') {
-    console.error(POSTGRES_BACKUPS);
-    return 1;
-  }
+  if (config.database.kind === 'pg') throw new BackupError(POSTGRES_BACKUPS);
   const started = Date.now();
   const summary = backupDatabase(config.databasePath, destination);
   console.log(

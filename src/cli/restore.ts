@@ -11,10 +11,7 @@ function main(argv: string[]): number {
     return 2;
   }
   const config = loadConfig(process.env);
-  if (config.database.kind === 'pg') {
-    console.error(POSTGRES_BACKUPS);
-    return 1;
-  }
+  if (config.database.kind === 'pg') throw new BackupError(POSTGRES_BACKUPS);
   const result = restoreDatabase(backup, config.databasePath);
   console.log(
     `Restored ${backup} to ${config.databasePath}: ${result.users} users, ${result.transactions} transactions; ` +

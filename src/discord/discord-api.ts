@@ -305,10 +305,6 @@ export interface BotTokenState {
   detail: string;
 }
 
-type Listener = (
-  event: { kind: 'response'; status: number; route: string } | { kind: 'rateLimited'; data: RateLimitData },
-) => void;
-
 /** Turns @discordjs/rest's errors into DiscordApiError; anything else (network) passes through. */
 function translate(err: unknown): unknown {
   if (err instanceof DiscordAPIError) {
@@ -378,7 +374,6 @@ export class DiscordApi {
     busy: 0,
     botTokenRejected: 0,
   };
-  private readonly listeners = new Set<Listener>();
   /** Open DM channels by recipient, least recently used first (Map keeps insertion order). */
   private readonly dmChannels = new Map<string, string>();
   /** No new DM channel before this epoch ms (a 40003 was answered). */
@@ -452,11 +447,9 @@ export class DiscordApi {
         if (status === 401) this.botTokenRejected();
         else if (status >= 200 && status < 300) this.botTokenAccepted();
       }
-      for (const l of this.listeners) l({ kind: 'response', status, route: request.route });
     });
-    rest.on(RESTEvents.RateLimited, (data) => {
+    rest.on(RESTEvents.RateLimited, () => {
       this.counters.waitedForBucket += 1;
-      for (const l of this.listeners) l({ kind: 'rateLimited', data });
     });
     return client;
   }
@@ -576,12 +569,6 @@ export class DiscordApi {
   /** Bot requests granted by the shared global limit per lane, and those waiting for a slot now. */
   globalLimitStats(): GlobalLimitStats {
     return this.globalLimit.stats();
-  }
-
-  /** Observes responses and rate-limit waits (metrics). */
-  onEvent(listener: Listener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
   }
 
   /** The REST instance for a member's own token (their own buckets), most recently used last. */

@@ -420,10 +420,6 @@ export class DiscoverList {
     return [...new Set(this.entries.flatMap((e) => (e.row.inviteCode ? [e.row.inviteCode] : [])))];
   }
 
-  statsFor(code: string): InviteStats | undefined {
-    return this.stats.get(code);
-  }
-
   statsFetchedAt(code: string): number | undefined {
     return this.statsFetched.get(code);
   }

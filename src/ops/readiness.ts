@@ -1,11 +1,11 @@
 import { statfs } from 'node:fs/promises';
-import { sql } from 'drizzle-orm';
 import { Status, type Client } from 'discord.js';
 import { recordReadiness } from '../metrics.ts';
 import type { Logger } from '../logger.ts';
 import { startSafeInterval, type SafeInterval } from './safe-interval.ts';
 import { FAILURES_BEFORE_UNREADY, type JobMonitor } from './job-monitor.ts';
 import type { DataStore } from '../db/engine.ts';
+import { opsHeartbeat } from '../db/schema.ts';
 import { errorMessage } from './error-text.ts';
 
 // What /api/ready checks (decision 010). Each check answers { ok, detail }; the report is ready only
@@ -141,10 +141,11 @@ export function createReadiness(sources: ReadinessSources) {
 // database that hangs, or a writer held too long, fails the check after CHECK_TIMEOUT_MS.
 function writeHeartbeat(sources: ReadinessSources, at: number) {
   return sources.store.transaction(async (tx) => {
-    const upsert = sql`INSERT INTO ops_heartbeat (id, checked_at) VALUES (1, ${at})
-        ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at`;
-    if (tx.kind === 'sqlite') tx.db.run(upsert);
-    else await tx.db.execute(upsert);
+    await tx.q
+      .insert(opsHeartbeat)
+      .values({ id: 1, checkedAt: at })
+      .onConflictDoUpdate({ target: opsHeartbeat.id, set: { checkedAt: at } })
+      .run();
   });
 }
 
