@@ -495,18 +495,16 @@ function validEnv(source: NodeJS.ProcessEnv): { env: Env; shards: ShardPlan } {
   const roles = parsed.success
     ? checkRoleSettings(parsed.data, source.DATABASE_URL?.trim() || undefined)
     : { issues: [], shards: 'auto' as const };
-  if (!parsed.success || empty.length > 0 || roles.issues.length > 0) {
-    const lines = empty.map((key) => `  - ${key}: is set but empty (remove the line or give it a value)`);
-    const issues = parsed.success ? [] : parsed.error.issues;
-    for (const issue of issues) {
-      const key = issue.path.join('.') || 'env';
-      if (!empty.includes(key)) lines.push(`  - ${key}: ${issue.message}`);
-    }
-    for (const issue of roles.issues) lines.push(`  - ${issue.key}: ${issue.message}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  if (parsed.success && empty.length === 0 && roles.issues.length === 0)
+    return { env: parsed.data, shards: roles.shards };
+  const lines = empty.map((key) => `  - ${key}: is set but empty (remove the line or give it a value)`);
+  const issues = parsed.success ? [] : parsed.error.issues;
+  for (const issue of issues) {
+    const key = issue.path.join('.') || 'env';
+    if (!empty.includes(key)) lines.push(`  - ${key}: ${issue.message}`);
   }
-  if (!parsed.success) throw new ConfigError('Invalid configuration');
-  return { env: parsed.data, shards: roles.shards };
+  for (const issue of roles.issues) lines.push(`  - ${issue.key}: ${issue.message}`);
+  throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
 }
 
 /** A 32-byte key for one purpose, derived from the session secret (HKDF). */

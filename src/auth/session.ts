@@ -146,29 +146,17 @@ function openDatabaseStore(
   logger: Logger,
   options: SessionSetupOptions,
 ): OpenedStore {
-  if (database.kind === 'pg') {
-    const pgStore = new PgSessionStore(database.pool);
-    const prune = startSafeInterval('session prune', SESSION_PRUNE_EVERY_MS, () => pgStore.prune(), {
-      logger,
-      jobs: options.jobs,
-    });
-    const close = () => {
-      prune.stop();
-      return Promise.resolve();
-    };
-    return { store: pgStore, kind: 'pg', pingRedis: undefined, redis: null, close };
-  }
-  const sqliteStore = new SqliteSessionStore(database.writer, Date.now, 0);
-  const prune = startSafeInterval('session prune', SESSION_PRUNE_EVERY_MS, () => sqliteStore.prune(), {
+  const store =
+    database.kind === 'pg' ? new PgSessionStore(database.pool) : new SqliteSessionStore(database.writer);
+  const prune = startSafeInterval('session prune', SESSION_PRUNE_EVERY_MS, () => store.prune(), {
     logger,
     jobs: options.jobs,
   });
   const close = () => {
     prune.stop();
-    sqliteStore.close();
     return Promise.resolve();
   };
-  return { store: sqliteStore, kind: 'sqlite', pingRedis: undefined, redis: null, close };
+  return { store, kind: database.kind, pingRedis: undefined, redis: null, close };
 }
 
 /**

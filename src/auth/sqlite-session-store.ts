@@ -17,12 +17,11 @@ export class SqliteSessionStore extends session.Store {
   private readonly destroyStmt;
   private readonly touchStmt;
   private readonly pruneStmt;
-  private readonly timer: NodeJS.Timeout | undefined;
 
+  /** Expired rows go when the owner calls prune() (session.ts, through startSafeInterval). */
   constructor(
     sqlite: Database,
     private readonly now: () => number = Date.now,
-    pruneEveryMs = 15 * 60 * 1000,
   ) {
     super();
     this.getStmt = sqlite.prepare<[string, number], { sess: string; expiresAt: number }>(
@@ -37,18 +36,6 @@ export class SqliteSessionStore extends session.Store {
     this.destroyStmt = sqlite.prepare<[string]>('DELETE FROM sessions WHERE sid = ?');
     this.touchStmt = sqlite.prepare<[number, string]>('UPDATE sessions SET expires_at = ? WHERE sid = ?');
     this.pruneStmt = sqlite.prepare<[number]>('DELETE FROM sessions WHERE expires_at <= ?');
-    // 0: the owner runs prune() — session.ts does, through startSafeInterval (logged, counted in
-    // readiness). A store running its own timer still never lets a failed prune end the process.
-    if (pruneEveryMs > 0) {
-      this.timer = setInterval(() => {
-        try {
-          this.prune();
-        } catch {
-          // e.g. disk full: retried at the next tick.
-        }
-      }, pruneEveryMs);
-      this.timer.unref();
-    }
   }
 
   private expiry(sess: session.SessionData): number {
@@ -102,7 +89,6 @@ export class SqliteSessionStore extends session.Store {
     this.pruneStmt.run(this.now());
   }
 
-  close(): void {
-    clearInterval(this.timer);
-  }
+  /** Nothing to release: the statements belong to the connection. */
+  close(): void {}
 }

@@ -2,7 +2,7 @@ import type { ApiDiscoverServer } from '../shared/api-types.ts';
 import { formatCents } from '../shared/money.ts';
 import { guildIconUrl } from '../discord/discord-api.ts';
 import { AppError } from '../shared/errors.ts';
-import type { CampaignKind } from '../shared/campaign-kinds.ts';
+import type { Campaign } from '../db/schema.ts';
 import { languageOfLocale, memberMatches, type MemberProfile } from '../shared/targeting.ts';
 import { snowflakeCreatedAt } from '../discord/discord-api.ts';
 
@@ -39,29 +39,20 @@ export const DISCOVER_LIMIT = 500;
 export const DISCOVER_PAGE_SIZE = 24;
 export const DISCOVER_MAX_PAGE_SIZE = 100;
 
-/** A listed campaign as both engines read it (discover-reads.ts; times in epoch ms). */
-export interface DiscoverRow {
-  id: string;
-  ownerId: string;
-  name: string;
-  inviteLink: string;
-  inviteCode: string | null;
-  kind: CampaignKind;
-  guildId: string | null;
-  /** The guild the invite leads to (no-bot campaigns: the only guild id known). */
-  inviteGuildId: string | null;
-  guildIcon: string | null;
-  coinReward: number;
-  membersRemaining: number;
-  initialMemberSlots: number;
-  isFeatured: boolean;
-  featuredAt: number | null;
-  completionNotificationSent: boolean;
-  createdAt: number;
-  /** Targeting (issue 31 item 2): Discover shows the campaign only to members who match. */
-  minAccountAgeDays: number | null;
-  targetLanguage: string | null;
-}
+/**
+ * A listed campaign as both engines read it (discover-reads.ts; times in epoch ms): the campaign's
+ * columns (schema.ts) but those Discover never reads.
+ */
+export type DiscoverRow = Omit<
+  Campaign,
+  | 'featuredRemaining'
+  | 'inviteValid'
+  | 'botRemovedAt'
+  | 'completionDmAttempts'
+  | 'completionDmRetryAt'
+  | 'ownerUnreachableAt'
+  | 'canceledAt'
+>;
 
 /** What Discord's invite tells about a guild (GET /invites/{code}?with_counts=true). */
 export interface InviteStats {

@@ -121,27 +121,21 @@ export class NotifyRepository {
   }
 
   /** One outbox row per target; a repeated (event, target) writes nothing (the unique key). */
-  async enqueue(row: {
-    eventId: string;
-    campaignId: string;
-    target: Target;
-    eventType: OutboxEventType;
-    payload: string;
+  async enqueue({
+    now,
+    ...row
+  }: Pick<OutboxRow, 'eventId' | 'campaignId' | 'target' | 'eventType' | 'payload'> & {
     now: number;
   }): Promise<void> {
     await this.h.q
       .insert(o)
       .values({
         id: crypto.randomUUID(),
-        eventId: row.eventId,
-        campaignId: row.campaignId,
-        target: row.target,
-        eventType: row.eventType,
-        payload: row.payload,
+        ...row,
         status: 'pending',
         attempts: 0,
-        nextAttemptAt: row.now,
-        createdAt: row.now,
+        nextAttemptAt: now,
+        createdAt: now,
       })
       .onConflictDoNothing()
       .run();

@@ -34,12 +34,8 @@ export interface ChargeRefundFacts {
   amountRefunded: number;
 }
 
-/** Any charge.dispute.* event. */
-export interface DisputeFacts {
-  id: string;
-  paymentIntentId: string;
-  amount: number;
-  currency: string;
+/** Any charge.dispute.* event: the facts a refund has, its status always set. */
+export interface DisputeFacts extends RefundFacts {
   status: string;
   /** Stripe's time (ms) of this state: its event's `created`. Unknown (undefined): applied as latest. */
   at?: number;

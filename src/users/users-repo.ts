@@ -85,12 +85,7 @@ export class UsersRepository {
    */
   async refreshProfile(
     discordId: string,
-    profile: {
-      discordUsername: string;
-      discordAvatar: string | null;
-      email: string | null;
-      locale?: string | null;
-    },
+    profile: Pick<NewUser, 'discordUsername' | 'discordAvatar' | 'email' | 'locale'>,
   ): Promise<User | undefined> {
     return this.h.q
       .update(users)

@@ -5,7 +5,7 @@ import type { ApiCampaignQuality } from '../../shared/quality.ts';
 import { botT, discordLocalizations } from '../../i18n/index.ts';
 import { escapeMarkdown } from './limits.ts';
 import { tFor, type BotT } from './format.ts';
-import { COLORS, linkButton, row, siteUrl } from './replies.ts';
+import { COLORS, emptyReply, linkButton, row, siteUrl } from './replies.ts';
 import type { SlashCommand } from './types.ts';
 
 /** Campaigns shown (one field each, 25 is Discord's limit); the rest are on My Campaigns. */
@@ -65,16 +65,7 @@ export const campaignCommand: SlashCommand = {
     );
     if (campaigns.length === 0) {
       // The website's empty state on My Campaigns.
-      return {
-        embeds: [
-          {
-            title: t('campaign.emptyTitle'),
-            description: t('campaign.emptyText'),
-            color: COLORS.muted,
-          },
-        ],
-        components: [links],
-      };
+      return emptyReply(t('campaign.emptyTitle'), t('campaign.emptyText'), links);
     }
     const shown = campaigns.slice(0, CAMPAIGNS_SHOWN);
     return {

@@ -16,7 +16,7 @@ import { paceWait } from '../../joins/join-pace.ts';
 import { formatCents } from '../../shared/money.ts';
 import { CAMPAIGN_KIND_RULES } from '../../shared/campaign-kinds.ts';
 import { clip, escapeMarkdown } from './limits.ts';
-import { COLORS, linkButton, row, siteUrl } from './replies.ts';
+import { COLORS, emptyReply, linkButton, row, siteUrl } from './replies.ts';
 import { botT, discordLocalizations } from '../../i18n/index.ts';
 import { formatDuration, formatShortWait, tFor, type BotT } from './format.ts';
 import type { BotReply, ButtonAction, SlashCommand } from './types.ts';
@@ -91,16 +91,11 @@ export async function farmPage(
   // The member's join pace (decision 038): said before a press, and the Join buttons wait with it.
   const waiting = pace.waitMs > 0;
   if (listed.length === 0 && page === 0) {
-    return {
-      embeds: [
-        {
-          title: q ? t('farm.noMatchTitle', { q: clip(q, FARM_SEARCH_MAX) }) : t('farm.emptyTitle'),
-          description: q ? t('farm.noMatchText', { farm: t('commands.farm.name') }) : t('farm.emptyText'),
-          color: COLORS.muted,
-        },
-      ],
-      components: [row(linkButton(t('links.submit'), siteUrl(ctx, '/submit')))],
-    };
+    return emptyReply(
+      q ? t('farm.noMatchTitle', { q: clip(q, FARM_SEARCH_MAX) }) : t('farm.emptyTitle'),
+      q ? t('farm.noMatchText', { farm: t('commands.farm.name') }) : t('farm.emptyText'),
+      row(linkButton(t('links.submit'), siteUrl(ctx, '/submit'))),
+    );
   }
   const first = page * FARM_PAGE_SIZE;
   const fields: APIEmbedField[] = listed.map((server, i) => ({

@@ -3,7 +3,7 @@ import { listMyJoins } from '../../joins/list-my-joins.ts';
 import type { ApiJoin } from '../../shared/api-types.ts';
 import { botT, discordLocalizations } from '../../i18n/index.ts';
 import { escapeMarkdown } from './limits.ts';
-import { COLORS, linkButton, row, siteUrl } from './replies.ts';
+import { COLORS, emptyReply, linkButton, row, siteUrl } from './replies.ts';
 import { discordTime, tFor, type BotT } from './format.ts';
 import type { SlashCommand } from './types.ts';
 import { checkMemberJoins, COMMAND_CHECK } from '../member-sweep.ts';
@@ -59,16 +59,7 @@ export const joinsCommand: SlashCommand = {
     const joins = await listMyJoins(ctx, member!.userId);
     const link = row(linkButton(t('links.myJoins'), siteUrl(ctx, '/joins')));
     if (joins.length === 0) {
-      return {
-        embeds: [
-          {
-            title: t('joins.emptyTitle'),
-            description: t('joins.emptyText', { farm: t('commands.farm.name') }),
-            color: COLORS.muted,
-          },
-        ],
-        components: [link],
-      };
+      return emptyReply(t('joins.emptyTitle'), t('joins.emptyText', { farm: t('commands.farm.name') }), link);
     }
     const shown = joins.slice(0, JOINS_SHOWN);
     return {

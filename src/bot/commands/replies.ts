@@ -16,9 +16,6 @@ import { errorDetail } from '../../ops/error-text.ts';
 // the same refusal (the services' AppError messages, in the member's language as the API words them
 // for a member of that language), unknown failures the website's 500 text.
 
-/** The API's body for an unexpected failure (src/shared/errors.ts): the same words in Discord. */
-export const SOMETHING_WENT_WRONG = INTERNAL_ERROR_MESSAGE;
-
 export const COLORS = {
   brand: 0x5865f2,
   success: 0x23a55a,
@@ -38,6 +35,11 @@ export function linkButton(label: string, url: string): APIButtonComponent {
 
 export function row(...components: APIButtonComponent[]): ButtonRow {
   return { type: ComponentType.ActionRow, components };
+}
+
+/** A list's empty state, as the website shows it: what is missing, and where to go from here. */
+export function emptyReply(title: string, description: string, links: ButtonRow): BotReply {
+  return { embeds: [{ title, description, color: COLORS.muted }], components: [links] };
 }
 
 /** For a Discord user with no account on the website yet. */
@@ -64,7 +66,8 @@ export function errorReply(ctx: AppContext, err: unknown, where: string, locale:
     return { content: localizeMessage(STORAGE_UNAVAILABLE_MESSAGE, locale) };
   }
   ctx.logger.error('bot: command failed', { where, error: errorDetail(err) });
-  return { content: localizeMessage(SOMETHING_WENT_WRONG, locale) };
+  // The API's body for an unexpected failure (src/shared/errors.ts): the same words in Discord.
+  return { content: localizeMessage(INTERNAL_ERROR_MESSAGE, locale) };
 }
 
 /** Discord refused our answer (late, already answered, invalid): nothing more can be said to the member. */
