@@ -36,19 +36,10 @@ function targetOf(ctx: AppContext, interaction: Interaction): Target | null {
     // Owner commands are registered for servers only (index.ts); a client that still offers one in a
     // DM, a group DM or a server without the bot gets a clear answer instead of a half-working one.
     if (!USER_INSTALLABLE.has(interaction.commandName) && !botInGuild(interaction))
-      return {
-        what: `/${interaction.commandName}`,
-        mode: 'reply',
-        slow: false,
-        needsAccount: false,
-        writes: undefined,
-        run: () => ({
-          content: tFor(interaction)('dispatch.guildOnly', {
-            command: interaction.commandName,
-            product: PRODUCT_NAME,
-          }),
-        }),
-      };
+      return answerWith(
+        `/${interaction.commandName}`,
+        tFor(interaction)('dispatch.guildOnly', { command: interaction.commandName, product: PRODUCT_NAME }),
+      );
     return {
       what: `/${interaction.commandName}`,
       mode: 'reply',
@@ -85,17 +76,21 @@ function botInGuild(interaction: Interaction): boolean {
 /** A command Discord still lists but this version no longer has, or a button of an older message. */
 function gone(interaction: Pick<Interaction, 'locale'>, what: 'command' | 'button'): Target {
   const t = tFor(interaction);
+  return answerWith(
+    `unknown ${what}`,
+    t(what === 'command' ? 'dispatch.goneCommand' : 'dispatch.goneButton', { help: t('commands.help.name') }),
+  );
+}
+
+/** A target that only says something, to anyone (no account, no write). */
+function answerWith(what: string, content: string): Target {
   return {
-    what: `unknown ${what}`,
+    what,
     mode: 'reply',
     slow: false,
     needsAccount: false,
     writes: undefined,
-    run: () => ({
-      content: t(what === 'command' ? 'dispatch.goneCommand' : 'dispatch.goneButton', {
-        help: t('commands.help.name'),
-      }),
-    }),
+    run: () => ({ content }),
   };
 }
 
