@@ -10,17 +10,19 @@
 // (LAYOUT_* names, not the apps' own SHARD_COUNT/PORT: pm2 passes its own environment on to every app.)
 // ROLE=web/bot need DATABASE_URL (PostgreSQL) and REDIS_URL: start-up refuses a split on SQLite.
 
-// V8 heap limits (docs/performance.md, memory; decision 027, revised in session 7): old space capped at
+// V8 heap limits (docs/performance.md, memory; decision 027, revised in sessions 7 and 14): old space capped at
 // 144 MB (the live heap after a full GC is ~80-95 MB with 1,000 campaigns and 1,300 guilds; V8 otherwise
-// lets garbage pile up to ~250 MB before collecting it), young generation 16 MB per semi-space (with 8 MB
-// more short-lived request garbage was promoted and major GCs ran during load: Discover's p99 went over
-// 25 ms). Worst case ~144 + 3 x 16 + ~95 outside the heap = ~290 MB. No allocation-site pretenuring
-// (session 9): V8 otherwise sometimes starts allocating per-request objects straight in old space after
-// start-up, and those dead objects keep every later request's young objects alive until the next full
-// GC, which then runs every ~1.5 s under load (docs/performance.md, Discover). Keep in step with
+// lets garbage pile up to ~250 MB before collecting it), young generation 8 MB per semi-space (session 7
+// chose 16 when short-lived request garbage was promoted and major GCs ran under load; that was V8's
+// allocation-site pretenuring, off since session 9, and 8 MB took 10-13 MB off the main heap in the soak day
+// with fewer major GCs and no more scavenge time per request: session 14). Worst case ~144 + 3 x 8 + the
+// render worker's ~40-45 (sized apart, src/auth/page-renderer.ts) + ~90-105 outside the heaps = ~300-320 MB.
+// No allocation-site pretenuring (session 9): V8 otherwise sometimes starts allocating per-request objects
+// straight in old space after start-up, and those dead objects keep every later request's young objects alive
+// until the next full GC, which then runs every ~1.5 s under load (docs/performance.md, Discover). Keep in step with
 // `npm start` in package.json (scripts/production-flags.test.ts checks every app).
 const NODE_ARGS =
-  '--enable-source-maps --max-old-space-size=144 --max-semi-space-size=16 --no-allocation-site-pretenuring';
+  '--enable-source-maps --max-old-space-size=144 --max-semi-space-size=8 --no-allocation-site-pretenuring';
 
 // glibc's malloc keeps up to 8 arenas per core, one per thread that allocates (the loop, the page-render
 // worker, libuv's pool doing gzip, V8's helpers), and returns little of their free memory: 2 arenas held

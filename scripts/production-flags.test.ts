@@ -39,6 +39,7 @@ it('npm start and ecosystem.config.cjs run dist/server/main.js with the same nod
   expect(Object.fromEntries(startEnv.split(/\s+/).map((kv) => kv.split('=')))).toEqual(app.env);
   expect(app.env).toMatchObject({ MALLOC_ARENA_MAX: '2' });
   expect(app.node_args).toMatch(/--max-old-space-size=\d+/);
+  expect(app.node_args).toMatch(/--max-semi-space-size=\d+/);
   // Without it V8 may tenure per-request allocation sites after start-up, and Discover's p99 doubles
   // with major GCs every ~1.5 s under load (decision 027, session-9 revision).
   expect(app.node_args.split(/\s+/)).toContain('--no-allocation-site-pretenuring');

@@ -7,7 +7,14 @@ import client from 'prom-client';
 // saying so): several test servers in one process share it, so tests compare deltas, never absolute values.
 
 export const registry = client.register;
-client.collectDefaultMetrics({ register: registry, prefix: 'coinsync_' });
+// GC pauses by length (prom-client's default buckets jump from 10 to 100 ms): an event-loop delay goal of
+// 50 ms needs to see the pauses between (decision 027, session 14; the soak day counts them per window).
+export const GC_DURATION_BUCKETS = [0.001, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1, 2, 5];
+client.collectDefaultMetrics({
+  register: registry,
+  prefix: 'coinsync_',
+  gcDurationBuckets: GC_DURATION_BUCKETS,
+});
 
 const httpRequests = new client.Counter({
   name: 'coinsync_http_requests_total',

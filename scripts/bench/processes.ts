@@ -105,6 +105,11 @@ const root = path.resolve(import.meta.dirname, '../..');
 /** The METRICS_TOKEN of the bench's product: production's /metrics is token-only. */
 export const BENCH_METRICS_TOKEN = 'bench-metrics-token-0123456789';
 export const DIST_ENTRY = path.join(root, 'dist/server/main.js');
+/**
+ * How long the product may take to listen and to connect its bot: a few seconds on a quiet machine, over a
+ * minute at load average 40 on the shared 2 cores (the seeded 10,000 users' start-up work).
+ */
+export const PRODUCT_START_TIMEOUT_MS = 180_000;
 
 function newestSourceMtime(dir: string): number {
   let newest = 0;
@@ -200,7 +205,7 @@ export async function startProduct(options: ProductOptions): Promise<ProductProc
     { cwd: root, env, keep: 200 },
   );
   track(product.child);
-  await product.waitForLine(/CoinSync listening on/, 60_000);
+  await product.waitForLine(/CoinSync listening on/, PRODUCT_START_TIMEOUT_MS);
   const { child, output, waitForLine } = product;
   return { child, simUrl, url, output, waitForLine };
 }

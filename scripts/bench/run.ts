@@ -8,6 +8,7 @@ import { FULL_SIZE, QUICK_SIZE, seedDatabase } from './seed.ts';
 import {
   cpuSeconds,
   distIsStale,
+  PRODUCT_START_TIMEOUT_MS,
   productionEnv,
   productionNodeFlags,
   rssBytes,
@@ -289,7 +290,7 @@ async function main(): Promise<number> {
         ...(args['node-flags']?.split(/\s+/).filter(Boolean) ?? []),
       ],
     });
-    await product.waitForLine(/bot: connected as/, 60_000);
+    await product.waitForLine(/bot: connected as/, PRODUCT_START_TIMEOUT_MS);
     const inspector =
       args.profile || args['heap-profile']
         ? await InspectorProfiler.connect(
@@ -745,6 +746,11 @@ function formatSoak(soak: SoakResult, loadAverage: { before: number; after: numb
     ),
     '',
     `RSS first ${soak.rss.firstMb} MB, max ${soak.rss.maxMb} MB, last ${soak.rss.lastMb} MB, trend over the second half ${soak.rss.slopeMbPerMinute} MB/min`,
+    ...(soak.gc
+      ? [
+          `GC of the main isolate: ${soak.gc.minor} scavenges (${soak.gc.minorMs} ms), ${soak.gc.major} major/incremental (${soak.gc.majorMs} ms); pauses ≥ 20 ms ${soak.gc.pausesOver20Ms}, ≥ 50 ms ${soak.gc.pausesOver50Ms}`,
+        ]
+      : []),
     '',
   ];
   return lines.join('\n');

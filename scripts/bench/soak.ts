@@ -33,6 +33,11 @@ export interface SoakWindow {
   cpu?: { loop: number; renderer: number; otherThreads: number } | null;
   /** Page loads in the window by how they were served: rendered now, from the page cache, or the static shell. */
   pages?: Record<string, number>;
+  /**
+   * The main isolate's garbage collection in the window (prom-client's GC histogram): scavenges, major GCs
+   * (mark-compact and incremental marking steps), their pause time, and the pauses of at least 20 and 50 ms.
+   */
+  gc?: WindowGc | null;
   /** Per route template: requests in the window and the histogram bound its p99 fell under (ms). */
   routes?: Record<string, { requests: number; p99Ms: number | null }>;
   /** The day's other traffic in the window (streams open, events, joins, leaves, purchases). */
@@ -95,6 +100,58 @@ function memorySplitOf(text: string): MemorySplit | null {
   };
 }
 
+export interface WindowGc {
+  minor: number;
+  minorMs: number;
+  major: number;
+  majorMs: number;
+  pausesOver20Ms: number;
+  pausesOver50Ms: number;
+}
+
+/** Cumulative GC figures of one /metrics read: per kind, count, seconds and pauses above 20/50 ms. */
+export type GcCounts = Record<string, { count: number; seconds: number; over20: number; over50: number }>;
+
+export function gcCountsOf(text: string): GcCounts {
+  const out: GcCounts = {};
+  const entry = (kind: string) => (out[kind] ??= { count: 0, seconds: 0, over20: 0, over50: 0 });
+  const le = new Map<string, Map<number, number>>();
+  for (const m of text.matchAll(
+    /^coinsync_nodejs_gc_duration_seconds_(bucket|sum|count)\{(?:le="([^"]+)",)?kind="(\w+)"\} (\S+)$/gm,
+  )) {
+    const [, field, bound, kind, value] = m;
+    if (field === 'sum') entry(kind!).seconds = Number(value);
+    else if (field === 'count') entry(kind!).count = Number(value);
+    else if (bound !== '+Inf') {
+      const perKind = le.get(kind!) ?? new Map<number, number>();
+      perKind.set(Number(bound), Number(value));
+      le.set(kind!, perKind);
+    }
+  }
+  for (const [kind, bounds] of le) {
+    const e = entry(kind);
+    // Buckets are cumulative: pauses above 20 ms = all - those ≤ 20 ms (NaN when the bucket is missing).
+    e.over20 = bounds.has(0.02) ? e.count - bounds.get(0.02)! : NaN;
+    e.over50 = bounds.has(0.05) ? e.count - bounds.get(0.05)! : NaN;
+  }
+  return out;
+}
+
+export function gcBetween(before: GcCounts, after: GcCounts): WindowGc {
+  const sum = (kinds: string[], f: 'count' | 'seconds' | 'over20' | 'over50') =>
+    kinds.reduce((s, k) => s + (after[k]?.[f] ?? 0) - (before[k]?.[f] ?? 0), 0);
+  const major = ['major', 'incremental'];
+  const all = Object.keys(after);
+  return {
+    minor: sum(['minor'], 'count'),
+    minorMs: round(sum(['minor'], 'seconds') * 1000, 1),
+    major: sum(major, 'count'),
+    majorMs: round(sum(major, 'seconds') * 1000, 1),
+    pausesOver20Ms: sum(all, 'over20'),
+    pausesOver50Ms: sum(all, 'over50'),
+  };
+}
+
 interface ServerWindow {
   /** performance.now() of the read. */
   at: number;
@@ -107,6 +164,7 @@ interface ServerWindow {
   eventLoopMaxMs: number | null;
   /** Cumulative histogram counts per `METHOD route`: bucket bound (s) → count. */
   buckets: Map<string, Map<number, number>>;
+  gc: GcCounts;
 }
 
 /** One read of /metrics: memory, the event-loop delay since the last read, the duration histograms. */
@@ -143,6 +201,7 @@ async function readServerWindow(baseUrl: string, pid: number | undefined): Promi
       eventLoopP99Ms: ms(metricValue(text, 'coinsync_nodejs_eventloop_lag_p99_seconds')),
       eventLoopMaxMs: ms(metricValue(text, 'coinsync_nodejs_eventloop_lag_max_seconds')),
       buckets,
+      gc: gcCountsOf(text),
     };
   } catch {
     return null;
@@ -210,6 +269,8 @@ export interface SoakResult {
   /** The day's streams, joins and purchases (`--soak-day`). */
   day?: DayResult;
   eventLoop?: { p99MaxMs: number | null; p99MedianMs: number | null };
+  /** The windows' GC added up (`--soak-day`). */
+  gc?: WindowGc;
   rss: {
     firstMb: number | null;
     maxMb: number | null;
@@ -306,6 +367,7 @@ export async function runSoak(options: {
                     Object.entries(server.pages).map(([k, v]) => [k, v - (priorServer?.pages[k] ?? 0)]),
                   )
                 : {},
+            gc: server && priorServer ? gcBetween(priorServer.gc, server.gc) : null,
             day: options.day.takeWindow(),
           }
         : {}),
@@ -319,7 +381,7 @@ export async function runSoak(options: {
           ? ` (heap ${m.heapUsedMb}/${m.heapTotalMb} MB, new space ${m.newSpaceMb}, external ${m.externalMb}, renderer ${m.rendererHeapUsedMb}/${m.rendererHeapTotalMb} + ${m.rendererExternalMb}, other ${m.otherMb})`
           : '') +
         (w.day
-          ? `; loop delay p99 ${w.eventLoopP99Ms} ms (max ${w.eventLoopMaxMs}); CPU % loop ${w.cpu?.loop}, renderer ${w.cpu?.renderer}, other threads ${w.cpu?.otherThreads}; pages ${JSON.stringify(w.pages ?? {})}; streams ${w.day.streamsOpen}, events ${w.day.streamEvents}, joins ${w.day.joins}, leaves ${w.day.leaves}, purchases ${w.day.purchases}; slowest routes ` +
+          ? `; loop delay p99 ${w.eventLoopP99Ms} ms (max ${w.eventLoopMaxMs}); CPU % loop ${w.cpu?.loop}, renderer ${w.cpu?.renderer}, other threads ${w.cpu?.otherThreads}; GC ${w.gc ? `${w.gc.minor} minor (${w.gc.minorMs} ms), ${w.gc.major} major (${w.gc.majorMs} ms), pauses ≥ 20 ms ${w.gc.pausesOver20Ms}, ≥ 50 ms ${w.gc.pausesOver50Ms}` : '?'}; pages ${JSON.stringify(w.pages ?? {})}; streams ${w.day.streamsOpen}, events ${w.day.streamEvents}, joins ${w.day.joins}, leaves ${w.day.leaves}, purchases ${w.day.purchases}; slowest routes ` +
             Object.entries(w.routes ?? {})
               .sort((a, b) => (b[1].p99Ms ?? Infinity) - (a[1].p99Ms ?? Infinity))
               .slice(0, 3)
@@ -407,6 +469,17 @@ export async function runSoak(options: {
       ...(day
         ? {
             day,
+            gc: windows.reduce<WindowGc>(
+              (t, w) => ({
+                minor: t.minor + (w.gc?.minor ?? 0),
+                minorMs: round(t.minorMs + (w.gc?.minorMs ?? 0), 1),
+                major: t.major + (w.gc?.major ?? 0),
+                majorMs: round(t.majorMs + (w.gc?.majorMs ?? 0), 1),
+                pausesOver20Ms: t.pausesOver20Ms + (w.gc?.pausesOver20Ms ?? 0),
+                pausesOver50Ms: t.pausesOver50Ms + (w.gc?.pausesOver50Ms ?? 0),
+              }),
+              { minor: 0, minorMs: 0, major: 0, majorMs: 0, pausesOver20Ms: 0, pausesOver50Ms: 0 },
+            ),
             eventLoop: (() => {
               const p99s = windows
                 .map((w) => w.eventLoopP99Ms)

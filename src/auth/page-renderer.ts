@@ -96,7 +96,7 @@ interface Pending {
 }
 
 /** The renderer of the build in `ssrDist` on its own thread, or null when the build has none. */
-/** The render worker's V8 heap (decision 027, session 13): a 4 MB semi-space instead of the loop's 16. */
+/** The render worker's V8 heap (decision 027, session 13): a 4 MB semi-space instead of the loop's 8 (16 until session 14). */
 export const RENDERER_HEAP = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 12 } as const;
 
 /**
