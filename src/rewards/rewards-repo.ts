@@ -5,6 +5,7 @@ import { hourlyRewards, reminderSettings, transactions } from '../db/schema.ts';
 import * as ledger from '../ledger/index.ts';
 import type { REWARD_KIND } from '../reminders/reminder-settings.ts';
 import { driverErrorCode } from '../shared/errors.ts';
+import { isRetryablePgError } from '../db/pg-client.ts';
 import type { RewardType } from '../shared/rewards-schemas.ts';
 import { LAST_CLAIM_COLUMN, LAST_CLAIM_KEY } from './reward-columns.ts';
 
@@ -77,8 +78,8 @@ export type ClaimAndCredit =
   | { outcome: 'credited' }
   /** Nothing written: the cooldown has not passed. */
   | { outcome: 'too_early' }
-  /** Nothing written: the claim needs the transaction (the member wants the "ready" reminder, or the
-   * credit was refused: the statement failed and wrote nothing). */
+  /** Nothing written: the claim needs the transaction (the member wants the "ready" reminder, the
+   * credit was refused, or the statement was a deadlock victim: it failed and wrote nothing). */
   | { outcome: 'needs_transaction' };
 
 /** The reminder setting of each reward's "ready" (`REWARD_KIND`; not imported: reminder-settings imports this). */
@@ -143,9 +144,11 @@ export async function claimAndCredit(
       ...ledger.creditValues(credit),
     });
   } catch (err) {
+    // Undone by its own marker, or chosen as a deadlock victim (the transaction is retried on that).
     if (driverErrorCode(err) === '22P02' && errorText(err).includes(UNDO_MARKER)) {
       return { outcome: 'needs_transaction' };
     }
+    if (isRetryablePgError(err)) return { outcome: 'needs_transaction' };
     throw err;
   }
   const [claimed, , wanted] = row!;
