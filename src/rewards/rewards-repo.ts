@@ -4,7 +4,6 @@ import { prepared, preparedSql, type Q } from '../db/query.ts';
 import { hourlyRewards, reminderSettings, transactions } from '../db/schema.ts';
 import * as ledger from '../ledger/index.ts';
 import type { REWARD_KIND } from '../reminders/reminder-settings.ts';
-import { driverErrorCode } from '../shared/errors.ts';
 import { isRetryablePgError } from '../db/pg-client.ts';
 import type { RewardType } from '../shared/rewards-schemas.ts';
 import { LAST_CLAIM_COLUMN, LAST_CLAIM_KEY } from './reward-columns.ts';
@@ -145,9 +144,7 @@ export async function claimAndCredit(
     });
   } catch (err) {
     // Undone by its own marker, or chosen as a deadlock victim (the transaction is retried on that).
-    if (driverErrorCode(err) === '22P02' && errorText(err).includes(UNDO_MARKER)) {
-      return { outcome: 'needs_transaction' };
-    }
+    if (undoneByMarker(err)) return { outcome: 'needs_transaction' };
     if (isRetryablePgError(err)) return { outcome: 'needs_transaction' };
     throw err;
   }
@@ -159,13 +156,13 @@ export async function claimAndCredit(
   return wanted ? { outcome: 'needs_transaction' } : { outcome: 'too_early' };
 }
 
-function errorText(err: unknown): string {
-  let text = '';
+/** Whether PostgreSQL's own error (not drizzle's wrapper, whose text lists the parameters) is the marker's cast. */
+function undoneByMarker(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; depth += 1) {
-    text += `${e.message}\n`;
+    if ((e as { code?: unknown }).code === '22P02') return e.message.includes(UNDO_MARKER);
     e = e.cause;
   }
-  return text;
+  return false;
 }
 
 export function rewardsRepo(h: DbHandle): RewardsRepository {
