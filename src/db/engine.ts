@@ -254,3 +254,12 @@ export function inTransaction<T>(target: WriteTarget, fn: (tx: TxHandle) => Prom
 export function readHandle(target: ReadTarget): DbHandle {
   return isStore(target) ? target.read : target;
 }
+
+/**
+ * PostgreSQL: the handle for a write that is ONE statement, its own transaction (it commits when it
+ * returns, or fails whole): the pool, without BEGIN and COMMIT (the one-statement claim, decision 062).
+ * Undefined on SQLite, whose writes go through `transaction` (its writer is serialised).
+ */
+export function autocommitHandle(store: DataStore): PgHandle | undefined {
+  return store.kind === 'pg' ? (store.read as PgHandle) : undefined;
+}

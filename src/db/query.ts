@@ -191,9 +191,13 @@ export interface PreparedRows<Row extends unknown[]> {
  * `prepared` for a statement the builder cannot write (e.g. PostgreSQL's data-modifying `with`), written
  * with `sql` over the schema's tables and columns and `sql.placeholder(name)` values: compiled once, run on
  * any handle, failures wrapped as the builder's are ("Failed query: …", the driver's error as the cause).
+ * The builder's queries can be parts of it (`(q) => sql\`with x as (${q.insert(…)…}) select …\``).
  */
-export function preparedSql<Row extends unknown[]>(query: SQL): Prepared<PreparedRows<Row>> {
-  const compiled = dialect.sqlToQuery(query);
+export function preparedSql<Row extends unknown[]>(
+  query: SQL | ((q: Q) => SQL),
+): Prepared<PreparedRows<Row>> {
+  // A function receives a query handle to build parts with the builder (e.g. an upsert inside a `with`).
+  const compiled = dialect.sqlToQuery(typeof query === 'function' ? query(templateQ) : query);
   return prepared((q) => {
     const { session } = q as unknown as {
       session: { prepareQuery(...a: unknown[]): PreparedRows<Row> };

@@ -127,21 +127,19 @@ const INSERT_ENTRY = prepared((q) =>
 );
 
 /**
- * PostgreSQL: the balance change and its transaction row in ONE statement, a data-modifying `with` (each
- * statement there is a round trip: issue 33 item 2). The same rule and the same order as SQLite's pair:
- * the UPDATE locks the user's row before the INSERT, which writes only when the UPDATE changed a row,
- * looks at the key. Its row is [balance, transaction id]: no row, the change was refused (nothing
- * written); a null id, the key is taken (the change stands, and the caller undoes it, as on SQLite).
- * Parameters are cast where PostgreSQL cannot infer them (the INSERT's select list).
+ * PostgreSQL: an entry as two items of a data-modifying `with`, `changed` (the balance under `rule`, only
+ * where `when` also holds) and `recorded` (its transaction row, written only when `changed` changed a
+ * row). The same rule and the same order as SQLite's pair: the UPDATE locks the user's row before the
+ * INSERT looks at the key. Parameters are cast where PostgreSQL cannot infer them (the INSERT's select
+ * list).
  */
-const changeAndRecord = (rule: Rule) => {
+function entryItems(rule: Rule, when?: SQL): SQL {
   const column = (c: AnyColumn) => sql.identifier(c.name);
   const cast = (value: unknown, type: 'text' | 'bigint') => sql`cast(${value} as ${sql.raw(type)})`;
   const v = entryValues;
-  return preparedSql<[balance: number, transactionId: string | null]>(sql`
-    with changed as (
+  return sql`changed as (
       update ${users} set ${column(users.coins)} = ${users.coins} + ${amount}
-      where ${changeable(rule)}
+      where ${changeable(rule)}${when ? sql` and ${when}` : sql``}
       returning ${users.coins}
     ), recorded as (
       insert into ${transactions} (${sql.join(
@@ -170,9 +168,19 @@ const changeAndRecord = (rule: Rule) => {
       )} from changed
       on conflict (${column(transactions.idempotencyKey)}) do nothing
       returning ${column(transactions.id)}
-    )
-    select changed.coins, recorded.id from changed left join recorded on true`);
-};
+    )`;
+}
+
+/**
+ * PostgreSQL: the balance change and its transaction row in ONE statement (each statement there is a
+ * round trip: issue 33 item 2). Its row is [balance, transaction id]: no row, the change was refused
+ * (nothing written); a null id, the key is taken (the change stands, and the caller undoes it, as on
+ * SQLite).
+ */
+const changeAndRecord = (rule: Rule) =>
+  preparedSql<[balance: number, transactionId: string | null]>(
+    sql`with ${entryItems(rule)} select changed.coins, recorded.id from changed left join recorded on true`,
+  );
 const CHANGE_AND_RECORD = {
   credit: changeAndRecord('credit'),
   debit: changeAndRecord('debit'),
@@ -320,6 +328,41 @@ export async function debit(
     recordLedgerWrite(entry.type, 'debit', 'refused');
     throw err;
   }
+}
+
+// ---------------------------------------------------------------- a credit inside a caller's statement
+
+/**
+ * PostgreSQL: a credit of `entry`-shaped values (no idempotency key) as the `with` items `changed` and
+ * `recorded` of a caller's ONE statement, for a write whose only other part is a conditional write before
+ * it (the reward claim: decision 062, session 14). The balance changes under the credit rule (`RULES`) and
+ * only where `when` holds (e.g. `exists (select 1 from claimed)`); its transaction row is written when it
+ * did. `changed.coins` is the new balance, null (no row) when the rule or `when` refused. A statement
+ * outside a transaction commits when it returns: the caller runs it with `creditValues(entry)` among its
+ * values, makes the statement FAIL when it must not stand (e.g. its own write happened and the credit was
+ * refused), and calls `creditCommitted(entry)` once it returned (the write counter counts commits).
+ */
+export function creditItems(when: SQL): SQL {
+  return entryItems('credit', when);
+}
+
+/** The placeholder values of `creditItems` for the entry (it carries no idempotency key). */
+export function creditValues(entry: Omit<LedgerEntry, 'idempotencyKey'>): Record<string, unknown> {
+  assertAmount(entry.cents);
+  return {
+    id: crypto.randomUUID(),
+    userId: entry.userId,
+    amount: entry.cents,
+    type: entry.type,
+    description: entry.description ?? null,
+    key: null,
+    now: entry.now,
+  };
+}
+
+/** Counts a credit written by a caller's statement (`creditItems`), once that statement has committed. */
+export function creditCommitted(entry: Pick<LedgerEntry, 'type'>): void {
+  recordLedgerWrite(entry.type, 'credit', 'ok');
 }
 
 // ---------------------------------------------------------------- reads

@@ -1,10 +1,10 @@
-import type { DataStore } from '../db/engine.ts';
+import { autocommitHandle, type DataStore, type DbHandle } from '../db/engine.ts';
 import { AppError } from '../shared/errors.ts';
 import * as ledger from '../ledger/index.ts';
 import { formatCents } from '../shared/money.ts';
 import { REWARDS, type ClaimRewardResponse, type RewardType } from '../shared/rewards-schemas.ts';
 import { msUntilClaimable } from './get-reward-status.ts';
-import { rewardsRepo } from './rewards-repo.ts';
+import { claimAndCredit, rewardsRepo } from './rewards-repo.ts';
 import { scheduleRewardReady, wantsRewardReady } from '../reminders/schedule-reminders.ts';
 
 const TRANSACTION_TYPE = { regular: 'hourly', bonus: 'bonus', daily: 'daily' } as const;
@@ -24,7 +24,9 @@ export function formatWait(ms: number): string {
 /**
  * Claims one timed reward. The cooldown check and the write are one conditional write (the
  * repository's `claim`) inside the same transaction as the ledger credit, so concurrent claims cannot
- * both pass, on either engine.
+ * both pass, on either engine. On PostgreSQL the usual claim is first tried as ONE statement that is its
+ * own transaction (`claimAndCredit`: the same conditional write, the ledger's credit items and the
+ * reminder-setting read); what that statement leaves to the transaction, it has not written.
  */
 export async function claimReward(
   store: DataStore,
@@ -33,6 +35,22 @@ export async function claimReward(
   now: number,
 ): Promise<ClaimRewardResponse> {
   const reward = REWARDS[type];
+  const credit = {
+    userId,
+    cents: reward.cents,
+    type: TRANSACTION_TYPE[type],
+    description: DESCRIPTION[type],
+    now,
+  };
+  const single = autocommitHandle(store);
+  if (single) {
+    // PostgreSQL: the claim, its credit and the reminder-setting read as ONE statement (one round trip, no
+    // BEGIN/COMMIT: decision 062, session 14); what it cannot finish alone (the member wants the "ready"
+    // reminder, a refused credit) it leaves undone, for the transaction below.
+    const done = await claimAndCredit(single, { userId, type, now, cutoff: now - reward.periodMs }, credit);
+    if (done.outcome === 'credited') return { type, earned: formatCents(reward.cents) };
+    if (done.outcome === 'too_early') throw await tooEarly(store.read, userId, type, now);
+  }
   return store.transaction(async (tx) => {
     const rewards = rewardsRepo(tx);
     // The reminder setting is read together with the conditional write (on PostgreSQL both go out with
@@ -40,20 +58,19 @@ export async function claimReward(
     const wanted = wantsRewardReady(tx, userId, type);
     wanted.catch(() => undefined);
     if (!(await rewards.claim(userId, type, now, now - reward.periodMs))) {
-      const wait = msUntilClaimable(await rewards.find(userId), type, now);
-      throw new AppError(
-        'too_early',
-        `You can claim your ${reward.label} reward again in ${formatWait(wait)}.`,
-      );
+      throw await tooEarly(tx, userId, type, now);
     }
-    await ledger.credit(tx, {
-      userId,
-      cents: reward.cents,
-      type: TRANSACTION_TYPE[type],
-      description: DESCRIPTION[type],
-      now,
-    });
+    await ledger.credit(tx, credit);
     await scheduleRewardReady(tx, userId, type, now, wanted);
     return { type, earned: formatCents(reward.cents) };
   });
+}
+
+/** The answer to a claim before its cooldown has passed (the wait read from `h`). */
+async function tooEarly(h: DbHandle, userId: string, type: RewardType, now: number): Promise<AppError> {
+  const wait = msUntilClaimable(await rewardsRepo(h).find(userId), type, now);
+  return new AppError(
+    'too_early',
+    `You can claim your ${REWARDS[type].label} reward again in ${formatWait(wait)}.`,
+  );
 }

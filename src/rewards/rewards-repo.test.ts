@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestStore, ENGINES, type TestStore } from '../test/db.ts';
-import { insertUser, ledgerAmounts } from '../test/factories.ts';
+import { grantCoins, insertUser, ledgerAmounts } from '../test/factories.ts';
 import { pgTestsEnabled } from '../test/pg.ts';
 import { AppError } from '../shared/errors.ts';
 import * as ledger from '../ledger/index.ts';
 import { HOUR } from '../clock.ts';
+import { MAX_CENTS } from '../shared/money.ts';
 import { claimReward } from './claim-reward.ts';
 import { getRewardStatus } from './get-reward-status.ts';
 import { rewardsRepo } from './rewards-repo.ts';
@@ -78,6 +79,28 @@ describe.each(ENGINES)('rewards repository on %s', (kind) => {
 
     it('claimReward for an unknown user: not_found, nothing recorded', async () => {
       await expect(claimReward(t.store, crypto.randomUUID(), 'regular', now)).rejects.toThrow();
+      await ledger.assertLedgerInvariant(t.store);
+    });
+
+    it('a claim the ledger refuses (above the maximum balance) records nothing: the reward stays claimable', async () => {
+      // A first claim (the reward row is inserted) and a later one (the row is updated), both undone.
+      const fresh = await insertUser(t.store);
+      const later = await insertUser(t.store);
+      await grantCoins(t.store, fresh.id, MAX_CENTS - 50);
+      await grantCoins(t.store, later.id, MAX_CENTS - 350);
+      expect(await claimReward(t.store, later.id, 'bonus', now)).toEqual({ type: 'bonus', earned: '3.00' });
+      for (const user of [fresh, later]) {
+        await expect(claimReward(t.store, user.id, 'regular', now + 1)).rejects.toThrow(
+          'This would take the balance above the maximum of 99999999.99 coins.',
+        );
+        expect(await ledger.getBalance(t.store, user.id)).toBe(MAX_CENTS - 50);
+        expect(await amountsOf(t.store.read, user.id, 'hourly')).toEqual([]);
+      }
+      expect(await rewardsRepo(t.store.read).find(fresh.id)).toBeUndefined();
+      expect(await rewardsRepo(t.store.read).find(later.id)).toMatchObject({
+        lastClaimDate: 0,
+        lastBonusClaimDate: now,
+      });
       await ledger.assertLedgerInvariant(t.store);
     });
 
