@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createPageCache, pageKey } from './page-cache.ts';
+import { createPageCache, liveFieldsMasked, pageKey } from './page-cache.ts';
 
-const page = (bytes: number, status = 200) => ({ gzip: Buffer.alloc(bytes), status });
+const page = (bytes: number, status = 200) => ({
+  gzip: Buffer.alloc(bytes),
+  status,
+  dataKey: '',
+  slot: null,
+});
 
 describe('the page cache (decision 047)', () => {
   it('keys a page by its URL and every byte of its boot data', () => {
@@ -29,5 +34,23 @@ describe('the page cache (decision 047)', () => {
     cache.set('huge', page(101));
     expect(cache.get('huge')).toBeUndefined();
     expect(cache.bytes).toBe(50);
+  });
+
+  it("masks Discover's invite counts out of a page's render inputs, and nothing else", () => {
+    const card = (members: number | null, online: number | null, description = 'Hi') =>
+      JSON.stringify({
+        queries: [
+          {
+            key: ['/api/servers'],
+            data: [{ id: 'c1', memberCount: members, onlineCount: online, description }],
+          },
+        ],
+      });
+    expect(liveFieldsMasked(card(120, 7))).toBe(liveFieldsMasked(card(130, 9)));
+    expect(liveFieldsMasked(card(null, null))).toBe(liveFieldsMasked(card(130, 9)));
+    expect(liveFieldsMasked(card(120, 7))).not.toBe(liveFieldsMasked(card(120, 7, 'Other')));
+    // A balance or any other number is not a count.
+    const user = JSON.stringify({ user: { coins: '5.00', memberCount: 3 } });
+    expect(liveFieldsMasked(user)).toBe(user);
   });
 });

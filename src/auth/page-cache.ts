@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { DataSlot } from './page-gzip.ts';
 
 // Server-rendered pages by what they were rendered from (decision 047). A page's HTML is a pure function
 // of its URL and its boot data (the session's user, the public config and the page's first data, the
@@ -14,12 +15,31 @@ export interface CachedPage {
   /** The whole page, gzip-compressed. */
   gzip: Buffer;
   status: number;
+  /**
+   * The key of the exact boot data inlined in `gzip` (pageKey of the unmasked boot). The cache holds the
+   * page under its render key (liveFieldsMasked); when a load's data differs only in live fields, the
+   * page's markup is still right and only its boot data is swapped for the load's (spa-pages.ts).
+   */
+  dataKey: string;
+  /** Where the boot data sits in `gzip` (page-gzip.ts), to swap it without compressing the markup again. */
+  slot: DataSlot | null;
 }
 
 export interface PageCache {
   get(key: string): CachedPage | undefined;
   set(key: string, page: CachedPage): void;
   readonly bytes: number;
+}
+
+// Discover's invite counts (ApiDiscoverServer's memberCount and onlineCount, in that order: the list
+// encodes them so, src/joins/discover-list.ts) change with every invite-stats refresh; the cards show them
+// only once hydrated (web/src/features/discover/server-card.tsx), so the server's markup does not depend
+// on them. Masked out of the render key, a refresh does not force a render of every member's Discover.
+const LIVE_COUNTS = /"memberCount":(?:-?\d+|null),"onlineCount":(?:-?\d+|null)/g;
+
+/** The boot data's JSON without the fields the server's markup does not show (the render's inputs). */
+export function liveFieldsMasked(bootJson: string): string {
+  return bootJson.replace(LIVE_COUNTS, '"memberCount":0,"onlineCount":0');
 }
 
 /** The cache key of a page: its URL and everything it is rendered from. */
