@@ -17,7 +17,7 @@ export interface CachedPage {
   status: number;
   /**
    * The key of the exact boot data inlined in `gzip` (pageKey of the unmasked boot). The cache holds the
-   * page under its render key (liveFieldsMasked); when a load's data differs only in live fields, the
+   * page under its render key (pageKeys); when a load's data differs only in live fields, the
    * page's markup is still right and only its boot data is swapped for the load's (spa-pages.ts).
    */
   dataKey: string;
@@ -37,9 +37,20 @@ export interface PageCache {
 // on them. Masked out of the render key, a refresh does not force a render of every member's Discover.
 const LIVE_COUNTS = /"memberCount":(?:-?\d+|null),"onlineCount":(?:-?\d+|null)/g;
 
-/** The boot data's JSON without the fields the server's markup does not show (the render's inputs). */
-export function liveFieldsMasked(bootJson: string): string {
-  return bootJson.replace(LIVE_COUNTS, '"memberCount":0,"onlineCount":0');
+/**
+ * A page's two keys from its URL and boot data's JSON: `render`, of everything its server markup shows
+ * (the JSON with the live counts masked), and `data`, of everything it inlines (that and the counts in
+ * their order, which with the masked JSON give back the whole). Equal when the data has no live counts.
+ * One hash over the JSON either way.
+ */
+export function pageKeys(url: string, bootJson: string): { render: string; data: string } {
+  let live = '';
+  const masked = bootJson.replace(LIVE_COUNTS, (counts) => {
+    live += counts;
+    return '"memberCount":0,"onlineCount":0';
+  });
+  const render = pageKey(url, masked);
+  return { render, data: live ? render + createHash('sha1').update(live).digest('base64') : render };
 }
 
 /** The cache key of a page: its URL and everything it is rendered from. */

@@ -7,7 +7,7 @@ import type { AppBoot, BootQuery, PublicConfig } from '../shared/api-types.ts';
 import type { AppContext } from '../context.ts';
 import { getUserById, toApiUser } from '../users/users.ts';
 import { pageQueries } from './page-data.ts';
-import { createPageCache, liveFieldsMasked, pageKey, type CachedPage } from './page-cache.ts';
+import { createPageCache, pageKeys, type CachedPage } from './page-cache.ts';
 import { gzipSplit, withData } from './page-gzip.ts';
 import { startPageRenderer, type PageRenderer, type RenderedPage } from './page-renderer.ts';
 import { recordPageHtml } from '../metrics.ts';
@@ -214,12 +214,9 @@ function cachedRenders(
   /** The rendered page from the cache, or rendered now (one render for simultaneous loads), or null. */
   return async (req: Request, boot: AppBoot, status: number): Promise<Served> => {
     const withFlag: AppBoot = { ...boot, rendered: true };
-    const bootJson = JSON.stringify(boot);
-    // The page's data (what it inlines) and its render inputs (what its markup shows): the same, except
+    // The page's render inputs (what its markup shows) and its data (what it inlines): the same, except
     // Discover's invite counts, which its markup leaves to the browser (page-cache.ts).
-    const dataKey = pageKey(req.originalUrl, bootJson);
-    const masked = liveFieldsMasked(bootJson);
-    const key = masked === bootJson ? dataKey : pageKey(req.originalUrl, masked);
+    const { render: key, data: dataKey } = pageKeys(req.originalUrl, JSON.stringify(boot));
     const cached = cache.get(key);
     const reused = cached && (await withThisData(key, cached, withFlag, dataKey));
     if (reused) return { page: reused, from: 'cache' };
