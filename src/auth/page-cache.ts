@@ -58,6 +58,11 @@ export function pageKey(url: string, bootJson: string): string {
   return createHash('sha1').update(url).update('\n').update(bootJson).digest('base64');
 }
 
+/** Bytes a cached page holds outside the heap: its gzip and the page's end kept for a data swap. */
+function sizeOf(page: CachedPage): number {
+  return page.gzip.length + (page.slot?.tail.length ?? 0);
+}
+
 export function createPageCache(maxBytes = PAGE_CACHE_BYTES): PageCache {
   // A Map iterates in insertion order: re-inserting on each hit keeps the least recently used first.
   const pages = new Map<string, CachedPage>();
@@ -74,16 +79,16 @@ export function createPageCache(maxBytes = PAGE_CACHE_BYTES): PageCache {
     set(key, page) {
       const old = pages.get(key);
       if (old) {
-        bytes -= old.gzip.length;
+        bytes -= sizeOf(old);
         pages.delete(key);
       }
-      if (page.gzip.length > maxBytes) return;
+      if (sizeOf(page) > maxBytes) return;
       pages.set(key, page);
-      bytes += page.gzip.length;
+      bytes += sizeOf(page);
       for (const [oldest, evicted] of pages) {
         if (bytes <= maxBytes) break;
         pages.delete(oldest);
-        bytes -= evicted.gzip.length;
+        bytes -= sizeOf(evicted);
       }
     },
     get bytes() {
