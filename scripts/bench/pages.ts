@@ -25,7 +25,7 @@ import { summarizeProfile } from './profile-summary.ts';
 // own bytes from memory (a static shell of the same size). Then an overload run: many members open a
 // page none of them has loaded yet, at 4× the connections, and the run counts how the product answered
 // (rendered, from its cache, or the static shell: the coinsync_page_html_total counter).
-//   npm run bench -- --pages [--quick] [--profile] [--out bench/pages.json]
+//   npm run bench -- --pages [--quick] [--profile] [--dist DIR] [--out bench/pages.json]
 
 export interface PageRouteResult {
   path: string;
@@ -108,6 +108,8 @@ export async function runPageBench(options: {
   root: string;
   /** V8 CPU profiles of the product's threads (the event loop and the renderer), summarised at the end. */
   profile?: boolean;
+  /** Another checkout whose compiled server runs instead of this one's (an A/B run; not rebuilt). */
+  dist?: string;
 }): Promise<number> {
   const { quick, root } = options;
   const startedAt = new Date();
@@ -117,7 +119,8 @@ export async function runPageBench(options: {
     : { pages: 1600, connections: 32, sessions: 64, overloadUsers: 300 };
   const dir = mkdtempSync(path.join(os.tmpdir(), 'coinsync-bench-pages-'));
   try {
-    if (distIsStale()) throw new Error('dist/server is older than src/: run `npm run build` first');
+    if (!options.dist && distIsStale())
+      throw new Error('dist/server is older than src/: run `npm run build` first');
     const routes = Object.keys(
       JSON.parse(readFileSync(path.join(root, 'dist/web/route-preloads.json'), 'utf8')) as Record<
         string,
@@ -133,6 +136,7 @@ export async function runPageBench(options: {
       port: await freePort(),
       databasePath,
       runtime: 'dist',
+      ...(options.dist ? { distEntry: path.join(options.dist, 'dist/server/main.js') } : {}),
       ...(options.profile ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}),
     });
     await product.waitForLine(/bot: connected as/, 60_000);

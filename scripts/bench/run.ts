@@ -796,6 +796,7 @@ const discordBench = args.reconcile || args['mass-leave'];
         quick: args.quick,
         root,
         profile: args.profile,
+        ...(args.dist ? { dist: path.resolve(args.dist) } : {}),
         out: path.resolve(root, args.out ?? (args.quick ? 'bench/pages.quick.tmp' : 'bench/pages.json')),
       })
     : args.pg

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createPageCache, pageKey } from './page-cache.ts';
+import { createPageCache, pageKey, pageKeys } from './page-cache.ts';
 
-const page = (bytes: number, status = 200) => ({ gzip: Buffer.alloc(bytes), status });
+const page = (bytes: number, status = 200) => ({
+  gzip: Buffer.alloc(bytes),
+  status,
+  dataKey: '',
+  slot: null,
+});
 
 describe('the page cache (decision 047)', () => {
   it('keys a page by its URL and every byte of its boot data', () => {
@@ -29,5 +34,29 @@ describe('the page cache (decision 047)', () => {
     cache.set('huge', page(101));
     expect(cache.get('huge')).toBeUndefined();
     expect(cache.bytes).toBe(50);
+  });
+
+  it("keys Discover's render without its invite counts, and its data with them; nothing else is masked", () => {
+    const card = (members: number | null, online: number | null, description = 'Hi') =>
+      JSON.stringify({
+        queries: [
+          {
+            key: ['/api/servers'],
+            data: [{ id: 'c1', memberCount: members, onlineCount: online, description }],
+          },
+        ],
+      });
+    const keys = (json: string) => pageKeys('/', json);
+    expect(keys(card(120, 7)).render).toBe(keys(card(130, 9)).render);
+    expect(keys(card(null, null)).render).toBe(keys(card(130, 9)).render);
+    expect(keys(card(120, 7)).data).not.toBe(keys(card(130, 9)).data);
+    expect(keys(card(120, 7)).data).not.toBe(keys(card(12, 7)).data);
+    expect(keys(card(0, 0)).data).not.toBe(keys(card(null, null)).data);
+    expect(keys(card(120, 7)).data).toBe(keys(card(120, 7)).data);
+    expect(keys(card(120, 7)).render).not.toBe(keys(card(120, 7, 'Other')).render);
+    // A page without counts: one key, the page's own; a balance or any other number is not a count.
+    const user = JSON.stringify({ user: { coins: '5.00', memberCount: 3 } });
+    expect(keys(user)).toEqual({ render: pageKey('/', user), data: pageKey('/', user) });
+    expect(keys(user).data).not.toBe(keys(user.replace('5.00', '5.50')).data);
   });
 });

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { DataSlot } from './page-gzip.ts';
 
 // Server-rendered pages by what they were rendered from (decision 047). A page's HTML is a pure function
 // of its URL and its boot data (the session's user, the public config and the page's first data, the
@@ -14,6 +15,14 @@ export interface CachedPage {
   /** The whole page, gzip-compressed. */
   gzip: Buffer;
   status: number;
+  /**
+   * The key of the exact boot data inlined in `gzip` (pageKey of the unmasked boot). The cache holds the
+   * page under its render key (pageKeys); when a load's data differs only in live fields, the
+   * page's markup is still right and only its boot data is swapped for the load's (spa-pages.ts).
+   */
+  dataKey: string;
+  /** Where the boot data sits in `gzip` (page-gzip.ts), to swap it without compressing the markup again. */
+  slot: DataSlot | null;
 }
 
 export interface PageCache {
@@ -22,9 +31,36 @@ export interface PageCache {
   readonly bytes: number;
 }
 
+// Discover's invite counts (ApiDiscoverServer's memberCount and onlineCount, in that order: the list
+// encodes them so, src/joins/discover-list.ts) change with every invite-stats refresh; the cards show them
+// only once hydrated (web/src/features/discover/server-card.tsx), so the server's markup does not depend
+// on them. Masked out of the render key, a refresh does not force a render of every member's Discover.
+const LIVE_COUNTS = /"memberCount":(?:-?\d+|null),"onlineCount":(?:-?\d+|null)/g;
+
+/**
+ * A page's two keys from its URL and boot data's JSON: `render`, of everything its server markup shows
+ * (the JSON with the live counts masked), and `data`, of everything it inlines (that and the counts in
+ * their order, which with the masked JSON give back the whole). Equal when the data has no live counts.
+ * One hash over the JSON either way.
+ */
+export function pageKeys(url: string, bootJson: string): { render: string; data: string } {
+  let live = '';
+  const masked = bootJson.replace(LIVE_COUNTS, (counts) => {
+    live += counts;
+    return '"memberCount":0,"onlineCount":0';
+  });
+  const render = pageKey(url, masked);
+  return { render, data: live ? render + createHash('sha1').update(live).digest('base64') : render };
+}
+
 /** The cache key of a page: its URL and everything it is rendered from. */
 export function pageKey(url: string, bootJson: string): string {
   return createHash('sha1').update(url).update('\n').update(bootJson).digest('base64');
+}
+
+/** Bytes a cached page holds outside the heap: its gzip and the page's end kept for a data swap. */
+function sizeOf(page: CachedPage): number {
+  return page.gzip.length + (page.slot?.tail.length ?? 0);
 }
 
 export function createPageCache(maxBytes = PAGE_CACHE_BYTES): PageCache {
@@ -43,16 +79,16 @@ export function createPageCache(maxBytes = PAGE_CACHE_BYTES): PageCache {
     set(key, page) {
       const old = pages.get(key);
       if (old) {
-        bytes -= old.gzip.length;
+        bytes -= sizeOf(old);
         pages.delete(key);
       }
-      if (page.gzip.length > maxBytes) return;
+      if (sizeOf(page) > maxBytes) return;
       pages.set(key, page);
-      bytes += page.gzip.length;
+      bytes += sizeOf(page);
       for (const [oldest, evicted] of pages) {
         if (bytes <= maxBytes) break;
         pages.delete(oldest);
-        bytes -= evicted.gzip.length;
+        bytes -= sizeOf(evicted);
       }
     },
     get bytes() {

@@ -8,6 +8,7 @@ import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts'
 import { readMetric } from '../metrics.ts';
 import { bootScript, withDocumentHead } from './spa-pages.ts';
 import { MAX_QUEUED_RENDERS } from './page-renderer.ts';
+import { discoverFor } from '../joins/discover-campaigns.ts';
 
 // The SPA's HTML depends on the session: signed out, the prerendered login page; signed in, index.html
 // with this session's own user inlined. The page is per user, so it must never be cached or mixed up.
@@ -410,6 +411,66 @@ describe('with a server renderer (decision 031)', () => {
     });
     expect(plain.headers.get('content-encoding')).toBeNull();
     expect(await plain.text()).toBe(changed);
+  });
+
+  it("keeps Discover's render when only its invite counts change, and inlines the counts of this load (session 14)", async () => {
+    const mona = await rendering.signIn('spa_mona');
+    const store = rendering.server.ctx.store;
+    const renderOf = (html: string) => /data-render="(\d+)"/.exec(html)?.[1];
+    const code = 'spa-counts-invite';
+    const owner = await rendering.signIn('spa_owner');
+    await insertCampaign(store, {
+      ownerId: owner.user!.id,
+      name: 'Counted Guild',
+      kind: 'featured',
+      inviteCode: code,
+    });
+    const listed = async () =>
+      ((await mona.get<{ name: string }[]>('/api/servers?q=Counted')).body[0]?.name ?? '') ===
+      'Counted Guild';
+    for (const deadline = Date.now() + 10_000; !(await listed()) && Date.now() < deadline;)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    const discover = discoverFor(store, { cdnUrl: rendering.server.ctx.config.discord.cdnUrl });
+    const setCounts = (memberCount: number, onlineCount: number) =>
+      discover.list.setStats(code, { memberCount, onlineCount, description: 'Counted', bannerUrl: null });
+    const counted = (html: string) =>
+      JSON.stringify(bootOf(html)?.queries)
+        .match(/"name":"Counted Guild".*?"memberCount":(\d+),"onlineCount":(\d+)/)
+        ?.slice(1);
+    setCounts(100, 10);
+    const first = (await page(mona, '/')).html;
+    expect(counted(first)).toEqual(['100', '10']);
+    setCounts(250, 25);
+    const recounted = await page(mona, '/');
+    // The same render (its markup does not show the counts), with this load's data: the API's answers.
+    expect(renderOf(recounted.html)).toBe(renderOf(first));
+    expect(counted(recounted.html)).toEqual(['250', '25']);
+    expect(bootOf(recounted.html)?.rendered).toBe(true);
+    expect(bootOf(recounted.html)?.queries).toEqual([
+      {
+        key: ['/api/servers', 'pages', ''],
+        data: {
+          pages: [{ servers: (await mona.get('/api/servers')).body, next: null }],
+          pageParams: ['/api/servers'],
+        },
+      },
+      { key: ['/api/servers', 'featured', ''], data: (await mona.get('/api/servers/featured')).body },
+    ]);
+    // Without gzip, the same page.
+    const plain = await fetch(`${rendering.url}/`, {
+      headers: { cookie: mona.cookieHeader, 'accept-encoding': 'identity' },
+    });
+    expect(await plain.text()).toBe(recounted.html);
+    // Anything else the markup shows (the description here) renders the page anew.
+    discover.list.setStats(code, {
+      memberCount: 250,
+      onlineCount: 25,
+      description: 'Other',
+      bannerUrl: null,
+    });
+    const described = (await page(mona, '/')).html;
+    expect(renderOf(described)).not.toBe(renderOf(first));
+    expect(described).toContain('"description":"Other"');
   });
 
   it("reports the render worker's own heap and CPU time in /metrics, which the process's figures do not tell apart", async () => {

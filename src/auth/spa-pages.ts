@@ -7,8 +7,9 @@ import type { AppBoot, BootQuery, PublicConfig } from '../shared/api-types.ts';
 import type { AppContext } from '../context.ts';
 import { getUserById, toApiUser } from '../users/users.ts';
 import { pageQueries } from './page-data.ts';
-import { createPageCache, pageKey, type CachedPage } from './page-cache.ts';
-import { startPageRenderer, type RenderedPage } from './page-renderer.ts';
+import { createPageCache, pageKeys, type CachedPage } from './page-cache.ts';
+import { gzipSplit, withData } from './page-gzip.ts';
+import { startPageRenderer, type PageRenderer, type RenderedPage } from './page-renderer.ts';
 import { recordPageHtml } from '../metrics.ts';
 import { DEFAULT_LOCALE, SUPPORTED_LOCALES, type Locale } from '../shared/i18n/index.ts';
 import {
@@ -122,6 +123,17 @@ const ENTRY_SCRIPT = '<script type="module" ';
  * the same inlined data (decision 026's one paint).
  */
 function pageHtml(pages: SpaPages, pathname: string, boot: AppBoot, rendered: RenderedPage | null): string {
+  const [head, tail] = pageAround(pages, pathname, boot, rendered);
+  return head + bootScript(boot) + tail;
+}
+
+/** The page before and after its boot data (the data's element goes between). */
+function pageAround(
+  pages: SpaPages,
+  pathname: string,
+  boot: AppBoot,
+  rendered: RenderedPage | null,
+): [string, string] {
   // The route's chunks download beside the entry (the app renders the page at once, main.tsx). When the
   // page is already in the HTML, the scripts only hydrate it: they load at low priority, so the fonts and
   // images of the visible page come first on a slow connection (decision 031).
@@ -136,11 +148,13 @@ function pageHtml(pages: SpaPages, pathname: string, boot: AppBoot, rendered: Re
       )
     : pages.app;
   const locale = boot.user?.locale ?? boot.locale ?? DEFAULT_LOCALE;
-  return app
+  const html = app
     .replace(HTML_LANG, () => `<html lang="${locale}"`)
     .replace('</head>', () => `${links}${rendered?.head ?? ''}</head>`)
-    .replace(EMPTY_ROOT, () => `<div id="root">${rendered?.html ?? ''}</div>`)
-    .replace(BOOT_MARKER, () => bootScript(boot));
+    .replace(EMPTY_ROOT, () => `<div id="root">${rendered?.html ?? ''}</div>`);
+  // index.html's marker follows the root element: the last one is index.html's own.
+  const at = html.lastIndexOf(BOOT_MARKER);
+  return at < 0 ? [html, ''] : [html.slice(0, at), html.slice(at + BOOT_MARKER.length)];
 }
 
 const gzip = promisify(zlib.gzip);
@@ -165,6 +179,74 @@ async function sendCachedPage(req: Request, res: Response, page: CachedPage): Pr
 }
 
 /**
+ * Rendered pages for requests (decision 047): from the cache when the page's render inputs are unchanged
+ * (with this load's data swapped in when only what the markup does not show changed), else rendered now
+ * (one render for simultaneous loads of the same page); a null page when the renderer is too busy.
+ */
+function cachedRenders(
+  ctx: AppContext,
+  pages: SpaPages,
+  renderer: PageRenderer,
+): (req: Request, boot: AppBoot, status: number) => Promise<Served> {
+  const cache = createPageCache();
+  const inFlight = new Map<string, Promise<Served>>();
+  /**
+   * The page for this load's data from a page rendered from the same render inputs (its key) but
+   * inlining other data (Discover's counts changed since): the same markup with this load's data, kept.
+   */
+  const withThisData = async (
+    key: string,
+    page: CachedPage,
+    boot: AppBoot,
+    dataKey: string,
+  ): Promise<CachedPage | null> => {
+    if (page.dataKey === dataKey) return page;
+    if (!page.slot) return null;
+    const fresh: CachedPage = {
+      gzip: await withData(page.gzip, page.slot, bootScript(boot)),
+      status: page.status,
+      dataKey,
+      slot: page.slot,
+    };
+    cache.set(key, fresh);
+    return fresh;
+  };
+  /** The rendered page from the cache, or rendered now (one render for simultaneous loads), or null. */
+  return async (req: Request, boot: AppBoot, status: number): Promise<Served> => {
+    const withFlag: AppBoot = { ...boot, rendered: true };
+    // The page's render inputs (what its markup shows) and its data (what it inlines): the same, except
+    // Discover's invite counts, which its markup leaves to the browser (page-cache.ts).
+    const { render: key, data: dataKey } = pageKeys(req.originalUrl, JSON.stringify(boot));
+    const cached = cache.get(key);
+    const reused = cached && (await withThisData(key, cached, withFlag, dataKey));
+    if (reused) return { page: reused, from: 'cache' };
+    let rendering = inFlight.get(key);
+    if (!rendering) {
+      const keep = async (page: RenderedPage) => {
+        const [head, tail] = pageAround(pages, req.path, withFlag, page);
+        const { gzip: compressed, slot } = await gzipSplit(head, bootScript(withFlag), tail);
+        const kept: CachedPage = { gzip: compressed, status, dataKey, slot };
+        cache.set(key, kept);
+        return kept;
+      };
+      const started = renderer
+        .render(req.originalUrl, withFlag, (late) => {
+          keep(late).catch((err: unknown) => ctx.logger.warn('rendered page not kept', { err: String(err) }));
+        })
+        .then(async (page): Promise<Served> => ({ page: page ? await keep(page) : null, from: 'rendered' }))
+        .finally(() => inFlight.delete(key));
+      inFlight.set(key, started);
+      rendering = started;
+    }
+    // A load that joined another's render of the same markup inlines its own data.
+    const served = await rendering;
+    return served.page
+      ? { ...served, page: await withThisData(key, served.page, withFlag, dataKey) }
+      : served;
+  };
+}
+
+/**
  * The SPA's HTML for every other GET, after the session middleware. Signed out on an app path: the
  * prerendered login page in the visitor's language (its own few hundred bytes of script, no app bundle). Otherwise index.html with
  * this request's own user inlined (the answer /api/auth/user would give) and, signed in, the page's first
@@ -181,30 +263,7 @@ export function spaPages(
 ): RequestHandler {
   const pages = loadPages(webDist, ctx.config.publicUrl.replace(/\/$/, ''));
   const renderer = startPageRenderer(ctx.logger, ssrDist);
-  const cache = createPageCache();
-  const inFlight = new Map<string, Promise<Served>>();
-  /** The rendered page from the cache, or rendered now (one render for simultaneous loads), or null. */
-  const renderPage = (req: Request, boot: AppBoot, status: number): Promise<Served> => {
-    const key = pageKey(req.originalUrl, JSON.stringify(boot));
-    const cached = cache.get(key);
-    if (cached) return Promise.resolve({ page: cached, from: 'cache' });
-    const rendering = inFlight.get(key);
-    if (rendering) return rendering;
-    const withFlag: AppBoot = { ...boot, rendered: true };
-    const keep = async (page: RenderedPage) => {
-      const kept = { gzip: await gzip(pageHtml(pages, req.path, withFlag, page)), status };
-      cache.set(key, kept);
-      return kept;
-    };
-    const started = renderer!
-      .render(req.originalUrl, withFlag, (late) => {
-        keep(late).catch((err: unknown) => ctx.logger.warn('rendered page not kept', { err: String(err) }));
-      })
-      .then(async (page): Promise<Served> => ({ page: page ? await keep(page) : null, from: 'rendered' }))
-      .finally(() => inFlight.delete(key));
-    inFlight.set(key, started);
-    return started;
-  };
+  const renderPage = renderer ? cachedRenders(ctx, pages, renderer) : null;
   const english = pages.logins.get(DEFAULT_LOCALE);
   return async (req, res) => {
     const user = await sessionUser(ctx, req);
@@ -229,7 +288,7 @@ export function spaPages(
     const status = user && !isKnownRoute(pages.preloads, req.path) ? 404 : 200;
     const boot: AppBoot = user ? { user, config } : { user, config, locale };
     if (user) boot.queries = await firstData(ctx, user.id, req.path);
-    const { page, from } = renderer ? await renderPage(req, boot, status) : NOT_RENDERED;
+    const { page, from } = renderPage ? await renderPage(req, boot, status) : NOT_RENDERED;
     if (page) {
       recordPageHtml(from);
       await sendCachedPage(req, res, page);

@@ -14,6 +14,7 @@ import {
 import type { ApiDiscoverServer } from '@shared/api-types.ts';
 import type { ReactNode } from 'react';
 import { DEFAULT_JOIN_REWARD, waitText } from '@shared/join-constants.ts';
+import { useHydrated } from '../../lib/use-hydrated.ts';
 import {
   LuCircleCheck,
   LuClock,
@@ -74,11 +75,18 @@ function StatusBox({ palette, children }: { palette: 'gold' | 'green'; children:
   );
 }
 
-/** "1,234 members · 56 online" from the invite; the line keeps its height while unknown. */
+/**
+ * "1,234 members · 56 online" from the invite; the line keeps its height while unknown. Browser only:
+ * the counts change with every invite-stats refresh, and left out of the server's markup they do not
+ * change the page's render, so Discover's cached render serves until its list changes (decision 047,
+ * session 14). Hydration renders the line empty as the server did, then the counts.
+ */
 function GuildCounts({ server }: { server: ApiDiscoverServer }) {
   const { t } = useTranslation();
   const locale = useLocale();
-  const { memberCount, onlineCount } = server;
+  const hydrated = useHydrated();
+  const memberCount = hydrated ? server.memberCount : null;
+  const onlineCount = hydrated ? server.onlineCount : null;
   return (
     <HStack gap="3" minH="5" color="fg.muted" textStyle="xs" wrap="wrap">
       {memberCount !== null ? (
