@@ -37,9 +37,9 @@ const steps = [
   // suites) are `npm test`'s (vitest.check.config.ts).
   [
     'unit',
-    'node',
+    'npx',
     [
-      'node_modules/vitest/vitest.mjs',
+      'vitest',
       'run',
       '--config',
       'vitest.check.config.ts',
