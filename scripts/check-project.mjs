@@ -1,0 +1,123 @@
+#!/usr/bin/env node
+// One TypeScript project's typecheck and lint for `npm run check` (scripts/check.mjs), in one process on
+// one TypeScript program: `node scripts/check-project.mjs server|web`.
+// Run apart (`npm run typecheck`, then `eslint`), the project is parsed, bound and type-checked twice: once
+// by tsc, once more by typescript-eslint's project service for the type-aware rules. Here tsc's work is
+// done once through TypeScript's API (the same incremental build info as `npm run typecheck`), and ESLint
+// lints with that very program, so the type-aware rules read types the checker has already computed.
+// What each half reports is what `tsc -p <tsconfig> --noEmit --incremental` and `eslint <targets>` report
+// (decision 060, "npm run check from cold"); `npm test` and CI still run the two commands themselves.
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import * as tsParser from '@typescript-eslint/parser';
+import ts from 'typescript';
+
+/** The two projects: the server's (everything but web/) and the web app's. */
+const PROJECTS = {
+  server: {
+    tsconfig: 'tsconfig.json',
+    buildInfo: 'node_modules/.cache/tsc/server.tsbuildinfo',
+    lint: ['.'],
+    ignore: ['web/**'],
+  },
+  web: {
+    tsconfig: 'web/tsconfig.json',
+    buildInfo: 'node_modules/.cache/tsc/web.tsbuildinfo',
+    lint: ['web'],
+    ignore: [],
+  },
+};
+
+const name = process.argv[2];
+const project = PROJECTS[name];
+if (!project) {
+  console.error(`usage: check-project.mjs ${Object.keys(PROJECTS).join('|')}`);
+  process.exit(2);
+}
+
+/** `tsc -p <tsconfig> --noEmit --incremental --tsBuildInfoFile <buildInfo>`, as tsc's own CLI runs it. */
+function typecheck() {
+  const formatHost = {
+    getCanonicalFileName: (f) => f,
+    getCurrentDirectory: ts.sys.getCurrentDirectory,
+    getNewLine: () => ts.sys.newLine,
+  };
+  let configError;
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    project.tsconfig,
+    { noEmit: true, incremental: true, tsBuildInfoFile: project.buildInfo },
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => (configError = d) },
+  );
+  if (!parsed)
+    return { program: undefined, text: ts.formatDiagnostics([configError], formatHost), ok: false };
+  const builder = ts.createIncrementalProgram({
+    rootNames: parsed.fileNames,
+    options: parsed.options,
+    configFileParsingDiagnostics: ts.getConfigFileParsingDiagnostics(parsed),
+    projectReferences: parsed.projectReferences,
+    host: ts.createIncrementalCompilerHost(parsed.options, ts.sys),
+  });
+  // The order and the early stops of tsc's emitFilesAndReportErrors.
+  const all = [...builder.getConfigFileParsingDiagnostics()];
+  const configCount = all.length;
+  all.push(...builder.getSyntacticDiagnostics());
+  if (all.length === configCount) {
+    all.push(...builder.getOptionsDiagnostics(), ...builder.getGlobalDiagnostics());
+    if (all.length === configCount) all.push(...builder.getSemanticDiagnostics());
+  }
+  // With noEmit this writes only the build info, for the next run.
+  all.push(...builder.emit().diagnostics);
+  const diagnostics = ts.sortAndDeduplicateDiagnostics(all);
+  const errors = diagnostics.filter((d) => d.category === ts.DiagnosticCategory.Error).length;
+  const text =
+    ts.formatDiagnostics(diagnostics, formatHost) +
+    (errors ? `\nFound ${errors} error${errors === 1 ? '' : 's'} (tsc -p ${project.tsconfig}).\n` : '');
+  return { program: builder.getProgram(), text, ok: errors === 0 };
+}
+
+/**
+ * typescript-eslint's parser, handed the program above: a file of the project gets its type information
+ * from it instead of from a program of the project service's own. (A parser rather than parserOptions,
+ * so ESLint's cache never tries to serialise a program.)
+ */
+function sharedProgramParser(program) {
+  return {
+    meta: { name: 'coinsync-shared-program', version: `${ts.version}+${tsParser.version}` },
+    parseForESLint: (code, options) =>
+      tsParser.parseForESLint(code, { ...options, projectService: false, programs: [program] }),
+  };
+}
+
+async function lint(program) {
+  const eslint = new ESLint({
+    cache: true,
+    cacheStrategy: 'content',
+    cacheLocation: `node_modules/.cache/eslint/${name}.json`,
+    ignorePatterns: project.ignore,
+    // Only the type-checked TypeScript files: the config's JavaScript files (eslint.config.js, the lint
+    // plugin) lint without types, as configured.
+    overrideConfig: program
+      ? [{ files: ['**/*.ts', '**/*.tsx'], languageOptions: { parser: sharedProgramParser(program) } }]
+      : [],
+  });
+  const results = await eslint.lintFiles(project.lint);
+  const formatter = await eslint.loadFormatter('stylish');
+  const text = await formatter.format(results);
+  return { text, ok: results.every((r) => r.errorCount === 0 && r.fatalErrorCount === 0) };
+}
+
+const started = process.hrtime.bigint();
+const checked = typecheck();
+const typecheckS = Number(process.hrtime.bigint() - started) / 1e9;
+const linted = await lint(checked.program);
+const lintS = Number(process.hrtime.bigint() - started) / 1e9 - typecheckS;
+const rel = (p) => path.relative(process.cwd(), p) || '.';
+console.log(
+  `typecheck (${rel(project.tsconfig)}): ${checked.ok ? 'ok' : 'failed'} after ${typecheckS.toFixed(1)} s\n` +
+    checked.text.trimEnd(),
+);
+console.log(
+  `lint (${project.lint.join(' ')}): ${linted.ok ? 'ok' : 'failed'} after ${lintS.toFixed(1)} s more\n` +
+    linted.text.trimEnd(),
+);
+process.exit(checked.ok && linted.ok ? 0 : 1);
