@@ -46,12 +46,10 @@ const KINDS = {
     },
     schema: submitServerSchema,
     insufficient: insufficientForSubmit,
-    texts: {
-      form: 'submit.regular.formLabel',
-      field: 'submit.coinsToSpend',
-      helper: 'submit.regular.coinsHelper',
-      submit: 'submit.submitServer',
-    },
+    formKey: 'submit.regular.formLabel',
+    fieldKey: 'submit.coinsToSpend',
+    helperKey: 'submit.regular.coinsHelper',
+    submitKey: 'submit.submitServer',
   },
   // No-bot: no bot needed, 1 coin per member, members earn 0.20 after 10 seconds.
   nobot: {
@@ -63,12 +61,10 @@ const KINDS = {
     },
     schema: submitNoBotSchema,
     insufficient: insufficientForNoBot,
-    texts: {
-      form: 'submit.nobot.formLabel',
-      field: 'submit.nobot.memberCount',
-      helper: 'submit.nobot.helper',
-      submit: 'submit.nobot.addServer',
-    },
+    formKey: 'submit.nobot.formLabel',
+    fieldKey: 'submit.nobot.memberCount',
+    helperKey: 'submit.nobot.helper',
+    submitKey: 'submit.nobot.addServer',
   },
 } as const;
 
@@ -135,15 +131,15 @@ export function PerMemberForm({
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-label={t(rules.texts.form)}>
+    <form onSubmit={onSubmit} noValidate aria-label={t(rules.formKey)}>
       <Stack gap="5">
         <ServerNameField {...fields.bind('name', name, setName)} />
         <InviteLinkField {...fields.bind('inviteLink', inviteLink, setInviteLink)} />
         <WholeNumberField
           name={rules.amount}
-          label={t(rules.texts.field)}
+          label={t(rules.fieldKey)}
           {...fields.bind('amount', amount, setAmount)}
-          helper={t(rules.texts.helper)}
+          helper={t(rules.helperKey)}
         />
         <TargetingFields
           idPrefix={kind}
@@ -160,7 +156,7 @@ export function PerMemberForm({
           pending={submit.isPending}
           loadingText={t('submit.submitting')}
         >
-          <LuSend /> {t(rules.texts.submit)}
+          <LuSend /> {t(rules.submitKey)}
         </SpendAndSubmit>
       </Stack>
     </form>

@@ -23,16 +23,16 @@ const CALLS = {
   // A regular campaign; the API refuses it when our bot is not in the server.
   regular: {
     path: '/api/servers',
-    added: 'submit.toast.submitted',
-    addedDetail: 'submit.toast.submittedText',
-    failed: 'submit.toast.failedSubmit',
+    addedKey: 'submit.toast.submitted',
+    addedDetailKey: 'submit.toast.submittedText',
+    failedKey: 'submit.toast.failedSubmit',
   },
   // Listed right away, 1 coin per member, no bot needed.
   nobot: {
     path: '/api/servers/no-bot',
-    added: 'submit.toast.added',
-    addedDetail: 'submit.toast.addedText',
-    failed: 'submit.toast.failedRequest',
+    addedKey: 'submit.toast.added',
+    addedDetailKey: 'submit.toast.addedText',
+    failedKey: 'submit.toast.failedRequest',
   },
 } as const;
 
@@ -51,8 +51,8 @@ export function useSubmitPerMember(
     mutationFn: (vars: SubmitPerMemberVariables) => apiJson<ApiServer>('POST', call.path, vars),
     onSuccess: async (server) => {
       toast({
-        title: t(call.added),
-        description: t(call.addedDetail, { members: server.initialMemberSlots }),
+        title: t(call.addedKey),
+        description: t(call.addedDetailKey, { members: server.initialMemberSlots }),
         variant: 'success',
       });
       options.onSuccess?.(server);
@@ -63,7 +63,7 @@ export function useSubmitPerMember(
       if (inviteUrl) options.onBotMissing?.(inviteUrl);
       toast({
         title: t('common.error'),
-        description: errorMessage(err, t(call.failed)),
+        description: errorMessage(err, t(call.failedKey)),
         variant: 'destructive',
       });
     },

@@ -5,10 +5,18 @@ import type { ToastInput } from '../../lib/toaster.tsx';
 
 /** The events about an amount in a server: their title, their text (naming both) and their colour. */
 const AMOUNT_IN_SERVER = {
-  join_verified: ['live.joinVerified', 'live.earnedForJoining', 'success'],
-  nobot_reward: ['live.rewardClaimed', 'live.earnedForJoining', 'success'],
-  penalty_refunded: ['live.penaltyRefunded', 'live.penaltyRefundedText', 'success'],
-  penalty_charged: ['live.penaltyCharged', 'live.penaltyChargedText', 'destructive'],
+  join_verified: { titleKey: 'live.joinVerified', textKey: 'live.earnedForJoining', variant: 'success' },
+  nobot_reward: { titleKey: 'live.rewardClaimed', textKey: 'live.earnedForJoining', variant: 'success' },
+  penalty_refunded: {
+    titleKey: 'live.penaltyRefunded',
+    textKey: 'live.penaltyRefundedText',
+    variant: 'success',
+  },
+  penalty_charged: {
+    titleKey: 'live.penaltyCharged',
+    textKey: 'live.penaltyChargedText',
+    variant: 'destructive',
+  },
 } as const;
 
 /** What a live event says in its toast; the payment text is the spec's checkout success toast. */
@@ -27,9 +35,9 @@ export function liveEventToast(event: LiveEvent): ToastInput {
         variant: 'success',
       };
     default: {
-      const [title, text, variant] = AMOUNT_IN_SERVER[event.type];
+      const { titleKey, textKey, variant } = AMOUNT_IN_SERVER[event.type];
       const values = { amount: formatAmount(event.amount), server: event.serverName };
-      return { title: i18n.t(title), description: i18n.t(text, values), variant };
+      return { title: i18n.t(titleKey), description: i18n.t(textKey, values), variant };
     }
   }
 }
