@@ -235,9 +235,6 @@ const config = defineConfig({
   },
 });
 
-/** The one colour palette for "featured" everywhere (badges, borders, the promote button). */
-export const FEATURED_PALETTE = 'gold';
-
 export const system = createSystem(defaultBaseConfig, chakraTheme, config);
 
 /**

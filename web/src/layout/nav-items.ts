@@ -22,9 +22,6 @@ const toItem = (route: AppRoute): NavItem => ({
 /** Product spec (docs/spec/product-spec.md) §2: the eight tabs, in the table's order (the desktop tab bar). */
 export const NAV_ITEMS: readonly NavItem[] = ROUTES.filter((r) => r.nav === 'tab').map(toItem);
 
-/** Pages beyond the spec's tabs: reached from the header on desktop and "More" on a phone. */
-export const ACCOUNT_ITEMS: readonly NavItem[] = ROUTES.filter((r) => r.nav === 'account').map(toItem);
-
 /** The phone's bottom bar: the destinations used most, in their bar order. */
 export const PHONE_BAR_ITEMS: readonly NavItem[] = ROUTES.filter((r) => r.nav && r.phoneBar)
   .sort((a, b) => (a.phoneBar ?? 0) - (b.phoneBar ?? 0))

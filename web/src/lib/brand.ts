@@ -1,8 +1,6 @@
 // The product's name and public-facing identity, kept in one place.
 export const PRODUCT_NAME = 'CoinSync';
 
-export const PRODUCT_TAGLINE = 'Grow your Discord community, one coin at a time.';
-
 /** Fallback when /api/config has not loaded; the server's supportUrl wins. */
 export const DEFAULT_SUPPORT_URL = 'https://discord.gg/';
 

@@ -54,11 +54,6 @@ export function formatDateTime(iso: string, timeZone?: string, locale: Locale = 
   });
 }
 
-/** Dollars from cents: 1000 → "$10.00" (en), "10,00 $" (de). */
-export function formatUsd(cents: number, locale: Locale = currentLocale()): string {
-  return new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD' }).format(cents / 100);
-}
-
 /** A whole number (coins in a pack, members) in the locale's grouping: "1,000" (en), "1.000" (de). */
 export function formatWhole(value: number, locale: Locale = currentLocale()): string {
   return new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(value);

@@ -7,8 +7,7 @@ import { CoinAmount } from '../components/coin-amount.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { BotInvitePanel } from '../features/campaigns/bot-invite-panel.tsx';
 import { FeaturedForm } from '../features/campaigns/featured-form.tsx';
-import { NoBotForm } from '../features/campaigns/nobot-form.tsx';
-import { RegularForm } from '../features/campaigns/regular-form.tsx';
+import { PerMemberForm } from '../features/campaigns/per-member-form.tsx';
 import { ServerPicker } from '../features/campaigns/server-picker.tsx';
 import type { ApiManageableGuild } from '@shared/campaign-schemas.ts';
 import { useAuth } from '../lib/use-auth.ts';
@@ -85,17 +84,11 @@ export default function SubmitPage() {
                 {tabIntro[value]}
               </Text>
               {/* Keyed by the picked server and its invite: picking one refills the fields. */}
-              {value === 'regular' ? <RegularForm key={formKey} {...formProps} /> : null}
-              {value === 'featured' ? <FeaturedForm key={formKey} {...formProps} /> : null}
-              {value === 'nobot' ? (
-                <NoBotForm
-                  key={formKey}
-                  balanceCents={balanceCents}
-                  balanceText={balanceText}
-                  prefillName={picked?.name}
-                  prefillInvite={prefillInvite}
-                />
-              ) : null}
+              {value === 'featured' ? (
+                <FeaturedForm key={formKey} {...formProps} />
+              ) : (
+                <PerMemberForm key={formKey} kind={value} {...formProps} />
+              )}
             </Tabs.Content>
           ))}
         </Tabs.Root>

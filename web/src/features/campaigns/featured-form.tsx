@@ -7,7 +7,7 @@ import { toast } from '../../lib/toaster.tsx';
 import { memberCostRows, SpendAndSubmit } from './cost-summary.tsx';
 import { InviteLinkField, ServerNameField } from './form-fields.tsx';
 import { TargetingFields, targetingOf } from './targeting-fields.tsx';
-import type { SubmitFormProps } from './regular-form.tsx';
+import type { SubmitFormProps } from './per-member-form.tsx';
 import { useSubmitFeatured } from './use-submit-featured.ts';
 import { useTranslation } from 'react-i18next';
 import { formatWhole } from '../../lib/format.ts';

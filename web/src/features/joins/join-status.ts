@@ -21,7 +21,7 @@ const PALETTE: Record<ApiJoin['state'], JoinStatus['palette']> = {
   expired: 'orange',
 };
 
-/** The state in words (English: src/shared/join-state-text.ts's, the bot's /joins too). */
+/** The state in words, in the member's language. */
 function joinStateText(join: ApiJoin, t: TFunction, locale: Locale, timeZone?: string): string {
   switch (join.state) {
     case 'waiting':
