@@ -97,8 +97,16 @@ describe('POST /api/servers/:id/claim-nobot', () => {
 
   it('pays once when 20 claims race', async () => {
     const { campaign, racer, before, results } = await raceClaims('claim_racer');
-    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
-    expect(results.filter((r) => r.status === 409)).toHaveLength(19);
+    // The answers that were neither, for the failure message (one PostgreSQL run at load ~12 had one).
+    const others = JSON.stringify(results.filter((r) => r.status !== 200 && r.status !== 409));
+    expect(
+      results.filter((r) => r.status === 200),
+      others,
+    ).toHaveLength(1);
+    expect(
+      results.filter((r) => r.status === 409),
+      others,
+    ).toHaveLength(19);
     expect(await racer.balanceCents()).toBe(before + 20);
     expect((await readCampaign(store(), campaign.id))?.membersRemaining).toBe(9);
   });
