@@ -1,4 +1,4 @@
-import { Events, Status, type GuildMember } from 'discord.js';
+import { Events, Status, type Client, type GuildMember } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../context.ts';
 import { JobMonitor } from '../ops/job-monitor.ts';
@@ -19,6 +19,9 @@ let app: TestApp;
 let owner: TestClient;
 const bots: Bot[] = [];
 const count = 2;
+/** The first test's campaigns (one per shard) and the clients the stopped bots left behind. */
+let firstTargets: { guild: SimGuild; campaignId: string }[] = [];
+const stopped: { bot: Bot; client: Client }[] = [];
 
 const shardCtx = (id: number): AppContext => ({
   ...app.server.ctx,
@@ -51,6 +54,7 @@ afterAll(async () => {
 describe('a bot process per shard (SHARD_COUNT=2)', () => {
   it('each shard gets only its guilds and their events; joins on either shard are verified and paid once; readiness names the shard', async () => {
     const targets = await guildsOnBothShards('Sharded campaign');
+    firstTargets = targets;
     for (const id of [0, 1]) bots.push(startBot(shardCtx(id), { loginRetryMs: 100 }));
     await Promise.all(bots.map((b) => b.ready));
     const seen: string[][] = [[], []];
@@ -133,13 +137,22 @@ describe('a bot process per shard (SHARD_COUNT=2)', () => {
     } finally {
       app.sim.state.setGatewayOnline(true);
     }
-    await waitFor(() => bot.client?.ws.shards.get(1)?.status === Status.Ready, 20_000, 'shard 1 back');
+    // Both processes lost the gateway: wait for both shards, so the next test stops settled clients.
+    for (const [id, each] of bots.entries())
+      await waitFor(
+        () => each.client?.ws.shards.get(id)?.status === Status.Ready,
+        20_000,
+        `shard ${id} back`,
+      );
   }, 40_000);
 });
 
 describe('reconcile per shard', () => {
   it('reconcile:shard-<id> settles only the guilds on its shard', async () => {
-    for (const bot of bots.splice(0)) await bot.stop(); // events missed: only reconciliation sees the arrivals
+    for (const bot of bots.splice(0)) {
+      stopped.push({ bot, client: bot.client! });
+      await bot.stop(); // events missed: only reconciliation sees the arrivals
+    }
     const targets = await guildsOnBothShards('Reconciled campaign');
     const member = await app.signIn('shard_member_offline');
     for (const { guild, campaignId } of targets) {
@@ -163,4 +176,27 @@ describe('reconcile per shard', () => {
     expect(await rewards(member)).toHaveLength(2);
     await app.checkLedger();
   }, 30_000);
+
+  it("a stopped bot's client acts on nothing, even if its gateway session comes back", async () => {
+    // discord.js can finish a shard's reconnect after destroy(); such a zombie session's events must not
+    // verify joins. Here the stopped shard-0 client delivers an arrival into a campaign's guild it held.
+    const { guild, campaignId } = firstTargets[0]!;
+    const { bot, client } = stopped[0]!;
+    const member = await app.signIn('shard_member_zombie');
+    await joinViaWebsite(member, campaignId);
+    app.sim.state.addMember(guild.id, member.user!.discordId);
+    const cached = client.guilds.cache.get(guild.id)!;
+    const arrival = (cached.members as unknown as { _add(data: unknown): GuildMember })._add({
+      user: { id: member.user!.discordId, username: 'shard_member_zombie', discriminator: '0', avatar: null },
+      joined_at: new Date(app.clock.now()).toISOString(),
+      roles: [],
+      deaf: false,
+      mute: false,
+      flags: 0,
+    });
+    client.emit(Events.GuildMemberAdd, arrival);
+    await bot.idle();
+    expect((await findJoin(app, campaignId, member.user!.id))?.verified).toBe(false);
+    expect(await rewards(member)).toHaveLength(0);
+  });
 });

@@ -436,18 +436,29 @@ function connect(state: BotState, handlers: GatewayHandlers): void {
   // as the product's Discord port does: the configured token goes back, tried again now and then.
   ctx.discord.guardBotRest(next.rest);
   const session = watchSessions(state, next);
-  next.on(Events.GuildMemberAdd, handlers.memberAdd);
-  next.on(Events.GuildMemberRemove, handlers.memberRemove);
-  next.on(Events.GuildAuditLogEntryCreate, handlers.auditLogEntry);
-  next.on(Events.GuildBanAdd, handlers.banAdd);
-  next.on(Events.GuildDelete, handlers.guildDelete);
-  next.on(Events.GuildCreate, (guild) => {
-    handlers.guildBack(guild);
-    // A guild that added the bot after start-up gets its demo-mode commands too.
-    if (session.readyOnce && next.isReady()) registerSlashCommands(state, next, guild.id);
-  });
-  next.on(Events.InteractionCreate, handlers.interaction);
-  next.on(Events.GuildAvailable, handlers.guildBack);
+  // Only the bot's current client acts. A client destroyed while one of its shards was reconnecting can
+  // finish that reconnect afterwards (discord.js's WebSocketManager): its events must change nothing,
+  // or a stopped bot process would still verify and charge joins.
+  const live =
+    <A extends unknown[]>(handler: (...args: A) => void) =>
+    (...args: A): void => {
+      if (!state.stopped && state.client === next) handler(...args);
+    };
+  next.on(Events.GuildMemberAdd, live(handlers.memberAdd));
+  next.on(Events.GuildMemberRemove, live(handlers.memberRemove));
+  next.on(Events.GuildAuditLogEntryCreate, live(handlers.auditLogEntry));
+  next.on(Events.GuildBanAdd, live(handlers.banAdd));
+  next.on(Events.GuildDelete, live(handlers.guildDelete));
+  next.on(
+    Events.GuildCreate,
+    live((guild: Guild) => {
+      handlers.guildBack(guild);
+      // A guild that added the bot after start-up gets its demo-mode commands too.
+      if (session.readyOnce && next.isReady()) registerSlashCommands(state, next, guild.id);
+    }),
+  );
+  next.on(Events.InteractionCreate, live(handlers.interaction));
+  next.on(Events.GuildAvailable, live(handlers.guildBack));
   next.on(Events.Error, (err) => logger.error('bot: client error', { error: err.message }));
   next.rest.on(RESTEvents.RateLimited, (info) => {
     recordDiscordRateLimit('bot', info.route);
