@@ -4,6 +4,9 @@ import path from 'node:path';
 // Summarises a V8 .cpuprofile (from `npm run bench -- --profile`): self time per function and per
 // package, so a bench run ends with "where did the product's CPU go" in text, not only in DevTools.
 //   node --import tsx scripts/bench/profile-summary.ts bench/profiles.tmp/<file>.cpuprofile [top]
+//   ... <file> --runs [min ms]: per product function, its runs (CPU per occurrence: median / p99 / max);
+//       PROFILE_ALL_FRAMES=1 lists node's and the packages' functions too
+//   ... <file> --long-tasks [min ms]: the main thread's busy stretches and where they entered the product
 
 interface ProfileNode {
   id: number;
