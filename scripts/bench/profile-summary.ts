@@ -182,7 +182,8 @@ export function longTasksByEntry(
  * (samples in the garbage collector do not break a run, idle or any other code does). A synchronous call
  * is one run, however busy the machine: a descheduled thread takes no samples, so a run's samples times
  * the interval is close to its CPU. Calls back to back (a loop calling it, two requests in a row) join
- * into one run, so a run is an upper bound on one call; the count says how often it happened.
+ * into one run, so a run is an upper bound on one call; the count says how often it happened. `ownP99Ms`
+ * and `ownMaxMs` leave the GC samples out (a run's own code; a GC inside it still held the loop).
  */
 export function functionRuns(
   file: string,
@@ -195,6 +196,8 @@ export function functionRuns(
   p99Ms: number;
   maxMs: number;
   maxAtMs: number;
+  ownP99Ms: number;
+  ownMaxMs: number;
 }[] {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -213,13 +216,13 @@ export function functionRuns(
     }
     return names;
   };
-  const open = new Map<string, { samples: number; start: number }>();
-  const done = new Map<string, { ms: number; at: number }[]>();
+  const open = new Map<string, { samples: number; gc: number; start: number }>();
+  const done = new Map<string, { ms: number; ownMs: number; at: number }[]>();
   const finish = (name: string) => {
     const run = open.get(name)!;
     open.delete(name);
     const list = done.get(name) ?? [];
-    list.push({ ms: run.samples * intervalMs, at: run.start });
+    list.push({ ms: run.samples * intervalMs, ownMs: (run.samples - run.gc) * intervalMs, at: run.start });
     done.set(name, list);
   };
   let t = profile.startTime;
@@ -227,7 +230,10 @@ export function functionRuns(
     t += profile.timeDeltas[i] ?? 0;
     const fn = byId.get(id)!.callFrame.functionName;
     if (fn === '(garbage collector)') {
-      for (const run of open.values()) run.samples += 1;
+      for (const run of open.values()) {
+        run.samples += 1;
+        run.gc += 1;
+      }
       return;
     }
     const names = fn === '(idle)' ? new Set<string>() : namesOf(id);
@@ -235,7 +241,7 @@ export function functionRuns(
     for (const name of names) {
       const run = open.get(name);
       if (run) run.samples += 1;
-      else open.set(name, { samples: 1, start: Math.round((t - profile.startTime) / 1000) });
+      else open.set(name, { samples: 1, gc: 0, start: Math.round((t - profile.startTime) / 1000) });
     }
   });
   for (const name of [...open.keys()]) finish(name);
@@ -243,6 +249,7 @@ export function functionRuns(
     .map(([name, runs]) => {
       const sorted = runs.map((r) => r.ms).sort((a, b) => a - b);
       const longest = runs.reduce((a, b) => (b.ms > a.ms ? b : a));
+      const own = runs.map((r) => r.ownMs).sort((a, b) => a - b);
       return {
         name,
         runs: runs.length,
@@ -251,6 +258,8 @@ export function functionRuns(
         p99Ms: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))]!,
         maxMs: longest.ms,
         maxAtMs: longest.at,
+        ownP99Ms: own[Math.min(own.length - 1, Math.floor(own.length * 0.99))]!,
+        ownMaxMs: own.at(-1)!,
       };
     })
     .sort((a, b) => b.maxMs - a.maxMs);
@@ -265,11 +274,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   if (topArg === '--runs') {
     const min = Number(process.argv[4] ?? 10);
     console.log(
-      `product functions with a run of at least ${min} ms of samples (runs, total, median / p99 / max ms, longest at)`,
+      `product functions with a run of at least ${min} ms of samples (runs, total, median / p99 / max ms, longest at; without GC samples: p99 / max)`,
     );
     for (const f of functionRuns(file).filter((f) => f.maxMs >= min))
       console.log(
-        `  ${String(f.runs).padStart(6)} ${f.totalMs.toFixed(0).padStart(7)}  ${f.medianMs.toFixed(1).padStart(6)} / ${f.p99Ms.toFixed(1).padStart(6)} / ${f.maxMs.toFixed(1).padStart(6)}  at ${(f.maxAtMs / 1000).toFixed(1)} s  ${f.name}`,
+        `  ${String(f.runs).padStart(6)} ${f.totalMs.toFixed(0).padStart(7)}  ${f.medianMs.toFixed(1).padStart(6)} / ${f.p99Ms.toFixed(1).padStart(6)} / ${f.maxMs.toFixed(1).padStart(6)}  at ${(f.maxAtMs / 1000).toFixed(1)} s; own ${f.ownP99Ms.toFixed(1)} / ${f.ownMaxMs.toFixed(1)}  ${f.name}`,
       );
     process.exit(0);
   }
