@@ -36,5 +36,7 @@ export interface AppContext {
     membershipGraceMs?: number;
     /** Heartbeat of the live event stream (tests use a short one). */
     liveHeartbeatMs?: number;
+    /** Streams one heartbeat slice serves (HEARTBEAT_SLICE; tests use a small one to see a beat in slices). */
+    liveHeartbeatSlice?: number;
   };
 }

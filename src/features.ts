@@ -21,7 +21,12 @@ export function featureRoutes(ctx: AppContext): Router[] {
   routers.push(paymentRoutes(ctx));
   routers.push(accountRoutes(ctx), accessTokenRoutes(ctx));
   routers.push(reminderRoutes(ctx));
-  routers.push(liveEventRoutes(ctx, { heartbeatMs: ctx.options.liveHeartbeatMs }));
+  routers.push(
+    liveEventRoutes(ctx, {
+      heartbeatMs: ctx.options.liveHeartbeatMs,
+      heartbeatSlice: ctx.options.liveHeartbeatSlice,
+    }),
+  );
   return routers;
 }
 

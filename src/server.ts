@@ -68,6 +68,8 @@ export interface StartOptions {
   background?: boolean;
   /** See AppContext.options.liveHeartbeatMs. */
   liveHeartbeatMs?: number;
+  /** See AppContext.options.liveHeartbeatSlice. */
+  liveHeartbeatSlice?: number;
   /** false: no signed-in fast path (overrides FAST_PATH; the fast path's equivalence tests). */
   fastPath?: boolean;
   /** Bot timings (audit-log looks); tests that exercise late audit entries set them. */
@@ -347,6 +349,7 @@ function createContext(
       writeLimits: options.writeLimits,
       membershipGraceMs: options.membershipGraceMs,
       liveHeartbeatMs: options.liveHeartbeatMs,
+      liveHeartbeatSlice: options.liveHeartbeatSlice,
     },
   };
 }

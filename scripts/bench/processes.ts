@@ -70,6 +70,24 @@ export function cpuSeconds(pid: number | undefined, tid?: number): number | null
   }
 }
 
+/**
+ * A thread's scheduler figures (/proc/<pid>/task/<tid>/schedstat, nanoseconds): time on a core and time
+ * runnable but waiting for one. The wait is what a loaded machine adds to an event-loop delay; the time on
+ * a core is the thread's CPU at nanosecond resolution (stat's utime/stime count 10 ms ticks).
+ */
+export function schedSeconds(
+  pid: number | undefined,
+  tid: number | undefined = pid,
+): { run: number; wait: number } | null {
+  if (pid === undefined) return null;
+  try {
+    const [run, wait] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ').map(Number);
+    return Number.isFinite(run! + wait!) ? { run: run! / 1e9, wait: wait! / 1e9 } : null;
+  } catch {
+    return null;
+  }
+}
+
 export interface ProductProcess {
   child: ChildProcess;
   /** The Discord simulator, a separate process as real Discord would be. */

@@ -27,7 +27,7 @@ import { runJoinPath } from './join-path.ts';
 import { measureWebSizes } from './web-size.ts';
 import { checkLedger, countRows, evaluateTargets, formatReport } from './report.ts';
 import { describeMachine, type BenchResults } from './results.ts';
-import { summarizeProfile } from './profile-summary.ts';
+import { longTasks, longTasksByEntry, summarizeProfile } from './profile-summary.ts';
 import { InspectorProfiler } from './inspector-profile.ts';
 import { formatHeapProfile, summarizeHeapProfile } from './heap-profile-summary.ts';
 import { readMemorySplit, runSoak, type SoakResult } from './soak.ts';
@@ -393,16 +393,19 @@ async function main(): Promise<number> {
             log,
           })
         : undefined;
-      const soak = await runSoak({
-        baseUrl: product.url,
-        pid: product.child.pid,
-        cookies: cookies.slice(0, soakUsers),
-        seconds: Number(args['soak-seconds']),
-        connections: soakUsers,
-        rate: Number(args['soak-rate']) || null,
-        log,
-        ...(day ? { day } : {}),
-      });
+      // With --profile / --heap-profile / --perf: one profile of the whole soak (its long tasks printed below).
+      const soak = await profiled('soak', () =>
+        runSoak({
+          baseUrl: product.url,
+          pid: product.child.pid,
+          cookies: cookies.slice(0, soakUsers),
+          seconds: Number(args['soak-seconds']),
+          connections: soakUsers,
+          rate: Number(args['soak-rate']) || null,
+          log,
+          ...(day ? { day } : {}),
+        }),
+      );
       await stop(product.child, 15_000);
       if (stripe) await stop(stripe.child, 5_000);
       const ledger = checkLedger(databasePath);
@@ -421,6 +424,16 @@ async function main(): Promise<number> {
       writeFileSync(outFile, JSON.stringify(report, null, 2) + '\n');
       console.log(formatSoak(soak, report.machine.loadAverage1m));
       log(`results written to ${path.relative(root, outFile)}`);
+      for (const { file } of profiles.filter((p) => p.file.endsWith('.cpuprofile'))) {
+        const tasks = longTasks(file, 20);
+        log(
+          `profile of the soak (${path.relative(root, file)}): ${tasks.length} busy stretches of the loop ≥ 20 ms of samples; by entry (count, CPU median / max ms):`,
+        );
+        for (const g of longTasksByEntry(tasks).slice(0, 12))
+          console.log(
+            `  ${String(g.count).padStart(5)}  ${g.medianMs.toFixed(1)} / ${g.maxMs.toFixed(1)}  ${g.entry}`,
+          );
+      }
       const rssOk = soak.rss.maxMb !== null && soak.rss.maxMb <= 300;
       log(
         `${rssOk ? '✓' : '✗'} RSS max ${soak.rss.maxMb} MB (goal ≤ 300 MB), trend ${soak.rss.slopeMbPerMinute} MB/min over the second half; unexpected failures ${soak.unexpected}`,
@@ -428,7 +441,7 @@ async function main(): Promise<number> {
       if (soak.eventLoop) {
         const loopOk = soak.eventLoop.p99MaxMs !== null && soak.eventLoop.p99MaxMs <= 50;
         log(
-          `${loopOk ? '✓' : '✗'} event-loop delay p99: worst window ${soak.eventLoop.p99MaxMs} ms, median window ${soak.eventLoop.p99MedianMs} ms (goal ≤ 50 ms); ledger ${ledger.ok ? 'exact' : 'BROKEN'}`,
+          `${loopOk ? '✓' : '✗'} event-loop delay p99: worst window ${soak.eventLoop.p99MaxMs} ms, median window ${soak.eventLoop.p99MedianMs} ms (goal ≤ 50 ms); the loop thread (median window) on a core ${soak.eventLoop.runMedianMsPerS} ms/s, waiting for one ${soak.eventLoop.waitMedianMsPerS} ms/s; ledger ${ledger.ok ? 'exact' : 'BROKEN'}`,
         );
       }
       return ledger.ok && soak.unexpected === 0 ? 0 : 1;

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { load, percentile, round } from './load.ts';
-import { BENCH_METRICS_TOKEN, cpuSeconds, rssBytes } from './processes.ts';
+import { BENCH_METRICS_TOKEN, cpuSeconds, rssBytes, schedSeconds } from './processes.ts';
 import { SoakDay, type DayResult, type DayWindowCounts } from './soak-day.ts';
 
 // `npm run bench -- --soak`: a mixed load of the real endpoints by many signed-in users for a few
@@ -31,6 +31,16 @@ export interface SoakWindow {
    * worker's (its own report in /metrics), and the rest (V8's GC helpers, libuv's pool: gzip, crypto).
    */
   cpu?: { loop: number; renderer: number; otherThreads: number } | null;
+  /**
+   * The event loop's thread by the scheduler (schedstat), in ms per second of the window: on a core, and
+   * runnable but waiting for a core. The wait is the machine's share of the loop delay, not the loop's work.
+   */
+  loopSched?: { runMsPerS: number; waitMsPerS: number } | null;
+  /**
+   * The bench's own process (load generator, the day's 1,000 stream readers and loops) in % of one core: on
+   * this 2-core machine it shares the cores with the product, which production's clients do not.
+   */
+  benchCpu?: number;
   /** Page loads in the window by how they were served: rendered now, from the page cache, or the static shell. */
   pages?: Record<string, number>;
   /**
@@ -157,6 +167,8 @@ interface ServerWindow {
   at: number;
   /** CPU seconds so far: the whole process, its main thread, the render worker's thread. */
   cpu: { total: number | null; loop: number | null; renderer: number | null };
+  /** The main thread's schedstat: seconds on a core and seconds runnable but waiting. */
+  sched: { run: number; wait: number } | null;
   /** Page loads so far by how they were served (rendered, cache, shell). */
   pages: Record<string, number>;
   memory: MemorySplit | null;
@@ -196,6 +208,7 @@ async function readServerWindow(baseUrl: string, pid: number | undefined): Promi
     return {
       at,
       cpu,
+      sched: schedSeconds(pid),
       pages,
       memory: memorySplitOf(text),
       eventLoopP99Ms: ms(metricValue(text, 'coinsync_nodejs_eventloop_lag_p99_seconds')),
@@ -226,6 +239,16 @@ function cpuShares(before: ServerWindow, after: ServerWindow): SoakWindow['cpu']
     loop: pct(loop),
     renderer: pct(renderer),
     otherThreads: pct(Math.max(0, total - loop - renderer)),
+  };
+}
+
+/** The loop thread's time on a core and waiting for one between two reads, ms per second. */
+function loopSchedOf(before: ServerWindow, after: ServerWindow): SoakWindow['loopSched'] {
+  const seconds = (after.at - before.at) / 1000;
+  if (!before.sched || !after.sched || seconds <= 0) return null;
+  return {
+    runMsPerS: round(((after.sched.run - before.sched.run) / seconds) * 1000, 0),
+    waitMsPerS: round(((after.sched.wait - before.sched.wait) / seconds) * 1000, 0),
   };
 }
 
@@ -268,7 +291,13 @@ export interface SoakResult {
   windows: SoakWindow[];
   /** The day's streams, joins and purchases (`--soak-day`). */
   day?: DayResult;
-  eventLoop?: { p99MaxMs: number | null; p99MedianMs: number | null };
+  eventLoop?: {
+    p99MaxMs: number | null;
+    p99MedianMs: number | null;
+    /** Median window of the loop thread's time on a core and waiting for one (schedstat), ms per second. */
+    runMedianMsPerS?: number | null;
+    waitMedianMsPerS?: number | null;
+  };
   /** The windows' GC added up (`--soak-day`). */
   gc?: WindowGc;
   rss: {
@@ -342,8 +371,11 @@ export async function runSoak(options: {
   const unexpectedBy: Record<string, number> = {};
   const started = performance.now();
   let windowStart = started;
+  let benchCpuAt = process.cpuUsage();
   const closeWindow = () => {
     const now = performance.now();
+    const benchCpu = process.cpuUsage(benchCpuAt);
+    benchCpuAt = process.cpuUsage();
     const lat = windowLatencies.sort((a, b) => a - b);
     const rss = rssBytes(options.pid);
     windows.push({
@@ -361,6 +393,8 @@ export async function runSoak(options: {
             eventLoopMaxMs: server?.eventLoopMaxMs ?? null,
             routes: server && priorServer ? routeP99s(priorServer.buckets, server.buckets) : {},
             cpu: server && priorServer ? cpuShares(priorServer, server) : null,
+            loopSched: server && priorServer ? loopSchedOf(priorServer, server) : null,
+            benchCpu: round(((benchCpu.user + benchCpu.system) / 1000 / (now - windowStart)) * 100, 0),
             pages:
               server && priorServer
                 ? Object.fromEntries(
@@ -381,7 +415,7 @@ export async function runSoak(options: {
           ? ` (heap ${m.heapUsedMb}/${m.heapTotalMb} MB, new space ${m.newSpaceMb}, external ${m.externalMb}, renderer ${m.rendererHeapUsedMb}/${m.rendererHeapTotalMb} + ${m.rendererExternalMb}, other ${m.otherMb})`
           : '') +
         (w.day
-          ? `; loop delay p99 ${w.eventLoopP99Ms} ms (max ${w.eventLoopMaxMs}); CPU % loop ${w.cpu?.loop}, renderer ${w.cpu?.renderer}, other threads ${w.cpu?.otherThreads}; GC ${w.gc ? `${w.gc.minor} minor (${w.gc.minorMs} ms), ${w.gc.major} major (${w.gc.majorMs} ms), pauses ≥ 20 ms ${w.gc.pausesOver20Ms}, ≥ 50 ms ${w.gc.pausesOver50Ms}` : '?'}; pages ${JSON.stringify(w.pages ?? {})}; streams ${w.day.streamsOpen}, events ${w.day.streamEvents}, joins ${w.day.joins}, leaves ${w.day.leaves}, purchases ${w.day.purchases}; slowest routes ` +
+          ? `; loop delay p99 ${w.eventLoopP99Ms} ms (max ${w.eventLoopMaxMs}); CPU % loop ${w.cpu?.loop}, renderer ${w.cpu?.renderer}, other threads ${w.cpu?.otherThreads}; loop thread on a core ${w.loopSched?.runMsPerS ?? '?'} ms/s, waiting for one ${w.loopSched?.waitMsPerS ?? '?'} ms/s; bench process CPU ${w.benchCpu} %; GC ${w.gc ? `${w.gc.minor} minor (${w.gc.minorMs} ms), ${w.gc.major} major (${w.gc.majorMs} ms), pauses ≥ 20 ms ${w.gc.pausesOver20Ms}, ≥ 50 ms ${w.gc.pausesOver50Ms}` : '?'}; pages ${JSON.stringify(w.pages ?? {})}; streams ${w.day.streamsOpen}, events ${w.day.streamEvents}, joins ${w.day.joins}, leaves ${w.day.leaves}, purchases ${w.day.purchases}; slowest routes ` +
             Object.entries(w.routes ?? {})
               .sort((a, b) => (b[1].p99Ms ?? Infinity) - (a[1].p99Ms ?? Infinity))
               .slice(0, 3)
@@ -485,9 +519,15 @@ export async function runSoak(options: {
                 .map((w) => w.eventLoopP99Ms)
                 .filter((v): v is number => typeof v === 'number')
                 .sort((a, b) => a - b);
+              const median = (values: (number | undefined)[]) => {
+                const sorted = values.filter((v): v is number => typeof v === 'number').sort((a, b) => a - b);
+                return sorted.length ? sorted[Math.floor(sorted.length / 2)]! : null;
+              };
               return {
                 p99MaxMs: p99s.at(-1) ?? null,
                 p99MedianMs: p99s.length ? p99s[Math.floor(p99s.length / 2)]! : null,
+                runMedianMsPerS: median(windows.map((w) => w.loopSched?.runMsPerS)),
+                waitMedianMsPerS: median(windows.map((w) => w.loopSched?.waitMsPerS)),
               };
             })(),
           }
