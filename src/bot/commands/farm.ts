@@ -1,10 +1,4 @@
-import {
-  ButtonStyle,
-  ComponentType,
-  SlashCommandBuilder,
-  type APIButtonComponent,
-  type APIEmbedField,
-} from 'discord.js';
+import { ButtonStyle, ComponentType, type APIButtonComponent, type APIEmbedField } from 'discord.js';
 import type { AppContext } from '../../context.ts';
 import { botRepo } from '../bot-repo.ts';
 import { findDiscoverPage } from '../../joins/discover-campaigns.ts';
@@ -17,8 +11,7 @@ import { formatCents } from '../../shared/money.ts';
 import { CAMPAIGN_KIND_RULES } from '../../shared/campaign-kinds.ts';
 import { clip, escapeMarkdown } from './limits.ts';
 import { COLORS, emptyReply, linkButton, row, siteUrl } from './replies.ts';
-import { botT, discordLocalizations } from '../../i18n/index.ts';
-import { formatDuration, formatShortWait, tFor, type BotT } from './format.ts';
+import { formatDuration, formatShortWait, localized, slashCommand, tFor, type BotT } from './format.ts';
 import type { BotReply, ButtonAction, SlashCommand } from './types.ts';
 
 // /farm lists what Discover lists (findDiscoverPage: slots left, not joined before, not your own),
@@ -149,18 +142,11 @@ export async function farmPage(
 }
 
 export const farmCommand: SlashCommand = {
-  definition: new SlashCommandBuilder()
-    .setName('farm')
-    .setNameLocalizations(discordLocalizations('commands.farm.name'))
-    .setDescription(botT('en')('commands.farm.description'))
-    .setDescriptionLocalizations(discordLocalizations('commands.farm.description'))
+  definition: slashCommand('farm', 'commands.farm.name', 'commands.farm.description')
     .addStringOption((o) =>
-      o
-        .setName('search')
-        .setNameLocalizations(discordLocalizations('commands.farm.searchName'))
-        .setDescription(botT('en')('commands.farm.searchDescription'))
-        .setDescriptionLocalizations(discordLocalizations('commands.farm.searchDescription'))
-        .setMaxLength(FARM_SEARCH_MAX),
+      localized(o, 'search', 'commands.farm.searchName', 'commands.farm.searchDescription').setMaxLength(
+        FARM_SEARCH_MAX,
+      ),
     )
     .toJSON(),
   needsAccount: true,
