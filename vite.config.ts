@@ -49,7 +49,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     outDir: fileURLToPath(new URL('./dist/web', import.meta.url)),
     emptyOutDir: true,
     chunkSizeWarningLimit: 1200,
-    // The manifest tells scripts/prerender-login.ts which files the static login page's script needs.
+    // The manifest tells scripts/build/pages.ts which files the static login page's script needs.
     manifest: !isSsrBuild,
     // The server renderer needs no icons or robots.txt of its own.
     copyPublicDir: !isSsrBuild,

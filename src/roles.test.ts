@@ -6,9 +6,9 @@ import { startServer } from './server.ts';
 import { startTestApp, TEST_DISCORD, TEST_SECRETS, type TestApp } from './test/harness.ts';
 import { waitFor } from './bot/bot-test-kit.ts';
 
-// What each ROLE composes (decision 028). Production cannot choose ROLE=web/bot yet (the data layer is
-// still SQLite); these tests compose each role on this process's own SQLite file through
-// StartOptions.role and check what it runs and serves.
+// What each ROLE composes (decision 028). Production splits by ROLE on PostgreSQL only; these tests
+// compose each role on this process's own SQLite file through StartOptions.role and check what it
+// runs and serves.
 
 interface ReadyBody {
   status: string;

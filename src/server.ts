@@ -423,10 +423,10 @@ function requestHandler(
 }
 
 /**
- * The synchronous SQLite handles (`ctx.db`, `ctx.sqlite`) do not exist on PostgreSQL. Until the code
- * that still uses them is converted (src/db/conversion.ts lists it; PostgreSQL is refused at start
- * until then), a use on PostgreSQL throws, naming what was used, instead of reading a file nobody
- * else sees. Goes away with the two fields (decision 028, after step 4's merge).
+ * The synchronous SQLite handles (`ctx.db`, `ctx.sqlite`) do not exist on PostgreSQL. The product
+ * reaches its data through `ctx.store` on both engines (decision 028's conversion is complete); what
+ * still reads the handles (a few test kits, the simulation and SQLite-only benches) fails on
+ * PostgreSQL here, naming what was used, instead of reading a file nobody else sees.
  */
 function notOnPostgres<T extends object>(name: string): T {
   return new Proxy({} as T, {

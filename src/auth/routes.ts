@@ -115,7 +115,7 @@ function discordCallback(ctx: AppContext, passport: PassportInstance): RequestHa
     if (typeof req.query.error === 'string') return fail(`discord: ${req.query.error}`);
     (
       passport.authenticate('discord', (err: unknown, user: Express.User | false, info: unknown) => {
-        if (err || !user) return fail(err instanceof Error ? err.message : JSON.stringify(info ?? null));
+        if (err || !user) return fail(err ? errorMessage(err) : JSON.stringify(info ?? null));
         // passport 0.7 regenerates the session id on login (session fixation defence); the new
         // session gets the signed-in lifetime. It is the only save that may create a signed-in
         // session (src/auth/session-creation.ts).

@@ -15,7 +15,7 @@ const stores: { name: string; env: Record<string, string>; engine: EngineKind }[
     ? [
         {
           name: 'postgresql',
-          // Same-address recording (at sign-in) is not converted yet (src/db/conversion.ts): off here.
+          // Same-address recording (at sign-in) off here, as when it ran on SQLite only (decision 028).
           env: { REDIS_URL: '', SAME_ADDRESS_WINDOW_DAYS: '0' },
           engine: 'pg' as const,
         },

@@ -11,6 +11,7 @@ import { createPageCache, pageKeys, type CachedPage } from './page-cache.ts';
 import { gzipSplit, withData } from './page-gzip.ts';
 import { startPageRenderer, type PageRenderer, type RenderedPage } from './page-renderer.ts';
 import { recordPageHtml } from '../metrics.ts';
+import { errorMessage } from '../ops/error-text.ts';
 import { DEFAULT_LOCALE, SUPPORTED_LOCALES, type Locale } from '../shared/i18n/index.ts';
 import {
   cookieLocale,
@@ -88,7 +89,7 @@ async function sessionUser(ctx: AppContext, req: Request): Promise<AppBoot['user
     return toApiUser(await getUserById(ctx.store, userId), ctx.config.discord.cdnUrl);
   } catch (err) {
     // The app asks /api/auth/user itself when the page carries no user.
-    ctx.logger.warn('boot user not inlined', { userId, err: String(err) });
+    ctx.logger.warn('boot user not inlined', { userId, err: errorMessage(err) });
     return null;
   }
 }
@@ -98,7 +99,7 @@ async function firstData(ctx: AppContext, userId: string, pathname: string): Pro
     return await pageQueries(ctx, userId, pathname);
   } catch (err) {
     // The page asks the API itself.
-    ctx.logger.warn('page data not inlined', { userId, pathname, err: String(err) });
+    ctx.logger.warn('page data not inlined', { userId, pathname, err: errorMessage(err) });
     return [];
   }
 }
@@ -231,7 +232,9 @@ function cachedRenders(
       };
       const started = renderer
         .render(req.originalUrl, withFlag, (late) => {
-          keep(late).catch((err: unknown) => ctx.logger.warn('rendered page not kept', { err: String(err) }));
+          keep(late).catch((err: unknown) =>
+            ctx.logger.warn('rendered page not kept', { err: errorMessage(err) }),
+          );
         })
         .then(async (page): Promise<Served> => ({ page: page ? await keep(page) : null, from: 'rendered' }))
         .finally(() => inFlight.delete(key));

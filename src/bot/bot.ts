@@ -459,7 +459,7 @@ function connect(state: BotState, handlers: GatewayHandlers): void {
   );
   next.on(Events.InteractionCreate, live(handlers.interaction));
   next.on(Events.GuildAvailable, live(handlers.guildBack));
-  next.on(Events.Error, (err) => logger.error('bot: client error', { error: err.message }));
+  next.on(Events.Error, (err) => logger.error('bot: client error', { error: errorMessage(err) }));
   next.rest.on(RESTEvents.RateLimited, (info) => {
     recordDiscordRateLimit('bot', info.route);
     logger.warn('bot: Discord rate limit', {

@@ -8,7 +8,7 @@ import { commandName } from './commands/help.ts';
 
 export type ReminderLine =
   | { kind: 'hourly' | 'bonus' | 'daily' }
-  | { kind: 'stay'; server: string }
+  | { kind: 'stay'; name: string }
   | { kind: 'campaign'; name: string; delivered: number; total: number };
 
 export function reminderLine(locale: Locale, line: ReminderLine): string {
@@ -21,7 +21,7 @@ export function reminderLine(locale: Locale, line: ReminderLine): string {
     case 'daily':
       return t('remind.dm.daily', { command: commandName(t, 'daily') });
     case 'stay':
-      return t('remind.dm.stay', { server: line.server });
+      return t('remind.dm.stay', { server: line.name });
     case 'campaign':
       return t('remind.dm.campaign', { name: line.name, delivered: line.delivered, total: line.total });
   }

@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.ts';
 import { DiscordApiError } from '../discord/discord-api.ts';
+import { errorMessage } from '../ops/error-text.ts';
 import { qualityRepo } from './quality-repo.ts';
 
 // Campaign quality's sampled checks (issue 31 item 1). Leaves within the stay are always seen (gateway
@@ -46,7 +47,7 @@ export async function sampleRetention(ctx: AppContext): Promise<RetentionSampleR
       } catch (err) {
         // 10004 (the bot is no longer in the guild) and outages: nothing can be said; try again later.
         if (!(err instanceof DiscordApiError))
-          ctx.logger.warn('retention check failed', { error: String(err) });
+          ctx.logger.warn('retention check failed', { error: errorMessage(err) });
         result.skipped += 1;
         continue;
       }

@@ -118,7 +118,7 @@ describe('who sees and who may join', () => {
 
   it('/farm lists what Discover lists', async () => {
     const farm = async (client: TestClient) =>
-      (await findFarmPage(app.server.ctx, client.user!.id, 0, 'salon')).servers.map((s) => s.id);
+      (await findFarmPage(app.server.ctx, client.user!.id, 0, 'salon')).campaigns.map((c) => c.id);
     expect(await farm(veteranEn)).toEqual([]);
     expect(await farm(veteranFr)).toEqual([frenchOnly.id]);
   });

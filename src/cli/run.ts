@@ -1,4 +1,5 @@
 import { ConfigError } from '../config.ts';
+import { errorMessage } from '../ops/error-text.ts';
 
 /**
  * Runs an operator CLI's `main` on its arguments; what it returns is the exit code. A configuration
@@ -12,7 +13,7 @@ export async function runCli(
     process.exitCode = await main(process.argv.slice(2));
   } catch (err) {
     if (!(err instanceof ConfigError) && !expected.some((kind) => err instanceof kind)) throw err;
-    console.error((err as Error).message);
+    console.error(errorMessage(err));
     process.exitCode = 1;
   }
 }

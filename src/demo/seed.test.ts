@@ -64,7 +64,7 @@ describe.each(ENGINES)('seedDemo on %s', (engine) => {
       const alex = await app.signIn('alex');
       const mine = (await alex.get<ApiServer[]>('/api/servers/mine')).body.map((s) => s.name);
       expect(mine.sort()).toEqual(['Anime Haven', 'Pixel Raiders']);
-      // Discover's list is not converted yet (src/db/conversion.ts): looked at on SQLite only until then.
+      // Looked at on SQLite only, as when Discover's list ran on SQLite only (decision 028).
       if (engine === 'sqlite') {
         const alexView = (await alex.get<ApiServer[]>('/api/servers')).body.map((s) => s.name);
         expect(alexView).toContain('Pixel Raiders');

@@ -76,8 +76,7 @@ describe('health and readiness without the bot', () => {
 describe.skipIf(!(await pgTestsEnabled()))('readiness on PostgreSQL', () => {
   let app: TestApp;
   beforeAll(async () => {
-    // PostgreSQL before decision 028's conversion is complete (src/db/conversion.ts): readiness and
-    // the sessions are converted, and this process has no bot.
+    // Readiness and the sessions on PostgreSQL (decision 028), in a process without a bot.
     app = await startTestApp({ engine: 'pg', env: { REDIS_URL: '' } });
   });
   afterAll(() => app?.close());

@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.ts';
 import { AppError } from '../shared/errors.ts';
+import { errorMessage } from '../ops/error-text.ts';
 import { PAYMENTS_UNAVAILABLE_MESSAGE } from '../shared/payment-schemas.ts';
 import { fulfilPaymentIntent } from './fulfil-payment.ts';
 import { recordChargeRefunded, recordDispute, recordRefund, type RefundFacts } from './reverse-payment.ts';
@@ -36,7 +37,7 @@ export function verifyStripeEvent(
     );
   } catch (err) {
     ctx.logger.warn('stripe: webhook signature verification failed', {
-      error: err instanceof Error ? err.message.split('\n')[0] : String(err),
+      error: errorMessage(err).split('\n')[0],
     });
     throw new AppError('bad_request', 'Invalid Stripe signature');
   }

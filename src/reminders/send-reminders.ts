@@ -177,7 +177,7 @@ async function describe(
       return { kind };
     case 'stay': {
       const join = await repo.findJoin(row.subjectId);
-      return join && !join.hasLeft ? { kind, server: join.name } : null;
+      return join && !join.hasLeft ? { kind, name: join.name } : null;
     }
     case 'campaign': {
       const c = await repo.findCampaign(row.subjectId);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ApiCampaignHealth, ApiServer } from './api-types.ts';
+import type * as s from './api-schemas.ts';
 import { displayTextSchema, isMoneyString, plainTextSchema } from './text.ts';
 import { MIN_CAMPAIGN_COINS, PROMOTION } from './campaign-kinds.ts';
 import { targetingSchema } from './targeting.ts';
@@ -183,49 +183,19 @@ export const botInviteQuerySchema = z.object({
     .optional(),
 });
 
-export interface BotInviteResponse {
-  inviteUrl: string;
-}
-
+export type BotInviteResponse = z.infer<typeof s.botInviteResponseSchema>;
 /** Body of a 400 when our bot is not in the guild yet: the web app then offers Invite Bot. */
-export interface BotMissingBody {
-  message: string;
-  botMissing: true;
-  inviteUrl: string;
-}
-
+export type BotMissingBody = z.infer<typeof s.botMissingBodySchema>;
 /** GET /api/servers/mine: every server the user submitted, for the Dashboard. */
-export interface ApiMyServer extends ApiServer, ApiCampaignHealth {
-  /** Slots remain and it was not canceled. */
-  active: boolean;
-  canceled: boolean;
-  /** Another active campaign of the same Discord server is featured, so this one cannot be promoted. */
-  featuredElsewhere: boolean;
-}
-
+export type ApiMyServer = z.infer<typeof s.apiMyServerSchema>;
 /** GET /api/transactions/summary */
-export interface ApiTransactionSummary {
-  earned: string;
-  spent: string;
-}
-
+export type ApiTransactionSummary = z.infer<typeof s.transactionSummarySchema>;
 /** POST /api/guilds/:id/invite: the never-expiring invite our bot made for the picked server. */
-export interface GuildInviteResponse {
-  inviteLink: string;
-  guildName: string;
-}
+export type GuildInviteResponse = z.infer<typeof s.guildInviteResponseSchema>;
 
 export const guildIdParamsSchema = z.object({
   id: z.string().regex(/^\d{15,21}$/, 'That is not a Discord server id.'),
 });
 
 /** GET /api/guilds/manageable: a Discord server the user owns or has Manage Server in (Submit's picker). */
-export interface ApiManageableGuild {
-  id: string;
-  name: string;
-  iconUrl: string | null;
-  /** Our bot is in it (null: Discord did not say); regular and featured campaigns need it. */
-  botPresent: boolean | null;
-  /** Adds our bot to this server (Discord's OAuth2 page, the server preselected). */
-  botInviteUrl: string;
-}
+export type ApiManageableGuild = z.infer<typeof s.manageableGuildSchema>;

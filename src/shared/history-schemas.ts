@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { earningsDaySchema } from './api-schemas.ts';
 import { SUPPORTED_LOCALES } from './i18n/index.ts';
 
 // Transaction history and account endpoints: shared by the API and the web app (no server imports).
@@ -47,12 +48,7 @@ export const earningsQuerySchema = z.object({
   tzOffset: z.coerce.number().int().min(-840).max(840).default(0),
 });
 
-export interface EarningsDay {
-  /** YYYY-MM-DD in the user's time zone. */
-  date: string;
-  /** Coins received that day (credits only), 2 decimals. */
-  earned: string;
-}
+export type EarningsDay = z.infer<typeof earningsDaySchema>;
 
 /** PUT /api/account/locale: the app language chosen in the switcher (decision 050). */
 export const accountLocaleSchema = z.object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { REWARD_TYPES, type RewardType } from './rewards-constants.ts';
+import { REWARD_TYPES } from './rewards-constants.ts';
+import type { claimRewardResponseSchema } from './api-schemas.ts';
 
 // Timed rewards (docs/spec/product-spec.md §9), shared by API and web app. The amounts and cooldowns live in
 // rewards-constants.ts (zod-free, imported by the web app) and are re-exported here.
@@ -11,8 +12,4 @@ export const claimRewardSchema = z.object({
 });
 export type ClaimRewardInput = z.infer<typeof claimRewardSchema>;
 
-export interface ClaimRewardResponse {
-  type: RewardType;
-  /** "1.00" */
-  earned: string;
-}
+export type ClaimRewardResponse = z.infer<typeof claimRewardResponseSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { completeSocialTaskResponseSchema, startSocialTaskResponseSchema } from './api-schemas.ts';
 
 // Social follow tasks: shared request/response shapes and rules (docs/spec/product-spec.md §3, §9).
 // The zod-free constants live in social-constants.ts (imported by the web app) and are re-exported here.
@@ -14,14 +15,5 @@ export const socialTaskParamsSchema = z.object({
   taskId: z.string().trim().min(1, 'Task id is required'),
 });
 
-export interface StartSocialTaskResponse {
-  /** ISO time the member first opened the link. */
-  startedAt: string;
-  /** ISO time from which /complete is accepted. */
-  claimableAt: string;
-}
-
-export interface CompleteSocialTaskResponse {
-  /** "2.00" */
-  earned: string;
-}
+export type StartSocialTaskResponse = z.infer<typeof startSocialTaskResponseSchema>;
+export type CompleteSocialTaskResponse = z.infer<typeof completeSocialTaskResponseSchema>;

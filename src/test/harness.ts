@@ -242,8 +242,7 @@ export async function startTestApp(
     env?: Record<string, string>;
     /**
      * sqlite (default) or pg: a fresh PostgreSQL database from PG_TEST_URL, given as DATABASE_URL.
-     * Defaults to TEST_DB. Until decision 028's conversion is complete the server refuses pg, naming the
-     * parts left (src/db/conversion.ts).
+     * Defaults to TEST_DB.
      */
     engine?: EngineKind;
     /**

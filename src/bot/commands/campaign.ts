@@ -1,10 +1,8 @@
-import { SlashCommandBuilder } from 'discord.js';
 import { listCampaignProgress, type CampaignProgress } from '../../campaigns/campaign-progress.ts';
 import { qualityOverview } from '../../campaigns/quality.ts';
 import type { ApiCampaignQuality } from '../../shared/quality.ts';
-import { botT, discordLocalizations } from '../../i18n/index.ts';
 import { escapeMarkdown } from './limits.ts';
-import { tFor, type BotT } from './format.ts';
+import { slashCommand, tFor, type BotT } from './format.ts';
 import { COLORS, emptyReply, linkButton, row, siteUrl } from './replies.ts';
 import type { SlashCommand } from './types.ts';
 
@@ -45,12 +43,7 @@ function describe(t: BotT, c: CampaignProgress, q?: ApiCampaignQuality): string 
 
 /** /campaign: the owner's campaigns and how far each got, with a link to My Campaigns. */
 export const campaignCommand: SlashCommand = {
-  definition: new SlashCommandBuilder()
-    .setName('campaign')
-    .setNameLocalizations(discordLocalizations('commands.campaign.name'))
-    .setDescription(botT('en')('commands.campaign.description'))
-    .setDescriptionLocalizations(discordLocalizations('commands.campaign.description'))
-    .toJSON(),
+  definition: slashCommand('campaign', 'commands.campaign.name', 'commands.campaign.description').toJSON(),
   needsAccount: true,
   async run(ctx, member, interaction) {
     const t = tFor(interaction);

@@ -1,11 +1,9 @@
-import { SlashCommandBuilder } from 'discord.js';
 import { claimReward } from '../../rewards/claim-reward.ts';
 import { REWARDS, type RewardType } from '../../shared/rewards-constants.ts';
 import { formatCents } from '../../shared/money.ts';
 import { getDailyStreak, type DailyStreak } from '../../rewards/streak.ts';
-import { botT, discordLocalizations } from '../../i18n/index.ts';
 import { COLORS } from './replies.ts';
-import { tFor, type BotT } from './format.ts';
+import { slashCommand, tFor, type BotT } from './format.ts';
 import type { SlashCommand } from './types.ts';
 
 // /hourly, /bonus and /daily claim through claimReward, the function POST /api/hourly/claim calls:
@@ -26,12 +24,7 @@ export function claimRewardCommand(name: string, type: RewardType, keys: Command
     hours: REWARDS[type].periodMs / 3_600_000,
   };
   return {
-    definition: new SlashCommandBuilder()
-      .setName(name)
-      .setNameLocalizations(discordLocalizations(keys.name))
-      .setDescription(botT('en')(keys.description, params))
-      .setDescriptionLocalizations(discordLocalizations(keys.description, params))
-      .toJSON(),
+    definition: slashCommand(name, keys.name, keys.description, params).toJSON(),
     needsAccount: true,
     writes: 'claim',
     async run(ctx, member, interaction) {

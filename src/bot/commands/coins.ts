@@ -1,12 +1,10 @@
-import { SlashCommandBuilder } from 'discord.js';
 import { getBalance } from '../../ledger/index.ts';
 import { summarizeEarningsByDay } from '../../campaigns/list-transactions.ts';
 import { getRewardStatus } from '../../rewards/get-reward-status.ts';
 import { formatCents } from '../../shared/money.ts';
 import { REWARDS, REWARD_TYPES, type RewardType } from '../../shared/rewards-constants.ts';
-import { botT, discordLocalizations } from '../../i18n/index.ts';
 import { COLORS, linkButton, row, siteUrl } from './replies.ts';
-import { formatWait, tFor } from './format.ts';
+import { formatWait, slashCommand, tFor } from './format.ts';
 import type { SlashCommand } from './types.ts';
 import { checkMemberJoins, COMMAND_CHECK } from '../member-sweep.ts';
 
@@ -24,12 +22,7 @@ const HOUR_MS = 3_600_000;
 
 /** /coins: balance, what came in today (UTC), and when each timed reward can be claimed. */
 export const coinsCommand: SlashCommand = {
-  definition: new SlashCommandBuilder()
-    .setName('coins')
-    .setNameLocalizations(discordLocalizations('commands.coins.name'))
-    .setDescription(botT('en')('commands.coins.description'))
-    .setDescriptionLocalizations(discordLocalizations('commands.coins.description'))
-    .toJSON(),
+  definition: slashCommand('coins', 'commands.coins.name', 'commands.coins.description').toJSON(),
   needsAccount: true,
   async run(ctx, member, interaction) {
     const t = tFor(interaction);

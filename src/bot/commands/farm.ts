@@ -1,10 +1,4 @@
-import {
-  ButtonStyle,
-  ComponentType,
-  SlashCommandBuilder,
-  type APIButtonComponent,
-  type APIEmbedField,
-} from 'discord.js';
+import { ButtonStyle, ComponentType, type APIButtonComponent, type APIEmbedField } from 'discord.js';
 import type { AppContext } from '../../context.ts';
 import { botRepo } from '../bot-repo.ts';
 import { findDiscoverPage } from '../../joins/discover-campaigns.ts';
@@ -17,8 +11,7 @@ import { formatCents } from '../../shared/money.ts';
 import { CAMPAIGN_KIND_RULES } from '../../shared/campaign-kinds.ts';
 import { clip, escapeMarkdown } from './limits.ts';
 import { COLORS, emptyReply, linkButton, row, siteUrl } from './replies.ts';
-import { botT, discordLocalizations } from '../../i18n/index.ts';
-import { formatDuration, formatShortWait, tFor, type BotT } from './format.ts';
+import { formatDuration, formatShortWait, localized, slashCommand, tFor, type BotT } from './format.ts';
 import type { BotReply, ButtonAction, SlashCommand } from './types.ts';
 
 // /farm lists what Discover lists (findDiscoverPage: slots left, not joined before, not your own),
@@ -37,7 +30,7 @@ export async function findFarmPage(
   userId: string,
   page: number,
   q: string | undefined,
-): Promise<{ servers: ApiDiscoverServer[]; hasMore: boolean }> {
+): Promise<{ campaigns: ApiDiscoverServer[]; hasMore: boolean }> {
   const wanted = (page + 1) * FARM_PAGE_SIZE + 1;
   const found: ApiDiscoverServer[] = [];
   let cursor: string | undefined;
@@ -45,12 +38,12 @@ export async function findFarmPage(
     const result = await findDiscoverPage(ctx, { userId, limit: 100, cursor, q });
     const listed = JSON.parse(result.body.toString('utf8')) as ApiDiscoverServer[];
     // The member's own featured campaign shows on Discover as "Your Server": nothing to join here.
-    found.push(...listed.filter((s) => !s.isMine));
+    found.push(...listed.filter((campaign) => !campaign.isMine));
     cursor = result.nextCursor ?? undefined;
   } while (cursor && found.length < wanted);
   const start = page * FARM_PAGE_SIZE;
   return {
-    servers: found.slice(start, start + FARM_PAGE_SIZE),
+    campaigns: found.slice(start, start + FARM_PAGE_SIZE),
     hasMore: found.length > start + FARM_PAGE_SIZE,
   };
 }
@@ -59,13 +52,13 @@ function button(style: ButtonStyle, label: string, customId: string, disabled = 
   return { type: ComponentType.Button, style, label, custom_id: customId, disabled } as APIButtonComponent;
 }
 
-function serverLine(t: BotT, server: ApiDiscoverServer): string {
+function campaignLine(t: BotT, campaign: ApiDiscoverServer): string {
   const parts = [
-    t('farm.reward', { amount: server.coinReward }),
-    t('farm.slotsLeft', { count: server.membersRemaining }),
+    t('farm.reward', { amount: campaign.coinReward }),
+    t('farm.slotsLeft', { count: campaign.membersRemaining }),
   ];
-  if (server.memberCount !== null) parts.push(t('farm.members', { count: server.memberCount }));
-  if (!CAMPAIGN_KIND_RULES[server.kind].needsBot) parts.push(t('farm.noBot'));
+  if (campaign.memberCount !== null) parts.push(t('farm.members', { count: campaign.memberCount }));
+  if (!CAMPAIGN_KIND_RULES[campaign.kind].needsBot) parts.push(t('farm.noBot'));
   return parts.join(' · ');
 }
 
@@ -84,7 +77,7 @@ export async function farmPage(
   page: number,
   q: string | undefined,
 ): Promise<BotReply> {
-  const [{ servers: listed, hasMore }, pace] = await Promise.all([
+  const [{ campaigns: listed, hasMore }, pace] = await Promise.all([
     findFarmPage(ctx, userId, page, q),
     paceWait(ctx, ctx.store.read, userId),
   ]);
@@ -98,17 +91,17 @@ export async function farmPage(
     );
   }
   const first = page * FARM_PAGE_SIZE;
-  const fields: APIEmbedField[] = listed.map((server, i) => ({
-    name: clip(`${first + i + 1}. ${server.isFeatured ? '★ ' : ''}${escapeMarkdown(server.name)}`, 256),
-    value: serverLine(t, server),
+  const fields: APIEmbedField[] = listed.map((campaign, i) => ({
+    name: clip(`${first + i + 1}. ${campaign.isFeatured ? '★ ' : ''}${escapeMarkdown(campaign.name)}`, 256),
+    value: campaignLine(t, campaign),
   }));
   const search = q ?? '';
   const joinRow = row(
-    ...listed.map((server, i) =>
+    ...listed.map((campaign, i) =>
       button(
         ButtonStyle.Success,
-        clip(t('farm.join', { n: first + i + 1, name: server.name }), 40),
-        `farm:join:${server.id}`,
+        clip(t('farm.join', { n: first + i + 1, name: campaign.name }), 40),
+        `farm:join:${campaign.id}`,
         waiting,
       ),
     ),
@@ -149,18 +142,11 @@ export async function farmPage(
 }
 
 export const farmCommand: SlashCommand = {
-  definition: new SlashCommandBuilder()
-    .setName('farm')
-    .setNameLocalizations(discordLocalizations('commands.farm.name'))
-    .setDescription(botT('en')('commands.farm.description'))
-    .setDescriptionLocalizations(discordLocalizations('commands.farm.description'))
+  definition: slashCommand('farm', 'commands.farm.name', 'commands.farm.description')
     .addStringOption((o) =>
-      o
-        .setName('search')
-        .setNameLocalizations(discordLocalizations('commands.farm.searchName'))
-        .setDescription(botT('en')('commands.farm.searchDescription'))
-        .setDescriptionLocalizations(discordLocalizations('commands.farm.searchDescription'))
-        .setMaxLength(FARM_SEARCH_MAX),
+      localized(o, 'search', 'commands.farm.searchName', 'commands.farm.searchDescription').setMaxLength(
+        FARM_SEARCH_MAX,
+      ),
     )
     .toJSON(),
   needsAccount: true,
@@ -193,14 +179,14 @@ export const farmJoinButton: ButtonAction = {
     const campaignId = args[0] ?? '';
     const result = await joinCampaign(ctx, member.userId, campaignId);
     const { name, noBot } = await describeCampaign(ctx, campaignId);
-    const server = name ?? t('farm.theServer');
+    const campaignName = escapeMarkdown(name ?? t('farm.theServer'));
     if (noBot) {
       return {
         embeds: [
           {
             title: t('farm.stayTitle'),
             description: t('farm.stayText', {
-              server: escapeMarkdown(server),
+              server: campaignName,
               seconds: NOBOT_CLAIM_DELAY_MS / 1000,
               amount: result.potentialReward,
             }),
@@ -224,7 +210,7 @@ export const farmJoinButton: ButtonAction = {
         {
           title: t('farm.almostTitle'),
           description: t('farm.almostText', {
-            server: escapeMarkdown(server),
+            server: campaignName,
             amount: result.potentialReward,
             joins: t('commands.joins.name'),
           }),
@@ -236,7 +222,7 @@ export const farmJoinButton: ButtonAction = {
   },
 };
 
-/** Claim (no-bot servers): the website's claim, then the join message says it is done. */
+/** Claim (no-bot campaigns): the website's claim, then the join message says it is done. */
 export const farmClaimButton: ButtonAction = {
   name: 'farm:claim',
   mode: 'update',

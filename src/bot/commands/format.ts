@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
-import type { Interaction } from 'discord.js';
-import { botT, resolveLocale, type Locale } from '../../i18n/index.ts';
+import { SlashCommandBuilder, type Interaction, type SharedNameAndDescription } from 'discord.js';
+import { botT, discordLocalizations, resolveLocale, type Locale } from '../../i18n/index.ts';
 
 // Small wording helpers shared by the commands, in the member's language: the interaction's `locale`
 // is the language of the member's Discord client (decision 051).
@@ -15,6 +15,36 @@ export function interactionLocale(interaction: Pick<Interaction, 'locale'>): Loc
 /** The bot's words in the member's language. */
 export function tFor(interaction: Pick<Interaction, 'locale'>): BotT {
   return botT(interactionLocale(interaction));
+}
+
+/** A command's or option's name and description: English, and each Discord locale from the same bot keys. */
+export function localized<B extends SharedNameAndDescription>(
+  builder: B,
+  name: string,
+  nameKey: string,
+  descriptionKey: string,
+  params: Record<string, unknown> = {},
+): B {
+  return builder
+    .setName(name)
+    .setNameLocalizations(discordLocalizations(nameKey))
+    .setDescription(botT('en')(descriptionKey, params))
+    .setDescriptionLocalizations(discordLocalizations(descriptionKey, params));
+}
+
+/** A slash command named and described by its bot keys (`localized`). */
+export function slashCommand(
+  name: string,
+  nameKey: string,
+  descriptionKey: string,
+  params: Record<string, unknown> = {},
+): SlashCommandBuilder {
+  return localized(new SlashCommandBuilder(), name, nameKey, descriptionKey, params);
+}
+
+/** An option's choice, named by a bot key in English and each Discord locale. */
+export function choice<V extends string>(key: string, value: V) {
+  return { name: botT('en')(key), name_localizations: discordLocalizations(key), value };
 }
 
 /**

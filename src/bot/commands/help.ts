@@ -1,8 +1,6 @@
-import { SlashCommandBuilder } from 'discord.js';
 import { PRODUCT_NAME } from '../../shared/brand.ts';
-import { botT, discordLocalizations } from '../../i18n/index.ts';
 import { COLORS, linkButton, row, siteUrl } from './replies.ts';
-import { tFor, type BotT } from './format.ts';
+import { slashCommand, tFor, type BotT } from './format.ts';
 import type { SlashCommand } from './types.ts';
 
 /** The commands /help lists (each line's key in the `bot` catalogue), in the order a new member uses them. */
@@ -23,12 +21,9 @@ export function commandName(t: BotT, command: string): string {
 
 /** /help: what the bot does and where the website, Terms and Privacy are. Works without an account. */
 export const helpCommand: SlashCommand = {
-  definition: new SlashCommandBuilder()
-    .setName('help')
-    .setNameLocalizations(discordLocalizations('commands.help.name'))
-    .setDescription(botT('en')('commands.help.description', { product: PRODUCT_NAME }))
-    .setDescriptionLocalizations(discordLocalizations('commands.help.description', { product: PRODUCT_NAME }))
-    .toJSON(),
+  definition: slashCommand('help', 'commands.help.name', 'commands.help.description', {
+    product: PRODUCT_NAME,
+  }).toJSON(),
   needsAccount: false,
   run(ctx, _member, interaction) {
     const t = tFor(interaction);

@@ -1,10 +1,8 @@
-import { SlashCommandBuilder } from 'discord.js';
 import { listMyJoins } from '../../joins/list-my-joins.ts';
 import type { ApiJoin } from '../../shared/api-types.ts';
-import { botT, discordLocalizations } from '../../i18n/index.ts';
 import { escapeMarkdown } from './limits.ts';
 import { COLORS, emptyReply, linkButton, row, siteUrl } from './replies.ts';
-import { discordTime, tFor, type BotT } from './format.ts';
+import { discordTime, slashCommand, tFor, type BotT } from './format.ts';
 import type { SlashCommand } from './types.ts';
 import { checkMemberJoins, COMMAND_CHECK } from '../member-sweep.ts';
 
@@ -45,12 +43,7 @@ function stateText(t: BotT, join: ApiJoin): string {
 
 /** /joins: the member's recent joins (listMyJoins, as GET /api/joins) with state and safe-to-leave time. */
 export const joinsCommand: SlashCommand = {
-  definition: new SlashCommandBuilder()
-    .setName('joins')
-    .setNameLocalizations(discordLocalizations('commands.joins.name'))
-    .setDescription(botT('en')('commands.joins.description'))
-    .setDescriptionLocalizations(discordLocalizations('commands.joins.description'))
-    .toJSON(),
+  definition: slashCommand('joins', 'commands.joins.name', 'commands.joins.description').toJSON(),
   needsAccount: true,
   async run(ctx, member, interaction) {
     const t = tFor(interaction);

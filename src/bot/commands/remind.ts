@@ -1,5 +1,3 @@
-import { SlashCommandBuilder } from 'discord.js';
-import { botT, discordLocalizations } from '../../i18n/index.ts';
 import {
   REMINDER_KINDS,
   type ReminderKind,
@@ -8,7 +6,7 @@ import {
 import { getReminderSettings, updateReminderSettings } from '../../reminders/reminder-settings.ts';
 import { REMINDER_KIND_LABEL } from '../reminder-dm.ts';
 import { COLORS, linkButton, row, siteUrl } from './replies.ts';
-import { tFor, type BotT } from './format.ts';
+import { choice, localized, slashCommand, tFor, type BotT } from './format.ts';
 import { commandName } from './help.ts';
 import type { SlashCommand } from './types.ts';
 
@@ -33,42 +31,19 @@ const ZONE_OF_DISCORD_LOCALE: Record<string, string> = {
 const ALL = 'all';
 
 export const remindCommand: SlashCommand = {
-  definition: new SlashCommandBuilder()
-    .setName('remind')
-    .setNameLocalizations(discordLocalizations('commands.remind.name'))
-    .setDescription(botT('en')('commands.remind.description'))
-    .setDescriptionLocalizations(discordLocalizations('commands.remind.description'))
+  definition: slashCommand('remind', 'commands.remind.name', 'commands.remind.description')
     .addStringOption((o) =>
-      o
-        .setName('kind')
-        .setNameLocalizations(discordLocalizations('commands.remind.kindName'))
-        .setDescription(botT('en')('commands.remind.kindDescription'))
-        .setDescriptionLocalizations(discordLocalizations('commands.remind.kindDescription'))
-        .addChoices(
-          ...[...REMINDER_KINDS, ALL].map((k) => {
-            const key = k === ALL ? 'remind.kinds.all' : REMINDER_KIND_LABEL[k as ReminderKind];
-            return { name: botT('en')(key), name_localizations: discordLocalizations(key), value: k };
-          }),
+      localized(o, 'kind', 'commands.remind.kindName', 'commands.remind.kindDescription').addChoices(
+        ...[...REMINDER_KINDS, ALL].map((k) =>
+          choice(k === ALL ? 'remind.kinds.all' : REMINDER_KIND_LABEL[k as ReminderKind], k),
         ),
+      ),
     )
     .addStringOption((o) =>
-      o
-        .setName('state')
-        .setNameLocalizations(discordLocalizations('commands.remind.stateName'))
-        .setDescription(botT('en')('commands.remind.stateDescription'))
-        .setDescriptionLocalizations(discordLocalizations('commands.remind.stateDescription'))
-        .addChoices(
-          {
-            name: botT('en')('remind.on'),
-            name_localizations: discordLocalizations('remind.on'),
-            value: 'on',
-          },
-          {
-            name: botT('en')('remind.off'),
-            name_localizations: discordLocalizations('remind.off'),
-            value: 'off',
-          },
-        ),
+      localized(o, 'state', 'commands.remind.stateName', 'commands.remind.stateDescription').addChoices(
+        choice('remind.on', 'on'),
+        choice('remind.off', 'off'),
+      ),
     )
     .toJSON(),
   needsAccount: true,

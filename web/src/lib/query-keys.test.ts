@@ -50,7 +50,7 @@ const invalidated = (client: QueryClient) =>
     .sort();
 
 describe('query keys', () => {
-  it('join into the API path the default query function GETs (spec §7)', () => {
+  it('join into the API path the default query function GETs (docs/spec/product-spec.md §7)', () => {
     expect(transactionKeys.summary().join('/')).toBe('/api/transactions/summary');
     expect(transactionKeys.recent().join('/')).toBe('/api/transactions');
     expect(campaignKeys.myServers().join('/')).toBe('/api/servers/mine');

@@ -32,7 +32,7 @@ export function FeaturedForm({ balanceCents, onBotMissing, prefillName, prefillI
   const submit = useSubmitFeatured({
     onBotMissing,
     // On to the new campaign on My Campaigns (highlighted, with what happens next).
-    onSuccess: (server) => void navigate(`/campaigns?new=${encodeURIComponent(server.id)}`),
+    onSuccess: (campaign) => void navigate(`/campaigns?new=${encodeURIComponent(campaign.id)}`),
   });
   const canAfford = balanceCents >= PROMOTE_COST_COINS * 100;
   const fields = useFieldErrors(FIELD_IDS);

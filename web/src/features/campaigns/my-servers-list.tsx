@@ -16,74 +16,76 @@ import { TopUpButton } from './top-up-dialog.tsx';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 
-function statusBadge(server: ApiMyServer, t: TFunction) {
-  if (server.canceled) return <Badge colorPalette="gray">{t('servers.canceled')}</Badge>;
-  if (server.active && server.botRemoved) return <Badge colorPalette="orange">{t('servers.paused')}</Badge>;
-  if (server.active && server.inviteExpired)
+function statusBadge(campaign: ApiMyServer, t: TFunction) {
+  if (campaign.canceled) return <Badge colorPalette="gray">{t('servers.canceled')}</Badge>;
+  if (campaign.active && campaign.botRemoved)
+    return <Badge colorPalette="orange">{t('servers.paused')}</Badge>;
+  if (campaign.active && campaign.inviteExpired)
     return <Badge colorPalette="red">{t('servers.inviteExpired')}</Badge>;
-  if (server.active) return <Badge colorPalette="green">{t('servers.active')}</Badge>;
-  if (server.initialMemberSlots === 0) return <Badge colorPalette="orange">{t('servers.notPromoted')}</Badge>;
+  if (campaign.active) return <Badge colorPalette="green">{t('servers.active')}</Badge>;
+  if (campaign.initialMemberSlots === 0)
+    return <Badge colorPalette="orange">{t('servers.notPromoted')}</Badge>;
   return <Badge colorPalette="blue">{t('servers.completed')}</Badge>;
 }
 
 /** Shown instead of the completion DM when Discord would not deliver it to the owner. */
-export function completionNotice(server: ApiMyServer, t: TFunction): string {
-  return t('servers.completionNotice', { count: server.initialMemberSlots });
+export function completionNotice(campaign: ApiMyServer, t: TFunction): string {
+  return t('servers.completionNotice', { count: campaign.initialMemberSlots });
 }
 
 /** Name, badges, slots left, and what needs the owner (bot removed, invite expired, DM not sent). */
-function ServerSummary({ server }: { server: ApiMyServer }) {
+function CampaignSummary({ campaign }: { campaign: ApiMyServer }) {
   const { t } = useTranslation();
   return (
     <Box minW="0">
       <Text fontWeight="semibold" truncate>
-        {server.name}
+        {campaign.name}
       </Text>
       <HStack gap="1.5" mt="1" wrap="wrap">
-        {statusBadge(server, t)}
-        {server.isFeatured ? (
+        {statusBadge(campaign, t)}
+        {campaign.isFeatured ? (
           <Badge colorPalette="gold">
             <LuStar /> {t('servers.featured')}
           </Badge>
         ) : null}
-        {server.serverId === null ? <Badge colorPalette="gray">{t('servers.noBot')}</Badge> : null}
+        {campaign.serverId === null ? <Badge colorPalette="gray">{t('servers.noBot')}</Badge> : null}
         <Text as="span" textStyle="xs" color="fg.subtle">
-          {t('servers.slotsLeft', { left: server.membersRemaining, count: server.initialMemberSlots })}
+          {t('servers.slotsLeft', { left: campaign.membersRemaining, count: campaign.initialMemberSlots })}
         </Text>
       </HStack>
-      {server.active && server.botRemoved ? (
+      {campaign.active && campaign.botRemoved ? (
         <Text textStyle="xs" color="orange.fg" mt="1">
           {t('servers.botRemoved')}
         </Text>
       ) : null}
-      {server.active && server.inviteExpired ? (
+      {campaign.active && campaign.inviteExpired ? (
         <Box mt="2">
-          <InviteExpiredPanel campaignId={server.id} name={server.name} compact />
+          <InviteExpiredPanel campaignId={campaign.id} name={campaign.name} compact />
         </Box>
       ) : null}
-      {!server.active && !server.canceled && server.ownerUnreachable ? (
+      {!campaign.active && !campaign.canceled && campaign.ownerUnreachable ? (
         <Text textStyle="xs" color="fg.muted" mt="1">
-          {completionNotice(server, t)}
+          {completionNotice(campaign, t)}
         </Text>
       ) : null}
     </Box>
   );
 }
 
-function ServerRow({
-  server,
+function CampaignRow({
+  campaign,
   canAfford,
   promotePending,
   onPromote,
 }: {
-  server: ApiMyServer;
+  campaign: ApiMyServer;
   canAfford: boolean;
   promotePending: boolean;
   onPromote: () => void;
 }) {
   const { t } = useTranslation();
-  const featuredHere = server.isFeatured && server.active;
-  const noBot = server.serverId === null;
+  const featuredHere = campaign.isFeatured && campaign.active;
+  const noBot = campaign.serverId === null;
   return (
     <Flex
       as="li"
@@ -97,14 +99,14 @@ function ServerRow({
       data-testid="my-server"
     >
       <HStack gap="3" flex="1" minW="0">
-        <ServerAvatar name={server.name} iconUrl={server.iconUrl} size="md" />
-        <ServerSummary server={server} />
+        <ServerAvatar name={campaign.name} iconUrl={campaign.iconUrl} size="md" />
+        <CampaignSummary campaign={campaign} />
       </HStack>
       {/* A campaign that ran out is refilled here (My Campaigns lists running ones only). */}
-      {!server.active && !server.canceled && server.initialMemberSlots > 0 ? (
-        <TopUpButton campaign={server} />
+      {!campaign.active && !campaign.canceled && campaign.initialMemberSlots > 0 ? (
+        <TopUpButton campaign={campaign} />
       ) : null}
-      {noBot || server.canceled ? null : featuredHere || server.featuredElsewhere ? (
+      {noBot || campaign.canceled ? null : featuredHere || campaign.featuredElsewhere ? (
         <HStack color="gold.fg" gap="1.5" textStyle="sm" fontWeight="medium" flexShrink={0} justify="center">
           <LuCircleCheck /> {featuredHere ? t('servers.alreadyFeatured') : t('servers.featuredElsewhere')}
         </HStack>
@@ -118,7 +120,7 @@ function ServerRow({
           onFocus={preloadPromoteConfirm}
           disabled={!canAfford || promotePending}
           flexShrink={0}
-          aria-label={t('servers.promoteNamed', { name: server.name, count: PROMOTION.costCoins })}
+          aria-label={t('servers.promoteNamed', { name: campaign.name, count: PROMOTION.costCoins })}
         >
           <LuStar /> {t('servers.promote', { count: PROMOTION.costCoins })}
         </Button>
@@ -135,8 +137,8 @@ export function MyServersList({ balanceCents }: { balanceCents: number }) {
   const [confirming, setConfirming] = useState<{ id: string; name: string } | null>(null);
   // Kept after close so the dialog's title does not go blank while it animates out.
   const [lastName, setLastName] = useState<string | null>(null);
-  const servers = (data ?? []).filter((s) => !s.canceled);
-  const list = useListControls(servers);
+  const campaigns = (data ?? []).filter((s) => !s.canceled);
+  const list = useListControls(campaigns);
   const canAfford = balanceCents >= PROMOTION.costCoins * 100;
 
   return (
@@ -146,7 +148,7 @@ export function MyServersList({ balanceCents }: { balanceCents: number }) {
           <Heading as="h2" textStyle="lg" fontWeight="semibold">
             {t('dashboard.myServers')}
           </Heading>
-          {!canAfford && servers.length > 0 ? (
+          {!canAfford && campaigns.length > 0 ? (
             <Text textStyle="xs" color="fg.subtle">
               {t('servers.promotingNeeds', { count: PROMOTION.costCoins })}
             </Text>
@@ -161,21 +163,21 @@ export function MyServersList({ balanceCents }: { balanceCents: number }) {
           </Stack>
         ) : isError ? (
           <ErrorState size="sm" title={t('servers.loadFailed')} onRetry={() => void refetch()} />
-        ) : servers.length === 0 ? (
+        ) : campaigns.length === 0 ? (
           <NoServers />
         ) : (
           <>
             <ListHead list={list} />
             <Box as="ul" listStyleType="none">
-              {list.visible.map((server) => (
-                <ServerRow
-                  key={server.id}
-                  server={server}
+              {list.visible.map((campaign) => (
+                <CampaignRow
+                  key={campaign.id}
+                  campaign={campaign}
                   canAfford={canAfford}
                   promotePending={promote.isPending}
                   onPromote={() => {
-                    setConfirming({ id: server.id, name: server.name });
-                    setLastName(server.name);
+                    setConfirming({ id: campaign.id, name: campaign.name });
+                    setLastName(campaign.name);
                   }}
                 />
               ))}

@@ -95,7 +95,7 @@ export function PerMemberForm({
   const submit = useSubmitPerMember(kind, {
     onBotMissing,
     // On to the new campaign on My Campaigns (highlighted, with what happens next).
-    onSuccess: (server) => void navigate(`/campaigns?new=${encodeURIComponent(server.id)}`),
+    onSuccess: (campaign) => void navigate(`/campaigns?new=${encodeURIComponent(campaign.id)}`),
   });
   const fields = useFieldErrors<Field>(rules.ids);
   const count = rules.count(amount);

@@ -26,7 +26,7 @@ class FeaturedStepError extends Error {
 
 /** Featured submit (docs/spec/product-spec.md §4): create the server with isFeaturedIntent, then promote it (100 coins). */
 export function useSubmitFeatured(
-  options: { onSuccess?: (server: ApiServer) => void; onBotMissing?: (inviteUrl: string) => void } = {},
+  options: { onSuccess?: (campaign: ApiServer) => void; onBotMissing?: (inviteUrl: string) => void } = {},
 ) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -48,13 +48,13 @@ export function useSubmitFeatured(
         throw new FeaturedStepError('promote', err);
       }
     },
-    onSuccess: async (server) => {
+    onSuccess: async (campaign) => {
       toast({
         title: t('submit.toast.promoted'),
         description: t('submit.toast.promotedText', { members: 100 }),
         variant: 'success',
       });
-      options.onSuccess?.(server);
+      options.onSuccess?.(campaign);
       await invalidateAfterSpend(queryClient);
     },
     onError: async (err) => {

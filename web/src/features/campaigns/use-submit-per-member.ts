@@ -42,20 +42,20 @@ const CALLS = {
  */
 export function useSubmitPerMember(
   kind: keyof typeof CALLS,
-  options: { onSuccess?: (server: ApiServer) => void; onBotMissing?: (inviteUrl: string) => void } = {},
+  options: { onSuccess?: (campaign: ApiServer) => void; onBotMissing?: (inviteUrl: string) => void } = {},
 ) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const call = CALLS[kind];
   return useMutation({
     mutationFn: (vars: SubmitPerMemberVariables) => apiJson<ApiServer>('POST', call.path, vars),
-    onSuccess: async (server) => {
+    onSuccess: async (campaign) => {
       toast({
         title: t(call.addedKey),
-        description: t(call.addedDetailKey, { members: server.initialMemberSlots }),
+        description: t(call.addedDetailKey, { members: campaign.initialMemberSlots }),
         variant: 'success',
       });
-      options.onSuccess?.(server);
+      options.onSuccess?.(campaign);
       await invalidateAfterSpend(queryClient);
     },
     onError: (err) => {

@@ -13,13 +13,13 @@ export function useTopUp(options: { onSuccess?: () => void } = {}) {
       apiJson<ApiServer>('POST', `/api/campaigns/${encodeURIComponent(input.campaignId)}/top-up`, {
         members: input.members,
       }),
-    onSuccess: async (server, input) => {
+    onSuccess: async (campaign, input) => {
       toast({
         title: i18n.t('campaigns.topUp.done'),
         description: i18n.t('campaigns.topUp.doneText', {
-          name: server.name,
+          name: campaign.name,
           members: input.members,
-          remaining: server.membersRemaining,
+          remaining: campaign.membersRemaining,
         }),
       });
       options.onSuccess?.();
