@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import type { RequestHandler } from 'express';
 import helmet from 'helmet';
@@ -14,7 +15,7 @@ import {
 import { HOUR } from '../clock.ts';
 import { registry } from '../metrics.ts';
 import { insertCampaign } from '../test/factories.ts';
-import { recordConstantHeaders, signedSessionId } from './fast-path.ts';
+import { recordConstantHeaders, sessionIdReader, signedSessionId } from './fast-path.ts';
 
 // The signed-in fast path (decision 033) must answer exactly as the full Express stack does. The app
 // under test serves its port through the fast path; a second port on the same process, database and
@@ -453,5 +454,35 @@ describe('the constant header block', () => {
       next();
     };
     expect(() => recordConstantHeaders(perRequest)).toThrow(/not constant/);
+  });
+});
+
+describe('the session cookie reader', () => {
+  const sign = createRequire(createRequire(import.meta.url).resolve('express-session'))(
+    'cookie-signature',
+  ) as {
+    sign(value: string, secret: string): string;
+  };
+  const header = (sid: string, secret: string) =>
+    `theme=dark; coinsync.sid=${encodeURIComponent(`s:${sign.sign(sid, secret)}`)}`;
+
+  it('answers as signedSessionId every time, remembering only signatures that checked out', () => {
+    const secrets = ['new-secret', 'old-secret'];
+    const read = sessionIdReader('coinsync.sid', secrets, 3);
+    const cases = [
+      header('sid-a', 'new-secret'),
+      header('sid-b', 'old-secret'),
+      header('sid-c', 'someone-else'),
+      header('sid-a', 'new-secret').replace('sid-a', 'sid-z'),
+      'coinsync.sid=sid-a',
+      'theme=dark',
+      undefined,
+      header('sid-d', 'new-secret'),
+      header('sid-e', 'new-secret'),
+    ];
+    // Twice over, past the reader's limit of 3 remembered values: the same answers the check gives.
+    for (const h of [...cases, ...cases]) expect(read(h)).toBe(signedSessionId(h, 'coinsync.sid', secrets));
+    expect(read(header('sid-a', 'new-secret'))).toBe('sid-a');
+    expect(read(header('sid-c', 'someone-else'))).toBeUndefined();
   });
 });

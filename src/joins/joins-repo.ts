@@ -9,7 +9,7 @@ import {
   type CampaignJoin,
   users,
 } from '../db/schema.ts';
-import { changes, getForUpdate, greatest, rawGet } from '../db/query.ts';
+import { changes, getForUpdate, prepared, rawGet } from '../db/query.ts';
 import { parseGuildIds, type MemberGuilds } from './member-guilds.ts';
 
 // Joins (decision 028 step 2D; one query definition for both engines, decision 044): what the website's join, the no-bot claim,
@@ -25,6 +25,37 @@ export interface NoBotClaimTerms {
   rewardCents: number;
   sameAddress: boolean;
 }
+
+// The address recording runs on a member's first signed-in write every few minutes
+// (src/http/write-limits.ts), on the claim's request path too: compiled once (see `prepared`). The later
+// of the two times is a CASE, which both engines read alike (their `max`/`greatest` differ).
+const RECORD_ADDRESS = prepared((q) =>
+  q
+    .insert(userAddresses)
+    .values({
+      userId: sql.placeholder('userId'),
+      addressHash: sql.placeholder('addressHash'),
+      lastSeenAt: sql.placeholder('now'),
+    })
+    .onConflictDoUpdate({
+      target: [userAddresses.userId, userAddresses.addressHash],
+      set: {
+        lastSeenAt: sql`case when excluded.last_seen_at > ${userAddresses.lastSeenAt} then excluded.last_seen_at else ${userAddresses.lastSeenAt} end`,
+      },
+    })
+    .prepare(),
+);
+const FORGET_ADDRESSES = prepared((q) =>
+  q
+    .delete(userAddresses)
+    .where(
+      and(
+        eq(userAddresses.userId, sql.placeholder('userId')),
+        lt(userAddresses.lastSeenAt, sql.placeholder('before')),
+      ),
+    )
+    .prepare(),
+);
 
 export class JoinsRepository {
   constructor(private readonly h: DbHandle) {}
@@ -159,18 +190,8 @@ export class JoinsRepository {
    * back), and the member's addresses last seen before `forgetBefore` go.
    */
   async recordAddress(userId: string, addressHash: string, now: number, forgetBefore: number): Promise<void> {
-    await this.h.q
-      .insert(userAddresses)
-      .values({ userId, addressHash, lastSeenAt: now })
-      .onConflictDoUpdate({
-        target: [userAddresses.userId, userAddresses.addressHash],
-        set: { lastSeenAt: greatest(this.h, userAddresses.lastSeenAt, sql`excluded.last_seen_at`) },
-      })
-      .run();
-    await this.h.q
-      .delete(userAddresses)
-      .where(and(eq(userAddresses.userId, userId), lt(userAddresses.lastSeenAt, forgetBefore)))
-      .run();
+    await RECORD_ADDRESS(this.h).run({ userId, addressHash, now });
+    await FORGET_ADDRESSES(this.h).run({ userId, before: forgetBefore });
   }
 
   /** Retention: every address hash last seen before `before` goes; how many went. */
