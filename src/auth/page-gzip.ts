@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 
@@ -42,20 +43,79 @@ function crcAfter(crc: number, bytes: Buffer): number {
   return bytes.length === 0 ? crc : zlib.crc32(bytes, crc);
 }
 
-async function finish(prefix: Buffer, slot: DataSlot, data: Buffer): Promise<Buffer> {
-  const dataPart = await deflateRaw(data, { finishFlush: zlib.constants.Z_SYNC_FLUSH });
+/**
+ * The page's data in parts (their concatenation is the data); a part of at least SHARED_PART_BYTES is
+ * compressed once for every page that inlines it (session 15): Discover's first page and featured list are
+ * the same answer for most members, and after a join or a count refresh each member's next load swaps in
+ * new data, which would otherwise deflate the same ~40 kB once per member.
+ */
+export type DataParts = string | readonly string[];
+
+/** Smallest part worth a look-up in the shared fragments (a hash of it costs less than compressing it). */
+export const SHARED_PART_BYTES = 4096;
+/** Bytes of shared compressed fragments kept (outside the JS heap), least recently used first out. */
+export const SHARED_FRAGMENT_BYTES = 4 * 1024 * 1024;
+
+const fragments = new Map<string, Buffer>();
+let fragmentBytes = 0;
+
+/** One part raw-deflated and sync-flushed: it refers to nothing before it, so it fits any page. */
+async function sharedFragment(part: Buffer): Promise<Buffer> {
+  const key = createHash('sha1').update(part).digest('base64');
+  const known = fragments.get(key);
+  if (known) {
+    fragments.delete(key);
+    fragments.set(key, known);
+    return known;
+  }
+  const deflated = await deflateRaw(part, { finishFlush: zlib.constants.Z_SYNC_FLUSH });
+  if (!fragments.has(key)) {
+    fragments.set(key, deflated);
+    fragmentBytes += deflated.length;
+    for (const [oldest, evicted] of fragments) {
+      if (fragmentBytes <= SHARED_FRAGMENT_BYTES) break;
+      fragments.delete(oldest);
+      fragmentBytes -= evicted.length;
+    }
+  }
+  return deflated;
+}
+
+/** The data's compressed parts: large parts from the shared fragments, the runs of small ones between. */
+async function deflateData(data: readonly Buffer[]): Promise<Buffer[]> {
+  const out: Promise<Buffer>[] = [];
+  let small: Buffer[] = [];
+  const flushSmall = () => {
+    if (small.length === 0) return;
+    out.push(deflateRaw(Buffer.concat(small), { finishFlush: zlib.constants.Z_SYNC_FLUSH }));
+    small = [];
+  };
+  for (const part of data) {
+    if (part.length >= SHARED_PART_BYTES) {
+      flushSmall();
+      out.push(sharedFragment(part));
+    } else small.push(part);
+  }
+  flushSmall();
+  return Promise.all(out);
+}
+
+async function finish(prefix: Buffer, slot: DataSlot, data: DataParts): Promise<Buffer> {
+  const parts = (typeof data === 'string' ? [data] : data).map((part) => Buffer.from(part));
+  const dataParts = await deflateData(parts);
   const tailPart = zlib.deflateRawSync(slot.tail);
-  const crc = crcAfter(crcAfter(slot.headCrc, data), slot.tail);
-  return Buffer.concat([
-    prefix,
-    dataPart,
-    tailPart,
-    trailer(crc, slot.headLength + data.length + slot.tail.length),
-  ]);
+  let crc = slot.headCrc;
+  let length = slot.headLength + slot.tail.length;
+  for (const part of parts) {
+    crc = crcAfter(crc, part);
+    length += part.length;
+  }
+  crc = crcAfter(crc, slot.tail);
+  return Buffer.concat([prefix, ...dataParts, tailPart, trailer(crc, length)]);
 }
 
 /** The page `head + data + tail`, gzip-compressed in parts so that `data` can be swapped later. */
-export async function gzipSplit(head: string, data: string, tail: string): Promise<SplitGzip> {
+export async function gzipSplit(head: string, data: DataParts, tail: string): Promise<SplitGzip> {
   const headBytes = Buffer.from(head);
   const headPart = await deflateRaw(headBytes, { finishFlush: zlib.constants.Z_SYNC_FLUSH });
   const prefix = Buffer.concat([HEADER, headPart]);
@@ -65,10 +125,10 @@ export async function gzipSplit(head: string, data: string, tail: string): Promi
     headLength: headBytes.length,
     tail: Buffer.from(tail),
   };
-  return { gzip: await finish(prefix, slot, Buffer.from(data)), slot };
+  return { gzip: await finish(prefix, slot, data), slot };
 }
 
 /** The same page with `data` in place of its own: only the data and the tail are compressed. */
-export function withData(gzip: Buffer, slot: DataSlot, data: string): Promise<Buffer> {
-  return finish(gzip.subarray(0, slot.headEnd), slot, Buffer.from(data));
+export function withData(gzip: Buffer, slot: DataSlot, data: DataParts): Promise<Buffer> {
+  return finish(gzip.subarray(0, slot.headEnd), slot, data);
 }

@@ -6,7 +6,7 @@ import type { AppBoot, ApiUser } from '../shared/api-types.ts';
 import { grantCoins, insertCampaign, updateCampaign } from '../test/factories.ts';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
 import { readMetric } from '../metrics.ts';
-import { bootScript, withDocumentHead } from './spa-pages.ts';
+import { bootScript, bootScriptParts, withDocumentHead } from './spa-pages.ts';
 import { MAX_QUEUED_RENDERS } from './page-renderer.ts';
 import { discoverFor } from '../joins/discover-campaigns.ts';
 
@@ -575,6 +575,42 @@ describe('bootScript', () => {
     });
     expect(html.match(/<\/script>/g)).toHaveLength(1);
     expect(bootOf(html)?.user?.discordUsername).toBe('</script><script>alert(1)</script>');
+  });
+});
+
+describe('bootScriptParts (session 15)', () => {
+  const config = {
+    productName: 'CoinSync',
+    demoMode: false,
+    stripePublishableKey: null,
+    stripeJsUrl: null,
+    supportUrl: '',
+  };
+  it("is bootScript in parts, each query's data one part, whatever the data holds", () => {
+    const user = { discordUsername: ',"data":0}</script>' } as unknown as ApiUser;
+    const boots: AppBoot[] = [
+      { user, config },
+      { user, config, queries: [] },
+      {
+        user,
+        config,
+        queries: [
+          { key: ['/api/servers', 'pages', ''], data: { pages: [{ servers: [{ name: ',"data":1}<b>' }] }] } },
+          { key: ['/api/servers', 'featured', ''], data: [{ name: '"data":0}', n: 3 }] },
+          { key: ['/api/hourly'], data: null },
+        ],
+        rendered: true,
+      },
+    ];
+    for (const boot of boots) {
+      const parts = bootScriptParts(boot);
+      expect(parts.join('')).toBe(bootScript(boot));
+      expect(parts).toHaveLength(boot.queries?.length ? 1 + 2 * boot.queries.length : 1);
+    }
+    const parts = bootScriptParts(boots[2]!);
+    expect(parts[1]).toBe(JSON.stringify(boots[2]!.queries![0]!.data).replace(/</g, '\\u003c'));
+    expect(parts[3]).toBe(JSON.stringify(boots[2]!.queries![1]!.data));
+    expect(parts[5]).toBe('null');
   });
 });
 

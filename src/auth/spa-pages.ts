@@ -81,6 +81,37 @@ export function bootScript(boot: AppBoot): string {
   return `<script type="application/json" id="${BOOT_ELEMENT_ID}">${json}</script>`;
 }
 
+const BOOT_OPEN = `<script type="application/json" id="${BOOT_ELEMENT_ID}">`;
+const escapeJson = (json: string) => json.replace(/</g, '\\u003c');
+
+/**
+ * bootScript(boot) in parts whose concatenation is exactly it: each query's data (an API answer, often the
+ * same for many members: page-gzip.ts compresses such a part once for all of them) apart from the rest.
+ */
+export function bootScriptParts(boot: AppBoot): string[] {
+  const queries = boot.queries;
+  // JSON.stringify answers undefined for undefined (typed string): such a boot is serialised whole.
+  const datas: (string | undefined)[] = queries?.map((q) => JSON.stringify(q.data)) ?? [];
+  if (!queries || datas.length === 0 || datas.some((d) => d === undefined)) return [bootScript(boot)];
+  // The same object with each data replaced by its index: the data's place is after `,"data":` in
+  // `{"key":…,"data":i}`, searched from the queries' array on (the keys before are the app's own arrays).
+  const skeleton = JSON.stringify({ ...boot, queries: queries.map((q, i) => ({ key: q.key, data: i })) });
+  const parts: string[] = [];
+  let from = 0;
+  let at = skeleton.indexOf('"queries":[');
+  for (let i = 0; i < datas.length; i++) {
+    const marker = `,"data":${i}}`;
+    at = skeleton.indexOf(marker, at);
+    if (at < 0) return [bootScript(boot)];
+    parts.push(escapeJson(skeleton.slice(from, at + 8)), escapeJson(datas[i]!));
+    from = at + marker.length - 1;
+    at = from;
+  }
+  parts.push(escapeJson(skeleton.slice(from)) + '</script>');
+  parts[0] = BOOT_OPEN + parts[0]!;
+  return parts;
+}
+
 async function sessionUser(ctx: AppContext, req: Request): Promise<AppBoot['user']> {
   const userId = req.user?.id;
   if (!userId) return null;
@@ -197,13 +228,13 @@ function cachedRenders(
   const withThisData = async (
     key: string,
     page: CachedPage,
-    boot: AppBoot,
+    boot: readonly string[],
     dataKey: string,
   ): Promise<CachedPage | null> => {
     if (page.dataKey === dataKey) return page;
     if (!page.slot) return null;
     const fresh: CachedPage = {
-      gzip: await withData(page.gzip, page.slot, bootScript(boot)),
+      gzip: await withData(page.gzip, page.slot, boot),
       status: page.status,
       dataKey,
       slot: page.slot,
@@ -214,17 +245,19 @@ function cachedRenders(
   /** The rendered page from the cache, or rendered now (one render for simultaneous loads), or null. */
   return async (req: Request, boot: AppBoot, status: number): Promise<Served> => {
     const withFlag: AppBoot = { ...boot, rendered: true };
+    // The page's boot element, in parts (its data apart), serialised once for the keys and the page.
+    const inlined = bootScriptParts(withFlag);
     // The page's render inputs (what its markup shows) and its data (what it inlines): the same, except
-    // Discover's invite counts, which its markup leaves to the browser (page-cache.ts).
-    const { render: key, data: dataKey } = pageKeys(req.originalUrl, JSON.stringify(boot));
+    // Discover's live figures, which its markup leaves to the browser (page-cache.ts).
+    const { render: key, data: dataKey } = pageKeys(req.originalUrl, inlined.join(''));
     const cached = cache.get(key);
-    const reused = cached && (await withThisData(key, cached, withFlag, dataKey));
+    const reused = cached && (await withThisData(key, cached, inlined, dataKey));
     if (reused) return { page: reused, from: 'cache' };
     let rendering = inFlight.get(key);
     if (!rendering) {
       const keep = async (page: RenderedPage) => {
         const [head, tail] = pageAround(pages, req.path, withFlag, page);
-        const { gzip: compressed, slot } = await gzipSplit(head, bootScript(withFlag), tail);
+        const { gzip: compressed, slot } = await gzipSplit(head, inlined, tail);
         const kept: CachedPage = { gzip: compressed, status, dataKey, slot };
         cache.set(key, kept);
         return kept;
@@ -240,9 +273,7 @@ function cachedRenders(
     }
     // A load that joined another's render of the same markup inlines its own data.
     const served = await rendering;
-    return served.page
-      ? { ...served, page: await withThisData(key, served.page, withFlag, dataKey) }
-      : served;
+    return served.page ? { ...served, page: await withThisData(key, served.page, inlined, dataKey) } : served;
   };
 }
 
