@@ -8,7 +8,7 @@ import type { AppContext } from '../context.ts';
 import { getUserById, toApiUser } from '../users/users.ts';
 import { pageQueries } from './page-data.ts';
 import { createPageCache, pageKeys, type CachedPage } from './page-cache.ts';
-import { gzipSplit, withData } from './page-gzip.ts';
+import { gzipSplit, withData, type SplitGzip } from './page-gzip.ts';
 import { startPageRenderer, type PageRenderer, type RenderedPage } from './page-renderer.ts';
 import { recordPageHtml } from '../metrics.ts';
 import { DEFAULT_LOCALE, SUPPORTED_LOCALES, type Locale } from '../shared/i18n/index.ts';
@@ -188,8 +188,6 @@ function pageAround(
   return at < 0 ? [html, ''] : [html.slice(0, at), html.slice(at + BOOT_MARKER.length)];
 }
 
-const gzip = promisify(zlib.gzip);
-
 /** A page for the request: rendered (now or before: from the cache), or null for the static shell. */
 interface Served {
   page: CachedPage | null;
@@ -296,6 +294,8 @@ export function spaPages(
   const renderer = startPageRenderer(ctx.logger, ssrDist);
   const renderPage = renderer ? cachedRenders(ctx, pages, renderer) : null;
   const english = pages.logins.get(DEFAULT_LOCALE);
+  /** The static shell around its data per known route and language, compressed (see below). */
+  const shells = new Map<string, Promise<SplitGzip>>();
   return async (req, res) => {
     const user = await sessionUser(ctx, req);
     // Signed out, the page is in the visitor's language (decision 061): the remembered cookie, else
@@ -326,13 +326,25 @@ export function spaPages(
       return;
     }
     recordPageHtml('shell');
-    // The shell is what the server sends when it is busy: compressed at zlib's fastest level (half
-    // the default level's CPU for ~13 % more bytes), on zlib's threads.
-    const shell = pageHtml(pages, req.path, boot, null);
+    // The shell is what the server sends when it is busy. Compressed in parts (session 15): index.html
+    // around the data is compressed once per route and language (kept; known routes only, so the map
+    // is bounded by the route table), the data's large parts once for every page that inlines them
+    // (page-gzip.ts), so a shell costs little more than its own small data.
     res.status(status).type('html').vary('Accept-Encoding');
-    if (req.acceptsEncodings('gzip')) {
-      res.setHeader('Content-Encoding', 'gzip');
-      res.send(await gzip(shell, { level: zlib.constants.Z_BEST_SPEED }));
-    } else res.send(shell);
+    if (!req.acceptsEncodings('gzip')) {
+      res.send(pageHtml(pages, req.path, boot, null));
+      return;
+    }
+    const shellKey = `${req.path}\n${boot.user?.locale ?? boot.locale ?? DEFAULT_LOCALE}`;
+    const keep = status === 200 && Object.hasOwn(pages.preloads, req.path);
+    let around = keep ? shells.get(shellKey) : undefined;
+    if (!around) {
+      const [head, tail] = pageAround(pages, req.path, boot, null);
+      around = gzipSplit(head, '', tail);
+      if (keep) shells.set(shellKey, around);
+    }
+    const { gzip: empty, slot } = await around;
+    res.setHeader('Content-Encoding', 'gzip');
+    res.send(await withData(empty, slot, bootScriptParts(boot)));
   };
 }
