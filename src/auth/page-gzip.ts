@@ -58,27 +58,59 @@ export const SHARED_FRAGMENT_BYTES = 4 * 1024 * 1024;
 
 const fragments = new Map<string, Buffer>();
 let fragmentBytes = 0;
+/** Fragments being compressed: the loads that arrive together after a change share one deflate. */
+const deflating = new Map<string, Promise<Buffer>>();
+
+function keepFragment(key: string, deflated: Buffer): void {
+  if (fragments.has(key)) return;
+  fragments.set(key, deflated);
+  fragmentBytes += deflated.length;
+  for (const [oldest, evicted] of fragments) {
+    if (fragmentBytes <= SHARED_FRAGMENT_BYTES) break;
+    fragments.delete(oldest);
+    fragmentBytes -= evicted.length;
+  }
+}
 
 /** One part raw-deflated and sync-flushed: it refers to nothing before it, so it fits any page. */
-async function sharedFragment(part: Buffer): Promise<Buffer> {
+function sharedFragment(part: Buffer): Promise<Buffer> {
   const key = createHash('sha1').update(part).digest('base64');
   const known = fragments.get(key);
   if (known) {
     fragments.delete(key);
     fragments.set(key, known);
-    return known;
+    return Promise.resolve(known);
   }
-  const deflated = await deflateRaw(part, { finishFlush: zlib.constants.Z_SYNC_FLUSH });
-  if (!fragments.has(key)) {
-    fragments.set(key, deflated);
-    fragmentBytes += deflated.length;
-    for (const [oldest, evicted] of fragments) {
-      if (fragmentBytes <= SHARED_FRAGMENT_BYTES) break;
-      fragments.delete(oldest);
-      fragmentBytes -= evicted.length;
-    }
+  let pending = deflating.get(key);
+  if (!pending) {
+    pending = deflateRaw(part, { finishFlush: zlib.constants.Z_SYNC_FLUSH })
+      .then((deflated) => {
+        keepFragment(key, deflated);
+        return deflated;
+      })
+      .finally(() => deflating.delete(key));
+    deflating.set(key, pending);
   }
-  return deflated;
+  return pending;
+}
+
+/**
+ * `bytes` as deflate stored blocks (RFC 1951 3.2.4: a byte-aligned header, LEN and its complement, the
+ * bytes as they are), the last one final when `final`. For the few hundred bytes between and after the
+ * data: a zlib stream costs more to set up than these bytes cost on the wire (session 15: a swap set up
+ * four, ~0.2 ms each). The parts before end on a byte boundary (sync flush), as a stored block must start.
+ */
+function stored(bytes: Buffer, final: boolean): Buffer {
+  const blocks: Buffer[] = [];
+  for (let at = 0; at < bytes.length || blocks.length === 0; at += 0xffff) {
+    const chunk = bytes.subarray(at, at + 0xffff);
+    const header = Buffer.alloc(5);
+    header[0] = final && at + 0xffff >= bytes.length ? 1 : 0;
+    header.writeUInt16LE(chunk.length, 1);
+    header.writeUInt16LE(~chunk.length & 0xffff, 3);
+    blocks.push(header, chunk);
+  }
+  return Buffer.concat(blocks);
 }
 
 /** The data's compressed parts: large parts from the shared fragments, the runs of small ones between. */
@@ -87,7 +119,12 @@ async function deflateData(data: readonly Buffer[]): Promise<Buffer[]> {
   let small: Buffer[] = [];
   const flushSmall = () => {
     if (small.length === 0) return;
-    out.push(deflateRaw(Buffer.concat(small), { finishFlush: zlib.constants.Z_SYNC_FLUSH }));
+    const run = Buffer.concat(small);
+    out.push(
+      run.length < SHARED_PART_BYTES
+        ? Promise.resolve(stored(run, false))
+        : deflateRaw(run, { finishFlush: zlib.constants.Z_SYNC_FLUSH }),
+    );
     small = [];
   };
   for (const part of data) {
@@ -103,7 +140,8 @@ async function deflateData(data: readonly Buffer[]): Promise<Buffer[]> {
 async function finish(prefix: Buffer, slot: DataSlot, data: DataParts): Promise<Buffer> {
   const parts = (typeof data === 'string' ? [data] : data).map((part) => Buffer.from(part));
   const dataParts = await deflateData(parts);
-  const tailPart = zlib.deflateRawSync(slot.tail);
+  const tailPart =
+    slot.tail.length < SHARED_PART_BYTES ? stored(slot.tail, true) : zlib.deflateRawSync(slot.tail);
   let crc = slot.headCrc;
   let length = slot.headLength + slot.tail.length;
   for (const part of parts) {
