@@ -15,12 +15,19 @@ export function startJoinWrites(options: {
   simUrl: string;
   databasePath: string;
   actors: JoinActor[];
+  /**
+   * Only featured campaigns (the page bench: Discover's first page and Featured section list them, so
+   * every credit changes a card every member sees, as members join what Discover shows them).
+   */
+  featuredOnly?: boolean;
+  /** Each writer waits this long after each join (a steady rate instead of as fast as the product goes). */
+  paceMs?: number;
 }): WriteLoad {
   const reader = new Database(options.databasePath, { readonly: true, fileMustExist: true });
   const pick = reader.prepare<{ userId: string }, { id: string; guildId: string }>(
     `SELECT s.id, s.server_id AS guildId FROM servers s
      WHERE s.members_remaining > 0 AND s.canceled_at IS NULL AND s.invite_valid = 1 AND s.server_id IS NOT NULL
-       AND s.owner_id <> @userId
+       AND s.owner_id <> @userId${options.featuredOnly ? ' AND s.is_featured = 1' : ''}
        AND NOT EXISTS (SELECT 1 FROM server_joins j WHERE j.user_id = @userId AND j.server_id = s.id)
      ORDER BY random() LIMIT 8`,
   );
@@ -52,6 +59,7 @@ export function startJoinWrites(options: {
       });
       if (add.status !== 201) throw new Error(`add member: ${add.status} ${await add.text()}`);
       joins += 1;
+      if (options.paceMs) await new Promise((resolve) => setTimeout(resolve, options.paceMs));
     }
   };
   const done = Promise.all(options.actors.map(writer));

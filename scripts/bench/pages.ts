@@ -15,6 +15,7 @@ import {
   track,
 } from './processes.ts';
 import { signInAll } from './sign-in.ts';
+import { startJoinWrites, type WriteLoad } from './discover-writes.ts';
 import { load, round, withCpu, type LoadResult } from './load.ts';
 import { describeMachine, type MachineSummary } from './results.ts';
 import { summarizeProfile } from './profile-summary.ts';
@@ -25,7 +26,7 @@ import { summarizeProfile } from './profile-summary.ts';
 // own bytes from memory (a static shell of the same size). Then an overload run: many members open a
 // page none of them has loaded yet, at 4× the connections, and the run counts how the product answered
 // (rendered, from its cache, or the static shell: the coinsync_page_html_total counter).
-//   npm run bench -- --pages [--quick] [--profile] [--dist DIR] [--out bench/pages.json]
+//   npm run bench -- --pages [--quick] [--profile] [--dist DIR] [--page-routes /,/dashboard] [--out bench/pages.json]
 
 export interface PageRouteResult {
   path: string;
@@ -37,6 +38,11 @@ export interface PageRouteResult {
   express: LoadResult;
   /** How the product answered during the measured run (coinsync_page_html_total's increase). */
   outcomes: Record<string, number>;
+  /**
+   * Discover only: members joining featured campaigns (their cards' "N members left" on every member's
+   * Discover) during its first and repeat loads, each join verified and credited as in production.
+   */
+  joins?: { joins: number; seconds: number; perSecond: number };
 }
 
 export interface PageBenchResults {
@@ -56,6 +62,9 @@ export interface PageBenchResults {
   /** The product's resident memory (its event loop and the renderer's thread) after the runs. */
   rssMb: number | null;
 }
+
+/** Each joining member's pause between joins during Discover's run (two members: ~4 joins a second). */
+const JOIN_PACE_MS = 500;
 
 const log = (msg: string) => console.log(`[bench:pages] ${msg}`);
 
@@ -110,23 +119,26 @@ export async function runPageBench(options: {
   profile?: boolean;
   /** Another checkout whose compiled server runs instead of this one's (an A/B run; not rebuilt). */
   dist?: string;
+  /** Only these routes (default: every route of the build's route table). */
+  routes?: string[];
 }): Promise<number> {
   const { quick, root } = options;
   const startedAt = new Date();
   const loadBefore = os.loadavg()[0] ?? 0;
   const plan = quick
-    ? { pages: 320, connections: 32, sessions: 40, overloadUsers: 120 }
-    : { pages: 1600, connections: 32, sessions: 64, overloadUsers: 300 };
+    ? { pages: 320, connections: 32, sessions: 40, overloadUsers: 108, joiners: 2 }
+    : { pages: 1600, connections: 32, sessions: 64, overloadUsers: 300, joiners: 2 };
   const dir = mkdtempSync(path.join(os.tmpdir(), 'coinsync-bench-pages-'));
   try {
     if (!options.dist && distIsStale())
       throw new Error('dist/server is older than src/: run `npm run build` first');
-    const routes = Object.keys(
+    const allRoutes = Object.keys(
       JSON.parse(readFileSync(path.join(root, 'dist/web/route-preloads.json'), 'utf8')) as Record<
         string,
         unknown
       >,
     );
+    const routes = options.routes ? allRoutes.filter((r) => options.routes!.includes(r)) : allRoutes;
     const size = quick ? QUICK_SIZE : FULL_SIZE;
     const databasePath = path.join(dir, 'bench.db');
     log(`seeding ${size.users} users, ${size.campaigns} campaigns, ${size.transactions} transactions`);
@@ -149,10 +161,16 @@ export async function runPageBench(options: {
           .join('\n')}`,
       ),
     );
-    const users = seeded.actors.slice(0, plan.sessions + plan.overloadUsers).map((a) => a.username);
+    const signedIn = plan.sessions + plan.overloadUsers;
+    const users = seeded.actors.slice(0, signedIn + plan.joiners).map((a) => a.username);
     const sessions = await signInAll(product.url, users, 8);
     const cookies = sessions.slice(0, plan.sessions).map((s) => s.cookie);
-    const overloadCookies = sessions.slice(plan.sessions).map((s) => s.cookie);
+    const overloadCookies = sessions.slice(plan.sessions, signedIn).map((s) => s.cookie);
+    const joiners = sessions.slice(signedIn).map((s, i) => ({
+      userId: s.userId,
+      discordId: seeded.actors[signedIn + i]!.discordId,
+      cookie: s.cookie,
+    }));
     log(`${sessions.length} members signed in; ${routes.length} routes`);
     const pagesDir = path.join(dir, 'pages');
     mkdirSync(pagesDir);
@@ -187,6 +205,19 @@ export async function runPageBench(options: {
             requestFor: (n) => ({ cookie: cookies[n]! }),
           }),
         );
+      // Discover while members join what it shows (featured campaigns, one join per writer every
+      // JOIN_PACE_MS): each credit changes a card's "N members left" on every member's Discover.
+      const writes: WriteLoad | null =
+        route === '/' && joiners.length > 0
+          ? startJoinWrites({
+              baseUrl: product.url,
+              simUrl: product.simUrl,
+              databasePath,
+              actors: joiners,
+              featuredOnly: true,
+              paceMs: JOIN_PACE_MS,
+            })
+          : null;
       // First loads: every member opens the page at once (32 at a time), none has loaded it before.
       let before = await pageOutcomes(product.url);
       const first = await once(plan.connections);
@@ -198,6 +229,7 @@ export async function runPageBench(options: {
       before = await pageOutcomes(product.url);
       const measured = await run(url, true, pid);
       const outcomes = difference(await pageOutcomes(product.url), before);
+      const joins = writes ? await writes.stop() : undefined;
       const reference = await run(`${express.url}${route}`, false, express.pid);
       results.push({
         path: route,
@@ -206,13 +238,14 @@ export async function runPageBench(options: {
         product: measured,
         express: reference,
         outcomes,
+        ...(joins ? { joins } : {}),
       });
       const answered = (o: Record<string, number>) =>
         Object.entries(o)
           .map(([k, n]) => `${k} ${n}`)
           .join(', ');
       log(
-        `${route.padEnd(12)} first loads ${first.cpuMsPerRequest ?? '?'} ms CPU/page, p50 ${first.p50}, p99 ${first.p99} (${answered(firstOutcomes)}); repeat loads ${measured.cpuMsPerRequest ?? '?'} ms CPU/page, p50 ${measured.p50} ms, p99 ${measured.p99} ms (${answered(outcomes)}) | express ${reference.cpuMsPerRequest ?? '?'} ms CPU, p50 ${reference.p50}, p99 ${reference.p99}`,
+        `${route.padEnd(12)} first loads ${first.cpuMsPerRequest ?? '?'} ms CPU/page, p50 ${first.p50}, p99 ${first.p99} (${answered(firstOutcomes)}); repeat loads ${measured.cpuMsPerRequest ?? '?'} ms CPU/page, p50 ${measured.p50} ms, p99 ${measured.p99} ms (${answered(outcomes)})${joins ? `, ${joins.joins} joins credited (${joins.perSecond}/s)` : ''} | express ${reference.cpuMsPerRequest ?? '?'} ms CPU, p50 ${reference.p50}, p99 ${reference.p99}`,
       );
     }
     await express.stop();
@@ -342,6 +375,12 @@ export function formatPages(r: PageBenchResults): string {
           .join(', '),
       ]),
     ),
+    ...r.routes
+      .filter((x) => x.joins)
+      .map(
+        (x) =>
+          `${x.path}: ${x.joins!.joins} joins of featured campaigns verified during its first and repeat loads (${x.joins!.perSecond}/s)`,
+      ),
     `First loads, all routes: ${r.firstLoads.requests} pages, ${r.firstLoads.cpuMsPerPage} ms CPU per page, worst p50 ${r.firstLoads.p50} ms, worst p99 ${r.firstLoads.p99} ms`,
     `Repeat loads, all routes: ${r.total.requests} pages, ${r.total.cpuMsPerPage} ms CPU per page (goal ≤ 2), worst p50 ${r.total.p50} ms, worst p99 ${r.total.p99} ms (goal ≤ 50)`,
   ];

@@ -91,6 +91,8 @@ const { values: args } = parseArgs({
     soak: { type: 'boolean', default: false },
     // `--pages [--quick]`: signed-in page loads per route beside Express, and an overload run (pages.ts).
     pages: { type: 'boolean', default: false },
+    // `--pages --page-routes /,/dashboard`: only those routes (and the overload run), to iterate on one page.
+    'page-routes': { type: 'string' },
     'soak-seconds': { type: 'string', default: '180' },
     'soak-rate': { type: 'string', default: '1000' },
     'soak-users': { type: 'string', default: '100' },
@@ -810,6 +812,7 @@ const discordBench = args.reconcile || args['mass-leave'];
         root,
         profile: args.profile,
         ...(args.dist ? { dist: path.resolve(args.dist) } : {}),
+        ...(args['page-routes'] ? { routes: args['page-routes'].split(',') } : {}),
         out: path.resolve(root, args.out ?? (args.quick ? 'bench/pages.quick.tmp' : 'bench/pages.json')),
       })
     : args.pg

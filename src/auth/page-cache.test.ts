@@ -59,4 +59,24 @@ describe('the page cache (decision 047)', () => {
     expect(keys(user)).toEqual({ render: pageKey('/', user), data: pageKey('/', user) });
     expect(keys(user).data).not.toBe(keys(user.replace('5.00', '5.50')).data);
   });
+
+  it("keys Discover's render without its campaigns' remaining slots beyond 0 or more, and nothing else's (session 15)", () => {
+    // As discover-list.ts writes an ApiDiscoverServer, and a campaign of the Dashboard (no counts after it).
+    const discoverCard = (left: number) =>
+      `{"id":"c1","membersRemaining":${left},"initialMemberSlots":50,"isFeatured":true,"completionNotificationSent":false,"createdAt":"2026-01-01T00:00:00.000Z","targeting":{"minAccountAgeDays":null,"language":null},"memberCount":120,"onlineCount":7,"description":null}`;
+    const campaign = (left: number) =>
+      `{"id":"c1","membersRemaining":${left},"initialMemberSlots":50,"isFeatured":true,"completionNotificationSent":false,"createdAt":"2026-01-01T00:00:00.000Z","targeting":{"minAccountAgeDays":null,"language":null},"joinCount":3}`;
+    const keys = (json: string) => pageKeys('/', `{"queries":[${json}]}`);
+    expect(keys(discoverCard(40)).render).toBe(keys(discoverCard(39)).render);
+    expect(keys(discoverCard(40)).data).not.toBe(keys(discoverCard(39)).data);
+    expect(keys(discoverCard(40)).data).toBe(keys(discoverCard(40)).data);
+    // Full: the Featured section leaves the campaign out, so the page looks different.
+    expect(keys(discoverCard(0)).render).not.toBe(keys(discoverCard(1)).render);
+    // Two cards whose figures trade places are two different data.
+    const two = (a: number, b: number) => keys(`${discoverCard(a)},${discoverCard(b)}`);
+    expect(two(40, 39).render).toBe(two(39, 40).render);
+    expect(two(40, 39).data).not.toBe(two(39, 40).data);
+    // The Dashboard shows a campaign's remaining slots: its page is keyed by them.
+    expect(keys(campaign(40)).render).not.toBe(keys(campaign(39)).render);
+  });
 });

@@ -31,23 +31,41 @@ export interface PageCache {
   readonly bytes: number;
 }
 
-// Discover's invite counts (ApiDiscoverServer's memberCount and onlineCount, in that order: the list
-// encodes them so, src/joins/discover-list.ts) change with every invite-stats refresh; the cards show them
-// only once hydrated (web/src/features/discover/server-card.tsx), so the server's markup does not depend
-// on them. Masked out of the render key, a refresh does not force a render of every member's Discover.
-const LIVE_COUNTS = /"memberCount":(?:-?\d+|null),"onlineCount":(?:-?\d+|null)/g;
+// Discover's live figures change while its list does not, and its server markup shows none of them
+// (decision 047, sessions 14 and 15):
+// - the invite counts (ApiDiscoverServer's memberCount and onlineCount, in that order: the list encodes them
+//   so, src/joins/discover-list.ts) change with every invite-stats refresh; the cards show them only once
+//   hydrated (web/src/features/discover/server-card.tsx);
+// - a campaign's membersRemaining changes with every verified join; a featured card shows it ("12 members
+//   left") only once hydrated, the others not at all, and the page itself only asks whether it is above 0
+//   (the Featured section leaves out full campaigns), so the render key keeps 0 or 1.
+// Masked out of the render key, a refresh or a join does not force a render of every member's Discover.
+const LIVE_COUNTS = '"memberCount":(?:-?\\d+|null),"onlineCount":(?:-?\\d+|null)';
+/**
+ * membersRemaining of an ApiDiscoverServer only: the fields that follow it up to its memberCount, as
+ * discover-list.ts's toDiscoverServer writes them (a campaign of Dashboard or My Campaigns has no
+ * memberCount and shows its remaining slots: never masked).
+ */
+const DISCOVER_REMAINING =
+  '"membersRemaining":(\\d+)(?=,"initialMemberSlots":\\d+,"isFeatured":(?:true|false),' +
+  '"completionNotificationSent":(?:true|false),"createdAt":"[^"]*","targeting":\\{[^{}]*\\},"memberCount":)';
+const LIVE = new RegExp(`${DISCOVER_REMAINING}|${LIVE_COUNTS}`, 'g');
 
 /**
  * A page's two keys from its URL and boot data's JSON: `render`, of everything its server markup shows
- * (the JSON with the live counts masked), and `data`, of everything it inlines (that and the counts in
- * their order, which with the masked JSON give back the whole). Equal when the data has no live counts.
- * One hash over the JSON either way.
+ * (the JSON with the live figures masked), and `data`, of everything it inlines (that and the live
+ * figures in their order, which with the masked JSON give back the whole). Equal when the data has no
+ * live figures. One hash over the JSON either way.
  */
 export function pageKeys(url: string, bootJson: string): { render: string; data: string } {
   let live = '';
-  const masked = bootJson.replace(LIVE_COUNTS, (counts) => {
-    live += counts;
-    return '"memberCount":0,"onlineCount":0';
+  const masked = bootJson.replace(LIVE, (figures, remaining: string | undefined) => {
+    if (remaining === undefined) {
+      live += figures;
+      return '"memberCount":0,"onlineCount":0';
+    }
+    live += `r${remaining};`;
+    return `"membersRemaining":${remaining === '0' ? 0 : 1}`;
   });
   const render = pageKey(url, masked);
   return { render, data: live ? render + createHash('sha1').update(live).digest('base64') : render };

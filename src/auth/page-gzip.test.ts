@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import zlib from 'node:zlib';
-import { gzipSplit, withData } from './page-gzip.ts';
+import { gzipSplit, SHARED_PART_BYTES, withData } from './page-gzip.ts';
 
 // Browsers inflate a cached page with zlib (or a decoder as strict): the parts must make one valid gzip
 // member whose CRC-32 and length are the whole page's, before and after its data is swapped.
@@ -37,5 +37,23 @@ describe('a page gzip-compressed in parts (decision 047, session 14)', () => {
     const page = await gzipSplit('<p>x</p>', '', '');
     expect(zlib.gunzipSync(page.gzip).toString()).toBe('<p>x</p>');
     expect(zlib.gunzipSync(await withData(page.gzip, page.slot, 'y')).toString()).toBe('<p>x</p>y');
+  });
+
+  it('inflates pages whose data is in parts, a large part compressed once for every page that inlines it (session 15)', async () => {
+    const shared = JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ id: i, name: `Gilde ${i} ✓` })));
+    expect(shared.length).toBeGreaterThan(SHARED_PART_BYTES);
+    const parts = (who: string) => [`<script id="app-boot">{"user":"${who}","data":`, shared, '}</script>'];
+    const a = await gzipSplit(head, parts('ann'), tail);
+    const b = await gzipSplit('<main>other</main>', parts('bob'), tail);
+    expect(zlib.gunzipSync(a.gzip).toString()).toBe(head + parts('ann').join('') + tail);
+    expect(zlib.gunzipSync(b.gzip).toString()).toBe('<main>other</main>' + parts('bob').join('') + tail);
+    const swapped = await withData(a.gzip, a.slot, [
+      parts('cid')[0]!,
+      shared.replace('Gilde 7', 'Gilde 8'),
+      '}',
+    ]);
+    expect(zlib.gunzipSync(swapped).toString()).toBe(
+      head + parts('cid')[0] + shared.replace('Gilde 7', 'Gilde 8') + '}' + tail,
+    );
   });
 });

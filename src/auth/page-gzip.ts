@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 
@@ -42,20 +43,117 @@ function crcAfter(crc: number, bytes: Buffer): number {
   return bytes.length === 0 ? crc : zlib.crc32(bytes, crc);
 }
 
-async function finish(prefix: Buffer, slot: DataSlot, data: Buffer): Promise<Buffer> {
-  const dataPart = await deflateRaw(data, { finishFlush: zlib.constants.Z_SYNC_FLUSH });
-  const tailPart = zlib.deflateRawSync(slot.tail);
-  const crc = crcAfter(crcAfter(slot.headCrc, data), slot.tail);
-  return Buffer.concat([
-    prefix,
-    dataPart,
-    tailPart,
-    trailer(crc, slot.headLength + data.length + slot.tail.length),
-  ]);
+/**
+ * The page's data in parts (their concatenation is the data); a part of at least SHARED_PART_BYTES is
+ * compressed once for every page that inlines it (session 15): Discover's first page and featured list are
+ * the same answer for most members, and after a join or a count refresh each member's next load swaps in
+ * new data, which would otherwise deflate the same ~40 kB once per member.
+ */
+export type DataParts = string | readonly string[];
+
+/** Smallest part worth a look-up in the shared fragments (a hash of it costs less than compressing it). */
+export const SHARED_PART_BYTES = 4096;
+/** Bytes of shared compressed fragments kept (outside the JS heap), least recently used first out. */
+export const SHARED_FRAGMENT_BYTES = 4 * 1024 * 1024;
+
+const fragments = new Map<string, Buffer>();
+let fragmentBytes = 0;
+/** Fragments being compressed: the loads that arrive together after a change share one deflate. */
+const deflating = new Map<string, Promise<Buffer>>();
+
+function keepFragment(key: string, deflated: Buffer): void {
+  if (fragments.has(key)) return;
+  fragments.set(key, deflated);
+  fragmentBytes += deflated.length;
+  for (const [oldest, evicted] of fragments) {
+    if (fragmentBytes <= SHARED_FRAGMENT_BYTES) break;
+    fragments.delete(oldest);
+    fragmentBytes -= evicted.length;
+  }
+}
+
+/** One part raw-deflated and sync-flushed: it refers to nothing before it, so it fits any page. */
+function sharedFragment(part: Buffer): Promise<Buffer> {
+  const key = createHash('sha1').update(part).digest('base64');
+  const known = fragments.get(key);
+  if (known) {
+    fragments.delete(key);
+    fragments.set(key, known);
+    return Promise.resolve(known);
+  }
+  let pending = deflating.get(key);
+  if (!pending) {
+    pending = deflateRaw(part, { finishFlush: zlib.constants.Z_SYNC_FLUSH })
+      .then((deflated) => {
+        keepFragment(key, deflated);
+        return deflated;
+      })
+      .finally(() => deflating.delete(key));
+    deflating.set(key, pending);
+  }
+  return pending;
+}
+
+/**
+ * `bytes` as deflate stored blocks (RFC 1951 3.2.4: a byte-aligned header, LEN and its complement, the
+ * bytes as they are), the last one final when `final`. For the few hundred bytes between and after the
+ * data: a zlib stream costs more to set up than these bytes cost on the wire (session 15: a swap set up
+ * four, ~0.2 ms each). The parts before end on a byte boundary (sync flush), as a stored block must start.
+ */
+function stored(bytes: Buffer, final: boolean): Buffer {
+  const blocks: Buffer[] = [];
+  for (let at = 0; at < bytes.length || blocks.length === 0; at += 0xffff) {
+    const chunk = bytes.subarray(at, at + 0xffff);
+    const header = Buffer.alloc(5);
+    header[0] = final && at + 0xffff >= bytes.length ? 1 : 0;
+    header.writeUInt16LE(chunk.length, 1);
+    header.writeUInt16LE(~chunk.length & 0xffff, 3);
+    blocks.push(header, chunk);
+  }
+  return Buffer.concat(blocks);
+}
+
+/** The data's compressed parts: large parts from the shared fragments, the runs of small ones between. */
+async function deflateData(data: readonly Buffer[]): Promise<Buffer[]> {
+  const out: Promise<Buffer>[] = [];
+  let small: Buffer[] = [];
+  const flushSmall = () => {
+    if (small.length === 0) return;
+    const run = Buffer.concat(small);
+    out.push(
+      run.length < SHARED_PART_BYTES
+        ? Promise.resolve(stored(run, false))
+        : deflateRaw(run, { finishFlush: zlib.constants.Z_SYNC_FLUSH }),
+    );
+    small = [];
+  };
+  for (const part of data) {
+    if (part.length >= SHARED_PART_BYTES) {
+      flushSmall();
+      out.push(sharedFragment(part));
+    } else small.push(part);
+  }
+  flushSmall();
+  return Promise.all(out);
+}
+
+async function finish(prefix: Buffer, slot: DataSlot, data: DataParts): Promise<Buffer> {
+  const parts = (typeof data === 'string' ? [data] : data).map((part) => Buffer.from(part));
+  const dataParts = await deflateData(parts);
+  const tailPart =
+    slot.tail.length < SHARED_PART_BYTES ? stored(slot.tail, true) : zlib.deflateRawSync(slot.tail);
+  let crc = slot.headCrc;
+  let length = slot.headLength + slot.tail.length;
+  for (const part of parts) {
+    crc = crcAfter(crc, part);
+    length += part.length;
+  }
+  crc = crcAfter(crc, slot.tail);
+  return Buffer.concat([prefix, ...dataParts, tailPart, trailer(crc, length)]);
 }
 
 /** The page `head + data + tail`, gzip-compressed in parts so that `data` can be swapped later. */
-export async function gzipSplit(head: string, data: string, tail: string): Promise<SplitGzip> {
+export async function gzipSplit(head: string, data: DataParts, tail: string): Promise<SplitGzip> {
   const headBytes = Buffer.from(head);
   const headPart = await deflateRaw(headBytes, { finishFlush: zlib.constants.Z_SYNC_FLUSH });
   const prefix = Buffer.concat([HEADER, headPart]);
@@ -65,10 +163,10 @@ export async function gzipSplit(head: string, data: string, tail: string): Promi
     headLength: headBytes.length,
     tail: Buffer.from(tail),
   };
-  return { gzip: await finish(prefix, slot, Buffer.from(data)), slot };
+  return { gzip: await finish(prefix, slot, data), slot };
 }
 
 /** The same page with `data` in place of its own: only the data and the tail are compressed. */
-export function withData(gzip: Buffer, slot: DataSlot, data: string): Promise<Buffer> {
-  return finish(gzip.subarray(0, slot.headEnd), slot, Buffer.from(data));
+export function withData(gzip: Buffer, slot: DataSlot, data: DataParts): Promise<Buffer> {
+  return finish(gzip.subarray(0, slot.headEnd), slot, data);
 }

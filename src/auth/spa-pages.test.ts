@@ -3,10 +3,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AppBoot, ApiUser } from '../shared/api-types.ts';
-import { grantCoins, insertCampaign } from '../test/factories.ts';
+import { grantCoins, insertCampaign, updateCampaign } from '../test/factories.ts';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
 import { readMetric } from '../metrics.ts';
-import { bootScript, withDocumentHead } from './spa-pages.ts';
+import { bootScript, bootScriptParts, withDocumentHead } from './spa-pages.ts';
 import { MAX_QUEUED_RENDERS } from './page-renderer.ts';
 import { discoverFor } from '../joins/discover-campaigns.ts';
 
@@ -473,6 +473,46 @@ describe('with a server renderer (decision 031)', () => {
     expect(described).toContain('"description":"Other"');
   });
 
+  it("keeps Discover's render when joins change a campaign's remaining slots, not the Dashboard's (session 15)", async () => {
+    const nina = await rendering.signIn('spa_nina');
+    const owner = await rendering.signIn('spa_slots_owner');
+    const store = rendering.server.ctx.store;
+    const renderOf = (html: string) => /data-render="(\d+)"/.exec(html)?.[1];
+    const campaign = await insertCampaign(store, {
+      ownerId: owner.user!.id,
+      name: 'Slotted Guild',
+      kind: 'featured',
+      membersRemaining: 40,
+    });
+    const remaining = async () =>
+      (await nina.get<{ name: string; membersRemaining: number }[]>('/api/servers/featured?q=Slotted'))
+        .body[0]?.membersRemaining;
+    const listedWith = async (n: number | undefined) => {
+      for (const deadline = Date.now() + 10_000; (await remaining()) !== n && Date.now() < deadline;)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await remaining()).toBe(n);
+    };
+    const slotsIn = (html: string) =>
+      JSON.stringify(bootOf(html)?.queries)
+        .match(/"name":"Slotted Guild","inviteLink":"[^"]*".*?"membersRemaining":(\d+)/g)
+        ?.map((m) => /(\d+)$/.exec(m)?.[1]);
+    await listedWith(40);
+    const first = (await page(nina, '/')).html;
+    const dashboard = (await page(owner, '/dashboard')).html;
+    expect(slotsIn(first)).toEqual(['40', '40']); // the first page and the Featured list
+    // A verified join takes a slot: the same render (the markup shows no remaining slots), this load's data.
+    await updateCampaign(store, campaign.id, { membersRemaining: 39 });
+    await listedWith(39);
+    const joined = (await page(nina, '/')).html;
+    expect(renderOf(joined)).toBe(renderOf(first));
+    expect(slotsIn(joined)).toEqual(['39', '39']);
+    expect(bootOf(joined)?.queries?.[1]?.data).toEqual((await nina.get('/api/servers/featured')).body);
+    // The owner's Dashboard shows its campaigns' remaining slots: rendered anew.
+    const ownerAfter = (await page(owner, '/dashboard')).html;
+    expect(renderOf(ownerAfter)).not.toBe(renderOf(dashboard));
+    expect(JSON.stringify(bootOf(ownerAfter)?.queries)).toContain('"membersRemaining":39');
+  });
+
   it("reports the render worker's own heap and CPU time in /metrics, which the process's figures do not tell apart", async () => {
     const lars = await rendering.signIn('spa_lars');
     const rendered = await page(lars, '/dashboard?heap=1');
@@ -535,6 +575,42 @@ describe('bootScript', () => {
     });
     expect(html.match(/<\/script>/g)).toHaveLength(1);
     expect(bootOf(html)?.user?.discordUsername).toBe('</script><script>alert(1)</script>');
+  });
+});
+
+describe('bootScriptParts (session 15)', () => {
+  const config = {
+    productName: 'CoinSync',
+    demoMode: false,
+    stripePublishableKey: null,
+    stripeJsUrl: null,
+    supportUrl: '',
+  };
+  it("is bootScript in parts, each query's data one part, whatever the data holds", () => {
+    const user = { discordUsername: ',"data":0}</script>' } as unknown as ApiUser;
+    const boots: AppBoot[] = [
+      { user, config },
+      { user, config, queries: [] },
+      {
+        user,
+        config,
+        queries: [
+          { key: ['/api/servers', 'pages', ''], data: { pages: [{ servers: [{ name: ',"data":1}<b>' }] }] } },
+          { key: ['/api/servers', 'featured', ''], data: [{ name: '"data":0}', n: 3 }] },
+          { key: ['/api/hourly'], data: null },
+        ],
+        rendered: true,
+      },
+    ];
+    for (const boot of boots) {
+      const parts = bootScriptParts(boot);
+      expect(parts.join('')).toBe(bootScript(boot));
+      expect(parts).toHaveLength(boot.queries?.length ? 1 + 2 * boot.queries.length : 1);
+    }
+    const parts = bootScriptParts(boots[2]!);
+    expect(parts[1]).toBe(JSON.stringify(boots[2]!.queries![0]!.data).replace(/</g, '\\u003c'));
+    expect(parts[3]).toBe(JSON.stringify(boots[2]!.queries![1]!.data));
+    expect(parts[5]).toBe('null');
   });
 });
 

@@ -8,7 +8,7 @@ import type { AppContext } from '../context.ts';
 import { getUserById, toApiUser } from '../users/users.ts';
 import { pageQueries } from './page-data.ts';
 import { createPageCache, pageKeys, type CachedPage } from './page-cache.ts';
-import { gzipSplit, withData } from './page-gzip.ts';
+import { gzipSplit, withData, type SplitGzip } from './page-gzip.ts';
 import { startPageRenderer, type PageRenderer, type RenderedPage } from './page-renderer.ts';
 import { recordPageHtml } from '../metrics.ts';
 import { errorMessage } from '../ops/error-text.ts';
@@ -80,6 +80,37 @@ export function withDocumentHead(html: string, document: { title?: string; descr
 export function bootScript(boot: AppBoot): string {
   const json = JSON.stringify(boot).replace(/</g, '\\u003c');
   return `<script type="application/json" id="${BOOT_ELEMENT_ID}">${json}</script>`;
+}
+
+const BOOT_OPEN = `<script type="application/json" id="${BOOT_ELEMENT_ID}">`;
+const escapeJson = (json: string) => json.replace(/</g, '\\u003c');
+
+/**
+ * bootScript(boot) in parts whose concatenation is exactly it: each query's data (an API answer, often the
+ * same for many members: page-gzip.ts compresses such a part once for all of them) apart from the rest.
+ */
+export function bootScriptParts(boot: AppBoot): string[] {
+  const queries = boot.queries;
+  // JSON.stringify answers undefined for undefined (typed string): such a boot is serialised whole.
+  const datas: (string | undefined)[] = queries?.map((q) => JSON.stringify(q.data)) ?? [];
+  if (!queries || datas.length === 0 || datas.some((d) => d === undefined)) return [bootScript(boot)];
+  // The same object with each data replaced by its index: the data's place is after `,"data":` in
+  // `{"key":…,"data":i}`, searched from the queries' array on (the keys before are the app's own arrays).
+  const skeleton = JSON.stringify({ ...boot, queries: queries.map((q, i) => ({ key: q.key, data: i })) });
+  const parts: string[] = [];
+  let from = 0;
+  let at = skeleton.indexOf('"queries":[');
+  for (let i = 0; i < datas.length; i++) {
+    const marker = `,"data":${i}}`;
+    at = skeleton.indexOf(marker, at);
+    if (at < 0) return [bootScript(boot)];
+    parts.push(escapeJson(skeleton.slice(from, at + 8)), escapeJson(datas[i]!));
+    from = at + marker.length - 1;
+    at = from;
+  }
+  parts.push(escapeJson(skeleton.slice(from)) + '</script>');
+  parts[0] = BOOT_OPEN + parts[0]!;
+  return parts;
 }
 
 async function sessionUser(ctx: AppContext, req: Request): Promise<AppBoot['user']> {
@@ -158,8 +189,6 @@ function pageAround(
   return at < 0 ? [html, ''] : [html.slice(0, at), html.slice(at + BOOT_MARKER.length)];
 }
 
-const gzip = promisify(zlib.gzip);
-
 /** A page for the request: rendered (now or before: from the cache), or null for the static shell. */
 interface Served {
   page: CachedPage | null;
@@ -198,13 +227,13 @@ function cachedRenders(
   const withThisData = async (
     key: string,
     page: CachedPage,
-    boot: AppBoot,
+    boot: readonly string[],
     dataKey: string,
   ): Promise<CachedPage | null> => {
     if (page.dataKey === dataKey) return page;
     if (!page.slot) return null;
     const fresh: CachedPage = {
-      gzip: await withData(page.gzip, page.slot, bootScript(boot)),
+      gzip: await withData(page.gzip, page.slot, boot),
       status: page.status,
       dataKey,
       slot: page.slot,
@@ -215,17 +244,19 @@ function cachedRenders(
   /** The rendered page from the cache, or rendered now (one render for simultaneous loads), or null. */
   return async (req: Request, boot: AppBoot, status: number): Promise<Served> => {
     const withFlag: AppBoot = { ...boot, rendered: true };
+    // The page's boot element, in parts (its data apart), serialised once for the keys and the page.
+    const inlined = bootScriptParts(withFlag);
     // The page's render inputs (what its markup shows) and its data (what it inlines): the same, except
-    // Discover's invite counts, which its markup leaves to the browser (page-cache.ts).
-    const { render: key, data: dataKey } = pageKeys(req.originalUrl, JSON.stringify(boot));
+    // Discover's live figures, which its markup leaves to the browser (page-cache.ts).
+    const { render: key, data: dataKey } = pageKeys(req.originalUrl, inlined.join(''));
     const cached = cache.get(key);
-    const reused = cached && (await withThisData(key, cached, withFlag, dataKey));
+    const reused = cached && (await withThisData(key, cached, inlined, dataKey));
     if (reused) return { page: reused, from: 'cache' };
     let rendering = inFlight.get(key);
     if (!rendering) {
       const keep = async (page: RenderedPage) => {
         const [head, tail] = pageAround(pages, req.path, withFlag, page);
-        const { gzip: compressed, slot } = await gzipSplit(head, bootScript(withFlag), tail);
+        const { gzip: compressed, slot } = await gzipSplit(head, inlined, tail);
         const kept: CachedPage = { gzip: compressed, status, dataKey, slot };
         cache.set(key, kept);
         return kept;
@@ -243,9 +274,7 @@ function cachedRenders(
     }
     // A load that joined another's render of the same markup inlines its own data.
     const served = await rendering;
-    return served.page
-      ? { ...served, page: await withThisData(key, served.page, withFlag, dataKey) }
-      : served;
+    return served.page ? { ...served, page: await withThisData(key, served.page, inlined, dataKey) } : served;
   };
 }
 
@@ -268,6 +297,8 @@ export function spaPages(
   const renderer = startPageRenderer(ctx.logger, ssrDist);
   const renderPage = renderer ? cachedRenders(ctx, pages, renderer) : null;
   const english = pages.logins.get(DEFAULT_LOCALE);
+  /** The static shell around its data per known route and language, compressed (see below). */
+  const shells = new Map<string, Promise<SplitGzip>>();
   return async (req, res) => {
     const user = await sessionUser(ctx, req);
     // Signed out, the page is in the visitor's language (decision 061): the remembered cookie, else
@@ -298,13 +329,25 @@ export function spaPages(
       return;
     }
     recordPageHtml('shell');
-    // The shell is what the server sends when it is busy: compressed at zlib's fastest level (half
-    // the default level's CPU for ~13 % more bytes), on zlib's threads.
-    const shell = pageHtml(pages, req.path, boot, null);
+    // The shell is what the server sends when it is busy. Compressed in parts (session 15): index.html
+    // around the data is compressed once per route and language (kept; known routes only, so the map
+    // is bounded by the route table), the data's large parts once for every page that inlines them
+    // (page-gzip.ts), so a shell costs little more than its own small data.
     res.status(status).type('html').vary('Accept-Encoding');
-    if (req.acceptsEncodings('gzip')) {
-      res.setHeader('Content-Encoding', 'gzip');
-      res.send(await gzip(shell, { level: zlib.constants.Z_BEST_SPEED }));
-    } else res.send(shell);
+    if (!req.acceptsEncodings('gzip')) {
+      res.send(pageHtml(pages, req.path, boot, null));
+      return;
+    }
+    const shellKey = `${req.path}\n${boot.user?.locale ?? boot.locale ?? DEFAULT_LOCALE}`;
+    const keep = status === 200 && Object.hasOwn(pages.preloads, req.path);
+    let around = keep ? shells.get(shellKey) : undefined;
+    if (!around) {
+      const [head, tail] = pageAround(pages, req.path, boot, null);
+      around = gzipSplit(head, '', tail);
+      if (keep) shells.set(shellKey, around);
+    }
+    const { gzip: empty, slot } = await around;
+    res.setHeader('Content-Encoding', 'gzip');
+    res.send(await withData(empty, slot, bootScriptParts(boot)));
   };
 }

@@ -112,6 +112,23 @@ function GuildCounts({ server }: { server: ApiDiscoverServer }) {
   );
 }
 
+/**
+ * A featured card's "12 members left". Browser only, like the counts: every verified join changes it, and
+ * left out of the server's markup it does not change the page's render, so members joining a featured
+ * campaign do not force a render of every member's Discover (decision 047, session 15). The icon holds
+ * the place; the number follows hydration in the same frame as the counts.
+ */
+function SlotsLeft({ server }: { server: ApiDiscoverServer }) {
+  const { t } = useTranslation();
+  const hydrated = useHydrated();
+  return (
+    <HStack gap="1.5" color="fg.muted" textStyle="sm">
+      <LuUsers aria-hidden="true" />
+      {hydrated ? <Text>{t('discover.card.left', { count: server.membersRemaining })}</Text> : null}
+    </HStack>
+  );
+}
+
 /** One Discover card: banner, icon, name, counts, description, badges, reward and the join action. */
 export function ServerCard({
   server,
@@ -205,12 +222,7 @@ function KindAndReward({ server }: { server: ApiDiscoverServer }) {
           showPlus
           suffix={t('common.coinsWord')}
         />
-        {featured ? (
-          <HStack gap="1.5" color="fg.muted" textStyle="sm">
-            <LuUsers aria-hidden="true" />
-            <Text>{t('discover.card.left', { count: server.membersRemaining })}</Text>
-          </HStack>
-        ) : null}
+        {featured ? <SlotsLeft server={server} /> : null}
       </Flex>
     </>
   );
