@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// One TypeScript project's typecheck and lint for `npm run check` (scripts/check.mjs), in one process on
-// one TypeScript program: `node scripts/check-project.mjs server|web`.
+// One TypeScript project's typecheck and lint in one process on one TypeScript program:
+// `node scripts/check-project.mjs server|web [--no-cache]`, for `npm run check` (scripts/check.mjs) and, with
+// --no-cache (every file linted again, as `eslint .` without --cache), for `npm test` (scripts/test.mjs).
 // Run apart (`npm run typecheck`, then `eslint`), the project is parsed, bound and type-checked twice: once
 // by tsc, once more by typescript-eslint's project service for the type-aware rules. Here tsc's work is
 // done once through TypeScript's API (the same incremental build info as `npm run typecheck`), and ESLint
 // lints with that very program, so the type-aware rules read types the checker has already computed.
 // What each half reports is what `tsc -p <tsconfig> --noEmit --incremental` and `eslint <targets>` report
-// (decision 060, "npm run check from cold"); `npm test` and CI still run the two commands themselves.
+// (decision 060, "npm run check from cold", and its Session 15 section for `npm test`).
 import path from 'node:path';
 import { ESLint } from 'eslint';
 import * as tsParser from '@typescript-eslint/parser';
@@ -28,12 +29,18 @@ const PROJECTS = {
   },
 };
 
-const name = process.argv[2];
+const [name, ...flags] = process.argv.slice(2);
 const project = PROJECTS[name];
-if (!project) {
-  console.error(`usage: check-project.mjs ${Object.keys(PROJECTS).join('|')}`);
+if (!project || flags.some((f) => f !== '--no-cache')) {
+  console.error(`usage: check-project.mjs ${Object.keys(PROJECTS).join('|')} [--no-cache]`);
   process.exit(2);
 }
+/**
+ * ESLint's cache by content (`npm run check`): a file whose text and config are unchanged is not linted
+ * again. The type-aware rules read other files' types, which the cache does not track, so a changed type
+ * can leave another file's cached result stale: `npm test` and CI pass --no-cache.
+ */
+const eslintCache = !flags.includes('--no-cache');
 
 /** `tsc -p <tsconfig> --noEmit --incremental --tsBuildInfoFile <buildInfo>`, as tsc's own CLI runs it. */
 function typecheck() {
@@ -90,9 +97,9 @@ function sharedProgramParser(program) {
 
 async function lint(program) {
   const eslint = new ESLint({
-    cache: true,
-    cacheStrategy: 'content',
-    cacheLocation: `node_modules/.cache/eslint/${name}.json`,
+    ...(eslintCache
+      ? { cache: true, cacheStrategy: 'content', cacheLocation: `node_modules/.cache/eslint/${name}.json` }
+      : {}),
     ignorePatterns: project.ignore,
     // Only the type-checked TypeScript files: the config's JavaScript files (eslint.config.js, the lint
     // plugin) lint without types, as configured.

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// `npm test`: typecheck, lint, formatting (prettier --check), unit + API integration tests, the long runs (population simulation, fault drill), the same API and bot suites on PostgreSQL, the bench smoke test, web build, browser end-to-end tests, the multi-process scale test.
-// Ends with one plain line "N passed, N failed" that CI reads (typecheck, lint, format and build count as one check each).
+// `npm test`: typecheck and lint (one process per TypeScript project), formatting (prettier --check), unit + API integration tests, the long runs (population simulation, fault drill), the same API and bot suites on PostgreSQL, the bench smoke test, web build, browser end-to-end tests, the multi-process scale test.
+// Ends with one plain line "N passed, N failed" that CI reads (each project's typecheck and lint, format and build count as one check each).
 // Steps start as soon as the steps they wait for have ended, each one's output printed whole when it ends:
-// the single-threaded checks (tsc, eslint, prettier) and the build side by side on the machine's cores; then
-// the unit tests (which fill the cores themselves) beside the end of lint; the browser tests once lint has
-// ended, beside the end of the unit tests (the browser tests mostly wait for pages); then the bench smoke
-// test and the long runs beside the browser tests, the PostgreSQL suites beside them once the long runs and
-// the bench have ended; then the scale test, alone. Each step's CPU and the load are reported at the end.
+// the single-threaded checks (each project's typecheck and lint, prettier) and the build side by side on the
+// machine's cores; the browser tests as soon as the build, the web project's check and the format check have
+// ended, beside the server project's check (the browser tests mostly wait for pages); the unit tests (which
+// fill the cores themselves) once the server project's check has ended; then the bench smoke test and the
+// long runs beside the browser tests, the PostgreSQL suites beside them once the long runs and the bench
+// have ended; then the scale test, alone. Each step's CPU and the load are reported at the end.
 // Decisions 025, 049 and 060 have the timings.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -126,16 +127,26 @@ async function vitest(label, config, reportFile) {
 }
 
 // name → [steps it waits for, what it runs]. A step waits for others only to share two cores well, except
-// e2e, which needs the build. Lint ends last of the checks (type-aware rules), so the unit tests start
-// beside it once the other checks have ended rather than leave a core idle, and the browser tests beside
-// the unit tests once lint has ended.
+// e2e and scale, which need the build.
 const steps = {
-  typecheck: [[], () => check('typecheck', 'npm', ['run', '--silent', 'typecheck'])],
-  lint: [[], () => check('lint', 'npm', ['run', '--silent', 'lint'])],
+  // Typecheck and lint on one TypeScript program per project (scripts/check-project.mjs): run apart, tsc
+  // and typescript-eslint each built and type-checked the program, and the lint step was the run's largest
+  // check (decision 060). Without ESLint's cache, as `eslint .` ran here: a cached result can be stale when
+  // another file's types change. The server's project (everything but web/) is the longer of the two.
+  'check-server': [
+    [],
+    () => check('typecheck + lint (server)', 'node', ['scripts/check-project.mjs', 'server', '--no-cache']),
+  ],
+  'check-web': [
+    [],
+    () => check('typecheck + lint (web)', 'node', ['scripts/check-project.mjs', 'web', '--no-cache']),
+  ],
   format: [[], () => check('format', 'npm', ['run', '--silent', 'format:check'])],
   build: [[], () => check('build', 'npm', ['run', '--silent', 'build'])],
+  // The unit tests fill the cores themselves: they start when the last check (the server's) has ended,
+  // beside the browser tests, which by then have a core's worth of idle waiting for pages.
   unit: [
-    ['typecheck', 'format', 'build'],
+    ['check-server', 'check-web', 'format', 'build'],
     () => vitest('unit+api', 'vitest.config.ts', 'test-results/unit.json'),
   ],
   // The long runs (the population simulation, the drill's Redis stop: decision 049) after the unit
@@ -172,11 +183,12 @@ const steps = {
     ['unit'],
     () => vitest('bench smoke', 'vitest.bench-smoke.config.ts', 'test-results/bench-smoke.json'),
   ],
-  // The browser tests as soon as every check has ended (lint is last), beside the end of the unit step:
-  // from then on the unit tests fill one core and the browser tests, which mostly wait for pages, use part
-  // of the other, instead of waiting for the unit step while a core idles (decision 060).
+  // The browser tests, the longest step, as soon as the build and the web check have ended (the format
+  // check is short and ends before them), beside the end of the server's check: from then on that check
+  // fills one core and the browser tests, which mostly wait for pages, use part of the other, instead of
+  // waiting for every check while a core idles (decision 060, Session 15).
   e2e: [
-    ['build', 'typecheck', 'lint', 'format'],
+    ['build', 'check-web', 'format'],
     async () => {
       if (failures.includes('build')) {
         failed += 1;

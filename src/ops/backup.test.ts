@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Sqlite from 'better-sqlite3';
 import { openDatabase } from '../db/client.ts';
 import { createUser } from '../test/db.ts';
 import { assertLedgerInvariantSync, credit } from '../ledger/ledger.ts';
@@ -31,6 +32,20 @@ function countTransactions(file: string): number {
   }
 }
 
+/** Polls the live database (read-only, beside the writer) until it holds more than `than` transactions. */
+async function waitForMoreTransactions(file: string, than: number): Promise<void> {
+  const reader = new Sqlite(file, { readonly: true });
+  try {
+    const count = reader.prepare('SELECT count(*) AS n FROM transactions');
+    for (let waited = 0; (count.get() as { n: number }).n <= than; waited += 50) {
+      if (waited > 60_000) throw new Error(`the writer committed nothing past ${than} in 60 s`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } finally {
+    reader.close();
+  }
+}
+
 describe('backup and restore', () => {
   it('backs up under write load from another process; every backup restores to a balanced ledger', async () => {
     const live = path.join(dir, 'live.db');
@@ -52,16 +67,21 @@ describe('backup and restore', () => {
           if (chunk.toString().includes('ready')) resolve();
         });
         writer.once('exit', (code) => reject(new Error(`writer exited early (${code})`)));
-        setTimeout(() => reject(new Error('writer not ready in 20 s')), 20_000);
+        // A hang guard: the writer starts tsx and the product, which takes seconds at load ~20.
+        setTimeout(() => reject(new Error('writer not ready in 60 s')), 60_000);
       });
       expect(isDatabaseInUse(live)).toBe(true);
 
       const backups: string[] = [];
+      let backedUp = 0;
       for (let i = 0; i < 3; i++) {
-        await new Promise((r) => setTimeout(r, 150));
+        // Each backup once the writer has committed more since the last one: a fixed pause left a starved
+        // writer (load ~20) nothing to commit in it.
+        await waitForMoreTransactions(live, backedUp);
         const file = path.join(dir, `backup-${i}.db`);
         const summary = backupDatabase(live, file);
         expect(summary.path).toBe(file);
+        backedUp = summary.transactions;
         backups.push(file);
       }
 
@@ -89,7 +109,7 @@ describe('backup and restore', () => {
     const summary = backupDatabase(live, afterCrash);
     expect(summary.transactions).toBe(countTransactions(live));
     expect(existsSync(`${afterCrash}-wal`)).toBe(false);
-  }, 60_000);
+  }, 180_000);
 
   it('refuses to overwrite a file, to restore over a database in use, and to restore a broken backup', () => {
     const live = path.join(dir, 'second.db');
@@ -143,5 +163,6 @@ describe('backup and restore', () => {
       expect(existsSync(file), cli).toBe(false);
     }
     expect(POSTGRES_BACKUPS).toMatch(/pg_dump.*docs\/deploy\.md/s);
-  });
+    // A hang guard: two CLI processes start tsx and the product one after the other (20 s at load ~20).
+  }, 90_000);
 });

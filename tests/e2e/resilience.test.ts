@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startE2E, type E2E } from './support.ts';
+import { startE2E, waitUntilInteractive, type E2E } from './support.ts';
 
 /** Records every focus move of the page (in the browser: the test code has no DOM types). */
 const FOCUS_TRAIL = `window.__focusTrail = [];
@@ -110,6 +110,9 @@ describe('resilience', () => {
     });
     await page.goto('/daily');
     await page.getByRole('heading', { level: 1 }).first().waitFor();
+    // The app's own navigation is what this test is about: the heading is in the server's HTML, and a
+    // click before hydration (seconds at load ~20) loads a whole new document, whose focus starts on BODY.
+    await waitUntilInteractive(page);
     const hydratedAtClick = await page.evaluate<boolean>(
       "document.documentElement.hasAttribute('data-interactive')",
     );

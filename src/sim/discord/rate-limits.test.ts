@@ -157,7 +157,9 @@ describe('@discordjs/rest against the limits', () => {
   });
 
   it('retries after a global 429 and gets its answer', async () => {
-    sim.state.rateLimits.configure({ globalPerSecond: 1, globalWindowMs: 200 });
+    // A window long enough that the three requests, sent together, fall into it at load ~20 (200 ms let a
+    // starved process send them apart, and none was limited); the retries wait out at most two windows.
+    sim.state.rateLimits.configure({ globalPerSecond: 1, globalWindowMs: 2_000 });
     const rest = new REST({ api: `${sim.url}/api`, version: '10' }).setToken(DEFAULT_SIM_BOT_TOKEN);
     const guilds = await Promise.all([
       rest.get(Routes.guild(guild.id)),
@@ -166,7 +168,7 @@ describe('@discordjs/rest against the limits', () => {
     ]);
     expect(guilds).toHaveLength(3);
     expect((await stats()).globalRateLimited).toBeGreaterThan(0);
-  });
+  }, 60_000);
 });
 
 describe('control API', () => {
