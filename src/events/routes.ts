@@ -101,15 +101,21 @@ class StreamRegistry {
     const streams = [...this.all];
     let next = 0;
     const run = () => {
-      const end = Math.min(next + this.slice, streams.length);
-      for (; next < end; next++) {
-        const stream = streams[next]!;
-        if (stream.ended || !this.all.has(stream)) continue;
-        stream.res.write(': ping\n\n');
-        stream.verify();
+      let more = false;
+      try {
+        const end = Math.min(next + this.slice, streams.length);
+        for (; next < end; next++) {
+          const stream = streams[next]!;
+          if (stream.ended || !this.all.has(stream)) continue;
+          stream.res.write(': ping\n\n');
+          stream.verify();
+        }
+        more = next < streams.length;
+      } finally {
+        // A throw ends this beat, never the heartbeat: the next beat starts afresh.
+        if (more) setImmediate(run);
+        else this.beating = false;
       }
-      if (next < streams.length) setImmediate(run);
-      else this.beating = false;
     };
     run();
   }

@@ -11,12 +11,13 @@ import { SESSIONS_UNAVAILABLE } from './redis.ts';
 
 // Real faults against a redis-server of our own on a spare loopback port: hung (SIGSTOP), dead
 // (SIGKILL), restarted empty, and down at start-up. Every request is bounded by a 10 s abort, far
-// above the 400 ms limit configured here: a hang fails the test instead of stalling it.
+// above the 2 s limit configured here: a hang fails the test instead of stalling it. (The limit was
+// 400 ms until a clean-clone run at load ~12 saw a healthy Redis's answer to a sign-in take longer: 503.)
 
 const REDIS_SERVER = process.env.REDIS_SERVER_BIN ?? 'redis-server';
 // Needs a redis-server binary (apt-get install redis-server); skipped, visibly, on machines without one.
 const hasRedisServer = spawnSync(REDIS_SERVER, ['--version']).status === 0;
-const TIMEOUT_MS = 400;
+const TIMEOUT_MS = 2000;
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
