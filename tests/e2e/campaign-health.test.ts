@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startE2E, type E2E } from './support.ts';
+import { startE2E, waitUntilInteractive, type E2E } from './support.ts';
 import { createCampaign, findCampaign } from '../../src/test/factories.ts';
 import { findUserByDiscordId } from '../../src/test/factories.ts';
 
@@ -35,6 +35,9 @@ describe('campaign invite health', () => {
     await dashboardPanel.getByText('Invite expired — update it').waitFor();
 
     await page.goto(`${e2e.app.url}/campaigns`);
+    // Typed into the server's HTML before hydration, the field shows the text while the form's state stays
+    // empty (its button disabled): a clean-clone run at load ~12 filled it that early.
+    await waitUntilInteractive(page);
     const card = page.getByRole('article', { name: 'Lantern Hall' });
     await card.getByText('Invite expired — update it').waitFor();
     await card.getByText('Invite expired', { exact: true }).waitFor();
