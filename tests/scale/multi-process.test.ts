@@ -413,8 +413,10 @@ describe('two web processes and one bot process on one PostgreSQL and one Redis'
     const botPid = cluster!.bot[0]!.child.pid;
     for (const run of runs) {
       expect(run.runner).toMatch(new RegExp(`:${botPid}$`));
-      expect(run.outcome).toBe('ok');
+      // A run that has begun and not ended yet (another job's first period, read mid-run) has no outcome.
+      if (run.outcome !== null) expect(run.outcome).toBe('ok');
     }
+    expect(runs.filter((r) => r.outcome === 'ok').length).toBeGreaterThan(0);
     const periods = runs.map((r) => `${r.job}@${r.period}`);
     expect(new Set(periods).size).toBe(periods.length);
     // Nothing else wrote to the log of runs: a web process runs no job.
