@@ -78,7 +78,7 @@ function securityHeaders(ctx: AppContext) {
       directives: {
         'default-src': ["'self'"],
         // The one inline script: server-rendered pages' early-input script (src/shared/early-input.ts).
-        'script-src': ["'self'", EARLY_INPUT_SCRIPT_HASH, 'https://js.stripe.com', 'https://*.js.stripe.com'],
+        'script-src': ["'self'", 'https://js.stripe.com', 'https://*.js.stripe.com', EARLY_INPUT_SCRIPT_HASH],
         'frame-src': [
           "'self'",
           'https://js.stripe.com',
