@@ -374,7 +374,11 @@ function startFor(
   let start = key === null ? undefined : starts.get(key);
   if (!start) {
     start = gzipStart(renderedStart(template, locale));
-    if (key !== null) starts.set(key, start);
+    if (key !== null) {
+      starts.set(key, start);
+      // A failed compression is not kept: the next load of the route tries again.
+      start.catch(() => starts.delete(key));
+    }
   }
   return start;
 }
