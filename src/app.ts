@@ -3,6 +3,7 @@ import express, { type Express, type RequestHandler, type Router } from 'express
 import helmet from 'helmet';
 import compression from 'compression';
 import { existsSync, readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { PublicConfig } from './shared/api-types.ts';
 import type { AppContext } from './context.ts';
@@ -42,6 +43,7 @@ import { accessTokenAuth, unlessAccessToken } from './access-tokens/bearer.ts';
 
 export { PRODUCT_NAME } from './shared/brand.ts';
 import { PRODUCT_NAME } from './shared/brand.ts';
+import { EARLY_INPUT_SCRIPT } from './shared/early-input.ts';
 const WEB_DIST = WEB_DIST_DIR;
 
 export interface CreateAppOptions {
@@ -66,6 +68,8 @@ export interface CreateAppOptions {
   guards?: Guard[];
 }
 
+const EARLY_INPUT_SCRIPT_HASH = `'sha256-${createHash('sha256').update(EARLY_INPUT_SCRIPT).digest('base64')}'`;
+
 function securityHeaders(ctx: AppContext) {
   const cdn = new URL(ctx.config.discord.cdnUrl).origin;
   return helmet({
@@ -73,7 +77,8 @@ function securityHeaders(ctx: AppContext) {
       useDefaults: true,
       directives: {
         'default-src': ["'self'"],
-        'script-src': ["'self'", 'https://js.stripe.com', 'https://*.js.stripe.com'],
+        // The one inline script: server-rendered pages' early-input script (src/shared/early-input.ts).
+        'script-src': ["'self'", 'https://js.stripe.com', 'https://*.js.stripe.com', EARLY_INPUT_SCRIPT_HASH],
         'frame-src': [
           "'self'",
           'https://js.stripe.com',

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import http from 'node:http';
+import { performance } from 'node:perf_hooks';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -43,6 +45,59 @@ export interface PageRouteResult {
    * Discover) during its first and repeat loads, each join verified and credited as in production.
    */
   joins?: { joins: number; seconds: number; perSecond: number };
+  /**
+   * A browser's view of single page loads (session 16): TIMED_MEMBERS members load the page one at a time,
+   * first before anyone else's first load (each rendered: the renderer is idle), then again after the
+   * repeat loads (from the cache). Time to the response's first byte and to its last, in ms.
+   */
+  timing?: { first: TimedLoads; repeat: TimedLoads };
+}
+
+export interface TimedLoads {
+  loads: number;
+  firstByte: { p50: number; max: number };
+  lastByte: { p50: number; max: number };
+}
+
+/** Members whose page loads are timed one at a time per route (their first loads are then not in the burst's). */
+const TIMED_MEMBERS = 6;
+
+/** One page load as a browser makes it: ms to the first byte of the response and to its last. */
+function timedLoad(url: string, headers: Record<string, string>): Promise<{ first: number; last: number }> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        let first = 0;
+        res.on('data', () => {
+          if (first === 0) first = performance.now() - started;
+        });
+        res.on('end', () => resolve({ first, last: performance.now() - started }));
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+async function timedLoads(
+  url: string,
+  headers: Record<string, string>,
+  cookies: string[],
+): Promise<TimedLoads> {
+  const times: { first: number; last: number }[] = [];
+  for (const cookie of cookies) times.push(await timedLoad(url, { ...headers, cookie }));
+  const stat = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return {
+      p50: round(sorted[Math.floor((sorted.length - 1) / 2)] ?? 0, 1),
+      max: round(sorted.at(-1) ?? 0, 1),
+    };
+  };
+  return {
+    loads: times.length,
+    firstByte: stat(times.map((t) => t.first)),
+    lastByte: stat(times.map((t) => t.last)),
+  };
 }
 
 export interface PageBenchResults {
@@ -218,6 +273,9 @@ export async function runPageBench(options: {
               paceMs: JOIN_PACE_MS,
             })
           : null;
+      // A few members' first loads one at a time (rendered: the renderer is idle), timed as a browser sees them.
+      const timedCookies = cookies.slice(1, 1 + TIMED_MEMBERS);
+      const timedFirst = await timedLoads(url, proxied, timedCookies);
       // First loads: every member opens the page at once (32 at a time), none has loaded it before.
       let before = await pageOutcomes(product.url);
       const first = await once(plan.connections);
@@ -231,6 +289,7 @@ export async function runPageBench(options: {
       const outcomes = difference(await pageOutcomes(product.url), before);
       const joins = writes ? await writes.stop() : undefined;
       const reference = await run(`${express.url}${route}`, false, express.pid);
+      const timing = { first: timedFirst, repeat: await timedLoads(url, proxied, timedCookies) };
       results.push({
         path: route,
         htmlBytes: html.length,
@@ -239,13 +298,14 @@ export async function runPageBench(options: {
         express: reference,
         outcomes,
         ...(joins ? { joins } : {}),
+        timing,
       });
       const answered = (o: Record<string, number>) =>
         Object.entries(o)
           .map(([k, n]) => `${k} ${n}`)
           .join(', ');
       log(
-        `${route.padEnd(12)} first loads ${first.cpuMsPerRequest ?? '?'} ms CPU/page, p50 ${first.p50}, p99 ${first.p99} (${answered(firstOutcomes)}); repeat loads ${measured.cpuMsPerRequest ?? '?'} ms CPU/page, p50 ${measured.p50} ms, p99 ${measured.p99} ms (${answered(outcomes)})${joins ? `, ${joins.joins} joins credited (${joins.perSecond}/s)` : ''} | express ${reference.cpuMsPerRequest ?? '?'} ms CPU, p50 ${reference.p50}, p99 ${reference.p99}`,
+        `${route.padEnd(12)} first loads ${first.cpuMsPerRequest ?? '?'} ms CPU/page, p50 ${first.p50}, p99 ${first.p99} (${answered(firstOutcomes)}); repeat loads ${measured.cpuMsPerRequest ?? '?'} ms CPU/page, p50 ${measured.p50} ms, p99 ${measured.p99} ms (${answered(outcomes)})${joins ? `, ${joins.joins} joins credited (${joins.perSecond}/s)` : ''}; one at a time: first load first byte ${timing.first.firstByte.p50} ms, last ${timing.first.lastByte.p50} ms, repeat first byte ${timing.repeat.firstByte.p50} ms, last ${timing.repeat.lastByte.p50} ms | express ${reference.cpuMsPerRequest ?? '?'} ms CPU, p50 ${reference.p50}, p99 ${reference.p99}`,
       );
     }
     await express.stop();
@@ -380,6 +440,12 @@ export function formatPages(r: PageBenchResults): string {
       .map(
         (x) =>
           `${x.path}: ${x.joins!.joins} joins of featured campaigns verified during its first and repeat loads (${x.joins!.perSecond}/s)`,
+      ),
+    ...r.routes
+      .filter((x) => x.timing)
+      .map(
+        (x) =>
+          `${x.path.padEnd(12)} one load at a time (${x.timing!.first.loads} members), p50 (max) ms: first load first byte ${x.timing!.first.firstByte.p50} (${x.timing!.first.firstByte.max}), last byte ${x.timing!.first.lastByte.p50} (${x.timing!.first.lastByte.max}); repeat load first byte ${x.timing!.repeat.firstByte.p50} (${x.timing!.repeat.firstByte.max}), last byte ${x.timing!.repeat.lastByte.p50} (${x.timing!.repeat.lastByte.max})`,
       ),
     `First loads, all routes: ${r.firstLoads.requests} pages, ${r.firstLoads.cpuMsPerPage} ms CPU per page, worst p50 ${r.firstLoads.p50} ms, worst p99 ${r.firstLoads.p99} ms`,
     `Repeat loads, all routes: ${r.total.requests} pages, ${r.total.cpuMsPerPage} ms CPU per page (goal ≤ 2), worst p50 ${r.total.p50} ms, worst p99 ${r.total.p99} ms (goal ≤ 50)`,

@@ -152,15 +152,40 @@ async function finish(prefix: Buffer, slot: DataSlot, data: DataParts): Promise<
   return Buffer.concat([prefix, ...dataParts, tailPart, trailer(crc, length)]);
 }
 
-/** The page `head + data + tail`, gzip-compressed in parts so that `data` can be swapped later. */
-export async function gzipSplit(head: string, data: DataParts, tail: string): Promise<SplitGzip> {
+/**
+ * The beginning of a page's gzip compressed before the rest of the page is known (session 16: a page
+ * whose render is awaited is streamed, this part sent first): the gzip header and `text`, sync-flushed.
+ */
+export interface GzipStart {
+  bytes: Buffer;
+  crc: number;
+  length: number;
+}
+
+export async function gzipStart(text: string): Promise<GzipStart> {
+  const raw = Buffer.from(text);
+  const part = await deflateRaw(raw, { finishFlush: zlib.constants.Z_SYNC_FLUSH });
+  return { bytes: Buffer.concat([HEADER, part]), crc: crcAfter(0, raw), length: raw.length };
+}
+
+/**
+ * The page `head + data + tail`, gzip-compressed in parts so that `data` can be swapped later; after
+ * `start` when given (the page is then `start`'s text + head + data + tail, its gzip begins with
+ * `start.bytes`).
+ */
+export async function gzipSplit(
+  head: string,
+  data: DataParts,
+  tail: string,
+  start?: GzipStart,
+): Promise<SplitGzip> {
   const headBytes = Buffer.from(head);
   const headPart = await deflateRaw(headBytes, { finishFlush: zlib.constants.Z_SYNC_FLUSH });
-  const prefix = Buffer.concat([HEADER, headPart]);
+  const prefix = Buffer.concat([start?.bytes ?? HEADER, headPart]);
   const slot: DataSlot = {
     headEnd: prefix.length,
-    headCrc: crcAfter(0, headBytes),
-    headLength: headBytes.length,
+    headCrc: crcAfter(start?.crc ?? 0, headBytes),
+    headLength: (start?.length ?? 0) + headBytes.length,
     tail: Buffer.from(tail),
   };
   return { gzip: await finish(prefix, slot, data), slot };

@@ -38,6 +38,8 @@ export interface PageRenderer {
    * that completes after its wait gave up, so the next load of the same page can use it.
    */
   render(url: string, boot: AppBoot, onLate?: (page: RenderedPage) => void): Promise<RenderedPage | null>;
+  /** True when a render asked now would be refused at once (the static shell): the queue is full. */
+  readonly busy: boolean;
   close(): Promise<void>;
 }
 
@@ -196,6 +198,9 @@ export function startPageRenderer(logger: Logger, ssrDist: string | undefined): 
         pending.set(id, entry);
         worker!.postMessage({ id, url, boot });
       });
+    },
+    get busy() {
+      return closed || broken || pending.size >= MAX_QUEUED_RENDERS;
     },
     async close() {
       closed = true;

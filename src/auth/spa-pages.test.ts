@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import zlib from 'node:zlib';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AppBoot, ApiUser } from '../shared/api-types.ts';
@@ -61,6 +63,8 @@ beforeAll(async () => {
       '/dashboard': [],
       '/broken': [],
       '/slow': [],
+      '/held': ['/assets/held-page-abc.js'],
+      '/held-broken': [],
     }),
   );
   app = await startTestApp({ webDist: dir });
@@ -76,6 +80,9 @@ beforeAll(async () => {
       // A render that lasts until the test lets it end.
       while (url.startsWith('/slow') && !existsSync(${JSON.stringify(path.join(dir, 'release'))}))
         await new Promise((resolve) => setTimeout(resolve, 10));
+      while (url.startsWith('/held') && !existsSync(${JSON.stringify(path.join(dir, 'release-held'))}))
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      if (url.startsWith('/held-broken')) throw new Error('render failed after the start was sent');
       renders += 1;
       const who = boot.user ? boot.user.discordUsername : 'nobody';
       return {
@@ -558,6 +565,79 @@ describe('with a server renderer (decision 031)', () => {
     expect(bootOf(res.html)?.rendered).toBeUndefined();
     expect(bootOf(res.html)?.user?.discordUsername).toBe('spa_hana');
     expect(res.html).not.toContain('fetchpriority');
+  });
+});
+
+/** A page load as a browser makes it (gzip), its body's chunks as they arrive. */
+function rawLoad(url: string, cookie: string) {
+  const chunks: Buffer[] = [];
+  let arrived: () => void = () => {};
+  const firstChunk = new Promise<void>((resolve) => (arrived = resolve));
+  const done = new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>(
+    (resolve, reject) => {
+      http
+        .get(url, { headers: { cookie, 'accept-encoding': 'gzip' } }, (res) => {
+          res.on('data', (chunk: Buffer) => {
+            chunks.push(chunk);
+            arrived();
+          });
+          res.on('end', () =>
+            resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }),
+          );
+          res.on('error', reject);
+        })
+        .on('error', reject);
+    },
+  );
+  return { firstChunk, chunks, done };
+}
+
+describe('streamed while the renderer works (session 16)', () => {
+  it("sends the page's head before the render ends, then the rendered page: one gzip stream, kept as it was sent", async () => {
+    const lena = await rendering.signIn('spa_lena');
+    const load = rawLoad(`${rendering.url}/held?x=1`, lena.cookieHeader);
+    // The render cannot end before the test writes the release file: what arrived was sent before it.
+    await load.firstChunk;
+    const early = zlib
+      .gunzipSync(Buffer.concat(load.chunks), { finishFlush: zlib.constants.Z_SYNC_FLUSH })
+      .toString();
+    expect(early).toMatch(/^<!doctype html><html lang="en"><head>/);
+    expect(early).toContain('<meta property="og:url"');
+    expect(early).toContain('window.__coinsyncEarlyInput');
+    expect(early).not.toContain('</head>');
+    expect(early).not.toContain('rendered for');
+    writeFileSync(path.join(dir, 'release-held'), '');
+    const res = await load.done;
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(res.headers['cache-control']).toBe('private, no-cache');
+    const html = zlib.gunzipSync(res.body).toString();
+    expect(html.startsWith(early)).toBe(true);
+    expect(html).toContain('<title>CoinSync - Grow</title>');
+    expect(html).toContain(
+      '<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/held-page-abc.js"><style data-emotion="css abc">.css-abc{color:red}</style></head>',
+    );
+    expect(html).toContain('">rendered for spa_lena with 0 queries, rendered=true</main></div>');
+    expect(bootOf(html)?.rendered).toBe(true);
+    expect(bootOf(html)?.user?.discordUsername).toBe('spa_lena');
+    // The next load is the kept page, byte for byte what was streamed.
+    const again = await rawLoad(`${rendering.url}/held?x=1`, lena.cookieHeader).done;
+    expect(again.body.equals(res.body)).toBe(true);
+  });
+
+  it('ends a page whose render fails after its head was sent as the static shell, a whole valid page', async () => {
+    const mona = await rendering.signIn('spa_mona');
+    writeFileSync(path.join(dir, 'release-held'), '');
+    const res = await rawLoad(`${rendering.url}/held-broken`, mona.cookieHeader).done;
+    expect(res.status).toBe(200);
+    const html = zlib.gunzipSync(res.body).toString();
+    expect(html).toContain('window.__coinsyncEarlyInput');
+    expect(html).toContain('<title>CoinSync - Grow</title>');
+    expect(html).toContain('<div id="root"></div>');
+    expect(html).not.toContain('data-emotion');
+    expect(html).not.toContain('fetchpriority');
+    expect(bootOf(html)?.rendered).toBeUndefined();
+    expect(bootOf(html)?.user?.discordUsername).toBe('spa_mona');
   });
 });
 

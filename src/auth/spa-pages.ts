@@ -8,10 +8,11 @@ import type { AppContext } from '../context.ts';
 import { getUserById, toApiUser } from '../users/users.ts';
 import { pageQueries } from './page-data.ts';
 import { createPageCache, pageKeys, type CachedPage } from './page-cache.ts';
-import { gzipSplit, withData, type SplitGzip } from './page-gzip.ts';
+import { gzipSplit, gzipStart, withData, type GzipStart, type SplitGzip } from './page-gzip.ts';
 import { startPageRenderer, type PageRenderer, type RenderedPage } from './page-renderer.ts';
 import { recordPageHtml } from '../metrics.ts';
 import { errorMessage } from '../ops/error-text.ts';
+import { EARLY_INPUT_SCRIPT } from '../shared/early-input.ts';
 import { DEFAULT_LOCALE, SUPPORTED_LOCALES, type Locale } from '../shared/i18n/index.ts';
 import {
   cookieLocale,
@@ -34,6 +35,58 @@ interface SpaPages {
   preloads: Record<string, string[]>;
   /** The prerendered login page per locale (scripts/build/pages.ts), when the build has them. */
   logins: Map<Locale, string>;
+  /** index.html cut for a rendered page, or null when it has no head to cut (see renderedTemplate). */
+  rendered: RenderedTemplate | null;
+}
+
+/**
+ * index.html for a server-rendered page in the order it is streamed (session 16): `start`, the head of
+ * everything known before the render (the global CSS, the fonts, the shared chunks' modulepreloads, the
+ * early-input script), is sent as soon as the request is authorised; the rest follows the render: the
+ * page's own title and description, the entry script and the route's chunks (their priority depends on
+ * whether the page was rendered), the render's styles, `</head>` and the body with the markup.
+ */
+interface RenderedTemplate {
+  start: string;
+  /** The site's title and description elements, which a render's own replace (withDocumentHead). */
+  documentHead: string;
+  /** The entry's script element when index.html has it in the head (Vite's build), else ''. */
+  entry: string;
+  /** From `</head>` to the boot marker, and after it. */
+  body: string;
+  tail: string;
+}
+
+const HEAD_END = '</head>';
+const TITLE_ELEMENT = /<title>[^<]*<\/title>/;
+const DESCRIPTION_ELEMENT = /<meta\s+name="description"\s+content="[^"]*"\s*\/?>/;
+const ENTRY_ELEMENT = /<script type="module" [^>]*><\/script>/;
+
+function renderedTemplate(app: string): RenderedTemplate | null {
+  const headEnd = app.indexOf(HEAD_END);
+  const marker = app.lastIndexOf(BOOT_MARKER);
+  if (headEnd < 0 || marker < headEnd) return null;
+  let start = app.slice(0, headEnd);
+  let documentHead = '';
+  let entry = '';
+  for (const element of [TITLE_ELEMENT, DESCRIPTION_ELEMENT]) {
+    const found = element.exec(start)?.[0];
+    if (found === undefined) continue;
+    documentHead += found;
+    start = start.replace(found, '');
+  }
+  const entryElement = ENTRY_ELEMENT.exec(start)?.[0];
+  if (entryElement !== undefined) {
+    entry = entryElement;
+    start = start.replace(entryElement, '');
+  }
+  return {
+    start: start + `<script>${EARLY_INPUT_SCRIPT}</script>`,
+    documentHead,
+    entry,
+    body: app.slice(headEnd, marker),
+    tail: app.slice(marker + BOOT_MARKER.length),
+  };
 }
 
 function loadPages(webDist: string, publicOrigin: string): SpaPages {
@@ -47,8 +100,10 @@ function loadPages(webDist: string, publicOrigin: string): SpaPages {
     if (existsSync(path.join(webDist, file))) logins.set(locale, read(file));
   }
   const preloadsFile = path.join(webDist, 'route-preloads.json');
+  const app = read('index.html');
   return {
-    app: read('index.html'),
+    app,
+    rendered: renderedTemplate(app),
     logins,
     preloads: existsSync(preloadsFile)
       ? (JSON.parse(readFileSync(preloadsFile, 'utf8')) as Record<string, string[]>)
@@ -149,44 +204,66 @@ const HTML_LANG = '<html lang="en"';
 /** The entry's script tag as Vite writes it into index.html. */
 const ENTRY_SCRIPT = '<script type="module" ';
 
-/**
- * index.html for one page: its boot data, its route's chunks and, when the server rendered it, the page's
- * markup, styles and title. Without a rendering it is the static shell: the browser renders the page from
- * the same inlined data (decision 026's one paint).
- */
-function pageHtml(pages: SpaPages, pathname: string, boot: AppBoot, rendered: RenderedPage | null): string {
-  const [head, tail] = pageAround(pages, pathname, boot, rendered);
+/** The static shell: index.html with the page's boot data and route chunks, no markup. */
+function pageHtml(pages: SpaPages, pathname: string, boot: AppBoot): string {
+  const [head, tail] = pageAround(pages, pathname, boot);
   return head + bootScript(boot) + tail;
 }
 
-/** The page before and after its boot data (the data's element goes between). */
-function pageAround(
-  pages: SpaPages,
-  pathname: string,
-  boot: AppBoot,
-  rendered: RenderedPage | null,
-): [string, string] {
-  // The route's chunks download beside the entry (the app renders the page at once, main.tsx). When the
-  // page is already in the HTML, the scripts only hydrate it: they load at low priority, so the fonts and
-  // images of the visible page come first on a slow connection (decision 031).
-  const priority = rendered ? ' fetchpriority="low"' : '';
-  const links = (pages.preloads[pathname] ?? [])
+/** The page's language: the member's, else the visitor's (decision 061). */
+function localeOf(boot: AppBoot): string {
+  return boot.user?.locale ?? boot.locale ?? DEFAULT_LOCALE;
+}
+
+/** `<link rel="modulepreload">` for the route's chunks, with a priority attribute ('' or fetchpriority). */
+function routeLinks(pages: SpaPages, pathname: string, priority: string): string {
+  return (pages.preloads[pathname] ?? [])
     .map((file) => `<link rel="modulepreload"${priority} crossorigin href="${file}">`)
     .join('');
-  const app = rendered
-    ? withDocumentHead(pages.app, rendered.document ?? {}).replace(
-        ENTRY_SCRIPT,
-        `<script type="module"${priority} `,
-      )
-    : pages.app;
-  const locale = boot.user?.locale ?? boot.locale ?? DEFAULT_LOCALE;
-  const html = app
-    .replace(HTML_LANG, () => `<html lang="${locale}"`)
-    .replace('</head>', () => `${links}${rendered?.head ?? ''}</head>`)
-    .replace(EMPTY_ROOT, () => `<div id="root">${rendered?.html ?? ''}</div>`);
+}
+
+/** The static shell before and after its boot data (the data's element goes between). */
+function pageAround(pages: SpaPages, pathname: string, boot: AppBoot): [string, string] {
+  // The route's chunks download beside the entry (the app renders the page at once, main.tsx).
+  const html = pages.app
+    .replace(HTML_LANG, () => `<html lang="${localeOf(boot)}"`)
+    .replace('</head>', () => `${routeLinks(pages, pathname, '')}</head>`);
   // index.html's marker follows the root element: the last one is index.html's own.
   const at = html.lastIndexOf(BOOT_MARKER);
   return at < 0 ? [html, ''] : [html.slice(0, at), html.slice(at + BOOT_MARKER.length)];
+}
+
+/** A rendered page's start (RenderedTemplate): what is sent before the render ends. */
+function renderedStart(template: RenderedTemplate, locale: string): string {
+  return template.start.replace(HTML_LANG, () => `<html lang="${locale}"`);
+}
+
+/**
+ * A rendered page after its start, before and after its boot data; with no rendering (the render failed
+ * or took too long after the start was sent), the static shell's: the site's title, the scripts at their
+ * usual priority, an empty root, and the browser renders the page from the same data.
+ */
+function renderedRest(
+  pages: SpaPages,
+  template: RenderedTemplate,
+  pathname: string,
+  rendered: RenderedPage | null,
+): [string, string] {
+  // When the page is already in the HTML, the scripts only hydrate it: they load at low priority, so the
+  // fonts and images of the visible page come first on a slow connection (decision 031).
+  const priority = rendered ? ' fetchpriority="low"' : '';
+  const lowered = (html: string) =>
+    rendered ? html.replace(ENTRY_SCRIPT, `<script type="module"${priority} `) : html;
+  const documentHead = rendered
+    ? withDocumentHead(template.documentHead, rendered.document ?? {})
+    : template.documentHead;
+  const head =
+    documentHead +
+    lowered(template.entry) +
+    routeLinks(pages, pathname, priority) +
+    (rendered?.head ?? '') +
+    template.body.replace(EMPTY_ROOT, () => `<div id="root">${rendered?.html ?? ''}</div>`);
+  return [head, template.entry ? template.tail : lowered(template.tail)];
 }
 
 /** A page for the request: rendered (now or before: from the cache), or null for the static shell. */
@@ -208,16 +285,22 @@ async function sendCachedPage(req: Request, res: Response, page: CachedPage): Pr
   } else res.send(await gunzip(page.gzip));
 }
 
+/** A rendered page's start for one request: its text's gzip (shared by every load of a known route). */
+type StartOf = () => Promise<GzipStart>;
+
 /**
  * Rendered pages for requests (decision 047): from the cache when the page's render inputs are unchanged
  * (with this load's data swapped in when only what the markup does not show changed), else rendered now
  * (one render for simultaneous loads of the same page); a null page when the renderer is too busy.
+ * `onWait` is called when the load is about to wait for a render (its own or another load's of the same
+ * page): the caller streams the page's start meanwhile. Every page kept begins with `startOf()`'s bytes.
  */
 function cachedRenders(
   ctx: AppContext,
   pages: SpaPages,
+  template: RenderedTemplate,
   renderer: PageRenderer,
-): (req: Request, boot: AppBoot, status: number) => Promise<Served> {
+): (req: Request, boot: AppBoot, status: number, startOf: StartOf, onWait?: () => void) => Promise<Served> {
   const cache = createPageCache();
   const inFlight = new Map<string, Promise<Served>>();
   /**
@@ -242,7 +325,7 @@ function cachedRenders(
     return fresh;
   };
   /** The rendered page from the cache, or rendered now (one render for simultaneous loads), or null. */
-  return async (req: Request, boot: AppBoot, status: number): Promise<Served> => {
+  return async (req, boot, status, startOf, onWait) => {
     const withFlag: AppBoot = { ...boot, rendered: true };
     // The page's boot element, in parts (its data apart), serialised once for the keys and the page.
     const inlined = bootScriptParts(withFlag);
@@ -254,9 +337,11 @@ function cachedRenders(
     if (reused) return { page: reused, from: 'cache' };
     let rendering = inFlight.get(key);
     if (!rendering) {
+      // Refused at once: the static shell, whole (nothing is streamed for it).
+      if (renderer.busy) return NOT_RENDERED;
       const keep = async (page: RenderedPage) => {
-        const [head, tail] = pageAround(pages, req.path, withFlag, page);
-        const { gzip: compressed, slot } = await gzipSplit(head, inlined, tail);
+        const [head, tail] = renderedRest(pages, template, req.path, page);
+        const { gzip: compressed, slot } = await gzipSplit(head, inlined, tail, await startOf());
         const kept: CachedPage = { gzip: compressed, status, dataKey, slot };
         cache.set(key, kept);
         return kept;
@@ -272,9 +357,61 @@ function cachedRenders(
       inFlight.set(key, started);
       rendering = started;
     }
+    onWait?.();
     // A load that joined another's render of the same markup inlines its own data.
     const served = await rendering;
     return served.page ? { ...served, page: await withThisData(key, served.page, inlined, dataKey) } : served;
+  };
+}
+
+/** A rendered page's compressed start, kept under `key` (a known route and language) when given. */
+function startFor(
+  starts: Map<string, Promise<GzipStart>>,
+  key: string | null,
+  template: RenderedTemplate,
+  locale: string,
+): Promise<GzipStart> {
+  let start = key === null ? undefined : starts.get(key);
+  if (!start) {
+    start = gzipStart(renderedStart(template, locale));
+    if (key !== null) {
+      starts.set(key, start);
+      // A failed compression is not kept: the next load of the route tries again.
+      start.catch(() => starts.delete(key));
+    }
+  }
+  return start;
+}
+
+/**
+ * A rendered page streamed (session 16): its start (the head of everything known before the render) is
+ * written as soon as the load waits for a render, the rest when the render answers. One gzip member: the
+ * start's bytes are the kept page's first bytes, so the rest is the kept page after them. Without a
+ * rendering (failed, too slow, the worker gone) the rest is the static shell's (renderedRest), a whole
+ * page the browser renders from the same data.
+ */
+function pageStream(res: Response, status: number, startOf: StartOf) {
+  let sent: Promise<GzipStart> | null = null;
+  return {
+    get started() {
+      return sent !== null;
+    },
+    begin() {
+      res.status(status).type('html').vary('Accept-Encoding');
+      // The compression middleware leaves a body that is already encoded alone.
+      res.setHeader('Content-Encoding', 'gzip');
+      sent = startOf().then((start) => {
+        res.write(start.bytes);
+        return start;
+      });
+    },
+    /** The rest of the page: `gzip` when it begins with the start sent, else `shell`'s. */
+    async finish(gzip: Buffer | null, shell: (start: GzipStart) => Promise<Buffer>): Promise<void> {
+      const start = await sent!;
+      const fits = gzip !== null && gzip.subarray(0, start.bytes.length).equals(start.bytes);
+      const whole = fits ? gzip : await shell(start);
+      res.end(whole.subarray(start.bytes.length));
+    },
   };
 }
 
@@ -295,10 +432,13 @@ export function spaPages(
 ): RequestHandler {
   const pages = loadPages(webDist, ctx.config.publicUrl.replace(/\/$/, ''));
   const renderer = startPageRenderer(ctx.logger, ssrDist);
-  const renderPage = renderer ? cachedRenders(ctx, pages, renderer) : null;
+  const template = pages.rendered;
+  const renderPage = renderer && template ? cachedRenders(ctx, pages, template, renderer) : null;
   const english = pages.logins.get(DEFAULT_LOCALE);
   /** The static shell around its data per known route and language, compressed (see below). */
   const shells = new Map<string, Promise<SplitGzip>>();
+  /** A rendered page's compressed start per known route and language (bounded by the route table). */
+  const starts = new Map<string, Promise<GzipStart>>();
   return async (req, res) => {
     const user = await sessionUser(ctx, req);
     // Signed out, the page is in the visitor's language (decision 061): the remembered cookie, else
@@ -322,7 +462,36 @@ export function spaPages(
     const status = user && !isKnownRoute(pages.preloads, req.path) ? 404 : 200;
     const boot: AppBoot = user ? { user, config } : { user, config, locale };
     if (user) boot.queries = await firstData(ctx, user.id, req.path);
-    const { page, from } = renderPage ? await renderPage(req, boot, status) : NOT_RENDERED;
+    // Known routes (status 200) keep their start, as the shell's parts below: bounded by the route table.
+    const known = status === 200 && Object.hasOwn(pages.preloads, req.path);
+    const shellKey = `${req.path}\n${localeOf(boot)}`;
+    const startOf: StartOf = () => startFor(starts, known ? shellKey : null, template!, localeOf(boot));
+    // A browser (every one takes gzip) gets the page's start while the renderer works (session 16).
+    const stream = req.acceptsEncodings('gzip') ? pageStream(res, status, startOf) : null;
+    let served = NOT_RENDERED;
+    try {
+      if (renderPage)
+        served = await renderPage(req, boot, status, startOf, stream ? () => stream.begin() : undefined);
+    } catch (err) {
+      // Before the start was sent this is the request's error as before; after, the page ends as the shell.
+      if (!stream?.started) throw err;
+      ctx.logger.error('page not rendered on the server', { path: req.path, err: errorMessage(err) });
+    }
+    const { page, from } = served;
+    if (stream?.started) {
+      recordPageHtml(page ? from : 'shell');
+      try {
+        await stream.finish(page?.gzip ?? null, async (start) => {
+          const [head, tail] = renderedRest(pages, template!, req.path, null);
+          return (await gzipSplit(head, bootScriptParts(boot), tail, start)).gzip;
+        });
+      } catch (err) {
+        // The head is out: nothing else can be said in this response. The browser shows what came.
+        ctx.logger.error('streamed page not finished', { path: req.path, err: errorMessage(err) });
+        res.destroy();
+      }
+      return;
+    }
     if (page) {
       recordPageHtml(from);
       await sendCachedPage(req, res, page);
@@ -335,16 +504,14 @@ export function spaPages(
     // (page-gzip.ts), so a shell costs little more than its own small data.
     res.status(status).type('html').vary('Accept-Encoding');
     if (!req.acceptsEncodings('gzip')) {
-      res.send(pageHtml(pages, req.path, boot, null));
+      res.send(pageHtml(pages, req.path, boot));
       return;
     }
-    const shellKey = `${req.path}\n${boot.user?.locale ?? boot.locale ?? DEFAULT_LOCALE}`;
-    const keep = status === 200 && Object.hasOwn(pages.preloads, req.path);
-    let around = keep ? shells.get(shellKey) : undefined;
+    let around = known ? shells.get(shellKey) : undefined;
     if (!around) {
-      const [head, tail] = pageAround(pages, req.path, boot, null);
+      const [head, tail] = pageAround(pages, req.path, boot);
       around = gzipSplit(head, '', tail);
-      if (keep) shells.set(shellKey, around);
+      if (known) shells.set(shellKey, around);
     }
     const { gzip: empty, slot } = await around;
     res.setHeader('Content-Encoding', 'gzip');

@@ -1,4 +1,5 @@
 import { useEffect, useSyncExternalStore } from 'react';
+import { replayEarlyInput } from './early-input.ts';
 
 // React hydrates a server-rendered page in passes: it commits what lies outside Suspense boundaries first
 // and hydrates each boundary in a later pass, at low priority (the server's HTML is already on screen).
@@ -18,6 +19,8 @@ function markPageHydrated(): void {
   // not hydrated yet does nothing.
   document.documentElement.dataset.interactive = '';
   for (const listener of listeners) listener();
+  // What the member typed or clicked before the page hydrated reaches the page now (lib/early-input.ts).
+  replayEarlyInput();
 }
 
 function subscribe(listener: () => void): () => void {
