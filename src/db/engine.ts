@@ -237,8 +237,7 @@ function sqliteGroupCommit(writer: Connection, mutex: AsyncMutex, top: TxHandle)
   let queue: GroupMember[] = [];
 
   const runGroup = async (group: GroupMember[]) => {
-    if (writer.inTransaction)
-      throw new Error('SQLite store: the connection is already inside a transaction');
+    if (writer.inTransaction) throw new Error('SQLite store: the connection is already inside a transaction');
     begin.run();
     const outcomes: { ok: boolean; value: unknown }[] = [];
     try {
@@ -269,21 +268,22 @@ function sqliteGroupCommit(writer: Connection, mutex: AsyncMutex, top: TxHandle)
     queue = [];
     sizes.push(group.length);
     if (sizes.length > GROUP_SIZES_KEPT) sizes.shift();
-    mutex.run(() => runGroup(group)).then(
-      (outcomes) =>
-        outcomes.forEach(({ ok, value }, i) => (ok ? group[i]!.resolve(value) : group[i]!.reject(value))),
-      (err: unknown) => group.forEach((member) => member.reject(err)),
-    );
+    mutex
+      .run(() => runGroup(group))
+      .then(
+        (outcomes) =>
+          outcomes.forEach(({ ok, value }, i) => (ok ? group[i]!.resolve(value) : group[i]!.reject(value))),
+        (err: unknown) => group.forEach((member) => member.reject(err)),
+      );
   };
 
   return {
     sizes: sizes as readonly number[],
-    run<T>(fn: (tx: TxHandle) => Promise<T>): Promise<T> {
-      return new Promise<T>((resolve, reject) => {
+    run: <T>(fn: (tx: TxHandle) => Promise<T>): Promise<T> =>
+      new Promise<T>((resolve, reject) => {
         if (queue.length === 0) setImmediate(flush);
         queue.push({ fn, resolve: resolve as (value: unknown) => void, reject });
-      });
-    },
+      }),
   };
 }
 
