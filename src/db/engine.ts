@@ -12,6 +12,8 @@ import type pg from 'pg';
 //   never wait for a writer; PostgreSQL: the pool);
 // - `transaction(fn)`: the only way to write. `fn` receives a transaction handle; `tx.transaction(fn)`
 //   inside it is a savepoint (on both engines) that rolls back alone when its body throws;
+// - `groupTransaction(fn)`: the same to its caller, for the hot short writes; on SQLite the bodies of one
+//   event-loop turn share one BEGIN … COMMIT, a savepoint each (a group commit, decision 046 "Session 16");
 // - `close()`.
 //
 // A handle is `{ kind, q, db }`: repositories run their one query definition on `q` (src/db/query.ts,
