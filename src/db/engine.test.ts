@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { users } from './schema.ts';
@@ -221,6 +222,21 @@ describe('SQLite store: the async mutex', () => {
     // A body of a later turn is a group of its own.
     await store.groupTransaction((tx) => insert(tx, 'grouped-later'));
     expect(store.groupSizes.at(-1)).toBe(1);
+  });
+
+  it("group commit: the bodies run in no caller's async context; each caller goes on in its own", async () => {
+    const store = t.store as SqliteStore;
+    const scope = new AsyncLocalStorage<string>();
+    const callers = ['first', 'second'].map((name) =>
+      scope.run(name, async () => {
+        const inBody = await store.groupTransaction(() => Promise.resolve(scope.getStore()));
+        return { inBody, after: scope.getStore() };
+      }),
+    );
+    expect(await Promise.all(callers)).toEqual([
+      { inBody: undefined, after: 'first' },
+      { inBody: undefined, after: 'second' },
+    ]);
   });
 
   it('group commit: a transaction lost before its COMMIT (SQLite ended it) acknowledges none of the group', async () => {

@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import * as schema from './schema.ts';
@@ -279,11 +280,14 @@ function sqliteGroupCommit(writer: Connection, mutex: AsyncMutex, top: TxHandle)
       );
   };
 
+  // The group runs in the store's own async context, not in the first caller's (whose person's Discord
+  // deadline, decision 037, is no other body's); each caller continues in its own context after it.
+  const flushOutsideCallers = AsyncResource.bind(flush);
   return {
     sizes: sizes as readonly number[],
     run: <T>(fn: (tx: TxHandle) => Promise<T>): Promise<T> =>
       new Promise<T>((resolve, reject) => {
-        if (queue.length === 0) setImmediate(flush);
+        if (queue.length === 0) setImmediate(flushOutsideCallers);
         queue.push({ fn, resolve: resolve as (value: unknown) => void, reject });
       }),
   };
