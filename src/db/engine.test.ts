@@ -5,6 +5,7 @@ import { users } from './schema.ts';
 import { users as pgUsers } from './schema.pg.ts';
 import { AsyncMutex, type DbHandle, type SqliteStore } from './engine.ts';
 import { createTestStore, ENGINES, type TestStore } from '../test/db.ts';
+import { readMetric } from '../metrics.ts';
 import { pgTestsEnabled } from '../test/pg.ts';
 
 // The DataStore port on both engines (decision 028): commit, rollback, savepoints, and on SQLite the
@@ -209,6 +210,12 @@ describe('SQLite store: the async mutex', () => {
     const store = t.store as SqliteStore;
     const seenAtAnswer: boolean[] = [];
     const names = Array.from({ length: 6 }, (_, i) => `grouped-${i}`);
+    const counted = () =>
+      Promise.all([
+        readMetric('coinsync_store_groups_total', { outcome: 'committed' }),
+        readMetric('coinsync_store_group_bodies_total'),
+      ]);
+    const [groupsBefore, bodiesBefore] = await counted();
     await Promise.all(
       names.map((name) =>
         store
@@ -219,6 +226,10 @@ describe('SQLite store: the async mutex', () => {
     );
     expect(store.groupSizes.at(-1)).toBe(names.length);
     expect(seenAtAnswer).toEqual(names.map(() => true));
+    // Operators see the mean group on /metrics. (Other files' stores share the registry: deltas.)
+    const [groupsAfter, bodiesAfter] = await counted();
+    expect(groupsAfter - groupsBefore).toBe(1);
+    expect(bodiesAfter - bodiesBefore).toBe(names.length);
     // A body of a later turn is a group of its own.
     await store.groupTransaction((tx) => insert(tx, 'grouped-later'));
     expect(store.groupSizes.at(-1)).toBe(1);

@@ -2,6 +2,7 @@ import { AsyncResource } from 'node:async_hooks';
 import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import * as schema from './schema.ts';
+import { recordStoreGroup } from '../metrics.ts';
 import type { Connection, Database_, Db } from './client.ts';
 import { openPgDatabase, withPgTransaction, type PgDatabase, type PgDb, type PgDbOrTx } from './pg-client.ts';
 import { pgQueries, sqliteQueries, type Q } from './query.ts';
@@ -274,9 +275,14 @@ function sqliteGroupCommit(writer: Connection, mutex: AsyncMutex, top: TxHandle)
     mutex
       .run(() => runGroup(group))
       .then(
-        (outcomes) =>
-          outcomes.forEach(({ ok, value }, i) => (ok ? group[i]!.resolve(value) : group[i]!.reject(value))),
-        (err: unknown) => group.forEach((member) => member.reject(err)),
+        (outcomes) => {
+          recordStoreGroup(group.length, 'committed');
+          outcomes.forEach(({ ok, value }, i) => (ok ? group[i]!.resolve(value) : group[i]!.reject(value)));
+        },
+        (err: unknown) => {
+          recordStoreGroup(group.length, 'failed');
+          group.forEach((member) => member.reject(err));
+        },
       );
   };
 
