@@ -216,7 +216,7 @@ describe('SQLite store: the async mutex', () => {
         readMetric('coinsync_store_group_bodies_total'),
       ]);
     const [groupsBefore, bodiesBefore] = await counted();
-    await Promise.all(
+    const answered = Promise.all(
       names.map((name) =>
         store
           .groupTransaction((tx) => insert(tx, name))
@@ -224,6 +224,10 @@ describe('SQLite store: the async mutex', () => {
           .then(async () => seenAtAnswer.push(await exists(store.read, name))),
       ),
     );
+    // Queued, not yet run: the store counts as busy.
+    expect(store.busy).toBe(true);
+    await answered;
+    expect(store.busy).toBe(false);
     expect(store.groupSizes.at(-1)).toBe(names.length);
     expect(seenAtAnswer).toEqual(names.map(() => true));
     // Operators see the mean group on /metrics. (Other files' stores share the registry: deltas.)

@@ -187,7 +187,7 @@ export function createSqliteStore(database: Pick<Database_, 'db' | 'sqlite'>, pa
     read: { kind: 'sqlite', db: readDb, q: readQ },
     writer,
     get busy() {
-      return mutex.locked;
+      return mutex.locked || groupCommit.queued() > 0;
     },
     groupSizes: groupCommit.sizes,
     groupTransaction: groupCommit.run,
@@ -291,6 +291,7 @@ function sqliteGroupCommit(writer: Connection, mutex: AsyncMutex, top: TxHandle)
   const flushOutsideCallers = AsyncResource.bind(flush);
   return {
     sizes: sizes as readonly number[],
+    queued: () => queue.length,
     run: <T>(fn: (tx: TxHandle) => Promise<T>): Promise<T> =>
       new Promise<T>((resolve, reject) => {
         if (queue.length === 0) setImmediate(flushOutsideCallers);
