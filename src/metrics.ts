@@ -35,6 +35,17 @@ const ledgerWrites = new client.Counter({
   labelNames: ['type', 'direction', 'outcome'] as const,
 });
 
+const storeGroups = new client.Counter({
+  name: 'coinsync_store_groups_total',
+  help: 'SQLite group commits (decision 046, Session 16): shared transactions by outcome (committed, failed).',
+  labelNames: ['outcome'] as const,
+});
+
+const storeGroupBodies = new client.Counter({
+  name: 'coinsync_store_group_bodies_total',
+  help: 'Transaction bodies run in SQLite group commits (divided by coinsync_store_groups_total: the mean group).',
+});
+
 const botEvents = new client.Counter({
   name: 'coinsync_bot_events_total',
   help: 'Discord gateway events handled by the bot, by event and outcome (ok, failed).',
@@ -103,6 +114,12 @@ export function recordHttpRequest(method: string, route: string, status: number,
 
 export function recordLedgerWrite(type: string, direction: LedgerDirection, outcome: LedgerOutcome): void {
   ledgerWrites.inc({ type, direction, outcome });
+}
+
+/** One SQLite group commit of `bodies` transaction bodies, committed or failed whole. */
+export function recordStoreGroup(bodies: number, outcome: 'committed' | 'failed'): void {
+  storeGroups.inc({ outcome });
+  storeGroupBodies.inc(bodies);
 }
 
 /** A gateway event the bot handled: `event` is e.g. member_add, member_remove, guild_delete. */

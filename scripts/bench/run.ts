@@ -22,6 +22,7 @@ import { signInAll } from './sign-in.ts';
 import { combine, load, round, withCpu, type LoadResult } from './load.ts';
 import { withGc } from './gc.ts';
 import { openClaimBaseline, type BaselineResult } from './claim-baseline.ts';
+import { describeStoreGroups, readStoreGroups } from './store-groups.ts';
 import { startJoinWrites } from './discover-writes.ts';
 import { runJoinPath } from './join-path.ts';
 import { measureWebSizes } from './web-size.ts';
@@ -572,6 +573,7 @@ async function main(): Promise<number> {
       const productBlocks: LoadResult[] = [];
       const baselineBlocks: BaselineResult[] = [];
       const measuredBaseline = openClaimBaseline(scratchPath, measuredCookies.length);
+      const groupsBefore = await readStoreGroups(product.url);
       try {
         for (const type of rewardTypes) {
           productBlocks.push(await profiled(`claims-${type}`, () => claimBlock(measuredCookies, type)));
@@ -580,6 +582,7 @@ async function main(): Promise<number> {
       } finally {
         measuredBaseline.close();
       }
+      log(`claims: ${describeStoreGroups(groupsBefore, await readStoreGroups(product.url))}`);
       const claims = combine(productBlocks);
       const warmup = combine(warmups);
       if (claims.non2xx > 0 || claims.errors > 0 || warmup.non2xx > 0) {

@@ -1,9 +1,11 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { users } from './schema.ts';
 import { users as pgUsers } from './schema.pg.ts';
 import { AsyncMutex, type DbHandle, type SqliteStore } from './engine.ts';
 import { createTestStore, ENGINES, type TestStore } from '../test/db.ts';
+import { readMetric } from '../metrics.ts';
 import { pgTestsEnabled } from '../test/pg.ts';
 
 // The DataStore port on both engines (decision 028): commit, rollback, savepoints, and on SQLite the
@@ -103,6 +105,26 @@ describe.each(ENGINES)('DataStore on %s', (kind) => {
       expect(await exists(t.store.read, 'released-1')).toBe(false);
     });
 
+    it('groupTransaction: each body is a transaction to its caller; one that throws rolls back alone', async () => {
+      const results = await Promise.allSettled([
+        t.store.groupTransaction((tx) => insert(tx, 'group-ok-1')),
+        t.store.groupTransaction(async (tx) => {
+          await insert(tx, 'group-refused');
+          throw new Error('refused');
+        }),
+        t.store.groupTransaction(async (tx) => {
+          await tx.transaction((inner) => insert(inner, 'group-nested'));
+          return insert(tx, 'group-ok-2');
+        }),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect((results[1] as PromiseRejectedResult).reason).toEqual(new Error('refused'));
+      expect(await exists(t.store.read, 'group-ok-1')).toBe(true);
+      expect(await exists(t.store.read, 'group-refused')).toBe(false);
+      expect(await exists(t.store.read, 'group-nested')).toBe(true);
+      expect(await exists(t.store.read, 'group-ok-2')).toBe(true);
+    });
+
     it('reads outside a transaction never see a transaction in progress', async () => {
       const gate = deferred();
       const inserted = deferred();
@@ -182,6 +204,96 @@ describe('SQLite store: the async mutex', () => {
     expect(await exists(t.store.read, 'queued-fail')).toBe(false);
     expect(await exists(t.store.read, 'queued-ok')).toBe(true);
     expect((t.store as SqliteStore).busy).toBe(false);
+  });
+
+  it('group commit: the bodies of one turn share one transaction, and each caller hears only after its COMMIT', async () => {
+    const store = t.store as SqliteStore;
+    const seenAtAnswer: boolean[] = [];
+    const names = Array.from({ length: 6 }, (_, i) => `grouped-${i}`);
+    const counted = () =>
+      Promise.all([
+        readMetric('coinsync_store_groups_total', { outcome: 'committed' }),
+        readMetric('coinsync_store_group_bodies_total'),
+      ]);
+    const [groupsBefore, bodiesBefore] = await counted();
+    const answered = Promise.all(
+      names.map((name) =>
+        store
+          .groupTransaction((tx) => insert(tx, name))
+          // Checked through the read-only connection, which sees committed data only.
+          .then(async () => seenAtAnswer.push(await exists(store.read, name))),
+      ),
+    );
+    // Queued, not yet run: the store counts as busy.
+    expect(store.busy).toBe(true);
+    await answered;
+    expect(store.busy).toBe(false);
+    expect(store.groupSizes.at(-1)).toBe(names.length);
+    expect(seenAtAnswer).toEqual(names.map(() => true));
+    // Operators see the mean group on /metrics. (Other files' stores share the registry: deltas.)
+    const [groupsAfter, bodiesAfter] = await counted();
+    expect(groupsAfter - groupsBefore).toBe(1);
+    expect(bodiesAfter - bodiesBefore).toBe(names.length);
+    // A body of a later turn is a group of its own.
+    await store.groupTransaction((tx) => insert(tx, 'grouped-later'));
+    expect(store.groupSizes.at(-1)).toBe(1);
+  });
+
+  it("group commit: the bodies run in no caller's async context; each caller goes on in its own", async () => {
+    const store = t.store as SqliteStore;
+    const scope = new AsyncLocalStorage<string>();
+    const callers = ['first', 'second'].map((name) =>
+      scope.run(name, async () => {
+        const inBody = await store.groupTransaction(() => Promise.resolve(scope.getStore()));
+        return { inBody, after: scope.getStore() };
+      }),
+    );
+    expect(await Promise.all(callers)).toEqual([
+      { inBody: undefined, after: 'first' },
+      { inBody: undefined, after: 'second' },
+    ]);
+  });
+
+  it('group commit: a transaction lost before its COMMIT (SQLite ended it) acknowledges none of the group', async () => {
+    const store = t.store as SqliteStore;
+    const results = await Promise.allSettled([
+      store.groupTransaction((tx) => insert(tx, 'lost-1')),
+      store.groupTransaction(async (tx) => {
+        await insert(tx, 'lost-2');
+        // What SQLite does by itself on a full disk or an I/O error: the whole transaction is gone.
+        store.writer.exec('ROLLBACK');
+        throw new Error('disk I/O error');
+      }),
+      store.groupTransaction((tx) => insert(tx, 'lost-3')),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    for (const name of ['lost-1', 'lost-2', 'lost-3']) expect(await exists(store.read, name)).toBe(false);
+    expect(store.writer.inTransaction).toBe(false);
+    await store.groupTransaction((tx) => insert(tx, 'after-lost'));
+    expect(await exists(store.read, 'after-lost')).toBe(true);
+  });
+
+  it('group commit: a COMMIT that fails fails every caller of the group and keeps nothing', async () => {
+    const store = t.store as SqliteStore;
+    const results = await Promise.allSettled([
+      store.groupTransaction((tx) => insert(tx, 'uncommitted-group-1')),
+      store.groupTransaction(() => {
+        // A foreign-key violation checked only at COMMIT.
+        store.writer.pragma('defer_foreign_keys = ON');
+        store.writer
+          .prepare(
+            "INSERT INTO transactions (id, user_id, amount, type, description, created_at) VALUES ('orphan', 'no such user', 1, 'hourly', 'x', 1)",
+          )
+          .run();
+        return Promise.resolve();
+      }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(String((results[0] as PromiseRejectedResult).reason)).toMatch(/FOREIGN KEY/);
+    expect(await exists(store.read, 'uncommitted-group-1')).toBe(false);
+    expect(store.writer.inTransaction).toBe(false);
+    await store.groupTransaction((tx) => insert(tx, 'after-failed-commit'));
+    expect(await exists(store.read, 'after-failed-commit')).toBe(true);
   });
 
   it('reads through a read-only connection', () => {

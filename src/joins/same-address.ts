@@ -36,7 +36,8 @@ export async function recordUserAddress(
   if (rule.windowMs <= 0) return;
   const addressHash = hashAddress(rule.hashKey, address);
   const now = ctx.clock.now();
-  await ctx.store.transaction((tx) =>
+  // A signed-in write's first step (src/http/write-limits.ts): group-committed like the claim it precedes.
+  await ctx.store.groupTransaction((tx) =>
     joinsRepo(tx).recordAddress(userId, addressHash, now, now - rule.windowMs),
   );
 }

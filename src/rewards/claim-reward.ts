@@ -51,7 +51,9 @@ export async function claimReward(
     if (done.outcome === 'credited') return { type, earned: formatCents(reward.cents) };
     if (done.outcome === 'too_early') throw await tooEarly(store.read, userId, type, now);
   }
-  return store.transaction(async (tx) => {
+  // SQLite: the claims of one event-loop turn share one transaction, each in its own savepoint (a group
+  // commit, decision 046 "Session 16"); each caller gets its own outcome after the shared COMMIT.
+  return store.groupTransaction(async (tx) => {
     const rewards = rewardsRepo(tx);
     // The reminder setting is read together with the conditional write (on PostgreSQL both go out with
     // the transaction's BEGIN, one round trip: issue 33 item 2); it only matters once the claim stands.

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SqliteStore } from '../db/engine.ts';
 import { createTestStore, ENGINES, type TestStore } from '../test/db.ts';
 import { grantCoins, insertUser, ledgerAmounts } from '../test/factories.ts';
 import { pgTestsEnabled } from '../test/pg.ts';
@@ -118,6 +119,37 @@ describe.each(ENGINES)('rewards repository on %s', (kind) => {
           1,
         );
       }
+      await ledger.assertLedgerInvariant(t.store);
+    });
+
+    it('claims arriving together (a group commit on SQLite): each answered with its own outcome, each paid once', async () => {
+      // Members who may claim, one who already has (too early), one the ledger refuses, one unknown
+      // user: all in one event-loop turn, each twice.
+      const members = await Promise.all(Array.from({ length: 8 }, () => insertUser(t.store)));
+      const early = await insertUser(t.store);
+      await claimReward(t.store, early.id, 'regular', now);
+      const full = await insertUser(t.store);
+      await grantCoins(t.store, full.id, MAX_CENTS - 50);
+      const claimants = [...members.map((m) => m.id), early.id, full.id, crypto.randomUUID()];
+      const results = await Promise.allSettled(
+        [...claimants, ...claimants].map((id) => claimReward(t.store, id, 'regular', now + 1)),
+      );
+      const outcome = (r: PromiseSettledResult<unknown>) =>
+        r.status === 'fulfilled' ? 'paid' : r.reason instanceof AppError ? r.reason.code : 'failed';
+      const first = results.slice(0, claimants.length).map(outcome);
+      const second = results.slice(claimants.length).map(outcome);
+      expect(first).toEqual([...members.map(() => 'paid'), 'too_early', 'bad_request', 'failed']);
+      expect(second).toEqual([...members.map(() => 'too_early'), 'too_early', 'bad_request', 'failed']);
+      if (kind === 'sqlite') {
+        // They did share transactions: every claim of the turn above was in one group.
+        expect(Math.max(...(t.store as SqliteStore).groupSizes)).toBeGreaterThanOrEqual(claimants.length * 2);
+      }
+      for (const member of members) {
+        expect(await amountsOf(t.store.read, member.id, 'hourly')).toEqual([100]);
+        expect(await ledger.getBalance(t.store, member.id)).toBe(100);
+      }
+      expect(await amountsOf(t.store.read, early.id, 'hourly')).toEqual([100]);
+      expect(await ledger.getBalance(t.store, full.id)).toBe(MAX_CENTS - 50);
       await ledger.assertLedgerInvariant(t.store);
     });
   });
