@@ -86,6 +86,15 @@ async function cpuPerSecond(pid: number | undefined, ms: number): Promise<number
 
 const loadAverageNow = () => round(os.loadavg()[0] ?? 0, 2);
 
+/** The member's cookies with the language cookie their first signed-in page would have set. */
+async function withLocaleCookie(baseUrl: string, cookie: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/api/auth/user`, {
+    headers: { cookie, 'x-forwarded-proto': 'https' },
+  });
+  const { locale } = (await res.json()) as { locale?: string };
+  return locale ? `${cookie}; coinsync.locale=${encodeURIComponent(locale)}` : cookie;
+}
+
 /** Each joining member's pause between joins during Discover's run (two members: ~4 joins a second). */
 const JOIN_PACE_MS = 500;
 
@@ -187,7 +196,11 @@ export async function runPageBench(options: {
     const signedIn = plan.sessions + plan.overloadUsers;
     const users = seeded.actors.slice(0, signedIn + plan.joiners).map((a) => a.username);
     const sessions = await signInAll(product.url, users, 8);
-    const cookies = sessions.slice(0, plan.sessions).map((s) => s.cookie);
+    // As a browser that has loaded a page before: with the language cookie a signed-in page sets
+    // (spa-pages.ts sets it on every load that lacks it; a browser sends it back from the second on).
+    const cookies = await Promise.all(
+      sessions.slice(0, plan.sessions).map((s) => withLocaleCookie(product.url, s.cookie)),
+    );
     const overloadCookies = sessions.slice(plan.sessions, signedIn).map((s) => s.cookie);
     const joiners = sessions.slice(signedIn).map((s, i) => ({
       userId: s.userId,
