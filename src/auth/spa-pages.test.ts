@@ -6,7 +6,8 @@ import type { AppBoot, ApiUser } from '../shared/api-types.ts';
 import { grantCoins, insertCampaign, insertJoin, updateCampaign } from '../test/factories.ts';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
 import { readMetric } from '../metrics.ts';
-import { bootScript, bootScriptParts, withDocumentHead } from './spa-pages.ts';
+import { bootScript, bootScriptParts, bootText, withDocumentHead } from './spa-pages.ts';
+import { encodedJson } from './encoded-json.ts';
 import { MAX_QUEUED_RENDERS } from './page-renderer.ts';
 import { discoverFor } from '../joins/discover-campaigns.ts';
 
@@ -685,13 +686,38 @@ describe('bootScriptParts (session 15)', () => {
     ];
     for (const boot of boots) {
       const parts = bootScriptParts(boot);
-      expect(parts.join('')).toBe(bootScript(boot));
+      expect(bootText(parts)).toBe(bootScript(boot));
       expect(parts).toHaveLength(boot.queries?.length ? 1 + 2 * boot.queries.length : 1);
     }
     const parts = bootScriptParts(boots[2]!);
     expect(parts[1]).toBe(JSON.stringify(boots[2]!.queries![0]!.data).replace(/</g, '\\u003c'));
     expect(parts[3]).toBe(JSON.stringify(boots[2]!.queries![1]!.data));
     expect(parts[5]).toBe('null');
+  });
+
+  it("takes an API answer's own JSON bytes as one part, as they are, `<` escaped (session 16)", () => {
+    const servers = [{ name: '</script><b>x', n: 1 }];
+    const bytes = Buffer.from(JSON.stringify(servers));
+    const featured = encodedJson(bytes);
+    expect(encodedJson(bytes)).toBe(featured); // one per Buffer: what is derived from it is derived once
+    const boot: AppBoot = {
+      user: null,
+      config,
+      queries: [
+        { key: ['/api/servers', 'featured', ''], data: featured },
+        { key: ['/api/hourly'], data: { a: 1 } },
+      ],
+    };
+    const parts = bootScriptParts(boot);
+    expect(parts[1]).toBe(featured);
+    const plain: AppBoot = {
+      ...boot,
+      queries: [{ key: boot.queries![0]!.key, data: servers }, boot.queries![1]!],
+    };
+    expect(bootText(parts)).toBe(bootScript(plain));
+    expect(bootScript(boot)).toBe(bootScript(plain));
+    expect(bootText(parts).match(/<\/script>/g)).toHaveLength(1);
+    expect(bootOf(bootText(parts))?.queries?.[0]?.data).toEqual(servers);
   });
 });
 
