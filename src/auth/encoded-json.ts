@@ -19,7 +19,6 @@ export interface MaskedPart {
 export class EncodedJson {
   /** The bytes as a page inlines them: `<` escaped, so no value can close the boot element. */
   readonly escaped: Buffer;
-  private text: string | undefined;
   private masked: MaskedPart | undefined;
   /** The escaped bytes raw-deflated (page-gzip.ts), once. */
   fragment: Promise<Buffer> | undefined;
@@ -28,9 +27,9 @@ export class EncodedJson {
     this.escaped = json.includes(0x3c) ? Buffer.from(json.toString('utf8').replace(/</g, '\\u003c')) : json;
   }
 
-  /** The escaped JSON as text. */
+  /** The escaped JSON as text (not kept: a page load needs only the digest and the bytes). */
   get escapedText(): string {
-    return (this.text ??= this.escaped.toString('utf8'));
+    return this.escaped.toString('utf8');
   }
 
   /** The data, parsed (for the render worker and the rare load that is served uncompressed). */
