@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createPageCache, pageKey, pageKeys } from './page-cache.ts';
+import { createPageCache, pageKey, pageKeys, pageKeysOf } from './page-cache.ts';
+import { encodedJson } from './encoded-json.ts';
 
 const page = (bytes: number, status = 200) => ({
   gzip: Buffer.alloc(bytes),
@@ -78,5 +79,27 @@ describe('the page cache (decision 047)', () => {
     expect(two(40, 39).data).not.toBe(two(39, 40).data);
     // The Dashboard shows a campaign's remaining slots: its page is keyed by them.
     expect(keys(campaign(40)).render).not.toBe(keys(campaign(39)).render);
+  });
+
+  it("keys a boot in parts, an API answer's own bytes masked once, as it keys the whole text (session 16)", () => {
+    const card = (members: number, name = 'A') =>
+      `{"id":"c1","name":"${name}","memberCount":${members},"onlineCount":3,"isMine":false}`;
+    const keys = (members: number, user = 'u1', name = 'A') =>
+      pageKeysOf('/', [
+        `{"user":"${user}","queries":[{"data":`,
+        encodedJson(Buffer.from(`[${card(members, name)}]`)),
+        ']}',
+      ]);
+    // Counts: the same render, other data; the same bytes twice: the same keys.
+    expect(keys(10).render).toBe(keys(20).render);
+    expect(keys(10).data).not.toBe(keys(20).data);
+    expect(keys(10)).toEqual(keys(10));
+    // What the markup shows, in the bytes or in the text around them, changes the render key.
+    expect(keys(10, 'u1', 'B').render).not.toBe(keys(10).render);
+    expect(keys(10, 'u2').render).not.toBe(keys(10).render);
+    // The bytes' place holds their digest between NULs: no text (JSON has no raw NUL) passes for it.
+    const text = pageKeysOf('/', [`{"user":"u1","queries":[{"data":[${card(10)}]}]}`]);
+    expect(text.render).not.toBe(keys(10).render);
+    expect(text).toEqual(pageKeys('/', `{"user":"u1","queries":[{"data":[${card(10)}]}]}`));
   });
 });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DataSlot } from './page-gzip.ts';
+import type { EncodedJson } from './encoded-json.ts';
 
 // Server-rendered pages by what they were rendered from (decision 047). A page's HTML is a pure function
 // of its URL and its boot data (the session's user, the public config and the page's first data, the
@@ -51,15 +52,10 @@ const DISCOVER_REMAINING =
   '"completionNotificationSent":(?:true|false),"createdAt":"[^"]*","targeting":\\{[^{}]*\\},"memberCount":)';
 const LIVE = new RegExp(`${DISCOVER_REMAINING}|${LIVE_COUNTS}`, 'g');
 
-/**
- * A page's two keys from its URL and boot data's JSON: `render`, of everything its server markup shows
- * (the JSON with the live figures masked), and `data`, of everything it inlines (that and the live
- * figures in their order, which with the masked JSON give back the whole). Equal when the data has no
- * live figures. One hash over the JSON either way.
- */
-export function pageKeys(url: string, bootJson: string): { render: string; data: string } {
+/** The JSON with its live figures masked, and the figures in their order ('' when none). */
+export function maskLive(json: string): { masked: string; live: string } {
   let live = '';
-  const masked = bootJson.replace(LIVE, (figures, remaining: string | undefined) => {
+  const masked = json.replace(LIVE, (figures, remaining: string | undefined) => {
     if (remaining === undefined) {
       live += figures;
       return '"memberCount":0,"onlineCount":0';
@@ -67,7 +63,44 @@ export function pageKeys(url: string, bootJson: string): { render: string; data:
     live += `r${remaining};`;
     return `"membersRemaining":${remaining === '0' ? 0 : 1}`;
   });
-  const render = pageKey(url, masked);
+  return { masked, live };
+}
+
+/**
+ * A page's two keys from its URL and boot data's JSON: `render`, of everything its server markup shows
+ * (the JSON with the live figures masked), and `data`, of everything it inlines (that and the live
+ * figures in their order, which with the masked JSON give back the whole). Equal when the data has no
+ * live figures. One hash over the JSON either way.
+ */
+export function pageKeys(url: string, bootJson: string): { render: string; data: string } {
+  return pageKeysOf(url, [bootJson]);
+}
+
+/**
+ * pageKeys of a boot element in parts (spa-pages.ts's bootScriptParts; no live figure spans two parts:
+ * each is within one card, and each query's data is a part of its own). A text part is masked and hashed
+ * with the rest; an EncodedJson part (an API answer's own bytes, the same object while that answer is
+ * unchanged) is masked and hashed once, and enters the key by its digest between NULs, which no JSON text
+ * holds, so parts cannot be confused with text. With one text part, the key is pageKeys's.
+ */
+export function pageKeysOf(
+  url: string,
+  parts: readonly (string | EncodedJson)[],
+): { render: string; data: string } {
+  const hash = createHash('sha1').update(url).update('\n');
+  let live = '';
+  for (const part of parts) {
+    if (typeof part === 'string') {
+      const masked = maskLive(part);
+      hash.update(masked.masked);
+      live += masked.live;
+    } else {
+      const masked = part.maskedWith(maskLive);
+      hash.update(`\0${masked.digest}\0`);
+      live += masked.live;
+    }
+  }
+  const render = hash.digest('base64');
   return { render, data: live ? render + createHash('sha1').update(live).digest('base64') : render };
 }
 

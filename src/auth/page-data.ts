@@ -7,6 +7,7 @@ import { listTransactions, summarizeTransactions } from '../campaigns/list-trans
 import { nextPageUrl, parseDiscoverQuery } from '../joins/discover-query.ts';
 import { findDiscoverPage, findFeaturedCampaignsJson } from '../joins/discover-campaigns.ts';
 import { listMyJoins } from '../joins/list-my-joins.ts';
+import { encodedAround, encodedJson } from './encoded-json.ts';
 import { getRewardStatus } from '../rewards/get-reward-status.ts';
 import { listSocialTasks } from '../social/list-social-tasks.ts';
 
@@ -15,21 +16,24 @@ type Resolve = (ctx: AppContext, userId: string) => Promise<unknown>;
 /**
  * Each source's data as the web app caches it: the body its API route answers for this user, computed
  * by the same functions the route calls (Discover's first page wrapped as useServers' infinite query
- * holds it; History's first page with the total the route sends in X-Total-Count).
+ * holds it; History's first page with the total the route sends in X-Total-Count). Discover's two are
+ * the list's own JSON bytes (EncodedJson, inlined as they are: encoded-json.ts), not parsed.
  */
 const RESOLVE: Record<PageDataSource, Resolve> = {
   async discoverFirstPage(ctx, userId) {
     // GET /api/servers (first page, no search).
     const params = parseDiscoverQuery({});
     const page = await findDiscoverPage(ctx, { userId, ...params });
-    const first = {
-      servers: JSON.parse(page.body.toString('utf8')) as unknown,
-      next: page.nextCursor ? nextPageUrl(params, false, page.nextCursor) : null,
-    };
-    return { pages: [first], pageParams: ['/api/servers'] };
+    const next = page.nextCursor ? nextPageUrl(params, false, page.nextCursor) : null;
+    // { pages: [{ servers, next }], pageParams: ['/api/servers'] } around the list's own bytes.
+    return encodedAround(
+      '{"pages":[{"servers":',
+      page.body,
+      `,"next":${JSON.stringify(next)}}],"pageParams":["/api/servers"]}`,
+    );
   },
   async discoverFeatured(ctx, userId) {
-    return JSON.parse((await findFeaturedCampaignsJson(ctx, userId)).toString('utf8')) as unknown;
+    return encodedJson(await findFeaturedCampaignsJson(ctx, userId));
   },
   myServers: (ctx, userId) => listMyCampaigns(ctx, userId),
   transactionSummary: (ctx, userId) => summarizeTransactions(ctx, userId),

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import { EncodedJson } from './encoded-json.ts';
 
 // A cached page is kept gzip-compressed (decision 047). Its boot data sits between the rendered markup
 // and the closing scripts; when only the data changes (Discover's invite counts, which its server markup
@@ -49,7 +50,7 @@ function crcAfter(crc: number, bytes: Buffer): number {
  * the same answer for most members, and after a join or a count refresh each member's next load swaps in
  * new data, which would otherwise deflate the same ~40 kB once per member.
  */
-export type DataParts = string | readonly string[];
+export type DataParts = string | readonly (string | EncodedJson)[];
 
 /** Smallest part worth a look-up in the shared fragments (a hash of it costs less than compressing it). */
 export const SHARED_PART_BYTES = 4096;
@@ -113,8 +114,12 @@ function stored(bytes: Buffer, final: boolean): Buffer {
   return Buffer.concat(blocks);
 }
 
-/** The data's compressed parts: large parts from the shared fragments, the runs of small ones between. */
-async function deflateData(data: readonly Buffer[]): Promise<Buffer[]> {
+/**
+ * The data's compressed parts: large parts from the shared fragments, the runs of small ones between.
+ * An EncodedJson part (an API answer's own bytes, one object while the answer is unchanged) keeps its
+ * fragment itself: no hash of its bytes per page load.
+ */
+async function deflateData(data: readonly (Buffer | EncodedJson)[]): Promise<Buffer[]> {
   const out: Promise<Buffer>[] = [];
   let small: Buffer[] = [];
   const flushSmall = () => {
@@ -128,7 +133,10 @@ async function deflateData(data: readonly Buffer[]): Promise<Buffer[]> {
     small = [];
   };
   for (const part of data) {
-    if (part.length >= SHARED_PART_BYTES) {
+    if (part instanceof EncodedJson) {
+      flushSmall();
+      out.push((part.fragment ??= sharedFragment(part.escaped)));
+    } else if (part.length >= SHARED_PART_BYTES) {
       flushSmall();
       out.push(sharedFragment(part));
     } else small.push(part);
@@ -138,8 +146,11 @@ async function deflateData(data: readonly Buffer[]): Promise<Buffer[]> {
 }
 
 async function finish(prefix: Buffer, slot: DataSlot, data: DataParts): Promise<Buffer> {
-  const parts = (typeof data === 'string' ? [data] : data).map((part) => Buffer.from(part));
-  const dataParts = await deflateData(parts);
+  const given = (typeof data === 'string' ? [data] : data).map((part) =>
+    typeof part === 'string' ? Buffer.from(part) : part,
+  );
+  const dataParts = await deflateData(given);
+  const parts = given.map((part) => (part instanceof EncodedJson ? part.escaped : part));
   const tailPart =
     slot.tail.length < SHARED_PART_BYTES ? stored(slot.tail, true) : zlib.deflateRawSync(slot.tail);
   let crc = slot.headCrc;

@@ -5,10 +5,11 @@ import zlib from 'node:zlib';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AppBoot, ApiUser } from '../shared/api-types.ts';
-import { grantCoins, insertCampaign, updateCampaign } from '../test/factories.ts';
+import { grantCoins, insertCampaign, insertJoin, updateCampaign } from '../test/factories.ts';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
 import { readMetric } from '../metrics.ts';
-import { bootScript, bootScriptParts, withDocumentHead } from './spa-pages.ts';
+import { bootScript, bootScriptParts, bootText, withDocumentHead } from './spa-pages.ts';
+import { encodedJson } from './encoded-json.ts';
 import { MAX_QUEUED_RENDERS } from './page-renderer.ts';
 import { discoverFor } from '../joins/discover-campaigns.ts';
 
@@ -87,7 +88,10 @@ beforeAll(async () => {
       const who = boot.user ? boot.user.discordUsername : 'nobody';
       return {
         html: '<main data-url="' + encodeURIComponent(url) + '" data-render="' + renders + '">rendered for ' + who + ' with ' + (boot.queries ?? []).length + ' queries, rendered=' + boot.rendered + '</main>',
-        head: '<style data-emotion="css abc">.css-abc{color:red}</style>',
+        // How many Discover servers the renderer was given (the data itself, as the app holds it).
+        head: (Array.isArray(boot.queries?.[0]?.data?.pages?.[0]?.servers)
+          ? '<meta name="servers" content="' + boot.queries[0].data.pages[0].servers.length + '">'
+          : '') + '<style data-emotion="css abc">.css-abc{color:red}</style>',
         document: url.startsWith('/terms') ? { title: 'Terms & <Conditions> | CoinSync', description: 'Rules "here".' } : {},
       };
     }`,
@@ -520,6 +524,84 @@ describe('with a server renderer (decision 031)', () => {
     expect(JSON.stringify(bootOf(ownerAfter)?.queries)).toContain('"membersRemaining":39');
   });
 
+  it("inlines Discover's shared lists as the list's own bytes, each member's own answer, with an ETag per build and data (session 16)", async () => {
+    const olga = await rendering.signIn('spa_olga');
+    const pete = await rendering.signIn('spa_pete');
+    const store = rendering.server.ctx.store;
+    // Olga owns a featured campaign (her cards say "Your Server": her own featured bytes), Pete joins another.
+    await insertCampaign(store, { ownerId: olga.user!.id, name: 'Olga Featured', kind: 'featured' });
+    const joined = await insertCampaign(store, { ownerId: olga.user!.id, name: 'Olga Joinable' });
+    const listed = async () =>
+      ((await pete.get<{ name: string }[]>('/api/servers?q=Olga Joinable')).body[0]?.name ?? '') ===
+      'Olga Joinable';
+    for (const deadline = Date.now() + 10_000; !(await listed()) && Date.now() < deadline;)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    const expected = async (client: TestClient) => {
+      const first = await client.raw('/api/servers');
+      const next = /<([^>]+)>;\s*rel="next"/.exec(first.headers.get('link') ?? '')?.[1] ?? null;
+      return [
+        {
+          key: ['/api/servers', 'pages', ''],
+          data: { pages: [{ servers: await first.json(), next }], pageParams: ['/api/servers'] },
+        },
+        { key: ['/api/servers', 'featured', ''], data: (await client.get('/api/servers/featured')).body },
+      ];
+    };
+    const mine = (html: string) =>
+      JSON.stringify(bootOf(html)?.queries).match(/"name":"Olga Featured".*?"isMine":(true|false)/)?.[1];
+    const servedBefore = await page(pete, '/');
+    expect(bootOf(servedBefore.html)?.queries).toEqual(await expected(pete));
+    expect(JSON.stringify(bootOf(servedBefore.html)?.queries)).toContain('Olga Joinable');
+    // The renderer got the data itself, not the bytes' wrapper (its head tells how many servers it saw).
+    expect(servedBefore.html).toMatch(/<meta name="servers" content="[1-9]\d*">/);
+    const olgaPage = (await page(olga, '/')).html;
+    expect(bootOf(olgaPage)?.queries).toEqual(await expected(olga));
+    expect(mine(olgaPage)).toBe('true');
+    expect(mine(servedBefore.html)).toBe('false');
+    expect(olgaPage).not.toContain('spa_pete');
+
+    // The same page again: the same ETag, and a browser holding it gets 304 with no body.
+    const again = await page(pete, '/');
+    expect(again.html).toBe(servedBefore.html);
+    const etag = again.headers.get('etag');
+    expect(etag).toMatch(/^W\/"/);
+    expect(etag).toBe(servedBefore.headers.get('etag'));
+    const revalidated = await fetch(`${rendering.url}/`, {
+      // As a browser revalidates (fetch would add `no-cache` to a conditional request without one).
+      headers: { cookie: pete.cookieHeader, 'if-none-match': etag!, 'cache-control': 'max-age=0' },
+    });
+    expect(revalidated.status).toBe(304);
+    expect(await revalidated.text()).toBe('');
+    expect(olgaPage).not.toBe(again.html);
+
+    // Pete joins: his Discover leaves the campaign out from his next load on (a page of his own), with
+    // another ETag; others still see it, and only Olga's page has her "Your Server".
+    await insertJoin(store, {
+      userId: pete.user!.id,
+      campaignId: joined.id,
+      joinedAt: Date.now(),
+      verified: true,
+      verifiedAt: Date.now(),
+      coinsAwarded: true,
+    });
+    const after = await page(pete, '/');
+    expect(bootOf(after.html)?.queries).toEqual(await expected(pete));
+    expect(JSON.stringify(bootOf(after.html)?.queries)).not.toContain('Olga Joinable');
+    expect(after.headers.get('etag')).not.toBe(etag);
+    expect(mine(after.html)).toBe('false');
+    const olgaAfter = (await page(olga, '/')).html;
+    expect(bootOf(olgaAfter)?.queries).toEqual(await expected(olga));
+    expect(mine(olgaAfter)).toBe('true');
+    const quinn = (await page(await rendering.signIn('spa_quinn'), '/')).html;
+    expect(JSON.stringify(bootOf(quinn)?.queries)).toContain('Olga Joinable');
+    expect(mine(quinn)).toBe('false');
+    // Without gzip, the same page.
+    const plain = await fetch(`${rendering.url}/`, {
+      headers: { cookie: pete.cookieHeader, 'accept-encoding': 'identity' },
+    });
+    expect(await plain.text()).toBe(after.html);
+  });
+
   it("reports the render worker's own heap and CPU time in /metrics, which the process's figures do not tell apart", async () => {
     const lars = await rendering.signIn('spa_lars');
     const rendered = await page(lars, '/dashboard?heap=1');
@@ -684,13 +766,38 @@ describe('bootScriptParts (session 15)', () => {
     ];
     for (const boot of boots) {
       const parts = bootScriptParts(boot);
-      expect(parts.join('')).toBe(bootScript(boot));
+      expect(bootText(parts)).toBe(bootScript(boot));
       expect(parts).toHaveLength(boot.queries?.length ? 1 + 2 * boot.queries.length : 1);
     }
     const parts = bootScriptParts(boots[2]!);
     expect(parts[1]).toBe(JSON.stringify(boots[2]!.queries![0]!.data).replace(/</g, '\\u003c'));
     expect(parts[3]).toBe(JSON.stringify(boots[2]!.queries![1]!.data));
     expect(parts[5]).toBe('null');
+  });
+
+  it("takes an API answer's own JSON bytes as one part, as they are, `<` escaped (session 16)", () => {
+    const servers = [{ name: '</script><b>x', n: 1 }];
+    const bytes = Buffer.from(JSON.stringify(servers));
+    const featured = encodedJson(bytes);
+    expect(encodedJson(bytes)).toBe(featured); // one per Buffer: what is derived from it is derived once
+    const boot: AppBoot = {
+      user: null,
+      config,
+      queries: [
+        { key: ['/api/servers', 'featured', ''], data: featured },
+        { key: ['/api/hourly'], data: { a: 1 } },
+      ],
+    };
+    const parts = bootScriptParts(boot);
+    expect(parts[1]).toBe(featured);
+    const plain: AppBoot = {
+      ...boot,
+      queries: [{ key: boot.queries![0]!.key, data: servers }, boot.queries![1]!],
+    };
+    expect(bootText(parts)).toBe(bootScript(plain));
+    expect(bootScript(boot)).toBe(bootScript(plain));
+    expect(bootText(parts).match(/<\/script>/g)).toHaveLength(1);
+    expect(bootOf(bootText(parts))?.queries?.[0]?.data).toEqual(servers);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -7,7 +8,8 @@ import type { AppBoot, BootQuery, PublicConfig } from '../shared/api-types.ts';
 import type { AppContext } from '../context.ts';
 import { getUserById, toApiUser } from '../users/users.ts';
 import { pageQueries } from './page-data.ts';
-import { createPageCache, pageKeys, type CachedPage } from './page-cache.ts';
+import { createPageCache, pageKeysOf, type CachedPage } from './page-cache.ts';
+import { EncodedJson, plainBoot } from './encoded-json.ts';
 import { gzipSplit, gzipStart, withData, type GzipStart, type SplitGzip } from './page-gzip.ts';
 import { startPageRenderer, type PageRenderer, type RenderedPage } from './page-renderer.ts';
 import { recordPageHtml } from '../metrics.ts';
@@ -133,38 +135,49 @@ export function withDocumentHead(html: string, document: { title?: string; descr
 
 /** JSON inside <script type="application/json">: `<` escaped so no value can close the element. */
 export function bootScript(boot: AppBoot): string {
-  const json = JSON.stringify(boot).replace(/</g, '\\u003c');
+  const json = JSON.stringify(plainBoot(boot)).replace(/</g, '\\u003c');
   return `<script type="application/json" id="${BOOT_ELEMENT_ID}">${json}</script>`;
 }
 
 const BOOT_OPEN = `<script type="application/json" id="${BOOT_ELEMENT_ID}">`;
 const escapeJson = (json: string) => json.replace(/</g, '\\u003c');
 
+/** A part of a page's boot element: text, or an API answer's own JSON bytes (encoded-json.ts). */
+export type BootPart = string | EncodedJson;
+
+/** The text of boot parts, joined. */
+export function bootText(parts: readonly BootPart[]): string {
+  return parts.map((part) => (typeof part === 'string' ? part : part.escapedText)).join('');
+}
+
 /**
- * bootScript(boot) in parts whose concatenation is exactly it: each query's data (an API answer, often the
- * same for many members: page-gzip.ts compresses such a part once for all of them) apart from the rest.
+ * bootScript(boot) in parts whose concatenation is exactly it (bootText): each query's data (an API
+ * answer, often the same for many members: page-gzip.ts compresses such a part once for all of them)
+ * apart from the rest; data the route holds as JSON bytes (EncodedJson) is the part as it is.
  */
-export function bootScriptParts(boot: AppBoot): string[] {
+export function bootScriptParts(boot: AppBoot): BootPart[] {
   const queries = boot.queries;
   // JSON.stringify answers undefined for undefined (typed string): such a boot is serialised whole.
-  const datas: (string | undefined)[] = queries?.map((q) => JSON.stringify(q.data)) ?? [];
+  const datas: (string | EncodedJson | undefined)[] =
+    queries?.map((q) => (q.data instanceof EncodedJson ? q.data : JSON.stringify(q.data))) ?? [];
   if (!queries || datas.length === 0 || datas.some((d) => d === undefined)) return [bootScript(boot)];
   // The same object with each data replaced by its index: the data's place is after `,"data":` in
   // `{"key":…,"data":i}`, searched from the queries' array on (the keys before are the app's own arrays).
   const skeleton = JSON.stringify({ ...boot, queries: queries.map((q, i) => ({ key: q.key, data: i })) });
-  const parts: string[] = [];
+  const parts: BootPart[] = [];
   let from = 0;
   let at = skeleton.indexOf('"queries":[');
   for (let i = 0; i < datas.length; i++) {
     const marker = `,"data":${i}}`;
     at = skeleton.indexOf(marker, at);
     if (at < 0) return [bootScript(boot)];
-    parts.push(escapeJson(skeleton.slice(from, at + 8)), escapeJson(datas[i]!));
+    const data = datas[i]!;
+    parts.push(escapeJson(skeleton.slice(from, at + 8)), typeof data === 'string' ? escapeJson(data) : data);
     from = at + marker.length - 1;
     at = from;
   }
   parts.push(escapeJson(skeleton.slice(from)) + '</script>');
-  parts[0] = BOOT_OPEN + parts[0]!;
+  parts[0] = BOOT_OPEN + (parts[0] as string);
   return parts;
 }
 
@@ -274,10 +287,15 @@ interface Served {
 const NOT_RENDERED: Served = { page: null, from: 'rendered' };
 const gunzip = promisify(zlib.gunzip);
 
-/** A cached page, compressed as stored for a browser that takes gzip (every browser), else inflated. */
-async function sendCachedPage(req: Request, res: Response, page: CachedPage): Promise<void> {
+/**
+ * A cached page, compressed as stored for a browser that takes gzip (every browser), else inflated. Its
+ * ETag is the page's data key with the build's (`build`): the same build and data are the same page, so
+ * Express need not hash the page's bytes per load to make one (session 16).
+ */
+async function sendCachedPage(req: Request, res: Response, page: CachedPage, build: string): Promise<void> {
   res.status(page.status).type('html');
   res.vary('Accept-Encoding');
+  res.setHeader('ETag', `W/"${build}.${page.dataKey}"`);
   if (req.acceptsEncodings('gzip')) {
     // The compression middleware leaves a body that is already encoded alone.
     res.setHeader('Content-Encoding', 'gzip');
@@ -310,7 +328,7 @@ function cachedRenders(
   const withThisData = async (
     key: string,
     page: CachedPage,
-    boot: readonly string[],
+    boot: readonly BootPart[],
     dataKey: string,
   ): Promise<CachedPage | null> => {
     if (page.dataKey === dataKey) return page;
@@ -331,7 +349,7 @@ function cachedRenders(
     const inlined = bootScriptParts(withFlag);
     // The page's render inputs (what its markup shows) and its data (what it inlines): the same, except
     // Discover's live figures, which its markup leaves to the browser (page-cache.ts).
-    const { render: key, data: dataKey } = pageKeys(req.originalUrl, inlined.join(''));
+    const { render: key, data: dataKey } = pageKeysOf(req.originalUrl, inlined);
     const cached = cache.get(key);
     const reused = cached && (await withThisData(key, cached, inlined, dataKey));
     if (reused) return { page: reused, from: 'cache' };
@@ -347,7 +365,7 @@ function cachedRenders(
         return kept;
       };
       const started = renderer
-        .render(req.originalUrl, withFlag, (late) => {
+        .render(req.originalUrl, plainBoot(withFlag), (late) => {
           keep(late).catch((err: unknown) =>
             ctx.logger.warn('rendered page not kept', { err: errorMessage(err) }),
           );
@@ -435,6 +453,12 @@ export function spaPages(
   const template = pages.rendered;
   const renderPage = renderer && template ? cachedRenders(ctx, pages, template, renderer) : null;
   const english = pages.logins.get(DEFAULT_LOCALE);
+  // The build a page comes from: index.html names the entry and route-preloads.json every route's chunks.
+  const build = createHash('sha1')
+    .update(pages.app)
+    .update(JSON.stringify(pages.preloads))
+    .digest('base64url')
+    .slice(0, 12);
   /** The static shell around its data per known route and language, compressed (see below). */
   const shells = new Map<string, Promise<SplitGzip>>();
   /** A rendered page's compressed start per known route and language (bounded by the route table). */
@@ -494,7 +518,7 @@ export function spaPages(
     }
     if (page) {
       recordPageHtml(from);
-      await sendCachedPage(req, res, page);
+      await sendCachedPage(req, res, page, build);
       return;
     }
     recordPageHtml('shell');
