@@ -295,12 +295,17 @@ const gunzip = promisify(zlib.gunzip);
 async function sendCachedPage(req: Request, res: Response, page: CachedPage, build: string): Promise<void> {
   res.status(page.status).type('html');
   res.vary('Accept-Encoding');
-  res.setHeader('ETag', `W/"${build}.${page.dataKey}"`);
+  res.setHeader('ETag', pageEtag(build, page.dataKey));
   if (req.acceptsEncodings('gzip')) {
     // The compression middleware leaves a body that is already encoded alone.
     res.setHeader('Content-Encoding', 'gzip');
     res.send(page.gzip);
   } else res.send(await gunzip(page.gzip));
+}
+
+/** A rendered page's ETag: its build's and its data's (the same build and data are the same page). */
+function pageEtag(build: string, dataKey: string): string {
+  return `W/"${build}.${dataKey}"`;
 }
 
 /** A rendered page's start for one request: its text's gzip (shared by every load of a known route). */
@@ -310,15 +315,21 @@ type StartOf = () => Promise<GzipStart>;
  * Rendered pages for requests (decision 047): from the cache when the page's render inputs are unchanged
  * (with this load's data swapped in when only what the markup does not show changed), else rendered now
  * (one render for simultaneous loads of the same page); a null page when the renderer is too busy.
- * `onWait` is called when the load is about to wait for a render (its own or another load's of the same
- * page): the caller streams the page's start meanwhile. Every page kept begins with `startOf()`'s bytes.
+ * `onWait` is called with the page's data key when the load is about to wait for a render (its own or
+ * another load's of the same page): the caller streams the page's start meanwhile. Every page kept begins with `startOf()`'s bytes.
  */
 function cachedRenders(
   ctx: AppContext,
   pages: SpaPages,
   template: RenderedTemplate,
   renderer: PageRenderer,
-): (req: Request, boot: AppBoot, status: number, startOf: StartOf, onWait?: () => void) => Promise<Served> {
+): (
+  req: Request,
+  boot: AppBoot,
+  status: number,
+  startOf: StartOf,
+  onWait?: (dataKey: string) => void,
+) => Promise<Served> {
   const cache = createPageCache();
   const inFlight = new Map<string, Promise<Served>>();
   /**
@@ -375,7 +386,7 @@ function cachedRenders(
       inFlight.set(key, started);
       rendering = started;
     }
-    onWait?.();
+    onWait?.(dataKey);
     // A load that joined another's render of the same markup inlines its own data.
     const served = await rendering;
     return served.page ? { ...served, page: await withThisData(key, served.page, inlined, dataKey) } : served;
@@ -414,8 +425,14 @@ function pageStream(res: Response, status: number, startOf: StartOf) {
     get started() {
       return sent !== null;
     },
-    begin() {
+    /**
+     * `etag`: the page's, as a cached load of it would have it (its build and data key), so the browser's
+     * next load of unchanged data is a 304. A render that fails after this ends as the static shell around
+     * the same data: the same page to the member once the app has booted.
+     */
+    begin(etag: string) {
       res.status(status).type('html').vary('Accept-Encoding');
+      res.setHeader('ETag', etag);
       // The compression middleware leaves a body that is already encoded alone.
       res.setHeader('Content-Encoding', 'gzip');
       sent = startOf().then((start) => {
@@ -495,7 +512,13 @@ export function spaPages(
     let served = NOT_RENDERED;
     try {
       if (renderPage)
-        served = await renderPage(req, boot, status, startOf, stream ? () => stream.begin() : undefined);
+        served = await renderPage(
+          req,
+          boot,
+          status,
+          startOf,
+          stream ? (dataKey) => stream.begin(pageEtag(build, dataKey)) : undefined,
+        );
     } catch (err) {
       // Before the start was sent this is the request's error as before; after, the page ends as the shell.
       if (!stream?.started) throw err;
