@@ -1,6 +1,6 @@
 import { sourceMappedStack } from './ops/source-stack.ts';
 
-// A small leveled logger with no dependencies: one line per event. In production (LOG_FORMAT=json, the
+// A small leveled logger with no package dependencies: one line per event. In production (LOG_FORMAT=json, the
 // default there) each line is a JSON object a log shipper can index: {"time","level","msg",...extra};
 // in development it is a readable text line. Tests can capture lines via `lines` (all of them when the
 // level is 'silent', else the recent lines at or above the level).
