@@ -19,10 +19,12 @@
 // render worker's ~40-45 (sized apart, src/auth/page-renderer.ts) + ~90-105 outside the heaps = ~300-320 MB.
 // No allocation-site pretenuring (session 9): V8 otherwise sometimes starts allocating per-request objects
 // straight in old space after start-up, and those dead objects keep every later request's young objects alive
-// until the next full GC, which then runs every ~1.5 s under load (docs/performance.md, Discover). Keep in step with
-// `npm start` in package.json (scripts/production-flags.test.ts checks every app).
-const NODE_ARGS =
-  '--enable-source-maps --max-old-space-size=144 --max-semi-space-size=8 --no-allocation-site-pretenuring';
+// until the next full GC, which then runs every ~1.5 s under load (docs/performance.md, Discover).
+// No --enable-source-maps (decision 049, session 16): it keeps every loaded module's source map in the heap,
+// ~11 MB of live heap (most of it node_modules' maps); the logger maps our own frames when it writes an
+// error (src/ops/source-stack.ts). Keep in step with `npm start` in package.json
+// (scripts/production-flags.test.ts checks every app).
+const NODE_ARGS = '--max-old-space-size=144 --max-semi-space-size=8 --no-allocation-site-pretenuring';
 
 // glibc's malloc keeps up to 8 arenas per core, one per thread that allocates (the loop, the page-render
 // worker, libuv's pool doing gzip, V8's helpers), and returns little of their free memory: 2 arenas held

@@ -43,6 +43,9 @@ it('npm start and ecosystem.config.cjs run dist/server/main.js with the same nod
   // Without it V8 may tenure per-request allocation sites after start-up, and Discover's p99 doubles
   // with major GCs every ~1.5 s under load (decision 027, session-9 revision).
   expect(app.node_args.split(/\s+/)).toContain('--no-allocation-site-pretenuring');
+  // Source maps of every loaded module held ~11 MB of the main heap for the life of the process; the logger
+  // maps the compiled server's frames itself (decision 049, session 16).
+  expect(app.node_args.split(/\s+/)).not.toContain('--enable-source-maps');
   expect(app.instances).toBe(1);
   expect(app.env_production.ROLE).toBeUndefined(); // ROLE=all
 

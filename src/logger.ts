@@ -1,4 +1,6 @@
-// A small leveled logger with no dependencies: one line per event. In production (LOG_FORMAT=json, the
+import { sourceMappedStack } from './ops/source-stack.ts';
+
+// A small leveled logger with no package dependencies: one line per event. In production (LOG_FORMAT=json, the
 // default there) each line is a JSON object a log shipper can index: {"time","level","msg",...extra};
 // in development it is a readable text line. Tests can capture lines via `lines` (all of them when the
 // level is 'silent', else the recent lines at or above the level).
@@ -20,9 +22,14 @@ export interface LoggerOptions {
 
 const RESERVED = new Set(['time', 'level', 'msg']);
 
-/** Errors serialise to {} by default; keep their message and stack. */
+/** Errors serialise to {} by default; keep their message and stack (in src/ terms: source-stack.ts). */
 function replacer(_key: string, value: unknown): unknown {
-  if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
+  if (value instanceof Error)
+    return {
+      name: value.name,
+      message: value.message,
+      stack: value.stack === undefined ? undefined : sourceMappedStack(value.stack),
+    };
   if (typeof value === 'bigint') return value.toString();
   return value;
 }

@@ -1,5 +1,6 @@
 import session from 'express-session';
-import { createClient, ErrorReply } from 'redis';
+import { createRequire } from 'node:module';
+import type * as Redis from 'redis';
 import { AppError } from '../shared/errors.ts';
 import type { Logger } from '../logger.ts';
 import { errorMessage } from './error-text.ts';
@@ -24,8 +25,18 @@ export function redactRedisUrl(url: string): string {
   }
 }
 
+/**
+ * The 'redis' package (its client and the four modules it bundles: ~5 MB of heap once loaded), loaded when
+ * the first client is made: a process with SQLite sessions and no REDIS_URL never loads it (decision 049,
+ * session 16).
+ */
+let redisPackage: typeof Redis | null = null;
+function redis(): typeof Redis {
+  return (redisPackage ??= createRequire(import.meta.url)('redis') as typeof Redis);
+}
+
 export function createRedisClient(url: string, timeoutMs: number) {
-  return createClient({
+  return redis().createClient({
     url,
     // While disconnected, commands fail at once instead of waiting in a queue for a reconnect.
     disableOfflineQueue: true,
@@ -168,7 +179,8 @@ export function redisWithin<T>(call: Promise<T>, timeoutMs: number): Promise<T> 
   return Promise.race([call, timeout])
     .catch((err: unknown) => {
       call.catch(() => undefined); // a late rejection must not go unhandled
-      throw err instanceof AppError || err instanceof ErrorReply
+      // An error reply needs the package loaded: only its clients give one.
+      throw err instanceof AppError || (redisPackage !== null && err instanceof redisPackage.ErrorReply)
         ? err
         : new AppError('unavailable', SESSIONS_UNAVAILABLE);
     })
