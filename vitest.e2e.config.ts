@@ -2,29 +2,32 @@ import { defineConfig } from 'vitest/config';
 import { longFilesFirst } from './vitest.config.ts';
 
 /**
- * The slowest browser-test files of the last clean-clone run (wall s, load 4–15: a11y-data 69, i18n 66,
- * payments-demo 62, owner-flows 57, legal-i18n 47, rewards-social 42, account 38, offline 34; a11y, the
- * same checks on other screens), started first, longest first. A fresh clone has no durations cached and
- * vitest then starts the largest files first: a11y-data was 22nd of 27 to start, a11y 27th, legal-i18n
- * 18th, so the slowest files were the last ones running while the other workers had nothing left.
+ * The slowest browser-test files, started first, longest first: a fresh clone has no durations cached and
+ * vitest then starts the largest files first, so a small slow file started late holds the step open while
+ * the other workers have nothing left. From a run of the step at load 15–25 (session 16, wall s):
+ * a11y-data 217, payments 166, a11y 104, i18n 95, payments-demo 87, discover 85, owner-flows 72,
+ * resilience 59, production 55, legal-i18n 50 (the next 11 files 34–48 s, the rest under 30). In that run
+ * payments.test.ts, missing from the list then, started 12th of 27 and ended last but a few.
  */
 const E2E_LONG_FILES = [
   'tests/e2e/a11y-data.test.ts',
+  'tests/e2e/payments.test.ts',
+  'tests/e2e/a11y.test.ts',
   'tests/e2e/i18n.test.ts',
   'tests/e2e/payments-demo.test.ts',
+  'tests/e2e/discover.test.ts',
   'tests/e2e/owner-flows.test.ts',
-  'tests/e2e/a11y.test.ts',
+  'tests/e2e/resilience.test.ts',
+  'tests/e2e/production.test.ts',
   'tests/e2e/legal-i18n.test.ts',
-  'tests/e2e/rewards-social.test.ts',
-  'tests/e2e/account.test.ts',
-  'tests/e2e/offline.test.ts',
 ];
 
 // Browser tests drive Debian's Chromium through playwright-core. Each file starts its own app, simulator
 // and browser on random ports with its own temporary database (and Redis prefix), so files run side by
-// side: most of a browser test's time is spent waiting for pages, and three at once overlap it. As in the
-// unit loop (vitest.config.ts), worker threads import the product once per worker rather than once per
-// file, a fifth of the suite's CPU time (decision 025).
+// side: most of a browser test's time is spent waiting for pages, and four at once overlap it (three until
+// session 16: on a quiet clean clone the step used 216 s of CPU in 354 s of wall time while the machine
+// was half idle; decision 060, Session 16). As in the unit loop (vitest.config.ts), worker threads import
+// the product once per worker rather than once per file, a fifth of the suite's CPU time (decision 025).
 export default defineConfig({
   test: {
     include: ['tests/e2e/**/*.test.ts'],
@@ -41,7 +44,7 @@ export default defineConfig({
     unstubGlobals: true,
     unstubEnvs: true,
     fileParallelism: true,
-    maxWorkers: 3,
+    maxWorkers: 4,
     sequence: { sequencer: longFilesFirst(E2E_LONG_FILES) },
   },
 });

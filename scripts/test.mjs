@@ -5,9 +5,9 @@
 // the single-threaded checks (each project's typecheck and lint, prettier) and the build side by side on the
 // machine's cores; the browser tests as soon as the build, the web project's check and the format check have
 // ended, beside the server project's check (the browser tests mostly wait for pages); the unit tests (which
-// fill the cores themselves) once the server project's check has ended; then the bench smoke test and the
-// long runs beside the browser tests, the PostgreSQL suites beside them once the long runs and the bench
-// have ended; then the scale test, alone. Each step's CPU and the load are reported at the end.
+// fill the cores themselves) once the server project's check has ended; then the bench smoke test, the
+// long runs and the PostgreSQL suites beside the browser tests; then the scale test, alone. Each step's
+// CPU and the load are reported at the end.
 // Decisions 025, 049 and 060 have the timings.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -150,20 +150,18 @@ const steps = {
     () => vitest('unit+api', 'vitest.config.ts', 'test-results/unit.json'),
   ],
   // The long runs (the population simulation, the drill's Redis stop: decision 049) after the unit
-  // tests, beside the browser tests and the bench smoke test, which mostly wait (pages, a measured
-  // window) and leave a core's worth idle; the scale and PostgreSQL steps, which fill the cores
-  // themselves, come after them. In the unit step they held its tail (89 s of 145 s).
+  // tests, beside the browser tests, the bench smoke test and the PostgreSQL suites; the scale test, which
+  // fills the cores itself, comes after them. In the unit step they held its tail (89 s of 145 s).
   long: [['unit'], () => vitest('long runs', 'vitest.long.config.ts', 'test-results/long.json')],
   // The API and bot suites again on PostgreSQL (TEST_DB=pg; decision 028 step 5), beside the browser
-  // tests once the long runs and the bench smoke test have ended: the browser tests mostly wait for
-  // pages and leave more than a core idle, and the PostgreSQL suites wait less for PostgreSQL than they
-  // did (template databases, no flush per commit: src/test/pg.ts), so two steps share the machine, never
-  // three core fillers (session 6: three at once timed out). It used to wait for the browser tests and
-  // then the scale test, one after the other, the longest chain of the run (decision 060).
-  pg: [
-    ['unit', 'long', 'bench'],
-    () => vitest('unit+api on PostgreSQL', 'vitest.pg.config.ts', 'test-results/pg.json'),
-  ],
+  // tests, the long runs and the bench smoke test as soon as the unit tests have ended. Those three mostly
+  // wait (pages, the simulation's clock, a measured window: 19 and 15 s of CPU in 82 and 63 s on a quiet
+  // clean clone, the browser tests 216 s in 354 s), and the PostgreSQL suites wait less for PostgreSQL
+  // than they did (template databases, no flush per commit: src/test/pg.ts), so together they use about
+  // the two cores, never three core fillers at once (session 6: three at once timed out). Until session 16
+  // it waited for the long runs and the bench too: that chain (checks → unit → long runs → PostgreSQL →
+  // scale) was as long as the browser tests' once those ran four files at a time (decision 060).
+  pg: [['unit'], () => vitest('unit+api on PostgreSQL', 'vitest.pg.config.ts', 'test-results/pg.json')],
   // The scaled-out layout (two web processes, one bot, PostgreSQL, Redis) under 200 users: it needs the
   // build, and runs last and alone (its five processes fill the cores; browser tests beside it timed out
   // in session 6).
