@@ -303,6 +303,15 @@ async function sendCachedPage(req: Request, res: Response, page: CachedPage, bui
   } else res.send(await gunzip(page.gzip));
 }
 
+/** The build a page comes from: index.html names the entry and route-preloads.json every route's chunks. */
+function buildOf(pages: SpaPages): string {
+  return createHash('sha1')
+    .update(pages.app)
+    .update(JSON.stringify(pages.preloads))
+    .digest('base64url')
+    .slice(0, 12);
+}
+
 /** A rendered page's ETag: its build's and its data's (the same build and data are the same page). */
 function pageEtag(build: string, dataKey: string): string {
   return `W/"${build}.${dataKey}"`;
@@ -419,20 +428,20 @@ function startFor(
  * rendering (failed, too slow, the worker gone) the rest is the static shell's (renderedRest), a whole
  * page the browser renders from the same data.
  */
-function pageStream(res: Response, status: number, startOf: StartOf) {
+function pageStream(res: Response, status: number, startOf: StartOf, build: string) {
   let sent: Promise<GzipStart> | null = null;
   return {
     get started() {
       return sent !== null;
     },
     /**
-     * `etag`: the page's, as a cached load of it would have it (its build and data key), so the browser's
+     * With the page's ETag as a cached load of it would have it (its build and data key), so the browser's
      * next load of unchanged data is a 304. A render that fails after this ends as the static shell around
      * the same data: the same page to the member once the app has booted.
      */
-    begin(etag: string) {
+    begin: (dataKey: string) => {
       res.status(status).type('html').vary('Accept-Encoding');
-      res.setHeader('ETag', etag);
+      res.setHeader('ETag', pageEtag(build, dataKey));
       // The compression middleware leaves a body that is already encoded alone.
       res.setHeader('Content-Encoding', 'gzip');
       sent = startOf().then((start) => {
@@ -470,12 +479,7 @@ export function spaPages(
   const template = pages.rendered;
   const renderPage = renderer && template ? cachedRenders(ctx, pages, template, renderer) : null;
   const english = pages.logins.get(DEFAULT_LOCALE);
-  // The build a page comes from: index.html names the entry and route-preloads.json every route's chunks.
-  const build = createHash('sha1')
-    .update(pages.app)
-    .update(JSON.stringify(pages.preloads))
-    .digest('base64url')
-    .slice(0, 12);
+  const build = buildOf(pages);
   /** The static shell around its data per known route and language, compressed (see below). */
   const shells = new Map<string, Promise<SplitGzip>>();
   /** A rendered page's compressed start per known route and language (bounded by the route table). */
@@ -508,17 +512,10 @@ export function spaPages(
     const shellKey = `${req.path}\n${localeOf(boot)}`;
     const startOf: StartOf = () => startFor(starts, known ? shellKey : null, template!, localeOf(boot));
     // A browser (every one takes gzip) gets the page's start while the renderer works (session 16).
-    const stream = req.acceptsEncodings('gzip') ? pageStream(res, status, startOf) : null;
+    const stream = req.acceptsEncodings('gzip') ? pageStream(res, status, startOf, build) : null;
     let served = NOT_RENDERED;
     try {
-      if (renderPage)
-        served = await renderPage(
-          req,
-          boot,
-          status,
-          startOf,
-          stream ? (dataKey) => stream.begin(pageEtag(build, dataKey)) : undefined,
-        );
+      if (renderPage) served = await renderPage(req, boot, status, startOf, stream?.begin);
     } catch (err) {
       // Before the start was sent this is the request's error as before; after, the page ends as the shell.
       if (!stream?.started) throw err;
