@@ -15,6 +15,10 @@ const LONG_FILES = [
   'src/bot/removal-reasons.test.ts',
   'src/sim/discord/rate-limits.test.ts',
   'src/ops/redis-faults.test.ts',
+  // In a clean clone's unit step (session 17, load ~16, 229 s) these started at 203 s and 175 s and took
+  // 26 and 20 s: the first held the step open for its last 12 s, every other file having ended.
+  'src/discord/global-limit-api.test.ts',
+  'src/db/integrity.test.ts',
 ];
 
 /**
