@@ -40,6 +40,33 @@ const TRANSACTION_TOTALS = prepared((q) =>
     .prepare(),
 );
 
+/**
+ * A member's transactions newest first, with no type filter, and their count: Dashboard's and History's
+ * page data on every load of them, compiled once (per engine: the tie-break is `insertionOrder`'s).
+ */
+const allTransactions = (tieBreak: SQL) =>
+  prepared((q) =>
+    q
+      .select()
+      .from(transactions)
+      .where(eq(transactions.userId, sql.placeholder('userId')))
+      .orderBy(desc(transactions.createdAt), desc(tieBreak))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare(),
+  );
+const ALL_TRANSACTIONS = {
+  sqlite: allTransactions(sql`rowid`),
+  pg: allTransactions(sql`${transactions.id}`),
+};
+const COUNT_ALL_TRANSACTIONS = prepared((q) =>
+  q
+    .select({ n: count() })
+    .from(transactions)
+    .where(eq(transactions.userId, sql.placeholder('userId')))
+    .prepare(),
+);
+
 /** SQLite's rowid (insertion order) where it exists; the id on PostgreSQL. */
 function insertionOrder(h: DbHandle, id: SQL.Aliased | AnyColumn): SQL {
   return fragment(h, { sqlite: sql`rowid`, pg: sql`${id}` });
@@ -349,6 +376,7 @@ export class CampaignsRepository {
     limit: number,
     offset: number,
   ): Promise<Transaction[]> {
+    if (!types) return await ALL_TRANSACTIONS[this.h.kind](this.h).all({ userId, limit, offset });
     return await this.h.q
       .select()
       .from(transactions)
@@ -362,6 +390,7 @@ export class CampaignsRepository {
   }
 
   async countTransactions(userId: string, types: readonly string[] | undefined): Promise<number> {
+    if (!types) return (await COUNT_ALL_TRANSACTIONS(this.h).get({ userId }))?.n ?? 0;
     const row = await this.h.q
       .select({ n: count() })
       .from(transactions)
