@@ -25,7 +25,9 @@ import { summarizeProfile } from './profile-summary.ts';
 // Page loads (issue 33 item 1): the signed-in HTML of every server-rendered page at 32 connections, CPU
 // per page load and p50/p99 (a fixed number of loads, all answered: CPU per page = CPU / loads; gzip
 // accepted, as browsers do), each route side by side in the same run with Express serving that route's
-// own bytes from memory (a static shell of the same size). Then an overload run: many members open a
+// own bytes from memory (the page as the product sends it, gzip). Beside the repeat loads, the members'
+// revisits as a browser that has the page makes them (If-None-Match: 304 while its data is unchanged),
+// and Express answering the same revalidation (session 17). Then an overload run: many members open a
 // page none of them has loaded yet, at 4× the connections, and the run counts how the product answered
 // (rendered, from its cache, or the static shell: the coinsync_page_html_total counter).
 //   npm run bench -- --pages [--quick] [--profile] [--dist DIR] [--page-routes /,/dashboard] [--out bench/pages.json]
