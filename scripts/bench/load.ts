@@ -26,6 +26,8 @@ export interface LoadResult {
    * /proc), when the bench knows the server's pid. Less distorted by a busy machine than req/s.
    */
   cpuMsPerRequest?: number | null;
+  /** Responses by HTTP status (set by load(), not by combine()). */
+  statuses?: Record<number, number>;
   /** Garbage collection in the server during the run (gc.ts), when measured. */
   gc?: GcDuring | null;
 }
@@ -41,8 +43,14 @@ export interface LoadOptions {
   headers?: Record<string, string>;
   /** One cookie header per request, taken in turn (each connection takes the next one). */
   cookies?: string[];
-  /** Per-request override: the n-th request (0-based) gets this cookie, path, method and body. */
-  requestFor?: (n: number) => { cookie?: string; path?: string; body?: string; method?: 'GET' | 'POST' };
+  /** Per-request override: the n-th request (0-based) gets this cookie, path, method, body and headers. */
+  requestFor?: (n: number) => {
+    cookie?: string;
+    path?: string;
+    body?: string;
+    method?: 'GET' | 'POST';
+    headers?: Record<string, string>;
+  };
   /** Requests per second over all connections (autocannon's overallRate); unset = as fast as possible. */
   overallRate?: number;
   /** Called for every response (soak windows). */
@@ -65,7 +73,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
         ...(over.path ? { path: over.path } : {}),
         ...(over.method ? { method: over.method } : {}),
         ...(over.body !== undefined ? { body: over.body } : {}),
-        headers: { ...req.headers, ...(over.cookie ? { cookie: over.cookie } : {}) },
+        headers: { ...req.headers, ...over.headers, ...(over.cookie ? { cookie: over.cookie } : {}) },
       };
     };
   } else if (cookies && cookies.length > 0) {
@@ -78,6 +86,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   }
   const latencies: number[] = [];
   let non2xx = 0;
+  const statuses: Record<number, number> = {};
   let lastResponse = 0;
   const started = performance.now();
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
@@ -98,12 +107,16 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
       lastResponse = performance.now();
       latencies.push(responseTime);
-      if (statusCode < 200 || statusCode >= 300) non2xx += 1;
+      statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
+      // A 304 answers a revalidation (If-None-Match): the page the browser has is current.
+      if (statusCode < 200 || (statusCode >= 300 && statusCode !== 304)) non2xx += 1;
       options.onResponse?.(statusCode, responseTime);
     });
   });
   const seconds = lastResponse > 0 ? (lastResponse - started) / 1000 : 0;
-  return summarize(latencies, seconds, non2xx, result.errors + result.timeouts);
+  const summary = summarize(latencies, seconds, non2xx, result.errors + result.timeouts);
+  summary.statuses = statuses;
+  return summary;
 }
 
 const LATENCIES = Symbol('latencies');

@@ -7,7 +7,8 @@ import path from 'node:path';
 // A reference server for the Discover comparison, run as its own process (like the product) so the
 // load generator never shares its event loop. Answers every request with the same precomputed bytes
 // as the product's Discover response; `express-pages` answers GET <path> with the HTML file
-// <dir>/<encodeURIComponent(path)>.html, read once (the page bench's static shell of the same size).
+// <dir>/<encodeURIComponent(path)>.html, read once (the page bench's static shell of the same size; a
+// file that is gzip data is sent as such, with Content-Encoding: gzip).
 //   node --import tsx scripts/bench/reference-server.ts raw|express <body-file>
 //   node --import tsx scripts/bench/reference-server.ts express-pages <dir>
 
@@ -29,6 +30,8 @@ if (kind === 'express-pages') {
       page = readFileSync(path.join(bodyFile, encodeURIComponent(req.path) + '.html'));
       pages.set(req.path, page);
     }
+    // A page saved as the product sent it gzip-compressed (the pages bench: the same bytes on the wire).
+    if (page[0] === 0x1f && page[1] === 0x8b) res.setHeader('Content-Encoding', 'gzip');
     res.type('html').send(page);
   });
   server = http.createServer(app);
