@@ -339,7 +339,7 @@ function cachedRenders(
   startOf: StartOf,
   onWait?: (dataKey: string) => void,
 ) => Promise<Served> {
-  const cache = createPageCache();
+  const cache = createPageCache(ctx.config.pages.cacheBytes);
   const inFlight = new Map<string, Promise<Served>>();
   /**
    * The page for this load's data from a page rendered from the same render inputs (its key) but
@@ -475,7 +475,7 @@ export function spaPages(
   ssrDist?: string,
 ): RequestHandler {
   const pages = loadPages(webDist, ctx.config.publicUrl.replace(/\/$/, ''));
-  const renderer = startPageRenderer(ctx.logger, ssrDist);
+  const renderer = startPageRenderer(ctx.logger, ssrDist, ctx.config.pages.rendererNice);
   const template = pages.rendered;
   const renderPage = renderer && template ? cachedRenders(ctx, pages, template, renderer) : null;
   const english = pages.logins.get(DEFAULT_LOCALE);
