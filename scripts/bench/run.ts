@@ -277,9 +277,7 @@ async function main(): Promise<number> {
     const productPort = await freePort();
     // The soak's day buys coins: the Stripe fake in its own process, signing its webhooks to the product.
     const stripe = args.soak && args['soak-day'] ? await startStripeFake(productPort) : null;
-    const productEnv = Object.fromEntries(
-      (args['product-env'] ?? []).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
-    );
+    const productEnv = productEnvOf(args['product-env']);
     const product = await startProduct({
       port: productPort,
       env: { ...stripe?.productEnv, ...productEnv },
@@ -816,6 +814,7 @@ const discordBench = args.reconcile || args['mass-leave'];
         profile: args.profile,
         ...(args.dist ? { dist: path.resolve(args.dist) } : {}),
         ...(args['page-routes'] ? { routes: args['page-routes'].split(',') } : {}),
+        productEnv: productEnvOf(args['product-env']),
         out: path.resolve(root, args.out ?? (args.quick ? 'bench/pages.quick.tmp' : 'bench/pages.json')),
       })
     : args.pg
@@ -836,6 +835,13 @@ const discordBench = args.reconcile || args['mass-leave'];
     process.exit(1);
   },
 );
+
+/** `--product-env KEY=VALUE` (repeatable) as an environment. */
+function productEnvOf(pairs: string[] | undefined): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    (pairs ?? []).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
+}
 
 /** Sessions the soak's day adds for its joiners (joins need members who have not joined yet). */
 const DAY_JOINERS = 40;
