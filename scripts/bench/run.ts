@@ -752,12 +752,12 @@ function formatSoak(soak: SoakResult, loadAverage: { before: number; after: numb
         : ''
     }`,
     '',
-    'window end   req/s   p50 ms   p99 ms   non-2xx   RSS MB | heap used/total MB   new space   external   renderer used/total + ext   other (RSS − heaps − externals)',
+    'window end   req/s   p50 ms   p99 ms   non-2xx   RSS MB | heap used/total MB   new space   external (pages)   renderer used/total + ext   other (RSS − heaps − externals)',
     ...soak.windows.map(
       (w) =>
         `${String(w.at).padStart(9)} s ${String(w.rps).padStart(7)} ${String(w.p50).padStart(8)} ${String(w.p99).padStart(8)} ${String(w.non2xx).padStart(9)} ${String(w.rssMb).padStart(8)} | ` +
         (w.memory
-          ? `${`${w.memory.heapUsedMb}/${w.memory.heapTotalMb}`.padStart(18)} ${String(w.memory.newSpaceMb).padStart(11)} ${String(w.memory.externalMb).padStart(10)} ${`${w.memory.rendererHeapUsedMb}/${w.memory.rendererHeapTotalMb} + ${w.memory.rendererExternalMb}`.padStart(27)} ${String(w.memory.otherMb).padStart(8)}`
+          ? `${`${w.memory.heapUsedMb}/${w.memory.heapTotalMb}`.padStart(18)} ${String(w.memory.newSpaceMb).padStart(11)} ${`${w.memory.externalMb} (${w.memory.pageCacheMb ?? '?'})`.padStart(17)} ${`${w.memory.rendererHeapUsedMb}/${w.memory.rendererHeapTotalMb} + ${w.memory.rendererExternalMb}`.padStart(27)} ${String(w.memory.otherMb).padStart(8)}`
           : '(no /metrics)'),
     ),
     '',
@@ -837,7 +837,7 @@ const discordBench = args.reconcile || args['mass-leave'];
 );
 
 /** `--product-env KEY=VALUE` (repeatable) as an environment. */
-function productEnvOf(pairs: string[] | undefined): NodeJS.ProcessEnv {
+function productEnvOf(pairs: string[] | undefined): Record<string, string> {
   return Object.fromEntries(
     (pairs ?? []).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
   );
