@@ -138,11 +138,7 @@ function rendererWorkerOptions(rendererUrl: string, nice: number): WorkerOptions
  * `nice`: the worker thread's nice value (config RENDER_WORKER_NICE; 0 leaves it at the loop's): renders
  * run on the cores the loop leaves idle.
  */
-export function startPageRenderer(
-  logger: Logger,
-  ssrDist: string | undefined,
-  nice = 0,
-): PageRenderer | null {
+export function startPageRenderer(logger: Logger, ssrDist?: string, nice = 0): PageRenderer | null {
   const file = ssrDist ? path.join(ssrDist, 'entry-server.js') : null;
   if (!file || !existsSync(file)) return null;
   const rendererUrl = pathToFileURL(file).href;
