@@ -174,7 +174,7 @@ export function parseDatabaseUrl(
  */
 export const PAGE_CACHE_DEFAULT_MB = 24;
 /** The render worker thread's default nice value (decision 049, session 17). */
-export const RENDER_WORKER_DEFAULT_NICE = 10;
+export const RENDER_WORKER_DEFAULT_NICE = 5;
 
 const envSchema = z
   .object({
