@@ -169,11 +169,12 @@ export function parseDatabaseUrl(
 }
 
 /**
- * The page cache's default budget, MB of gzip-compressed pages (a signed-in page is 20–50 kB gzip): held
- * outside the heap, it counts in RSS in full once the cache has filled (decision 049, session 17).
+ * The page cache's default budget, MB of gzip-compressed pages (~21 kB a page in the soak day): held outside
+ * the heap, it counts in RSS in full once filled; the least recently used pages, mostly ones whose data has
+ * changed since, go first (decision 049, session 17: 24 → 12 MB, renders per page served about the same).
  */
-export const PAGE_CACHE_DEFAULT_MB = 24;
-/** The render worker thread's default nice value (decision 049, session 17). */
+export const PAGE_CACHE_DEFAULT_MB = 12;
+/** The render worker thread's default nice value: the loop wins a contended core (decision 049, session 17). */
 export const RENDER_WORKER_DEFAULT_NICE = 5;
 
 const envSchema = z
