@@ -175,7 +175,7 @@ export function parseDatabaseUrl(
  */
 export const PAGE_CACHE_DEFAULT_MB = 12;
 /** The render worker thread's default nice value: the loop wins a contended core (decision 049, session 17). */
-export const RENDER_WORKER_DEFAULT_NICE = 5;
+export const RENDER_WORKER_DEFAULT_NICE = 10;
 
 const envSchema = z
   .object({
