@@ -168,6 +168,15 @@ export function parseDatabaseUrl(
   return { ok: true, value: text };
 }
 
+/**
+ * The page cache's default budget, MB of gzip-compressed pages (~21 kB a page in the soak day): held outside
+ * the heap, it counts in RSS in full once filled; the least recently used pages, mostly ones whose data has
+ * changed since, go first (decision 049, session 17: 24 → 12 MB, renders per page served about the same).
+ */
+export const PAGE_CACHE_DEFAULT_MB = 12;
+/** The render worker thread's default nice value: the loop wins a contended core (decision 049, session 17). */
+export const RENDER_WORKER_DEFAULT_NICE = 10;
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -242,6 +251,9 @@ const envSchema = z
     MAX_BODIES_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(256),
     LIVE_STREAMS_MAX: z.coerce.number().int().min(1).max(1_000_000).default(2000),
     LIVE_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(32),
+    /** Server-rendered pages (decisions 047, 049): the page cache's budget and the render worker's nice value. */
+    PAGE_CACHE_MB: z.coerce.number().int().min(0).max(1024).default(PAGE_CACHE_DEFAULT_MB),
+    RENDER_WORKER_NICE: z.coerce.number().int().min(0).max(19).default(RENDER_WORKER_DEFAULT_NICE),
     /** Owner notifications (decision 052): `on` lets endpoints on loopback/private addresses through (tests, demo); refused in production. */
     NOTIFY_ALLOW_PRIVATE_TARGETS: z.enum(['on', 'off']).default('off'),
   })
@@ -360,6 +372,11 @@ export interface Config {
   };
   /** Bearer token for GET /metrics; unset → served to direct loopback connections only. */
   metricsToken: string | undefined;
+  /**
+   * PAGE_CACHE_MB: bytes of gzip-compressed rendered pages kept (src/auth/page-cache.ts); RENDER_WORKER_NICE:
+   * the render worker thread's nice value on Linux (0 = the loop's), so the loop wins a core from a render.
+   */
+  pages: { cacheBytes: number; rendererNice: number };
   supportUrl: string;
   /** See src/bot/reconcile.ts: a run that would charge more than this in one guild charges nothing and alerts. */
   reconcileSafetyValve: { maxShare: number; maxCount: number; minCountForShare: number };
@@ -467,6 +484,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       liveStreams: env.LIVE_STREAMS_MAX,
       liveStreamsPerAddress: env.LIVE_STREAMS_PER_ADDRESS,
     },
+    pages: { cacheBytes: env.PAGE_CACHE_MB * 1024 * 1024, rendererNice: env.RENDER_WORKER_NICE },
     supportUrl: env.SUPPORT_URL,
     notifications: { allowPrivateTargets: !production && env.NOTIFY_ALLOW_PRIVATE_TARGETS === 'on' },
     reconcileSafetyValve: {

@@ -186,6 +186,21 @@ const rendererCpu = new client.Counter({
   help: "CPU time (user + system) of the page-render worker's thread, as of its last render (Linux): the share of coinsync_process_cpu_seconds_total that rendering costs.",
 });
 
+/** What the page cache holds now (src/auth/spa-pages.ts registers it); read at each scrape. */
+let pageCacheSize: (() => number) | null = null;
+new client.Gauge({
+  name: 'coinsync_page_cache_bytes',
+  help: 'Bytes of rendered pages (gzip) the page cache holds, outside the V8 heap: a part of coinsync_nodejs_external_memory_bytes, bounded by PAGE_CACHE_MB.',
+  collect() {
+    this.set(pageCacheSize?.() ?? 0);
+  },
+});
+
+/** The page cache whose size /metrics reports (the latest registered: one per process in production). */
+export function watchPageCacheBytes(size: () => number): void {
+  pageCacheSize = size;
+}
+
 /** CPU seconds the render worker's thread spent since its previous report. */
 export function recordRendererCpu(seconds: number): void {
   if (seconds > 0) rendererCpu.inc(seconds);

@@ -276,6 +276,8 @@ export async function runPageBench(options: {
   dist?: string;
   /** Only these routes (default: every route of the build's route table). */
   routes?: string[];
+  /** Extra environment for the product (`--product-env PAGE_CACHE_MB=12`: an A/B of a setting). */
+  productEnv?: NodeJS.ProcessEnv;
 }): Promise<number> {
   const { quick, root } = options;
   const startedAt = new Date();
@@ -303,6 +305,7 @@ export async function runPageBench(options: {
       port: await freePort(),
       databasePath,
       runtime: 'dist',
+      ...(options.productEnv ? { env: options.productEnv } : {}),
       ...(options.dist ? { distEntry: path.join(options.dist, 'dist/server/main.js') } : {}),
       ...(options.profile ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}),
     });

@@ -277,9 +277,7 @@ async function main(): Promise<number> {
     const productPort = await freePort();
     // The soak's day buys coins: the Stripe fake in its own process, signing its webhooks to the product.
     const stripe = args.soak && args['soak-day'] ? await startStripeFake(productPort) : null;
-    const productEnv = Object.fromEntries(
-      (args['product-env'] ?? []).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
-    );
+    const productEnv = productEnvOf(args['product-env']);
     const product = await startProduct({
       port: productPort,
       env: { ...stripe?.productEnv, ...productEnv },
@@ -754,12 +752,12 @@ function formatSoak(soak: SoakResult, loadAverage: { before: number; after: numb
         : ''
     }`,
     '',
-    'window end   req/s   p50 ms   p99 ms   non-2xx   RSS MB | heap used/total MB   new space   external   renderer used/total + ext   other (RSS − heaps − externals)',
+    'window end   req/s   p50 ms   p99 ms   non-2xx   RSS MB | heap used/total MB   new space   external (pages)   renderer used/total + ext   other (RSS − heaps − externals)',
     ...soak.windows.map(
       (w) =>
         `${String(w.at).padStart(9)} s ${String(w.rps).padStart(7)} ${String(w.p50).padStart(8)} ${String(w.p99).padStart(8)} ${String(w.non2xx).padStart(9)} ${String(w.rssMb).padStart(8)} | ` +
         (w.memory
-          ? `${`${w.memory.heapUsedMb}/${w.memory.heapTotalMb}`.padStart(18)} ${String(w.memory.newSpaceMb).padStart(11)} ${String(w.memory.externalMb).padStart(10)} ${`${w.memory.rendererHeapUsedMb}/${w.memory.rendererHeapTotalMb} + ${w.memory.rendererExternalMb}`.padStart(27)} ${String(w.memory.otherMb).padStart(8)}`
+          ? `${`${w.memory.heapUsedMb}/${w.memory.heapTotalMb}`.padStart(18)} ${String(w.memory.newSpaceMb).padStart(11)} ${`${w.memory.externalMb} (${w.memory.pageCacheMb ?? '?'})`.padStart(17)} ${`${w.memory.rendererHeapUsedMb}/${w.memory.rendererHeapTotalMb} + ${w.memory.rendererExternalMb}`.padStart(27)} ${String(w.memory.otherMb).padStart(8)}`
           : '(no /metrics)'),
     ),
     '',
@@ -816,6 +814,7 @@ const discordBench = args.reconcile || args['mass-leave'];
         profile: args.profile,
         ...(args.dist ? { dist: path.resolve(args.dist) } : {}),
         ...(args['page-routes'] ? { routes: args['page-routes'].split(',') } : {}),
+        productEnv: productEnvOf(args['product-env']),
         out: path.resolve(root, args.out ?? (args.quick ? 'bench/pages.quick.tmp' : 'bench/pages.json')),
       })
     : args.pg
@@ -836,6 +835,13 @@ const discordBench = args.reconcile || args['mass-leave'];
     process.exit(1);
   },
 );
+
+/** `--product-env KEY=VALUE` (repeatable) as an environment. */
+function productEnvOf(pairs: string[] | undefined): Record<string, string> {
+  return Object.fromEntries(
+    (pairs ?? []).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
+}
 
 /** Sessions the soak's day adds for its joiners (joins need members who have not joined yet). */
 const DAY_JOINERS = 40;

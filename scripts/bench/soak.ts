@@ -60,6 +60,8 @@ export interface MemorySplit {
   heapTotalMb: number;
   newSpaceMb: number;
   externalMb: number;
+  /** Of external: the rendered pages the page cache holds (gzip; PAGE_CACHE_MB bounds it), null before session 17's builds. */
+  pageCacheMb: number | null;
   /** The page-render worker's own isolate (decision 047): heap used/total and external, as of its last render. */
   rendererHeapUsedMb: number;
   rendererHeapTotalMb: number;
@@ -93,6 +95,7 @@ function memorySplitOf(text: string): MemorySplit | null {
   const heapUsed = metricValue(text, 'coinsync_nodejs_heap_size_used_bytes');
   const heapTotal = metricValue(text, 'coinsync_nodejs_heap_size_total_bytes');
   const external = metricValue(text, 'coinsync_nodejs_external_memory_bytes');
+  const pageCache = metricValue(text, 'coinsync_page_cache_bytes');
   const newSpace = metricValue(text, 'coinsync_nodejs_heap_space_size_total_bytes', 'space="new"');
   const rendererUsed = metricValue(text, 'coinsync_page_renderer_heap_size_used_bytes') ?? 0;
   const rendererTotal = metricValue(text, 'coinsync_page_renderer_heap_size_total_bytes') ?? 0;
@@ -103,6 +106,7 @@ function memorySplitOf(text: string): MemorySplit | null {
     heapTotalMb: mb(heapTotal),
     newSpaceMb: mb(newSpace),
     externalMb: mb(external),
+    pageCacheMb: pageCache === null ? null : mb(pageCache),
     rendererHeapUsedMb: mb(rendererUsed),
     rendererHeapTotalMb: mb(rendererTotal),
     rendererExternalMb: mb(rendererExternal),
@@ -412,7 +416,7 @@ export async function runSoak(options: {
     options.log(
       `soak ${w.at}s: ${w.rps} req/s, p50 ${w.p50} ms, p99 ${w.p99} ms, non-2xx ${w.non2xx}, RSS ${w.rssMb} MB` +
         (m
-          ? ` (heap ${m.heapUsedMb}/${m.heapTotalMb} MB, new space ${m.newSpaceMb}, external ${m.externalMb}, renderer ${m.rendererHeapUsedMb}/${m.rendererHeapTotalMb} + ${m.rendererExternalMb}, other ${m.otherMb})`
+          ? ` (heap ${m.heapUsedMb}/${m.heapTotalMb} MB, new space ${m.newSpaceMb}, external ${m.externalMb} (page cache ${m.pageCacheMb ?? '?'}), renderer ${m.rendererHeapUsedMb}/${m.rendererHeapTotalMb} + ${m.rendererExternalMb}, other ${m.otherMb})`
           : '') +
         (w.day
           ? `; loop delay p99 ${w.eventLoopP99Ms} ms (max ${w.eventLoopMaxMs}); CPU % loop ${w.cpu?.loop}, renderer ${w.cpu?.renderer}, other threads ${w.cpu?.otherThreads}; loop thread on a core ${w.loopSched?.runMsPerS ?? '?'} ms/s, waiting for one ${w.loopSched?.waitMsPerS ?? '?'} ms/s; bench process CPU ${w.benchCpu} %; GC ${w.gc ? `${w.gc.minor} minor (${w.gc.minorMs} ms), ${w.gc.major} major (${w.gc.majorMs} ms), pauses ≥ 20 ms ${w.gc.pausesOver20Ms}, ≥ 50 ms ${w.gc.pausesOver50Ms}` : '?'}; pages ${JSON.stringify(w.pages ?? {})}; streams ${w.day.streamsOpen}, events ${w.day.streamEvents}, joins ${w.day.joins}, leaves ${w.day.leaves}, purchases ${w.day.purchases}; slowest routes ` +

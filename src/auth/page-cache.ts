@@ -9,9 +9,6 @@ import type { EncodedJson } from './encoded-json.ts';
 // invalidated; the least recently used pages go first when the cache is over its size. Pages are kept
 // gzip-compressed (what browsers ask for, and a sixth of the size), outside the JavaScript heap.
 
-/** Bytes of compressed pages kept (a signed-in page is 20–50 kB gzip). */
-export const PAGE_CACHE_BYTES = 24 * 1024 * 1024;
-
 export interface CachedPage {
   /** The whole page, gzip-compressed. */
   gzip: Buffer;
@@ -114,7 +111,8 @@ function sizeOf(page: CachedPage): number {
   return page.gzip.length + (page.slot?.tail.length ?? 0);
 }
 
-export function createPageCache(maxBytes = PAGE_CACHE_BYTES): PageCache {
+/** A cache of at most `maxBytes` of compressed pages (config PAGE_CACHE_MB). */
+export function createPageCache(maxBytes: number): PageCache {
   // A Map iterates in insertion order: re-inserting on each hit keeps the least recently used first.
   const pages = new Map<string, CachedPage>();
   let bytes = 0;

@@ -48,7 +48,18 @@ export interface PageRenderer {
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const v8 = require('node:v8');
-const { readFileSync } = require('node:fs');
+const { readFileSync, readlinkSync } = require('node:fs');
+const os = require('node:os');
+// This thread below the loop's priority (its nice value; decision 049, session 17): when a render and the
+// loop both want a core, the loop gets it and the render waits. Linux gives each thread its own nice value,
+// set by its id (/proc/thread-self is <pid>/task/<tid>); elsewhere the worker keeps the process's.
+if (workerData.nice > 0) {
+  try {
+    os.setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), workerData.nice);
+  } catch {
+    // not Linux
+  }
+}
 // Each reply carries this isolate's heap and this thread's CPU time so far, for /metrics: neither is in
 // the process's own heap figures, and the process's CPU time does not say which thread spent it.
 const threadCpuSeconds = () => {
@@ -118,12 +129,16 @@ export function releaseProcessHeapFlags(): void {
  * The renders' garbage stays off the API's heap, in an isolate sized to the renders' live set (~25-40 MB
  * in use in the soak day; coinsync_page_renderer_heap_*) with a small young generation.
  */
-function rendererWorkerOptions(rendererUrl: string): WorkerOptions {
+function rendererWorkerOptions(rendererUrl: string, nice: number): WorkerOptions {
   releaseProcessHeapFlags();
-  return { eval: true, workerData: { rendererUrl }, resourceLimits: RENDERER_HEAP };
+  return { eval: true, workerData: { rendererUrl, nice }, resourceLimits: RENDERER_HEAP };
 }
 
-export function startPageRenderer(logger: Logger, ssrDist: string | undefined): PageRenderer | null {
+/**
+ * `nice`: the worker thread's nice value (config RENDER_WORKER_NICE; 0 leaves it at the loop's): renders
+ * run on the cores the loop leaves idle.
+ */
+export function startPageRenderer(logger: Logger, ssrDist?: string, nice = 0): PageRenderer | null {
   const file = ssrDist ? path.join(ssrDist, 'entry-server.js') : null;
   if (!file || !existsSync(file)) return null;
   const rendererUrl = pathToFileURL(file).href;
@@ -147,7 +162,7 @@ export function startPageRenderer(logger: Logger, ssrDist: string | undefined): 
   const spawn = (): Worker => {
     // The new thread's CPU time starts at 0.
     cpuReported = 0;
-    const w = new Worker(WORKER_SOURCE, rendererWorkerOptions(rendererUrl));
+    const w = new Worker(WORKER_SOURCE, rendererWorkerOptions(rendererUrl, nice));
     w.unref();
     w.on('message', (reply: Reply) => {
       if ('ready' in reply) return;

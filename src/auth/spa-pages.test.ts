@@ -617,6 +617,16 @@ describe('with a server renderer (decision 031)', () => {
       expect(await readMetric('coinsync_page_renderer_cpu_seconds_total')).toBeGreaterThan(0);
   });
 
+  it('reports the bytes of rendered pages its cache holds, a part of the external memory (decision 049, session 17)', async () => {
+    const before = await readMetric('coinsync_page_cache_bytes');
+    const nils = await rendering.signIn('spa_nils');
+    expect(bootOf((await page(nils, '/dashboard?cache-bytes=1')).html)?.rendered).toBe(true);
+    const after = await readMetric('coinsync_page_cache_bytes');
+    // The page is kept gzip-compressed: a few hundred bytes at least for this stand-in's markup.
+    expect(after - before).toBeGreaterThan(200);
+    expect(after).toBeLessThanOrEqual(process.memoryUsage().external);
+  });
+
   it('sends the static shell rather than queueing renders when the renderer is busy', async () => {
     const kate = await rendering.signIn('spa_kate');
     const pending = [1, 2, 3, 4, 5].map((n) => page(kate, `/slow?n=${n}`));

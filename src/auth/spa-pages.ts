@@ -12,7 +12,7 @@ import { createPageCache, pageKeysOf, type CachedPage } from './page-cache.ts';
 import { EncodedJson, plainBoot } from './encoded-json.ts';
 import { gzipSplit, gzipStart, withData, type GzipStart, type SplitGzip } from './page-gzip.ts';
 import { startPageRenderer, type PageRenderer, type RenderedPage } from './page-renderer.ts';
-import { recordPageHtml } from '../metrics.ts';
+import { recordPageHtml, watchPageCacheBytes } from '../metrics.ts';
 import { errorMessage } from '../ops/error-text.ts';
 import { EARLY_INPUT_SCRIPT } from '../shared/early-input.ts';
 import { DEFAULT_LOCALE, SUPPORTED_LOCALES, type Locale } from '../shared/i18n/index.ts';
@@ -360,7 +360,8 @@ function cachedRenders(
   startOf: StartOf,
   onWait?: (dataKey: string) => void,
 ) => Promise<Served> {
-  const cache = createPageCache();
+  const cache = createPageCache(ctx.config.pages.cacheBytes);
+  watchPageCacheBytes(() => cache.bytes);
   const inFlight = new Map<string, Promise<Served>>();
   /**
    * The page for this load's data from a page rendered from the same render inputs (its key) but
@@ -496,7 +497,7 @@ export function spaPages(
   ssrDist?: string,
 ): RequestHandler {
   const pages = loadPages(webDist, ctx.config.publicUrl.replace(/\/$/, ''));
-  const renderer = startPageRenderer(ctx.logger, ssrDist);
+  const renderer = startPageRenderer(ctx.logger, ssrDist, ctx.config.pages.rendererNice);
   const template = pages.rendered;
   const renderPage = renderer && template ? cachedRenders(ctx, pages, template, renderer) : null;
   const english = pages.logins.get(DEFAULT_LOCALE);
