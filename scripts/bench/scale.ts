@@ -40,6 +40,8 @@ export interface ScaleArgs {
    * with scripts/bench/profile-summary.ts). Sign-ins are in them too: use with `--only`.
    */
   cpuProfileDir?: string;
+  /** Another checkout's compiled server (`--dist DIR`: DIR/dist/server/main.js) for both layouts: an A/B run. */
+  main?: string;
 }
 
 const log = (msg: string) => console.log(`[bench:pg] ${msg}`);
@@ -446,6 +448,7 @@ export async function runScaleBench(args: ScaleArgs): Promise<number> {
   try {
     const sqlitePath = path.join(dir, 'bench.db');
     const simState = path.join(dir, 'bench.discord-sim.json');
+    if (args.main) log(`server: ${args.main} (--dist), both layouts`);
     log(`seeding ${size.users} users, ${size.campaigns} campaigns, ${size.transactions} transactions`);
     const seeded = seedDatabase(sqlitePath, simState, size);
     // The SQLite side runs on copies taken now: the simulator saves its state (members added by the
@@ -473,6 +476,7 @@ export async function runScaleBench(args: ScaleArgs): Promise<number> {
       simState,
       startTimeoutMs: 180_000,
       ...profileEnv(args, 'pg'),
+      ...(args.main ? { main: args.main } : {}),
     });
     log(
       `${args.webCount} web process(es) ${cluster.web.map((p) => p.child.pid).join(', ')}, bot ${cluster.bot[0]!.child.pid}: up, bot connected`,
@@ -500,6 +504,7 @@ export async function runScaleBench(args: ScaleArgs): Promise<number> {
         simState: sqliteSide.sim,
         startTimeoutMs: 180_000,
         ...profileEnv(args, 'sqlite'),
+        ...(args.main ? { main: args.main } : {}),
       });
       log(`SQLite, one process ${cluster.web[0]!.child.pid}: up, bot connected`);
       const sqliteDb = sqliteLayoutDb(sqliteSide.db);
