@@ -13,7 +13,8 @@ import {
 // PostgreSQL's group of claims (decision 062, session 17): the claims of one reward queued during one
 // event-loop turn (the requests node parsed in one poll phase) go out at the turn's end (`setImmediate`,
 // as SQLite's group commit, decision 046 "Session 16") as ONE statement on the pool, one round trip and
-// one commit for all of them, where each member's claim was one statement of its own. A lone claim is
+// one commit for all of them, where each member's claim was one statement of its own; while
+// `MAX_IN_FLIGHT` groups are in flight, new claims wait for the next. A lone claim is
 // the one-statement claim it was (`claimAndCreditOne`); a member's second claim in the same turn goes in
 // a group after the first's has been answered (one statement cannot write one row twice; the claims of
 // one member keep their order). The group commits or fails whole: when it fails (a refused credit undoes it, a deadlock, an
@@ -34,11 +35,31 @@ function noteGroup(size: number, committed: boolean): void {
   if (recentClaimGroups.length > GROUPS_KEPT) recentClaimGroups.shift();
 }
 
-/** The claims queued this turn, by pool and reward. */
-const queues = new WeakMap<DbHandle, Map<RewardType, Pending[]>>();
+/**
+ * How many groups of one reward may be in flight on one pool at once; claims that arrive meanwhile wait
+ * for the next group (so a busy process sends fewer, larger statements, as SQLite's mutex makes its
+ * group commits larger), which leaves when a group in flight is answered.
+ */
+const MAX_IN_FLIGHT = 2;
+
+/** A pool's claims of one reward: those queued for the next group, and the groups in flight. */
+interface Lane {
+  queue: Pending[];
+  inFlight: number;
+  scheduled: boolean;
+}
+const lanes = new WeakMap<DbHandle, Map<RewardType, Lane>>();
+
+function laneOf(h: DbHandle, type: RewardType): Lane {
+  let byType = lanes.get(h);
+  if (!byType) lanes.set(h, (byType = new Map()));
+  let lane = byType.get(type);
+  if (!lane) byType.set(type, (lane = { queue: [], inFlight: 0, scheduled: false }));
+  return lane;
+}
 
 /**
- * A claim and its credit as part of this turn's group (PostgreSQL only: `h` is the pool's handle,
+ * A claim and its credit as part of a group (PostgreSQL only: `h` is the pool's handle,
  * `autocommitHandle`). Resolves with its own outcome once the statement that wrote it has committed.
  */
 export function claimAndCredit(
@@ -47,15 +68,17 @@ export function claimAndCredit(
   credit: ClaimWithCredit['credit'],
 ): Promise<ClaimAndCredit> {
   return new Promise((resolve, reject) => {
-    let byType = queues.get(h);
-    if (!byType) queues.set(h, (byType = new Map()));
-    let queue = byType.get(input.type);
-    if (!queue) {
-      byType.set(input.type, (queue = []));
-      setImmediate(flushOutsideCallers, h, input.type);
-    }
-    queue.push({ input, credit, resolve, reject });
+    const lane = laneOf(h, input.type);
+    lane.queue.push({ input, credit, resolve, reject });
+    schedule(h, input.type, lane);
   });
+}
+
+/** The next group leaves at the end of this turn, unless one is due already or too many are in flight. */
+function schedule(h: DbHandle, type: RewardType, lane: Lane): void {
+  if (lane.scheduled || lane.inFlight >= MAX_IN_FLIGHT || lane.queue.length === 0) return;
+  lane.scheduled = true;
+  setImmediate(flushOutsideCallers, h, type);
 }
 
 async function runAlone(h: DbHandle, claim: Pending): Promise<void> {
@@ -81,24 +104,31 @@ async function runGroup(h: DbHandle, type: RewardType, group: Pending[]): Promis
   outcomes.forEach((outcome, i) => group[i]!.resolve(outcome));
 }
 
-/** This turn's claims of `type`: a group of each member's first, then of the second claims, and so on, in order. */
+/** The queued claims of `type`: a group of each member's first, then of the second claims, and so on, in order. */
 async function flush(h: DbHandle, type: RewardType): Promise<void> {
-  const byType = queues.get(h)!;
-  let claims = byType.get(type)!;
-  byType.delete(type);
-  while (claims.length > 0) {
-    const named = new Set<string>();
-    const group: Pending[] = [];
-    const later: Pending[] = [];
-    for (const claim of claims) {
-      if (named.has(claim.input.userId)) later.push(claim);
-      else {
-        named.add(claim.input.userId);
-        group.push(claim);
+  const lane = laneOf(h, type);
+  lane.scheduled = false;
+  let claims = lane.queue;
+  lane.queue = [];
+  lane.inFlight += 1;
+  try {
+    while (claims.length > 0) {
+      const named = new Set<string>();
+      const group: Pending[] = [];
+      const later: Pending[] = [];
+      for (const claim of claims) {
+        if (named.has(claim.input.userId)) later.push(claim);
+        else {
+          named.add(claim.input.userId);
+          group.push(claim);
+        }
       }
+      await runGroup(h, type, group);
+      claims = later;
     }
-    await runGroup(h, type, group);
-    claims = later;
+  } finally {
+    lane.inFlight -= 1;
+    schedule(h, type, lane);
   }
 }
 
