@@ -52,7 +52,7 @@ const lanes = new WeakMap<DbHandle, Map<RewardType, Lane>>();
 
 function laneOf(h: DbHandle, type: RewardType): Lane {
   let byType = lanes.get(h);
-  if (!byType) lanes.set(h, (byType = new Map()));
+  if (!byType) lanes.set(h, (byType = new Map<RewardType, Lane>()));
   let lane = byType.get(type);
   if (!lane) byType.set(type, (lane = { queue: [], inFlight: 0, scheduled: false }));
   return lane;
