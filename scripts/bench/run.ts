@@ -46,7 +46,7 @@ import { errorDetail, errorMessage } from '../../src/ops/error-text.ts';
 // `npm run bench -- --soak [--soak-seconds 180] [--soak-rate 1000] [--soak-users 100]`: the soak (soak.ts)
 // `npm run bench -- --soak --soak-day [--soak-streams 1000] [--soak-joins-per-minute 30] [--soak-purchases-per-minute 6]`:
 //   the soak as a day: pages, live-event streams, joins and leaves through the simulator, purchases (soak-day.ts)
-// `npm run bench -- --pg [--web N] [--quick] [--pg-only]`: PostgreSQL, N web processes and one bot process,
+// `npm run bench -- --pg [--web N] [--quick] [--pg-only] [--dist DIR]`: PostgreSQL, N web processes and one bot process,
 //   and the SQLite single process beside it on the same seed and loads (scale.ts)
 // `npm run bench -- --reconcile [--via rest|auto] | --mass-leave`: the Discord benches (discord.ts)
 // `npm run bench -- --member-sweep [--guilds 200] [--members 2000] [--joins-per-member 10] [--no-tokens]`: without the Server Members intent (member-sweep.ts)
@@ -822,6 +822,7 @@ const discordBench = args.reconcile || args['mass-leave'];
           quick: args.quick,
           webCount: Number(args.web),
           pgOnly: args['pg-only'],
+          ...(args.dist ? { main: path.join(path.resolve(args.dist), 'dist/server/main.js') } : {}),
           ...(args['cpu-prof'] ? { cpuProfileDir: args['cpu-prof'] } : {}),
           ...(args.out ? { out: args.out } : {}),
           ...(only ? { only } : {}),

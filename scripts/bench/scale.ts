@@ -8,7 +8,8 @@ import { openPgDatabase } from '../../src/db/pg-client.ts';
 import { databaseUrl } from '../../src/test/pg.ts';
 import { startCluster, startSingleProcess, type Cluster } from '../../tests/scale/cluster.ts';
 import { FULL_SIZE, QUICK_SIZE, seedDatabase, type SeedResult } from './seed.ts';
-import { cpuSeconds } from './processes.ts';
+import { BENCH_METRICS_TOKEN, cpuSeconds } from './processes.ts';
+import { describeStoreGroups, readStoreGroups, type StoreGroups } from './store-groups.ts';
 import { signInAll, type SignedIn } from './sign-in.ts';
 import { load, percentile, round, type LoadResult } from './load.ts';
 import { backendPids, copySqliteToPg } from './pg-copy.ts';
@@ -40,6 +41,8 @@ export interface ScaleArgs {
    * with scripts/bench/profile-summary.ts). Sign-ins are in them too: use with `--only`.
    */
   cpuProfileDir?: string;
+  /** Another checkout's compiled server (`--dist DIR`: DIR/dist/server/main.js) for both layouts: an A/B run. */
+  main?: string;
 }
 
 const log = (msg: string) => console.log(`[bench:pg] ${msg}`);
@@ -249,10 +252,12 @@ async function runPhases(
   if (runs('claims')) {
     const warm = Math.min(200, Math.floor(cookies.length / 10));
     const blocks: PhaseResult[] = [];
+    let groupsBefore: StoreGroups | null = null;
     for (const [users, measured] of [
       [cookies.slice(0, warm), false],
       [cookies.slice(warm), true],
     ] as const) {
+      if (measured) groupsBefore = await storeGroupsOf(c);
       for (const type of ['regular', 'bonus', 'daily']) {
         const block = await spread(c, dbName, (url, w) => {
           const mine = perWeb(users, w);
@@ -271,6 +276,8 @@ async function runPhases(
         if (measured) blocks.push(block);
       }
     }
+    // The claims' writes per commit: SQLite's group commits, PostgreSQL's groups of one statement (decision 062).
+    say(`claims: ${describeStoreGroups(groupsBefore, await storeGroupsOf(c))}`);
     const requests = blocks.reduce((n, b) => n + b.requests, 0);
     const seconds = blocks.reduce((n, b) => n + b.seconds, 0);
     const cpuOf = (k: keyof CpuSplit) =>
@@ -420,6 +427,16 @@ function profileEnv(args: ScaleArgs, side: string): { nodeFlags?: string[] } {
   return { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`] };
 }
 
+/** The group-commit totals of every web process (null when one has none on /metrics). */
+async function storeGroupsOf(c: Cluster): Promise<StoreGroups | null> {
+  const each = await Promise.all(c.webUrls.map((url) => readStoreGroups(url)));
+  if (each.some((g) => g === null)) return null;
+  return (each as StoreGroups[]).reduce((a, b) => ({
+    groups: a.groups + b.groups,
+    bodies: a.bodies + b.bodies,
+  }));
+}
+
 export async function runScaleBench(args: ScaleArgs): Promise<number> {
   const size = args.quick ? QUICK_SIZE : FULL_SIZE;
   // --quick: the small seed, with enough load after a warm-up that CPU per request is the steady
@@ -446,6 +463,7 @@ export async function runScaleBench(args: ScaleArgs): Promise<number> {
   try {
     const sqlitePath = path.join(dir, 'bench.db');
     const simState = path.join(dir, 'bench.discord-sim.json');
+    if (args.main) log(`server: ${args.main} (--dist), both layouts`);
     log(`seeding ${size.users} users, ${size.campaigns} campaigns, ${size.transactions} transactions`);
     const seeded = seedDatabase(sqlitePath, simState, size);
     // The SQLite side runs on copies taken now: the simulator saves its state (members added by the
@@ -473,6 +491,8 @@ export async function runScaleBench(args: ScaleArgs): Promise<number> {
       simState,
       startTimeoutMs: 180_000,
       ...profileEnv(args, 'pg'),
+      ...(args.main ? { main: args.main } : {}),
+      env: { METRICS_TOKEN: BENCH_METRICS_TOKEN },
     });
     log(
       `${args.webCount} web process(es) ${cluster.web.map((p) => p.child.pid).join(', ')}, bot ${cluster.bot[0]!.child.pid}: up, bot connected`,
@@ -500,6 +520,8 @@ export async function runScaleBench(args: ScaleArgs): Promise<number> {
         simState: sqliteSide.sim,
         startTimeoutMs: 180_000,
         ...profileEnv(args, 'sqlite'),
+        ...(args.main ? { main: args.main } : {}),
+        env: { METRICS_TOKEN: BENCH_METRICS_TOKEN },
       });
       log(`SQLite, one process ${cluster.web[0]!.child.pid}: up, bot connected`);
       const sqliteDb = sqliteLayoutDb(sqliteSide.db);

@@ -6,7 +6,7 @@ import { insertUser } from '../test/factories.ts';
 import { assertLedgerInvariant, getBalance } from '../ledger/index.ts';
 import { userAddresses } from '../db/schema.ts';
 import { userAddresses as pgUserAddresses } from '../db/schema.pg.ts';
-import type { DataStore } from '../db/engine.ts';
+import { autocommitHandle, type DataStore } from '../db/engine.ts';
 import { CAMPAIGN_KIND_RULES } from '../shared/campaign-kinds.ts';
 import { NOBOT_CLAIM_DELAY_MS } from '../shared/join-constants.ts';
 import { campaignsRepo, type NewCampaign } from '../campaigns/campaigns-repo.ts';
@@ -259,6 +259,31 @@ describe.each(ENGINES)('joins repository on %s', (kind) => {
       expect(await addressesOf(t.store, member.id)).toEqual({ home: T0 + 8 * DAY });
       expect(await addressesOf(t.store, neighbour.id)).toEqual({ home: T0 - 10 * DAY });
     });
+
+    it.skipIf(kind !== 'pg')(
+      'PostgreSQL: records an address in ONE statement (on the pool) with the same outcome',
+      async () => {
+        const member = await insertUser(t.store);
+        const pool = autocommitHandle(t.store)!;
+        const record = (hash: string, now: number, forgetBefore = 0) =>
+          joinsRepo(pool).recordAddressAlone(member.id, hash, now, forgetBefore);
+        await record('home', T0 - 10 * DAY);
+        await record('office', T0 - 9 * DAY);
+        await record('home', T0 - 8 * DAY);
+        await record('home', T0 - 9 * DAY); // never back
+        await Promise.all([1, 2, 3].map((i) => record('cafe', T0 - 8 * DAY + i)));
+        expect(await addressesOf(t.store, member.id)).toEqual({
+          home: T0 - 8 * DAY,
+          office: T0 - 9 * DAY,
+          cafe: T0 - 8 * DAY + 3,
+        });
+        // Seen again at an address last seen before the window: it stays (now), the other old ones go.
+        await record('home', T0, T0 - DAY);
+        expect(await addressesOf(t.store, member.id)).toEqual({ home: T0 });
+        await record('office', T0 + 1, T0 - DAY);
+        expect(await addressesOf(t.store, member.id)).toEqual({ home: T0, office: T0 + 1 });
+      },
+    );
 
     it('prunes every address last seen before the cut, and says how many went', async () => {
       const a = await insertUser(t.store);

@@ -1,5 +1,5 @@
 import type { DbHandle } from '../db/engine.ts';
-import { and, asc, count, desc, eq, gt, gte, isNull, lt, ne, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, isNull, lt, ne, sql, type SQL } from 'drizzle-orm';
 import {
   memberGuilds,
   campaignJoins,
@@ -9,7 +9,7 @@ import {
   type CampaignJoin,
   users,
 } from '../db/schema.ts';
-import { changes, getForUpdate, prepared, rawGet } from '../db/query.ts';
+import { changes, getForUpdate, prepared, preparedSql, rawGet, type Q } from '../db/query.ts';
 import { parseGuildIds, type MemberGuilds } from './member-guilds.ts';
 
 // Joins (decision 028 step 2D; one query definition for both engines, decision 044): what the website's join, the no-bot claim,
@@ -29,7 +29,7 @@ export interface NoBotClaimTerms {
 // The address recording runs on a member's first signed-in write every few minutes
 // (src/http/write-limits.ts), on the claim's request path too: compiled once (see `prepared`). The later
 // of the two times is a CASE, which both engines read alike (their `max`/`greatest` differ).
-const RECORD_ADDRESS = prepared((q) =>
+const recordAddressUpsert = (q: Q) =>
   q
     .insert(userAddresses)
     .values({
@@ -42,19 +42,35 @@ const RECORD_ADDRESS = prepared((q) =>
       set: {
         lastSeenAt: sql`case when excluded.last_seen_at > ${userAddresses.lastSeenAt} then excluded.last_seen_at else ${userAddresses.lastSeenAt} end`,
       },
-    })
-    .prepare(),
-);
-const FORGET_ADDRESSES = prepared((q) =>
+    });
+const RECORD_ADDRESS = prepared((q) => recordAddressUpsert(q).prepare());
+// `also`: a further condition (the one-statement form's, below).
+const forgetAddresses = (q: Q, also?: SQL) =>
   q
     .delete(userAddresses)
     .where(
       and(
         eq(userAddresses.userId, sql.placeholder('userId')),
         lt(userAddresses.lastSeenAt, sql.placeholder('before')),
+        also,
       ),
-    )
-    .prepare(),
+    );
+const FORGET_ADDRESSES = prepared((q) => forgetAddresses(q).prepare());
+/**
+ * PostgreSQL: `recordAddress` as ONE statement, its own transaction (decision 062, session 17): the same
+ * upsert and delete as `with` items. Both see the rows as they were before the statement, so the delete
+ * leaves the recorded address alone (the upsert's row is seen at `now` or later, never before `before`,
+ * as the two statements in order would leave it; and one statement must not write one row twice).
+ */
+const RECORD_ADDRESS_ONCE = preparedSql<[recorded: number]>(
+  (q) => sql`with recorded as ${recordAddressUpsert(q).returning({ userId: userAddresses.userId })},
+    forgotten as ${forgetAddresses(
+      q,
+      ne(userAddresses.addressHash, sql.placeholder('addressHash')),
+    ).returning({
+      userId: userAddresses.userId,
+    })}
+    select count(*) from recorded`,
 );
 
 export class JoinsRepository {
@@ -192,6 +208,18 @@ export class JoinsRepository {
   async recordAddress(userId: string, addressHash: string, now: number, forgetBefore: number): Promise<void> {
     await RECORD_ADDRESS(this.h).run({ userId, addressHash, now });
     await FORGET_ADDRESSES(this.h).run({ userId, before: forgetBefore });
+  }
+
+  /** PostgreSQL, on the pool (`autocommitHandle`): `recordAddress` as one statement that commits by itself. */
+  async recordAddressAlone(
+    userId: string,
+    addressHash: string,
+    now: number,
+    forgetBefore: number,
+  ): Promise<void> {
+    if (now <= forgetBefore)
+      throw new Error('recordAddressAlone: the address would be forgotten as it is recorded');
+    await RECORD_ADDRESS_ONCE(this.h).get({ userId, addressHash, now, before: forgetBefore });
   }
 
   /** Retention: every address hash last seen before `before` goes; how many went. */

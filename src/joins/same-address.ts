@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { AppContext } from '../context.ts';
-import type { DbHandle } from '../db/engine.ts';
+import { autocommitHandle, type DbHandle } from '../db/engine.ts';
 import { joinsRepo } from './joins-repo.ts';
 
 // The same-address rule (decision 022). An owner's own alts sign in from the owner's connection, so a
@@ -36,7 +36,10 @@ export async function recordUserAddress(
   if (rule.windowMs <= 0) return;
   const addressHash = hashAddress(rule.hashKey, address);
   const now = ctx.clock.now();
-  // A signed-in write's first step (src/http/write-limits.ts): group-committed like the claim it precedes.
+  // A signed-in write's first step (src/http/write-limits.ts): on PostgreSQL one statement on the pool
+  // (decision 062, session 17); on SQLite group-committed like the claim it precedes.
+  const single = autocommitHandle(ctx.store);
+  if (single) return joinsRepo(single).recordAddressAlone(userId, addressHash, now, now - rule.windowMs);
   await ctx.store.groupTransaction((tx) =>
     joinsRepo(tx).recordAddress(userId, addressHash, now, now - rule.windowMs),
   );

@@ -360,6 +360,67 @@ export function creditValues(entry: Omit<LedgerEntry, 'idempotencyKey'>): Record
   };
 }
 
+/**
+ * PostgreSQL: `creditItems` for several members at once, as the `with` items `credits` (each entry's values:
+ * `creditEachValues`), `changed` (each balance under the credit rule, only for members in `who`, a relation
+ * of the caller's statement with a `user_id` column) and `recorded` (a transaction row for each balance
+ * changed), for the claims of one event-loop turn in ONE statement (decision 062, session 17). The entries
+ * share one amount, type and description, and name each member once. `changed` returns (id, coins) of each
+ * member credited; a member in `who` without a row there was refused. As `creditItems`, the caller makes
+ * its statement FAIL when a refusal must not stand, and calls `creditCommitted` for each entry written.
+ */
+export function creditEachItems(who: SQL): SQL {
+  const column = (c: AnyColumn) => sql.identifier(c.name);
+  return sql`credits as (
+      select * from unnest(cast(${sql.placeholder('creditIds')} as text[]), cast(${sql.placeholder('creditUsers')} as text[]),
+        cast(${sql.placeholder('creditTimes')} as bigint[])) as credits(id, user_id, created_at)
+    ), changed as (
+      update ${users} set ${column(users.coins)} = ${users.coins} + ${amount}
+      from credits
+      where ${users.id} = credits.user_id and ${RULES.credit} and ${users.id} in (select user_id from ${who})
+      returning ${users.id}, ${users.coins}
+    ), recorded as (
+      insert into ${transactions} (${sql.join(
+        [
+          transactions.id,
+          transactions.userId,
+          transactions.amount,
+          transactions.type,
+          transactions.description,
+          transactions.createdAt,
+        ].map(column),
+        sql`, `,
+      )})
+      select credits.id, credits.user_id, cast(${amount} as bigint), cast(${entryValues.type} as text),
+        cast(${entryValues.description} as text), credits.created_at
+      from changed join credits on credits.user_id = changed.id
+      returning ${column(transactions.id)}
+    )`;
+}
+
+/** The placeholder values of `creditEachItems` for its entries (one amount, type and description; each member once). */
+export function creditEachValues(
+  entries: readonly Omit<LedgerEntry, 'idempotencyKey'>[],
+): Record<string, unknown> {
+  const first = entries[0];
+  if (!first) throw new Error('creditEachValues: no entries');
+  for (const entry of entries) {
+    assertAmount(entry.cents);
+    if (entry.cents !== first.cents || entry.type !== first.type || entry.description !== first.description)
+      throw new Error('creditEachValues: the entries differ in amount, type or description');
+  }
+  const users = entries.map((e) => e.userId);
+  if (new Set(users).size !== users.length) throw new Error('creditEachValues: a member twice');
+  return {
+    creditIds: entries.map(() => crypto.randomUUID()),
+    creditUsers: users,
+    creditTimes: entries.map((e) => e.now),
+    amount: first.cents,
+    type: first.type,
+    description: first.description ?? null,
+  };
+}
+
 /** Counts a credit written by a caller's statement (`creditItems`), once that statement has committed. */
 export function creditCommitted(entry: Pick<LedgerEntry, 'type'>): void {
   recordLedgerWrite(entry.type, 'credit', 'ok');

@@ -4,7 +4,8 @@ import * as ledger from '../ledger/index.ts';
 import { formatCents } from '../shared/money.ts';
 import { REWARDS, type ClaimRewardResponse, type RewardType } from '../shared/rewards-schemas.ts';
 import { msUntilClaimable } from './get-reward-status.ts';
-import { claimAndCredit, rewardsRepo } from './rewards-repo.ts';
+import { claimAndCredit } from './claim-group.ts';
+import { rewardsRepo } from './rewards-repo.ts';
 import { scheduleRewardReady, wantsRewardReady } from '../reminders/schedule-reminders.ts';
 
 const TRANSACTION_TYPE = { regular: 'hourly', bonus: 'bonus', daily: 'daily' } as const;

@@ -11,6 +11,10 @@ import { claimReward } from './claim-reward.ts';
 import { getRewardStatus } from './get-reward-status.ts';
 import { rewardsRepo } from './rewards-repo.ts';
 import { getDailyStreak } from './streak.ts';
+import { recentClaimGroups } from './claim-group.ts';
+import { updateReminderSettings } from '../reminders/reminder-settings.ts';
+import { remindersDue } from '../db/schema.ts';
+import { eq } from 'drizzle-orm';
 
 // The rewards repository and the claim above it, held to the same cases on both engines (decision 034).
 
@@ -149,6 +153,59 @@ describe.each(ENGINES)('rewards repository on %s', (kind) => {
         expect(await ledger.getBalance(t.store, member.id)).toBe(100);
       }
       expect(await amountsOf(t.store.read, early.id, 'hourly')).toEqual([100]);
+      expect(await ledger.getBalance(t.store, full.id)).toBe(MAX_CENTS - 50);
+      await ledger.assertLedgerInvariant(t.store);
+    });
+    it('claims of one turn (ONE statement on PostgreSQL): mixed outcomes, each its own, the ledger exact', async () => {
+      // Members who may claim, one too early, one who wants the "ready" reminder (the transaction's).
+      const members = await Promise.all(Array.from({ length: 6 }, () => insertUser(t.store)));
+      const early = await insertUser(t.store);
+      await claimReward(t.store, early.id, 'bonus', now);
+      const wanter = await insertUser(t.store);
+      await updateReminderSettings(t.store, wanter.id, { kinds: { bonus: true } }, now);
+      const claimants = [...members.map((m) => m.id), early.id, wanter.id];
+      const groupsBefore = recentClaimGroups.length;
+      const results = await Promise.allSettled(
+        claimants.map((id) => claimReward(t.store, id, 'bonus', now + 1)),
+      );
+      const outcomes = results.map((r) =>
+        r.status === 'fulfilled' ? 'paid' : r.reason instanceof AppError ? r.reason.code : 'failed',
+      );
+      expect(outcomes).toEqual([...members.map(() => 'paid'), 'too_early', 'paid']);
+      if (kind === 'pg') {
+        // They went out as one statement, which committed.
+        expect(recentClaimGroups.slice(groupsBefore)).toEqual([{ size: claimants.length, committed: true }]);
+      }
+      for (const member of [...members, wanter]) {
+        expect(await amountsOf(t.store.read, member.id, 'bonus')).toEqual([300]);
+        expect(await ledger.getBalance(t.store, member.id)).toBe(300);
+        expect((await rewardsRepo(t.store.read).find(member.id))?.lastBonusClaimDate).toBe(now + 1);
+      }
+      expect(await amountsOf(t.store.read, early.id, 'bonus')).toEqual([300]);
+      expect((await rewardsRepo(t.store.read).find(early.id))?.lastBonusClaimDate).toBe(now);
+      const reminders = await t.store.read.q
+        .select()
+        .from(remindersDue)
+        .where(eq(remindersDue.userId, wanter.id));
+      expect(reminders).toMatchObject([{ kind: 'bonus', subjectId: 'bonus', dueAt: now + 1 + 6 * HOUR }]);
+      await ledger.assertLedgerInvariant(t.store);
+    });
+
+    it('claims of one turn where one credit is refused: the group writes nothing, each claim then decides alone', async () => {
+      const members = await Promise.all(Array.from({ length: 5 }, () => insertUser(t.store)));
+      const full = await insertUser(t.store);
+      await grantCoins(t.store, full.id, MAX_CENTS - 50);
+      const claimants = [...members.map((m) => m.id), full.id];
+      const groupsBefore = recentClaimGroups.length;
+      const results = await Promise.allSettled(claimants.map((id) => claimReward(t.store, id, 'daily', now)));
+      expect(results.map((r) => r.status)).toEqual([...members.map(() => 'fulfilled'), 'rejected']);
+      if (kind === 'pg') {
+        // The one statement failed (its undo), and nothing of it stayed: each member was then paid once, alone.
+        expect(recentClaimGroups.slice(groupsBefore)).toEqual([{ size: claimants.length, committed: false }]);
+      }
+      for (const member of members) expect(await amountsOf(t.store.read, member.id, 'daily')).toEqual([500]);
+      expect(await amountsOf(t.store.read, full.id, 'daily')).toEqual([]);
+      expect(await rewardsRepo(t.store.read).find(full.id)).toBeUndefined();
       expect(await ledger.getBalance(t.store, full.id)).toBe(MAX_CENTS - 50);
       await ledger.assertLedgerInvariant(t.store);
     });

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, isNull, lte, or, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import type { DbHandle } from '../db/engine.ts';
 import { prepared, preparedSql, type Q } from '../db/query.ts';
 import { hourlyRewards, reminderSettings, transactions } from '../db/schema.ts';
@@ -49,18 +49,23 @@ export class RewardsRepository {
 
 // The claim is the hottest write: compiled once per reward type (see `prepared`). `also`: a further
 // condition for recording a claim over an existing row (the one-statement claim's, below).
-function claimUpsert(q: Q, type: RewardType, also?: SQL) {
+/** The cooldown rule, written once: never claimed, or last claimed at or before `cutoff`. */
+function cooledDown(type: RewardType, cutoff: SQL | Placeholder): SQL {
   const column = LAST_CLAIM_COLUMN[type];
+  return or(isNull(column), lte(column, cutoff))!;
+}
+
+function claimUpsert(q: Q, type: RewardType, also?: SQL) {
   const key = LAST_CLAIM_KEY[type];
   const now = sql.placeholder('now');
-  const cooledDown = or(isNull(column), lte(column, sql.placeholder('cutoff')));
+  const cooled = cooledDown(type, sql.placeholder('cutoff'));
   return q
     .insert(hourlyRewards)
     .values({ id: sql.placeholder('rowId'), userId: sql.placeholder('userId'), lastClaimDate: 0, [key]: now })
     .onConflictDoUpdate({
       target: hourlyRewards.userId,
       set: { [key]: now },
-      setWhere: also ? and(cooledDown, also) : cooledDown,
+      setWhere: also ? and(cooled, also) : cooled,
     })
     .returning({ id: hourlyRewards.id });
 }
@@ -124,14 +129,20 @@ const CLAIM_AND_CREDIT = {
   daily: claimAndCreditStatement('daily'),
 } as const satisfies Record<RewardType, unknown>;
 
-/**
- * Runs the one-statement claim (PostgreSQL only, on the pool: the statement is its own transaction).
- * `credit`: the ledger entry the claim pays.
- */
-export async function claimAndCredit(
+/** A claim for the one-statement paths: who, which reward, when, the cutoff its cooldown needs. */
+export interface ClaimInput {
+  userId: string;
+  type: RewardType;
+  now: number;
+  cutoff: number;
+}
+type Credit = Omit<ledger.LedgerEntry, 'idempotencyKey'>;
+
+/** Runs the one-statement claim of one member (PostgreSQL only, on the pool: its own transaction). */
+export async function claimAndCreditOne(
   h: DbHandle,
-  input: { userId: string; type: RewardType; now: number; cutoff: number },
-  credit: Omit<ledger.LedgerEntry, 'idempotencyKey'>,
+  input: ClaimInput,
+  credit: Credit,
 ): Promise<ClaimAndCredit> {
   let row: [string | null, number | null, boolean, null] | undefined;
   try {
@@ -154,6 +165,88 @@ export async function claimAndCredit(
     return { outcome: 'credited' };
   }
   return wanted ? { outcome: 'needs_transaction' } : { outcome: 'too_early' };
+}
+
+/**
+ * PostgreSQL: the claims of one reward by several members in ONE statement, which commits by itself (the
+ * claims queued in one event-loop turn: `claim-group.ts`, decision 062 session 17). Each member is named
+ * once. Its `with` items: `input` (each member's row id, id and claim time, from arrays), `wanted` (the
+ * members who want this reward's "ready" reminder: their claims are not written here, they are answered
+ * `needs_transaction`), `claimed` (the conditional upsert of `CLAIM` for the others, the cooldown read as
+ * `excluded` time minus the period, the same rule), then the ledger's credits for the members recorded
+ * (`ledger.creditEachItems`). When a member's claim was recorded and its credit refused, the select
+ * raises an error (the marker's cast), which undoes the whole statement, every member's part: the caller
+ * then runs each claim alone. Concurrent claims of one member: as `CLAIM`.
+ */
+function claimEachAndCreditStatement(type: RewardType) {
+  const wants = WANTS_READY[type];
+  const last = sql.identifier(LAST_CLAIM_COLUMN[type].name);
+  const name = (c: AnyColumn) => sql.identifier(c.name);
+  return preparedSql<[userId: string, claimed: boolean, wanted: boolean, undo: null]>(sql`with input as (
+      select * from unnest(cast(${sql.placeholder('rowIds')} as text[]), cast(${sql.placeholder('userIds')} as text[]),
+        cast(${sql.placeholder('nows')} as bigint[])) as input(row_id, user_id, now)
+    ), wanted as (
+      select ${reminderSettings.userId} as user_id from ${reminderSettings}
+      where ${reminderSettings.userId} in (select user_id from input) and ${wants}
+    ), claimed as (
+      insert into ${hourlyRewards} (${name(hourlyRewards.id)}, ${name(hourlyRewards.userId)}, ${last})
+      select input.row_id, input.user_id, input.now from input
+      where not exists (select 1 from wanted where wanted.user_id = input.user_id)
+      order by input.user_id
+      on conflict (${name(hourlyRewards.userId)}) do update set ${last} = excluded.${last}
+      where ${cooledDown(type, sql`excluded.${last} - cast(${sql.placeholder('periodMs')} as bigint)`)}
+      returning ${hourlyRewards.userId}
+    ), ${ledger.creditEachItems(sql`claimed`)}
+    select input.user_id, claimed.user_id is not null, wanted.user_id is not null,
+      case when claimed.user_id is not null and changed.id is null
+        then cast(${UNDO_MARKER + ':'} || input.user_id as integer) end
+    from input left join claimed on claimed.user_id = input.user_id
+      left join changed on changed.id = input.user_id
+      left join wanted on wanted.user_id = input.user_id`);
+}
+const CLAIM_EACH_AND_CREDIT = {
+  regular: claimEachAndCreditStatement('regular'),
+  bonus: claimEachAndCreditStatement('bonus'),
+  daily: claimEachAndCreditStatement('daily'),
+} as const satisfies Record<RewardType, unknown>;
+
+/** One member's claim and the ledger entry it pays. */
+export interface ClaimWithCredit {
+  input: ClaimInput;
+  credit: Credit;
+}
+
+/**
+ * Runs the claims of one reward by several members (each named once, one cooldown) as ONE statement on
+ * the pool; each member's outcome, in order. Throws when the statement failed (it then wrote nothing,
+ * for no member): its own undo (a refused credit), a deadlock, any error of one member's part.
+ */
+export async function claimEachAndCredit(
+  h: DbHandle,
+  type: RewardType,
+  claims: readonly ClaimWithCredit[],
+): Promise<ClaimAndCredit[]> {
+  const periodMs = claims[0]!.input.now - claims[0]!.input.cutoff;
+  for (const { input } of claims) {
+    if (input.type !== type || input.now - input.cutoff !== periodMs)
+      throw new Error('claimEachAndCredit: claims of another reward or cooldown');
+  }
+  const rows = await CLAIM_EACH_AND_CREDIT[type](h).all({
+    rowIds: claims.map(() => crypto.randomUUID()),
+    userIds: claims.map((c) => c.input.userId),
+    nows: claims.map((c) => c.input.now),
+    periodMs,
+    ...ledger.creditEachValues(claims.map((c) => c.credit)),
+  });
+  const byUser = new Map(rows.map(([userId, claimed, wanted]) => [userId, { claimed, wanted }]));
+  return claims.map(({ input, credit }): ClaimAndCredit => {
+    const row = byUser.get(input.userId)!;
+    if (row.claimed) {
+      ledger.creditCommitted(credit);
+      return { outcome: 'credited' };
+    }
+    return row.wanted ? { outcome: 'needs_transaction' } : { outcome: 'too_early' };
+  });
 }
 
 /** Whether PostgreSQL's own error (not drizzle's wrapper, whose text lists the parameters) is the marker's cast. */

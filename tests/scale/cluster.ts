@@ -67,6 +67,8 @@ export interface ClusterOptions {
   startTimeoutMs?: number;
   /** Extra node flags for every product process (e.g. the bench's `--cpu-prof`). */
   nodeFlags?: string[];
+  /** The compiled server to run (default: this checkout's; the bench's `--dist` for an A/B against another build). */
+  main?: string;
 }
 
 export const CLUSTER_SECRETS = {
@@ -108,7 +110,8 @@ export async function startSingleProcess(
     sqlitePath: string;
   },
 ): Promise<Cluster> {
-  if (!existsSync(MAIN)) throw new Error('dist/server/main.js missing: run `npm run build` first');
+  const main = options.main ?? MAIN;
+  if (!existsSync(main)) throw new Error(`${main} missing: run \`npm run build\` first`);
   const timeout = options.startTimeoutMs ?? 150_000;
   const { sim, simUrl } = await startSim(options, timeout);
   const procs: Proc[] = [sim];
@@ -118,7 +121,7 @@ export async function startSingleProcess(
   };
   try {
     const url = `http://127.0.0.1:${await freePort()}`;
-    const proc = startProc('all', [...productionNodeFlags(), ...(options.nodeFlags ?? []), MAIN], {
+    const proc = startProc('all', [...productionNodeFlags(), ...(options.nodeFlags ?? []), main], {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
       NODE_ENV: 'production',
@@ -165,7 +168,8 @@ export async function startSingleProcess(
  * every web process listens and every bot is connected to the (simulated) gateway.
  */
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
-  if (!existsSync(MAIN)) throw new Error('dist/server/main.js missing: run `npm run build` first');
+  const main = options.main ?? MAIN;
+  if (!existsSync(main)) throw new Error(`${main} missing: run \`npm run build\` first`);
   const timeout = options.startTimeoutMs ?? 150_000;
   const base = { PATH: process.env.PATH, HOME: process.env.HOME };
   const procs: Proc[] = [];
@@ -215,7 +219,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     for (let i = 0; i < (options.botCount ?? 1); i++) {
       const port = await freePort();
       botUrls.push(`http://127.0.0.1:${port}`);
-      const proc = startProc(`bot${i + 1}`, [...flags, MAIN], {
+      const proc = startProc(`bot${i + 1}`, [...flags, main], {
         ...common,
         ROLE: 'bot',
         BOT_HEALTH_PORT: String(port),
@@ -228,7 +232,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     for (let i = 0; i < options.webCount; i++) {
       const url = webUrls[i]!;
       const port = new URL(url).port;
-      const proc = startProc(`web${i + 1}`, [...flags, MAIN], {
+      const proc = startProc(`web${i + 1}`, [...flags, main], {
         ...common,
         ROLE: 'web',
         PORT: port,
