@@ -32,11 +32,11 @@ describe('config', () => {
     expect(() => loadConfig({ STRIPE_RECONCILE_SECONDS: '1' })).toThrow(/STRIPE_RECONCILE_SECONDS/);
   });
 
-  it('PAGE_CACHE_MB (12) and RENDER_WORKER_NICE (10): the page cache in bytes, a nice value 0–19 (decision 049, session 17)', () => {
-    expect(loadConfig(PRODUCTION).pages).toEqual({ cacheBytes: 12 * 1024 * 1024, rendererNice: 10 });
-    expect(loadConfig({ PAGE_CACHE_MB: '24', RENDER_WORKER_NICE: '0' }).pages).toEqual({
+  it('PAGE_CACHE_MB (12) and RENDER_WORKER_NICE (0): the page cache in bytes, a nice value 0–19 (decision 049, session 17)', () => {
+    expect(loadConfig(PRODUCTION).pages).toEqual({ cacheBytes: 12 * 1024 * 1024, rendererNice: 0 });
+    expect(loadConfig({ PAGE_CACHE_MB: '24', RENDER_WORKER_NICE: '10' }).pages).toEqual({
       cacheBytes: 24 * 1024 * 1024,
-      rendererNice: 0,
+      rendererNice: 10,
     });
     expect(() => loadConfig({ PAGE_CACHE_MB: '-1' })).toThrow(/PAGE_CACHE_MB/);
     expect(() => loadConfig({ RENDER_WORKER_NICE: '20' })).toThrow(/RENDER_WORKER_NICE/);

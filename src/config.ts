@@ -174,8 +174,12 @@ export function parseDatabaseUrl(
  * changed since, go first (decision 049, session 17: 24 → 12 MB, renders per page served about the same).
  */
 export const PAGE_CACHE_DEFAULT_MB = 12;
-/** The render worker thread's default nice value: the loop wins a contended core (decision 049, session 17). */
-export const RENDER_WORKER_DEFAULT_NICE = 10;
+/**
+ * The render worker thread's default nice value: 0, the loop's. At 10 the loop wins a contended core, but on a
+ * busy machine renders starve past RENDER_WAIT_MS and members get the static shell (a clean-clone CI run
+ * failed an SSR test on it): opt in with RENDER_WORKER_NICE (decision 049, session 17).
+ */
+export const RENDER_WORKER_DEFAULT_NICE = 0;
 
 const envSchema = z
   .object({
