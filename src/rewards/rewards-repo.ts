@@ -70,11 +70,11 @@ function claimUpsert(q: Q, type: RewardType, also?: SQL) {
     .returning({ id: hourlyRewards.id });
 }
 const claimStatement = (type: RewardType) => prepared((q) => claimUpsert(q, type).prepare());
-const CLAIM = {
-  regular: claimStatement('regular'),
-  bonus: claimStatement('bonus'),
-  daily: claimStatement('daily'),
-} as const satisfies Record<RewardType, unknown>;
+/** One compiled statement per reward type (each type's cooldown column differs). */
+function perReward<T>(make: (type: RewardType) => T): Record<RewardType, T> {
+  return { regular: make('regular'), bonus: make('bonus'), daily: make('daily') };
+}
+const CLAIM = perReward(claimStatement);
 
 /** What the one-statement claim did (`claimAndCredit`). */
 export type ClaimAndCredit =
@@ -123,11 +123,7 @@ function claimAndCreditStatement(type: RewardType) {
     from (select 1) as one left join claimed on true left join changed on true`,
   );
 }
-const CLAIM_AND_CREDIT = {
-  regular: claimAndCreditStatement('regular'),
-  bonus: claimAndCreditStatement('bonus'),
-  daily: claimAndCreditStatement('daily'),
-} as const satisfies Record<RewardType, unknown>;
+const CLAIM_AND_CREDIT = perReward(claimAndCreditStatement);
 
 /** A claim for the one-statement paths: who, which reward, when, the cutoff its cooldown needs. */
 export interface ClaimInput {
@@ -204,11 +200,7 @@ function claimEachAndCreditStatement(type: RewardType) {
       left join changed on changed.id = input.user_id
       left join wanted on wanted.user_id = input.user_id`);
 }
-const CLAIM_EACH_AND_CREDIT = {
-  regular: claimEachAndCreditStatement('regular'),
-  bonus: claimEachAndCreditStatement('bonus'),
-  daily: claimEachAndCreditStatement('daily'),
-} as const satisfies Record<RewardType, unknown>;
+const CLAIM_EACH_AND_CREDIT = perReward(claimEachAndCreditStatement);
 
 /** One member's claim and the ledger entry it pays. */
 export interface ClaimWithCredit {
