@@ -14,7 +14,7 @@ import {
 import { JobMonitor } from './ops/job-monitor.ts';
 import { createInProcessRunOnce, createPgRunOnce, type RunOnce } from './ops/run-once.ts';
 import { createPgTestDatabase, pgTestsEnabled, type PgTestDatabase } from './test/pg.ts';
-import { openPgStore } from './db/engine.ts';
+import { openPgStore } from './db/pg-store.ts';
 import { createTestStore } from './test/db.ts';
 
 // Which periodic jobs each role runs (decision 028), and how their runs are let through: every run in

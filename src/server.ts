@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type Config, type Role, type ShardPlan } from './config.ts';
 import { openDatabase, type Database_ } from './db/client.ts';
-import { createSqliteStore, openPgStore, type PgStore, type SqliteStore } from './db/engine.ts';
+import { createSqliteStore, type PgStore, type SqliteStore } from './db/engine.ts';
 import type { Db } from './db/client.ts';
 import type { Database as SqliteConnection } from 'better-sqlite3';
 import { systemClock, type Clock } from './clock.ts';
@@ -236,6 +236,8 @@ async function openEngine(
     if (config.database.kind === 'pg') {
       // Several processes may start at once: migrations run under an advisory lock (src/db/pg-client.ts).
       listening.setPhase('opening PostgreSQL (migrations)');
+      // Loaded here only: a process on SQLite never loads node-postgres (src/db/pg-lib.ts).
+      const { openPgStore } = await import('./db/pg-store.ts');
       store = await openPgStore(config.database.url);
     } else {
       listening.setPhase('checking the database (PRAGMA quick_check)');

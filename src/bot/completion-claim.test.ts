@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCampaign, insertCampaign } from '../test/factories.ts';
 import type { AppContext } from '../context.ts';
-import { openPgStore, type PgStore } from '../db/engine.ts';
+import type { PgStore } from '../db/engine.ts';
+import { openPgStore } from '../db/pg-store.ts';
 import { startTestApp, type TestApp, type TestClient } from '../test/harness.ts';
 import {
   claimCompletionDm,

@@ -5,7 +5,7 @@ import { NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres/sess
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { PG_MIGRATIONS_DIR } from '../paths.ts';
 import * as schema from './schema.pg.ts';
-import { driverErrorCode } from '../shared/errors.ts';
+import { isRetryablePgError } from './pg-lib.ts';
 
 // The PostgreSQL connection (decision 028): the pool behind the PostgreSQL DataStore (src/db/engine.ts,
 // opened by src/server.ts when DATABASE_URL is set; the ledger and the repositories run on it through
@@ -107,14 +107,6 @@ export async function migratePg(pool: pg.Pool): Promise<void> {
   } finally {
     await client.end();
   }
-}
-
-/** SQLSTATEs after which the whole transaction may simply be tried again. */
-const RETRYABLE = new Set(['40001', '40P01']); // serialization_failure, deadlock_detected
-
-export function isRetryablePgError(err: unknown): boolean {
-  const code = driverErrorCode(err);
-  return code !== undefined && RETRYABLE.has(code);
 }
 
 /**

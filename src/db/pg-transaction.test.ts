@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { users } from './schema.ts';
-import { createPgStore, type PgStore } from './engine.ts';
+import type { PgStore } from './engine.ts';
+import { createPgStore } from './pg-store.ts';
 import { createPgTestDatabase, pgTestsEnabled, type PgTestDatabase } from '../test/pg.ts';
 
 // PostgreSQL transactions with BEGIN sent together with the first statement and the pool's clients in

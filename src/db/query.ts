@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import pg from 'pg';
+import type pg from 'pg';
 import { drizzle, type SqliteRemoteDatabase, type SqliteRemoteResult } from 'drizzle-orm/sqlite-proxy';
 import {
   SQLiteAsyncDialect,
@@ -8,6 +8,7 @@ import {
 } from 'drizzle-orm/sqlite-core';
 import { fillPlaceholders, sql as sqlTag, type SQL } from 'drizzle-orm';
 import { driverErrorCode } from '../shared/errors.ts';
+import { pgLib } from './pg-lib.ts';
 
 // One query definition for both engines (decision 044). Repositories build their queries once, with
 // drizzle's SQLite query builder over the one schema (src/db/schema.ts: typed columns, typed results),
@@ -84,7 +85,7 @@ const pgTypes = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary'): unknown =>
     oid === INT8_OID || oid === NUMERIC_OID
       ? toNumber
-      : (pg.types.getTypeParser(oid, format) as unknown)) as typeof pg.types.getTypeParser,
+      : (pgLib().types.getTypeParser(oid, format) as unknown)) as typeof pg.types.getTypeParser,
 };
 
 interface PgText {

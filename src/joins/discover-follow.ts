@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import { sql } from 'drizzle-orm';
 import type { Statement } from 'better-sqlite3';
 import type { Connection } from '../db/client.ts';
 import { batchedByKey, rawAll, sqliteSync, sqliteSyncColumn, type Kinded } from '../db/query.ts';
+import { pgLib } from '../db/pg-lib.ts';
 import type { Logger } from '../logger.ts';
 import { errorMessage } from '../ops/error-text.ts';
 import {
@@ -443,7 +444,7 @@ class ReconnectingListener implements DiscoverListener {
 
   async connect(): Promise<void> {
     if (this.closed) return;
-    const next = new pg.Client({
+    const next = new (pgLib().Client)({
       connectionString: this.options.connectionString,
       application_name: 'coinsync-discover-listener',
     });

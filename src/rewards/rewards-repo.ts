@@ -4,7 +4,7 @@ import { prepared, preparedSql, type Q } from '../db/query.ts';
 import { hourlyRewards, reminderSettings, transactions } from '../db/schema.ts';
 import * as ledger from '../ledger/index.ts';
 import type { REWARD_KIND } from '../reminders/reminder-settings.ts';
-import { isRetryablePgError } from '../db/pg-client.ts';
+import { isRetryablePgError } from '../db/pg-lib.ts';
 import type { RewardType } from '../shared/rewards-schemas.ts';
 import { LAST_CLAIM_COLUMN, LAST_CLAIM_KEY } from './reward-columns.ts';
 

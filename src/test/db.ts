@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openDatabase, type Database_ } from '../db/client.ts';
 import { users } from '../db/schema.ts';
-import { createPgStore, createSqliteStore, type DataStore, type EngineKind } from '../db/engine.ts';
+import { createSqliteStore, type DataStore, type EngineKind } from '../db/engine.ts';
+import { createPgStore } from '../db/pg-store.ts';
 import { createPgTestDatabase } from './pg.ts';
 
 /** A fresh migrated SQLite file for one test file. */

@@ -3,7 +3,7 @@
 // PostgreSQL store) with `concurrency` interleaved loops, then prints one JSON line saying what the
 // ledger reported, for the parent to reconcile against the database. Deterministic per seed (the interleaving is not).
 import { openPgDatabase } from '../db/pg-client.ts';
-import { createPgStore } from '../db/engine.ts';
+import { createPgStore } from '../db/pg-store.ts';
 import { credit, debit } from '../ledger/ledger.ts';
 import { AppError } from '../shared/errors.ts';
 import { keyedCredit, keyedDebit, type WorkerPlan, type WorkerReport } from './ledger-pg-race.ts';
