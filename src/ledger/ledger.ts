@@ -127,6 +127,27 @@ const INSERT_ENTRY = prepared((q) =>
 );
 
 /**
+ * PostgreSQL: the transactions columns an entry's row is written with, in the order of the INSERTs'
+ * select lists below (`entryItems`, `creditEachItems`); the idempotency key, which a grouped credit has
+ * not, before `created_at`.
+ */
+function recordColumns(withKey: boolean): SQL {
+  const columns = [
+    transactions.id,
+    transactions.userId,
+    transactions.amount,
+    transactions.type,
+    transactions.description,
+    ...(withKey ? [transactions.idempotencyKey] : []),
+    transactions.createdAt,
+  ];
+  return sql.join(
+    columns.map((c) => sql.identifier(c.name)),
+    sql`, `,
+  );
+}
+
+/**
  * PostgreSQL: an entry as two items of a data-modifying `with`, `changed` (the balance under `rule`, only
  * where `when` also holds) and `recorded` (its transaction row, written only when `changed` changed a
  * row). The same rule and the same order as SQLite's pair: the UPDATE locks the user's row before the
@@ -142,18 +163,7 @@ function entryItems(rule: Rule, when?: SQL): SQL {
       where ${changeable(rule)}${when ? sql` and ${when}` : sql``}
       returning ${users.coins}
     ), recorded as (
-      insert into ${transactions} (${sql.join(
-        [
-          transactions.id,
-          transactions.userId,
-          transactions.amount,
-          transactions.type,
-          transactions.description,
-          transactions.idempotencyKey,
-          transactions.createdAt,
-        ].map(column),
-        sql`, `,
-      )})
+      insert into ${transactions} (${recordColumns(true)})
       select ${sql.join(
         [
           cast(v.id, 'text'),
@@ -380,17 +390,7 @@ export function creditEachItems(who: SQL): SQL {
       where ${users.id} = credits.user_id and ${RULES.credit} and ${users.id} in (select user_id from ${who})
       returning ${users.id}, ${users.coins}
     ), recorded as (
-      insert into ${transactions} (${sql.join(
-        [
-          transactions.id,
-          transactions.userId,
-          transactions.amount,
-          transactions.type,
-          transactions.description,
-          transactions.createdAt,
-        ].map(column),
-        sql`, `,
-      )})
+      insert into ${transactions} (${recordColumns(false)})
       select credits.id, credits.user_id, cast(${amount} as bigint), cast(${entryValues.type} as text),
         cast(${entryValues.description} as text), credits.created_at
       from changed join credits on credits.user_id = changed.id
