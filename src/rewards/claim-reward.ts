@@ -3,7 +3,7 @@ import { AppError } from '../shared/errors.ts';
 import * as ledger from '../ledger/index.ts';
 import { formatCents } from '../shared/money.ts';
 import { REWARDS, type ClaimRewardResponse, type RewardType } from '../shared/rewards-schemas.ts';
-import { msUntilClaimable } from './get-reward-status.ts';
+import { msAfterLastClaim, msUntilClaimable } from './get-reward-status.ts';
 import { claimAndCredit } from './claim-group.ts';
 import { rewardsRepo } from './rewards-repo.ts';
 import { scheduleRewardReady, wantsRewardReady } from '../reminders/schedule-reminders.ts';
@@ -50,7 +50,13 @@ export async function claimReward(
     // reminder, a refused credit) it leaves undone, for the transaction below.
     const done = await claimAndCredit(single, { userId, type, now, cutoff: now - reward.periodMs }, credit);
     if (done.outcome === 'credited') return { type, earned: formatCents(reward.cents) };
-    if (done.outcome === 'too_early') throw await tooEarly(store.read, userId, type, now);
+    if (done.outcome === 'too_early') {
+      // The statement read the last claim that refused it: no second round trip for the wait. A claim
+      // committed by another request after the statement's snapshot can refuse it with an older time
+      // there (no wait left by it): then the wait is read.
+      const wait = msAfterLastClaim(done.lastClaim, type, now);
+      throw wait > 0 ? tooEarlyError(type, wait) : await tooEarly(store.read, userId, type, now);
+    }
   }
   // SQLite: the claims of one event-loop turn share one transaction, each in its own savepoint (a group
   // commit, decision 046 "Session 16"); each caller gets its own outcome after the shared COMMIT.
@@ -71,7 +77,10 @@ export async function claimReward(
 
 /** The answer to a claim before its cooldown has passed (the wait read from `h`). */
 async function tooEarly(h: DbHandle, userId: string, type: RewardType, now: number): Promise<AppError> {
-  const wait = msUntilClaimable(await rewardsRepo(h).find(userId), type, now);
+  return tooEarlyError(type, msUntilClaimable(await rewardsRepo(h).find(userId), type, now));
+}
+
+function tooEarlyError(type: RewardType, wait: number): AppError {
   return new AppError(
     'too_early',
     `You can claim your ${REWARDS[type].label} reward again in ${formatWait(wait)}.`,

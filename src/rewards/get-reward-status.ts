@@ -9,7 +9,11 @@ const HOUR_MS = 60 * 60 * 1000;
 
 /** Milliseconds until `type` can be claimed again; 0 when claimable now. */
 export function msUntilClaimable(row: RewardRow | undefined, type: RewardType, now: number): number {
-  const last = row?.[LAST_CLAIM_KEY[type]] ?? null;
+  return msAfterLastClaim(row?.[LAST_CLAIM_KEY[type]] ?? null, type, now);
+}
+
+/** The wait before `type` can be claimed again after a last claim at `last` (null or 0: never claimed). */
+export function msAfterLastClaim(last: number | null, type: RewardType, now: number): number {
   if (last === null || last === 0) return 0;
   return Math.max(0, last + REWARDS[type].periodMs - now);
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SqliteStore } from '../db/engine.ts';
+import type { PgStore, SqliteStore } from '../db/engine.ts';
 import { createTestStore, ENGINES, type TestStore } from '../test/db.ts';
 import { grantCoins, insertUser, ledgerAmounts } from '../test/factories.ts';
 import { pgTestsEnabled } from '../test/pg.ts';
@@ -190,6 +190,43 @@ describe.each(ENGINES)('rewards repository on %s', (kind) => {
       expect(reminders).toMatchObject([{ kind: 'bonus', subjectId: 'bonus', dueAt: now + 1 + 6 * HOUR }]);
       await ledger.assertLedgerInvariant(t.store);
     });
+
+    it.runIf(kind === 'pg')(
+      'a too-early claim on PostgreSQL is one statement: its wait comes with the refusal, alone or in a group',
+      async () => {
+        const early = await insertUser(t.store);
+        const fresh = await insertUser(t.store);
+        await claimReward(t.store, early.id, 'bonus', now);
+        // Every statement the store sends goes through its pool's query (the pool reads and autocommits).
+        const pool = (t.store as PgStore).pool;
+        const query = pool.query.bind(pool);
+        let statements = 0;
+        pool.query = ((...args: unknown[]) => {
+          statements += 1;
+          return (query as (...a: unknown[]) => unknown)(...args);
+        }) as typeof pool.query;
+        try {
+          const alone = claimReward(t.store, early.id, 'bonus', now + 10 * 60_000);
+          await expect(alone).rejects.toThrow('You can claim your bonus reward again in 5 hours 50 minutes.');
+          expect(statements).toBe(1);
+          statements = 0;
+          const together = await Promise.allSettled([
+            claimReward(t.store, fresh.id, 'bonus', now + HOUR),
+            claimReward(t.store, early.id, 'bonus', now + HOUR),
+          ]);
+          expect(together[0].status).toBe('fulfilled');
+          expect(together[1]).toMatchObject({
+            status: 'rejected',
+            reason: { message: 'You can claim your bonus reward again in 5 hours.' },
+          });
+          expect(statements).toBe(1);
+        } finally {
+          pool.query = query;
+        }
+        expect(await amountsOf(t.store.read, early.id, 'bonus')).toEqual([300]);
+        await ledger.assertLedgerInvariant(t.store);
+      },
+    );
 
     it('claims of one turn where one credit is refused: the group writes nothing, each claim then decides alone', async () => {
       const members = await Promise.all(Array.from({ length: 5 }, () => insertUser(t.store)));

@@ -80,8 +80,11 @@ const CLAIM = perReward(claimStatement);
 export type ClaimAndCredit =
   /** Recorded and credited, committed. */
   | { outcome: 'credited' }
-  /** Nothing written: the cooldown has not passed. */
-  | { outcome: 'too_early' }
+  /**
+   * Nothing written: the cooldown has not passed. `lastClaim`: the member's last claim of the reward as
+   * the statement read it, to answer with the wait without reading it again (null: not read, or none).
+   */
+  | { outcome: 'too_early'; lastClaim: number | null }
   /** Nothing written: the claim needs the transaction (the member wants the "ready" reminder, the
    * credit was refused, or the statement was a deadlock victim: it failed and wrote nothing). */
   | { outcome: 'needs_transaction' };
@@ -109,7 +112,9 @@ const UNDO_MARKER = 'claim-needs-transaction';
  */
 function claimAndCreditStatement(type: RewardType) {
   const wants = WANTS_READY[type];
-  return preparedSql<[claimed: string | null, credited: number | null, wanted: boolean, undo: null]>(
+  return preparedSql<
+    [claimed: string | null, credited: number | null, wanted: boolean, undo: null, last: number | null]
+  >(
     (q) => sql`with wanted as (
       select ${wants} as wants from ${reminderSettings}
       where ${reminderSettings.userId} = ${sql.placeholder('userId')}
@@ -119,7 +124,9 @@ function claimAndCreditStatement(type: RewardType) {
     }, ${ledger.creditItems(sql`exists (select 1 from claimed)`)}
     select claimed.id, changed.coins, coalesce((select wants from wanted), false) as wants,
       case when claimed.id is not null and (changed.coins is null or exists (select 1 from wanted where wanted.wants))
-        then cast(${UNDO_MARKER + ':'} || claimed.id as integer) end as undo
+        then cast(${UNDO_MARKER + ':'} || claimed.id as integer) end as undo,
+      (select ${LAST_CLAIM_COLUMN[type]} from ${hourlyRewards}
+        where ${hourlyRewards.userId} = ${sql.placeholder('userId')}) as last
     from (select 1) as one left join claimed on true left join changed on true`,
   );
 }
@@ -140,7 +147,7 @@ export async function claimAndCreditOne(
   input: ClaimInput,
   credit: Credit,
 ): Promise<ClaimAndCredit> {
-  let row: [string | null, number | null, boolean, null] | undefined;
+  let row: [string | null, number | null, boolean, null, number | null] | undefined;
   try {
     row = await CLAIM_AND_CREDIT[input.type](h).get({
       rowId: crypto.randomUUID(),
@@ -155,12 +162,12 @@ export async function claimAndCreditOne(
     if (isRetryablePgError(err)) return { outcome: 'needs_transaction' };
     throw err;
   }
-  const [claimed, , wanted] = row!;
+  const [claimed, , wanted, , last] = row!;
   if (claimed !== null) {
     ledger.creditCommitted(credit);
     return { outcome: 'credited' };
   }
-  return wanted ? { outcome: 'needs_transaction' } : { outcome: 'too_early' };
+  return wanted ? { outcome: 'needs_transaction' } : { outcome: 'too_early', lastClaim: last };
 }
 
 /**
@@ -178,7 +185,9 @@ function claimEachAndCreditStatement(type: RewardType) {
   const wants = WANTS_READY[type];
   const last = sql.identifier(LAST_CLAIM_COLUMN[type].name);
   const name = (c: AnyColumn) => sql.identifier(c.name);
-  return preparedSql<[userId: string, claimed: boolean, wanted: boolean, undo: null]>(sql`with input as (
+  return preparedSql<
+    [userId: string, claimed: boolean, wanted: boolean, undo: null, last: number | null]
+  >(sql`with input as (
       select * from unnest(cast(${sql.placeholder('rowIds')} as text[]), cast(${sql.placeholder('userIds')} as text[]),
         cast(${sql.placeholder('nows')} as bigint[])) as input(row_id, user_id, now)
     ), wanted as (
@@ -195,10 +204,12 @@ function claimEachAndCreditStatement(type: RewardType) {
     ), ${ledger.creditEachItems(sql`claimed`)}
     select input.user_id, claimed.user_id is not null, wanted.user_id is not null,
       case when claimed.user_id is not null and changed.id is null
-        then cast(${UNDO_MARKER + ':'} || input.user_id as integer) end
+        then cast(${UNDO_MARKER + ':'} || input.user_id as integer) end,
+      prior.${last}
     from input left join claimed on claimed.user_id = input.user_id
       left join changed on changed.id = input.user_id
-      left join wanted on wanted.user_id = input.user_id`);
+      left join wanted on wanted.user_id = input.user_id
+      left join ${hourlyRewards} as prior on prior.${name(hourlyRewards.userId)} = input.user_id`);
 }
 const CLAIM_EACH_AND_CREDIT = perReward(claimEachAndCreditStatement);
 
@@ -230,14 +241,16 @@ export async function claimEachAndCredit(
     periodMs,
     ...ledger.creditEachValues(claims.map((c) => c.credit)),
   });
-  const byUser = new Map(rows.map(([userId, claimed, wanted]) => [userId, { claimed, wanted }]));
+  const byUser = new Map(
+    rows.map(([userId, claimed, wanted, , last]) => [userId, { claimed, wanted, last }]),
+  );
   return claims.map(({ input, credit }): ClaimAndCredit => {
     const row = byUser.get(input.userId)!;
     if (row.claimed) {
       ledger.creditCommitted(credit);
       return { outcome: 'credited' };
     }
-    return row.wanted ? { outcome: 'needs_transaction' } : { outcome: 'too_early' };
+    return row.wanted ? { outcome: 'needs_transaction' } : { outcome: 'too_early', lastClaim: row.last };
   });
 }
 
