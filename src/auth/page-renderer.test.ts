@@ -46,32 +46,42 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/**
+ * Starts a renderer at `nice`, renders `url` with it, and hands `check` the threads that appeared meanwhile
+ * (id, nice value) and every thread's nice value from before; the renderer is closed after.
+ */
+async function withRenderer(
+  nice: number,
+  url: string,
+  check: (added: [number, number][], before: Map<number, number>) => void,
+): Promise<void> {
+  const before = threadNices();
+  const renderer = startPageRenderer(silent, path.join(dir, 'ssr'), nice)!;
+  try {
+    expect(await renderer.render(url, boot)).toEqual({ html: `<p>${url}</p>` });
+    check(
+      [...threadNices()].filter(([tid]) => !before.has(tid)),
+      before,
+    );
+  } finally {
+    await renderer.close();
+  }
+}
+
 describe.runIf(process.platform === 'linux')('the render worker thread', () => {
   it('runs at the nice value it is given, and the loop thread keeps its own', async () => {
-    const before = threadNices();
-    const renderer = startPageRenderer(silent, path.join(dir, 'ssr'), 10)!;
-    try {
-      expect(await renderer.render('/daily', boot)).toEqual({ html: '<p>/daily</p>' });
-      const added = [...threadNices()].filter(([tid]) => !before.has(tid));
+    await withRenderer(10, '/daily', (added, before) => {
       expect(added.filter(([, nice]) => nice === 10)).toHaveLength(1);
       const self = Number(readlinkSync('/proc/thread-self').split('/').pop());
       expect(threadNices().get(self)).toBe(before.get(self));
       expect(before.get(self)).not.toBe(10);
-    } finally {
-      await renderer.close();
-    }
+    });
   });
 
   it("is left at the loop's priority with 0", async () => {
-    const before = threadNices();
-    const renderer = startPageRenderer(silent, path.join(dir, 'ssr'), 0)!;
-    try {
-      expect(await renderer.render('/', boot)).toEqual({ html: '<p>/</p>' });
-      const added = [...threadNices()].filter(([tid]) => !before.has(tid));
+    await withRenderer(0, '/', (added) => {
       expect(added.length).toBeGreaterThan(0);
       expect(added.filter(([, nice]) => nice !== 0)).toEqual([]);
-    } finally {
-      await renderer.close();
-    }
+    });
   });
 });
