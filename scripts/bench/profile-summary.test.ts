@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { functionRuns, longTasks } from './profile-summary.ts';
+import { functionRuns, longTasks, readProfile } from './profile-summary.ts';
 
 // The soak's CPU profile is read for "what holds the loop, and for how long each time" (decision 049,
 // session 15): a run is a stretch of consecutive samples with a function on the stack; samples in the
@@ -67,4 +67,22 @@ it('counts a run per stretch of a function on the stack, GC inside it included, 
   expect(tasks.map((t) => t.sampledMs)).toEqual([25, 10]);
   expect(tasks[0]!.gcMs).toBe(0.5);
   expect(tasks[0]!.entries[0]!.name).toMatch(/^beat /);
+});
+
+it("reads only the samples of a time window when asked (a soak's warm-up against its second half)", () => {
+  const file = writeProfile([
+    ...Array<number>(40).fill(5), // beat: 0–20 ms
+    2,
+    ...Array<number>(10).fill(7), // handler: samples at 21–25.5 ms
+    2,
+    ...Array<number>(20).fill(5), // beat again: 26.5–36 ms
+  ]);
+  const window = readProfile(file, 0.0212, 0.03);
+  expect(window.samples).toEqual([...Array<number>(9).fill(7), 2, ...Array<number>(8).fill(5)]);
+  // The window's profile starts at its own start: positions are seconds since it.
+  expect(window.startTime).toBe(21_200);
+  expect(window.timeDeltas[0]).toBe(300);
+  expect(functionRuns(file).find((f) => f.name.startsWith('handler'))?.totalMs).toBe(5);
+  const all = readProfile(file);
+  expect(all.samples).toHaveLength(72);
 });

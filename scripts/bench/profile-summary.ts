@@ -7,6 +7,8 @@ import path from 'node:path';
 //   ... <file> --runs [min ms]: per product function, its runs (CPU per occurrence: median / p99 / max);
 //       PROFILE_ALL_FRAMES=1 lists node's and the packages' functions too
 //   ... <file> --long-tasks [min ms]: the main thread's busy stretches and where they entered the product
+//   PROFILE_FROM_S / PROFILE_TO_S: only the samples between these seconds of the profile (e.g. a soak's
+//       warm-up against its second half; decision 049, session 18)
 
 interface ProfileNode {
   id: number;
@@ -42,8 +44,36 @@ function packageOf(url: string): string {
   return path.basename(url);
 }
 
-export function summarizeProfile(file: string, top = 25): ProfileSummary {
+/**
+ * The profile in `file`, keeping only its samples between `fromS` and `toS` seconds after its start (all
+ * when not given; by default PROFILE_FROM_S and PROFILE_TO_S). The profile then starts at `fromS`: the
+ * positions the analyses print ("at … s") are seconds since the window's start.
+ */
+export function readProfile(
+  file: string,
+  fromS = Number(process.env.PROFILE_FROM_S ?? 0),
+  toS = Number(process.env.PROFILE_TO_S ?? Infinity),
+): CpuProfile {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  if (fromS <= 0 && toS === Infinity) return profile;
+  const from = profile.startTime + fromS * 1e6;
+  const to = profile.startTime + toS * 1e6;
+  const samples: number[] = [];
+  const timeDeltas: number[] = [];
+  let t = profile.startTime;
+  let last = from;
+  profile.samples.forEach((id, i) => {
+    t += profile.timeDeltas[i] ?? 0;
+    if (t < from || t > to) return;
+    samples.push(id);
+    timeDeltas.push(t - last);
+    last = t;
+  });
+  return { ...profile, startTime: from, endTime: Math.min(to, profile.endTime), samples, timeDeltas };
+}
+
+export function summarizeProfile(file: string, top = 25): ProfileSummary {
+  const profile = readProfile(file);
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const selfUs = new Map<number, number>();
   profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
@@ -97,7 +127,7 @@ const isProductFrame = (url: string) =>
 
 /** The main thread's busy stretches of at least `minMs` (by samples), longest first. */
 export function longTasks(file: string, minMs = 20, intervalMs = 0.5): LongTask[] {
-  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  const profile = readProfile(file);
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -199,7 +229,7 @@ export function functionRuns(
   ownP99Ms: number;
   ownMaxMs: number;
 }[] {
-  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  const profile = readProfile(file);
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);

@@ -38,6 +38,8 @@ import { formatAmount } from '../lib/format.ts';
 import { delayedClaims, usePendingClaims } from '../claims.ts';
 import { useTranslation } from 'react-i18next';
 import { useLocale } from '../lib/i18n.ts';
+import { useHydrated } from '../lib/use-hydrated.ts';
+import { SERVER_RENDERED_CARDS } from '../features/discover/server-rendered-cards.ts';
 
 const GRID_COLUMNS = { base: 1, sm: 2, lg: 3 } as const;
 
@@ -313,9 +315,11 @@ interface CardActions {
 }
 
 function ServerGrid({ list, actions }: { list: ApiServer[]; actions: CardActions }) {
+  // The server renders (and hydration matches) the first cards only; the rest follow once hydrated.
+  const shown = useHydrated() ? list : list.slice(0, SERVER_RENDERED_CARDS);
   return (
     <SimpleGrid columns={GRID_COLUMNS} gap={{ base: '3', md: '4' }}>
-      {list.map((server) => (
+      {shown.map((server) => (
         <ServerCard
           key={server.id}
           server={server}
