@@ -17,7 +17,7 @@ const PER_LIST = SERVER_RENDERED_CARDS + 3;
 const name = (list: 'Featured' | 'Regular', i: number) => `Grid ${list} ${String(i).padStart(2, '0')}`;
 
 describe("Discover's server-rendered cards", () => {
-  it('are the first of each list; the hydrated page shows every card without a mismatch', async () => {
+  beforeAll(async () => {
     const owner = await e2e.app.signIn('grid_owner');
     for (let i = 0; i < PER_LIST; i++) {
       createCampaign(e2e.app.server.ctx.db, {
@@ -27,6 +27,9 @@ describe("Discover's server-rendered cards", () => {
       });
       createCampaign(e2e.app.server.ctx.db, { ownerId: owner.user!.id, name: name('Regular', i) });
     }
+  });
+
+  it('are the first of each list; the hydrated page shows every card without a mismatch', async () => {
     const { page, errors } = await e2e.newPage();
     await e2e.signIn(page, 'grid_member');
 
@@ -48,5 +51,36 @@ describe("Discover's server-rendered cards", () => {
     await page.getByRole('article', { name: name('Featured', 0) }).waitFor();
     await page.getByRole('article', { name: name('Regular', 0) }).waitFor();
     expect(errors).toEqual([]);
+  });
+
+  // The cards left out keep their room until they arrive (CLS): More Servers, below the Featured cards, is
+  // where the server's HTML put it, measured while the app's scripts are held back, once the browser has
+  // rendered every card.
+  it.each([
+    [1280, 1800],
+    [390, 2400],
+  ])('keep their room at %i px wide: More Servers does not move when they arrive', async (width, height) => {
+    const { page } = await e2e.newPage({ width, height });
+    await e2e.signIn(page, 'grid_room');
+    let release!: () => void;
+    const scriptsHeld = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\.js(\?.*)?$/, async (route) => {
+      await scriptsHeld;
+      await route.continue();
+    });
+    const more = page.getByRole('heading', { name: /^More Servers/ });
+    const loaded = page.goto('/');
+    await more.waitFor();
+    expect(await page.getByRole('article').count()).toBe(2 * SERVER_RENDERED_CARDS);
+    await page.evaluate(() => document.fonts.ready);
+    const before = (await more.boundingBox())!.y;
+    release();
+    await loaded;
+    await waitUntilInteractive(page);
+    await expect.poll(() => page.getByRole('article').count()).toBe(2 * PER_LIST);
+    const after = (await more.boundingBox())!.y;
+    // Without the room it moves down by the rows of the later cards (here 1 at 1280 px, 3 at 390 px: ≥ 262 px).
+    // Hydration itself grows each featured card of the first rows by 2 px (before this room existed).
+    expect(Math.abs(after - before)).toBeLessThan(32);
   });
 });

@@ -314,9 +314,42 @@ interface CardActions {
   nextJoinMs: number;
 }
 
+/** A card's height in px at each breakpoint (server-card.tsx: its padding grows at md), without a banner. */
+const CARD_HEIGHT = { narrow: 248, wide: 256 } as const;
+/** A featured card's gold bar and its spacing. */
+const FEATURED_EXTRA = 6;
+
+/**
+ * Until hydrated, the room of the cards the server leaves out (below the first ones): one empty element
+ * as tall as their rows at each breakpoint, so the page does not jump down when they arrive (CLS, issue
+ * 14). An estimate for cards without a banner; a banner makes its row taller.
+ */
+function LaterCardsRoom({ list }: { list: ApiServer[] }) {
+  if (list.length <= SERVER_RENDERED_CARDS) return null;
+  const extra = list[SERVER_RENDERED_CARDS]!.isFeatured ? FEATURED_EXTRA : 0;
+  // Each row after the first cards' rows adds a card's height and the grid's gap (12 px, 16 from md).
+  const room = (columns: number, card: number, gap: number) => {
+    const rows = Math.ceil(list.length / columns) - Math.ceil(SERVER_RENDERED_CARDS / columns);
+    return `${rows * (card + extra + gap) - gap}px`;
+  };
+  return (
+    <Box
+      gridColumn="1 / -1"
+      aria-hidden="true"
+      h={{
+        base: room(GRID_COLUMNS.base, CARD_HEIGHT.narrow, 12),
+        sm: room(GRID_COLUMNS.sm, CARD_HEIGHT.narrow, 12),
+        md: room(GRID_COLUMNS.sm, CARD_HEIGHT.wide, 16),
+        lg: room(GRID_COLUMNS.lg, CARD_HEIGHT.wide, 16),
+      }}
+    />
+  );
+}
+
 function ServerGrid({ list, actions }: { list: ApiServer[]; actions: CardActions }) {
   // The server renders (and hydration matches) the first cards only; the rest follow once hydrated.
-  const shown = useHydrated() ? list : list.slice(0, SERVER_RENDERED_CARDS);
+  const hydrated = useHydrated();
+  const shown = hydrated ? list : list.slice(0, SERVER_RENDERED_CARDS);
   return (
     <SimpleGrid columns={GRID_COLUMNS} gap={{ base: '3', md: '4' }}>
       {shown.map((server) => (
@@ -331,6 +364,7 @@ function ServerGrid({ list, actions }: { list: ApiServer[]; actions: CardActions
           claiming={actions.claimingId === server.id}
         />
       ))}
+      {hydrated ? null : <LaterCardsRoom list={list} />}
     </SimpleGrid>
   );
 }
