@@ -17,6 +17,7 @@ import {
   fastSession,
   guardsMiddleware,
   inSeries,
+  pageGuards,
   recordConstantHeaders,
   withFastPath,
   type FastAnswer,
@@ -33,7 +34,7 @@ import { whilePersonWaits } from './discord/discord-api.ts';
 import { createPassport, type PassportInstance } from './auth/passport.ts';
 import { featureRoutes, rawBodyRoutes } from './features.ts';
 import { sessionCheck, sessionPolicy } from './auth/session-policy.ts';
-import { spaPages } from './auth/spa-pages.ts';
+import { spaPages, takesGzip } from './auth/spa-pages.ts';
 import { recordAddressGuard, writeLimits } from './http/write-limits.ts';
 import { errorMessage } from './ops/error-text.ts';
 import { discoverAnswer, type DiscoverAnswer } from './joins/routes.ts';
@@ -136,6 +137,8 @@ function jsonBodyGuard(): Guard {
     middleware: (req, res, next) =>
       req.user ? parsers.get(jsonLimitFor(req.path))!(req, res, next) : next(),
     fast: fastJsonBody(jsonLimitFor),
+    // A page (a GET) reads no body.
+    pages: false,
   };
 }
 
@@ -183,6 +186,8 @@ function apiGuards(ctx: AppContext, options: CreateAppOptions, passport: Passpor
     name: 'access token',
     middleware: accessTokenAuth(ctx, (_req, _res, next) => next()),
     fast: (call, next) => (call.req.headers.authorization === undefined ? next() : call.decline()),
+    // A page is the session's: a token never signs a page in (its header is not read there).
+    pages: false,
   };
   return [
     accessToken,
@@ -270,6 +275,7 @@ export function createApp(
   app.use('/api', apiRouter(ctx, options, guards, passport));
 
   const webDist = options.webDist ?? WEB_DIST;
+  let pages: Parameters<typeof withFastPath>[0]['pages'];
   if (existsSync(webDist)) {
     // The SPA's JS and CSS shrink ~4x with gzip; API JSON is left to the reverse proxy so the hot API
     // routes don't pay for compression in this process.
@@ -290,20 +296,24 @@ export function createApp(
     app.get(/\/[^/]*\.[a-z0-9]{1,12}$/i, (_req, res) => {
       res.status(404).type('text/plain').send('Not found');
     });
-    // History fallback: every other GET is the SPA's HTML, chosen by the session (src/auth/spa-pages.ts).
-    app.get(
-      /.*/,
-      options.sessionMiddleware,
-      passport.initialize(),
-      passport.session() as RequestHandler,
-      sessionPolicy(ctx),
-      spaPages(
-        ctx,
-        webDist,
-        publicConfig(ctx),
-        options.ssrDist ?? (options.webDist === undefined ? SSR_DIST_DIR : undefined),
-      ),
+    // History fallback: every other GET is the SPA's HTML, chosen by the session (src/auth/spa-pages.ts),
+    // behind the API's guards that stand in front of pages (decision 047 "Session 18"): the session, and
+    // any guard added to the list. The fast path serves the route table's pages signed in after the same
+    // guards' fast forms, with the same handler (one page cache).
+    const pageHandler = spaPages(
+      ctx,
+      webDist,
+      publicConfig(ctx),
+      options.ssrDist ?? (options.webDist === undefined ? SSR_DIST_DIR : undefined),
     );
+    app.get(/.*/, guardsMiddleware(pageGuards(guards)), pageHandler);
+    pages = {
+      paths: pageHandler.routes.filter((p) => !shadowed(p, options.preRoutes ?? [])),
+      handler: pageHandler,
+      accepts: takesGzip,
+      headers: security,
+      label: '*static',
+    };
   }
 
   // `{ message }` bodies in the reader's language: the member's stored one, else Accept-Language (decision 051).
@@ -318,8 +328,17 @@ export function createApp(
     headers: [...security, ...API_HEADERS],
     start: plainRequestStarter(ctx.logger),
     errorHandler: onError,
+    pages,
   });
   return { app, passport, handler };
+}
+
+/** Whether a page path is served by a route mounted before the pages (the demo's simulators). */
+function shadowed(pathname: string, preRoutes: { path: string }[]): boolean {
+  return preRoutes.some(
+    (pre) =>
+      pre.path === '/' || pathname === pre.path || pathname.startsWith(`${pre.path.replace(/\/$/, '')}/`),
+  );
 }
 
 /** A path's first segment, decoded as express.static decodes it ('' for '/'). */

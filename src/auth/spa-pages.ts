@@ -289,7 +289,7 @@ const GZIP_ANSWERS_KEPT = 64;
  * answer depends on the header's value alone (session 17). Bounded: a client sending ever-new values
  * empties the map, never grows it.
  */
-function takesGzip(req: Request): boolean {
+export function takesGzip(req: Request): boolean {
   const header = req.headers['accept-encoding'] ?? '';
   let taken = gzipTaken.get(header);
   if (taken === undefined) {
@@ -495,7 +495,7 @@ export function spaPages(
   webDist: string,
   config: PublicConfig,
   ssrDist?: string,
-): RequestHandler {
+): RequestHandler & { routes: string[] } {
   const pages = loadPages(webDist, ctx.config.publicUrl.replace(/\/$/, ''));
   const renderer = startPageRenderer(ctx.logger, ssrDist, ctx.config.pages.rendererNice);
   const template = pages.rendered;
@@ -506,7 +506,7 @@ export function spaPages(
   const shells = new Map<string, Promise<SplitGzip>>();
   /** A rendered page's compressed start per known route and language (bounded by the route table). */
   const starts = new Map<string, Promise<GzipStart>>();
-  return async (req, res) => {
+  const handler: RequestHandler = async (req, res) => {
     const user = await sessionUser(ctx, req);
     // Signed out, the page is in the visitor's language (decision 061): the remembered cookie, else
     // Accept-Language. Signed in, the member's; the cookie follows it, so the login page after signing
@@ -583,4 +583,6 @@ export function spaPages(
     res.setHeader('Content-Encoding', 'gzip');
     res.send(await withData(empty, slot, bootScriptParts(boot)));
   };
+  // The route table's paths: the signed-in fast path serves exactly these (src/app.ts).
+  return Object.assign(handler, { routes: Object.keys(pages.preloads) });
 }

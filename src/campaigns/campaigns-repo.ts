@@ -67,6 +67,24 @@ const COUNT_ALL_TRANSACTIONS = prepared((q) =>
     .prepare(),
 );
 
+/**
+ * A member's campaigns newest first: Dashboard's and Campaigns' page data on every load of them, compiled
+ * once (per engine: the tie-break is `insertionOrder`'s; decision 047 session 18).
+ */
+const campaignsByOwner = (tieBreak: SQL) =>
+  prepared((q) =>
+    q
+      .select()
+      .from(campaigns)
+      .where(eq(campaigns.ownerId, sql.placeholder('ownerId')))
+      .orderBy(desc(campaigns.createdAt), desc(tieBreak))
+      .prepare(),
+  );
+const CAMPAIGNS_BY_OWNER = {
+  sqlite: campaignsByOwner(sql`rowid`),
+  pg: campaignsByOwner(sql`${campaigns.id}`),
+};
+
 /** SQLite's rowid (insertion order) where it exists; the id on PostgreSQL. */
 function insertionOrder(h: DbHandle, id: SQL.Aliased | AnyColumn): SQL {
   return fragment(h, { sqlite: sql`rowid`, pg: sql`${id}` });
@@ -314,12 +332,7 @@ export class CampaignsRepository {
 
   /** Every campaign row of the owner, newest first. */
   async listByOwner(ownerId: string): Promise<Campaign[]> {
-    return this.h.q
-      .select()
-      .from(campaigns)
-      .where(eq(campaigns.ownerId, ownerId))
-      .orderBy(desc(campaigns.createdAt), desc(insertionOrder(this.h, campaigns.id)))
-      .all();
+    return await CAMPAIGNS_BY_OWNER[this.h.kind](this.h).all({ ownerId });
   }
 
   /** Active featured campaigns (featured slots left, not canceled) of these guilds, whoever owns them. */

@@ -27,6 +27,11 @@ export interface Guard {
   middleware: RequestHandler;
   /** Only POST requests pass through it (both forms). */
   postsOnly?: boolean;
+  /**
+   * `false`: it does not stand in front of the signed-in pages (decision 047 "Session 18"), whose GETs
+   * read no body and sign in by the session cookie alone. Every other guard does, on both paths.
+   */
+  pages?: false;
   /** The same guard on the fast path. Without one, every route it applies to takes the full stack. */
   fast?: FastGuard;
 }
@@ -318,9 +323,29 @@ export interface FastPathOptions {
   routes: Map<string, FastRoute>;
   /** Header block every API response carries (helmet's, recorded once, and the API's Cache-Control). */
   headers: [string, string][];
-  /** The request id, metric and log line (`plainRequestStarter`). */
-  start: (req: IncomingMessage, res: ServerResponse, route: string) => PlainRequestState;
+  /** The request id, metric and log line (`plainRequestStarter`), under a route label and the label of a request that fails before it. */
+  start: (req: IncomingMessage, res: ServerResponse, route: string, unmatched?: string) => PlainRequestState;
   errorHandler: ErrorRequestHandler;
+  /**
+   * The signed-in pages (decision 047 "Session 18"): GETs of these exact paths run the guards that stand
+   * in front of pages (every guard but the `pages: false` ones, in list order, through their fast forms)
+   * and then `handler`, the same function the full stack's page route ends with, on Express's objects
+   * with `req.user` set. `accepts` may decline a request before the guards (a client that takes no gzip).
+   */
+  pages?: {
+    paths: readonly string[];
+    handler: RequestHandler;
+    accepts: (view: Request) => boolean;
+    /** Header block of every page (helmet's; a page sets its own Cache-Control). */
+    headers: [string, string][];
+    /** The metric label of a page request (the full stack's for its history fallback). */
+    label: string;
+  };
+}
+
+/** The guards that stand in front of the signed-in pages, in list order (GETs: no `postsOnly` guard). */
+export function pageGuards(guards: Guard[]): Guard[] {
+  return guards.filter((g) => !g.postsOnly && g.pages !== false);
 }
 
 /** The server's request listener, with how many requests the fast path itself answered. */
@@ -332,8 +357,12 @@ interface Target {
   path: string;
   /** `/api/servers`: the metric label of the route. */
   label: string;
+  /** The label of a request that fails before its route (`/api/*unmatched` under the API). */
+  unmatched: string;
   guards: FastGuard[];
-  route: FastRoute;
+  route: FastRoute | null;
+  /** A signed-in page: its handler on Express's objects (options.pages). */
+  page?: NonNullable<FastPathOptions['pages']>;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -358,8 +387,13 @@ export function withFastPath(options: FastPathOptions): NodeHandler {
     const url = req.url ?? '';
     const q = url.indexOf('?');
     const target = targets.get(`${req.method} ${q < 0 ? url : url.slice(0, q)}`);
-    if (target) new Call(runtime, req, res, target).next();
-    else app(req, res);
+    if (!target) {
+      app(req, res);
+      return;
+    }
+    const call = new Call(runtime, req, res, target);
+    if (target.page && !target.page.accepts(call.view)) call.decline();
+    else call.next();
   };
   handler.fastPath = runtime.stats;
   return handler;
@@ -374,7 +408,22 @@ function compileTargets(options: FastPathOptions): Map<string, Target> {
     // A guard with no fast form: the route is the full stack's (decision 046).
     if (applying.some((g) => !g.fast)) continue;
     const guards = applying.map((g) => g.fast!);
-    targets.set(`${method} ${options.mount}${path}`, { path, label: options.mount + path, guards, route });
+    const label = options.mount + path;
+    targets.set(`${method} ${label}`, {
+      path,
+      label,
+      unmatched: `${options.mount}/*unmatched`,
+      guards,
+      route,
+    });
+  }
+  const page = options.pages;
+  const applying = pageGuards(options.guards);
+  // As for a route: a guard in front of pages without a fast form leaves every page to the full stack.
+  if (!page || applying.some((g) => !g.fast)) return targets;
+  const guards = applying.map((g) => g.fast!);
+  for (const path of page.paths) {
+    targets.set(`GET ${path}`, { path, label: page.label, unmatched: page.label, guards, route: null, page });
   }
   return targets;
 }
@@ -416,7 +465,7 @@ class Call implements FastCall {
   commit() {
     if (this.state) return;
     this.rt.stats.served += 1;
-    this.state = this.rt.options.start(this.req, this.res, this.target.label);
+    this.state = this.rt.options.start(this.req, this.res, this.target.label, this.target.unmatched);
   }
   /** The next guard, then the route. */
   readonly next = (err?: unknown): void => {
@@ -432,7 +481,8 @@ class Call implements FastCall {
   private route() {
     this.commit();
     this.state!.routed = true;
-    const result = this.target.route(this);
+    if (this.target.page) return this.page(this.target.page);
+    const result = this.target.route!(this);
     if (!(result instanceof Promise)) return this.answer(result);
     result.then((a) => this.answer(a)).catch((e: unknown) => this.fail(e));
   }
@@ -454,6 +504,19 @@ class Call implements FastCall {
     this.res.writeHead(200, head);
     this.res.end(body);
   }
+  /**
+   * A signed-in page: its handler on Express's objects, as the full stack's page route runs it after the
+   * same guards (the user is the session guard's; its headers helmet's, without the API's Cache-Control).
+   */
+  private page(page: NonNullable<FastPathOptions['pages']>) {
+    const [request, response] = this.toExpress(page.headers);
+    request.user = { id: this.userId };
+    const result: unknown = page.handler(request, response, (err?: unknown) => {
+      if (err !== undefined && err !== null) this.fail(err);
+      else this.fail(new Error('fast path: a page handler passed its request on'));
+    });
+    if (result instanceof Promise) result.catch((e: unknown) => this.fail(e));
+  }
   /** Answers `err` as the app's error handler does when an error leaves the API router. */
   private fail(err: unknown) {
     this.commit();
@@ -461,8 +524,8 @@ class Call implements FastCall {
     this.rt.options.errorHandler(err, request, response, () => request.socket.destroy());
   }
   /** The request on Express's objects, as they are when an error has left the API router. */
-  private toExpress(): [Request, Response] {
-    const { app, headers } = this.rt.options;
+  private toExpress(headers = this.rt.options.headers): [Request, Response] {
+    const { app } = this.rt.options;
     const request = this.req as Request;
     const response = this.res as Response;
     Object.setPrototypeOf(request, app.request);

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,7 +12,8 @@ import type { Guard } from './fast-path.ts';
 // One request pipeline (issue 30, decision 046): a guard added to the API's list applies to every API
 // route behind the guards, the fast path's routes included. Each test builds the product's app (the
 // same ctx, session store and database as the running test app) with one guard added, serves it on
-// its own port, and sends every route of the API router there as a signed-in member.
+// its own port, and sends every route of the API router there as a signed-in member, and every page of
+// the web build's route table (the pages stand behind the same guards: decision 047 "Session 18").
 
 interface Layer {
   name?: string;
@@ -44,9 +46,14 @@ function guardedRoutes(app: { router: unknown }): { method: string; path: string
 /** A path for a route template: every parameter is `1`. */
 const concrete = (template: string) => '/api' + template.replace(/[:*]\w+/g, '1');
 
+/** The pages of the web build below (its route table, as scripts/build/pages.ts writes it). */
+const PAGES = ['/', '/dashboard', '/history', '/terms'];
+
 describe('a guard added to the API', () => {
   let app: TestApp;
   let member: TestClient;
+  /** A web build: index.html and the route table (no renderer: pages are the static shell). */
+  let webDist: string;
 
   /** The product's app with `guards` added, on its own port: its URL and listener. */
   async function withGuard(guard: Guard) {
@@ -55,7 +62,7 @@ describe('a guard added to the API', () => {
       session: app.server.sessions.access,
       // Only the health routes read it, and they sit before the guards.
       readiness: undefined as unknown as ReadinessCheck,
-      webDist: path.join(os.tmpdir(), 'coinsync-no-web-build'),
+      webDist,
       guards: [guard],
     });
     const server = http.createServer(handler);
@@ -79,12 +86,22 @@ describe('a guard added to the API', () => {
     method === 'GET' ? client.get(path) : client.request(method, path, '{"type":"regular"}');
 
   beforeAll(async () => {
+    webDist = mkdtempSync(path.join(os.tmpdir(), 'coinsync-pipeline-web-'));
+    writeFileSync(
+      path.join(webDist, 'index.html'),
+      '<!doctype html><html lang="en"><head><title>CoinSync</title></head><div id="root"></div><!--app-boot-->',
+    );
+    writeFileSync(
+      path.join(webDist, 'route-preloads.json'),
+      JSON.stringify(Object.fromEntries(PAGES.map((p) => [p, []]))),
+    );
     // Write limits off: both fast routes (Discover and the claim) are fast without the added guard.
     app = await startTestApp({ env: { REDIS_URL: '', WRITE_LIMITS: 'off' } });
     member = await app.signIn('pipeline_member');
   });
   afterAll(async () => {
     await app.close();
+    rmSync(webDist, { recursive: true, force: true });
   });
 
   it('is applied to every route, the fast path’s included, when it has no fast form', async () => {
@@ -104,6 +121,10 @@ describe('a guard added to the API', () => {
       for (const { method, path } of routes) {
         const res = await send(built.client, method, concrete(path));
         if (res.status !== 418) skipped.push(`${method} ${path}: ${res.status}`);
+      }
+      for (const page of PAGES) {
+        const res = await built.client.get(page);
+        if (res.status !== 418) skipped.push(`GET ${page} (page): ${res.status}`);
       }
       expect(skipped).toEqual([]);
       expect(built.handler.fastPath!.served).toBe(0);
@@ -130,11 +151,16 @@ describe('a guard added to the API', () => {
       expect((await send(built.client, 'GET', '/api/servers')).status).toBe(200);
       expect((await send(built.client, 'POST', '/api/hourly/claim')).status).toBe(200);
       expect((await send(built.client, 'GET', '/api/hourly')).status).toBe(200);
-      expect(built.handler.fastPath!.served).toBe(2);
+      expect((await send(built.client, 'GET', '/dashboard')).status).toBe(200);
+      // A page outside the route table (404) is the full stack's, behind the same guard.
+      expect((await send(built.client, 'GET', '/no-such-page')).status).toBe(404);
+      expect(built.handler.fastPath!.served).toBe(3);
       expect(ran).toEqual([
         'fast path GET /servers',
         'fast path POST /hourly/claim',
         'full stack GET /hourly',
+        'fast path GET /dashboard',
+        'full stack GET /no-such-page',
       ]);
     } finally {
       await built.close();

@@ -98,12 +98,12 @@ const PLAIN = Symbol('plain request');
  * `requestStarter` for requests the signed-in fast path answers on node's own request/response
  * (no Express objects, src/http/fast-path.ts): the same request id, metric and log line, with the
  * route label known up front — the route's template once the request reached its handler (or when
- * it was handed to Express's objects and Express set `req.route`), `/api/*unmatched` before, as
- * `routeLabel` gives for the same request on the full stack.
+ * it was handed to Express's objects and Express set `req.route`), `/api/*unmatched` before (or the
+ * caller's `unmatched`: a page's is its route's), as `routeLabel` gives for the same request on the full stack.
  */
 export function plainRequestStarter(
   logger: Logger,
-): (req: IncomingMessage, res: ServerResponse, route: string) => PlainRequestState {
+): (req: IncomingMessage, res: ServerResponse, route: string, unmatched?: string) => PlainRequestState {
   function onFinish(this: ServerResponse & { [PLAIN]: PlainRequestState }): void {
     const state = this[PLAIN];
     const req = this.req;
@@ -123,12 +123,12 @@ export function plainRequestStarter(
     else if (ms >= SLOW_MS) logger.warn('slow request', line());
     else logger.debug('request', line());
   }
-  return (req, res, route) => {
+  return (req, res, route, unmatched = '/api/*unmatched') => {
     const state: PlainRequestState = {
       requestId: requestIdFor(req),
       startedAt: process.hrtime.bigint(),
       route,
-      unmatched: '/api/*unmatched',
+      unmatched,
       routed: false,
     };
     (res as ServerResponse & { [PLAIN]: PlainRequestState })[PLAIN] = state;
