@@ -88,7 +88,7 @@ export async function startE2E(options: Parameters<typeof startTestApp>[0] = {})
         });
       };
       await walkSimulatorSignIn({ product: send, simulator: send }, app.url, username);
-      // Many tests start elsewhere: 26 of the 65 sign-ins went to the Dashboard only to leave it at once
+      // Many tests start elsewhere: 28 of the 65 sign-ins went to the Dashboard only to leave it at once
       // (decision 060, Session 18).
       if (!open) return;
       await page.goto('/');
