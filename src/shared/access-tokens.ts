@@ -52,7 +52,7 @@ export const createAccessTokenSchema = z.object({
     .max(ACCESS_TOKEN_SCOPES.length),
   expiresInDays: z
     .union(
-      ACCESS_TOKEN_EXPIRY_DAYS.map((d) => z.literal(d)) as [z.ZodLiteral<number | null>],
+      ACCESS_TOKEN_EXPIRY_DAYS.map((d) => z.literal<number | null>(d)) as [z.ZodLiteral<number | null>],
       'Choose when the token expires',
     )
     .default(30),

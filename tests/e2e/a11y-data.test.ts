@@ -21,7 +21,7 @@ afterAll(() => e2e.close());
 async function ownerWithData(width: number, part: string) {
   const { page, context } = await newAxePage(e2e, width);
   const username = `axe_owner_${width}_${part}`;
-  await e2e.signIn(page, username);
+  await e2e.signIn(page, username, { open: false });
   const db = e2e.app.server.ctx.db;
   const user = db.select().from(users).where(eq(users.discordUsername, username)).get()!;
   await credit(e2e.app.server.ctx.store, {

@@ -32,7 +32,7 @@ describe('accessibility (axe-core, serious and critical)', () => {
   it('every screen of a brand-new, empty account', { timeout: 120_000 }, async () => {
     const found: string[] = [];
     const { page, context } = await newAxePage(e2e, 1280);
-    await e2e.signIn(page, 'axe_newcomer');
+    await e2e.signIn(page, 'axe_newcomer', { open: false });
     for (const path of SIGNED_IN_SCREENS) {
       await visitScreen(page, path);
       found.push(...(await seriousViolations(page, `${path} (empty)`)));

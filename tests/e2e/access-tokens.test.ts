@@ -13,7 +13,7 @@ afterAll(() => e2e.close());
 describe('API access tokens on the Account page', () => {
   it('creates a token that works, shows it once, and revokes it', async () => {
     const { page, errors } = await e2e.newPage({ width: 390, height: 844 });
-    await e2e.signIn(page, 'token_owner');
+    await e2e.signIn(page, 'token_owner', { open: false });
     await page.goto('/account');
     await page.getByRole('heading', { name: 'API access tokens' }).waitFor();
     await page.getByText('No access tokens yet.').waitFor();

@@ -94,8 +94,8 @@ describe('history and account', () => {
   it("sign out everywhere ends this browser's session and another one", async () => {
     const { page } = await e2e.newPage();
     const other = await e2e.newPage();
-    await e2e.signIn(page, 'two_devices');
-    await e2e.signIn(other.page, 'two_devices');
+    await e2e.signIn(page, 'two_devices', { open: false });
+    await e2e.signIn(other.page, 'two_devices', { open: false });
     await page.goto('/account');
     // A server-rendered page: a click before hydration reaches no handler (the clean-clone run at load ~17).
     await waitUntilInteractive(page);

@@ -74,7 +74,7 @@ describe('input before hydration', () => {
 
   it('replays a click on a button made before hydration once the page has hydrated', async () => {
     const { page, errors } = await e2e.newPage();
-    await e2e.signIn(page, 'early_clicker');
+    await e2e.signIn(page, 'early_clicker', { open: false });
     const release = await openBeforeHydration(page, '/daily');
     const hourly = page.getByTestId('reward-card-hourly');
     await hourly.getByRole('button', { name: 'Claim Hourly Reward' }).click();

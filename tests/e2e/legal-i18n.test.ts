@@ -54,7 +54,7 @@ describe('Terms and Privacy in the reader’s language', () => {
     const user = e2e.app.sim.state.createUser({ username: 'legal_tr' });
     e2e.app.sim.state.setUserLocale(user.id, 'tr');
     const { page, errors, context } = await e2e.newPage();
-    await e2e.signIn(page, 'legal_tr');
+    await e2e.signIn(page, 'legal_tr', { open: false });
     await page.goto('/privacy');
     await page.getByRole('heading', { level: 1, name: 'Gizlilik Politikası' }).waitFor();
     await page

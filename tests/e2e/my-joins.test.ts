@@ -61,7 +61,7 @@ describe('My Joins page', () => {
 
     for (const width of [1280, 390]) {
       const { page, errors } = await e2e.newPage({ width, height: width === 390 ? 844 : 900 });
-      await e2e.signIn(page, 'joins_viewer');
+      await e2e.signIn(page, 'joins_viewer', { open: false });
       await page.goto('/joins');
       await page.getByRole('heading', { name: 'My Joins' }).waitFor();
       await page.getByText('Waiting for you to accept the invite').waitFor();
@@ -88,7 +88,7 @@ describe('My Joins page', () => {
     }
 
     const { page, context } = await e2e.newPage();
-    await e2e.signIn(page, 'joins_viewer');
+    await e2e.signIn(page, 'joins_viewer', { open: false });
     await page.goto('/joins');
     const popup = context.waitForEvent('page');
     await page.getByRole('button', { name: 'Join Expired Estate again' }).click();

@@ -38,7 +38,7 @@ function guildWithInvite(owner: string, name: string, code: string) {
 describe('owner flows on a phone', () => {
   it('Submit starts at what the balance pays for and shows the cost against it', async () => {
     const { page, errors } = await e2e.newPage({ width: 390, height: 844 });
-    await e2e.signIn(page, 'five_coins'); // the 5.00 welcome bonus
+    await e2e.signIn(page, 'five_coins', { open: false }); // the 5.00 welcome bonus
     await page.goto('/submit');
     await waitUntilInteractive(page);
     const regular = page.getByRole('form', { name: 'Regular campaign' });

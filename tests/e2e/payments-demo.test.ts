@@ -35,7 +35,7 @@ describe('demo mode: buying a pack offline', () => {
       outside.push(route.request().url());
       return route.abort();
     });
-    await e2e.signIn(page, 'demo_card');
+    await e2e.signIn(page, 'demo_card', { open: false });
     await openCheckout(page);
     const pay = page.getByRole('button', { name: 'Pay $5' });
     await expect.poll(() => pay.isEnabled()).toBe(true);
@@ -65,7 +65,7 @@ describe('demo mode: buying a pack offline', () => {
 
   it('a 3-D Secure card goes to the bank page and back; completing it credits the pack', async () => {
     const { page, errors } = await e2e.newPage(PHONE);
-    await e2e.signIn(page, 'demo_3ds');
+    await e2e.signIn(page, 'demo_3ds', { open: false });
     await openCheckout(page);
     const pay = page.getByRole('button', { name: 'Pay $5' });
     await expect.poll(() => pay.isEnabled()).toBe(true);
@@ -87,7 +87,7 @@ describe('demo mode: buying a pack offline', () => {
 
   it('failing the 3-D Secure check comes back as a failed payment and credits nothing', async () => {
     const { page, errors } = await e2e.newPage(PHONE);
-    await e2e.signIn(page, 'demo_3ds_fail');
+    await e2e.signIn(page, 'demo_3ds_fail', { open: false });
     await openCheckout(page);
     const pay = page.getByRole('button', { name: 'Pay $5' });
     await expect.poll(() => pay.isEnabled()).toBe(true);
@@ -111,7 +111,7 @@ describe('payments off (no Stripe keys, not a demo)', () => {
 
   it('Buy Coins says so before any click and offers no pack to buy', async () => {
     const { page, errors } = await e2e.newPage(PHONE);
-    await e2e.signIn(page, 'no_payments');
+    await e2e.signIn(page, 'no_payments', { open: false });
     await page.goto('/buy-coins');
     await waitUntilInteractive(page);
     await page.getByText('Card payments are not available right now').waitFor();

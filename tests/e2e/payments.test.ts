@@ -17,7 +17,7 @@ describe('without Stripe keys', () => {
       stripeRequests.push(route.request().url());
       return route.abort();
     });
-    await e2e.signIn(page, 'no_keys');
+    await e2e.signIn(page, 'no_keys', { open: false });
     await page.goto('/checkout?package=medium');
     await page.getByRole('heading', { name: 'Stripe Not Configured' }).waitFor();
     await page.getByText('Payment processing is currently unavailable. Please contact support.').waitFor();
@@ -101,7 +101,7 @@ describe('with Stripe (local fake, Stripe.js stubbed)', () => {
 
   it('an unknown package bounces back to Buy Coins', async () => {
     const { page } = await e2e.newPage();
-    await e2e.signIn(page, 'bad_pack');
+    await e2e.signIn(page, 'bad_pack', { open: false });
     await page.goto('/checkout?package=gigantic');
     await page.waitForURL((url) => url.pathname === '/buy-coins');
   });
@@ -109,7 +109,7 @@ describe('with Stripe (local fake, Stripe.js stubbed)', () => {
   it('checkout shows the summary, a declined card re-enables the form, a good card credits the pack', async () => {
     const { page, context, errors } = await e2e.newPage();
     const stub = await installStripeStub(context, fake);
-    await e2e.signIn(page, 'card_buyer');
+    await e2e.signIn(page, 'card_buyer', { open: false });
     await page.goto('/checkout');
     await page.getByRole('heading', { name: 'Complete Purchase' }).waitFor();
     expect(await page.getByTestId('summary-coins').innerText()).toBe('250 coins');
@@ -145,7 +145,7 @@ describe('with Stripe (local fake, Stripe.js stubbed)', () => {
   it('a delayed payment says processing, not added; the coins arrive with the webhook', async () => {
     const { page, context, errors } = await e2e.newPage();
     const stub = await installStripeStub(context, fake);
-    await e2e.signIn(page, 'bank_buyer');
+    await e2e.signIn(page, 'bank_buyer', { open: false });
     await page.goto('/checkout?package=medium');
     const pay = page.getByRole('button', { name: 'Pay $10' });
     await expect.poll(() => pay.isEnabled()).toBe(true);
@@ -168,7 +168,7 @@ describe('with Stripe (local fake, Stripe.js stubbed)', () => {
   it('an unfinished bank authentication (requires_action) is a failure and the form stays usable', async () => {
     const { page, context, errors } = await e2e.newPage({ width: 390, height: 844 });
     const stub = await installStripeStub(context, fake);
-    await e2e.signIn(page, 'sca_buyer');
+    await e2e.signIn(page, 'sca_buyer', { open: false });
     await page.goto('/checkout');
     const pay = page.getByRole('button', { name: 'Pay $5' });
     await expect.poll(() => pay.isEnabled()).toBe(true);
@@ -198,7 +198,7 @@ describe('with Stripe (local fake, Stripe.js stubbed)', () => {
   ] as const) {
     it(`returning after ${name} says so and credits nothing`, async () => {
       const { page, errors } = await e2e.newPage({ width: 390, height: 844 });
-      await e2e.signIn(page, `return_${name.length}`);
+      await e2e.signIn(page, `return_${name.length}`, { open: false });
       const res = await page.request.post('/api/create-payment-intent', { data: { packageType: 'small' } });
       const { clientSecret } = (await res.json()) as { clientSecret: string };
       const id = clientSecret.split('_secret_')[0]!;
@@ -219,7 +219,7 @@ describe('with Stripe (local fake, Stripe.js stubbed)', () => {
   it('while a dispute is open, checkout explains that purchases are paused', async () => {
     const { page, context, errors } = await e2e.newPage();
     const stub = await installStripeStub(context, fake);
-    await e2e.signIn(page, 'disputer');
+    await e2e.signIn(page, 'disputer', { open: false });
     await page.goto('/checkout');
     const pay = page.getByRole('button', { name: 'Pay $5' });
     await expect.poll(() => pay.isEnabled()).toBe(true);
@@ -272,7 +272,7 @@ describe('with Stripe (local fake, Stripe.js stubbed)', () => {
 
   it('returning to /dashboard?payment_intent=... syncs the payment once and cleans the URL', async () => {
     const { page, errors } = await e2e.newPage({ width: 390, height: 844 });
-    await e2e.signIn(page, 'redirect_buyer');
+    await e2e.signIn(page, 'redirect_buyer', { open: false });
     const res = await page.request.post('/api/create-payment-intent', { data: { packageType: 'medium' } });
     const { clientSecret } = (await res.json()) as { clientSecret: string };
     const id = clientSecret.split('_secret_')[0]!;

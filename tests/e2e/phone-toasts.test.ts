@@ -73,7 +73,7 @@ async function tapEveryTab(page: Page, moment: string): Promise<void> {
 describe('toasts on a phone', () => {
   it('never cover or disable the bottom tab bar: right after a toast and once it has closed', async () => {
     const { page, errors } = await e2e.newPage({ width: 390, height: 844 });
-    await e2e.signIn(page, 'phone_toaster');
+    await e2e.signIn(page, 'phone_toaster', { open: false });
     await page.goto('/daily');
     await waitUntilInteractive(page);
     await page.getByRole('button', { name: 'Claim Hourly Reward' }).click();

@@ -28,7 +28,7 @@ describe('reminders on the Account page', () => {
       const where = m.location().url || saoPaulo.url();
       if (where.startsWith(e2e.app.url) && m.type() === 'error') errors.push(`${m.text()} @ ${where}`);
     });
-    await e2e.signIn(saoPaulo, 'remind_web');
+    await e2e.signIn(saoPaulo, 'remind_web', { open: false });
     await saoPaulo.goto('/account');
     await waitUntilInteractive(saoPaulo);
     const daily = saoPaulo.getByRole('checkbox', { name: 'Daily reward ready' });

@@ -41,7 +41,7 @@ describe('resilience', () => {
     expect(await page.getByTestId('coin-balance').count()).toBe(0);
 
     // Signing in again clears the notice.
-    await e2e.signIn(page, 'expiring_user');
+    await e2e.signIn(page, 'expiring_user', { open: false });
     await page.goto('/');
     await page.getByTestId('coin-balance').waitFor();
     await page.reload();

@@ -35,7 +35,7 @@ async function balance(page: Page): Promise<string | null> {
 describe('rewards page', () => {
   it('claims a reward, shows the confirmation, then the countdown and Come Back Later', async () => {
     const { page, context, errors } = await e2e.newPage();
-    await e2e.signIn(page, 'reward_hunter');
+    await e2e.signIn(page, 'reward_hunter', { open: false });
     await page.goto('/daily');
 
     const hourly = page.getByTestId('reward-card-hourly');
@@ -105,7 +105,7 @@ describe('rewards page', () => {
 describe('socials page', () => {
   it('shows the YouTube card as Unavailable when there is no YouTube task', async () => {
     const { page, context, errors } = await e2e.newPage({ width: 390, height: 844 });
-    await e2e.signIn(page, 'early_bird');
+    await e2e.signIn(page, 'early_bird', { open: false });
     await page.goto('/socials');
     const card = page.getByTestId('youtube-card');
     await card.getByText('This task is currently unavailable. Please contact support.').waitFor();
@@ -148,7 +148,7 @@ describe('socials page', () => {
       (url) => url.hostname !== '127.0.0.1' && url.hostname !== 'localhost',
       (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<title>stub</title>' }),
     );
-    await e2e.signIn(page, 'social_butterfly');
+    await e2e.signIn(page, 'social_butterfly', { open: false });
     await page.goto('/socials');
 
     const youtube = page.getByTestId('youtube-card');
