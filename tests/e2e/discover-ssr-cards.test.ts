@@ -72,7 +72,7 @@ describe("Discover's server-rendered cards", () => {
     const loaded = page.goto('/');
     await more.waitFor();
     expect(await page.getByRole('article').count()).toBe(2 * SERVER_RENDERED_CARDS);
-    await page.evaluate(() => document.fonts.ready);
+    await page.evaluate('document.fonts.ready.then(() => true)');
     const before = (await more.boundingBox())!.y;
     release();
     await loaded;
