@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startE2E, waitUntilInteractive, type E2E } from './support.ts';
+import { startE2E, waitUntilInteractive, type E2E, renderedHtml } from './support.ts';
 import { createCampaign } from '../../src/test/factories.ts';
 import { SERVER_RENDERED_CARDS } from '../../web/src/features/discover/server-rendered-cards.ts';
 
@@ -33,7 +33,7 @@ describe("Discover's server-rendered cards", () => {
     const { page, errors } = await e2e.newPage();
     await e2e.signIn(page, 'grid_member');
 
-    const html = await (await page.request.get('/')).text();
+    const html = await renderedHtml(page.request, '/');
     const root = /<div id="root">([\s\S]*)<\/div>/.exec(html)?.[1] ?? '';
     expect(root.match(/<article/g)).toHaveLength(2 * SERVER_RENDERED_CARDS);
     // Newest first: the first cards are in the HTML, the oldest are left to the browser.

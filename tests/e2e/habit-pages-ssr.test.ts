@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY, HOUR } from '../../src/clock.ts';
 import { addSocialTask } from '../../src/social/manage-social-tasks.ts';
 import { insertCampaign, insertJoin } from '../../src/test/factories.ts';
-import { startE2E, waitUntilInteractive, type E2E } from './support.ts';
+import { startE2E, waitUntilInteractive, type E2E, renderedHtml } from './support.ts';
 
 // The habit pages render on the server with their data (decision 031, issue 28 item 4): Rewards with its
 // status and countdowns, Socials' task list, My Campaigns, My Joins and History's first rows are in the
@@ -83,7 +83,7 @@ describe('server-rendered habit pages', () => {
         ['/history', ['Hourly reward']],
       ];
       for (const [pathname, expected] of pages) {
-        const html = await (await page.request.get(pathname)).text();
+        const html = await renderedHtml(page.request, pathname);
         const root = /<div id="root">([\s\S]*)<\/div>/.exec(html)?.[1] ?? '';
         for (const text of expected) {
           if (typeof text === 'string') expect(root, `${pathname}: ${text}`).toContain(text);

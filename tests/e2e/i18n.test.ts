@@ -8,7 +8,7 @@ import { grantCoins, insertCampaign, insertJoin, insertUser } from '../../src/te
 import { visitScreen } from './a11y-support.ts';
 import { SIGNED_IN_SCREENS } from './screens.ts';
 import { overflowing } from './overflow.ts';
-import { startE2E, waitUntilInteractive, type E2E } from './support.ts';
+import { startE2E, waitUntilInteractive, type E2E, renderedHtml } from './support.ts';
 
 // The web app in six languages (decision 050): the language comes from the Discord locale at sign-in,
 // the server renders the page in it, the switcher changes and keeps it, and every screen's text fits a
@@ -134,7 +134,7 @@ async function member(username: string, discordLocale: string, width = 1280) {
 describe('the web app in the member’s language', () => {
   it('starts in the Discord locale, server-rendered, and the switcher changes and keeps it', async () => {
     const { page, context, errors } = await member('i18n_de', 'de');
-    const html = await (await context.request.get('/daily')).text();
+    const html = await renderedHtml(context.request, '/daily');
     expect(html).toContain('Belohnungen'); // rendered by the server in German, before any script
     await page.goto('/daily');
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Belohnungen');

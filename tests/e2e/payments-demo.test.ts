@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { startE2E, waitUntilInteractive, type E2E } from './support.ts';
+import { startE2E, waitUntilInteractive, type E2E, renderedHtml } from './support.ts';
 
 // Demo mode's payments at phone width, offline: the fake Stripe mounted on the product's own server with
 // its Stripe.js stand-in (src/demo/stripe.ts). Nothing here routes or stubs a request: the page loads the
@@ -121,7 +121,7 @@ describe('payments off (no Stripe keys, not a demo)', () => {
     }
     expect(await page.getByRole('button', { name: /^Purchase Now/ }).count()).toBe(0);
     // The server's HTML already says it (the config is in the boot data): no flash of packs for sale.
-    const html = await (await page.request.get('/buy-coins')).text();
+    const html = await renderedHtml(page.request, '/buy-coins');
     expect(html).toContain('Card payments are not available right now');
     // The API refuses too.
     const res = await page.request.post('/api/create-payment-intent', {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startE2E, waitUntilInteractive, type E2E } from './support.ts';
+import { startE2E, waitUntilInteractive, type E2E, renderedHtml } from './support.ts';
 
 /** Records every focus move of the page (in the browser: the test code has no DOM types). */
 const FOCUS_TRAIL = `window.__focusTrail = [];
@@ -93,7 +93,7 @@ describe('resilience', () => {
     const { page, context, errors } = await e2e.newPage({ width: 390, height: 844 });
     await e2e.signIn(page, 'slow_phone_user');
     // The signed-in page's own title is in the server's HTML, as its content is (decision 031).
-    const html = await (await page.request.get('/daily')).text();
+    const html = await renderedHtml(page.request, '/daily');
     expect(html).toContain('<title>Rewards | CoinSync</title>');
     // The Socials page's code arrives 7 s after it is asked for (longer than any fixed wait would allow).
     await context.route(/\/assets\/socials-page-[^/]+\.js$/, async (route) => {

@@ -1,4 +1,11 @@
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import {
+  chromium,
+  type APIRequestContext,
+  type Browser,
+  type BrowserContext,
+  type Page,
+} from 'playwright-core';
 import path from 'node:path';
 import { startTestApp, walkSimulatorSignIn, type TestApp } from '../../src/test/harness.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
@@ -29,6 +36,26 @@ export interface E2E {
 /** Waits until the app has hydrated (or rendered) the page: main.tsx marks <html data-interactive>. */
 export async function waitUntilInteractive(page: Page): Promise<void> {
   await page.locator('html[data-interactive]').waitFor({ state: 'attached' });
+}
+
+/**
+ * The server's HTML of a page once it is the rendered page. A render that has not come back within
+ * RENDER_WAIT_MS gets the static shell (an empty root), and the late render serves the next load of the same
+ * page (decision 047): on a loaded machine a fresh render worker's first renders take that long, so the page
+ * is asked for again until it is the render. `request`: the page's or the context's (its cookies).
+ */
+export async function renderedHtml(request: APIRequestContext, pathname: string): Promise<string> {
+  let html = '';
+  await expect
+    .poll(
+      async () => {
+        html = await (await request.get(pathname)).text();
+        return html.includes('<div id="root"></div>');
+      },
+      { timeout: 60_000, interval: 1000 },
+    )
+    .toBe(false);
+  return html;
 }
 
 export async function startE2E(options: Parameters<typeof startTestApp>[0] = {}): Promise<E2E> {

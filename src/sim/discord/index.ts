@@ -159,6 +159,12 @@ export async function startDiscordSimulator(
 ): Promise<DiscordSimulator & { url: string }> {
   const app = express();
   const server = createServer(app);
+  // Idle keep-alive connections stay open a minute (Node's default is 5 s). A client reuses an idle
+  // connection until shortly before the server's announced timeout; on a loaded machine its timer runs
+  // late, the server closes the connection as the request goes out, and a POST (which undici does not
+  // retry) fails with ECONNRESET: contract.test.ts did so twice in one clean-clone run at load ~20.
+  server.keepAliveTimeout = 60_000;
+  server.headersTimeout = 61_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
