@@ -3,9 +3,11 @@
 // Ends with one plain line "N passed, N failed" that CI reads (each project's typecheck and lint, format and build count as one check each).
 // Steps start as soon as the steps they wait for have ended, each one's output printed whole when it ends:
 // the single-threaded checks (each project's typecheck and lint, prettier) and the build side by side on the
-// machine's cores; once they have all ended, the browser tests and the unit tests (which fill the cores
-// themselves) side by side; then the bench smoke test, the long runs and the PostgreSQL suites beside the
-// browser tests; then the scale test, alone. Each step's CPU and the load are reported at the end.
+// machine's cores; the browser tests as soon as the build, the web project's check and the format check have
+// ended, beside the server project's check (the browser tests mostly wait for pages); the unit tests (which
+// fill the cores themselves) once the server project's check has ended; then the bench smoke test, the
+// long runs and the PostgreSQL suites beside the browser tests; then the scale test, alone. Each step's
+// CPU and the load are reported at the end.
 // Decisions 025, 049 and 060 have the timings.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -142,7 +144,7 @@ const steps = {
   format: [[], () => check('format', 'npm', ['run', '--silent', 'format:check'])],
   build: [[], () => check('build', 'npm', ['run', '--silent', 'build'])],
   // The unit tests fill the cores themselves: they start when the last check (the server's) has ended,
-  // with the browser tests, which mostly wait for pages.
+  // beside the browser tests, which by then have a core's worth of idle waiting for pages.
   unit: [
     ['check-server', 'check-web', 'format', 'build'],
     () => vitest('unit+api', 'vitest.config.ts', 'test-results/unit.json'),
@@ -179,13 +181,12 @@ const steps = {
     ['unit'],
     () => vitest('bench smoke', 'vitest.bench-smoke.config.ts', 'test-results/bench-smoke.json'),
   ],
-  // The browser tests, the longest step, once every check has ended, beside the unit tests. From session 15
-  // to 17 they started beside the server's check; but the check is one thread and the browser tests run
-  // some twenty (four files, their products and Chromiums), and the scheduler shares a core by thread, not
-  // by step: in session 17's clean clone the check got 67 s of CPU in 251 s of wall while the unit tests,
-  // the PostgreSQL suites and the scale test waited for it (decision 060, Session 18).
+  // The browser tests, the longest step, as soon as the build and the web check have ended (the format
+  // check is short and ends before them), beside the end of the server's check: from then on that check
+  // fills one core and the browser tests, which mostly wait for pages, use part of the other, instead of
+  // waiting for every check while a core idles (decision 060, Session 15).
   e2e: [
-    ['build', 'check-server', 'check-web', 'format'],
+    ['build', 'check-web', 'format'],
     async () => {
       if (failures.includes('build')) {
         failed += 1;
