@@ -455,6 +455,9 @@ export async function runSoak(options: {
       url: options.baseUrl,
       connections: options.connections,
       duration: options.seconds,
+      // What a browser sends with every request: pages and API answers are compressed as members get them
+      // (without it, until session 18, every page load was answered inflated through the full stack).
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
       ...(options.rate ? { overallRate: options.rate } : {}),
       requestFor: (n) => {
         const m = schedule[(n * 7919) % schedule.length]!;
