@@ -55,10 +55,7 @@ const allTransactions = (tieBreak: SQL) =>
       .offset(sql.placeholder('offset'))
       .prepare(),
   );
-const ALL_TRANSACTIONS = {
-  sqlite: allTransactions(sql`rowid`),
-  pg: allTransactions(sql`${transactions.id}`),
-};
+const ALL_TRANSACTIONS = perEngineInsertionOrder(allTransactions, transactions.id);
 const COUNT_ALL_TRANSACTIONS = prepared((q) =>
   q
     .select({ n: count() })
@@ -80,10 +77,12 @@ const campaignsByOwner = (tieBreak: SQL) =>
       .orderBy(desc(campaigns.createdAt), desc(tieBreak))
       .prepare(),
   );
-const CAMPAIGNS_BY_OWNER = {
-  sqlite: campaignsByOwner(sql`rowid`),
-  pg: campaignsByOwner(sql`${campaigns.id}`),
-};
+const CAMPAIGNS_BY_OWNER = perEngineInsertionOrder(campaignsByOwner, campaigns.id);
+
+/** A statement built once per engine with `insertionOrder`'s tie-break (compiled statements cannot branch). */
+function perEngineInsertionOrder<T>(make: (tieBreak: SQL) => T, id: AnyColumn): Record<DbHandle['kind'], T> {
+  return { sqlite: make(sql`rowid`), pg: make(sql`${id}`) };
+}
 
 /** SQLite's rowid (insertion order) where it exists; the id on PostgreSQL. */
 function insertionOrder(h: DbHandle, id: SQL.Aliased | AnyColumn): SQL {
